@@ -1,0 +1,18 @@
+# The CUDA prover (src/gpu): built when nvcc is found (CUZK_CUDA=AUTO) or required (ON).
+# The host library works without it; cuzk_core then reports "no GPU support compiled in".
+set(CUZK_HAVE_CUDA OFF)
+file(GLOB CUZK_GPU_SOURCES CONFIGURE_DEPENDS src/gpu/*.cu)
+if(NOT CUZK_CUDA STREQUAL "OFF" AND CUZK_GPU_SOURCES)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    set(CUZK_HAVE_CUDA ON)
+  elseif(CUZK_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "CUZK_CUDA=ON but no CUDA compiler was found")
+  endif()
+endif()
+if(CUZK_HAVE_CUDA)
+  enable_language(CUDA)
+  include(cmake/cuda_targets.cmake OPTIONAL)
+endif()
+message(STATUS "CUDA prover: ${CUZK_HAVE_CUDA}")

@@ -1,0 +1,131 @@
+/* cuzk base layer: status codes and error messages, the thread pool, timelines,
+ * mapped input files and atomic output files, hex, randomness.
+ *
+ * Every fallible function returns a cuzk_status; on failure it also leaves a message in
+ * cuzk_last_error() (per thread) that names what was wrong and where. Nothing here aborts
+ * on bad input. */
+#ifndef CUZK_BASE_H
+#define CUZK_BASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUZK_WARN_UNUSED __attribute__((warn_unused_result))
+
+typedef enum {
+    CUZK_OK = 0,
+    CUZK_EINVAL,       /* bad argument or malformed input */
+    CUZK_EIO,          /* a file could not be read or written */
+    CUZK_ENOMEM,       /* allocation failed */
+    CUZK_EFORMAT,      /* a file or encoding is not in the expected format */
+    CUZK_EVERIFY,      /* a proof or check did not verify */
+    CUZK_EUNSUPPORTED, /* valid request this build or machine cannot serve */
+    CUZK_EINTERNAL     /* a bug: an invariant did not hold */
+} cuzk_status;
+
+/* The message of the last failure on this thread ("" when none). */
+const char *cuzk_last_error(void);
+/* Records a printf-style message and returns st: `return cuzk_fail(CUZK_EINVAL, "...")`. */
+cuzk_status cuzk_fail(cuzk_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prepends context to the current message: "reading foo.params: " + old message. */
+cuzk_status cuzk_fail_context(cuzk_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *cuzk_status_name(cuzk_status st);
+void cuzk_clear_error(void);
+
+/* ---------------------------------------------------------------- allocation */
+/* Large zeroed buffers (mmap with transparent huge pages where possible). NULL on failure,
+ * with the error message set. Free with cuzk_big_free(ptr, bytes). */
+void *cuzk_big_alloc(size_t bytes);
+void cuzk_big_free(void *ptr, size_t bytes);
+/* malloc/calloc that set the error message on failure. */
+void *cuzk_malloc(size_t bytes);
+void *cuzk_calloc(size_t n, size_t size);
+
+/* ---------------------------------------------------------------- thread pool */
+/* One process-wide pool. cuzk_set_threads(0) = one thread per online CPU (the default);
+ * CUZK_THREADS in the environment sets the default. */
+void cuzk_set_threads(unsigned n);
+unsigned cuzk_threads(void);
+
+/* Body of a parallel loop: processes [begin, end). tid < cuzk_threads() identifies the worker
+ * (for per-thread scratch). */
+typedef void (*cuzk_range_fn)(void *ctx, size_t begin, size_t end, unsigned tid);
+
+/* Runs fn over [0, n) in chunks of at least `grain` items on the pool; the caller takes part.
+ * Returns when all chunks are done. Called from inside a pool task, it runs inline. */
+void cuzk_parallel_for(size_t n, size_t grain, cuzk_range_fn fn, void *ctx);
+/* Runs fn(ctx, i, i+1, tid) for i in [0, ntasks): one task per item, dynamic scheduling. */
+void cuzk_parallel_tasks(size_t ntasks, cuzk_range_fn fn, void *ctx);
+
+/* ---------------------------------------------------------------- time and timelines */
+double cuzk_now(void); /* monotonic seconds */
+
+/* A timeline is a tree of named spans. Begin/end pairs nest per timeline; spans may be
+ * begun and ended from any thread (the timeline locks). */
+typedef struct cuzk_timeline cuzk_timeline;
+cuzk_timeline *cuzk_timeline_create(const char *name);
+void cuzk_timeline_destroy(cuzk_timeline *tl);
+/* Returns a span id, or -1 when tl is NULL (every function accepts a NULL timeline). */
+int cuzk_span_begin(cuzk_timeline *tl, const char *name);
+void cuzk_span_end(cuzk_timeline *tl, int span);
+/* A child span of `parent` (rather than of the innermost open span), for concurrent work. */
+int cuzk_span_begin_under(cuzk_timeline *tl, int parent, const char *name);
+/* Adds an already measured span (e.g. a GPU event timing) under `parent`. */
+void cuzk_span_add(cuzk_timeline *tl, int parent, const char *name, double seconds);
+/* Seconds of the first span called `name`, or -1. */
+double cuzk_span_seconds(const cuzk_timeline *tl, const char *name);
+/* Prints the tree with durations; each parent lists the time its children do not account for. */
+void cuzk_timeline_print(const cuzk_timeline *tl, FILE *out);
+/* Writes the spans as a JSON array of {"name","parent","start","seconds"} into out. */
+void cuzk_timeline_print_json(const cuzk_timeline *tl, FILE *out);
+
+/* ---------------------------------------------------------------- files */
+typedef struct {
+    const uint8_t *data; /* read-only mapping of the whole file (NULL for an empty file) */
+    size_t size;
+    char *path;
+} cuzk_mapped_file;
+cuzk_status cuzk_map_file(cuzk_mapped_file *f, const char *path) CUZK_WARN_UNUSED;
+void cuzk_unmap_file(cuzk_mapped_file *f);
+/* Reads a whole (small) file into a NUL-terminated malloc'd buffer. */
+cuzk_status cuzk_read_file(const char *path, uint8_t **data, size_t *size) CUZK_WARN_UNUSED;
+
+/* An output file written under a temporary name and renamed into place only on commit, so a
+ * failed run never leaves a partial file behind. */
+typedef struct {
+    FILE *fp;
+    char *path;
+    char *tmp_path;
+} cuzk_out_file;
+cuzk_status cuzk_out_open(cuzk_out_file *f, const char *path) CUZK_WARN_UNUSED;
+cuzk_status cuzk_out_write(cuzk_out_file *f, const void *data, size_t n) CUZK_WARN_UNUSED;
+cuzk_status cuzk_out_commit(cuzk_out_file *f) CUZK_WARN_UNUSED; /* flush, fsync, rename */
+void cuzk_out_abort(cuzk_out_file *f);                          /* remove the temporary */
+/* Whole-buffer convenience: open, write, commit. */
+cuzk_status cuzk_write_file_atomic(const char *path, const void *data, size_t n) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- hex */
+void cuzk_hex_encode(char *out, const uint8_t *in, size_t n); /* out: 2n+1 chars */
+/* Decodes exactly 2*n hex digits (an optional 0x prefix allowed) into out[n]. */
+cuzk_status cuzk_hex_decode(uint8_t *out, size_t n, const char *hex) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- randomness */
+/* Bytes from the operating system's CSPRNG. */
+cuzk_status cuzk_os_random(void *out, size_t n) CUZK_WARN_UNUSED;
+/* A small deterministic generator (xoshiro256**) for tests, benchmarks and seeded witnesses;
+ * not for secrets. */
+typedef struct { uint64_t s[4]; } cuzk_rng;
+void cuzk_rng_seed(cuzk_rng *rng, uint64_t seed);
+uint64_t cuzk_rng_next(cuzk_rng *rng);
+void cuzk_rng_bytes(cuzk_rng *rng, void *out, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

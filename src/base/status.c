@@ -1,0 +1,56 @@
+/* Per-thread error messages behind cuzk_status returns. */
+#include "cuzk/base.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CUZK_ERRMSG_MAX 1024
+static _Thread_local char errmsg[CUZK_ERRMSG_MAX];
+
+const char *cuzk_last_error(void) { return errmsg; }
+
+void cuzk_clear_error(void) { errmsg[0] = 0; }
+
+cuzk_status cuzk_fail(cuzk_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(errmsg, sizeof errmsg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+cuzk_status cuzk_fail_context(cuzk_status st, const char *fmt, ...)
+{
+    char prefix[CUZK_ERRMSG_MAX], old[CUZK_ERRMSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    memcpy(old, errmsg, sizeof old);
+    /* Truncation is fine here: the message is for people and stays bounded. */
+    size_t n = strlen(prefix);
+    if (n > sizeof errmsg - 3) n = sizeof errmsg - 3;
+    memcpy(errmsg, prefix, n);
+    memcpy(errmsg + n, ": ", 2);
+    size_t room = sizeof errmsg - n - 3, m = strlen(old);
+    if (m > room) m = room;
+    memcpy(errmsg + n + 2, old, m);
+    errmsg[n + 2 + m] = 0;
+    return st;
+}
+
+const char *cuzk_status_name(cuzk_status st)
+{
+    switch (st) {
+    case CUZK_OK: return "ok";
+    case CUZK_EINVAL: return "invalid input";
+    case CUZK_EIO: return "i/o error";
+    case CUZK_ENOMEM: return "out of memory";
+    case CUZK_EFORMAT: return "bad format";
+    case CUZK_EVERIFY: return "verification failed";
+    case CUZK_EUNSUPPORTED: return "unsupported";
+    case CUZK_EINTERNAL: return "internal error";
+    }
+    return "unknown status";
+}

@@ -1,0 +1,162 @@
+/* Timelines: a tree of named, timed spans for every stage of a job.
+ * The printout lists, under each parent, the time its children do not account for
+ * ("(other)"), so an uncounted gap between stages shows up at once. */
+#include "cuzk/base.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+    char name[64];
+    int parent;
+    double start, end; /* end < 0 while open */
+} span;
+
+struct cuzk_timeline {
+    pthread_mutex_t mu;
+    char name[64];
+    double t0;
+    span *spans;
+    int n, cap;
+    int open; /* innermost open span begun with cuzk_span_begin, -1 at top */
+};
+
+double cuzk_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+cuzk_timeline *cuzk_timeline_create(const char *name)
+{
+    cuzk_timeline *tl = calloc(1, sizeof *tl);
+    if (!tl) return NULL;
+    pthread_mutex_init(&tl->mu, NULL);
+    snprintf(tl->name, sizeof tl->name, "%s", name ? name : "timeline");
+    tl->t0 = cuzk_now();
+    tl->open = -1;
+    return tl;
+}
+
+void cuzk_timeline_destroy(cuzk_timeline *tl)
+{
+    if (!tl) return;
+    pthread_mutex_destroy(&tl->mu);
+    free(tl->spans);
+    free(tl);
+}
+
+static int push_span(cuzk_timeline *tl, int parent, const char *name, double start, double end)
+{
+    if (tl->n == tl->cap) {
+        int cap = tl->cap ? tl->cap * 2 : 32;
+        span *s = realloc(tl->spans, (size_t)cap * sizeof *s);
+        if (!s) return -1;
+        tl->spans = s;
+        tl->cap = cap;
+    }
+    span *s = &tl->spans[tl->n];
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->parent = parent;
+    s->start = start;
+    s->end = end;
+    return tl->n++;
+}
+
+int cuzk_span_begin(cuzk_timeline *tl, const char *name)
+{
+    if (!tl) return -1;
+    pthread_mutex_lock(&tl->mu);
+    int id = push_span(tl, tl->open, name, cuzk_now(), -1);
+    if (id >= 0) tl->open = id;
+    pthread_mutex_unlock(&tl->mu);
+    return id;
+}
+
+int cuzk_span_begin_under(cuzk_timeline *tl, int parent, const char *name)
+{
+    if (!tl) return -1;
+    pthread_mutex_lock(&tl->mu);
+    int id = push_span(tl, parent, name, cuzk_now(), -1);
+    pthread_mutex_unlock(&tl->mu);
+    return id;
+}
+
+void cuzk_span_end(cuzk_timeline *tl, int id)
+{
+    if (!tl || id < 0) return;
+    pthread_mutex_lock(&tl->mu);
+    if (id < tl->n) {
+        tl->spans[id].end = cuzk_now();
+        if (tl->open == id) tl->open = tl->spans[id].parent;
+    }
+    pthread_mutex_unlock(&tl->mu);
+}
+
+void cuzk_span_add(cuzk_timeline *tl, int parent, const char *name, double seconds)
+{
+    if (!tl) return;
+    pthread_mutex_lock(&tl->mu);
+    double now = cuzk_now();
+    push_span(tl, parent, name, now - seconds, now);
+    pthread_mutex_unlock(&tl->mu);
+}
+
+double cuzk_span_seconds(const cuzk_timeline *tl, const char *name)
+{
+    if (!tl) return -1;
+    for (int i = 0; i < tl->n; i++)
+        if (strcmp(tl->spans[i].name, name) == 0 && tl->spans[i].end >= 0)
+            return tl->spans[i].end - tl->spans[i].start;
+    return -1;
+}
+
+static double span_len(const span *s) { return s->end >= 0 ? s->end - s->start : cuzk_now() - s->start; }
+
+static void print_children(const cuzk_timeline *tl, FILE *out, int parent, int depth, double parent_len)
+{
+    double covered = 0;
+    int nchild = 0;
+    for (int i = 0; i < tl->n; i++) {
+        const span *s = &tl->spans[i];
+        if (s->parent != parent) continue;
+        double len = span_len(s);
+        fprintf(out, "  %*s%-*s %10.3f ms\n", depth * 2, "", 40 - depth * 2, s->name, len * 1e3);
+        print_children(tl, out, i, depth + 1, len);
+        covered += len;
+        nchild++;
+    }
+    /* Children may run concurrently, so "covered" can exceed the parent; only report a gap. */
+    if (nchild > 0 && parent >= 0 && parent_len - covered > 0.0005)
+        fprintf(out, "  %*s%-*s %10.3f ms\n", depth * 2, "", 40 - depth * 2, "(other)",
+                (parent_len - covered) * 1e3);
+}
+
+void cuzk_timeline_print(const cuzk_timeline *tl, FILE *out)
+{
+    if (!tl) return;
+    pthread_mutex_lock((pthread_mutex_t *)&tl->mu);
+    fprintf(out, "timeline: %s\n", tl->name);
+    print_children(tl, out, -1, 0, 0);
+    pthread_mutex_unlock((pthread_mutex_t *)&tl->mu);
+}
+
+void cuzk_timeline_print_json(const cuzk_timeline *tl, FILE *out)
+{
+    if (!tl) {
+        fputs("[]", out);
+        return;
+    }
+    pthread_mutex_lock((pthread_mutex_t *)&tl->mu);
+    fputc('[', out);
+    for (int i = 0; i < tl->n; i++) {
+        const span *s = &tl->spans[i];
+        fprintf(out, "%s{\"name\":\"%s\",\"parent\":%d,\"start\":%.6f,\"seconds\":%.6f}", i ? "," : "",
+                s->name, s->parent, s->start - tl->t0, span_len(s));
+    }
+    fputc(']', out);
+    pthread_mutex_unlock((pthread_mutex_t *)&tl->mu);
+}

@@ -1,0 +1,13 @@
+/* Subcommands of the cuzk binary. Each takes (argc, argv) with argv[0] = its own name and
+ * returns the process exit status: 0 success, 1 failure (message on stderr), 2 usage error. */
+#ifndef CUZK_CLI_H
+#define CUZK_CLI_H
+
+typedef struct {
+    const char *name, *summary;
+    int (*run)(int argc, char **argv);
+} cli_command;
+
+int cli_demo(int argc, char **argv);
+
+#endif

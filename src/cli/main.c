@@ -1,0 +1,33 @@
+/* cuzk: the command-line entry point; dispatches to the subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const cli_command COMMANDS[] = {
+    {"demo", "set up, prove and verify a built-in circuit, printing the timeline", cli_demo},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: cuzk <command> [options]   (cuzk <command> --help for its options)\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        fprintf(out, "  %-14s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (!strcmp(argv[1], COMMANDS[i].name)) return COMMANDS[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "cuzk: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
