@@ -1,0 +1,140 @@
+/* Groth16 over BLS12-381, in bellperson's formats and with bellperson's prover semantics.
+ *
+ * Files: .params and .vk exactly as bellperson writes them (big-endian u32 counts,
+ * uncompressed ZCash points); proofs are 192 bytes (A G1 compressed, B G2 compressed,
+ * C G1 compressed), several back to back in one file.
+ * Ownership: *_read and cuzk_groth16_setup fill caller structs that own their arrays; free
+ * them with the matching *_free. Nothing here keeps pointers to caller inputs. */
+#ifndef CUZK_GROTH16_H
+#define CUZK_GROTH16_H
+
+#include "cuzk/ff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- keys */
+typedef struct {
+    blst_p1_affine alpha_g1, beta_g1, delta_g1;
+    blst_p2_affine beta_g2, gamma_g2, delta_g2;
+    blst_p1_affine *ic; /* one per public input, ONE included; owned */
+    size_t ic_len;
+} cuzk_groth16_vk;
+
+typedef struct {
+    cuzk_groth16_vk vk;
+    blst_p1_affine *h;    /* N - 1 points: tau^i t(tau) / delta */
+    blst_p1_affine *l;    /* one per aux variable */
+    blst_p1_affine *a;    /* all inputs, then the aux with A density */
+    blst_p1_affine *b_g1; /* inputs with B density, then aux with B density */
+    blst_p2_affine *b_g2; /* same index set as b_g1 */
+    size_t h_len, l_len, a_len, b_g1_len, b_g2_len;
+} cuzk_groth16_params;
+
+/* Reading flags. */
+enum {
+    CUZK_PARAMS_CHECKED = 0,   /* every point: on the curve and in the subgroup */
+    CUZK_PARAMS_UNCHECKED = 1  /* query points: on-curve only (trusted files); vk always checked */
+};
+
+/* Reads a .params file (mmap, parallel decode). Every count is checked against the file size
+ * before use; errors name the section and byte offset. */
+cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags) CUZK_WARN_UNUSED;
+cuzk_status cuzk_groth16_params_write(const cuzk_groth16_params *p, const char *path) CUZK_WARN_UNUSED;
+void cuzk_groth16_params_free(cuzk_groth16_params *p);
+
+cuzk_status cuzk_groth16_vk_read(cuzk_groth16_vk *vk, const char *path) CUZK_WARN_UNUSED;
+/* Parses a .vk from memory (the first bytes of a .params file have the same layout);
+ * *consumed gets the vk's length. */
+cuzk_status cuzk_groth16_vk_parse(cuzk_groth16_vk *vk, const uint8_t *data, size_t size, size_t *consumed) CUZK_WARN_UNUSED;
+cuzk_status cuzk_groth16_vk_write(const cuzk_groth16_vk *vk, const char *path) CUZK_WARN_UNUSED;
+void cuzk_groth16_vk_free(cuzk_groth16_vk *vk);
+size_t cuzk_groth16_vk_size(const cuzk_groth16_vk *vk); /* bytes of its encoding */
+void cuzk_groth16_vk_encode(uint8_t *out, const cuzk_groth16_vk *vk);
+
+/* ---------------------------------------------------------------- proofs */
+typedef struct {
+    blst_p1_affine a;
+    blst_p2_affine b;
+    blst_p1_affine c;
+} cuzk_groth16_proof;
+
+#define CUZK_GROTH16_PROOF_BYTES 192
+void cuzk_groth16_proof_encode(uint8_t out[CUZK_GROTH16_PROOF_BYTES], const cuzk_groth16_proof *p);
+/* Checked decode (subgroup checks; identity rejected, as bellperson does). */
+cuzk_status cuzk_groth16_proof_decode(cuzk_groth16_proof *p, const uint8_t in[CUZK_GROTH16_PROOF_BYTES]) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- the prover's input */
+/* A density bitmap: bit i (word i/64, bit i%64) set when variable i appears with a nonzero
+ * coefficient (bellperson's DensityTracker layout). */
+typedef struct {
+    uint64_t *words;
+    size_t bits;
+    size_t popcount;
+} cuzk_density;
+
+static inline int cuzk_density_get(const cuzk_density *d, size_t i) { return (int)((d->words[i / 64] >> (i % 64)) & 1); }
+
+/* What synthesis produces, exactly as bellperson's ProvingAssignment holds it:
+ * a, b, c: one evaluation per constraint, the appended Input(i) * 0 = 0 constraints
+ * included (n = circuit constraints + num_inputs); input[0] is ONE. */
+typedef struct {
+    const cuzk_fr *a, *b, *c;
+    size_t n;
+    const cuzk_fr *input;
+    size_t num_inputs;
+    const cuzk_fr *aux;
+    size_t num_aux;
+    const cuzk_density *a_aux_density;   /* num_aux bits */
+    const cuzk_density *b_input_density; /* num_inputs bits */
+    const cuzk_density *b_aux_density;   /* num_aux bits */
+} cuzk_groth16_witness;
+
+/* Checks that the parameter lengths fit the witness shape (|ic| = num_inputs, |l| = num_aux,
+ * |h| = N - 1, |a| and |b| = density popcounts); the error says which one does not. */
+cuzk_status cuzk_groth16_check_shape(const cuzk_groth16_params *p, const cuzk_groth16_witness *w) CUZK_WARN_UNUSED;
+
+/* The CPU prover, as bellperson computes it: iNTT of a, b, c; coset NTT; (a*b - c)/Z on the
+ * coset; inverse coset NTT; H MSM over N - 1 coefficients; L over aux; A, B_G1, B_G2 over the
+ * density-filtered assignment; randomizers r and s; assembly. r and s given (deterministic
+ * tests) or NULL to draw them from the OS CSPRNG. Stages are timed on tl (may be NULL). */
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                               const cuzk_groth16_witness *w, const cuzk_fr *r, const cuzk_fr *s,
+                               cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
+/* The H polynomial's coefficients as the prover computes them (N - 1 values into h_out),
+ * exposed so other provers (GPU) can be checked stage by stage. */
+cuzk_status cuzk_groth16_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w, cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- verifier */
+/* inputs: the public inputs without the leading ONE (vk->ic_len - 1 values).
+ * CUZK_OK when the proof verifies, CUZK_EVERIFY when it does not, CUZK_EINVAL on a wrong
+ * input count. */
+cuzk_status cuzk_groth16_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_proof *proof,
+                                const cuzk_fr *inputs, size_t num_inputs) CUZK_WARN_UNUSED;
+/* Several proofs against one vk with a random linear combination and one final
+ * exponentiation; inputs are nproofs consecutive groups of num_inputs values. */
+cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_vk *vk, const cuzk_groth16_proof *proofs, size_t nproofs,
+                                      const cuzk_fr *inputs, size_t num_inputs) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- setup */
+/* A sparse R1CS in compressed-row form, the shape setup needs. Columns are unified:
+ * [0, num_inputs) inputs (0 = ONE), then aux. Rows are the circuit's constraints only: setup
+ * and the prover append the Input(i) * 0 = 0 rows themselves. */
+typedef struct {
+    size_t num_constraints, num_inputs, num_aux;
+    const uint32_t *row_ptr[3]; /* A, B, C: num_constraints + 1 offsets each */
+    const uint32_t *col[3];
+    const cuzk_fr *val[3];
+} cuzk_r1cs_matrices;
+
+/* Random parameters for an R1CS (toxic waste from the OS CSPRNG, or from rng when given, for
+ * reproducible tests). Fails like bellperson on an unconstrained aux variable. */
+cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs_matrices *m, cuzk_rng *rng,
+                               cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
