@@ -9,6 +9,7 @@
 #define CUZK_GROTH16_H
 
 #include "cuzk/ff.h"
+#include "cuzk/r1cs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -66,16 +67,6 @@ void cuzk_groth16_proof_encode(uint8_t out[CUZK_GROTH16_PROOF_BYTES], const cuzk
 cuzk_status cuzk_groth16_proof_decode(cuzk_groth16_proof *p, const uint8_t in[CUZK_GROTH16_PROOF_BYTES]) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- the prover's input */
-/* A density bitmap: bit i (word i/64, bit i%64) set when variable i appears with a nonzero
- * coefficient (bellperson's DensityTracker layout). */
-typedef struct {
-    uint64_t *words;
-    size_t bits;
-    size_t popcount;
-} cuzk_density;
-
-static inline int cuzk_density_get(const cuzk_density *d, size_t i) { return (int)((d->words[i / 64] >> (i % 64)) & 1); }
-
 /* What synthesis produces, exactly as bellperson's ProvingAssignment holds it:
  * a, b, c: one evaluation per constraint, the appended Input(i) * 0 = 0 constraints
  * included (n = circuit constraints + num_inputs); input[0] is ONE. */
@@ -119,19 +110,9 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_vk *vk, const cuzk_grot
                                       const cuzk_fr *inputs, size_t num_inputs) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- setup */
-/* A sparse R1CS in compressed-row form, the shape setup needs. Columns are unified:
- * [0, num_inputs) inputs (0 = ONE), then aux. Rows are the circuit's constraints only: setup
- * and the prover append the Input(i) * 0 = 0 rows themselves. */
-typedef struct {
-    size_t num_constraints, num_inputs, num_aux;
-    const uint32_t *row_ptr[3]; /* A, B, C: num_constraints + 1 offsets each */
-    const uint32_t *col[3];
-    const cuzk_fr *val[3];
-} cuzk_r1cs_matrices;
-
 /* Random parameters for an R1CS (toxic waste from the OS CSPRNG, or from rng when given, for
  * reproducible tests). Fails like bellperson on an unconstrained aux variable. */
-cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs_matrices *m, cuzk_rng *rng,
+cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng,
                                cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
 #ifdef __cplusplus

@@ -1,0 +1,313 @@
+/* The CPU Groth16 prover, computing exactly what bellperson's native prover computes:
+ * H from a, b, c by NTTs on the coset, the H/L/A/B MSMs over the density-filtered
+ * assignment, and the randomized assembly (groth16-internals §2.3-2.4). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/groth16.h"
+
+static unsigned log2_ceil(size_t n)
+{
+    unsigned k = 0;
+    while (((size_t)1 << k) < n) k++;
+    return k;
+}
+
+cuzk_status cuzk_groth16_check_shape(const cuzk_groth16_params *p, const cuzk_groth16_witness *w)
+{
+    if (w->n < w->num_inputs || w->num_inputs == 0)
+        return cuzk_fail(CUZK_EINVAL, "witness has %zu rows for %zu inputs: the input constraints are missing", w->n,
+                         w->num_inputs);
+    unsigned lg = log2_ceil(w->n);
+    if (lg > CUZK_NTT_MAX_LOG)
+        return cuzk_fail(CUZK_EUNSUPPORTED, "%zu constraints need a domain of 2^%u, above the supported 2^%d", w->n, lg,
+                         CUZK_NTT_MAX_LOG);
+    size_t N = (size_t)1 << lg;
+    if (p->vk.ic_len != w->num_inputs)
+        return cuzk_fail(CUZK_EINVAL, "parameters have %zu public inputs (ic) but the witness has %zu", p->vk.ic_len,
+                         w->num_inputs);
+    if (p->h_len != N - 1)
+        return cuzk_fail(CUZK_EINVAL, "parameters have %zu h points (domain %zu) but the witness needs domain %zu (%zu rows)",
+                         p->h_len, p->h_len + 1, N, w->n);
+    if (p->l_len != w->num_aux)
+        return cuzk_fail(CUZK_EINVAL, "parameters have %zu l points but the witness has %zu aux variables", p->l_len,
+                         w->num_aux);
+    if (w->a_aux_density->bits != w->num_aux || w->b_aux_density->bits != w->num_aux ||
+        w->b_input_density->bits != w->num_inputs)
+        return cuzk_fail(CUZK_EINVAL, "density bitmaps do not match the witness's variable counts");
+    if (p->a_len != w->num_inputs + w->a_aux_density->popcount)
+        return cuzk_fail(CUZK_EINVAL, "parameters have %zu a points but the circuit's A density needs %zu", p->a_len,
+                         w->num_inputs + w->a_aux_density->popcount);
+    size_t nb = w->b_input_density->popcount + w->b_aux_density->popcount;
+    if (p->b_g1_len != nb || p->b_g2_len != nb)
+        return cuzk_fail(CUZK_EINVAL, "parameters have %zu b_g1 / %zu b_g2 points but the circuit's B density needs %zu",
+                         p->b_g1_len, p->b_g2_len, nb);
+    return CUZK_OK;
+}
+
+typedef struct {
+    cuzk_fr *a;
+    const cuzk_fr *b, *c;
+    cuzk_fr z_inv;
+} combine_ctx;
+
+/* a = (a * b - c) / Z on the coset */
+static void combine_range(void *vctx, size_t b, size_t e, unsigned tid)
+{
+    combine_ctx *x = vctx;
+    for (size_t i = b; i < e; i++) {
+        cuzk_fr_mul(&x->a[i], &x->a[i], &x->b[i]);
+        cuzk_fr_sub(&x->a[i], &x->a[i], &x->c[i]);
+        cuzk_fr_mul(&x->a[i], &x->a[i], &x->z_inv);
+    }
+}
+
+/* The H coefficients into a newly allocated N-element buffer (*out, N = *n_out). */
+static cuzk_status compute_h_buffer(const cuzk_groth16_witness *w, cuzk_timeline *tl, cuzk_fr **out, size_t *n_out)
+{
+    unsigned lg = log2_ceil(w->n);
+    if (lg > CUZK_NTT_MAX_LOG)
+        return cuzk_fail(CUZK_EUNSUPPORTED, "%zu constraints need a domain above 2^%d", w->n, CUZK_NTT_MAX_LOG);
+    size_t N = (size_t)1 << lg, bytes = N * sizeof(cuzk_fr);
+    cuzk_ntt_domain d;
+    int span = cuzk_span_begin(tl, "ntt domain");
+    cuzk_status st = cuzk_ntt_domain_init(&d, lg);
+    cuzk_span_end(tl, span);
+    if (st) return st;
+    cuzk_fr *v[3];
+    const cuzk_fr *src[3] = {w->a, w->b, w->c};
+    for (int k = 0; k < 3; k++) {
+        v[k] = cuzk_big_alloc(bytes); /* zeroed: the padding rows are 0 */
+        if (!v[k]) {
+            for (int j = 0; j < k; j++) cuzk_big_free(v[j], bytes);
+            cuzk_ntt_domain_free(&d);
+            return CUZK_ENOMEM;
+        }
+        memcpy(v[k], src[k], w->n * sizeof(cuzk_fr));
+    }
+    static const char *ifft_names[3] = {"ifft a", "ifft b", "ifft c"};
+    static const char *fft_names[3] = {"coset fft a", "coset fft b", "coset fft c"};
+    for (int k = 0; k < 3; k++) {
+        span = cuzk_span_begin(tl, ifft_names[k]);
+        cuzk_ntt_inverse(&d, v[k]);
+        cuzk_span_end(tl, span);
+        span = cuzk_span_begin(tl, fft_names[k]);
+        cuzk_ntt_coset_forward(&d, v[k]);
+        cuzk_span_end(tl, span);
+    }
+    /* Z(X) = X^N - 1 is the constant g^N - 1 on the coset g*H */
+    span = cuzk_span_begin(tl, "(ab - c) / z");
+    combine_ctx x = {v[0], v[1], v[2], CUZK_FR_ZERO};
+    cuzk_fr z;
+    cuzk_fr_pow_u64(&z, &d.gen, N);
+    cuzk_fr_sub(&z, &z, &CUZK_FR_ONE);
+    cuzk_fr_inv(&x.z_inv, &z);
+    cuzk_parallel_for(N, 4096, combine_range, &x);
+    cuzk_big_free(v[1], bytes);
+    cuzk_big_free(v[2], bytes);
+    cuzk_span_end(tl, span);
+    span = cuzk_span_begin(tl, "coset ifft h");
+    cuzk_ntt_coset_inverse(&d, v[0]);
+    cuzk_span_end(tl, span);
+    cuzk_ntt_domain_free(&d);
+    *out = v[0];
+    *n_out = N;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_groth16_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w, cuzk_timeline *tl)
+{
+    cuzk_fr *h;
+    size_t N;
+    cuzk_status st = compute_h_buffer(w, tl, &h, &N);
+    if (st) return st;
+    memcpy(h_out, h, (N - 1) * sizeof(cuzk_fr));
+    cuzk_big_free(h, N * sizeof(cuzk_fr));
+    return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------- density gather */
+
+#define GATHER_CHUNK_WORDS 1024 /* 65536 variables per chunk */
+
+typedef struct {
+    const cuzk_fr *src;
+    const cuzk_density *d;
+    cuzk_fr *dst;
+    size_t *offsets; /* per chunk: where its selected values start in dst */
+} gather_ctx;
+
+/* Word w of the bitmap with bits past d->bits cleared. */
+static uint64_t density_word(const cuzk_density *d, size_t w)
+{
+    uint64_t v = d->words[w];
+    size_t rem = d->bits - w * 64;
+    return rem >= 64 ? v : v & (((uint64_t)1 << rem) - 1);
+}
+
+static size_t chunk_words(const cuzk_density *d, size_t chunk, size_t *end)
+{
+    size_t nwords = (d->bits + 63) / 64, b = chunk * GATHER_CHUNK_WORDS;
+    *end = b + GATHER_CHUNK_WORDS < nwords ? b + GATHER_CHUNK_WORDS : nwords;
+    return b;
+}
+
+static void count_range(void *vctx, size_t b, size_t e, unsigned tid)
+{
+    gather_ctx *g = vctx;
+    for (size_t ch = b; ch < e; ch++) {
+        size_t end, cnt = 0;
+        for (size_t w = chunk_words(g->d, ch, &end); w < end; w++) cnt += (size_t)__builtin_popcountll(density_word(g->d, w));
+        g->offsets[ch] = cnt;
+    }
+}
+
+static void copy_range(void *vctx, size_t b, size_t e, unsigned tid)
+{
+    gather_ctx *g = vctx;
+    for (size_t ch = b; ch < e; ch++) {
+        size_t end, o = g->offsets[ch];
+        for (size_t w = chunk_words(g->d, ch, &end); w < end; w++)
+            for (uint64_t v = density_word(g->d, w); v; v &= v - 1) g->dst[o++] = g->src[w * 64 + (size_t)__builtin_ctzll(v)];
+    }
+}
+
+/* dst[0..popcount) = src[i] for the set bits i of d, in order. */
+static cuzk_status gather(cuzk_fr *dst, const cuzk_fr *src, const cuzk_density *d)
+{
+    size_t nchunks = (d->bits + GATHER_CHUNK_WORDS * 64 - 1) / (GATHER_CHUNK_WORDS * 64);
+    gather_ctx g = {src, d, dst, cuzk_calloc(nchunks + 1, sizeof(size_t))};
+    if (!g.offsets) return CUZK_ENOMEM;
+    cuzk_parallel_for(nchunks, 1, count_range, &g);
+    size_t total = 0;
+    for (size_t ch = 0; ch < nchunks; ch++) {
+        size_t c = g.offsets[ch];
+        g.offsets[ch] = total;
+        total += c;
+    }
+    cuzk_parallel_for(nchunks, 1, copy_range, &g);
+    free(g.offsets);
+    return total == d->popcount ? CUZK_OK : cuzk_fail(CUZK_EINVAL, "density bitmap popcount is wrong");
+}
+
+/* ---------------------------------------------------------------- the proof */
+
+static void p1_mul(blst_p1 *out, const blst_p1 *p, const cuzk_fr *k)
+{
+    blst_scalar s;
+    cuzk_fr_to_scalar(&s, k);
+    blst_p1_mult(out, p, s.b, 255);
+}
+
+static void p1_affine_mul(blst_p1 *out, const blst_p1_affine *p, const cuzk_fr *k)
+{
+    blst_p1 t;
+    blst_p1_from_affine(&t, p);
+    p1_mul(out, &t, k);
+}
+
+static void p2_affine_mul(blst_p2 *out, const blst_p2_affine *p, const cuzk_fr *k)
+{
+    blst_scalar s;
+    blst_p2 t;
+    cuzk_fr_to_scalar(&s, k);
+    blst_p2_from_affine(&t, p);
+    blst_p2_mult(out, &t, s.b, 255);
+}
+
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p, const cuzk_groth16_witness *w,
+                               const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl)
+{
+    cuzk_status st = cuzk_groth16_check_shape(p, w);
+    if (st) return st;
+    if (blst_p1_affine_is_inf(&p->vk.delta_g1) || blst_p2_affine_is_inf(&p->vk.delta_g2))
+        return cuzk_fail(CUZK_EINVAL, "parameters have delta at infinity (a subverted setup)");
+    cuzk_fr r, s;
+    if (r_in) r = *r_in;
+    else if ((st = cuzk_fr_random_os(&r))) return st;
+    if (s_in) s = *s_in;
+    else if ((st = cuzk_fr_random_os(&s))) return st;
+
+    int prove_span = cuzk_span_begin(tl, "prove (cpu)");
+    blst_p1 h_msm, l_msm, a_msm, b1_msm;
+    blst_p2 b2_msm;
+
+    int span = cuzk_span_begin(tl, "h polynomial");
+    cuzk_fr *h;
+    size_t N;
+    st = compute_h_buffer(w, tl, &h, &N);
+    cuzk_span_end(tl, span);
+    if (st) goto done;
+    span = cuzk_span_begin(tl, "msm h");
+    st = cuzk_g1_msm(&h_msm, p->h, h, N - 1);
+    cuzk_span_end(tl, span);
+    cuzk_big_free(h, N * sizeof(cuzk_fr));
+    if (st) goto done;
+
+    span = cuzk_span_begin(tl, "msm l");
+    st = cuzk_g1_msm(&l_msm, p->l, w->aux, w->num_aux);
+    cuzk_span_end(tl, span);
+    if (st) goto done;
+
+    /* A: every input, then the aux with A density. B: inputs and aux with B density. */
+    size_t na = p->a_len, nb = p->b_g1_len;
+    size_t scratch_n = na > nb ? na : nb;
+    cuzk_fr *sc = cuzk_big_alloc(scratch_n * sizeof(cuzk_fr) + 1);
+    if (!sc) {
+        st = CUZK_ENOMEM;
+        goto done;
+    }
+    span = cuzk_span_begin(tl, "msm a");
+    memcpy(sc, w->input, w->num_inputs * sizeof(cuzk_fr));
+    st = gather(sc + w->num_inputs, w->aux, w->a_aux_density);
+    if (!st) st = cuzk_g1_msm(&a_msm, p->a, sc, na);
+    cuzk_span_end(tl, span);
+    if (!st) {
+        span = cuzk_span_begin(tl, "msm b_g1");
+        st = gather(sc, w->input, w->b_input_density);
+        if (!st) st = gather(sc + w->b_input_density->popcount, w->aux, w->b_aux_density);
+        if (!st) st = cuzk_g1_msm(&b1_msm, p->b_g1, sc, nb);
+        cuzk_span_end(tl, span);
+    }
+    if (!st) {
+        span = cuzk_span_begin(tl, "msm b_g2");
+        st = cuzk_g2_msm(&b2_msm, p->b_g2, sc, nb);
+        cuzk_span_end(tl, span);
+    }
+    cuzk_big_free(sc, scratch_n * sizeof(cuzk_fr) + 1);
+    if (st) goto done;
+
+    span = cuzk_span_begin(tl, "assemble");
+    const cuzk_groth16_vk *vk = &p->vk;
+    blst_p1 g_a, g_c, t;
+    blst_p2 g_b;
+    cuzk_fr rs;
+    /* A = alpha + A_msm + r delta */
+    p1_affine_mul(&g_a, &vk->delta_g1, &r);
+    blst_p1_add_or_double_affine(&g_a, &g_a, &vk->alpha_g1);
+    blst_p1_add_or_double(&g_a, &g_a, &a_msm);
+    /* B = beta + B2_msm + s delta */
+    p2_affine_mul(&g_b, &vk->delta_g2, &s);
+    blst_p2_add_or_double_affine(&g_b, &g_b, &vk->beta_g2);
+    blst_p2_add_or_double(&g_b, &g_b, &b2_msm);
+    /* C = rs delta + s alpha + r beta + s A_msm + r B1_msm + H + L */
+    cuzk_fr_mul(&rs, &r, &s);
+    p1_affine_mul(&g_c, &vk->delta_g1, &rs);
+    p1_affine_mul(&t, &vk->alpha_g1, &s);
+    blst_p1_add_or_double(&g_c, &g_c, &t);
+    p1_affine_mul(&t, &vk->beta_g1, &r);
+    blst_p1_add_or_double(&g_c, &g_c, &t);
+    p1_mul(&t, &a_msm, &s);
+    blst_p1_add_or_double(&g_c, &g_c, &t);
+    p1_mul(&t, &b1_msm, &r);
+    blst_p1_add_or_double(&g_c, &g_c, &t);
+    blst_p1_add_or_double(&g_c, &g_c, &h_msm);
+    blst_p1_add_or_double(&g_c, &g_c, &l_msm);
+    blst_p1_to_affine(&out->a, &g_a);
+    blst_p2_to_affine(&out->b, &g_b);
+    blst_p1_to_affine(&out->c, &g_c);
+    cuzk_span_end(tl, span);
+done:
+    cuzk_span_end(tl, prove_span);
+    return st;
+}

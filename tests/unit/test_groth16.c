@@ -1,0 +1,285 @@
+/* Groth16: setup, prove, verify on the built-in circuits; completeness and soundness;
+ * parameter and key files round trip; bad files are rejected with a clear message. */
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/groth16.h"
+#include "harness.h"
+
+typedef struct {
+    cuzk_circuit *circuit;
+    const cuzk_r1cs *m;
+    cuzk_fr *input, *aux, *a, *b, *c;
+    cuzk_density a_aux, b_in, b_aux;
+    cuzk_groth16_witness w;
+} job;
+
+static void job_open(job *j, const char *name, uint64_t seed)
+{
+    memset(j, 0, sizeof *j);
+    if (cuzk_circuit_open(&j->circuit, name)) {
+        fprintf(stderr, "cannot open %s: %s\n", name, cuzk_last_error());
+        exit(1);
+    }
+    j->m = cuzk_circuit_r1cs(j->circuit);
+    size_t n = j->m->num_constraints + j->m->num_inputs;
+    j->input = calloc(j->m->num_inputs, sizeof(cuzk_fr));
+    j->aux = calloc(j->m->num_aux + 1, sizeof(cuzk_fr));
+    j->a = calloc(n, sizeof(cuzk_fr));
+    j->b = calloc(n, sizeof(cuzk_fr));
+    j->c = calloc(n, sizeof(cuzk_fr));
+    CHECK_OK(cuzk_circuit_witness(j->circuit, seed, j->input, j->aux));
+    CHECK(cuzk_r1cs_first_unsatisfied(j->m, j->input, j->aux) == -1);
+    cuzk_r1cs_evaluate(j->m, j->input, j->aux, j->a, j->b, j->c);
+    CHECK_OK(cuzk_r1cs_density(j->m, &j->a_aux, &j->b_in, &j->b_aux));
+    cuzk_groth16_witness w = {j->a, j->b, j->c, n, j->input, j->m->num_inputs, j->aux, j->m->num_aux,
+                              &j->a_aux, &j->b_in, &j->b_aux};
+    j->w = w;
+}
+
+static void job_close(job *j)
+{
+    free(j->input);
+    free(j->aux);
+    free(j->a);
+    free(j->b);
+    free(j->c);
+    cuzk_density_free(&j->a_aux);
+    cuzk_density_free(&j->b_in);
+    cuzk_density_free(&j->b_aux);
+    cuzk_circuit_free(j->circuit);
+}
+
+static int same_params(const cuzk_groth16_params *x, const cuzk_groth16_params *y)
+{
+    if (x->h_len != y->h_len || x->l_len != y->l_len || x->a_len != y->a_len || x->b_g1_len != y->b_g1_len ||
+        x->b_g2_len != y->b_g2_len || x->vk.ic_len != y->vk.ic_len)
+        return 0;
+    return !memcmp(&x->vk.alpha_g1, &y->vk.alpha_g1, sizeof x->vk.alpha_g1) &&
+           !memcmp(&x->vk.delta_g2, &y->vk.delta_g2, sizeof x->vk.delta_g2) &&
+           !memcmp(x->vk.ic, y->vk.ic, x->vk.ic_len * sizeof *x->vk.ic) &&
+           !memcmp(x->h, y->h, x->h_len * sizeof *x->h) && !memcmp(x->l, y->l, x->l_len * sizeof *x->l) &&
+           !memcmp(x->a, y->a, x->a_len * sizeof *x->a) && !memcmp(x->b_g1, y->b_g1, x->b_g1_len * sizeof *x->b_g1) &&
+           !memcmp(x->b_g2, y->b_g2, x->b_g2_len * sizeof *x->b_g2);
+}
+
+static void test_cubic(void)
+{
+    job j;
+    job_open(&j, "cubic", 3);
+    char dec[CUZK_FR_DECIMAL_MAX];
+    cuzk_fr_to_decimal(dec, &j.input[1]);
+    CHECK(strcmp(dec, "35") == 0); /* 3^3 + 3 + 5 */
+
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 11);
+    cuzk_groth16_params p, other;
+    CHECK_OK(cuzk_groth16_setup(&p, j.m, &rng, NULL));
+    CHECK_OK(cuzk_groth16_setup(&other, j.m, &rng, NULL));
+    CHECK(p.vk.ic_len == 2 && p.l_len == 4 && p.h_len == 7);
+
+    cuzk_fr r, s;
+    cuzk_fr_from_u64(&r, 1234);
+    cuzk_fr_from_u64(&s, 5678);
+    cuzk_groth16_proof pr, pr2;
+    CHECK_OK(cuzk_groth16_prove(&pr, &p, &j.w, &r, &s, NULL));
+    CHECK_OK(cuzk_groth16_prove(&pr2, &p, &j.w, &r, &s, NULL));
+    uint8_t e1[192], e2[192];
+    cuzk_groth16_proof_encode(e1, &pr);
+    cuzk_groth16_proof_encode(e2, &pr2);
+    CHECK(memcmp(e1, e2, 192) == 0); /* deterministic for given r, s */
+    CHECK_OK(cuzk_groth16_verify(&p.vk, &pr, &j.input[1], 1));
+
+    /* random r, s still verify and differ */
+    CHECK_OK(cuzk_groth16_prove(&pr2, &p, &j.w, NULL, NULL, NULL));
+    cuzk_groth16_proof_encode(e2, &pr2);
+    CHECK(memcmp(e1, e2, 192) != 0);
+    CHECK_OK(cuzk_groth16_verify(&p.vk, &pr2, &j.input[1], 1));
+
+    /* soundness */
+    cuzk_fr wrong;
+    cuzk_fr_from_u64(&wrong, 36);
+    CHECK_FAILS(cuzk_groth16_verify(&p.vk, &pr, &wrong, 1), CUZK_EVERIFY);
+    cuzk_groth16_proof sw = pr;
+    sw.a = pr.c;
+    sw.c = pr.a;
+    CHECK_FAILS(cuzk_groth16_verify(&p.vk, &sw, &j.input[1], 1), CUZK_EVERIFY);
+    CHECK_FAILS(cuzk_groth16_verify(&other.vk, &pr, &j.input[1], 1), CUZK_EVERIFY);
+    CHECK_FAILS(cuzk_groth16_verify(&p.vk, &pr, &j.input[1], 2), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_groth16_verify(&p.vk, &pr, &j.input[1], 0), CUZK_EINVAL);
+    /* every single flipped bit of the encoding: either not a valid point or not verifying */
+    int flips = 0, caught = 0;
+    for (int bit = 0; bit < 192 * 8; bit += 7) {
+        uint8_t f[192];
+        memcpy(f, e1, 192);
+        f[bit / 8] ^= (uint8_t)(1 << (bit % 8));
+        cuzk_groth16_proof fp;
+        flips++;
+        if (cuzk_groth16_proof_decode(&fp, f) != CUZK_OK || cuzk_groth16_verify(&p.vk, &fp, &j.input[1], 1) == CUZK_EVERIFY)
+            caught++;
+    }
+    CHECK(flips == caught);
+    /* decode round trip */
+    cuzk_groth16_proof back;
+    CHECK_OK(cuzk_groth16_proof_decode(&back, e1));
+    CHECK(!memcmp(&back, &pr, sizeof back));
+    /* identity A rejected */
+    uint8_t z[192];
+    memcpy(z, e1, 192);
+    memset(z, 0, 48);
+    z[0] = 0xc0;
+    CHECK_FAILS(cuzk_groth16_proof_decode(&back, z), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "proof A") != NULL);
+
+    /* shape mismatch: parameters of another circuit */
+    job rj;
+    job_open(&rj, "random:64", 1);
+    CHECK_FAILS(cuzk_groth16_prove(&pr2, &p, &rj.w, &r, &s, NULL), CUZK_EINVAL);
+    job_close(&rj);
+
+    cuzk_groth16_params_free(&p);
+    cuzk_groth16_params_free(&other);
+    job_close(&j);
+}
+
+static void test_random_and_files(void)
+{
+    job j, j2, j3;
+    job_open(&j, "random:3000", 1);
+    job_open(&j2, "random:3000", 2);
+    job_open(&j3, "random:3000", 3);
+    CHECK(j.m->num_inputs == 5);
+    /* the witness is mostly bits */
+    size_t bits = 0;
+    for (size_t i = 0; i < j.m->num_aux; i++) bits += cuzk_fr_is_zero(&j.aux[i]) || cuzk_fr_is_one(&j.aux[i]);
+    CHECK(bits * 10 >= j.m->num_aux * 6);
+
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 12);
+    cuzk_groth16_params p, q;
+    cuzk_timeline *tl = cuzk_timeline_create("setup");
+    CHECK_OK(cuzk_groth16_setup(&p, j.m, &rng, tl));
+    cuzk_timeline_destroy(tl);
+
+    cuzk_groth16_proof pr[3];
+    CHECK_OK(cuzk_groth16_prove(&pr[0], &p, &j.w, NULL, NULL, NULL));
+    CHECK_OK(cuzk_groth16_prove(&pr[1], &p, &j2.w, NULL, NULL, NULL));
+    CHECK_OK(cuzk_groth16_prove(&pr[2], &p, &j3.w, NULL, NULL, NULL));
+    cuzk_fr inputs[12];
+    memcpy(inputs, j.input + 1, 4 * sizeof(cuzk_fr));
+    memcpy(inputs + 4, j2.input + 1, 4 * sizeof(cuzk_fr));
+    memcpy(inputs + 8, j3.input + 1, 4 * sizeof(cuzk_fr));
+    CHECK_OK(cuzk_groth16_verify(&p.vk, &pr[0], inputs, 4));
+    CHECK_OK(cuzk_groth16_verify_batch(&p.vk, pr, 3, inputs, 4));
+    cuzk_fr_add(&inputs[9], &inputs[9], &CUZK_FR_ONE);
+    CHECK_FAILS(cuzk_groth16_verify_batch(&p.vk, pr, 3, inputs, 4), CUZK_EVERIFY);
+    CHECK_FAILS(cuzk_groth16_verify(&p.vk, &pr[2], inputs + 8, 4), CUZK_EVERIFY);
+    CHECK_OK(cuzk_groth16_verify(&p.vk, &pr[1], inputs + 4, 4));
+
+    /* files round trip */
+    char dir[] = "/tmp/cuzk-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256], vkpath[256];
+    snprintf(path, sizeof path, "%s/p.params", dir);
+    snprintf(vkpath, sizeof vkpath, "%s/p.vk", dir);
+    CHECK_OK(cuzk_groth16_params_write(&p, path));
+    CHECK_OK(cuzk_groth16_vk_write(&p.vk, vkpath));
+    CHECK_OK(cuzk_groth16_params_read(&q, path, CUZK_PARAMS_CHECKED));
+    CHECK(same_params(&p, &q));
+    cuzk_groth16_params_free(&q);
+    CHECK_OK(cuzk_groth16_params_read(&q, path, CUZK_PARAMS_UNCHECKED));
+    CHECK(same_params(&p, &q));
+    cuzk_groth16_params_free(&q);
+    cuzk_groth16_vk vk;
+    CHECK_OK(cuzk_groth16_vk_read(&vk, vkpath));
+    CHECK(vk.ic_len == 5 && !memcmp(vk.ic, p.vk.ic, 5 * sizeof *vk.ic));
+    CHECK_OK(cuzk_groth16_verify(&vk, &pr[1], inputs + 4, 4));
+    cuzk_groth16_vk_free(&vk);
+    /* the file layout: 864-byte fixed part, then u32 BE counts */
+    uint8_t *data;
+    size_t size;
+    CHECK_OK(cuzk_read_file(path, &data, &size));
+    size_t expect = 864 + 4 + 96 * p.vk.ic_len + 4 + 96 * p.h_len + 4 + 96 * p.l_len + 4 + 96 * p.a_len + 4 +
+                    96 * p.b_g1_len + 4 + 192 * p.b_g2_len;
+    CHECK(size == expect);
+    CHECK(data[864] == 0 && data[865] == 0 && data[866] == 0 && data[867] == 5);
+
+    /* truncations at many places: each one a clear error, never a crash */
+    size_t cuts[] = {0, 1, 95, 96, 500, 864, 866, 868, 900, 868 + 96 * 5 + 2, size / 2, size - 193, size - 1};
+    char tpath[256];
+    snprintf(tpath, sizeof tpath, "%s/t.params", dir);
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        CHECK_OK(cuzk_write_file_atomic(tpath, data, cuts[k]));
+        CHECK_FAILS(cuzk_groth16_params_read(&q, tpath, CUZK_PARAMS_UNCHECKED), CUZK_EFORMAT);
+        CHECK(strstr(cuzk_last_error(), "t.params") != NULL);
+    }
+    /* trailing garbage */
+    uint8_t *longer = malloc(size + 3);
+    memcpy(longer, data, size);
+    memset(longer + size, 7, 3);
+    CHECK_OK(cuzk_write_file_atomic(tpath, longer, size + 3));
+    CHECK_FAILS(cuzk_groth16_params_read(&q, tpath, CUZK_PARAMS_UNCHECKED), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "unexpected bytes") != NULL);
+    free(longer);
+    /* a huge count does not allocate, it fails */
+    uint8_t saved = data[864 + 4 + 96 * 5];
+    data[864 + 4 + 96 * 5] = 0xff;
+    CHECK_OK(cuzk_write_file_atomic(tpath, data, size));
+    CHECK_FAILS(cuzk_groth16_params_read(&q, tpath, CUZK_PARAMS_UNCHECKED), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "section h") != NULL);
+    data[864 + 4 + 96 * 5] = saved;
+    /* a corrupted point in l: named with its index and offset */
+    size_t l_off = 864 + 4 + 96 * 5 + 4 + 96 * p.h_len + 4 + 96 * 10;
+    data[l_off + 47] ^= 0x01;
+    CHECK_OK(cuzk_write_file_atomic(tpath, data, size));
+    CHECK_FAILS(cuzk_groth16_params_read(&q, tpath, CUZK_PARAMS_UNCHECKED), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "l[10]") != NULL);
+    data[l_off + 47] ^= 0x01;
+    /* vk: truncated and with trailing bytes */
+    uint8_t *vkdata;
+    size_t vksize;
+    CHECK_OK(cuzk_read_file(vkpath, &vkdata, &vksize));
+    CHECK(vksize == 864 + 4 + 96 * 5);
+    CHECK_OK(cuzk_write_file_atomic(tpath, vkdata, vksize - 1));
+    CHECK_FAILS(cuzk_groth16_vk_read(&vk, tpath), CUZK_EFORMAT);
+    CHECK_OK(cuzk_write_file_atomic(tpath, data, 2000)); /* a params prefix is not a vk file */
+    CHECK_FAILS(cuzk_groth16_vk_read(&vk, tpath), CUZK_EFORMAT);
+    CHECK_FAILS(cuzk_groth16_vk_read(&vk, "/nonexistent/x.vk"), CUZK_EIO);
+    free(vkdata);
+    free(data);
+    unlink(tpath);
+    unlink(path);
+    unlink(vkpath);
+    rmdir(dir);
+
+    cuzk_groth16_params_free(&p);
+    job_close(&j);
+    job_close(&j2);
+    job_close(&j3);
+}
+
+static void test_unconstrained(void)
+{
+    /* an aux variable no constraint mentions: setup must refuse, as bellperson does */
+    cuzk_r1cs_builder b;
+    cuzk_r1cs m;
+    CHECK_OK(cuzk_r1cs_builder_init(&b, 1));
+    CHECK_OK(cuzk_r1cs_builder_term(&b, CUZK_MAT_A, 1, &CUZK_FR_ONE));
+    CHECK_OK(cuzk_r1cs_builder_term(&b, CUZK_MAT_B, 1, &CUZK_FR_ONE));
+    CHECK_OK(cuzk_r1cs_builder_term(&b, CUZK_MAT_C, 1, &CUZK_FR_ONE));
+    CHECK_OK(cuzk_r1cs_builder_row(&b));
+    CHECK_OK(cuzk_r1cs_builder_finish(&b, 2, &m));
+    cuzk_groth16_params p;
+    CHECK_FAILS(cuzk_groth16_setup(&p, &m, NULL, NULL), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "aux variable 1") != NULL);
+    cuzk_r1cs_free(&m);
+}
+
+int main(void)
+{
+    test_cubic();
+    test_random_and_files();
+    test_unconstrained();
+    return harness_finish("test_groth16");
+}
