@@ -37,10 +37,13 @@ typedef struct {
     cuzk_fr *round_constants;         /* (R_F + R_P) * t, in generation order */
     cuzk_fr *mds;                     /* t * t, row-major m[i][j] */
     cuzk_fr *mds_inv;                 /* t * t */
-    cuzk_fr *compressed_constants;    /* neptune's compress_round_constants output */
+    cuzk_fr *compressed_constants;    /* neptune's compress_round_constants: R_F * t + R_P */
     size_t compressed_len;
-    cuzk_fr *pre_sparse;              /* t * t */
-    cuzk_fr *sparse_w_hat;            /* R_P * t: row r holds w_hat of sparse matrix r */
+    cuzk_fr *pre_sparse;              /* t * t, used by the last initial full round */
+    /* Partial round r mixes with the sparse matrix r (state as a row vector times it):
+     * w_hat is its whole first column (t entries, [0][0] included), v_rest its first row
+     * without [0][0]; the rest is the identity. */
+    cuzk_fr *sparse_w_hat;            /* R_P * t */
     cuzk_fr *sparse_v_rest;           /* R_P * (t - 1) */
 } cuzk_poseidon_constants;
 
