@@ -14,5 +14,8 @@ endif()
 if(CUZK_HAVE_CUDA)
   enable_language(CUDA)
   include(cmake/cuda_targets.cmake OPTIONAL)
+elseif(EXISTS ${CMAKE_SOURCE_DIR}/src/gpu/gpu_stub.c)
+  # gpu.h still links: every call reports "built without CUDA support"
+  target_sources(cuzk_core PRIVATE src/gpu/gpu_stub.c)
 endif()
 message(STATUS "CUDA prover: ${CUZK_HAVE_CUDA}")

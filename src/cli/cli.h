@@ -9,5 +9,8 @@ typedef struct {
 } cli_command;
 
 int cli_demo(int argc, char **argv);
+/* GPU benchmarks (cmd_bench_gpu.c): `what` is gpu-msm, gpu-ntt, gpu-prove or gpu-field */
+int cli_bench_gpu(const char *what, int argc, char **argv);
+int cli_bench_gpu_cmd(int argc, char **argv);
 
 #endif

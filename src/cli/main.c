@@ -6,6 +6,7 @@
 
 static const cli_command COMMANDS[] = {
     {"demo", "set up, prove and verify a built-in circuit, printing the timeline", cli_demo},
+    {"bench-gpu", "GPU benchmarks: gpu-msm, gpu-ntt, gpu-prove, gpu-field (see --help)", cli_bench_gpu_cmd},
 };
 
 static void usage(FILE *out)

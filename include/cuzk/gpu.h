@@ -1,0 +1,125 @@
+/* cuzk GPU layer: NTT, MSM (G1, G2, with the Groth16 0/1 split) and the partition prover on
+ * one CUDA device, bit-compatible with the CPU layer (ff.h, groth16.h).
+ *
+ * Built from the CUDA sources in src/gpu when nvcc is found; otherwise every function here fails with
+ * CUZK_EUNSUPPORTED ("built without CUDA support") and cuzk_gpu_available says so.
+ * Device selection: the current CUDA device of the calling thread (device 0 by default).
+ * Scalars are Fr in Montgomery form (cuzk_fr); points are blst affine points (Montgomery Fp
+ * limbs, infinity all zero), as everywhere in cuzk. Objects are not thread-safe: use one per
+ * thread, or lock. Every fallible call returns a cuzk_status and sets cuzk_last_error(). */
+#ifndef CUZK_GPU_H
+#define CUZK_GPU_H
+
+#include <stdbool.h>
+
+#include "cuzk/groth16.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- device */
+/* true when a usable CUDA device is present; otherwise false with the reason in `reason`
+ * (e.g. "built without CUDA support", "no CUDA device: ..."). */
+bool cuzk_gpu_available(char *reason, size_t n);
+/* One line naming the device (name, SMs, memory), for benchmark tables. */
+void cuzk_gpu_describe(char *out, size_t n);
+/* Device memory: total and currently free, in bytes. */
+cuzk_status cuzk_gpu_mem_info(size_t *free_bytes, size_t *total_bytes) CUZK_WARN_UNUSED;
+
+/* Device and pinned host buffers. cuzk_gpu_host_alloc returns page-locked memory (fast
+ * uploads); free it with cuzk_gpu_host_free. */
+cuzk_status cuzk_gpu_malloc(void **ptr, size_t bytes) CUZK_WARN_UNUSED;
+void cuzk_gpu_free(void *ptr);
+cuzk_status cuzk_gpu_host_alloc(void **ptr, size_t bytes) CUZK_WARN_UNUSED;
+void cuzk_gpu_host_free(void *ptr);
+cuzk_status cuzk_gpu_upload(void *dev, const void *host, size_t bytes) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_download(void *host, const void *dev, size_t bytes) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- NTT */
+typedef enum {
+    CUZK_GPU_NTT_FORWARD = 0,       /* a_k <- sum_j a_j w^(jk) (cuzk_ntt_forward) */
+    CUZK_GPU_NTT_INVERSE = 1,       /* with the 1/n factor (cuzk_ntt_inverse) */
+    CUZK_GPU_NTT_COSET_FORWARD = 2, /* a_j *= g^j, then forward (cuzk_ntt_coset_forward) */
+    CUZK_GPU_NTT_COSET_INVERSE = 3  /* inverse, then a_j *= g^-j (cuzk_ntt_coset_inverse) */
+} cuzk_gpu_ntt_kind;
+
+/* nvec vectors of 2^log_n elements each (log_n <= 28), back to back, natural order in and
+ * out, transformed in place. `data` is host memory (uploaded, transformed, downloaded; pinned
+ * memory uploads fastest) or, with on_device, device memory. Results are identical to the
+ * CPU NTT's. */
+cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind,
+                         bool on_device) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- MSM with resident bases */
+typedef struct cuzk_gpu_msm cuzk_gpu_msm;
+
+/* Uploads n affine bases once (they stay in device memory until destroy). */
+cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_msm **out, const blst_p1_affine *bases, size_t n) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_msm **out, const blst_p2_affine *bases, size_t n) CUZK_WARN_UNUSED;
+void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m);
+size_t cuzk_gpu_msm_len(const cuzk_gpu_msm *m);
+
+enum {
+    CUZK_GPU_MSM_SCALARS_ON_DEVICE = 1, /* scalars point to device memory */
+    CUZK_GPU_MSM_NO_SPLIT = 2           /* run every scalar through Pippenger (no 0/1 split) */
+};
+
+/* What the last MSM on this object did. */
+typedef struct {
+    size_t tail;               /* scalars that went through Pippenger (n when not split) */
+    unsigned window_bits, windows;
+    double seconds;            /* wall time of the call, upload included */
+} cuzk_gpu_msm_stats;
+
+/* out = sum_{i<n} scalars[i] * bases[i] (n <= the number of bases), scalars in Montgomery form.
+ * By default zero scalars are skipped, points of one-scalars are added directly and only the
+ * rest goes through Pippenger. */
+cuzk_status cuzk_gpu_msm_g1(cuzk_gpu_msm *m, blst_p1 *out, const cuzk_fr *scalars, size_t n, int flags) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_g2(cuzk_gpu_msm *m, blst_p2 *out, const cuzk_fr *scalars, size_t n, int flags) CUZK_WARN_UNUSED;
+void cuzk_gpu_msm_last_stats(const cuzk_gpu_msm *m, cuzk_gpu_msm_stats *st);
+
+/* ---------------------------------------------------------------- the partition prover */
+typedef struct cuzk_gpu_prover cuzk_gpu_prover;
+
+/* Uploads H, L, A, B_G1 and B_G2 (and keeps the vk points the assembly needs); the
+ * parameters may be freed afterwards. Device workspace for one partition of this shape is
+ * reserved on the first proof and reused. */
+cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, const cuzk_groth16_params *p) CUZK_WARN_UNUSED;
+void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr);
+
+/* The same proof as cuzk_groth16_prove for the same witness, r and s (NULL: drawn from the OS
+ * CSPRNG). Witness arrays may be ordinary or pinned host memory (pinned uploads directly;
+ * ordinary memory goes through the prover's pinned staging buffers). Stage spans (uploads,
+ * NTTs, each MSM, assembly) go on tl (may be NULL). */
+cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
+                           const cuzk_fr *r, const cuzk_fr *s, cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
+/* Memory the prover holds: device bytes (parameters + workspace) and pinned host bytes. */
+void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes);
+
+/* ---------------------------------------------------------------- benchmark support */
+/* Synthetic parameters generated on the device (valid, distinct curve points; no toxic waste
+ * is known, so proofs do not verify): vk from seed, h_len = N - 1, l_len = num_aux,
+ * a_len = num_inputs + a_popcount, b_len = b points in G1 and G2. */
+typedef struct {
+    size_t n_h, n_l, n_a, n_b;
+    size_t num_inputs;
+    uint64_t seed;
+} cuzk_gpu_synthetic_shape;
+cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *shape) CUZK_WARN_UNUSED;
+
+/* n distinct affine points (a + i b) G, i < n (a, b from seed), generated on the device into
+ * host memory `out` (blst_p1_affine, or blst_p2_affine when g2). */
+cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
+/* An MSM object over n such points generated directly in device memory (for benchmarks). */
+cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
+
+/* Field multiplication throughput of the three limb schedules (for the record): muls/s for
+ * 32-bit limbs with carry chains (used), 32-bit limbs in plain C, 64-bit limbs. */
+cuzk_status cuzk_gpu_field_bench(double muls_per_s[3]) CUZK_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

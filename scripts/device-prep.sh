@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Prepares a self-contained copy of this tree for a machine that can fetch nothing (the GPU
+# benchmark host): the sources, blst (built here), jansson's header and library, and
+# optionally prebuilt binaries, so that scripts/gpu-check.sh runs there in one call.
+#   scripts/device-prep.sh DEST [BUILD_DIR]
+#   DEST/.devdeps/blst      lib/libblst.a, include/blst.h
+#   DEST/.devdeps/jansson   include/jansson*.h, lib/libjansson.*, lib/pkgconfig/jansson.pc
+#   DEST/.prebuilt          cuzk, test_gpu, test_gpu_emu from BUILD_DIR (used when they run there)
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+dest=${1:?usage: device-prep.sh DEST [BUILD_DIR]}
+build=${2:-}
+mkdir -p "$dest"
+rsync -a --delete --exclude '/build' --exclude '/build-*' --exclude node_modules --exclude '/.git' \
+      --exclude '/.devdeps' --exclude '/.prebuilt' "$src/" "$dest/"
+
+blst_src=""
+for d in "${BLST_DIR:-}" "$src/build/_deps/blst" "$src/build-cuda/_deps/blst"; do
+  if [ -n "$d" ] && [ -f "$d/lib/libblst.a" ]; then blst_src=$d; break; fi
+done
+if [ -z "$blst_src" ]; then
+  echo "device-prep: no built blst found (build once here, or set BLST_DIR)" >&2
+  exit 1
+fi
+mkdir -p "$dest/.devdeps/blst/lib" "$dest/.devdeps/blst/include"
+cp "$blst_src/lib/libblst.a" "$dest/.devdeps/blst/lib/"
+cp "$blst_src"/include/*.h "$dest/.devdeps/blst/include/"
+
+j=$dest/.devdeps/jansson
+mkdir -p "$j/include" "$j/lib/pkgconfig"
+cp /usr/include/jansson.h /usr/include/jansson_config.h "$j/include/"
+cp -a /usr/lib/x86_64-linux-gnu/libjansson.so* "$j/lib/"
+[ -f /usr/lib/x86_64-linux-gnu/libjansson.a ] && cp /usr/lib/x86_64-linux-gnu/libjansson.a "$j/lib/"
+ver=$(pkg-config --modversion jansson 2>/dev/null || echo 2.14)
+cat > "$j/lib/pkgconfig/jansson.pc" <<PC
+prefix=\${pcfiledir}/../..
+includedir=\${prefix}/include
+libdir=\${prefix}/lib
+Name: Jansson
+Description: Library for encoding, decoding and manipulating JSON data
+Version: $ver
+Libs: -L\${libdir} -ljansson
+Cflags: -I\${includedir}
+PC
+
+rm -rf "$dest/.prebuilt"
+if [ -n "$build" ]; then
+  mkdir -p "$dest/.prebuilt"
+  for b in cuzk test_gpu test_gpu_emu; do
+    [ -x "$build/$b" ] && cp "$build/$b" "$dest/.prebuilt/" && strip "$dest/.prebuilt/$b" 2>/dev/null || true
+  done
+fi
+du -sh "$dest" | sed 's/^/device-prep: /'

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Checks and times the GPU layer in one call, on a machine with a CUDA device:
+#   1. environment (GPU, tools), 2. build (skipped when prebuilt binaries in .prebuilt run),
+#   3. correctness: test_gpu (NTT vs CPU, MSM vs CPU incl. adversarial scalars, 2^24 MSM by
+#      linearity, GPU proof bytes = CPU proof bytes), 4. benchmarks (field, NTT, MSM G1/G2,
+#      partition prover), 5. a summary table, printed last.
+# Logs and JSON lines go to $OUT (or /tmp/gpu-check).  Usage: scripts/gpu-check.sh [quick|full]
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-/tmp/gpu-check}
+mode=${1:-full}
+mkdir -p "$out"
+jl=$out/bench.jsonl
+: > "$jl"
+t_start=$(date +%s)
+echo "== environment"
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader 2>&1 | head -2
+for t in cmake nvcc pkg-config python3; do printf '%-11s %s\n' "$t" "$(command -v $t || echo missing)"; done
+nproc
+export LD_LIBRARY_PATH=$root/.devdeps/jansson/lib:${LD_LIBRARY_PATH:-}
+export CUZK_THREADS=${CUZK_THREADS:-0}
+
+bin=""
+if [ -x "$root/.prebuilt/cuzk" ] && "$root/.prebuilt/cuzk" --help >/dev/null 2>&1; then
+  bin=$root/.prebuilt
+  echo "== using prebuilt binaries"
+else
+  echo "== build"
+  build=$root/build-dev
+  nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  export PKG_CONFIG_PATH=$root/.devdeps/jansson/lib/pkgconfig
+  if ! cmake -S "$root" -B "$build" -DBLST_DIR="$root/.devdeps/blst" -DCMAKE_CUDA_COMPILER="$nvcc" \
+       -DCUZK_CUDA=ON >"$out/cmake.log" 2>&1; then tail -20 "$out/cmake.log"; exit 1; fi
+  if ! cmake --build "$build" -j"$(nproc)" --target cuzk test_gpu >"$out/build.log" 2>&1; then
+    grep -E "error" "$out/build.log" | head -20; exit 1; fi
+  bin=$build
+fi
+echo "   build/setup done at $(( $(date +%s) - t_start )) s"
+
+echo "== correctness (test_gpu)"
+large=1
+[ "$mode" = quick ] && large=0
+CUZK_GPU_TEST_LARGE=$large timeout 900 "$bin/test_gpu" >"$out/test_gpu.log" 2>&1
+test_rc=$?
+grep -E "FAIL|differs|SKIPPED|done in|prover |device:|checks" "$out/test_gpu.log" | head -40
+echo "   test_gpu exit $test_rc at $(( $(date +%s) - t_start )) s"
+
+bench() { # name timeout args...
+  local name=$1 to=$2
+  shift 2
+  timeout "$to" "$bin/cuzk" bench-gpu "$@" --json >>"$jl" 2>>"$out/bench.err" || echo "   bench $name failed (rc $?)" | tee -a "$out/bench.err"
+}
+echo "== benchmarks"
+bench field 60 gpu-field
+for lg in 20 24 26 27; do bench ntt$lg 120 gpu-ntt --log2 $lg --reps 5; done
+for lg in 20 22 24 26; do bench msm$lg 180 gpu-msm --log2 $lg --reps 5; done
+bench msm26-075 180 gpu-msm --log2 26 --reps 3 --ones-fraction 0.75
+[ "$mode" = full ] && bench msm27 240 gpu-msm --log2 27 --reps 3
+for lg in 20 22 24; do bench g2msm$lg 240 gpu-msm --g2 --log2 $lg --reps 3; done
+bench prove20 240 gpu-prove --log2 20 --reps 2
+[ "$mode" = full ] && bench prove27 480 gpu-prove --log2 27 --reps 3
+echo "   benchmarks done at $(( $(date +%s) - t_start )) s"
+tail -5 "$out/bench.err" 2>/dev/null
+
+echo "== summary ($(date -u +%Y-%m-%d), test_gpu exit $test_rc)"
+python3 - "$jl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+for r in rows:
+    b = r["bench"]
+    if b == "gpu-field":
+        print("field  Fp mul Gmul/s: PTX chains %.1f | plain C %.1f | 64-bit limbs %.1f" % tuple(x / 1e9 for x in r["fp_mul_per_s"]))
+    elif b == "gpu-ntt":
+        print("ntt    2^%-2d fwd %8.2f ms  inv %8.2f  coset fwd %8.2f  coset inv %8.2f" % (r["log2"], r["forward_s"] * 1e3, r["inverse_s"] * 1e3, r["coset_forward_s"] * 1e3, r["coset_inverse_s"] * 1e3))
+    elif b == "gpu-msm":
+        print("msm    %s 2^%-2d ones %.2f  %9.2f ms  %6.2f ns/pt  c=%d tail=%d" % (r["group"], r["log2"], r["ones_fraction"], r["median_s"] * 1e3, r["ns_per_point"], r["window_bits"], r["tail"]))
+    elif b == "gpu-prove":
+        print("prove  2^%-2d first %.3f s  best %.3f s  device %.1f GiB  pinned host %.1f GiB  peak RSS %.1f GiB" % (r["log2"], r["first_s"], r["best_s"], r["device_bytes_used"] / 2**30, r["pinned_host_bytes"] / 2**30, r["peak_rss_kib"] / 2**20))
+        for s in r.get("timeline", []):
+            if s.get("parent", -1) >= 0:
+                print("         %-22s %8.1f ms" % (s["name"], s["seconds"] * 1e3))
+PY
+cp "$out/test_gpu.log" "$out/test_gpu.txt" 2>/dev/null
+exit $test_rc

@@ -1,0 +1,377 @@
+/* cuzk bench gpu-msm | gpu-ntt | gpu-prove | gpu-field: GPU benchmarks on synthetic data,
+ * printing a table (or --json). Bases and parameters are generated on the device; scalars
+ * and witnesses live in pinned host memory and are uploaded on every call, as a prover
+ * would. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cuzk/gpu.h"
+
+typedef struct {
+    unsigned log2;
+    int g2, json, reps;
+    double ones;
+} bench_opts;
+
+static int usage(const char *what)
+{
+    fprintf(stderr,
+            "usage: cuzk bench %s --log2 N [--reps R] [--json]%s\n"
+            "  gpu-msm   [--g2] [--ones-fraction F]  MSM over 2^N synthetic resident bases\n"
+            "  gpu-ntt                               NTTs of 2^N elements in device memory\n"
+            "  gpu-prove                             one partition of a 2^N domain, PoRep witness profile\n"
+            "  gpu-field                             Fp multiplication throughput of three limb schedules\n",
+            what ? what : "gpu-msm|gpu-ntt|gpu-prove|gpu-field", "");
+    return 2;
+}
+
+static int parse(bench_opts *o, int argc, char **argv, const char *what)
+{
+    memset(o, 0, sizeof *o);
+    o->log2 = 20;
+    o->reps = 5;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--log2") && i + 1 < argc) o->log2 = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) o->reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ones-fraction") && i + 1 < argc) o->ones = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--g2")) o->g2 = 1;
+        else if (!strcmp(argv[i], "--json")) o->json = 1;
+        else return usage(what);
+    }
+    if (o->log2 > 28 || o->reps < 1 || o->ones < 0 || o->ones > 1) return usage(what);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* uniform values below 2^254 < r: valid Fr elements (in any representation) */
+typedef struct {
+    cuzk_fr *s;
+    uint64_t seed;
+    double ones, zeros;
+} fill_ctx;
+
+static void fill_range(void *vctx, size_t b, size_t e, unsigned tid)
+{
+    fill_ctx *c = vctx;
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, c->seed ^ (b * 0x9e3779b97f4a7c15ull));
+    const uint64_t one_t = (uint64_t)(c->ones * 18446744073709551615.0);
+    const uint64_t zero_t = (uint64_t)(c->zeros * 18446744073709551615.0);
+    for (size_t i = b; i < e; i++) {
+        uint64_t r = cuzk_rng_next(&rng);
+        if (c->zeros > 0 && r < zero_t) {
+            c->s[i] = CUZK_FR_ZERO;
+            continue;
+        }
+        if (c->ones > 0 && r - zero_t < one_t && r >= zero_t) {
+            c->s[i] = CUZK_FR_ONE;
+            continue;
+        }
+        uint64_t *l = (uint64_t *)&c->s[i];
+        l[0] = cuzk_rng_next(&rng);
+        l[1] = cuzk_rng_next(&rng);
+        l[2] = cuzk_rng_next(&rng);
+        l[3] = cuzk_rng_next(&rng) >> 2;
+    }
+}
+
+static void fill(cuzk_fr *s, size_t n, uint64_t seed, double zeros, double ones)
+{
+    fill_ctx c = {s, seed, ones, zeros};
+    cuzk_parallel_for(n, 1 << 16, fill_range, &c);
+}
+
+static long rss_kib(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    char line[256];
+    long v = -1;
+    size_t kl = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, key, kl)) v = atol(line + kl);
+    fclose(f);
+    return v;
+}
+
+/* ---------------------------------------------------------------- gpu-msm */
+static int bench_msm(const bench_opts *o)
+{
+    size_t n = (size_t)1 << o->log2;
+    double t0 = cuzk_now();
+    cuzk_gpu_msm *m;
+    if (cuzk_gpu_msm_create_synthetic(&m, n, o->g2, 1)) {
+        fprintf(stderr, "cuzk bench gpu-msm: %s\n", cuzk_last_error());
+        return 1;
+    }
+    double gen = cuzk_now() - t0;
+    cuzk_fr *s;
+    if (cuzk_gpu_host_alloc((void **)&s, n * sizeof *s)) {
+        fprintf(stderr, "cuzk bench gpu-msm: %s\n", cuzk_last_error());
+        cuzk_gpu_msm_destroy(m);
+        return 1;
+    }
+    fill(s, n, 7, 0, o->ones);
+    double *t = calloc((size_t)o->reps + 1, sizeof *t);
+    blst_p1 r1;
+    blst_p2 r2;
+    cuzk_gpu_msm_stats st;
+    int rc = 0;
+    for (int i = 0; i <= o->reps && !rc; i++) { /* run 0 warms up */
+        cuzk_status e = o->g2 ? cuzk_gpu_msm_g2(m, &r2, s, n, 0) : cuzk_gpu_msm_g1(m, &r1, s, n, 0);
+        if (e) {
+            fprintf(stderr, "cuzk bench gpu-msm: %s\n", cuzk_last_error());
+            rc = 1;
+        }
+        cuzk_gpu_msm_last_stats(m, &st);
+        if (i) t[i - 1] = st.seconds;
+    }
+    if (!rc) {
+        double med = median(t, o->reps), best = t[0];
+        char dev[256];
+        cuzk_gpu_describe(dev, sizeof dev);
+        if (o->json)
+            printf("{\"bench\":\"gpu-msm\",\"group\":\"%s\",\"log2\":%u,\"n\":%zu,\"ones_fraction\":%.3f,"
+                   "\"median_s\":%.6f,\"best_s\":%.6f,\"ns_per_point\":%.3f,\"tail\":%zu,\"window_bits\":%u,"
+                   "\"windows\":%u,\"bases_generation_s\":%.3f,\"device\":\"%s\"}\n",
+                   o->g2 ? "G2" : "G1", o->log2, n, o->ones, med, best, med * 1e9 / (double)n, st.tail,
+                   st.window_bits, st.windows, gen, dev);
+        else {
+            printf("device: %s\n", dev);
+            printf("%-6s %-6s %10s %8s %12s %12s %10s %6s\n", "group", "log2", "n", "ones", "median ms", "best ms",
+                   "ns/point", "c");
+            printf("%-6s %-6u %10zu %8.3f %12.3f %12.3f %10.3f %6u\n", o->g2 ? "G2" : "G1", o->log2, n, o->ones,
+                   med * 1e3, best * 1e3, med * 1e9 / (double)n, st.window_bits);
+            printf("(scalars uploaded from pinned host memory on every call; %zu went through Pippenger; "
+                   "bases generated on the device in %.3f s; median of %d)\n",
+                   st.tail, gen, o->reps);
+        }
+    }
+    free(t);
+    cuzk_gpu_host_free(s);
+    cuzk_gpu_msm_destroy(m);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- gpu-ntt */
+static int bench_ntt(const bench_opts *o)
+{
+    size_t n = (size_t)1 << o->log2;
+    cuzk_fr *h, *d;
+    if (cuzk_gpu_host_alloc((void **)&h, n * sizeof *h) || cuzk_gpu_malloc((void **)&d, n * sizeof *d)) {
+        fprintf(stderr, "cuzk bench gpu-ntt: %s\n", cuzk_last_error());
+        return 1;
+    }
+    fill(h, n, 3, 0, 0);
+    if (cuzk_gpu_upload(d, h, n * sizeof *h)) {
+        fprintf(stderr, "cuzk bench gpu-ntt: %s\n", cuzk_last_error());
+        return 1;
+    }
+    static const char *names[4] = {"forward", "inverse", "coset forward", "coset inverse"};
+    double med[4];
+    double *t = calloc((size_t)o->reps + 1, sizeof *t);
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i <= o->reps; i++) {
+            double t0 = cuzk_now();
+            if (cuzk_gpu_ntt(d, o->log2, 1, (cuzk_gpu_ntt_kind)k, true)) {
+                fprintf(stderr, "cuzk bench gpu-ntt: %s\n", cuzk_last_error());
+                return 1;
+            }
+            if (i) t[i - 1] = cuzk_now() - t0;
+        }
+        med[k] = median(t, o->reps);
+    }
+    free(t);
+    char dev[256];
+    cuzk_gpu_describe(dev, sizeof dev);
+    if (o->json)
+        printf("{\"bench\":\"gpu-ntt\",\"log2\":%u,\"forward_s\":%.6f,\"inverse_s\":%.6f,\"coset_forward_s\":%.6f,"
+               "\"coset_inverse_s\":%.6f,\"device\":\"%s\"}\n",
+               o->log2, med[0], med[1], med[2], med[3], dev);
+    else {
+        printf("device: %s\n", dev);
+        printf("%-6s %-16s %12s\n", "log2", "kind", "median ms");
+        for (int k = 0; k < 4; k++) printf("%-6u %-16s %12.3f\n", o->log2, names[k], med[k] * 1e3);
+        printf("(data in device memory, natural order in and out, median of %d)\n", o->reps);
+    }
+    cuzk_gpu_free(d);
+    cuzk_gpu_host_free(h);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- gpu-prove */
+static void density_random(cuzk_density *d, size_t bits, double frac, uint64_t seed)
+{
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, seed);
+    size_t nw = (bits + 63) / 64;
+    d->words = calloc(nw + 1, 8);
+    d->bits = bits;
+    d->popcount = 0;
+    uint64_t thr = (uint64_t)(frac * 18446744073709551615.0);
+    for (size_t i = 0; i < bits; i++)
+        if (cuzk_rng_next(&rng) <= thr) {
+            d->words[i / 64] |= (uint64_t)1 << (i % 64);
+            d->popcount++;
+        }
+}
+
+static int bench_prove(const bench_opts *o)
+{
+    /* the PoRep 32 GiB partition shape, scaled to 2^log2: n/N = 0.9707, 328 inputs, A density
+     * 99.7 %, B density 25.4 % of aux and only ONE among the inputs */
+    size_t N = (size_t)1 << o->log2;
+    size_t ni = o->log2 >= 20 ? 328 : 4;
+    size_t n = (size_t)((double)N * 0.9707);
+    if (n <= ni) n = ni + 1;
+    size_t na = n - ni;
+    cuzk_density a_aux, b_in, b_aux;
+    density_random(&a_aux, na, 0.997, 11);
+    density_random(&b_aux, na, 0.254, 12);
+    density_random(&b_in, ni, 0.0, 13);
+    b_in.words[0] |= 1;
+    b_in.popcount = 1;
+    cuzk_gpu_synthetic_shape sh = {N - 1, na, ni + a_aux.popcount, b_in.popcount + b_aux.popcount, ni, 5};
+    char dev[256];
+    cuzk_gpu_describe(dev, sizeof dev);
+    size_t free0 = 0, total = 0;
+    if (cuzk_gpu_mem_info(&free0, &total)) {
+        fprintf(stderr, "cuzk bench gpu-prove: %s\n", cuzk_last_error());
+        return 1;
+    }
+    double t0 = cuzk_now();
+    cuzk_gpu_prover *pr;
+    if (cuzk_gpu_prover_create_synthetic(&pr, &sh)) {
+        fprintf(stderr, "cuzk bench gpu-prove: %s\n", cuzk_last_error());
+        return 1;
+    }
+    double gen = cuzk_now() - t0;
+    /* witness in pinned memory */
+    cuzk_fr *a, *b, *c, *aux, *in;
+    size_t pinned = (3 * n + na + ni) * sizeof(cuzk_fr);
+    if (cuzk_gpu_host_alloc((void **)&a, n * 32) || cuzk_gpu_host_alloc((void **)&b, n * 32) ||
+        cuzk_gpu_host_alloc((void **)&c, n * 32) || cuzk_gpu_host_alloc((void **)&aux, na * 32) ||
+        cuzk_gpu_host_alloc((void **)&in, ni * 32)) {
+        fprintf(stderr, "cuzk bench gpu-prove: %s\n", cuzk_last_error());
+        return 1;
+    }
+    t0 = cuzk_now();
+    fill(a, n, 21, 0, 0);
+    fill(b, n, 22, 0, 0);
+    fill(c, n, 23, 0, 0);
+    fill(aux, na, 24, 0.40, 0.35); /* ~75 % of the aux values are 0 or 1 */
+    fill(in, ni, 25, 0, 0);
+    in[0] = CUZK_FR_ONE;
+    double wgen = cuzk_now() - t0;
+    cuzk_groth16_witness w = {a, b, c, n, in, ni, aux, na, &a_aux, &b_in, &b_aux};
+    cuzk_fr r, s;
+    cuzk_fr_from_u64(&r, 3);
+    cuzk_fr_from_u64(&s, 4);
+    cuzk_groth16_proof pf;
+    int reps = o->reps < 2 ? 2 : o->reps > 3 ? 3 : o->reps;
+    double best = 1e30, times[3] = {0, 0, 0};
+    cuzk_timeline *keep = NULL;
+    for (int i = 0; i < reps; i++) {
+        cuzk_timeline *tl = cuzk_timeline_create("gpu-prove");
+        double t1 = cuzk_now();
+        if (cuzk_gpu_prove(pr, &pf, &w, &r, &s, tl)) {
+            fprintf(stderr, "cuzk bench gpu-prove: %s\n", cuzk_last_error());
+            return 1;
+        }
+        times[i] = cuzk_now() - t1;
+        if (i > 0 && times[i] < best) {
+            best = times[i];
+            cuzk_timeline_destroy(keep);
+            keep = tl;
+        } else cuzk_timeline_destroy(tl);
+    }
+    size_t dev_bytes = 0, pin2 = 0, free1 = 0;
+    cuzk_gpu_prover_memory(pr, &dev_bytes, &pin2);
+    if (cuzk_gpu_mem_info(&free1, &total)) free1 = 0;
+    long hwm = rss_kib("VmHWM:");
+    if (o->json) {
+        printf("{\"bench\":\"gpu-prove\",\"log2\":%u,\"n\":%zu,\"num_aux\":%zu,\"num_inputs\":%zu,\"b_points\":%zu,"
+               "\"first_s\":%.4f,\"best_s\":%.4f,\"params_generation_s\":%.3f,\"device_bytes_used\":%zu,"
+               "\"pinned_host_bytes\":%zu,\"peak_rss_kib\":%ld,\"device\":\"%s\",\"timeline\":",
+               o->log2, n, na, ni, sh.n_b, times[0], best, gen, total - free1, pinned, hwm, dev);
+        cuzk_timeline_print_json(keep, stdout);
+        printf("}\n");
+    } else {
+        printf("device: %s\n", dev);
+        printf("shape: domain 2^%u, n = %zu constraints, %zu aux, %zu inputs, A %zu, B %zu points\n", o->log2, n, na,
+               ni, sh.n_a, sh.n_b);
+        printf("synthetic parameters generated on the device in %.2f s; witness (pinned) in %.2f s\n", gen, wgen);
+        cuzk_timeline_print(keep, stdout);
+        printf("%-10s %12s %12s %16s %16s %14s\n", "log2", "first s", "best s", "device GiB used", "pinned host GiB",
+               "peak RSS GiB");
+        printf("%-10u %12.3f %12.3f %16.2f %16.2f %14.2f\n", o->log2, times[0], best,
+               (double)(total - free1) / (1 << 30), (double)pinned / (1 << 30), (double)hwm / (1 << 20));
+    }
+    cuzk_timeline_destroy(keep);
+    cuzk_gpu_host_free(a);
+    cuzk_gpu_host_free(b);
+    cuzk_gpu_host_free(c);
+    cuzk_gpu_host_free(aux);
+    cuzk_gpu_host_free(in);
+    cuzk_gpu_prover_destroy(pr);
+    cuzk_density_free(&a_aux);
+    cuzk_density_free(&b_aux);
+    cuzk_density_free(&b_in);
+    (void)free0;
+    return 0;
+}
+
+static int bench_field(const bench_opts *o)
+{
+    double v[3];
+    if (cuzk_gpu_field_bench(v)) {
+        fprintf(stderr, "cuzk bench gpu-field: %s\n", cuzk_last_error());
+        return 1;
+    }
+    static const char *names[3] = {"32-bit limbs, PTX carry chains (used)", "32-bit limbs, plain C 64-bit products",
+                                   "64-bit limbs, 128-bit products"};
+    if (o->json)
+        printf("{\"bench\":\"gpu-field\",\"fp_mul_per_s\":[%.4g,%.4g,%.4g]}\n", v[0], v[1], v[2]);
+    else {
+        printf("%-42s %16s\n", "Fp Montgomery multiplication", "Gmul/s");
+        for (int i = 0; i < 3; i++) printf("%-42s %16.2f\n", names[i], v[i] / 1e9);
+    }
+    return 0;
+}
+
+int cli_bench_gpu(const char *what, int argc, char **argv)
+{
+    bench_opts o;
+    int rc = parse(&o, argc, argv, what);
+    if (rc) return rc;
+    char why[256];
+    if (!cuzk_gpu_available(why, sizeof why)) {
+        fprintf(stderr, "cuzk bench %s: %s\n", what, why);
+        return 1;
+    }
+    if (!strcmp(what, "gpu-msm")) return bench_msm(&o);
+    if (!strcmp(what, "gpu-ntt")) return bench_ntt(&o);
+    if (!strcmp(what, "gpu-prove")) return bench_prove(&o);
+    if (!strcmp(what, "gpu-field")) return bench_field(&o);
+    return usage(NULL);
+}
+
+/* Temporary top-level entry until `cuzk bench` dispatches gpu-* here: cuzk bench-gpu gpu-msm ... */
+int cli_bench_gpu_cmd(int argc, char **argv)
+{
+    if (argc < 2 || strncmp(argv[1], "gpu-", 4)) return usage(NULL);
+    return cli_bench_gpu(argv[1], argc - 1, argv + 1);
+}

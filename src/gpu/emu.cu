@@ -1,0 +1,330 @@
+/* Host emulation entry points (gpu_emu.h): the device code paths run on the CPU and are
+ * compared with blst and the CPU layer by tests/unit/test_gpu_emu.c. */
+#include "gpu/gpu_emu.h"
+#include "gpu/internal.cuh"
+
+extern "C" {
+#include "cuzk/ff.h"
+}
+
+/* ---------------------------------------------------------------- field */
+static void rand_fp(blst_fp *out, cuzk_rng *rng)
+{
+    uint8_t b[48];
+    cuzk_rng_bytes(rng, b, 48);
+    b[0] &= 0x1f;
+    if (b[0] >= 0x1a) b[0] -= 0x1a; /* below p */
+    blst_fp_from_bendian(out, b);
+}
+
+#define FAIL_IF(cond, ...)                                                                                             \
+    do {                                                                                                               \
+        if (cond) return cuzk_fail(CUZK_EINTERNAL, __VA_ARGS__);                                                      \
+    } while (0)
+
+extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
+{
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, seed);
+    for (int it = 0; it < iters; it++) {
+        blst_fp a, b, r;
+        rand_fp(&a, &rng);
+        rand_fp(&b, &rng);
+        /* edge values: 0, 1, p - 1 */
+        if (it == 0) memset(&a, 0, sizeof a);
+        if (it == 1) set_one(*(fp_t *)&a);
+        if (it == 2) {
+            blst_fp one;
+            set_one(*(fp_t *)&one);
+            blst_fp_cneg(&a, &one, 1);
+        }
+        if (it == 3) b = a;
+        fp_t x = *(fp_t *)&a, y = *(fp_t *)&b, z;
+        mul(z, x, y);
+        blst_fp_mul(&r, &a, &b);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp mul differs from blst (iteration %d)", it);
+        mp_mul_portable<fp_params>(z.v, x.v, y.v);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp portable mul differs from blst (iteration %d)", it);
+        fp64_t x6, y6, z6;
+        memcpy(&x6, &x, 48);
+        memcpy(&y6, &y, 48);
+        mul64(z6, x6, y6);
+        FAIL_IF(memcmp(&z6, &r, 48), "Fp 64-bit-limb mul differs from blst (iteration %d)", it);
+        sqr(z, x);
+        blst_fp_sqr(&r, &a);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp sqr differs (iteration %d)", it);
+        add(z, x, y);
+        blst_fp_add(&r, &a, &b);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp add differs (iteration %d)", it);
+        sub(z, x, y);
+        blst_fp_sub(&r, &a, &b);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp sub differs (iteration %d)", it);
+        neg(z, x);
+        blst_fp_cneg(&r, &a, 1);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp neg differs (iteration %d)", it);
+        if (it < 8) {
+            inv(z, x);
+            blst_fp_inverse(&r, &a);
+            FAIL_IF(memcmp(&z, &r, 48), "Fp inverse differs (iteration %d)", it);
+        }
+        /* Fp2 */
+        blst_fp2 a2, b2, r2;
+        a2.fp[0] = a;
+        a2.fp[1] = b;
+        rand_fp(&b2.fp[0], &rng);
+        rand_fp(&b2.fp[1], &rng);
+        fp2_t x2 = *(fp2_t *)&a2, y2 = *(fp2_t *)&b2, z2;
+        mul(z2, x2, y2);
+        blst_fp2_mul(&r2, &a2, &b2);
+        FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 mul differs (iteration %d)", it);
+        sqr(z2, x2);
+        blst_fp2_sqr(&r2, &a2);
+        FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 sqr differs (iteration %d)", it);
+        if (it < 4 && !is_zero(x2)) {
+            inv(z2, x2);
+            blst_fp2_inverse(&r2, &a2);
+            FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 inverse differs (iteration %d)", it);
+        }
+        /* Fr */
+        cuzk_fr fa, fb, fr_;
+        cuzk_fr_random(&fa, &rng);
+        cuzk_fr_random(&fb, &rng);
+        if (it == 0) fa = CUZK_FR_ZERO;
+        if (it == 1) fa = CUZK_FR_ONE;
+        if (it == 2) cuzk_fr_neg(&fa, &CUZK_FR_ONE);
+        fr_t u = *(fr_t *)&fa, v = *(fr_t *)&fb, w;
+        mul(w, u, v);
+        cuzk_fr_mul(&fr_, &fa, &fb);
+        FAIL_IF(memcmp(&w, &fr_, 32), "Fr mul differs (iteration %d)", it);
+        add(w, u, v);
+        cuzk_fr_add(&fr_, &fa, &fb);
+        FAIL_IF(memcmp(&w, &fr_, 32), "Fr add differs (iteration %d)", it);
+        sub(w, u, v);
+        cuzk_fr_sub(&fr_, &fa, &fb);
+        FAIL_IF(memcmp(&w, &fr_, 32), "Fr sub differs (iteration %d)", it);
+        fr_from_mont(w, u);
+        blst_scalar sc;
+        cuzk_fr_to_scalar(&sc, &fa);
+        FAIL_IF(memcmp(&w, sc.b, 32), "Fr from Montgomery differs (iteration %d)", it);
+        FAIL_IF(fr_is_one(u) != cuzk_fr_is_one(&fa), "Fr is_one differs (iteration %d)", it);
+        FAIL_IF(is_zero(u) != cuzk_fr_is_zero(&fa), "Fr is_zero differs (iteration %d)", it);
+    }
+    return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------- curve */
+template <class F, class P, class A> struct curve_ops;
+template <> struct curve_ops<fp_t, blst_p1, blst_p1_affine> {
+    static void rand(blst_p1 *p, cuzk_rng *rng)
+    {
+        cuzk_fr k;
+        cuzk_fr_random(&k, rng);
+        blst_scalar s;
+        cuzk_fr_to_scalar(&s, &k);
+        blst_p1_mult(p, blst_p1_generator(), s.b, 255);
+    }
+    static void to_aff(blst_p1_affine *a, const blst_p1 *p) { blst_p1_to_affine(a, p); }
+    static void add(blst_p1 *r, const blst_p1 *a, const blst_p1 *b) { blst_p1_add_or_double(r, a, b); }
+    static void dbl(blst_p1 *r, const blst_p1 *a) { blst_p1_double(r, a); }
+    static void cneg(blst_p1 *r) { blst_p1_cneg(r, 1); }
+    static bool eq(const blst_p1 *a, const blst_p1 *b) { return blst_p1_is_equal(a, b); }
+    static void conv(blst_p1 *o, const g1_xyzz &x) { xyzz_to_p1(o, x); }
+    static void mulk(blst_p1 *r, const blst_p1 *p, uint32_t k)
+    {
+        uint8_t b[4] = {(uint8_t)k, (uint8_t)(k >> 8), (uint8_t)(k >> 16), (uint8_t)(k >> 24)};
+        blst_p1_mult(r, p, b, 32);
+    }
+};
+template <> struct curve_ops<fp2_t, blst_p2, blst_p2_affine> {
+    static void rand(blst_p2 *p, cuzk_rng *rng)
+    {
+        cuzk_fr k;
+        cuzk_fr_random(&k, rng);
+        blst_scalar s;
+        cuzk_fr_to_scalar(&s, &k);
+        blst_p2_mult(p, blst_p2_generator(), s.b, 255);
+    }
+    static void to_aff(blst_p2_affine *a, const blst_p2 *p) { blst_p2_to_affine(a, p); }
+    static void add(blst_p2 *r, const blst_p2 *a, const blst_p2 *b) { blst_p2_add_or_double(r, a, b); }
+    static void dbl(blst_p2 *r, const blst_p2 *a) { blst_p2_double(r, a); }
+    static void cneg(blst_p2 *r) { blst_p2_cneg(r, 1); }
+    static bool eq(const blst_p2 *a, const blst_p2 *b) { return blst_p2_is_equal(a, b); }
+    static void conv(blst_p2 *o, const g2_xyzz &x) { xyzz_to_p2(o, x); }
+    static void mulk(blst_p2 *r, const blst_p2 *p, uint32_t k)
+    {
+        uint8_t b[4] = {(uint8_t)k, (uint8_t)(k >> 8), (uint8_t)(k >> 16), (uint8_t)(k >> 24)};
+        blst_p2_mult(r, p, b, 32);
+    }
+};
+
+template <class F, class P, class A> static cuzk_status curve_check(cuzk_rng *rng, int iters, const char *g)
+{
+    typedef curve_ops<F, P, A> O;
+    for (int it = 0; it < iters; it++) {
+        P p, q, want, got;
+        A pa, qa;
+        O::rand(&p, rng);
+        O::rand(&q, rng);
+        O::to_aff(&pa, &p);
+        O::to_aff(&qa, &q);
+        const affine_t<F> &PA = *(const affine_t<F> *)&pa, &QA = *(const affine_t<F> *)&qa;
+        xyzz_t<F> acc;
+        /* inf + P, P + Q (mixed) */
+        set_inf(acc);
+        xyzz_madd(acc, PA);
+        O::conv(&got, acc);
+        FAIL_IF(!O::eq(&got, &p), "%s madd to infinity (iteration %d)", g, it);
+        xyzz_madd(acc, QA);
+        O::add(&want, &p, &q);
+        O::conv(&got, acc);
+        FAIL_IF(!O::eq(&got, &want), "%s madd (iteration %d)", g, it);
+        /* (P + Q) + Q, then + P + P (doubling inside madd when acc = P) */
+        xyzz_madd(acc, QA);
+        O::add(&want, &want, &q);
+        O::conv(&got, acc);
+        FAIL_IF(!O::eq(&got, &want), "%s madd chain (iteration %d)", g, it);
+        xyzz_t<F> d;
+        set_inf(d);
+        xyzz_madd(d, PA);
+        xyzz_madd(d, PA);
+        O::dbl(&want, &p);
+        O::conv(&got, d);
+        FAIL_IF(!O::eq(&got, &want), "%s madd doubling (iteration %d)", g, it);
+        /* P + (-P) = inf */
+        set_inf(d);
+        xyzz_madd(d, PA);
+        affine_t<F> NP = PA;
+        neg(NP);
+        xyzz_madd(d, NP);
+        FAIL_IF(!is_inf(d), "%s P + -P is not infinity (iteration %d)", g, it);
+        /* full add of two non-trivial XYZZ points, doubling, and P + P via add */
+        xyzz_t<F> e, f;
+        set_inf(e);
+        xyzz_madd(e, QA);
+        xyzz_madd(e, PA); /* P + Q */
+        f = acc;          /* P + 2Q */
+        xyzz_add(f, e);   /* 2P + 3Q */
+        P pq;
+        O::add(&pq, &p, &q);
+        P w2;
+        O::dbl(&w2, &p);
+        P q3;
+        O::dbl(&q3, &q);
+        O::add(&q3, &q3, &q);
+        O::add(&w2, &w2, &q3);
+        O::conv(&got, f);
+        FAIL_IF(!O::eq(&got, &w2), "%s add (iteration %d)", g, it);
+        xyzz_t<F> h = e;
+        xyzz_add(h, e); /* 2(P + Q) through the P == Q branch */
+        O::dbl(&want, &pq);
+        O::conv(&got, h);
+        FAIL_IF(!O::eq(&got, &want), "%s add doubling branch (iteration %d)", g, it);
+        h = e;
+        xyzz_dbl(h);
+        O::conv(&got, h);
+        FAIL_IF(!O::eq(&got, &want), "%s dbl (iteration %d)", g, it);
+        /* add inverse -> infinity, add infinity */
+        xyzz_t<F> ne;
+        set_inf(ne);
+        affine_t<F> NQ = QA;
+        neg(NQ);
+        xyzz_madd(ne, NP);
+        xyzz_madd(ne, NQ); /* -(P + Q) */
+        h = e;
+        xyzz_add(h, ne);
+        FAIL_IF(!is_inf(h), "%s add of the negation (iteration %d)", g, it);
+        xyzz_t<F> z;
+        set_inf(z);
+        h = e;
+        xyzz_add(h, z);
+        O::conv(&got, h);
+        FAIL_IF(!O::eq(&got, &pq), "%s add infinity (iteration %d)", g, it);
+        /* small multiples */
+        uint32_t k = (uint32_t)cuzk_rng_next(rng);
+        if (it == 0) k = 0;
+        if (it == 1) k = 1;
+        xyzz_mul_u32(h, e, k);
+        O::mulk(&want, &pq, k);
+        O::conv(&got, h);
+        FAIL_IF(!O::eq(&got, &want), "%s small multiple %u (iteration %d)", g, k, it);
+    }
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_curve_check(uint64_t seed, int iters)
+{
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, seed);
+    cuzk_status st = curve_check<fp_t, blst_p1, blst_p1_affine>(&rng, iters, "G1");
+    if (st) return st;
+    return curve_check<fp2_t, blst_p2, blst_p2_affine>(&rng, iters, "G2");
+}
+
+/* ---------------------------------------------------------------- NTT, MSM, H */
+extern "C" cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_ntt_kind kind)
+{
+    exec_host x;
+    ntt_natural(x, ntt_host_tables_get().view(), (fr_t *)data, log_n, kind);
+    return x.err;
+}
+
+static msm_config cfg_of(const cuzk_gpu_emu_msm_cfg *c)
+{
+    msm_config m;
+    memset(&m, 0, sizeof m);
+    if (c) {
+        m.c = c->c;
+        m.chunk = c->chunk;
+        m.S1 = c->s1;
+    }
+    return m;
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_msm_g1(blst_p1 *out, const blst_p1_affine *bases, const cuzk_fr *scalars, size_t n,
+                                           bool split, const cuzk_gpu_emu_msm_cfg *cfg)
+{
+    exec_host x;
+    msm_config m = cfg_of(cfg);
+    return msm_run_g1(x, (const g1_affine *)bases, (const fr_t *)scalars, n, split, &m, out, NULL);
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_msm_g2(blst_p2 *out, const blst_p2_affine *bases, const cuzk_fr *scalars, size_t n,
+                                           bool split, const cuzk_gpu_emu_msm_cfg *cfg)
+{
+    exec_host x;
+    msm_config m = cfg_of(cfg);
+    return msm_run_g2(x, (const g2_affine *)bases, (const fr_t *)scalars, n, split, &m, out, NULL);
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed)
+{
+    exec_host x;
+    if (g2) {
+        g2_affine A, Q;
+        synthetic_ab_g2(&A, &Q, seed);
+        gen_points_g2(x, (g2_affine *)out, n, A, Q);
+    } else {
+        g1_affine A, Q;
+        synthetic_ab_g1(&A, &Q, seed);
+        gen_points_g1(x, (g1_affine *)out, n, A, Q);
+    }
+    return x.err;
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w)
+{
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < w->n) lg++;
+    size_t N = (size_t)1 << lg;
+    std::vector<fr_t> a(N), b(N), c(N);
+    memset(a.data(), 0, N * 32);
+    memset(b.data(), 0, N * 32);
+    memset(c.data(), 0, N * 32);
+    memcpy(a.data(), w->a, w->n * 32);
+    memcpy(b.data(), w->b, w->n * 32);
+    memcpy(c.data(), w->c, w->n * 32);
+    exec_host x;
+    ntt_h_pipeline(x, ntt_host_tables_get().view(), a.data(), b.data(), c.data(), lg, 0, 0, 0);
+    for (size_t j = 0; j + 1 < N; j++) memcpy(&h_out[j], &a[bitrev((uint32_t)j, lg)], 32);
+    return x.err;
+}

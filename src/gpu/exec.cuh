@@ -1,0 +1,167 @@
+/* Two executors for the same algorithms: the device (kernels on a CUDA stream, CUB for sort
+ * and scan) and a host emulation (the same per-thread bodies run in loops on the CPU,
+ * std::sort, a serial scan). The NTT, MSM and prover orchestration is written once against
+ * this interface, so the whole GPU pipeline (index maths, rounds, chunking, the 0/1 split,
+ * proof assembly) is tested on machines without a GPU, and the device run only has to
+ * confirm what is CUDA-specific.
+ *
+ * Kernel bodies are functors with `HD void operator()(size_t i) const` (one logical thread)
+ * or, for block kernels with shared memory, `nphases()` and `phase(block, tid, nthreads,
+ * smem, ph)` with a barrier between phases. */
+#ifndef CUZK_GPU_EXEC_CUH
+#define CUZK_GPU_EXEC_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+extern "C" {
+#include "cuzk/base.h"
+}
+
+/* ---------------------------------------------------------------- host emulation */
+struct exec_host {
+    cuzk_status err = CUZK_OK;
+    int sms() const { return 4; }
+    bool ok() const { return err == CUZK_OK; }
+    bool is_device() const { return false; }
+    void *alloc(size_t bytes)
+    {
+        void *p = malloc(bytes ? bytes : 1);
+        if (!p && err == CUZK_OK) err = cuzk_fail(CUZK_ENOMEM, "host emulation: out of memory for %zu bytes", bytes);
+        return p;
+    }
+    void release(void *p) { free(p); }
+    void zero(void *p, size_t bytes) { memset(p, 0, bytes); }
+    void to_host(void *h, const void *d, size_t bytes) { memcpy(h, d, bytes); }
+    void to_dev(void *d, const void *h, size_t bytes) { memcpy(d, h, bytes); }
+    void copy(void *d, const void *s, size_t bytes) { memmove(d, s, bytes); }
+    void sync() {}
+    template <class K> void parallel(size_t n, const K &k)
+    {
+        for (size_t i = 0; i < n; i++) k(i);
+    }
+    template <class K> void blocks(unsigned nblocks, unsigned nthreads, size_t smem_bytes, const K &k)
+    {
+        std::vector<uint8_t> smem(smem_bytes + 16);
+        void *s = (void *)(((uintptr_t)smem.data() + 15) & ~(uintptr_t)15);
+        unsigned nph = k.nphases();
+        for (unsigned b = 0; b < nblocks; b++)
+            for (unsigned ph = 0; ph < nph; ph++)
+                for (unsigned t = 0; t < nthreads; t++) k.phase(b, t, nthreads, s, ph);
+    }
+    /* Sorts (keys, vals) by the low end_bit bits of the key; the result is in (keys, vals). */
+    void sort_pairs(uint32_t *keys, uint32_t *keys_alt, uint32_t *vals, uint32_t *vals_alt, size_t n, int end_bit)
+    {
+        std::vector<uint64_t> kv(n);
+        uint32_t mask = end_bit >= 32 ? 0xffffffffu : ((1u << end_bit) - 1);
+        for (size_t i = 0; i < n; i++) kv[i] = ((uint64_t)(keys[i] & mask) << 32) | i;
+        std::sort(kv.begin(), kv.end());
+        for (size_t i = 0; i < n; i++) {
+            keys_alt[i] = keys[kv[i] & 0xffffffffu];
+            vals_alt[i] = vals[kv[i] & 0xffffffffu];
+        }
+        memcpy(keys, keys_alt, n * 4);
+        memcpy(vals, vals_alt, n * 4);
+    }
+    void exclusive_sum(const uint32_t *in, uint32_t *out, size_t n)
+    {
+        uint32_t s = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = in[i];
+            out[i] = s;
+            s += v;
+        }
+    }
+    /* uploads that may overlap compute: upload() starts one, wait_upload() orders the
+     * compute stream after it */
+    int upload(void *d, const void *h, size_t bytes)
+    {
+        memcpy(d, h, bytes);
+        return 0;
+    }
+    void wait_upload(int) {}
+    void stage_begin(const char *) {}
+    void stage_end() {}
+};
+
+/* ---------------------------------------------------------------- device */
+#ifdef __CUDACC__
+template <class K> __global__ void k_parallel(size_t n, K k)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) k(i);
+}
+
+template <class K> __global__ void k_blocks(K k)
+{
+    extern __shared__ uint4 smem_raw[];
+    unsigned nph = k.nphases();
+    for (unsigned ph = 0; ph < nph; ph++) {
+        k.phase(blockIdx.x, threadIdx.x, blockDim.x, (void *)smem_raw, ph);
+        __syncthreads();
+    }
+}
+#endif
+
+/* Device-side executor; its methods are defined in exec_dev.cu except the kernel launchers,
+ * which are templates. Errors are sticky: after the first failure every call is a no-op and
+ * ok() is false, with the message in cuzk_last_error(). */
+struct exec_dev {
+    cudaStream_t stream = 0, copy_stream = 0;
+    cuzk_status err = CUZK_OK;
+    std::vector<cudaEvent_t> upload_events;
+    int sm_count = 132;
+    /* named stage timings (events), collected by the caller after sync */
+    struct stage { const char *name; cudaEvent_t a, b; };
+    std::vector<stage> stages;
+    int open_stage = -1;
+
+    int sms() const { return sm_count; }
+    bool ok() const { return err == CUZK_OK; }
+    bool is_device() const { return true; }
+    bool check(cudaError_t e, const char *what);
+    void *alloc(size_t bytes);
+    void release(void *p);
+    void zero(void *p, size_t bytes);
+    void to_host(void *h, const void *d, size_t bytes); /* synchronous */
+    void to_dev(void *d, const void *h, size_t bytes);  /* asynchronous */
+    void copy(void *d, const void *s, size_t bytes);
+    void sync();
+    void sort_pairs(uint32_t *keys, uint32_t *keys_alt, uint32_t *vals, uint32_t *vals_alt, size_t n, int end_bit);
+    void exclusive_sum(const uint32_t *in, uint32_t *out, size_t n);
+    int upload(void *d, const void *h, size_t bytes);
+    void wait_upload(int token);
+    void stage_begin(const char *name);
+    void stage_end();
+    /* creates the streams; destroy() releases streams and events */
+    bool init();
+    void destroy();
+    /* Seconds of each recorded stage (after sync); clears the list. */
+    void take_stages(std::vector<std::pair<const char *, double>> &out);
+#ifdef __CUDACC__
+    template <class K> void parallel(size_t n, const K &k)
+    {
+        if (!ok() || n == 0) return;
+        const unsigned T = 256;
+        k_parallel<K><<<(unsigned)((n + T - 1) / T), T, 0, stream>>>(n, k);
+        check(cudaGetLastError(), "kernel launch");
+    }
+    template <class K> void blocks(unsigned nblocks, unsigned nthreads, size_t smem_bytes, const K &k)
+    {
+        if (!ok() || nblocks == 0) return;
+        if (smem_bytes > 48 * 1024)
+            check(cudaFuncSetAttribute(k_blocks<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem_bytes),
+                  "shared memory limit");
+        k_blocks<K><<<nblocks, nthreads, smem_bytes, stream>>>(k);
+        check(cudaGetLastError(), "block kernel launch");
+    }
+#endif
+};
+
+#endif

@@ -1,0 +1,168 @@
+/* The device executor: stream-ordered allocation from the CUDA memory pool (kept, never
+ * returned to the driver, so repeated proofs reuse their workspace), CUB radix sort and scan,
+ * uploads on a second stream, and stage timings with events. */
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "gpu/exec.cuh"
+
+bool exec_dev::check(cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess) return true;
+    if (err == CUZK_OK) err = cuzk_fail(e == cudaErrorMemoryAllocation ? CUZK_ENOMEM : CUZK_EINTERNAL, "CUDA %s: %s",
+                                        what, cudaGetErrorString(e));
+    return false;
+}
+
+bool exec_dev::init()
+{
+    int dev = 0;
+    if (!check(cudaGetDevice(&dev), "get device")) return false;
+    cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev);
+    if (!check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream")) return false;
+    if (!check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "stream")) return false;
+    return true;
+}
+
+void exec_dev::destroy()
+{
+    if (stream) cudaStreamSynchronize(stream);
+    if (copy_stream) cudaStreamSynchronize(copy_stream);
+    for (auto &s : stages) {
+        cudaEventDestroy(s.a);
+        cudaEventDestroy(s.b);
+    }
+    stages.clear();
+    for (auto e : upload_events) cudaEventDestroy(e);
+    upload_events.clear();
+    if (stream) cudaStreamDestroy(stream);
+    if (copy_stream) cudaStreamDestroy(copy_stream);
+    stream = copy_stream = 0;
+}
+
+void *exec_dev::alloc(size_t bytes)
+{
+    if (!ok()) return NULL;
+    void *p = NULL;
+    cudaError_t e = cudaMallocAsync(&p, bytes ? bytes : 1, stream);
+    if (e != cudaSuccess) {
+        size_t fr = 0, tot = 0;
+        cudaMemGetInfo(&fr, &tot);
+        check(e, "allocation");
+        cuzk_fail_context(err, "device allocation of %zu bytes (%zu of %zu free): ", bytes, fr, tot);
+        return NULL;
+    }
+    return p;
+}
+
+void exec_dev::release(void *p)
+{
+    if (p) cudaFreeAsync(p, stream);
+}
+
+void exec_dev::zero(void *p, size_t bytes)
+{
+    if (ok() && bytes) check(cudaMemsetAsync(p, 0, bytes, stream), "memset");
+}
+
+void exec_dev::to_host(void *h, const void *d, size_t bytes)
+{
+    if (!ok()) return;
+    if (check(cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, stream), "download"))
+        check(cudaStreamSynchronize(stream), "kernel execution");
+}
+
+void exec_dev::to_dev(void *d, const void *h, size_t bytes)
+{
+    if (ok() && bytes) check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream), "upload");
+}
+
+void exec_dev::copy(void *d, const void *s, size_t bytes)
+{
+    if (ok() && bytes) check(cudaMemcpyAsync(d, s, bytes, cudaMemcpyDeviceToDevice, stream), "copy");
+}
+
+void exec_dev::sync()
+{
+    if (ok()) check(cudaStreamSynchronize(stream), "kernel execution");
+}
+
+int exec_dev::upload(void *d, const void *h, size_t bytes)
+{
+    if (!ok()) return -1;
+    /* the destination was allocated on the compute stream: order the copy after that */
+    cudaEvent_t ready, done;
+    if (!check(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming), "event")) return -1;
+    upload_events.push_back(ready);
+    if (!check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), "event")) return -1;
+    upload_events.push_back(done);
+    check(cudaEventRecord(ready, stream), "event record");
+    check(cudaStreamWaitEvent(copy_stream, ready, 0), "stream wait");
+    if (bytes) check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, copy_stream), "upload");
+    check(cudaEventRecord(done, copy_stream), "event record");
+    return (int)upload_events.size() - 1;
+}
+
+void exec_dev::wait_upload(int token)
+{
+    if (!ok() || token < 0) return;
+    check(cudaStreamWaitEvent(stream, upload_events[(size_t)token], 0), "stream wait");
+}
+
+void exec_dev::sort_pairs(uint32_t *keys, uint32_t *keys_alt, uint32_t *vals, uint32_t *vals_alt, size_t n,
+                          int end_bit)
+{
+    if (!ok() || n == 0) return;
+    cub::DoubleBuffer<uint32_t> k(keys, keys_alt), v(vals, vals_alt);
+    size_t tmp_bytes = 0;
+    if (!check(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, k, v, (int)n, 0, end_bit, stream), "sort sizing"))
+        return;
+    void *tmp = alloc(tmp_bytes);
+    if (!tmp) return;
+    check(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, k, v, (int)n, 0, end_bit, stream), "sort");
+    release(tmp);
+    /* the result is in whichever buffer CUB ended on: move it to (keys, vals) */
+    if (k.Current() != keys) copy(keys, k.Current(), n * 4);
+    if (v.Current() != vals) copy(vals, v.Current(), n * 4);
+}
+
+void exec_dev::exclusive_sum(const uint32_t *in, uint32_t *out, size_t n)
+{
+    if (!ok() || n == 0) return;
+    size_t tmp_bytes = 0;
+    if (!check(cub::DeviceScan::ExclusiveSum(NULL, tmp_bytes, in, out, (int)n, stream), "scan sizing")) return;
+    void *tmp = alloc(tmp_bytes);
+    if (!tmp) return;
+    check(cub::DeviceScan::ExclusiveSum(tmp, tmp_bytes, in, out, (int)n, stream), "scan");
+    release(tmp);
+}
+
+void exec_dev::stage_begin(const char *name)
+{
+    if (!ok()) return;
+    stage s;
+    s.name = name;
+    cudaEventCreate(&s.a);
+    cudaEventCreate(&s.b);
+    cudaEventRecord(s.a, stream);
+    stages.push_back(s);
+    open_stage = (int)stages.size() - 1;
+}
+
+void exec_dev::stage_end()
+{
+    if (open_stage < 0) return;
+    cudaEventRecord(stages[(size_t)open_stage].b, stream);
+    open_stage = -1;
+}
+
+void exec_dev::take_stages(std::vector<std::pair<const char *, double>> &out)
+{
+    for (auto &s : stages) {
+        float ms = 0;
+        if (cudaEventElapsedTime(&ms, s.a, s.b) == cudaSuccess) out.push_back({s.name, ms / 1e3});
+        cudaEventDestroy(s.a);
+        cudaEventDestroy(s.b);
+    }
+    stages.clear();
+}

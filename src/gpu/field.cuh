@@ -1,0 +1,392 @@
+/* Montgomery arithmetic for BLS12-381 Fp (381 bits, 12 x 32-bit limbs, R = 2^384) and
+ * Fr (255 bits, 8 x 32-bit limbs, R = 2^256), and Fp2 = Fp[u]/(u^2 + 1).
+ *
+ * The limbs are little-endian 32-bit words: the same bytes as blst's 64-bit limbs on a
+ * little-endian machine, so blst_fp / blst_fr / blst_fp2 values are used as they are.
+ * Every function keeps its results fully reduced (in [0, p)), so equality and zero tests
+ * compare limbs.
+ *
+ * Why 32-bit limbs: the GPU's integer multiplier is 32x32 bits (IMAD, with .hi and carry
+ * variants); a 64-bit multiplication is four of them plus glue. Multiplication is CIOS
+ * (coarsely integrated operand scanning): per word of b, one carry chain for the low halves of
+ * a*b_i, one for the high halves, then the same for m*p, then a one-word shift. With p < 2^381
+ * (and r < 2^255) the running sum never needs an extra word (t < 2p*2^32 < 2^(32(N+1))).
+ * Two alternatives are kept for measurement (bench gpu-field): the same CIOS in plain C on
+ * 64-bit products, and 64-bit limbs with 128-bit products. */
+#ifndef CUZK_GPU_FIELD_CUH
+#define CUZK_GPU_FIELD_CUH
+
+#include "gpu/cc.cuh"
+
+struct __align__(16) fp_t { uint32_t v[12]; };
+struct __align__(16) fr_t { uint32_t v[8]; };
+struct fp2_t { fp_t c0, c1; };
+
+#define K12(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)                                          \
+    (i == 0 ? a0 : i == 1 ? a1 : i == 2 ? a2 : i == 3 ? a3 : i == 4 ? a4 : i == 5 ? a5 : i == 6 ? a6   \
+     : i == 7 ? a7 : i == 8 ? a8 : i == 9 ? a9 : i == 10 ? a10 : a11)
+#define K8(a0, a1, a2, a3, a4, a5, a6, a7)                                                             \
+    (i == 0 ? a0 : i == 1 ? a1 : i == 2 ? a2 : i == 3 ? a3 : i == 4 ? a4 : i == 5 ? a5 : i == 6 ? a6 : a7)
+
+struct fp_params {
+    static constexpr int N = 12;
+    static constexpr uint32_t INV = 0xfffcfffdu; /* -p^-1 mod 2^32 */
+    HD static constexpr uint32_t p(int i)
+    {
+        return K12(0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu,
+                   0x64774b84u, 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau);
+    }
+    HD static constexpr uint32_t one(int i) /* R mod p */
+    {
+        return K12(0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u, 0x70525745u,
+                   0x77ce5853u, 0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u);
+    }
+};
+
+struct fr_params {
+    static constexpr int N = 8;
+    static constexpr uint32_t INV = 0xffffffffu; /* -r^-1 mod 2^32 */
+    HD static constexpr uint32_t p(int i)
+    {
+        return K8(0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u, 0x09a1d805u, 0x3339d808u, 0x299d7d48u,
+                  0x73eda753u);
+    }
+    HD static constexpr uint32_t one(int i) /* R mod r */
+    {
+        return K8(0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau, 0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu,
+                  0x1824b159u);
+    }
+};
+
+/* ---------------------------------------------------------------- limb-array kernels */
+
+/* r = a * b * R^-1 mod p (CIOS, carry chains). r may alias a or b. */
+template <class P> HDM void mp_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t t[N + 1];
+#pragma unroll
+    for (int j = 0; j <= N; j++) t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        const uint32_t bi = b[i];
+        /* t += a * b_i: low halves into t[j], then high halves into t[j+1] */
+        t[0] = mad_lo_cc(a[0], bi, t[0]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j] = madc_lo_cc(a[j], bi, t[j]);
+        t[N] = addc(t[N], 0);
+        t[1] = mad_hi_cc(a[0], bi, t[1]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++) t[j + 1] = madc_hi_cc(a[j], bi, t[j + 1]);
+        t[N] = madc_hi(a[N - 1], bi, t[N]);
+        /* t += m * p with m chosen so the low word becomes zero, then shift one word */
+        const uint32_t m = t[0] * P::INV;
+        (void)mad_lo_cc(m, P::p(0), t[0]);
+#pragma unroll
+        for (int j = 1; j < N; j++) t[j] = madc_lo_cc(m, P::p(j), t[j]);
+        t[N] = addc(t[N], 0);
+        t[1] = mad_hi_cc(m, P::p(0), t[1]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++) t[j + 1] = madc_hi_cc(m, P::p(j), t[j + 1]);
+        t[N] = madc_hi(m, P::p(N - 1), t[N]);
+#pragma unroll
+        for (int j = 0; j < N; j++) t[j] = t[j + 1];
+        t[N] = 0;
+    }
+    /* t < 2p: subtract p unless that borrows */
+    uint32_t s[N];
+    s[0] = sub_cc(t[0], P::p(0));
+#pragma unroll
+    for (int j = 1; j < N; j++) s[j] = subc_cc(t[j], P::p(j));
+    const uint32_t borrow = subc(0, 0);
+#pragma unroll
+    for (int j = 0; j < N; j++) r[j] = borrow ? t[j] : s[j];
+}
+
+/* The same CIOS in plain C with 64-bit products (no carry flag): for measurement. */
+template <class P> HDM void mp_mul_portable(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t t[N + 2];
+#pragma unroll
+    for (int j = 0; j < N + 2; j++) t[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        uint64_t c = 0;
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            c += (uint64_t)a[j] * b[i] + t[j];
+            t[j] = (uint32_t)c;
+            c >>= 32;
+        }
+        c += t[N];
+        t[N] = (uint32_t)c;
+        t[N + 1] = (uint32_t)(c >> 32);
+        const uint32_t m = t[0] * P::INV;
+        c = ((uint64_t)m * P::p(0) + t[0]) >> 32;
+#pragma unroll
+        for (int j = 1; j < N; j++) {
+            c += (uint64_t)m * P::p(j) + t[j];
+            t[j - 1] = (uint32_t)c;
+            c >>= 32;
+        }
+        c += t[N];
+        t[N - 1] = (uint32_t)c;
+        t[N] = t[N + 1] + (uint32_t)(c >> 32);
+    }
+    uint32_t s[N];
+    int64_t bw = 0;
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        bw += (int64_t)t[j] - P::p(j);
+        s[j] = (uint32_t)bw;
+        bw >>= 32;
+    }
+    const bool keep = bw < 0;
+#pragma unroll
+    for (int j = 0; j < N; j++) r[j] = keep ? t[j] : s[j];
+}
+
+/* r = a + b mod p */
+template <class P> HDM void mp_add(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t t[N], s[N];
+    t[0] = add_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < N; j++) t[j] = addc_cc(a[j], b[j]);
+    s[0] = sub_cc(t[0], P::p(0));
+#pragma unroll
+    for (int j = 1; j < N; j++) s[j] = subc_cc(t[j], P::p(j));
+    const uint32_t borrow = subc(0, 0);
+#pragma unroll
+    for (int j = 0; j < N; j++) r[j] = borrow ? t[j] : s[j];
+}
+
+/* r = a - b mod p */
+template <class P> HDM void mp_sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t t[N];
+    t[0] = sub_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < N; j++) t[j] = subc_cc(a[j], b[j]);
+    const uint32_t mask = subc(0, 0);
+    r[0] = add_cc(t[0], P::p(0) & mask);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++) r[j] = addc_cc(t[j], P::p(j) & mask);
+    r[N - 1] = addc(t[N - 1], P::p(N - 1) & mask);
+}
+
+template <int N> HD bool mp_is_zero(const uint32_t *a)
+{
+    uint32_t x = a[0];
+#pragma unroll
+    for (int j = 1; j < N; j++) x |= a[j];
+    return x == 0;
+}
+
+template <int N> HD bool mp_eq(const uint32_t *a, const uint32_t *b)
+{
+    uint32_t x = a[0] ^ b[0];
+#pragma unroll
+    for (int j = 1; j < N; j++) x |= a[j] ^ b[j];
+    return x == 0;
+}
+
+/* ---------------------------------------------------------------- Fp */
+HD void mul(fp_t &r, const fp_t &a, const fp_t &b) { mp_mul<fp_params>(r.v, a.v, b.v); }
+HD void sqr(fp_t &r, const fp_t &a) { mp_mul<fp_params>(r.v, a.v, a.v); }
+HD void add(fp_t &r, const fp_t &a, const fp_t &b) { mp_add<fp_params>(r.v, a.v, b.v); }
+HD void sub(fp_t &r, const fp_t &a, const fp_t &b) { mp_sub<fp_params>(r.v, a.v, b.v); }
+HD void dbl(fp_t &r, const fp_t &a) { mp_add<fp_params>(r.v, a.v, a.v); }
+HD bool is_zero(const fp_t &a) { return mp_is_zero<12>(a.v); }
+HD bool eq(const fp_t &a, const fp_t &b) { return mp_eq<12>(a.v, b.v); }
+HD void set_zero(fp_t &r)
+{
+#pragma unroll
+    for (int i = 0; i < 12; i++) r.v[i] = 0;
+}
+HD void set_one(fp_t &r)
+{
+#pragma unroll
+    for (int i = 0; i < 12; i++) r.v[i] = fp_params::one(i);
+}
+HD void neg(fp_t &r, const fp_t &a)
+{
+    fp_t z;
+    set_zero(z);
+    sub(r, z, a);
+}
+
+/* a^(p-2) = a^-1 (0 for 0), square-and-multiply over the fixed exponent: used only for
+ * synthetic point generation and tests, never on a hot path. */
+HDM void inv(fp_t &r, const fp_t &a)
+{
+    fp_t acc, base = a;
+    set_one(acc);
+    for (int i = 0; i < 12; i++) {
+        uint32_t e = fp_params::p(i) - (i == 0 ? 2u : 0u);
+        for (int k = 0; k < 32; k++) {
+            if (e & 1) mul(acc, acc, base);
+            sqr(base, base);
+            e >>= 1;
+        }
+    }
+    r = acc;
+}
+
+/* ---------------------------------------------------------------- Fr */
+HD void mul(fr_t &r, const fr_t &a, const fr_t &b) { mp_mul<fr_params>(r.v, a.v, b.v); }
+HD void sqr(fr_t &r, const fr_t &a) { mp_mul<fr_params>(r.v, a.v, a.v); }
+HD void add(fr_t &r, const fr_t &a, const fr_t &b) { mp_add<fr_params>(r.v, a.v, b.v); }
+HD void sub(fr_t &r, const fr_t &a, const fr_t &b) { mp_sub<fr_params>(r.v, a.v, b.v); }
+HD bool is_zero(const fr_t &a) { return mp_is_zero<8>(a.v); }
+HD bool eq(const fr_t &a, const fr_t &b) { return mp_eq<8>(a.v, b.v); }
+HD void set_zero(fr_t &r)
+{
+#pragma unroll
+    for (int i = 0; i < 8; i++) r.v[i] = 0;
+}
+HD void set_one(fr_t &r)
+{
+#pragma unroll
+    for (int i = 0; i < 8; i++) r.v[i] = fr_params::one(i);
+}
+HD bool fr_is_one(const fr_t &a)
+{
+    uint32_t x = 0;
+#pragma unroll
+    for (int i = 0; i < 8; i++) x |= a.v[i] ^ fr_params::one(i);
+    return x == 0;
+}
+HD void neg(fr_t &r, const fr_t &a)
+{
+    fr_t z;
+    set_zero(z);
+    sub(r, z, a);
+}
+/* Montgomery -> canonical: a * 1 * R^-1 */
+HD void fr_from_mont(fr_t &r, const fr_t &a)
+{
+    fr_t one;
+    set_zero(one);
+    one.v[0] = 1;
+    mul(r, a, one);
+}
+
+/* ---------------------------------------------------------------- Fp2 = Fp[u]/(u^2+1) */
+HDM void mul(fp2_t &r, const fp2_t &a, const fp2_t &b)
+{
+    /* Karatsuba: 3 Fp multiplications */
+    fp_t t0, t1, s0, s1;
+    mul(t0, a.c0, b.c0);
+    mul(t1, a.c1, b.c1);
+    add(s0, a.c0, a.c1);
+    add(s1, b.c0, b.c1);
+    mul(s0, s0, s1);
+    sub(r.c0, t0, t1);
+    sub(s0, s0, t0);
+    sub(r.c1, s0, t1);
+}
+HDM void sqr(fp2_t &r, const fp2_t &a)
+{
+    /* (a0 + a1)(a0 - a1) + 2 a0 a1 u */
+    fp_t s, d, m;
+    add(s, a.c0, a.c1);
+    sub(d, a.c0, a.c1);
+    mul(m, a.c0, a.c1);
+    mul(r.c0, s, d);
+    dbl(r.c1, m);
+}
+HD void add(fp2_t &r, const fp2_t &a, const fp2_t &b)
+{
+    add(r.c0, a.c0, b.c0);
+    add(r.c1, a.c1, b.c1);
+}
+HD void sub(fp2_t &r, const fp2_t &a, const fp2_t &b)
+{
+    sub(r.c0, a.c0, b.c0);
+    sub(r.c1, a.c1, b.c1);
+}
+HD void dbl(fp2_t &r, const fp2_t &a)
+{
+    dbl(r.c0, a.c0);
+    dbl(r.c1, a.c1);
+}
+HD bool is_zero(const fp2_t &a) { return is_zero(a.c0) && is_zero(a.c1); }
+HD bool eq(const fp2_t &a, const fp2_t &b) { return eq(a.c0, b.c0) && eq(a.c1, b.c1); }
+HD void set_zero(fp2_t &r)
+{
+    set_zero(r.c0);
+    set_zero(r.c1);
+}
+HD void set_one(fp2_t &r)
+{
+    set_one(r.c0);
+    set_zero(r.c1);
+}
+HD void neg(fp2_t &r, const fp2_t &a)
+{
+    neg(r.c0, a.c0);
+    neg(r.c1, a.c1);
+}
+/* 1/(a0 + a1 u) = (a0 - a1 u) / (a0^2 + a1^2) */
+HDM void inv(fp2_t &r, const fp2_t &a)
+{
+    fp_t n0, n1;
+    sqr(n0, a.c0);
+    sqr(n1, a.c1);
+    add(n0, n0, n1);
+    inv(n0, n0);
+    mul(r.c0, a.c0, n0);
+    mul(n1, a.c1, n0);
+    neg(r.c1, n1);
+}
+
+/* ---------------------------------------------------------------- 64-bit limbs (measurement) */
+struct fp64_t { uint64_t v[6]; };
+#if defined(__CUDA_ARCH__) || defined(__SIZEOF_INT128__)
+HDM void mul64(fp64_t &r, const fp64_t &a, const fp64_t &b)
+{
+    const uint64_t P[6] = {0xb9feffffffffaaabull, 0x1eabfffeb153ffffull, 0x6730d2a0f6b0f624ull,
+                           0x64774b84f38512bfull, 0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull};
+    const uint64_t INV = 0x89f3fffcfffcfffdull;
+    uint64_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+#pragma unroll
+    for (int i = 0; i < 6; i++) {
+        unsigned __int128 c = 0;
+#pragma unroll
+        for (int j = 0; j < 6; j++) {
+            c += (unsigned __int128)a.v[j] * b.v[i] + t[j];
+            t[j] = (uint64_t)c;
+            c >>= 64;
+        }
+        c += t[6];
+        t[6] = (uint64_t)c;
+        t[7] = (uint64_t)(c >> 64);
+        const uint64_t m = t[0] * INV;
+        c = ((unsigned __int128)m * P[0] + t[0]) >> 64;
+#pragma unroll
+        for (int j = 1; j < 6; j++) {
+            c += (unsigned __int128)m * P[j] + t[j];
+            t[j - 1] = (uint64_t)c;
+            c >>= 64;
+        }
+        c += t[6];
+        t[5] = (uint64_t)c;
+        t[6] = t[7] + (uint64_t)(c >> 64);
+    }
+    uint64_t s[6], bw = 0;
+#pragma unroll
+    for (int j = 0; j < 6; j++) {
+        unsigned __int128 d = (unsigned __int128)t[j] - P[j] - bw;
+        s[j] = (uint64_t)d;
+        bw = (uint64_t)(d >> 64) & 1;
+    }
+#pragma unroll
+    for (int j = 0; j < 6; j++) r.v[j] = bw ? t[j] : s[j];
+}
+#endif
+
+#endif

@@ -1,0 +1,260 @@
+/* Host-side glue: XYZZ results to blst points, window recombination, NTT tables, device
+ * initialisation, and the device helpers of gpu.h (availability, buffers). */
+#include <mutex>
+
+#include "gpu/internal.cuh"
+
+extern "C" {
+#include "cuzk/ff.h"
+}
+
+static_assert(sizeof(fp_t) == sizeof(blst_fp), "fp layout");
+static_assert(sizeof(fr_t) == sizeof(blst_fr), "fr layout");
+static_assert(sizeof(g1_affine) == sizeof(blst_p1_affine), "g1 layout");
+static_assert(sizeof(g2_affine) == sizeof(blst_p2_affine), "g2 layout");
+
+/* Jacobian (X ZZ, Y ZZZ, ZZ) is the same point: x = X ZZ / ZZ^2, y = Y ZZZ / ZZ^3 = Y / ZZZ */
+void xyzz_to_p1(blst_p1 *out, const g1_xyzz &p)
+{
+    const blst_fp *X = (const blst_fp *)&p.X, *Y = (const blst_fp *)&p.Y, *ZZ = (const blst_fp *)&p.ZZ,
+                  *ZZZ = (const blst_fp *)&p.ZZZ;
+    if (is_zero(p.ZZ)) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    blst_fp_mul(&out->x, X, ZZ);
+    blst_fp_mul(&out->y, Y, ZZZ);
+    out->z = *ZZ;
+}
+
+void xyzz_to_p2(blst_p2 *out, const g2_xyzz &p)
+{
+    const blst_fp2 *X = (const blst_fp2 *)&p.X, *Y = (const blst_fp2 *)&p.Y, *ZZ = (const blst_fp2 *)&p.ZZ,
+                   *ZZZ = (const blst_fp2 *)&p.ZZZ;
+    if (is_zero(p.ZZ)) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    blst_fp2_mul(&out->x, X, ZZ);
+    blst_fp2_mul(&out->y, Y, ZZZ);
+    out->z = *ZZ;
+}
+
+void windows_to_p1(blst_p1 *out, const g1_xyzz *win, unsigned nw, unsigned c)
+{
+    blst_p1 acc, t;
+    xyzz_to_p1(&acc, win[nw - 1]);
+    for (int w = (int)nw - 2; w >= 0; w--) {
+        for (unsigned k = 0; k < c; k++) blst_p1_double(&acc, &acc);
+        xyzz_to_p1(&t, win[w]);
+        blst_p1_add_or_double(&acc, &acc, &t);
+    }
+    *out = acc;
+}
+
+void windows_to_p2(blst_p2 *out, const g2_xyzz *win, unsigned nw, unsigned c)
+{
+    blst_p2 acc, t;
+    xyzz_to_p2(&acc, win[nw - 1]);
+    for (int w = (int)nw - 2; w >= 0; w--) {
+        for (unsigned k = 0; k < c; k++) blst_p2_double(&acc, &acc);
+        xyzz_to_p2(&t, win[w]);
+        blst_p2_add_or_double(&acc, &acc, &t);
+    }
+    *out = acc;
+}
+
+/* ---------------------------------------------------------------- NTT tables */
+static void powers(std::vector<fr_t> &lo, std::vector<fr_t> &hi, const cuzk_fr &base)
+{
+    lo.resize(NTT_TAB_N);
+    hi.resize(NTT_TAB_N);
+    cuzk_fr x = CUZK_FR_ONE;
+    for (unsigned i = 0; i < NTT_TAB_N; i++) {
+        memcpy(&lo[i], &x, 32);
+        cuzk_fr_mul(&x, &x, &base);
+    }
+    /* x = base^(2^14) */
+    cuzk_fr step = x, y = CUZK_FR_ONE;
+    for (unsigned i = 0; i < NTT_TAB_N; i++) {
+        memcpy(&hi[i], &y, 32);
+        cuzk_fr_mul(&y, &y, &step);
+    }
+}
+
+const ntt_host_tables &ntt_host_tables_get()
+{
+    static ntt_host_tables t;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        cuzk_fr w, g, gi;
+        cuzk_fr_root_of_unity(&w, NTT_LOG_MAX);
+        cuzk_fr_from_u64(&g, CUZK_FR_GENERATOR);
+        cuzk_fr_inv(&gi, &g);
+        powers(t.tl, t.th, w);
+        powers(t.gl, t.gh, g);
+        powers(t.gil, t.gih, gi);
+    });
+    return t;
+}
+
+static std::mutex g_dev_mu;
+
+cuzk_status gpu_init(void)
+{
+    static int state = 0; /* 0 unknown, 1 ready, -1 failed */
+    static char msg[256];
+    std::lock_guard<std::mutex> lk(g_dev_mu);
+    if (state == 1) return CUZK_OK;
+    if (state == -1) return cuzk_fail(CUZK_EUNSUPPORTED, "%s", msg);
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        snprintf(msg, sizeof msg, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        state = -1;
+        return cuzk_fail(CUZK_EUNSUPPORTED, "%s", msg);
+    }
+    int dev = 0;
+    cudaGetDevice(&dev);
+    cudaMemPool_t pool;
+    if (cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
+        uint64_t thr = UINT64_MAX;
+        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr);
+    }
+    state = 1;
+    return CUZK_OK;
+}
+
+cuzk_status ntt_device_tables(ntt_tables *out)
+{
+    static fr_t *dev = NULL;
+    static std::mutex mu;
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    std::lock_guard<std::mutex> lk(mu);
+    if (!dev) {
+        const ntt_host_tables &h = ntt_host_tables_get();
+        size_t one = NTT_TAB_N * sizeof(fr_t);
+        fr_t *d = NULL;
+        cudaError_t e = cudaMalloc((void **)&d, 6 * one);
+        if (e != cudaSuccess) return cuzk_fail(CUZK_ENOMEM, "NTT tables: %s", cudaGetErrorString(e));
+        const std::vector<fr_t> *v[6] = {&h.tl, &h.th, &h.gl, &h.gh, &h.gil, &h.gih};
+        for (int i = 0; i < 6; i++) cudaMemcpy(d + i * NTT_TAB_N, v[i]->data(), one, cudaMemcpyHostToDevice);
+        dev = d;
+    }
+    *out = {dev, dev + NTT_TAB_N, dev + 2 * NTT_TAB_N, dev + 3 * NTT_TAB_N, dev + 4 * NTT_TAB_N, dev + 5 * NTT_TAB_N};
+    return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------- synthetic bases */
+static void seeded_fr(cuzk_fr *out, uint64_t seed, uint64_t k)
+{
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, seed * 0x9e3779b97f4a7c15ull + k);
+    cuzk_fr_random(out, &rng);
+}
+
+void synthetic_ab_g1(g1_affine *A, g1_affine *Q, uint64_t seed)
+{
+    cuzk_fr a, b;
+    seeded_fr(&a, seed, 1);
+    seeded_fr(&b, seed, 2);
+    blst_scalar sa, sb;
+    cuzk_fr_to_scalar(&sa, &a);
+    cuzk_fr_to_scalar(&sb, &b);
+    blst_p1 pa, pb;
+    blst_p1_mult(&pa, blst_p1_generator(), sa.b, 255);
+    blst_p1_mult(&pb, blst_p1_generator(), sb.b, 255);
+    blst_p1_to_affine((blst_p1_affine *)A, &pa);
+    blst_p1_to_affine((blst_p1_affine *)Q, &pb);
+}
+
+void synthetic_ab_g2(g2_affine *A, g2_affine *Q, uint64_t seed)
+{
+    cuzk_fr a, b;
+    seeded_fr(&a, seed, 3);
+    seeded_fr(&b, seed, 4);
+    blst_scalar sa, sb;
+    cuzk_fr_to_scalar(&sa, &a);
+    cuzk_fr_to_scalar(&sb, &b);
+    blst_p2 pa, pb;
+    blst_p2_mult(&pa, blst_p2_generator(), sa.b, 255);
+    blst_p2_mult(&pb, blst_p2_generator(), sb.b, 255);
+    blst_p2_to_affine((blst_p2_affine *)A, &pa);
+    blst_p2_to_affine((blst_p2_affine *)Q, &pb);
+}
+
+/* ---------------------------------------------------------------- gpu.h: device and buffers */
+extern "C" bool cuzk_gpu_available(char *reason, size_t n)
+{
+    cuzk_status st = gpu_init();
+    if (st == CUZK_OK) {
+        if (reason && n) reason[0] = 0;
+        return true;
+    }
+    if (reason && n) snprintf(reason, n, "%s", cuzk_last_error());
+    return false;
+}
+
+extern "C" void cuzk_gpu_describe(char *out, size_t n)
+{
+    if (gpu_init()) {
+        snprintf(out, n, "no GPU (%s)", cuzk_last_error());
+        return;
+    }
+    int dev = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, dev);
+    int clk = 0;
+    cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, dev);
+    snprintf(out, n, "%s, %d SMs, %.0f MiB, sm_%d%d, %d MHz", p.name, p.multiProcessorCount,
+             (double)p.totalGlobalMem / (1 << 20), p.major, p.minor, clk / 1000);
+}
+
+extern "C" cuzk_status cuzk_gpu_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    cudaError_t e = cudaMemGetInfo(free_bytes, total_bytes);
+    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "cudaMemGetInfo: %s", cudaGetErrorString(e));
+}
+
+extern "C" cuzk_status cuzk_gpu_malloc(void **ptr, size_t bytes)
+{
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    cudaError_t e = cudaMalloc(ptr, bytes ? bytes : 1);
+    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "cudaMalloc(%zu): %s", bytes, cudaGetErrorString(e));
+}
+
+extern "C" void cuzk_gpu_free(void *ptr)
+{
+    if (ptr) cudaFree(ptr);
+}
+
+extern "C" cuzk_status cuzk_gpu_host_alloc(void **ptr, size_t bytes)
+{
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    cudaError_t e = cudaHostAlloc(ptr, bytes ? bytes : 1, cudaHostAllocPortable);
+    return e == cudaSuccess ? CUZK_OK
+                            : cuzk_fail(CUZK_ENOMEM, "cudaHostAlloc(%zu): %s", bytes, cudaGetErrorString(e));
+}
+
+extern "C" void cuzk_gpu_host_free(void *ptr)
+{
+    if (ptr) cudaFreeHost(ptr);
+}
+
+extern "C" cuzk_status cuzk_gpu_upload(void *dev, const void *host, size_t bytes)
+{
+    cudaError_t e = cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice);
+    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "upload: %s", cudaGetErrorString(e));
+}
+
+extern "C" cuzk_status cuzk_gpu_download(void *host, const void *dev, size_t bytes)
+{
+    cudaError_t e = cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
+    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "download: %s", cudaGetErrorString(e));
+}

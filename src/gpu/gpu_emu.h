@@ -1,0 +1,39 @@
+/* Host emulation of the GPU algorithms (CUDA builds only): the device kernels' code run on
+ * the CPU, for tests on machines without a GPU. Slow; meant for small sizes. */
+#ifndef CUZK_GPU_EMU_H
+#define CUZK_GPU_EMU_H
+
+#include "cuzk/gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fp, Fr, Fp2 operations and the three multiplication schedules against blst on `iters`
+ * random inputs; G1/G2 point formulas against blst, special cases included. */
+cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_emu_curve_check(uint64_t seed, int iters) CUZK_WARN_UNUSED;
+
+cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_ntt_kind kind) CUZK_WARN_UNUSED;
+
+/* tuning: c = window bits (0 auto), chunk = scalars per chunk (0 auto), s1 = first-round
+ * range per thread (0 auto) */
+typedef struct {
+    unsigned c;
+    size_t chunk;
+    unsigned s1;
+} cuzk_gpu_emu_msm_cfg;
+cuzk_status cuzk_gpu_emu_msm_g1(blst_p1 *out, const blst_p1_affine *bases, const cuzk_fr *scalars, size_t n,
+                                bool split, const cuzk_gpu_emu_msm_cfg *cfg) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_emu_msm_g2(blst_p2 *out, const blst_p2_affine *bases, const cuzk_fr *scalars, size_t n,
+                                bool split, const cuzk_gpu_emu_msm_cfg *cfg) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_emu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
+/* The H coefficients (N - 1 values, natural order) as the GPU pipeline computes them. */
+cuzk_status cuzk_gpu_emu_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p, const cuzk_groth16_witness *w,
+                               const cuzk_fr *r, const cuzk_fr *s) CUZK_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,88 @@
+/* gpu.h for builds without CUDA: every entry point reports that this build cannot serve it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cuzk/gpu.h"
+
+#define NO_CUDA "built without CUDA support"
+
+static cuzk_status no_cuda(void) { return cuzk_fail(CUZK_EUNSUPPORTED, NO_CUDA); }
+
+bool cuzk_gpu_available(char *reason, size_t n)
+{
+    if (reason && n) snprintf(reason, n, NO_CUDA);
+    return false;
+}
+void cuzk_gpu_describe(char *out, size_t n) { snprintf(out, n, "no GPU (" NO_CUDA ")"); }
+cuzk_status cuzk_gpu_mem_info(size_t *free_bytes, size_t *total_bytes)
+{
+    *free_bytes = *total_bytes = 0;
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_malloc(void **ptr, size_t bytes)
+{
+    *ptr = NULL;
+    return no_cuda();
+}
+void cuzk_gpu_free(void *ptr) {}
+cuzk_status cuzk_gpu_host_alloc(void **ptr, size_t bytes)
+{
+    *ptr = NULL;
+    return no_cuda();
+}
+void cuzk_gpu_host_free(void *ptr) {}
+cuzk_status cuzk_gpu_upload(void *dev, const void *host, size_t bytes) { return no_cuda(); }
+cuzk_status cuzk_gpu_download(void *host, const void *dev, size_t bytes) { return no_cuda(); }
+cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind, bool on_device)
+{
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_msm **out, const blst_p1_affine *bases, size_t n)
+{
+    *out = NULL;
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_msm **out, const blst_p2_affine *bases, size_t n)
+{
+    *out = NULL;
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed)
+{
+    *out = NULL;
+    return no_cuda();
+}
+void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m) {}
+size_t cuzk_gpu_msm_len(const cuzk_gpu_msm *m) { return 0; }
+cuzk_status cuzk_gpu_msm_g1(cuzk_gpu_msm *m, blst_p1 *out, const cuzk_fr *scalars, size_t n, int flags)
+{
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_msm_g2(cuzk_gpu_msm *m, blst_p2 *out, const cuzk_fr *scalars, size_t n, int flags)
+{
+    return no_cuda();
+}
+void cuzk_gpu_msm_last_stats(const cuzk_gpu_msm *m, cuzk_gpu_msm_stats *st) { memset(st, 0, sizeof *st); }
+cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, const cuzk_groth16_params *p)
+{
+    *out = NULL;
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *shape)
+{
+    *out = NULL;
+    return no_cuda();
+}
+void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr) {}
+cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
+                           const cuzk_fr *r, const cuzk_fr *s, cuzk_timeline *tl)
+{
+    return no_cuda();
+}
+void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes)
+{
+    if (device_bytes) *device_bytes = 0;
+    if (pinned_host_bytes) *pinned_host_bytes = 0;
+}
+cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed) { return no_cuda(); }
+cuzk_status cuzk_gpu_field_bench(double muls_per_s[3]) { return no_cuda(); }

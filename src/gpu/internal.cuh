@@ -1,0 +1,75 @@
+/* Declarations shared by the src/gpu translation units: host-side conversions to blst, the
+ * per-device state (NTT tables), and the G1/G2 MSM entry points instantiated once each (in
+ * msm_g1.cu and msm_g2.cu) for both executors, so the heavy point kernels compile once. */
+#ifndef CUZK_GPU_INTERNAL_CUH
+#define CUZK_GPU_INTERNAL_CUH
+
+#include "gpu/msm.cuh"
+#include "gpu/ntt.cuh"
+
+extern "C" {
+#include "cuzk/gpu.h"
+}
+
+/* ---------------------------------------------------------------- host glue (glue.cu) */
+void xyzz_to_p1(blst_p1 *out, const g1_xyzz &p);
+void xyzz_to_p2(blst_p2 *out, const g2_xyzz &p);
+/* sum_w 2^(c w) win[w] */
+void windows_to_p1(blst_p1 *out, const g1_xyzz *win, unsigned nw, unsigned c);
+void windows_to_p2(blst_p2 *out, const g2_xyzz *win, unsigned nw, unsigned c);
+
+/* NTT tables in host memory (w = the 2^28-th root, g = 7) */
+struct ntt_host_tables {
+    std::vector<fr_t> tl, th, gl, gh, gil, gih;
+    ntt_tables view() const { return {tl.data(), th.data(), gl.data(), gh.data(), gil.data(), gih.data()}; }
+};
+const ntt_host_tables &ntt_host_tables_get();
+/* the same tables in device memory (current device; created on first use) */
+cuzk_status ntt_device_tables(ntt_tables *out);
+
+/* device initialisation shared by all entry points: checks a device is there and keeps the
+ * memory pool's freed memory (release threshold = max) */
+cuzk_status gpu_init(void);
+
+/* the two points a G and b G behind synthetic bases */
+void synthetic_ab_g1(g1_affine *A, g1_affine *Q, uint64_t seed);
+void synthetic_ab_g2(g2_affine *A, g2_affine *Q, uint64_t seed);
+
+/* ---------------------------------------------------------------- NTT (ntt.cu) */
+/* natural order in and out, one vector, data in the executor's memory */
+void ntt_natural(exec_dev &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind);
+void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind);
+/* the H polynomial from a, b, c (N elements each, zero padded) into a, coefficients at
+ * bit-reversed positions */
+void ntt_h_pipeline(exec_dev &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b,
+                    int up_c);
+void ntt_h_pipeline(exec_host &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b,
+                    int up_c);
+
+/* ---------------------------------------------------------------- MSM (msm_g1.cu, msm_g2.cu) */
+cuzk_status msm_core_g1(exec_dev &x, const g1_affine *bases, const fr_t *scalars, idx_map map, size_t n,
+                        const msm_config *cfg, blst_p1 *out, unsigned *c, unsigned *nw);
+cuzk_status msm_core_g1(exec_host &x, const g1_affine *bases, const fr_t *scalars, idx_map map, size_t n,
+                        const msm_config *cfg, blst_p1 *out, unsigned *c, unsigned *nw);
+cuzk_status msm_core_g2(exec_dev &x, const g2_affine *bases, const fr_t *scalars, idx_map map, size_t n,
+                        const msm_config *cfg, blst_p2 *out, unsigned *c, unsigned *nw);
+cuzk_status msm_core_g2(exec_host &x, const g2_affine *bases, const fr_t *scalars, idx_map map, size_t n,
+                        const msm_config *cfg, blst_p2 *out, unsigned *c, unsigned *nw);
+void msm_ones_g1(exec_dev &x, const uint8_t *cls, density_map dm, size_t n, const g1_affine *bases, blst_p1 *out);
+void msm_ones_g1(exec_host &x, const uint8_t *cls, density_map dm, size_t n, const g1_affine *bases, blst_p1 *out);
+void msm_ones_g2(exec_dev &x, const uint8_t *cls, density_map dm, size_t n, const g2_affine *bases, blst_p2 *out);
+void msm_ones_g2(exec_host &x, const uint8_t *cls, density_map dm, size_t n, const g2_affine *bases, blst_p2 *out);
+void gen_points_g1(exec_dev &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q);
+void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q);
+void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q);
+void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q);
+
+/* The MSM with the optional 0/1 split over Montgomery scalars in executor memory. */
+template <class X>
+cuzk_status msm_run_g1(X &x, const g1_affine *bases, const fr_t *s, size_t n, bool split, const msm_config *cfg,
+                       blst_p1 *out, cuzk_gpu_msm_stats *st);
+template <class X>
+cuzk_status msm_run_g2(X &x, const g2_affine *bases, const fr_t *s, size_t n, bool split, const msm_config *cfg,
+                       blst_p2 *out, cuzk_gpu_msm_stats *st);
+
+#endif

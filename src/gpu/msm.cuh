@@ -1,0 +1,495 @@
+/* Multi-scalar multiplication: Pippenger with signed windows and sorted buckets, and the
+ * Groth16 0/1 split. Written against an executor (exec.cuh), for G1 (F = fp_t) and G2
+ * (F = fp2_t).
+ *
+ * core (scalars canonical, each with a base index):
+ *   1. digits: every scalar gives ceil(256/c) signed c-bit digits d (|d| <= 2^(c-1)); a nonzero
+ *      digit of window w becomes the pair (key = w*2^(c-1) + |d|-1, value = base index | sign).
+ *   2. sort the pairs by key (radix sort over the key's bits): each bucket's points are adjacent.
+ *   3. accumulate, load-balanced: thread t sums the fixed range [tS, tS+S) run by run (one
+ *      mixed add per point). A run that is a whole bucket is added into the bucket; a run cut by
+ *      the range's edge is a partial sum, written to one of the thread's two slots. The slots
+ *      are compacted (still sorted by key) and the same step sums them again until none is left.
+ *      Every thread does the same work whatever the scalar distribution (all-equal scalars
+ *      included).
+ *   4. buckets -> window sums: per group of L buckets a running sum gives sum (b - lo + 1) B_b
+ *      and sum B_b; adding lo * sum B_b makes it sum b B_b; groups are then summed.
+ *   5. the host adds the windows (Horner, 2^c per step) with blst.
+ *   Large inputs are processed in chunks of scalars; buckets accumulate across chunks.
+ * split (Montgomery scalars, optional density bitmap): zero scalars are skipped, points of
+ *   one-scalars are summed directly (one mixed add each), the rest is compacted (canonical
+ *   scalar + base index) for the core. */
+#ifndef CUZK_GPU_MSM_CUH
+#define CUZK_GPU_MSM_CUH
+
+#include "gpu/curve.cuh"
+#include "gpu/exec.cuh"
+
+#define MSM_SENTINEL 0xffffffffu
+
+enum { IDX_ARRAY = 0, IDX_IDENTITY = 1, IDX_BITREV = 2 };
+
+/* where scalar i's base is: idx[i], off + i, or bitrev(i) over logn bits */
+struct idx_map {
+    const uint32_t *idx;
+    uint32_t mode, off, logn;
+    HD uint32_t operator()(size_t i) const
+    {
+        return mode == IDX_ARRAY ? idx[i] : mode == IDX_IDENTITY ? off + (uint32_t)i : bitrev((uint32_t)i, logn);
+    }
+};
+
+/* Montgomery -> canonical, in place or into another buffer */
+struct k_from_mont {
+    const fr_t *in;
+    fr_t *out;
+    HD void operator()(size_t i) const
+    {
+        fr_t t = in[i];
+        fr_from_mont(t, t);
+        out[i] = t;
+    }
+};
+
+struct k_digits {
+    const fr_t *scalars; /* canonical, chunk-relative */
+    idx_map map;         /* applied to the global index start + i */
+    size_t start, m;
+    unsigned c, nw;
+    uint32_t *keys, *vals; /* window-major: [w * m + i] */
+    HD void operator()(size_t i) const
+    {
+        const uint32_t *s = scalars[i].v;
+        const uint32_t half = 1u << (c - 1), full = 1u << c, mask = full - 1;
+        const uint32_t base = map(start + i);
+        uint32_t carry = 0;
+        for (unsigned w = 0; w < nw; w++) {
+            unsigned o = w * c, word = o >> 5, sh = o & 31;
+            uint32_t raw = word < 8 ? s[word] >> sh : 0;
+            if (sh + c > 32 && word + 1 < 8) raw |= s[word + 1] << (32 - sh);
+            uint32_t d = (raw & mask) + carry;
+            uint32_t mag, sign;
+            if (d > half) {
+                mag = full - d;
+                sign = 1;
+                carry = 1;
+            } else {
+                mag = d;
+                sign = 0;
+                carry = 0;
+            }
+            size_t o2 = (size_t)w * m + i;
+            if (mag == 0) {
+                keys[o2] = MSM_SENTINEL;
+                vals[o2] = 0;
+            } else {
+                keys[o2] = w * half + (mag - 1);
+                vals[o2] = base | (sign << 31);
+            }
+        }
+    }
+};
+
+/* One accumulation round over sorted (key, value) pairs. FROM_POINTS: values are base
+ * indices with a sign bit (round 1); otherwise XYZZ partial sums (later rounds). */
+template <class F, bool FROM_POINTS> struct k_accum {
+    const uint32_t *keys;
+    const uint32_t *vals;         /* FROM_POINTS */
+    const xyzz_t<F> *pvals;       /* !FROM_POINTS */
+    const affine_t<F> *bases;
+    size_t n;
+    uint32_t S;
+    xyzz_t<F> *buckets;
+    uint32_t *slot_keys; /* 2 per thread */
+    xyzz_t<F> *slot_vals;
+    HD void operator()(size_t t) const
+    {
+        size_t begin = t * S, end = begin + S < n ? begin + S : n;
+        slot_keys[2 * t] = MSM_SENTINEL;
+        slot_keys[2 * t + 1] = MSM_SENTINEL;
+        size_t i = begin;
+        bool first = true;
+        while (i < end) {
+            const uint32_t k = keys[i];
+            if (k == MSM_SENTINEL) break; /* sorted: only sentinels follow */
+            xyzz_t<F> acc;
+            set_inf(acc);
+            size_t j = i;
+            for (; j < end && keys[j] == k; j++) {
+                if (FROM_POINTS) {
+                    uint32_t v = vals[j];
+                    affine_t<F> p = bases[v & 0x7fffffffu];
+                    if (is_inf(p)) continue;
+                    if (v >> 31) neg(p);
+                    xyzz_madd(acc, p);
+                } else {
+                    xyzz_add(acc, pvals[j]);
+                }
+            }
+            const bool left_cut = first && i > 0 && keys[i - 1] == k;
+            const bool right_cut = j == end && j < n && keys[j] == k;
+            if (!left_cut && !right_cut) {
+                xyzz_add(buckets[k], acc);
+            } else {
+                size_t slot = 2 * t + (left_cut ? 0 : 1);
+                slot_keys[slot] = k;
+                slot_vals[slot] = acc;
+            }
+            first = false;
+            i = j;
+        }
+    }
+};
+
+struct k_flag_valid {
+    const uint32_t *keys;
+    uint32_t *flags;
+    HD void operator()(size_t i) const { flags[i] = keys[i] != MSM_SENTINEL; }
+};
+
+template <class F> struct k_compact_slots {
+    const uint32_t *keys;
+    const xyzz_t<F> *vals;
+    const uint32_t *pos;
+    uint32_t *out_keys;
+    xyzz_t<F> *out_vals;
+    HD void operator()(size_t i) const
+    {
+        if (keys[i] == MSM_SENTINEL) return;
+        out_keys[pos[i]] = keys[i];
+        out_vals[pos[i]] = vals[i];
+    }
+};
+
+/* out[w * G + g] = sum over buckets b in group g of window w of (b + 1) * B_b */
+template <class F> struct k_bucket_reduce {
+    const xyzz_t<F> *buckets;
+    uint32_t half, L, G;
+    xyzz_t<F> *out;
+    HD void operator()(size_t t) const
+    {
+        uint32_t w = (uint32_t)(t / G), g = (uint32_t)(t % G);
+        uint32_t lo = g * L, hi = lo + L < half ? lo + L : half;
+        const xyzz_t<F> *B = buckets + (size_t)w * half;
+        xyzz_t<F> S, T;
+        set_inf(S);
+        set_inf(T);
+        for (uint32_t b = hi; b > lo; b--) {
+            xyzz_add(S, B[b - 1]);
+            xyzz_add(T, S);
+        }
+        /* T = sum (b - lo + 1) B_b; add lo * S for the weights b + 1 */
+        if (lo) {
+            xyzz_t<F> M;
+            xyzz_mul_u32(M, S, lo);
+            xyzz_add(T, M);
+        }
+        out[t] = T;
+    }
+};
+
+/* out[w * Gout + q] = sum of in[w * Gin + q*K .. q*K + K) */
+template <class F> struct k_sum_groups {
+    const xyzz_t<F> *in;
+    xyzz_t<F> *out;
+    uint32_t Gin, Gout, K;
+    HD void operator()(size_t t) const
+    {
+        uint32_t w = (uint32_t)(t / Gout), q = (uint32_t)(t % Gout);
+        xyzz_t<F> acc;
+        set_inf(acc);
+        for (uint32_t j = 0; j < K; j++) {
+            uint32_t x = q * K + j;
+            if (x < Gin) xyzz_add(acc, in[(size_t)w * Gin + x]);
+        }
+        out[t] = acc;
+    }
+};
+
+/* ---------------------------------------------------------------- 0/1 split */
+/* A density filter: variable j takes part when bit j is set; its base is off + rank(j). */
+struct density_map {
+    const uint64_t *words; /* NULL: every variable, base off + j */
+    const uint32_t *rank;  /* exclusive prefix popcount per word */
+    uint32_t off;
+    HD bool on(size_t j) const { return !words || ((words[j >> 6] >> (j & 63)) & 1); }
+    HD uint32_t base(size_t j) const
+    {
+        if (!words) return off + (uint32_t)j;
+        uint64_t below = words[j >> 6] & ((((uint64_t)1) << (j & 63)) - 1);
+        return off + rank[j >> 6] + popc64(below);
+    }
+};
+
+struct k_popc_words {
+    const uint64_t *words;
+    size_t nbits;
+    uint32_t *out;
+    HD void operator()(size_t w) const
+    {
+        uint64_t v = words[w];
+        size_t rem = nbits - w * 64;
+        if (rem < 64) v &= (((uint64_t)1) << rem) - 1;
+        out[w] = popc64(v);
+    }
+};
+
+/* class: 0 skip (zero or not in the density), 1 one, 2 other */
+struct k_classify {
+    const fr_t *s;
+    density_map dm;
+    uint8_t *cls;
+    uint32_t *tail_flag;
+    HD void operator()(size_t j) const
+    {
+        uint8_t c = 0;
+        if (dm.on(j)) {
+            const fr_t v = s[j];
+            c = is_zero(v) ? 0 : fr_is_one(v) ? 1 : 2;
+        }
+        cls[j] = c;
+        tail_flag[j] = c == 2;
+    }
+};
+
+struct k_scatter_tail {
+    const fr_t *s;
+    const uint8_t *cls;
+    const uint32_t *pos;
+    density_map dm;
+    uint32_t start;
+    fr_t *tail_s; /* canonical */
+    uint32_t *tail_idx;
+    HD void operator()(size_t j) const
+    {
+        if (cls[j] != 2) return;
+        uint32_t p = start + pos[j];
+        fr_t v = s[j];
+        fr_from_mont(v, v);
+        tail_s[p] = v;
+        tail_idx[p] = dm.base(j);
+    }
+};
+
+template <class F> struct k_ones {
+    const uint8_t *cls;
+    density_map dm;
+    const affine_t<F> *bases;
+    size_t n;
+    uint32_t K;
+    xyzz_t<F> *partial;
+    HD void operator()(size_t t) const
+    {
+        xyzz_t<F> acc;
+        set_inf(acc);
+        size_t b = t * K, e = b + K < n ? b + K : n;
+        for (size_t j = b; j < e; j++) {
+            if (cls[j] != 1) continue;
+            const affine_t<F> p = bases[dm.base(j)];
+            if (!is_inf(p)) xyzz_madd(acc, p);
+        }
+        partial[t] = acc;
+    }
+};
+
+/* ---------------------------------------------------------------- orchestration */
+struct msm_config {
+    unsigned c;     /* window bits; 0: chosen from n */
+    size_t chunk;   /* scalars per chunk; 0: default */
+    uint32_t S1;    /* first-round range per thread; 0: chosen */
+    uint32_t S2;    /* later rounds; 0: 8 */
+};
+
+static inline unsigned msm_nwindows(unsigned c) { return (256 + c - 1) / c; }
+
+static inline unsigned msm_choose_c(size_t n, unsigned cmax)
+{
+    /* n mixed adds per window against ~3 full adds per bucket to reduce it */
+    double best = 1e300;
+    unsigned bc = 4;
+    for (unsigned c = 4; c <= cmax; c++) {
+        double nw = msm_nwindows(c);
+        double cost = (double)n * nw + 3.0 * nw * (double)(1u << (c - 1));
+        if (cost < best) {
+            best = cost;
+            bc = c;
+        }
+    }
+    return bc;
+}
+
+static inline int bits_for(uint64_t v) /* smallest b with v < 2^b */
+{
+    int b = 0;
+    while (b < 64 && (v >> b)) b++;
+    return b;
+}
+
+/* Sums `count` groups of G XYZZ points (each group contiguous) down to one point per group;
+ * returns the device buffer holding the `count` sums (either `a` or `tmp`). */
+template <class X, class F>
+static xyzz_t<F> *msm_sum_down(X &x, xyzz_t<F> *a, xyzz_t<F> *tmp, uint32_t count, uint32_t G)
+{
+    const uint32_t K = 32;
+    while (G > 1 && x.ok()) {
+        uint32_t Gout = (G + K - 1) / K;
+        k_sum_groups<F> k = {a, tmp, G, Gout, K};
+        x.parallel((size_t)count * Gout, k);
+        xyzz_t<F> *s = a;
+        a = tmp;
+        tmp = s;
+        G = Gout;
+    }
+    return a;
+}
+
+/* The Pippenger core: window sums into win_out (host, nw points); returns nw. */
+template <class X, class F>
+static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
+                            const msm_config *cfg, xyzz_t<F> *win_out, unsigned *nw_out, unsigned *c_out)
+{
+    typedef xyzz_t<F> P;
+    const unsigned cmax = sizeof(F) > sizeof(fp_t) ? 20 : 21;
+    unsigned c = cfg && cfg->c ? cfg->c : msm_choose_c(n, cmax);
+    unsigned nw = msm_nwindows(c);
+    uint32_t half = 1u << (c - 1);
+    *nw_out = nw;
+    *c_out = c;
+    size_t chunk = cfg && cfg->chunk ? cfg->chunk : ((size_t)1 << 25);
+    if (chunk > n) chunk = n ? n : 1;
+    size_t M = (size_t)nw * chunk;
+    int end_bit = bits_for((uint64_t)nw * half);
+    uint32_t S1 = cfg && cfg->S1 ? cfg->S1 : 0;
+    if (!S1) {
+        size_t target = (size_t)x.sms() * 2048;
+        size_t s = (M + target - 1) / target;
+        S1 = (uint32_t)(s < 16 ? 16 : s > 4096 ? 4096 : s);
+    }
+    uint32_t S2 = cfg && cfg->S2 ? cfg->S2 : 8;
+    size_t T1 = (M + S1 - 1) / S1;
+    size_t nslots = 2 * T1;
+
+    P *buckets = (P *)x.alloc((size_t)nw * half * sizeof(P));
+    uint32_t *keys = (uint32_t *)x.alloc(M * 4), *vals = (uint32_t *)x.alloc(M * 4);
+    uint32_t *keys2 = (uint32_t *)x.alloc(M * 4), *vals2 = (uint32_t *)x.alloc(M * 4);
+    uint32_t *skeys = (uint32_t *)x.alloc(nslots * 4), *ckeys = (uint32_t *)x.alloc(nslots * 4);
+    P *svals = (P *)x.alloc(nslots * sizeof(P)), *cvals = (P *)x.alloc(nslots * sizeof(P));
+    uint32_t *flags = (uint32_t *)x.alloc(nslots * 4), *pos = (uint32_t *)x.alloc(nslots * 4);
+    if (x.ok()) x.zero(buckets, (size_t)nw * half * sizeof(P));
+
+    for (size_t start = 0; start < n && x.ok(); start += chunk) {
+        size_t m = n - start < chunk ? n - start : chunk;
+        size_t Mc = (size_t)nw * m;
+        k_digits kd = {scalars + start, map, start, m, c, nw, keys, vals};
+        x.parallel(m, kd);
+        x.sort_pairs(keys, keys2, vals, vals2, Mc, end_bit);
+        /* round 1: from points */
+        size_t T = (Mc + S1 - 1) / S1;
+        k_accum<F, true> ka = {keys, vals, NULL, bases, Mc, S1, buckets, skeys, svals};
+        x.parallel(T, ka);
+        size_t ns = 2 * T;
+        while (x.ok()) {
+            k_flag_valid kf = {skeys, flags};
+            x.parallel(ns, kf);
+            x.exclusive_sum(flags, pos, ns);
+            uint32_t last[2] = {0, 0};
+            x.to_host(&last[0], pos + ns - 1, 4);
+            x.to_host(&last[1], flags + ns - 1, 4);
+            size_t cnt = (size_t)last[0] + last[1];
+            if (!x.ok() || cnt == 0) break;
+            k_compact_slots<F> kc = {skeys, svals, pos, ckeys, cvals};
+            x.parallel(ns, kc);
+            T = (cnt + S2 - 1) / S2;
+            k_accum<F, false> kr = {ckeys, NULL, cvals, bases, cnt, S2, buckets, skeys, svals};
+            x.parallel(T, kr);
+            ns = 2 * T;
+        }
+    }
+    x.release(keys);
+    x.release(vals);
+    x.release(keys2);
+    x.release(vals2);
+    x.release(skeys);
+    x.release(ckeys);
+    x.release(flags);
+    x.release(pos);
+    x.release(cvals);
+
+    /* buckets -> window sums */
+    uint32_t L = half < 64 ? half : 64;
+    uint32_t G = half / L;
+    P *red = (P *)x.alloc((size_t)nw * G * sizeof(P)), *red2 = (P *)x.alloc((size_t)nw * G * sizeof(P));
+    k_bucket_reduce<F> kb = {buckets, half, L, G, red};
+    x.parallel((size_t)nw * G, kb);
+    P *sums = msm_sum_down<X, F>(x, red, red2, nw, G);
+    if (x.ok()) x.to_host(win_out, sums, nw * sizeof(P));
+    x.release(red);
+    x.release(red2);
+    x.release(buckets);
+    x.release(svals);
+    return x.err;
+}
+
+/* Result of one split: the sum of the one-points and how many tail entries were added. */
+template <class F> struct split_result {
+    xyzz_t<F> ones;
+    size_t tail;
+};
+
+/* Classifies n Montgomery scalars s[0..n) under density dm, appends the tail (canonical
+ * scalars, base indices) at tail_s/tail_idx + start, and sums the points of one-scalars of
+ * each base array given (G1 and/or G2: the same index set). Scratch: cls (n bytes),
+ * flag/pos (n words each). */
+struct split_scratch {
+    uint8_t *cls;
+    uint32_t *flag, *pos, *rank;
+};
+
+template <class X>
+static size_t msm_classify(X &x, const fr_t *s, size_t n, density_map dm, size_t dbits, split_scratch sc,
+                           fr_t *tail_s, uint32_t *tail_idx, size_t start, density_map *dm_out)
+{
+    if (n == 0) return 0;
+    if (dm.words) {
+        size_t nwords = (dbits + 63) / 64;
+        k_popc_words kp = {dm.words, dbits, sc.flag};
+        x.parallel(nwords, kp);
+        x.exclusive_sum(sc.flag, sc.rank, nwords);
+        dm.rank = sc.rank;
+    }
+    k_classify kc = {s, dm, sc.cls, sc.flag};
+    x.parallel(n, kc);
+    x.exclusive_sum(sc.flag, sc.pos, n);
+    uint32_t last[2] = {0, 0};
+    x.to_host(&last[0], sc.pos + n - 1, 4);
+    x.to_host(&last[1], sc.flag + n - 1, 4);
+    size_t cnt = (size_t)last[0] + last[1];
+    k_scatter_tail ks = {s, sc.cls, sc.pos, dm, (uint32_t)start, tail_s, tail_idx};
+    x.parallel(n, ks);
+    *dm_out = dm;
+    return cnt;
+}
+
+/* Sum of the bases of one-scalars (after msm_classify with the same dm and cls). */
+template <class X, class F>
+static void msm_ones(X &x, const uint8_t *cls, density_map dm, size_t n, const affine_t<F> *bases, xyzz_t<F> *out_host)
+{
+    typedef xyzz_t<F> P;
+    if (n == 0) {
+        set_inf(*out_host);
+        return;
+    }
+    size_t target = (size_t)x.sms() * 1024;
+    uint32_t K = (uint32_t)((n + target - 1) / target);
+    if (K < 64) K = 64;
+    size_t T = (n + K - 1) / K;
+    P *part = (P *)x.alloc(T * sizeof(P)), *tmp = (P *)x.alloc(T * sizeof(P));
+    k_ones<F> ko = {cls, dm, bases, n, K, part};
+    x.parallel(T, ko);
+    P *sum = msm_sum_down<X, F>(x, part, tmp, 1, (uint32_t)T);
+    if (x.ok()) x.to_host(out_host, sum, sizeof(P));
+    x.release(part);
+    x.release(tmp);
+}
+
+#endif

@@ -1,0 +1,259 @@
+/* G1 instantiation of the MSM drivers, and the MSM objects of gpu.h (resident bases, G1 and
+ * G2), synthetic bases, and the field-multiplication benchmark. */
+#include <stdlib.h>
+
+#include "gpu/msm_impl.cuh"
+
+cuzk_status msm_core_g1(exec_dev &x, const g1_affine *bases, const fr_t *scalars, idx_map map, size_t n,
+                        const msm_config *cfg, blst_p1 *out, unsigned *c, unsigned *nw)
+{
+    return core_to_blst<exec_dev, fp_t, blst_p1>(x, bases, scalars, map, n, cfg, out, c, nw);
+}
+cuzk_status msm_core_g1(exec_host &x, const g1_affine *bases, const fr_t *scalars, idx_map map, size_t n,
+                        const msm_config *cfg, blst_p1 *out, unsigned *c, unsigned *nw)
+{
+    return core_to_blst<exec_host, fp_t, blst_p1>(x, bases, scalars, map, n, cfg, out, c, nw);
+}
+void msm_ones_g1(exec_dev &x, const uint8_t *cls, density_map dm, size_t n, const g1_affine *bases, blst_p1 *out)
+{
+    ones_to_blst<exec_dev, fp_t, blst_p1>(x, cls, dm, n, bases, out);
+}
+void msm_ones_g1(exec_host &x, const uint8_t *cls, density_map dm, size_t n, const g1_affine *bases, blst_p1 *out)
+{
+    ones_to_blst<exec_host, fp_t, blst_p1>(x, cls, dm, n, bases, out);
+}
+void gen_points_g1(exec_dev &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q) { gen_impl(x, out, n, A, Q); }
+void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q) { gen_impl(x, out, n, A, Q); }
+
+template <class X>
+cuzk_status msm_run_g1(X &x, const g1_affine *bases, const fr_t *s, size_t n, bool split, const msm_config *cfg,
+                       blst_p1 *out, cuzk_gpu_msm_stats *st)
+{
+    return run_impl<X, fp_t, blst_p1>(x, bases, s, n, split, cfg, out, st);
+}
+template cuzk_status msm_run_g1<exec_dev>(exec_dev &, const g1_affine *, const fr_t *, size_t, bool,
+                                          const msm_config *, blst_p1 *, cuzk_gpu_msm_stats *);
+template cuzk_status msm_run_g1<exec_host>(exec_host &, const g1_affine *, const fr_t *, size_t, bool,
+                                           const msm_config *, blst_p1 *, cuzk_gpu_msm_stats *);
+
+/* ---------------------------------------------------------------- MSM objects (gpu.h) */
+struct cuzk_gpu_msm {
+    bool g2;
+    size_t n;
+    void *bases; /* device, owned */
+    exec_dev x;
+    cuzk_gpu_msm_stats last;
+};
+
+/* tuning overrides for experiments: CUZK_GPU_MSM_C, CUZK_GPU_MSM_CHUNK, CUZK_GPU_MSM_S1 */
+static msm_config env_config(void)
+{
+    msm_config c;
+    memset(&c, 0, sizeof c);
+    const char *v;
+    if ((v = getenv("CUZK_GPU_MSM_C"))) c.c = (unsigned)atoi(v);
+    if ((v = getenv("CUZK_GPU_MSM_CHUNK"))) c.chunk = (size_t)atoll(v);
+    if ((v = getenv("CUZK_GPU_MSM_S1"))) c.S1 = (uint32_t)atoi(v);
+    return c;
+}
+
+static cuzk_status msm_new(cuzk_gpu_msm **out, bool g2, size_t n)
+{
+    *out = NULL;
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    cuzk_gpu_msm *m = new (std::nothrow) cuzk_gpu_msm();
+    if (!m) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    m->g2 = g2;
+    m->n = n;
+    size_t bytes = n * (g2 ? sizeof(g2_affine) : sizeof(g1_affine));
+    cudaError_t e = cudaMalloc(&m->bases, bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+        delete m;
+        return cuzk_fail(CUZK_ENOMEM, "device memory for %zu bases (%zu bytes): %s", n, bytes, cudaGetErrorString(e));
+    }
+    if (!m->x.init()) {
+        st = m->x.err;
+        cudaFree(m->bases);
+        m->x.destroy();
+        delete m;
+        return st;
+    }
+    *out = m;
+    return CUZK_OK;
+}
+
+static cuzk_status msm_create(cuzk_gpu_msm **out, const void *bases, size_t n, bool g2)
+{
+    cuzk_status st = msm_new(out, g2, n);
+    if (st) return st;
+    size_t bytes = n * (g2 ? sizeof(g2_affine) : sizeof(g1_affine));
+    cudaError_t e = cudaMemcpy((*out)->bases, bases, bytes, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+        cuzk_gpu_msm_destroy(*out);
+        *out = NULL;
+        return cuzk_fail(CUZK_EINTERNAL, "uploading bases: %s", cudaGetErrorString(e));
+    }
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_msm **out, const blst_p1_affine *bases, size_t n)
+{
+    return msm_create(out, bases, n, false);
+}
+
+extern "C" cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_msm **out, const blst_p2_affine *bases, size_t n)
+{
+    return msm_create(out, bases, n, true);
+}
+
+extern "C" cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed)
+{
+    cuzk_status st = msm_new(out, g2, n);
+    if (st) return st;
+    cuzk_gpu_msm *m = *out;
+    if (g2) {
+        g2_affine A, Q;
+        synthetic_ab_g2(&A, &Q, seed);
+        gen_points_g2(m->x, (g2_affine *)m->bases, n, A, Q);
+    } else {
+        g1_affine A, Q;
+        synthetic_ab_g1(&A, &Q, seed);
+        gen_points_g1(m->x, (g1_affine *)m->bases, n, A, Q);
+    }
+    m->x.sync();
+    if (!m->x.ok()) {
+        st = m->x.err;
+        cuzk_gpu_msm_destroy(m);
+        *out = NULL;
+    }
+    return st;
+}
+
+extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
+{
+    if (!m) return;
+    m->x.destroy();
+    cudaFree(m->bases);
+    delete m;
+}
+
+extern "C" size_t cuzk_gpu_msm_len(const cuzk_gpu_msm *m) { return m ? m->n : 0; }
+
+extern "C" void cuzk_gpu_msm_last_stats(const cuzk_gpu_msm *m, cuzk_gpu_msm_stats *st) { *st = m->last; }
+
+static cuzk_status msm_call(cuzk_gpu_msm *m, void *out, const cuzk_fr *scalars, size_t n, int flags, bool g2)
+{
+    if (m->g2 != g2) return cuzk_fail(CUZK_EINVAL, "MSM object holds %s bases", m->g2 ? "G2" : "G1");
+    if (n > m->n) return cuzk_fail(CUZK_EINVAL, "MSM of %zu scalars over %zu bases", n, m->n);
+    exec_dev &x = m->x;
+    x.err = CUZK_OK;
+    double t0 = cuzk_now();
+    const fr_t *s = (const fr_t *)scalars;
+    fr_t *tmp = NULL;
+    if (!(flags & CUZK_GPU_MSM_SCALARS_ON_DEVICE) && n) {
+        tmp = (fr_t *)x.alloc(n * sizeof(fr_t));
+        x.to_dev(tmp, scalars, n * sizeof(fr_t));
+        s = tmp;
+    }
+    msm_config cfg = env_config();
+    bool split = !(flags & CUZK_GPU_MSM_NO_SPLIT);
+    cuzk_status st;
+    if (g2) st = msm_run_g2(x, (const g2_affine *)m->bases, s, n, split, &cfg, (blst_p2 *)out, &m->last);
+    else st = msm_run_g1(x, (const g1_affine *)m->bases, s, n, split, &cfg, (blst_p1 *)out, &m->last);
+    if (tmp) x.release(tmp);
+    x.sync();
+    m->last.seconds = cuzk_now() - t0;
+    return st ? st : x.err;
+}
+
+extern "C" cuzk_status cuzk_gpu_msm_g1(cuzk_gpu_msm *m, blst_p1 *out, const cuzk_fr *scalars, size_t n, int flags)
+{
+    return msm_call(m, out, scalars, n, flags, false);
+}
+
+extern "C" cuzk_status cuzk_gpu_msm_g2(cuzk_gpu_msm *m, blst_p2 *out, const cuzk_fr *scalars, size_t n, int flags)
+{
+    return msm_call(m, out, scalars, n, flags, true);
+}
+
+extern "C" cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed)
+{
+    cuzk_gpu_msm *m;
+    cuzk_status st = cuzk_gpu_msm_create_synthetic(&m, n, g2, seed);
+    if (st) return st;
+    size_t bytes = n * (g2 ? sizeof(g2_affine) : sizeof(g1_affine));
+    cudaError_t e = cudaMemcpy(out, m->bases, bytes, cudaMemcpyDeviceToHost);
+    cuzk_gpu_msm_destroy(m);
+    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "download: %s", cudaGetErrorString(e));
+}
+
+/* ---------------------------------------------------------------- field benchmark */
+template <int V> __global__ void k_field_bench(fp_t *io, size_t nthreads, int iters)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nthreads) return;
+    fp_t a = io[i], b = io[nthreads + i];
+    for (int k = 0; k < iters; k++) {
+        if (V == 0) mul(a, a, b);
+        else if (V == 1) mp_mul_portable<fp_params>(a.v, a.v, b.v);
+        else {
+            fp64_t x, y;
+            memcpy(&x, &a, 48);
+            memcpy(&y, &b, 48);
+            mul64(x, x, y);
+            memcpy(&a, &x, 48);
+        }
+    }
+    io[2 * nthreads + (size_t)V * nthreads + i] = a;
+}
+
+extern "C" cuzk_status cuzk_gpu_field_bench(double muls_per_s[3])
+{
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    int sms = 132;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    const size_t T = (size_t)sms * 1024;
+    const int iters = 2000;
+    std::vector<fp_t> h(5 * T);
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 42);
+    for (size_t i = 0; i < 2 * T; i++) {
+        blst_fp f;
+        uint8_t bytes[48];
+        cuzk_rng_bytes(&rng, bytes, 48);
+        bytes[0] &= 0x0f; /* below p */
+        blst_fp_from_bendian(&f, bytes);
+        memcpy(&h[i], &f, 48);
+    }
+    fp_t *d = NULL;
+    if (cudaMalloc(&d, h.size() * sizeof(fp_t)) != cudaSuccess) return cuzk_fail(CUZK_ENOMEM, "field bench buffer");
+    cudaMemcpy(d, h.data(), 2 * T * sizeof(fp_t), cudaMemcpyHostToDevice);
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    for (int v = 0; v < 3; v++) {
+        for (int rep = 0; rep < 2; rep++) { /* first run warms up */
+            cudaEventRecord(a);
+            if (v == 0) k_field_bench<0><<<(unsigned)(T / 256), 256>>>(d, T, iters);
+            else if (v == 1) k_field_bench<1><<<(unsigned)(T / 256), 256>>>(d, T, iters);
+            else k_field_bench<2><<<(unsigned)(T / 256), 256>>>(d, T, iters);
+            cudaEventRecord(b);
+            cudaEventSynchronize(b);
+            float ms = 0;
+            cudaEventElapsedTime(&ms, a, b);
+            muls_per_s[v] = (double)T * iters / (ms / 1e3);
+        }
+    }
+    cudaError_t e = cudaGetLastError();
+    cudaMemcpy(h.data(), d, h.size() * sizeof(fp_t), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    if (e != cudaSuccess) return cuzk_fail(CUZK_EINTERNAL, "field bench: %s", cudaGetErrorString(e));
+    for (size_t i = 0; i < T; i++)
+        if (memcmp(&h[2 * T + i], &h[3 * T + i], 48) || memcmp(&h[2 * T + i], &h[4 * T + i], 48))
+            return cuzk_fail(CUZK_EINTERNAL, "field bench: the three multiplications disagree at thread %zu", i);
+    return CUZK_OK;
+}

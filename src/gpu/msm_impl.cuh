@@ -1,0 +1,155 @@
+/* Templated MSM drivers shared by msm_g1.cu and msm_g2.cu (each instantiates one curve). */
+#ifndef CUZK_GPU_MSM_IMPL_CUH
+#define CUZK_GPU_MSM_IMPL_CUH
+
+#include "gpu/internal.cuh"
+
+/* Blst conversions chosen by field type */
+static inline void to_blst(blst_p1 *o, const g1_xyzz &p) { xyzz_to_p1(o, p); }
+static inline void to_blst(blst_p2 *o, const g2_xyzz &p) { xyzz_to_p2(o, p); }
+static inline void win_to_blst(blst_p1 *o, const g1_xyzz *w, unsigned nw, unsigned c) { windows_to_p1(o, w, nw, c); }
+static inline void win_to_blst(blst_p2 *o, const g2_xyzz *w, unsigned nw, unsigned c) { windows_to_p2(o, w, nw, c); }
+static inline void blst_add(blst_p1 *o, const blst_p1 *a, const blst_p1 *b) { blst_p1_add_or_double(o, a, b); }
+static inline void blst_add(blst_p2 *o, const blst_p2 *a, const blst_p2 *b) { blst_p2_add_or_double(o, a, b); }
+
+template <class X, class F, class P>
+static cuzk_status core_to_blst(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
+                                const msm_config *cfg, P *out, unsigned *c, unsigned *nw)
+{
+    xyzz_t<F> win[64];
+    unsigned lc = 0, lnw = 0;
+    cuzk_status st = msm_core<X, F>(x, bases, scalars, map, n, cfg, win, &lnw, &lc);
+    if (st) return st;
+    win_to_blst(out, win, lnw, lc);
+    if (c) *c = lc;
+    if (nw) *nw = lnw;
+    return CUZK_OK;
+}
+
+template <class X, class F, class P>
+static void ones_to_blst(X &x, const uint8_t *cls, density_map dm, size_t n, const affine_t<F> *bases, P *out)
+{
+    xyzz_t<F> s;
+    set_inf(s);
+    msm_ones<X, F>(x, cls, dm, n, bases, &s);
+    to_blst(out, s);
+}
+
+/* MSM over Montgomery scalars in executor memory, with or without the 0/1 split. */
+template <class X, class F, class P>
+static cuzk_status run_impl(X &x, const affine_t<F> *bases, const fr_t *s, size_t n, bool split, const msm_config *cfg,
+                            P *out, cuzk_gpu_msm_stats *st)
+{
+    memset(out, 0, sizeof *out);
+    cuzk_gpu_msm_stats z;
+    memset(&z, 0, sizeof z);
+    if (!st) st = &z;
+    memset(st, 0, sizeof *st);
+    if (n == 0) return CUZK_OK;
+    if (n >= 0x7fffffffu) return cuzk_fail(CUZK_EINVAL, "MSM of %zu points: at most 2^31 - 1 supported", n);
+    if (!split) {
+        fr_t *canon = (fr_t *)x.alloc(n * sizeof(fr_t));
+        k_from_mont km = {s, canon};
+        x.parallel(n, km);
+        idx_map map = {NULL, IDX_IDENTITY, 0, 0};
+        cuzk_status r = core_to_blst<X, F, P>(x, bases, canon, map, n, cfg, out, &st->window_bits, &st->windows);
+        x.release(canon);
+        st->tail = n;
+        return r ? r : x.err;
+    }
+    split_scratch sc;
+    sc.cls = (uint8_t *)x.alloc(n);
+    sc.flag = (uint32_t *)x.alloc(n * 4);
+    sc.pos = (uint32_t *)x.alloc(n * 4);
+    sc.rank = (uint32_t *)x.alloc(4);
+    fr_t *tail_s = (fr_t *)x.alloc(n * sizeof(fr_t));
+    uint32_t *tail_idx = (uint32_t *)x.alloc(n * 4);
+    density_map dm = {NULL, NULL, 0}, used;
+    size_t cnt = x.ok() ? msm_classify(x, s, n, dm, n, sc, tail_s, tail_idx, 0, &used) : 0;
+    P ones, tail;
+    memset(&ones, 0, sizeof ones);
+    memset(&tail, 0, sizeof tail);
+    if (x.ok()) ones_to_blst<X, F, P>(x, sc.cls, used, n, bases, &ones);
+    if (x.ok() && cnt) {
+        idx_map map = {tail_idx, IDX_ARRAY, 0, 0};
+        core_to_blst<X, F, P>(x, bases, tail_s, map, cnt, cfg, &tail, &st->window_bits, &st->windows);
+    }
+    x.release(sc.cls);
+    x.release(sc.flag);
+    x.release(sc.pos);
+    x.release(sc.rank);
+    x.release(tail_s);
+    x.release(tail_idx);
+    x.sync();
+    if (!x.ok()) return x.err;
+    blst_add(out, &ones, &tail);
+    st->tail = cnt;
+    return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------- synthetic points */
+/* Thread t makes points i in [t K, t K + K): P_i = A + i Q by repeated mixed additions from
+ * A + (t K) Q, then converts the K XYZZ points to affine with one inversion (Montgomery's
+ * trick over ZZZ: 1/ZZZ directly, 1/ZZ = (ZZ / ZZZ)^2). */
+template <class F> struct k_gen_points {
+    affine_t<F> A, Q;
+    size_t first, n; /* this launch: points [first, n) */
+    uint32_t K;
+    affine_t<F> *out; /* global index */
+    F *zz, *zzz, *pp; /* scratch, launch-relative */
+    HD void operator()(size_t t) const
+    {
+        size_t i0 = first + t * K;
+        if (i0 >= n) return;
+        size_t i1 = i0 + K < n ? i0 + K : n;
+        xyzz_t<F> q, P;
+        xyzz_from_affine(q, Q);
+        xyzz_mul_u32(P, q, (uint32_t)i0);
+        xyzz_madd(P, A);
+        F prod;
+        set_one(prod);
+        for (size_t i = i0; i < i1; i++) {
+            size_t s = i - first;
+            out[i].x = P.X;
+            out[i].y = P.Y;
+            zz[s] = P.ZZ;
+            zzz[s] = P.ZZZ;
+            mul(prod, prod, P.ZZZ);
+            pp[s] = prod;
+            xyzz_madd(P, Q);
+        }
+        F inv_all;
+        inv(inv_all, prod);
+        for (size_t i = i1; i-- > i0;) {
+            size_t s = i - first;
+            F iz, t2;
+            if (i > i0) mul(iz, inv_all, pp[s - 1]);
+            else iz = inv_all;
+            mul(inv_all, inv_all, zzz[s]);
+            mul(t2, zz[s], iz);
+            sqr(t2, t2);
+            F x = out[i].x, y = out[i].y;
+            mul(x, x, t2);
+            mul(y, y, iz);
+            out[i].x = x;
+            out[i].y = y;
+        }
+    }
+};
+
+template <class X, class F> static void gen_impl(X &x, affine_t<F> *out, size_t n, affine_t<F> A, affine_t<F> Q)
+{
+    const uint32_t K = 256;
+    size_t chunk = x.is_device() ? ((size_t)1 << 24) : 4096;
+    F *zz = (F *)x.alloc(chunk * sizeof(F)), *zzz = (F *)x.alloc(chunk * sizeof(F)), *pp = (F *)x.alloc(chunk * sizeof(F));
+    for (size_t first = 0; first < n && x.ok(); first += chunk) {
+        size_t last = first + chunk < n ? first + chunk : n;
+        k_gen_points<F> k = {A, Q, first, last, K, out, zz, zzz, pp};
+        x.parallel((last - first + K - 1) / K, k);
+    }
+    x.release(zz);
+    x.release(zzz);
+    x.release(pp);
+}
+
+#endif

@@ -1,0 +1,141 @@
+/* NTT entry points: natural-order transforms (gpu.h), the H-polynomial pipeline of the
+ * prover, and their host emulation. */
+#include "gpu/internal.cuh"
+
+extern "C" {
+#include "cuzk/ff.h"
+}
+
+static fr_t fr_of(const cuzk_fr &v)
+{
+    fr_t r;
+    memcpy(&r, &v, 32);
+    return r;
+}
+
+static fr_t n_inv(unsigned log_n)
+{
+    cuzk_fr n, ni;
+    cuzk_fr_from_u64(&n, (uint64_t)1 << log_n);
+    cuzk_fr_inv(&ni, &n);
+    return fr_of(ni);
+}
+
+template <class X> static void natural_impl(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind)
+{
+    if (log_n == 0) return; /* every kind is the identity on one element */
+    ntt_scale sc;
+    memset(&sc, 0, sizeof sc);
+    bool inverse = kind == CUZK_GPU_NTT_INVERSE || kind == CUZK_GPU_NTT_COSET_INVERSE;
+    if (kind == CUZK_GPU_NTT_COSET_FORWARD) {
+        sc.where = SCALE_PRE;
+        sc.pow = POW_G;
+    } else if (inverse) {
+        sc.where = SCALE_POST;
+        sc.pow = kind == CUZK_GPU_NTT_COSET_INVERSE ? POW_GINV : POW_NONE;
+        sc.has_c = true;
+        sc.c = n_inv(log_n);
+    }
+    ntt_run(x, tb, data, log_n, inverse, NTT_NR, sc);
+    k_bitrev kb = {data, log_n};
+    x.parallel((size_t)1 << log_n, kb);
+}
+
+void ntt_natural(exec_dev &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind)
+{
+    natural_impl(x, tb, data, log_n, kind);
+}
+void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind)
+{
+    natural_impl(x, tb, data, log_n, kind);
+}
+
+/* bellperson's H: coefficients of a, b, c by inverse NTT, evaluations on the coset g*H,
+ * (a b - c) / (g^N - 1), back to coefficients. The inverse NTTs (DIF) leave bit-reversed
+ * output, the forward ones (DIT) take it, so no reordering pass is needed; 1/N and g^j are
+ * applied as the inverse NTT stores its result. The final coefficients stay bit-reversed:
+ * the H MSM indexes its bases by bitrev(position). */
+template <class X>
+static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b, int up_c)
+{
+    const size_t N = (size_t)1 << lg;
+    ntt_scale to_coset;
+    memset(&to_coset, 0, sizeof to_coset);
+    to_coset.where = SCALE_POST;
+    to_coset.pow = POW_G;
+    to_coset.has_c = true;
+    to_coset.c = n_inv(lg);
+    ntt_scale none;
+    memset(&none, 0, sizeof none);
+    fr_t *v[3] = {a, b, c};
+    int up[3] = {up_a, up_b, up_c};
+    static const char *names[3] = {"ntt a", "ntt b", "ntt c"};
+    for (int k = 0; k < 3; k++) {
+        x.wait_upload(up[k]);
+        x.stage_begin(names[k]);
+        if (lg == 0) {
+            /* N = 1: coefficients = values; the coset factor g^0 = 1 */
+        } else {
+            ntt_run(x, tb, v[k], lg, true, NTT_NR, to_coset);
+            ntt_run(x, tb, v[k], lg, false, NTT_RN, none);
+        }
+        x.stage_end();
+    }
+    x.stage_begin("(ab - c) / z");
+    cuzk_fr g, z;
+    cuzk_fr_from_u64(&g, CUZK_FR_GENERATOR);
+    cuzk_fr_pow_u64(&z, &g, N);
+    cuzk_fr_sub(&z, &z, &CUZK_FR_ONE);
+    cuzk_fr_inv(&z, &z);
+    k_h_combine kc = {a, b, c, fr_of(z)};
+    x.parallel(N, kc);
+    x.stage_end();
+    x.stage_begin("intt h");
+    if (lg > 0) {
+        ntt_scale from_coset = to_coset;
+        from_coset.pow = POW_GINV;
+        ntt_run(x, tb, a, lg, true, NTT_NR, from_coset);
+    }
+    x.stage_end();
+}
+
+void ntt_h_pipeline(exec_dev &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b,
+                    int up_c)
+{
+    h_impl(x, tb, a, b, c, lg, up_a, up_b, up_c);
+}
+void ntt_h_pipeline(exec_host &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b,
+                    int up_c)
+{
+    h_impl(x, tb, a, b, c, lg, up_a, up_b, up_c);
+}
+
+/* ---------------------------------------------------------------- gpu.h */
+extern "C" cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind, bool on_device)
+{
+    if (log_n > CUZK_NTT_MAX_LOG) return cuzk_fail(CUZK_EINVAL, "NTT size 2^%u is above the supported 2^%d", log_n, CUZK_NTT_MAX_LOG);
+    if ((unsigned)kind > 3) return cuzk_fail(CUZK_EINVAL, "unknown NTT kind %d", (int)kind);
+    ntt_tables tb;
+    cuzk_status st = ntt_device_tables(&tb);
+    if (st) return st;
+    exec_dev x;
+    if (!x.init()) {
+        x.destroy();
+        return x.err;
+    }
+    size_t n = (size_t)1 << log_n, bytes = n * sizeof(fr_t);
+    fr_t *buf = NULL;
+    if (!on_device) buf = (fr_t *)x.alloc(bytes);
+    for (size_t v = 0; v < nvec && x.ok(); v++) {
+        fr_t *d = on_device ? (fr_t *)(data + v * n) : buf;
+        if (!on_device) x.to_dev(d, data + v * n, bytes);
+        ntt_natural(x, tb, d, log_n, kind);
+        if (!on_device) x.to_host(data + v * n, d, bytes);
+    }
+    x.sync();
+    if (buf) x.release(buf);
+    x.sync();
+    st = x.err;
+    x.destroy();
+    return st;
+}

@@ -1,0 +1,248 @@
+/* Radix-2 NTT over Fr in passes of up to 11 bits, each pass one kernel over shared memory.
+ *
+ * A transform of size 2^n is split into passes over bit ranges [s_lo, s_lo + b). For DIF
+ * (natural in, bit-reversed out; Gentleman-Sande) the passes go from the top bits down: a pass
+ * loads, for each index n0 below 2^s_lo, the 2^b elements n0 + 2^s_lo * p, runs b butterfly
+ * stages in shared memory (a size-2^b DFT, output bit-reversed), multiplies by the twiddle
+ * w_M^(n0 * k1) of the enclosing size-M sub-transform (M = 2^(s_lo+b), k1 = bitrev_b(p)) and
+ * stores back in place (the four-step decomposition applied recursively). DIT (bit-reversed
+ * in, natural out; Cooley-Tukey) is the transposed flow graph: the same passes bottom up, each
+ * twiddling first and then running its stages in the opposite order with transposed
+ * butterflies. A block holds 2^g neighbouring n0 columns so that loads are 2^g * 32 bytes
+ * contiguous.
+ *
+ * Twiddles are powers of w = a primitive 2^28-th root of unity (the one the CPU NTT uses,
+ * 7^((r-1)/2^28)), read as TL[e mod 2^14] * TH[e >> 14] from two 512 KiB tables; in-block
+ * twiddles are multiples of 2^14 and cost one load. Inverse transforms use w^-e = w^(2^28-e).
+ * Coset factors c * g^j (or g^-j) use two more table pairs, and are applied while loading the
+ * first pass or storing the last one, so the H pipeline needs no separate scaling or
+ * bit-reversal passes. */
+#ifndef CUZK_GPU_NTT_CUH
+#define CUZK_GPU_NTT_CUH
+
+#include "gpu/exec.cuh"
+#include "gpu/field.cuh"
+
+#define NTT_LOG_MAX 28
+#define NTT_TAB_BITS 14
+#define NTT_TAB_N (1u << NTT_TAB_BITS)
+#define NTT_PASS_MAX 11
+
+struct ntt_tables {
+    const fr_t *tl, *th;   /* w^i, w^(i 2^14), i < 2^14 */
+    const fr_t *gl, *gh;   /* g^i, g^(i 2^14) */
+    const fr_t *gil, *gih; /* g^-i, g^(-i 2^14) */
+};
+
+HD fr_t ntt_tw(const ntt_tables &tb, uint32_t e, bool inverse)
+{
+    if (inverse) e = (0u - e) & ((1u << NTT_LOG_MAX) - 1);
+    uint32_t lo = e & (NTT_TAB_N - 1), hi = e >> NTT_TAB_BITS;
+    if (lo == 0) return tb.th[hi];
+    if (hi == 0) return tb.tl[lo];
+    fr_t r;
+    mul(r, tb.tl[lo], tb.th[hi]);
+    return r;
+}
+
+enum { NTT_NR = 0, NTT_RN = 1 };          /* order: natural->bitrev (DIF), bitrev->natural (DIT) */
+enum { SCALE_NONE = 0, SCALE_PRE = 1, SCALE_POST = 2 };
+enum { POW_NONE = 0, POW_G = 1, POW_GINV = 2 };
+
+struct ntt_scale {
+    int where, pow;
+    bool has_c;
+    fr_t c;
+};
+
+struct k_ntt_pass {
+    fr_t *data;
+    ntt_tables tb;
+    unsigned log_n, s_lo, b, g;
+    bool dit, inverse, twiddle;
+    ntt_scale sc;
+    bool sc_bitrev; /* the element's coefficient index is bitrev(pos) */
+
+    HD unsigned nphases() const { return b + 2; }
+
+    HD size_t pos(unsigned blk, unsigned e, uint32_t *n0_out, uint32_t *p_out) const
+    {
+        uint32_t groups = (1u << s_lo) >> g;
+        uint32_t H = blk / groups, n0 = ((blk % groups) << g) + (e & ((1u << g) - 1)), p = e >> g;
+        *n0_out = n0;
+        *p_out = p;
+        return ((size_t)H << (s_lo + b)) + n0 + ((size_t)p << s_lo);
+    }
+    HD void inter(fr_t &v, uint32_t n0, uint32_t p) const
+    {
+        uint32_t k1 = bitrev(p, b);
+        uint32_t e = (n0 * k1) << (NTT_LOG_MAX - s_lo - b);
+        if (e == 0) return;
+        fr_t t = ntt_tw(tb, e, inverse);
+        mul(v, v, t);
+    }
+    HD void scale(fr_t &v, size_t pos_) const
+    {
+        uint32_t j = sc_bitrev ? bitrev((uint32_t)pos_, log_n) : (uint32_t)pos_;
+        if (sc.pow != POW_NONE) {
+            const fr_t *lo = sc.pow == POW_G ? tb.gl : tb.gil, *hi = sc.pow == POW_G ? tb.gh : tb.gih;
+            fr_t f;
+            mul(f, lo[j & (NTT_TAB_N - 1)], hi[j >> NTT_TAB_BITS]);
+            mul(v, v, f);
+        }
+        if (sc.has_c) mul(v, v, sc.c);
+    }
+    HD void phase(unsigned blk, unsigned tid, unsigned nt, void *smem, unsigned ph) const
+    {
+        fr_t *sm = (fr_t *)smem;
+        const unsigned tile = 1u << (b + g), gm = (1u << g) - 1;
+        if (ph == 0) {
+            for (unsigned e = tid; e < tile; e += nt) {
+                uint32_t n0, p;
+                size_t q = pos(blk, e, &n0, &p);
+                fr_t v = data[q];
+                if (sc.where == SCALE_PRE) scale(v, q);
+                if (dit && twiddle) inter(v, n0, p);
+                sm[e] = v;
+            }
+        } else if (ph <= b) {
+            const unsigned j = dit ? ph - 1 : b - ph;
+            const uint32_t jm = (1u << j) - 1;
+            for (unsigned q = tid; q < tile / 2; q += nt) {
+                uint32_t c = q & gm, r = q >> g;
+                uint32_t p = ((r >> j) << (j + 1)) | (r & jm);
+                unsigned e1 = (p << g) | c, e2 = ((p + (1u << j)) << g) | c;
+                uint32_t t = p & jm;
+                fr_t u = sm[e1], w = sm[e2];
+                if (dit) {
+                    if (t) {
+                        fr_t tw = ntt_tw(tb, t << (NTT_LOG_MAX - j - 1), inverse);
+                        mul(w, w, tw);
+                    }
+                    fr_t s;
+                    add(s, u, w);
+                    sub(w, u, w);
+                    sm[e1] = s;
+                    sm[e2] = w;
+                } else {
+                    fr_t s;
+                    add(s, u, w);
+                    sub(w, u, w);
+                    if (t) {
+                        fr_t tw = ntt_tw(tb, t << (NTT_LOG_MAX - j - 1), inverse);
+                        mul(w, w, tw);
+                    }
+                    sm[e1] = s;
+                    sm[e2] = w;
+                }
+            }
+        } else {
+            for (unsigned e = tid; e < tile; e += nt) {
+                uint32_t n0, p;
+                size_t q = pos(blk, e, &n0, &p);
+                fr_t v = sm[e];
+                if (!dit && twiddle) inter(v, n0, p);
+                if (sc.where == SCALE_POST) scale(v, q);
+                data[q] = v;
+            }
+        }
+    }
+};
+
+struct k_bitrev {
+    fr_t *data;
+    unsigned log_n;
+    HD void operator()(size_t i) const
+    {
+        uint32_t j = bitrev((uint32_t)i, log_n);
+        if (i < j) {
+            fr_t t = data[i];
+            data[i] = data[j];
+            data[j] = t;
+        }
+    }
+};
+
+/* a = (a * b - c) * z */
+struct k_h_combine {
+    fr_t *a;
+    const fr_t *b, *c;
+    fr_t z;
+    HD void operator()(size_t i) const
+    {
+        fr_t t;
+        mul(t, a[i], b[i]);
+        sub(t, t, c[i]);
+        mul(t, t, z);
+        a[i] = t;
+    }
+};
+
+/* pass sizes: ceil(n / 11) passes, bits spread evenly (the larger ones at the bottom) */
+static inline unsigned ntt_plan(unsigned log_n, unsigned bs[4])
+{
+    unsigned np = (log_n + NTT_PASS_MAX - 1) / NTT_PASS_MAX;
+    for (unsigned k = 0; k < np; k++) bs[k] = log_n / np + (k >= np - log_n % np ? 1 : 0);
+    return np; /* bs[0] is the top pass */
+}
+
+/* One transform of 2^log_n elements in place (log_n >= 1), order NTT_NR or NTT_RN. */
+template <class X>
+static void ntt_run(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, bool inverse, int order, ntt_scale sc)
+{
+    unsigned bs[4];
+    unsigned np = ntt_plan(log_n, bs);
+    unsigned slo[4];
+    unsigned top = log_n;
+    for (unsigned k = 0; k < np; k++) {
+        top -= bs[k];
+        slo[k] = top;
+    }
+    const bool dit = order == NTT_RN;
+    for (unsigned i = 0; i < np && x.ok(); i++) {
+        unsigned k = dit ? np - 1 - i : i;
+        unsigned b = bs[k], s_lo = slo[k];
+        unsigned g = s_lo < NTT_PASS_MAX - b ? s_lo : NTT_PASS_MAX - b;
+        k_ntt_pass kp;
+        kp.data = data;
+        kp.tb = tb;
+        kp.log_n = log_n;
+        kp.s_lo = s_lo;
+        kp.b = b;
+        kp.g = g;
+        kp.dit = dit;
+        kp.inverse = inverse;
+        kp.twiddle = s_lo > 0;
+        kp.sc = sc;
+        kp.sc.where = SCALE_NONE;
+        if (i == 0 && sc.where == SCALE_PRE) kp.sc.where = SCALE_PRE;
+        if (i == np - 1 && sc.where == SCALE_POST) kp.sc.where = SCALE_POST;
+        /* coefficient index of a position: natural on the natural side */
+        kp.sc_bitrev = kp.sc.where == SCALE_PRE ? dit : !dit;
+        unsigned tile = 1u << (b + g);
+        unsigned nt = tile / 2 < 256 ? (tile / 2 < 32 ? 32 : tile / 2) : 256;
+        unsigned nblocks = (unsigned)(((size_t)1 << log_n) >> (b + g));
+        x.blocks(nblocks, nt, (size_t)tile * sizeof(fr_t), kp);
+    }
+}
+
+/* Scales every element by the factor of an ntt_scale (for log_n = 0 and standalone use). */
+struct k_scale {
+    fr_t *data;
+    ntt_tables tb;
+    ntt_scale sc;
+    HD void operator()(size_t j) const
+    {
+        fr_t v = data[j];
+        if (sc.pow != POW_NONE) {
+            const fr_t *lo = sc.pow == POW_G ? tb.gl : tb.gil, *hi = sc.pow == POW_G ? tb.gh : tb.gih;
+            fr_t f;
+            mul(f, lo[j & (NTT_TAB_N - 1)], hi[j >> NTT_TAB_BITS]);
+            mul(v, v, f);
+        }
+        if (sc.has_c) mul(v, v, sc.c);
+        data[j] = v;
+    }
+};
+
+#endif

@@ -1,0 +1,355 @@
+/* The GPU layer on a real device: NTTs against the CPU NTT, MSMs (G1, G2; random and
+ * adversarial scalars; sizes 1..2^20) against the CPU MSM, a large MSM by linearity and
+ * split/no-split agreement, and GPU proofs against CPU proof bytes (and the verifier).
+ * Skips (exit 77) where no CUDA device is present. CUZK_GPU_TEST_LARGE=0 leaves out the
+ * large sizes. */
+#include <string.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/gpu.h"
+#include "cuzk/groth16.h"
+#include "harness.h"
+
+static cuzk_rng rng;
+static int large = 1;
+
+static void rand_scalars(cuzk_fr *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) cuzk_fr_random(&s[i], &rng);
+}
+
+/* ---------------------------------------------------------------- NTT */
+static void test_ntt(void)
+{
+    static const cuzk_gpu_ntt_kind kinds[4] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE,
+                                               CUZK_GPU_NTT_COSET_FORWARD, CUZK_GPU_NTT_COSET_INVERSE};
+    unsigned maxlog = large ? 24 : 20;
+    for (unsigned lg = 0; lg <= maxlog; lg += (lg < 12 ? 1 : lg < 20 ? 2 : 4)) {
+        size_t n = (size_t)1 << lg;
+        cuzk_ntt_domain d;
+        CHECK_OK(cuzk_ntt_domain_init(&d, lg));
+        cuzk_fr *x = malloc(2 * n * sizeof *x), *y = malloc(2 * n * sizeof *y);
+        for (int k = 0; k < 4; k++) {
+            if (lg > 20 && k != 0 && k != 3) continue;
+            size_t nv = lg <= 16 ? 2 : 1; /* several vectors per call */
+            rand_scalars(x, nv * n);
+            memcpy(y, x, nv * n * sizeof *x);
+            for (size_t v = 0; v < nv; v++) switch (kinds[k]) {
+                case CUZK_GPU_NTT_FORWARD: cuzk_ntt_forward(&d, y + v * n); break;
+                case CUZK_GPU_NTT_INVERSE: cuzk_ntt_inverse(&d, y + v * n); break;
+                case CUZK_GPU_NTT_COSET_FORWARD: cuzk_ntt_coset_forward(&d, y + v * n); break;
+                case CUZK_GPU_NTT_COSET_INVERSE: cuzk_ntt_coset_inverse(&d, y + v * n); break;
+                }
+            CHECK_OK(cuzk_gpu_ntt(x, lg, nv, kinds[k], false));
+            int same = !memcmp(x, y, nv * n * sizeof *x);
+            CHECK(same);
+            if (!same) fprintf(stderr, "    GPU NTT kind %d differs from the CPU at 2^%u\n", k, lg);
+        }
+        free(x);
+        free(y);
+        cuzk_ntt_domain_free(&d);
+    }
+    if (large) {
+        /* 2^27: inverse(forward(x)) = x, and a sparse input against its closed form */
+        unsigned lg = 27;
+        size_t n = (size_t)1 << lg;
+        cuzk_fr *x = NULL, *y = malloc(n * sizeof *y);
+        CHECK_OK(cuzk_gpu_host_alloc((void **)&x, n * sizeof *x));
+        if (!x || !y) return;
+        for (size_t i = 0; i < n; i++) cuzk_fr_from_u64(&x[i], i * 2654435761u + 1);
+        memcpy(y, x, n * sizeof *x);
+        CHECK_OK(cuzk_gpu_ntt(x, lg, 1, CUZK_GPU_NTT_COSET_FORWARD, false));
+        CHECK(memcmp(x, y, 64 * sizeof *x) != 0);
+        CHECK_OK(cuzk_gpu_ntt(x, lg, 1, CUZK_GPU_NTT_COSET_INVERSE, false));
+        CHECK(!memcmp(x, y, n * sizeof *x));
+        /* x = c0 + c1 X^5: X_k = c0 + c1 w^(5k) */
+        memset(x, 0, n * sizeof *x);
+        cuzk_fr c0, c1, w, t;
+        cuzk_fr_random(&c0, &rng);
+        cuzk_fr_random(&c1, &rng);
+        x[0] = c0;
+        x[5] = c1;
+        CHECK_OK(cuzk_gpu_ntt(x, lg, 1, CUZK_GPU_NTT_FORWARD, false));
+        cuzk_fr_root_of_unity(&w, lg);
+        int bad = 0;
+        for (int q = 0; q < 64; q++) {
+            size_t k = q < 32 ? (size_t)q : (size_t)(cuzk_rng_next(&rng) % n);
+            cuzk_fr_pow_u64(&t, &w, (5 * k) % n);
+            cuzk_fr_mul(&t, &t, &c1);
+            cuzk_fr_add(&t, &t, &c0);
+            if (!cuzk_fr_eq(&t, &x[k])) bad = 1;
+        }
+        CHECK(!bad);
+        cuzk_gpu_host_free(x);
+        free(y);
+    }
+}
+
+/* ---------------------------------------------------------------- MSM */
+static cuzk_gpu_msm *g1m, *g2m;
+static blst_p1_affine *g1b;
+static blst_p2_affine *g2b;
+
+static void msm_g1_check(const cuzk_fr *s, size_t n, const char *what)
+{
+    blst_p1 want, got;
+    CHECK_OK(cuzk_g1_msm(&want, g1b, s, n));
+    for (int split = 0; split < 2; split++) {
+        CHECK_OK(cuzk_gpu_msm_g1(g1m, &got, s, n, split ? 0 : CUZK_GPU_MSM_NO_SPLIT));
+        int ok = blst_p1_is_equal(&got, &want);
+        CHECK(ok);
+        if (!ok) fprintf(stderr, "    G1 MSM '%s' n=%zu split=%d differs from the CPU\n", what, n, split);
+    }
+}
+
+static void adversarial(cuzk_fr *s, size_t n, int kind)
+{
+    cuzk_fr e;
+    cuzk_fr_random(&e, &rng);
+    for (size_t i = 0; i < n; i++) switch (kind) {
+        case 0: s[i] = CUZK_FR_ZERO; break;
+        case 1: s[i] = CUZK_FR_ONE; break;
+        case 2: cuzk_fr_neg(&s[i], &CUZK_FR_ONE); break;
+        case 3: s[i] = e; break;
+        case 4: {
+            uint64_t r = cuzk_rng_next(&rng) % 8;
+            if (r < 3) s[i] = CUZK_FR_ZERO;
+            else if (r < 6) s[i] = CUZK_FR_ONE;
+            else if (r == 6) cuzk_fr_from_u64(&s[i], cuzk_rng_next(&rng) % 100);
+            else cuzk_fr_random(&s[i], &rng);
+            break;
+        }
+        default: cuzk_fr_from_u64(&s[i], cuzk_rng_next(&rng) % 4); break;
+        }
+}
+
+static const char *ADV[6] = {"zeros", "ones", "r-1", "all equal", "0/1 profile", "tiny"};
+
+static void test_msm(void)
+{
+    const size_t NMAX = (size_t)1 << 20;
+    g1b = malloc(NMAX * sizeof *g1b);
+    cuzk_fr *s = malloc(NMAX * sizeof *s);
+    CHECK_OK(cuzk_gpu_synthetic_points(g1b, NMAX, false, 1));
+    for (size_t i = 0; i < NMAX; i += NMAX / 64) {
+        CHECK(blst_p1_affine_on_curve(&g1b[i]));
+        CHECK(blst_p1_affine_in_g1(&g1b[i]));
+    }
+    CHECK_OK(cuzk_gpu_msm_create_g1(&g1m, g1b, NMAX));
+    static const size_t sizes[] = {1, 2, 3, 31, 100, 1000, 4097, 65536, (1 << 18) + 3, 1 << 20};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        rand_scalars(s, sizes[k]);
+        msm_g1_check(s, sizes[k], "random");
+    }
+    static const size_t asizes[] = {5, 4096, 1 << 16};
+    for (size_t k = 0; k < sizeof asizes / sizeof asizes[0]; k++)
+        for (int kind = 0; kind < 6; kind++) {
+            adversarial(s, asizes[k], kind);
+            msm_g1_check(s, asizes[k], ADV[kind]);
+        }
+    /* repeated points and infinity among the bases */
+    {
+        size_t n = 5000;
+        blst_p1_affine *rb = malloc(n * sizeof *rb);
+        cuzk_fr e;
+        cuzk_fr_random(&e, &rng);
+        for (size_t i = 0; i < n; i++) {
+            rb[i] = g1b[i % 7];
+            if (i % 11 == 4) memset(&rb[i], 0, sizeof rb[i]);
+            if (i % 3 == 0) s[i] = e;
+            else if (i % 3 == 1) cuzk_fr_neg(&s[i], &e);
+            else if (i % 6 == 2) s[i] = CUZK_FR_ONE;
+            else cuzk_fr_random(&s[i], &rng);
+        }
+        cuzk_gpu_msm *m;
+        CHECK_OK(cuzk_gpu_msm_create_g1(&m, rb, n));
+        blst_p1 want, got;
+        CHECK_OK(cuzk_g1_msm(&want, rb, s, n));
+        for (int split = 0; split < 2; split++) {
+            CHECK_OK(cuzk_gpu_msm_g1(m, &got, s, n, split ? 0 : CUZK_GPU_MSM_NO_SPLIT));
+            CHECK(blst_p1_is_equal(&got, &want));
+        }
+        cuzk_gpu_msm_destroy(m);
+        free(rb);
+    }
+    /* scalars in device memory */
+    {
+        size_t n = 10000;
+        rand_scalars(s, n);
+        void *d;
+        CHECK_OK(cuzk_gpu_malloc(&d, n * sizeof *s));
+        CHECK_OK(cuzk_gpu_upload(d, s, n * sizeof *s));
+        blst_p1 want, got;
+        CHECK_OK(cuzk_g1_msm(&want, g1b, s, n));
+        CHECK_OK(cuzk_gpu_msm_g1(g1m, &got, d, n, CUZK_GPU_MSM_SCALARS_ON_DEVICE));
+        CHECK(blst_p1_is_equal(&got, &want));
+        cuzk_gpu_free(d);
+    }
+    cuzk_gpu_msm_destroy(g1m);
+
+    /* G2 */
+    const size_t N2 = (size_t)1 << 16;
+    g2b = malloc(N2 * sizeof *g2b);
+    CHECK_OK(cuzk_gpu_synthetic_points(g2b, N2, true, 2));
+    for (size_t i = 0; i < N2; i += N2 / 16) {
+        CHECK(blst_p2_affine_on_curve(&g2b[i]));
+        CHECK(blst_p2_affine_in_g2(&g2b[i]));
+    }
+    CHECK_OK(cuzk_gpu_msm_create_g2(&g2m, g2b, N2));
+    static const size_t s2[] = {1, 7, 1000, 4097, 1 << 16};
+    for (size_t k = 0; k < sizeof s2 / sizeof s2[0]; k++)
+        for (int kind = -1; kind < 6; kind += (s2[k] > 5000 ? 5 : 1)) {
+            if (kind < 0) rand_scalars(s, s2[k]);
+            else adversarial(s, s2[k], kind);
+            blst_p2 want, got;
+            CHECK_OK(cuzk_g2_msm(&want, g2b, s, s2[k]));
+            for (int split = 0; split < 2; split++) {
+                CHECK_OK(cuzk_gpu_msm_g2(g2m, &got, s, s2[k], split ? 0 : CUZK_GPU_MSM_NO_SPLIT));
+                int ok = blst_p2_is_equal(&got, &want);
+                CHECK(ok);
+                if (!ok)
+                    fprintf(stderr, "    G2 MSM '%s' n=%zu split=%d differs\n", kind < 0 ? "random" : ADV[kind], s2[k],
+                            split);
+            }
+        }
+    cuzk_gpu_msm_destroy(g2m);
+    free(g2b);
+    free(g1b);
+    free(s);
+
+    if (large) {
+        /* 2^24, synthetic bases on the device: MSM(s1) + MSM(s2) = MSM(s1 + s2), and the split
+         * and unsplit paths agree on a 0/1-heavy vector */
+        size_t n = (size_t)1 << 24;
+        cuzk_gpu_msm *m;
+        CHECK_OK(cuzk_gpu_msm_create_synthetic(&m, n, false, 3));
+        cuzk_fr *a = NULL, *b = NULL, *c = NULL;
+        CHECK_OK(cuzk_gpu_host_alloc((void **)&a, n * sizeof *a));
+        CHECK_OK(cuzk_gpu_host_alloc((void **)&b, n * sizeof *b));
+        CHECK_OK(cuzk_gpu_host_alloc((void **)&c, n * sizeof *c));
+        if (!m || !a || !b || !c) return;
+        rand_scalars(a, n);
+        rand_scalars(b, n);
+        for (size_t i = 0; i < n; i++) cuzk_fr_add(&c[i], &a[i], &b[i]);
+        blst_p1 pa, pb, pc, sum;
+        CHECK_OK(cuzk_gpu_msm_g1(m, &pa, a, n, 0));
+        CHECK_OK(cuzk_gpu_msm_g1(m, &pb, b, n, 0));
+        CHECK_OK(cuzk_gpu_msm_g1(m, &pc, c, n, 0));
+        blst_p1_add_or_double(&sum, &pa, &pb);
+        CHECK(blst_p1_is_equal(&sum, &pc));
+        adversarial(a, n, 4);
+        CHECK_OK(cuzk_gpu_msm_g1(m, &pa, a, n, 0));
+        CHECK_OK(cuzk_gpu_msm_g1(m, &pb, a, n, CUZK_GPU_MSM_NO_SPLIT));
+        CHECK(blst_p1_is_equal(&pa, &pb));
+        cuzk_gpu_msm_destroy(m);
+        cuzk_gpu_host_free(a);
+        cuzk_gpu_host_free(b);
+        cuzk_gpu_host_free(c);
+    }
+}
+
+/* ---------------------------------------------------------------- prover */
+typedef struct {
+    cuzk_circuit *circuit;
+    const cuzk_r1cs *m;
+    cuzk_fr *input, *aux, *a, *b, *c;
+    cuzk_density a_aux, b_in, b_aux;
+    cuzk_groth16_witness w;
+} job;
+
+static void job_open(job *j, const char *name, uint64_t seed)
+{
+    memset(j, 0, sizeof *j);
+    if (cuzk_circuit_open(&j->circuit, name)) {
+        fprintf(stderr, "cannot open %s: %s\n", name, cuzk_last_error());
+        exit(1);
+    }
+    j->m = cuzk_circuit_r1cs(j->circuit);
+    size_t n = j->m->num_constraints + j->m->num_inputs;
+    j->input = calloc(j->m->num_inputs, sizeof(cuzk_fr));
+    j->aux = calloc(j->m->num_aux + 1, sizeof(cuzk_fr));
+    j->a = calloc(n, sizeof(cuzk_fr));
+    j->b = calloc(n, sizeof(cuzk_fr));
+    j->c = calloc(n, sizeof(cuzk_fr));
+    CHECK_OK(cuzk_circuit_witness(j->circuit, seed, j->input, j->aux));
+    cuzk_r1cs_evaluate(j->m, j->input, j->aux, j->a, j->b, j->c);
+    CHECK_OK(cuzk_r1cs_density(j->m, &j->a_aux, &j->b_in, &j->b_aux));
+    cuzk_groth16_witness w = {j->a, j->b, j->c, n, j->input, j->m->num_inputs, j->aux, j->m->num_aux,
+                              &j->a_aux, &j->b_in, &j->b_aux};
+    j->w = w;
+}
+
+static void job_close(job *j)
+{
+    free(j->input);
+    free(j->aux);
+    free(j->a);
+    free(j->b);
+    free(j->c);
+    cuzk_density_free(&j->a_aux);
+    cuzk_density_free(&j->b_in);
+    cuzk_density_free(&j->b_aux);
+    cuzk_circuit_free(j->circuit);
+}
+
+static void test_prover(const char *name)
+{
+    job j;
+    job_open(&j, name, 5);
+    cuzk_rng r2;
+    cuzk_rng_seed(&r2, 9);
+    cuzk_groth16_params p;
+    CHECK_OK(cuzk_groth16_setup(&p, j.m, &r2, NULL));
+    cuzk_gpu_prover *pr = NULL;
+    CHECK_OK(cuzk_gpu_prover_create(&pr, &p));
+    if (!pr) return;
+    for (int rep = 0; rep < 2; rep++) {
+        cuzk_fr r, s;
+        cuzk_fr_random(&r, &rng);
+        cuzk_fr_random(&s, &rng);
+        cuzk_groth16_proof pc, pg;
+        CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.w, &r, &s, NULL));
+        cuzk_timeline *tl = cuzk_timeline_create("gpu prove");
+        CHECK_OK(cuzk_gpu_prove(pr, &pg, &j.w, &r, &s, tl));
+        if (rep == 1) cuzk_timeline_print(tl, stdout);
+        cuzk_timeline_destroy(tl);
+        uint8_t bc[CUZK_GROTH16_PROOF_BYTES], bg[CUZK_GROTH16_PROOF_BYTES];
+        cuzk_groth16_proof_encode(bc, &pc);
+        cuzk_groth16_proof_encode(bg, &pg);
+        int same = !memcmp(bc, bg, sizeof bc);
+        CHECK(same);
+        if (!same) fprintf(stderr, "    %s: GPU proof differs from the CPU proof\n", name);
+        CHECK_OK(cuzk_groth16_verify(&p.vk, &pg, j.input + 1, j.m->num_inputs - 1));
+    }
+    printf("prover %s: GPU proof bytes = CPU proof bytes, verified\n", name);
+    cuzk_gpu_prover_destroy(pr);
+    cuzk_groth16_params_free(&p);
+    job_close(&j);
+}
+
+int main(void)
+{
+    char why[256];
+    if (!cuzk_gpu_available(why, sizeof why)) {
+        printf("SKIPPED: %s\n", why);
+        return TEST_SKIP_CODE;
+    }
+    const char *v = getenv("CUZK_GPU_TEST_LARGE");
+    if (v && !strcmp(v, "0")) large = 0;
+    char dev[256];
+    cuzk_gpu_describe(dev, sizeof dev);
+    printf("device: %s\n", dev);
+    cuzk_rng_seed(&rng, 2027);
+    double t = cuzk_now();
+    test_ntt();
+    printf("ntt: done in %.1f s\n", cuzk_now() - t);
+    t = cuzk_now();
+    test_msm();
+    printf("msm: done in %.1f s\n", cuzk_now() - t);
+    t = cuzk_now();
+    test_prover("cubic");
+    test_prover("random:1000");
+    test_prover("random:70000");
+    printf("prover: done in %.1f s\n", cuzk_now() - t);
+    return harness_finish("gpu");
+}

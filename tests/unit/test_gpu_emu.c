@@ -1,0 +1,258 @@
+/* The GPU kernels' code run in host emulation (no device needed): field and curve
+ * arithmetic against blst, NTTs against the CPU NTT, MSMs (random and adversarial scalars,
+ * every tuning path: chunking, several reduction rounds, small windows) against the CPU MSM,
+ * the H pipeline against cuzk_groth16_compute_h, and the whole GPU prover against the CPU
+ * prover's proof bytes. */
+#include <string.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/groth16.h"
+#include "cuzk/gpu.h"
+#include "harness.h"
+
+#ifndef CUZK_HAVE_CUDA
+int main(void)
+{
+    TEST_SKIP("built without CUDA support: the GPU code is not compiled");
+}
+#else
+#include "gpu/gpu_emu.h"
+
+static cuzk_rng rng;
+
+static void rand_scalars(cuzk_fr *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) cuzk_fr_random(&s[i], &rng);
+}
+
+static void test_arith(void)
+{
+    CHECK_OK(cuzk_gpu_emu_field_check(1, 300));
+    CHECK_OK(cuzk_gpu_emu_curve_check(2, 12));
+}
+
+static void test_ntt(void)
+{
+    static const cuzk_gpu_ntt_kind kinds[4] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE,
+                                               CUZK_GPU_NTT_COSET_FORWARD, CUZK_GPU_NTT_COSET_INVERSE};
+    static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 11, 12, 13};
+    for (size_t li = 0; li < sizeof logs / sizeof logs[0]; li++) {
+        unsigned lg = logs[li];
+        size_t n = (size_t)1 << lg;
+        cuzk_ntt_domain d;
+        CHECK_OK(cuzk_ntt_domain_init(&d, lg));
+        cuzk_fr *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+        for (int k = 0; k < 4; k++) {
+            rand_scalars(x, n);
+            memcpy(y, x, n * sizeof *x);
+            switch (kinds[k]) {
+            case CUZK_GPU_NTT_FORWARD: cuzk_ntt_forward(&d, y); break;
+            case CUZK_GPU_NTT_INVERSE: cuzk_ntt_inverse(&d, y); break;
+            case CUZK_GPU_NTT_COSET_FORWARD: cuzk_ntt_coset_forward(&d, y); break;
+            case CUZK_GPU_NTT_COSET_INVERSE: cuzk_ntt_coset_inverse(&d, y); break;
+            }
+            CHECK_OK(cuzk_gpu_emu_ntt(x, lg, kinds[k]));
+            int same = !memcmp(x, y, n * sizeof *x);
+            CHECK(same);
+            if (!same) fprintf(stderr, "    NTT kind %d differs at 2^%u\n", k, lg);
+        }
+        free(x);
+        free(y);
+        cuzk_ntt_domain_free(&d);
+    }
+}
+
+static void random_points_g1(blst_p1_affine *p, size_t n)
+{
+    CHECK_OK(cuzk_gpu_emu_synthetic_points(p, n, false, cuzk_rng_next(&rng)));
+}
+
+static int msm_g1_case(const blst_p1_affine *b, const cuzk_fr *s, size_t n, const char *what)
+{
+    blst_p1 want, got;
+    CHECK_OK(cuzk_g1_msm(&want, b, s, n));
+    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0}, {5, 7, 3}, {4, 0, 2}, {9, 33, 0}};
+    int bad = 0;
+    for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++)
+        for (int split = 0; split < 2; split++) {
+            CHECK_OK(cuzk_gpu_emu_msm_g1(&got, b, s, n, split, &cfgs[k]));
+            if (!blst_p1_is_equal(&got, &want)) {
+                bad = 1;
+                fprintf(stderr, "    G1 MSM '%s' n=%zu cfg %zu split %d differs\n", what, n, k, split);
+            }
+        }
+    CHECK(!bad);
+    return bad;
+}
+
+static void test_msm_g1(void)
+{
+    const size_t NMAX = 700;
+    blst_p1_affine *b = malloc(NMAX * sizeof *b);
+    cuzk_fr *s = malloc(NMAX * sizeof *s);
+    random_points_g1(b, NMAX);
+    for (size_t i = 0; i < 64; i++) {
+        CHECK(blst_p1_affine_on_curve(&b[i]));
+        CHECK(blst_p1_affine_in_g1(&b[i]));
+    }
+    CHECK(memcmp(&b[0], &b[1], sizeof b[0]) != 0);
+    static const size_t sizes[] = {1, 2, 3, 17, 100, 700};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        rand_scalars(s, sizes[k]);
+        msm_g1_case(b, s, sizes[k], "random");
+    }
+    size_t n = 300;
+    cuzk_fr minus1;
+    cuzk_fr_neg(&minus1, &CUZK_FR_ONE);
+    for (size_t i = 0; i < n; i++) s[i] = CUZK_FR_ZERO;
+    msm_g1_case(b, s, n, "zeros");
+    for (size_t i = 0; i < n; i++) s[i] = CUZK_FR_ONE;
+    msm_g1_case(b, s, n, "ones");
+    for (size_t i = 0; i < n; i++) s[i] = minus1;
+    msm_g1_case(b, s, n, "r-1");
+    cuzk_fr e;
+    cuzk_fr_random(&e, &rng);
+    for (size_t i = 0; i < n; i++) s[i] = e;
+    msm_g1_case(b, s, n, "all equal");
+    /* the PoRep profile: mostly 0/1, some small, some random */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = cuzk_rng_next(&rng) % 8;
+        if (r < 3) s[i] = CUZK_FR_ZERO;
+        else if (r < 6) s[i] = CUZK_FR_ONE;
+        else if (r == 6) cuzk_fr_from_u64(&s[i], cuzk_rng_next(&rng) % 1000);
+        else cuzk_fr_random(&s[i], &rng);
+    }
+    msm_g1_case(b, s, n, "0/1 profile");
+    /* repeated points and infinity bases, with repeated scalars: P + P and P + (-P) in buckets */
+    blst_p1_affine *rb = malloc(n * sizeof *rb);
+    for (size_t i = 0; i < n; i++) {
+        rb[i] = b[i % 5];
+        if (i % 7 == 3) memset(&rb[i], 0, sizeof rb[i]);
+        if (i % 3 == 0) s[i] = e;
+        else if (i % 3 == 1) cuzk_fr_neg(&s[i], &e);
+        else cuzk_fr_random(&s[i], &rng);
+    }
+    msm_g1_case(rb, s, n, "repeated points, infinity");
+    free(rb);
+    free(b);
+    free(s);
+}
+
+static void test_msm_g2(void)
+{
+    const size_t NMAX = 150;
+    blst_p2_affine *b = malloc(NMAX * sizeof *b);
+    cuzk_fr *s = malloc(NMAX * sizeof *s);
+    CHECK_OK(cuzk_gpu_emu_synthetic_points(b, NMAX, true, 77));
+    for (size_t i = 0; i < 8; i++) {
+        CHECK(blst_p2_affine_on_curve(&b[i]));
+        CHECK(blst_p2_affine_in_g2(&b[i]));
+    }
+    static const size_t sizes[] = {1, 9, 150};
+    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0}, {6, 11, 3}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        rand_scalars(s, n);
+        for (size_t i = 0; i < n; i += 3) s[i] = i % 2 ? CUZK_FR_ONE : CUZK_FR_ZERO;
+        blst_p2 want, got;
+        CHECK_OK(cuzk_g2_msm(&want, b, s, n));
+        for (size_t c = 0; c < 2; c++)
+            for (int split = 0; split < 2; split++) {
+                CHECK_OK(cuzk_gpu_emu_msm_g2(&got, b, s, n, split, &cfgs[c]));
+                CHECK(blst_p2_is_equal(&got, &want));
+            }
+    }
+    free(b);
+    free(s);
+}
+
+typedef struct {
+    cuzk_circuit *circuit;
+    const cuzk_r1cs *m;
+    cuzk_fr *input, *aux, *a, *b, *c;
+    cuzk_density a_aux, b_in, b_aux;
+    cuzk_groth16_witness w;
+} job;
+
+static void job_open(job *j, const char *name, uint64_t seed)
+{
+    memset(j, 0, sizeof *j);
+    if (cuzk_circuit_open(&j->circuit, name)) {
+        fprintf(stderr, "cannot open %s: %s\n", name, cuzk_last_error());
+        exit(1);
+    }
+    j->m = cuzk_circuit_r1cs(j->circuit);
+    size_t n = j->m->num_constraints + j->m->num_inputs;
+    j->input = calloc(j->m->num_inputs, sizeof(cuzk_fr));
+    j->aux = calloc(j->m->num_aux + 1, sizeof(cuzk_fr));
+    j->a = calloc(n, sizeof(cuzk_fr));
+    j->b = calloc(n, sizeof(cuzk_fr));
+    j->c = calloc(n, sizeof(cuzk_fr));
+    CHECK_OK(cuzk_circuit_witness(j->circuit, seed, j->input, j->aux));
+    cuzk_r1cs_evaluate(j->m, j->input, j->aux, j->a, j->b, j->c);
+    CHECK_OK(cuzk_r1cs_density(j->m, &j->a_aux, &j->b_in, &j->b_aux));
+    cuzk_groth16_witness w = {j->a, j->b, j->c, n, j->input, j->m->num_inputs, j->aux, j->m->num_aux,
+                              &j->a_aux, &j->b_in, &j->b_aux};
+    j->w = w;
+}
+
+static void job_close(job *j)
+{
+    free(j->input);
+    free(j->aux);
+    free(j->a);
+    free(j->b);
+    free(j->c);
+    cuzk_density_free(&j->a_aux);
+    cuzk_density_free(&j->b_in);
+    cuzk_density_free(&j->b_aux);
+    cuzk_circuit_free(j->circuit);
+}
+
+static void test_prover(const char *name)
+{
+    job j;
+    job_open(&j, name, 5);
+    /* H coefficients */
+    size_t N = 1;
+    while (N < j.w.n) N <<= 1;
+    cuzk_fr *h1 = malloc(N * sizeof *h1), *h2 = malloc(N * sizeof *h2);
+    CHECK_OK(cuzk_groth16_compute_h(h1, &j.w, NULL));
+    CHECK_OK(cuzk_gpu_emu_compute_h(h2, &j.w));
+    CHECK(!memcmp(h1, h2, (N - 1) * sizeof *h1));
+    free(h1);
+    free(h2);
+    /* proof bytes */
+    cuzk_rng r2;
+    cuzk_rng_seed(&r2, 9);
+    cuzk_groth16_params p;
+    CHECK_OK(cuzk_groth16_setup(&p, j.m, &r2, NULL));
+    cuzk_fr r, s;
+    cuzk_fr_random(&r, &rng);
+    cuzk_fr_random(&s, &rng);
+    cuzk_groth16_proof pc, pg;
+    CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.w, &r, &s, NULL));
+    CHECK_OK(cuzk_gpu_emu_prove(&pg, &p, &j.w, &r, &s));
+    uint8_t bc[CUZK_GROTH16_PROOF_BYTES], bg[CUZK_GROTH16_PROOF_BYTES];
+    cuzk_groth16_proof_encode(bc, &pc);
+    cuzk_groth16_proof_encode(bg, &pg);
+    int same = !memcmp(bc, bg, sizeof bc);
+    CHECK(same);
+    if (!same) fprintf(stderr, "    %s: emulated GPU proof differs from the CPU proof\n", name);
+    CHECK_OK(cuzk_groth16_verify(&p.vk, &pg, j.input + 1, j.m->num_inputs - 1));
+    cuzk_groth16_params_free(&p);
+    job_close(&j);
+}
+
+int main(void)
+{
+    cuzk_rng_seed(&rng, 2026);
+    test_arith();
+    test_ntt();
+    test_msm_g1();
+    test_msm_g2();
+    test_prover("cubic");
+    test_prover("random:300");
+    return harness_finish("gpu_emu");
+}
+#endif
