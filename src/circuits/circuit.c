@@ -1,30 +1,45 @@
-/* The built-in circuit registry: name parsing and the shared circuit object. */
+/* The built-in circuit registry and the conveniences over constraint systems. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "circuits/builtin.h"
 
-const char *cuzk_circuit_names(void) { return "cubic, random:N (N >= 8 constraints)"; }
+static const cuzk_circuit_def *const FAMILIES[] = {
+    &cuzk_circuit_cubic,
+    &cuzk_circuit_random,
+};
+#define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
+
+const char *cuzk_circuit_names(void)
+{
+    static char buf[4096];
+    if (!buf[0]) {
+        size_t o = 0;
+        for (size_t i = 0; i < NFAMILIES && o < sizeof buf; i++)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "  %s\n", FAMILIES[i]->help);
+    }
+    return buf;
+}
 
 cuzk_status cuzk_circuit_open(cuzk_circuit **out, const char *name)
 {
     *out = NULL;
+    const cuzk_circuit_def *def = NULL;
+    const char *args = "";
+    for (size_t i = 0; i < NFAMILIES && !def; i++) {
+        const char *p = FAMILIES[i]->prefix;
+        size_t n = strlen(p);
+        if (p[n - 1] == ':' ? !strncmp(name, p, n) : !strcmp(name, p)) {
+            def = FAMILIES[i];
+            args = name + (p[n - 1] == ':' ? n : strlen(name));
+        }
+    }
+    if (!def) return cuzk_fail(CUZK_EINVAL, "unknown circuit '%s'; known circuits:\n%s", name, cuzk_circuit_names());
     cuzk_circuit *c = calloc(1, sizeof *c);
     if (!c) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     snprintf(c->name, sizeof c->name, "%s", name);
-    cuzk_status st;
-    if (!strcmp(name, "cubic")) {
-        st = cubic_build(c);
-    } else if (!strncmp(name, "random:", 7)) {
-        char *end;
-        const char *num = name + 7;
-        unsigned long long n = strtoull(num, &end, 10);
-        if (*num < '0' || *num > '9' || *end || n < 8 || n > (1ull << 28))
-            st = cuzk_fail(CUZK_EINVAL, "circuit '%s': N must be a number of constraints from 8 to 2^28", name);
-        else st = random_build(c, (size_t)n);
-    } else {
-        st = cuzk_fail(CUZK_EINVAL, "unknown circuit '%s' (known: %s)", name, cuzk_circuit_names());
-    }
+    c->def = def;
+    cuzk_status st = def->open(c, args);
     if (st) {
         cuzk_circuit_free(c);
         return st;
@@ -36,15 +51,94 @@ cuzk_status cuzk_circuit_open(cuzk_circuit **out, const char *name)
 void cuzk_circuit_free(cuzk_circuit *c)
 {
     if (!c) return;
-    cuzk_r1cs_free(&c->r1cs);
-    free(c->gates);
+    if (c->state && c->def->free_state) c->def->free_state(c->state);
     free(c);
 }
 
-const char *cuzk_circuit_name(const cuzk_circuit *c) { return c->name; }
-const cuzk_r1cs *cuzk_circuit_r1cs(const cuzk_circuit *c) { return &c->r1cs; }
-
-cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, cuzk_fr *input, cuzk_fr *aux)
+cuzk_status cuzk_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed)
 {
-    return c->witness(c, seed, input, aux);
+    c->def->synthesize(c, cs, seed);
+    return cuzk_cs_status(cs);
+}
+
+cuzk_status cuzk_circuit_count(const cuzk_circuit *c, cuzk_circuit_counts *out)
+{
+    cuzk_cs *cs;
+    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_COUNT, false);
+    if (st) return st;
+    st = cuzk_circuit_synthesize(c, cs, 0);
+    out->constraints = cs->num_constraints;
+    out->inputs = cs->num_inputs;
+    out->aux = cs->num_aux;
+    cuzk_cs_destroy(cs);
+    return st;
+}
+
+cuzk_status cuzk_circuit_record(const cuzk_circuit *c, cuzk_r1cs *out)
+{
+    cuzk_cs *cs;
+    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
+    if (st) return st;
+    st = cuzk_circuit_synthesize(c, cs, 0);
+    if (!st) st = cuzk_cs_finish_record(cs, out, NULL, NULL);
+    cuzk_cs_destroy(cs);
+    return st;
+}
+
+cuzk_status cuzk_circuit_prove_input(const cuzk_circuit *c, uint64_t seed, cuzk_prove_result *out)
+{
+    cuzk_cs *cs;
+    memset(out, 0, sizeof *out);
+    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_PROVE, true);
+    if (st) return st;
+    st = cuzk_circuit_synthesize(c, cs, seed);
+    if (!st) st = cuzk_cs_finish_prove(cs, out);
+    cuzk_cs_destroy(cs);
+    return st;
+}
+
+void cuzk_cs_emit_r1cs(cuzk_cs *cs, const cuzk_r1cs *m, const cuzk_fr *input, const cuzk_fr *aux)
+{
+    for (size_t i = 1; i < m->num_inputs; i++) cuzk_cs_alloc_input(cs, cs->values ? &input[i] : NULL);
+    for (size_t k = 0; k < m->num_aux; k++) cuzk_cs_alloc(cs, cs->values ? &aux[k] : NULL);
+    size_t ni = m->num_inputs;
+    for (size_t row = 0; row < m->num_constraints; row++) {
+        for (int k = 0; k < 3; k++)
+            for (uint32_t j = m->row_ptr[k][row]; j < m->row_ptr[k][row + 1]; j++) {
+                uint32_t col = m->col[k][j];
+                cuzk_var v = col < ni ? (cuzk_var)col : (cuzk_var)(col - ni) | CUZK_VAR_AUX;
+                cuzk_lc_add(cs, &cs->lc[k], v, &m->val[k][j]);
+            }
+        cuzk_cs_enforce(cs, "row");
+    }
+}
+
+/* ---------------------------------------------------------------- matrix circuits */
+
+void matrix_circuit_free(void *state)
+{
+    matrix_circuit *mc = state;
+    cuzk_r1cs_free(&mc->r1cs);
+    free(mc->gates);
+    free(mc);
+}
+
+void matrix_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed)
+{
+    const matrix_circuit *mc = c->state;
+    cuzk_fr *input = NULL, *aux = NULL;
+    if (cs->values) {
+        input = calloc(mc->r1cs.num_inputs, sizeof(cuzk_fr));
+        aux = calloc(mc->r1cs.num_aux + 1, sizeof(cuzk_fr));
+        cuzk_status st = !input || !aux ? cuzk_fail(CUZK_ENOMEM, "out of memory") : mc->witness(mc, seed, input, aux);
+        if (st) {
+            cuzk_cs_fail(cs, st);
+            free(input);
+            free(aux);
+            return;
+        }
+    }
+    cuzk_cs_emit_r1cs(cs, &mc->r1cs, input, aux);
+    free(input);
+    free(aux);
 }

@@ -9,6 +9,12 @@
 
 #include "circuits/builtin.h"
 
+/* One step of the random circuit: which constraint it adds and how its witness is computed. */
+typedef struct random_gate {
+    uint8_t op;
+    uint32_t x, y, z, k;
+} random_gate;
+
 #define RANDOM_INPUTS 4
 #define NUM_INPUTS (1 + RANDOM_INPUTS)
 #define PACK_MAX 16
@@ -91,7 +97,7 @@ static cuzk_status emit(cuzk_r1cs_builder *b, const random_gate *g, const u32_li
     return st;
 }
 
-static cuzk_status random_witness(const cuzk_circuit *c, uint64_t seed, cuzk_fr *input, cuzk_fr *aux)
+static cuzk_status random_witness(const matrix_circuit *c, uint64_t seed, cuzk_fr *input, cuzk_fr *aux)
 {
     cuzk_rng rng;
     cuzk_rng_seed(&rng, seed);
@@ -137,7 +143,7 @@ static cuzk_status random_witness(const cuzk_circuit *c, uint64_t seed, cuzk_fr 
     return CUZK_OK;
 }
 
-cuzk_status random_build(cuzk_circuit *c, size_t n)
+static cuzk_status random_build(matrix_circuit *c, size_t n)
 {
     cuzk_rng rng;
     cuzk_rng_seed(&rng, 0x72616e646f6dull ^ n); /* structure depends on N only */
@@ -207,3 +213,19 @@ cuzk_status random_build(cuzk_circuit *c, size_t n)
     c->witness = random_witness;
     return CUZK_OK;
 }
+
+static cuzk_status random_open(cuzk_circuit *c, const char *args)
+{
+    char *end;
+    unsigned long long n = strtoull(args, &end, 10);
+    if (*args < '0' || *args > '9' || *end || n < 8 || n > (1ull << 28))
+        return cuzk_fail(CUZK_EINVAL, "circuit '%s': N must be a number of constraints from 8 to 2^28", c->name);
+    matrix_circuit *mc = calloc(1, sizeof *mc);
+    if (!mc) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    c->state = mc;
+    return random_build(mc, (size_t)n);
+}
+
+const cuzk_circuit_def cuzk_circuit_random = {
+    "random:", "random:N       a random satisfiable R1CS of N constraints, 4 public inputs, mostly-bit witness",
+    random_open, matrix_circuit_synthesize, matrix_circuit_free};
