@@ -9,5 +9,10 @@ typedef struct {
 } cli_command;
 
 int cli_demo(int argc, char **argv);
+int cli_setup(int argc, char **argv);
+int cli_prove(int argc, char **argv);
+int cli_verify(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_circuit_info(int argc, char **argv);
 
 #endif

@@ -5,6 +5,11 @@
 #include "cli/cli.h"
 
 static const cli_command COMMANDS[] = {
+    {"setup", "make random Groth16 parameters for a built-in circuit", cli_setup},
+    {"prove", "prove a built-in circuit", cli_prove},
+    {"verify", "verify proofs against a verifying key and public inputs", cli_verify},
+    {"circuit-info", "count a circuit's constraints, inputs and aux", cli_circuit_info},
+    {"bench", "benchmarks: msm, ntt, prove", cli_bench},
     {"demo", "set up, prove and verify a built-in circuit, printing the timeline", cli_demo},
 };
 
