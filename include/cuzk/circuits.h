@@ -19,12 +19,22 @@ typedef struct cuzk_circuit cuzk_circuit;
  * ends with ':' (the rest is passed to open as args). */
 typedef struct {
     const char *prefix;
-    const char *help; /* e.g. "sha256:BYTES  SHA-256 of BYTES allocated input bytes" */
+    const char *help;    /* e.g. "sha256:BYTES  SHA-256 of BYTES allocated input bytes" */
+    const char *example; /* a small instance, for tests that cover every family */
     /* Parses args and prepares state (c->state); errors name the bad argument. */
     cuzk_status (*open)(cuzk_circuit *c, const char *args);
-    /* Synthesizes into cs with the witness derived from seed (values only when cs->values). */
+    /* Synthesizes into cs with the witness derived from seed (values only when cs->values).
+     * NULL for circuits made of parts (below): then synthesis is the header followed, for
+     * each part i, by cuzk_cs_mark(cs, "part") and part i. */
     void (*synthesize)(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed);
     void (*free_state)(void *state);
+    /* Optional: a circuit of independent parts, whose witness can be generated in parallel.
+     * header synthesizes what every part shares and returns a context for the parts (freed
+     * with free_ctx); part i reads only the header's variables and allocates its own. */
+    size_t (*nparts)(const cuzk_circuit *c);
+    void *(*header)(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed);
+    void (*part)(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed, const void *ctx, size_t i);
+    void (*free_ctx)(void *ctx);
 } cuzk_circuit_def;
 
 struct cuzk_circuit {
@@ -40,6 +50,8 @@ void cuzk_circuit_free(cuzk_circuit *c);
 cuzk_status cuzk_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed) CUZK_WARN_UNUSED;
 /* Lines "  name  description" for every family. */
 const char *cuzk_circuit_names(void);
+/* The example instance of family i, NULL past the last family. */
+const char *cuzk_circuit_example(size_t i);
 
 /* Conveniences over a fresh constraint system: */
 typedef struct {
@@ -49,8 +61,19 @@ cuzk_status cuzk_circuit_count(const cuzk_circuit *c, cuzk_circuit_counts *out) 
 cuzk_status cuzk_circuit_record(const cuzk_circuit *c, cuzk_r1cs *out) CUZK_WARN_UNUSED;
 cuzk_status cuzk_circuit_prove_input(const cuzk_circuit *c, uint64_t seed, cuzk_prove_result *out) CUZK_WARN_UNUSED;
 
-/* Emits the rows of m into cs with the given assignment (input[0] = ONE is not allocated
- * again), for circuits defined directly by matrices. */
+/* The witness alone (WITNESS mode): input[num_inputs] (input[0] = ONE) and aux[num_aux],
+ * malloc'd, owned by the caller. With threads > 1 and a circuit of parts, the parts run in
+ * parallel at the offsets a COUNT pass marked; the result equals the sequential one. */
+typedef struct {
+    cuzk_fr *input, *aux;
+    size_t num_inputs, num_aux;
+} cuzk_witness;
+cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool parallel, cuzk_witness *out) CUZK_WARN_UNUSED;
+void cuzk_witness_free(cuzk_witness *w);
+
+/* Emits the rows of m into cs with the given assignment, allocating m's inputs (except ONE)
+ * and aux as new variables (so a matrix can be emitted several times, as parts), for
+ * circuits defined directly by matrices. */
 void cuzk_cs_emit_r1cs(cuzk_cs *cs, const cuzk_r1cs *m, const cuzk_fr *input, const cuzk_fr *aux);
 
 #ifdef __cplusplus

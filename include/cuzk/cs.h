@@ -51,6 +51,12 @@ typedef enum { CUZK_CS_COUNT, CUZK_CS_TEST, CUZK_CS_PROVE, CUZK_CS_RECORD, CUZK_
 
 typedef struct cuzk_cs_backend cuzk_cs_backend;
 
+/* A sub-circuit mark (see cuzk_cs_mark). */
+typedef struct {
+    char label[48];
+    size_t constraint, input, aux; /* counts when the mark was made */
+} cuzk_cs_mark_t;
+
 /* Fields are read-only for gadgets. */
 typedef struct cuzk_cs {
     cuzk_cs_mode mode;
@@ -109,8 +115,8 @@ void cuzk_cs_enforce(cuzk_cs *cs, const char *name);
 void cuzk_cs_push(cuzk_cs *cs, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void cuzk_cs_pop(cuzk_cs *cs);
 
-/* Sub-circuit marks: RECORD keeps (label, constraint, input and aux counts) at each mark, so
- * the witness of independent pieces can later be generated at known offsets in parallel. */
+/* Sub-circuit marks: RECORD and COUNT keep (label, constraint, input and aux counts) at each
+ * mark, so the witness of independent pieces can be generated at known offsets in parallel. */
 void cuzk_cs_mark(cuzk_cs *cs, const char *label);
 
 /* ---------------------------------------------------------------- TEST */
@@ -139,11 +145,9 @@ cuzk_status cuzk_cs_finish_prove(cuzk_cs *cs, cuzk_prove_result *out) CUZK_WARN_
 void cuzk_prove_result_free(cuzk_prove_result *r);
 
 /* ---------------------------------------------------------------- RECORD output */
-typedef struct {
-    char label[48];
-    size_t constraint, input, aux; /* counts when the mark was made */
-} cuzk_cs_mark_t;
 
+/* Moves the marks made so far into *marks (caller frees with free()). */
+cuzk_status cuzk_cs_take_marks(cuzk_cs *cs, cuzk_cs_mark_t **marks, size_t *nmarks);
 /* Moves the recorded matrices (aux columns remapped after the final inputs) into *m, and
  * the marks into *marks (caller frees with free()). */
 cuzk_status cuzk_cs_finish_record(cuzk_cs *cs, cuzk_r1cs *m, cuzk_cs_mark_t **marks, size_t *nmarks) CUZK_WARN_UNUSED;

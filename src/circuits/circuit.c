@@ -7,6 +7,7 @@
 static const cuzk_circuit_def *const FAMILIES[] = {
     &cuzk_circuit_cubic,
     &cuzk_circuit_random,
+    &cuzk_circuit_random_parts,
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 
@@ -20,6 +21,8 @@ const char *cuzk_circuit_names(void)
     }
     return buf;
 }
+
+const char *cuzk_circuit_example(size_t i) { return i < NFAMILIES ? FAMILIES[i]->example : NULL; }
 
 cuzk_status cuzk_circuit_open(cuzk_circuit **out, const char *name)
 {
@@ -57,8 +60,118 @@ void cuzk_circuit_free(cuzk_circuit *c)
 
 cuzk_status cuzk_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed)
 {
-    c->def->synthesize(c, cs, seed);
+    const cuzk_circuit_def *d = c->def;
+    if (d->synthesize) {
+        d->synthesize(c, cs, seed);
+        return cuzk_cs_status(cs);
+    }
+    void *ctx = d->header(c, cs, seed);
+    size_t n = d->nparts(c);
+    for (size_t i = 0; i < n && !cs->status; i++) {
+        cuzk_cs_mark(cs, "part");
+        d->part(c, cs, seed, ctx, i);
+    }
+    if (d->free_ctx) d->free_ctx(ctx);
     return cuzk_cs_status(cs);
+}
+
+void cuzk_witness_free(cuzk_witness *w)
+{
+    free(w->input);
+    free(w->aux);
+    memset(w, 0, sizeof *w);
+}
+
+typedef struct {
+    const cuzk_circuit *c;
+    cuzk_cs *parent;
+    uint64_t seed;
+    const void *ctx;
+    const cuzk_cs_mark_t *marks;
+    size_t nmarks, total_inputs, total_aux;
+    cuzk_status *status; /* per part */
+    char (*errors)[256];
+} parts_job;
+
+static void run_part(void *vctx, size_t i, size_t end, unsigned tid)
+{
+    parts_job *j = vctx;
+    for (; i < end; i++) {
+        cuzk_cs *child;
+        cuzk_status st = cuzk_cs_witness_child(j->parent, j->marks[i].input, j->marks[i].aux, &child);
+        if (!st) {
+            j->c->def->part(j->c, child, j->seed, j->ctx, i);
+            st = cuzk_cs_status(child);
+            size_t want_in = i + 1 < j->nmarks ? j->marks[i + 1].input : j->total_inputs;
+            size_t want_aux = i + 1 < j->nmarks ? j->marks[i + 1].aux : j->total_aux;
+            if (!st && (child->num_inputs != want_in || child->num_aux != want_aux))
+                st = cuzk_fail(CUZK_EINTERNAL, "part %zu allocated variables up to %zu/%zu, the count pass says %zu/%zu", i,
+                               child->num_inputs, child->num_aux, want_in, want_aux);
+            cuzk_cs_destroy(child);
+        }
+        j->status[i] = st;
+        if (st) snprintf(j->errors[i], sizeof j->errors[i], "%s", cuzk_last_error());
+    }
+}
+
+/* Parallel witness: a COUNT pass marks where each part starts; the header runs on the parent,
+ * then the parts on children writing at those offsets. */
+static cuzk_status witness_parallel(const cuzk_circuit *c, uint64_t seed, cuzk_cs *ws)
+{
+    cuzk_cs *count;
+    cuzk_status st = cuzk_cs_create(&count, CUZK_CS_COUNT, false);
+    if (st) return st;
+    st = cuzk_circuit_synthesize(c, count, 0);
+    cuzk_cs_mark_t *marks = NULL;
+    size_t nmarks = 0, ni = count->num_inputs, na = count->num_aux;
+    cuzk_cs_take_marks(count, &marks, &nmarks);
+    cuzk_cs_destroy(count);
+    size_t nparts = c->def->nparts(c);
+    if (!st && nmarks != nparts) st = cuzk_fail(CUZK_EINTERNAL, "%zu parts but %zu marks", nparts, nmarks);
+    if (!st) st = cuzk_cs_reserve(ws, ni, na, 0);
+    void *ctx = NULL;
+    if (!st) {
+        ctx = c->def->header(c, ws, seed);
+        st = cuzk_cs_status(ws);
+        if (!st && nparts && (ws->num_inputs != marks[0].input || ws->num_aux != marks[0].aux))
+            st = cuzk_fail(CUZK_EINTERNAL, "the header allocated %zu/%zu variables, the count pass says %zu/%zu",
+                           ws->num_inputs, ws->num_aux, marks[0].input, marks[0].aux);
+    }
+    if (!st && nparts) {
+        parts_job j = {c, ws, seed, ctx, marks, nmarks, ni, na, calloc(nparts, sizeof(cuzk_status)),
+                       calloc(nparts, 256)};
+        if (!j.status || !j.errors) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+        else cuzk_parallel_tasks(nparts, run_part, &j);
+        for (size_t i = 0; i < nparts && !st; i++)
+            if (j.status[i]) st = cuzk_fail(j.status[i], "%s", j.errors[i]);
+        free(j.status);
+        free(j.errors);
+        ws->num_inputs = ni; /* the children filled the rest */
+        ws->num_aux = na;
+    }
+    if (ctx && c->def->free_ctx) c->def->free_ctx(ctx);
+    free(marks);
+    return st;
+}
+
+cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool parallel, cuzk_witness *out)
+{
+    memset(out, 0, sizeof *out);
+    cuzk_cs *cs;
+    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_WITNESS, true);
+    if (st) return st;
+    if (parallel && c->def->header && cuzk_threads() > 1) st = witness_parallel(c, seed, cs);
+    else st = cuzk_circuit_synthesize(c, cs, seed);
+    if (!st) {
+        out->input = cs->input_vals;
+        out->aux = cs->aux_vals ? cs->aux_vals : calloc(1, sizeof(cuzk_fr));
+        out->num_inputs = cs->num_inputs;
+        out->num_aux = cs->num_aux;
+        cs->input_vals = cs->aux_vals = NULL;
+        if (!out->aux) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
+    cuzk_cs_destroy(cs);
+    return st;
 }
 
 cuzk_status cuzk_circuit_count(const cuzk_circuit *c, cuzk_circuit_counts *out)
@@ -99,6 +212,8 @@ cuzk_status cuzk_circuit_prove_input(const cuzk_circuit *c, uint64_t seed, cuzk_
 
 void cuzk_cs_emit_r1cs(cuzk_cs *cs, const cuzk_r1cs *m, const cuzk_fr *input, const cuzk_fr *aux)
 {
+    /* m's input i >= 1 becomes input base_in + i - 1, its aux k becomes aux base_aux + k */
+    size_t base_in = cs->num_inputs, base_aux = cs->num_aux;
     for (size_t i = 1; i < m->num_inputs; i++) cuzk_cs_alloc_input(cs, cs->values ? &input[i] : NULL);
     for (size_t k = 0; k < m->num_aux; k++) cuzk_cs_alloc(cs, cs->values ? &aux[k] : NULL);
     size_t ni = m->num_inputs;
@@ -106,7 +221,9 @@ void cuzk_cs_emit_r1cs(cuzk_cs *cs, const cuzk_r1cs *m, const cuzk_fr *input, co
         for (int k = 0; k < 3; k++)
             for (uint32_t j = m->row_ptr[k][row]; j < m->row_ptr[k][row + 1]; j++) {
                 uint32_t col = m->col[k][j];
-                cuzk_var v = col < ni ? (cuzk_var)col : (cuzk_var)(col - ni) | CUZK_VAR_AUX;
+                cuzk_var v = col == 0 ? CUZK_VAR_ONE
+                             : col < ni ? (cuzk_var)(base_in + col - 1)
+                                        : (cuzk_var)(base_aux + col - ni) | CUZK_VAR_AUX;
                 cuzk_lc_add(cs, &cs->lc[k], v, &m->val[k][j]);
             }
         cuzk_cs_enforce(cs, "row");

@@ -53,5 +53,11 @@ static cuzk_status cubic_open(cuzk_circuit *c, const char *args)
     return CUZK_OK;
 }
 
-const cuzk_circuit_def cuzk_circuit_cubic = {"cubic", "cubic          x^3 + x + 5 = y, y public (the witness x is the seed, default 3)",
-                                             cubic_open, matrix_circuit_synthesize, matrix_circuit_free};
+const cuzk_circuit_def cuzk_circuit_cubic = {
+    .prefix = "cubic",
+    .help = "cubic          x^3 + x + 5 = y, y public (the witness x is the seed, default 3)",
+    .example = "cubic",
+    .open = cubic_open,
+    .synthesize = matrix_circuit_synthesize,
+    .free_state = matrix_circuit_free,
+};

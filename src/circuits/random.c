@@ -227,5 +227,82 @@ static cuzk_status random_open(cuzk_circuit *c, const char *args)
 }
 
 const cuzk_circuit_def cuzk_circuit_random = {
-    "random:", "random:N       a random satisfiable R1CS of N constraints, 4 public inputs, mostly-bit witness",
-    random_open, matrix_circuit_synthesize, matrix_circuit_free};
+    .prefix = "random:",
+    .help = "random:N       a random satisfiable R1CS of N constraints, 4 public inputs, mostly-bit witness",
+    .example = "random:3000",
+    .open = random_open,
+    .synthesize = matrix_circuit_synthesize,
+    .free_state = matrix_circuit_free,
+};
+
+/* random-parts:K:N — K independent instances of random:N (each with its own 4 inputs and a
+ * witness from its own seed): a circuit of parts, for the parallel witness path. */
+typedef struct {
+    matrix_circuit *mc;
+    size_t k;
+} parts_state;
+
+static void parts_free(void *state)
+{
+    parts_state *ps = state;
+    matrix_circuit_free(ps->mc);
+    free(ps);
+}
+
+static cuzk_status parts_open(cuzk_circuit *c, const char *args)
+{
+    char *end;
+    unsigned long long k = strtoull(args, &end, 10);
+    if (*args < '0' || *args > '9' || *end != ':' || k < 1 || k > 4096)
+        return cuzk_fail(CUZK_EINVAL, "circuit '%s': expected random-parts:K:N with 1 <= K <= 4096", c->name);
+    const char *nstr = end + 1;
+    unsigned long long n = strtoull(nstr, &end, 10);
+    if (*nstr < '0' || *nstr > '9' || *end || n < 8 || n * k > (1ull << 28))
+        return cuzk_fail(CUZK_EINVAL, "circuit '%s': N must be at least 8 and K*N at most 2^28", c->name);
+    parts_state *ps = calloc(1, sizeof *ps);
+    if (!ps || !(ps->mc = calloc(1, sizeof *ps->mc))) {
+        free(ps);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
+    ps->k = (size_t)k;
+    c->state = ps;
+    return random_build(ps->mc, (size_t)n);
+}
+
+static size_t parts_count(const cuzk_circuit *c) { return ((const parts_state *)c->state)->k; }
+
+static void *parts_header(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed) { return NULL; }
+
+static void parts_part(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed, const void *ctx, size_t i)
+{
+    const matrix_circuit *mc = ((const parts_state *)c->state)->mc;
+    cuzk_fr *input = NULL, *aux = NULL;
+    if (cs->values) {
+        input = calloc(mc->r1cs.num_inputs, sizeof(cuzk_fr));
+        aux = calloc(mc->r1cs.num_aux + 1, sizeof(cuzk_fr));
+        cuzk_status st = !input || !aux ? cuzk_fail(CUZK_ENOMEM, "out of memory")
+                                        : mc->witness(mc, seed * 0x9e3779b97f4a7c15ull + i, input, aux);
+        if (st) {
+            cuzk_cs_fail(cs, st);
+            free(input);
+            free(aux);
+            return;
+        }
+    }
+    cuzk_cs_push(cs, "part %zu", i);
+    cuzk_cs_emit_r1cs(cs, &mc->r1cs, input, aux);
+    cuzk_cs_pop(cs);
+    free(input);
+    free(aux);
+}
+
+const cuzk_circuit_def cuzk_circuit_random_parts = {
+    .prefix = "random-parts:",
+    .help = "random-parts:K:N  K independent random:N circuits (a circuit of parts: parallel witness)",
+    .example = "random-parts:5:700",
+    .open = parts_open,
+    .free_state = parts_free,
+    .nparts = parts_count,
+    .header = parts_header,
+    .part = parts_part,
+};

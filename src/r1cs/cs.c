@@ -337,7 +337,7 @@ void cuzk_cs_pop(cuzk_cs *cs)
 
 void cuzk_cs_mark(cuzk_cs *cs, const char *label)
 {
-    if (cs->mode != CUZK_CS_RECORD || cs->status) return;
+    if ((cs->mode != CUZK_CS_RECORD && cs->mode != CUZK_CS_COUNT) || cs->status) return;
     cuzk_cs_backend *be = cs->be;
     if (grow(cs, (void **)&be->marks, &be->marks_cap, be->nmarks + 1, sizeof *be->marks)) return;
     cuzk_cs_mark_t *m = &be->marks[be->nmarks++];
@@ -345,6 +345,15 @@ void cuzk_cs_mark(cuzk_cs *cs, const char *label)
     m->constraint = cs->num_constraints;
     m->input = cs->num_inputs;
     m->aux = cs->num_aux;
+}
+
+cuzk_status cuzk_cs_take_marks(cuzk_cs *cs, cuzk_cs_mark_t **marks, size_t *nmarks)
+{
+    *marks = cs->be->marks;
+    *nmarks = cs->be->nmarks;
+    cs->be->marks = NULL;
+    cs->be->nmarks = cs->be->marks_cap = 0;
+    return cs->status;
 }
 
 /* ---------------------------------------------------------------- TEST queries */
