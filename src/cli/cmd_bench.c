@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cuzk/circuits.h"
 #include "cuzk/groth16.h"
+#include "cuzk/pce.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -297,6 +298,99 @@ static int bench_prove(int argc, char **argv)
     return rc;
 }
 
+/* ---------------------------------------------------------------- synth */
+
+static int bench_synth(int argc, char **argv)
+{
+    const char *circuit = NULL, *mode = "pce", *threads = NULL, *reps_s = NULL;
+    bool json = false, done;
+    cli_opt opts[] = {
+        {"circuit", "NAME", "built-in circuit", &circuit, NULL},
+        {"mode", "MODE", "prove (PROVE backend), witness (WITNESS only) or pce (WITNESS + PCE evaluation)", &mode, NULL},
+        {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
+        {"json", NULL, "print JSON", NULL, &json},
+    };
+    int rc = cli_parse(argc, argv, "cuzk bench synth --circuit NAME --mode prove|witness|pce [--threads T] [--json]",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    if (!circuit) return cli_missing("bench synth", "circuit");
+    if (strcmp(mode, "prove") && strcmp(mode, "witness") && strcmp(mode, "pce")) {
+        fprintf(stderr, "cuzk bench synth: --mode must be prove, witness or pce, not '%s'\n", mode);
+        return 2;
+    }
+    uint64_t reps = 3;
+    if ((reps_s && cli_u64("bench synth", "reps", reps_s, &reps)) || cli_threads("bench synth", threads)) return 2;
+    if (reps < 1 || reps > 100) return cli_missing("bench synth", "reps (1..100)");
+    cuzk_circuit *c;
+    if (cuzk_circuit_open(&c, circuit)) return cli_error("bench synth");
+    cuzk_circuit_counts counts;
+    cuzk_status st = cuzk_circuit_count(c, &counts);
+    cuzk_pce pce = {0};
+    double t_record = -1;
+    if (!st && !strcmp(mode, "pce")) {
+        double t0 = cuzk_now();
+        cuzk_cs *rec;
+        st = cuzk_cs_create(&rec, CUZK_CS_RECORD, false);
+        cuzk_r1cs m;
+        cuzk_cs_mark_t *marks = NULL;
+        size_t nmarks = 0;
+        if (!st) st = cuzk_circuit_synthesize(c, rec, 0);
+        if (!st) st = cuzk_cs_finish_record(rec, &m, &marks, &nmarks);
+        if (!st) st = cuzk_pce_from_r1cs(&pce, &m, marks, nmarks);
+        cuzk_cs_destroy(rec);
+        t_record = cuzk_now() - t0;
+    }
+    size_t n = counts.constraints + counts.inputs;
+    cuzk_fr *abc[3] = {NULL, NULL, NULL};
+    if (!st && !strcmp(mode, "pce"))
+        for (int k = 0; k < 3 && !st; k++)
+            if (!(abc[k] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) st = CUZK_ENOMEM;
+    double *t = calloc(reps, sizeof(double)), *tw = calloc(reps, sizeof(double));
+    for (uint64_t r = 0; r < reps && !st; r++) {
+        double t0 = cuzk_now();
+        if (!strcmp(mode, "prove")) {
+            cuzk_prove_result pr;
+            st = cuzk_circuit_prove_input(c, 3 + r, &pr);
+            t[r] = cuzk_now() - t0;
+            if (!st) cuzk_prove_result_free(&pr);
+        } else {
+            cuzk_witness w;
+            st = cuzk_circuit_witness(c, 3 + r, true, &w);
+            tw[r] = cuzk_now() - t0;
+            if (!st && abc[0]) cuzk_pce_evaluate(&pce, w.input, w.aux, abc[0], abc[1], abc[2]);
+            t[r] = cuzk_now() - t0;
+            if (!st) cuzk_witness_free(&w);
+        }
+    }
+    if (st) rc = cli_error("bench synth");
+    else {
+        unsigned T = cuzk_threads();
+        double med = median(t, reps), medw = median(tw, reps);
+        double rate = (double)counts.constraints / med;
+        if (json)
+            printf("{\"bench\":\"synth\",\"circuit\":\"%s\",\"mode\":\"%s\",\"constraints\":%zu,\"threads\":%u,"
+                   "\"reps\":%u,\"seconds\":%.6f,\"witness_seconds\":%.6f,\"record_seconds\":%.6f,"
+                   "\"constraints_per_s_per_core\":%.0f}\n",
+                   circuit, mode, counts.constraints, T, (unsigned)reps, med, strcmp(mode, "prove") ? medw : -1.0, t_record,
+                   rate / T);
+        else {
+            printf("synth %s (%zu constraints, %zu aux), mode %s, %u thread(s), median of %u\n", circuit,
+                   counts.constraints, counts.aux, mode, T, (unsigned)reps);
+            if (t_record >= 0) printf("  %-28s %10.1f ms (once)\n", "record + compress", t_record * 1e3);
+            if (strcmp(mode, "prove")) printf("  %-28s %10.1f ms\n", "witness", medw * 1e3);
+            printf("  %-28s %10.1f ms  %.2f M constraints/s, %.2f M/s per core\n", "total", med * 1e3, rate / 1e6,
+                   rate / 1e6 / T);
+        }
+    }
+    free(t);
+    free(tw);
+    for (int k = 0; k < 3; k++) cuzk_big_free(abc[k], n * sizeof(cuzk_fr));
+    cuzk_pce_free(&pce);
+    cuzk_circuit_free(c);
+    return rc;
+}
+
 int cli_bench(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -304,13 +398,15 @@ int cli_bench(int argc, char **argv)
         fprintf(out, "usage: cuzk bench <what> [options]   (cuzk bench <what> --help)\n\n"
                      "  msm     CPU MSM (G1 or G2) beside blst's own Pippenger\n"
                      "  ntt     CPU NTT forward, inverse, coset\n"
-                     "  prove   synthesize and prove a built-in circuit\n");
+                     "  prove   synthesize and prove a built-in circuit\n"
+                     "  synth   synthesis alone: PROVE, WITNESS or WITNESS + PCE evaluation\n");
         return argc < 2 ? 2 : 0;
     }
     const char *what = argv[1];
     if (!strcmp(what, "msm")) return bench_msm(argc - 1, argv + 1);
     if (!strcmp(what, "ntt")) return bench_ntt(argc - 1, argv + 1);
     if (!strcmp(what, "prove")) return bench_prove(argc - 1, argv + 1);
-    fprintf(stderr, "cuzk bench: unknown benchmark '%s' (msm, ntt, prove)\n", what);
+    if (!strcmp(what, "synth")) return bench_synth(argc - 1, argv + 1);
+    fprintf(stderr, "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth)\n", what);
     return 2;
 }
