@@ -7,6 +7,7 @@
 static const cuzk_circuit_def *const FAMILIES[] = {
     &cuzk_circuit_cubic,
     &cuzk_circuit_random,
+    &cuzk_circuit_poseidon,
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 

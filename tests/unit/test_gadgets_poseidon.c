@@ -3,9 +3,9 @@
  * and the same R1CS in every constraint-system mode. */
 #include <string.h>
 
-#include "cs_modes.h"
 #include "cuzk/circuits.h"
 #include "cuzk/gadgets/poseidon.h"
+#include "gadget_modes.h"
 #include "cuzk/hash.h"
 #include "harness.h"
 
@@ -304,9 +304,8 @@ static void test_modes(void)
     for (size_t k = 0; k < sizeof ARITIES / sizeof ARITIES[0]; k++) {
         hash_ctx h = {.arity = ARITIES[k]};
         for (unsigned i = 0; i < h.arity; i++) cuzk_fr_random(&h.pre[i], &rng);
-        char what[32];
-        snprintf(what, sizeof what, "poseidon-%u", h.arity);
-        CHECK(check_cs_modes(what, synth_hash, &h) == expected_constraints(h.arity));
+        gm_counts n = gm_check_all_modes(synth_hash, &h);
+        CHECK(n.constraints == expected_constraints(h.arity) && n.inputs == 1 && n.aux == h.arity + n.constraints);
     }
 }
 
