@@ -20,7 +20,7 @@ cuzk_status cuzk_tree_shape_check(const cuzk_tree_shape *s)
         return cuzk_fail(CUZK_EINVAL, "tree shape: top-tree arity %u is not 0, 2, 4 or 8", s->top_arity);
     if (s->top_arity && !s->sub_arity) return cuzk_fail(CUZK_EINVAL, "tree shape: a top tree needs a sub tree");
     if (s->base_levels < 1) return cuzk_fail(CUZK_EINVAL, "tree shape: the base trees need at least one level");
-    if (cuzk_tree_shape_index_bits(s) > 63 || s->base_levels > MAX_LEVELS - 2)
+    if (s->base_levels > MAX_LEVELS - 2 || cuzk_tree_shape_index_bits(s) > 63)
         return cuzk_fail(CUZK_EINVAL, "tree shape: more than 2^63 leaves");
     return CUZK_OK;
 }
