@@ -6,6 +6,8 @@
 
 extern const cuzk_circuit_def cuzk_circuit_cubic;
 extern const cuzk_circuit_def cuzk_circuit_random;
+extern const cuzk_circuit_def cuzk_circuit_sha256_compress;
+extern const cuzk_circuit_def cuzk_circuit_sha256_bytes;
 
 /* Matrix-defined circuits (cubic, random:N) keep their R1CS and a witness function. */
 typedef struct matrix_circuit matrix_circuit;
