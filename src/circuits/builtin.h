@@ -6,6 +6,8 @@
 
 extern const cuzk_circuit_def cuzk_circuit_cubic;
 extern const cuzk_circuit_def cuzk_circuit_random;
+extern const cuzk_circuit_def cuzk_circuit_sha256_compress;
+extern const cuzk_circuit_def cuzk_circuit_sha256_bytes;
 extern const cuzk_circuit_def cuzk_circuit_poseidon;
 extern const cuzk_circuit_def cuzk_circuit_por;
 extern const cuzk_circuit_def cuzk_circuit_por_private;

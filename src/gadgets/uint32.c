@@ -183,7 +183,7 @@ void cuzk_u32_addmany(cuzk_cs *cs, cuzk_multieq *me, cuzk_u32 *out, const cuzk_u
     /* bit length of the largest possible sum, n (2^32 - 1) */
     unsigned nbits = 0;
     for (uint64_t max = (uint64_t)n * UINT32_MAX; max; max >>= 1) nbits++;
-    cuzk_bool res[35];
+    cuzk_bool res[36]; /* 10 (2^32 - 1) < 2^36 */
     for (unsigned i = 0; i < nbits; i++) {
         NS_PUSH(cs, "result bit %u", i);
         res[i] = cuzk_bool_is(cuzk_abit_alloc(cs, (sum >> i) & 1));

@@ -57,7 +57,7 @@ void cuzk_u32_sha256_ch(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuz
 void cuzk_u32_sha256_maj(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b, const cuzk_u32 *c);
 /* UInt32::addmany of 2..10 operands modulo 2^32. All bits constant: a constant, no
  * constraints. Otherwise bitlen(n (2^32 - 1)) result bits are allocated (33 for 2 operands,
- * 34 for 3-4, 35 for 5-8) and the sum is enforced through me; out may be an operand. */
+ * 34 for 3-4, 35 for 5-8, 36 for 9-10) and the sum is enforced through me; out may be an operand. */
 void cuzk_u32_addmany(cuzk_cs *cs, cuzk_multieq *me, cuzk_u32 *out, const cuzk_u32 *const *ops, size_t n);
 
 #ifdef __cplusplus
