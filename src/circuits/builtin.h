@@ -7,6 +7,11 @@
 extern const cuzk_circuit_def cuzk_circuit_cubic;
 extern const cuzk_circuit_def cuzk_circuit_random;
 extern const cuzk_circuit_def cuzk_circuit_random_parts;
+extern const cuzk_circuit_def cuzk_circuit_sha256_compress;
+extern const cuzk_circuit_def cuzk_circuit_sha256_bytes;
+extern const cuzk_circuit_def cuzk_circuit_poseidon;
+extern const cuzk_circuit_def cuzk_circuit_por;
+extern const cuzk_circuit_def cuzk_circuit_por_private;
 
 /* Matrix-defined circuits (cubic, random:N) keep their R1CS and a witness function. */
 typedef struct matrix_circuit matrix_circuit;

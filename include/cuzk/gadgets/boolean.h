@@ -56,9 +56,10 @@ cuzk_bool cuzk_bool_sha256_maj(cuzk_cs *cs, cuzk_bool a, cuzk_bool b, cuzk_bool 
 /* Boolean::enforce_equal */
 void cuzk_bool_enforce_equal(cuzk_cs *cs, cuzk_bool a, cuzk_bool b);
 
-/* lc += coeff * b  (Is: coeff v; Not: coeff ONE - coeff v; Constant(true): coeff ONE). */
+/* lc += coeff * b  (Is: coeff v; Not: coeff ONE - coeff v; Constant(true): coeff ONE);
+ * coeff NULL means one. Nothing is built unless cs->keep_lcs. */
 void cuzk_bool_add_to_lc(cuzk_cs *cs, cuzk_lc *lc, cuzk_bool b, const cuzk_fr *coeff);
-/* lc -= coeff * b */
+/* lc -= coeff * b (coeff NULL means one) */
 void cuzk_bool_sub_from_lc(cuzk_cs *cs, cuzk_lc *lc, cuzk_bool b, const cuzk_fr *coeff);
 
 #ifdef __cplusplus

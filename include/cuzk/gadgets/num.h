@@ -32,7 +32,8 @@ typedef struct {
 } cuzk_lcnum;
 void cuzk_lcnum_init(cuzk_lcnum *n);
 void cuzk_lcnum_free(cuzk_lcnum *n);
-/* Num::add_bool_with_coeff: n += coeff * b (ONE for Constant(true), nothing for false). */
+/* Num::add_bool_with_coeff: n += coeff * b (ONE for Constant(true), nothing for false);
+ * coeff NULL means one. */
 void cuzk_lcnum_add_bool_with_coeff(cuzk_cs *cs, cuzk_lcnum *n, cuzk_bool b, const cuzk_fr *coeff);
 
 #ifdef __cplusplus
