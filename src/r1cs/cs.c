@@ -288,7 +288,7 @@ static void enforce_test(cuzk_cs *cs, const char *name)
     snprintf(c->path, plen, "%.*s/%s", (int)be->ns_len, be->ns, name ? name : "");
     size_t o = 0;
     for (int k = 0; k < 3; k++) {
-        memcpy(c->terms + o, cs->lc[k].t, cs->lc[k].n * sizeof(cuzk_term));
+        if (cs->lc[k].n) memcpy(c->terms + o, cs->lc[k].t, cs->lc[k].n * sizeof(cuzk_term)); /* empty LCs have no storage */
         c->n[k] = cs->lc[k].n;
         o += cs->lc[k].n;
     }
