@@ -44,13 +44,15 @@ static void add(cuzk_cs *cs, cuzk_multieq *me, cuzk_u32 *out, const cuzk_u32 *co
 
 #define SLOT(i) (((i) + 8) & 7)
 
-void cuzk_sha256_compression_gadget(cuzk_cs *cs, const cuzk_bool input[512], const cuzk_u32 state[8], cuzk_u32 out[8])
+/* One compression with a MultiEq that is empty on entry and flushed on return (the upstream
+ * MultiEq lives exactly this long); its storage is the caller's, so that hashing several
+ * blocks reuses it. */
+static void compress(cuzk_cs *cs, cuzk_multieq *me, const cuzk_bool input[512], const cuzk_u32 state[8], cuzk_u32 out[8])
 {
     const uint32_t *K = cuzk_sha256_k();
     cuzk_u32 w[64];
     for (int i = 0; i < 16; i++) cuzk_u32_from_bits_be(&w[i], input + 32 * i);
-    cuzk_multieq me;
-    cuzk_multieq_init(&me);
+    me->ops = 0; /* packed rows are numbered per block, as each block has its own MultiEq */
 
     for (int i = 16; i < 64; i++) {
         cuzk_u32 s0, s1;
@@ -58,7 +60,7 @@ void cuzk_sha256_compression_gadget(cuzk_cs *cs, const cuzk_bool input[512], con
         sigma(cs, &s0, &w[i - 15], 7, 18, 3, true, "s0");
         sigma(cs, &s1, &w[i - 2], 17, 19, 10, true, "s1");
         const cuzk_u32 *ops[4] = {&w[i - 16], &s0, &w[i - 7], &s1};
-        add(cs, &me, &w[i], ops, 4, "computation of w[i]");
+        add(cs, me, &w[i], ops, 4, "computation of w[i]");
         cuzk_cs_pop(cs);
     }
 
@@ -73,7 +75,7 @@ void cuzk_sha256_compression_gadget(cuzk_cs *cs, const cuzk_bool input[512], con
         cuzk_cs_push(cs, "round %d", i);
         if (i > 0) { /* e_i = h + S1 + ch + K + w + d of round i - 1, with h = e_{i-4}, d = a_{i-4} */
             const cuzk_u32 *ops[6] = {&E[SLOT(i - 4)], &S1[prev], &CH[prev], &KC[prev], &w[i - 1], &A[SLOT(i - 4)]};
-            add(cs, &me, &E[SLOT(i)], ops, 6, "deferred e computation");
+            add(cs, me, &E[SLOT(i)], ops, 6, "deferred e computation");
         }
         sigma(cs, &S1[cur], &E[SLOT(i)], 6, 11, 25, false, "S1");
         cuzk_cs_push(cs, "ch");
@@ -82,7 +84,7 @@ void cuzk_sha256_compression_gadget(cuzk_cs *cs, const cuzk_bool input[512], con
         cuzk_u32_constant(&KC[cur], K[i]);
         if (i > 0) { /* a_i = h + S1 + ch + K + w + S0 + maj of round i - 1 */
             const cuzk_u32 *ops[7] = {&E[SLOT(i - 4)], &S1[prev], &CH[prev], &KC[prev], &w[i - 1], &S0[prev], &MAJ[prev]};
-            add(cs, &me, &A[SLOT(i)], ops, 7, "deferred a computation");
+            add(cs, me, &A[SLOT(i)], ops, 7, "deferred a computation");
         }
         sigma(cs, &S0[cur], &A[SLOT(i)], 2, 13, 22, false, "S0");
         cuzk_cs_push(cs, "maj");
@@ -94,24 +96,31 @@ void cuzk_sha256_compression_gadget(cuzk_cs *cs, const cuzk_bool input[512], con
     /* h_k += the final words; each reads state[k] before writing out[k], so out may be state */
     const int p = 1; /* round 63's slot in the S1..MAJ pairs */
     const cuzk_u32 *h0[8] = {&E[SLOT(60)], &S1[p], &CH[p], &KC[p], &w[63], &S0[p], &MAJ[p], &state[0]};
-    add(cs, &me, &out[0], h0, 8, "deferred h0 computation");
+    add(cs, me, &out[0], h0, 8, "deferred h0 computation");
     const cuzk_u32 *h1[2] = {&state[1], &A[SLOT(63)]};
-    add(cs, &me, &out[1], h1, 2, "new h1");
+    add(cs, me, &out[1], h1, 2, "new h1");
     const cuzk_u32 *h2[2] = {&state[2], &A[SLOT(62)]};
-    add(cs, &me, &out[2], h2, 2, "new h2");
+    add(cs, me, &out[2], h2, 2, "new h2");
     const cuzk_u32 *h3[2] = {&state[3], &A[SLOT(61)]};
-    add(cs, &me, &out[3], h3, 2, "new h3");
+    add(cs, me, &out[3], h3, 2, "new h3");
     const cuzk_u32 *h4[7] = {&E[SLOT(60)], &S1[p], &CH[p], &KC[p], &w[63], &A[SLOT(60)], &state[4]};
-    add(cs, &me, &out[4], h4, 7, "deferred h4 computation");
+    add(cs, me, &out[4], h4, 7, "deferred h4 computation");
     const cuzk_u32 *h5[2] = {&state[5], &E[SLOT(63)]};
-    add(cs, &me, &out[5], h5, 2, "new h5");
+    add(cs, me, &out[5], h5, 2, "new h5");
     const cuzk_u32 *h6[2] = {&state[6], &E[SLOT(62)]};
-    add(cs, &me, &out[6], h6, 2, "new h6");
+    add(cs, me, &out[6], h6, 2, "new h6");
     const cuzk_u32 *h7[2] = {&state[7], &E[SLOT(61)]};
-    add(cs, &me, &out[7], h7, 2, "new h7");
+    add(cs, me, &out[7], h7, 2, "new h7");
 
     /* upstream's MultiEq is dropped here, emitting the last packed row */
-    cuzk_multieq_flush(cs, &me);
+    cuzk_multieq_flush(cs, me);
+}
+
+void cuzk_sha256_compression_gadget(cuzk_cs *cs, const cuzk_bool input[512], const cuzk_u32 state[8], cuzk_u32 out[8])
+{
+    cuzk_multieq me;
+    cuzk_multieq_init(&me);
+    compress(cs, &me, input, state, out);
     cuzk_multieq_free(&me);
 }
 
@@ -134,6 +143,8 @@ void cuzk_sha256_gadget(cuzk_cs *cs, const cuzk_bool *input, size_t nbits, cuzk_
     cuzk_u32 st[8];
     cuzk_sha256_gadget_iv(st);
     cuzk_bool block[512];
+    cuzk_multieq me;
+    cuzk_multieq_init(&me);
     for (size_t b = 0; b < nblocks; b++) {
         for (size_t j = 0; j < 512; j++) {
             size_t pos = b * 512 + j;
@@ -143,8 +154,9 @@ void cuzk_sha256_gadget(cuzk_cs *cs, const cuzk_bool *input, size_t nbits, cuzk_
             else block[j] = cuzk_bool_constant(false);
         }
         cuzk_cs_push(cs, "block %zu", b);
-        cuzk_sha256_compression_gadget(cs, block, st, st);
+        compress(cs, &me, block, st, st);
         cuzk_cs_pop(cs);
     }
+    cuzk_multieq_free(&me);
     for (int k = 0; k < 8; k++) cuzk_u32_into_bits_be(&st[k], out + 32 * k);
 }

@@ -117,18 +117,26 @@ void cuzk_u32_into_bits_be(const cuzk_u32 *x, cuzk_bool out[32])
 
 void cuzk_u32_rotr(cuzk_u32 *out, const cuzk_u32 *x, unsigned by)
 {
-    cuzk_u32 t = *x;
+    cuzk_u32 t;
+    if (out == x) { /* in place: read from a copy */
+        t = *x;
+        x = &t;
+    }
     by %= 32;
-    for (unsigned i = 0; i < 32; i++) out->bits[i] = t.bits[(i + by) % 32];
-    out->value = by ? (t.value >> by) | (t.value << (32 - by)) : t.value;
+    for (unsigned i = 0; i < 32; i++) out->bits[i] = x->bits[(i + by) % 32];
+    out->value = by ? (x->value >> by) | (x->value << (32 - by)) : x->value;
 }
 
 void cuzk_u32_shr(cuzk_u32 *out, const cuzk_u32 *x, unsigned by)
 {
-    cuzk_u32 t = *x;
+    cuzk_u32 t;
+    if (out == x) {
+        t = *x;
+        x = &t;
+    }
     by %= 32;
-    for (unsigned i = 0; i < 32; i++) out->bits[i] = i + by < 32 ? t.bits[i + by] : cuzk_bool_constant(false);
-    out->value = t.value >> by;
+    for (unsigned i = 0; i < 32; i++) out->bits[i] = i + by < 32 ? x->bits[i + by] : cuzk_bool_constant(false);
+    out->value = x->value >> by;
 }
 
 void cuzk_u32_xor(cuzk_cs *cs, cuzk_u32 *out, const cuzk_u32 *a, const cuzk_u32 *b)

@@ -23,7 +23,8 @@ static void test_uint64(void)
     cuzk_cs_pop(cs);
     bool ok = x.value == v;
     for (int i = 0; i < 64; i++)
-        ok &= x.bits[i].kind == CUZK_BOOL_IS && x.bits[i].bit.value == ((v >> i) & 1) && cuzk_var_index(x.bits[i].bit.var) == (uint32_t)i;
+        ok &= x.bits[i].kind == CUZK_BOOL_IS && x.bits[i].bit.value == ((v >> i) & 1) &&
+              cuzk_var_index(x.bits[i].bit.var) == (uint32_t)i;
     CHECK(ok);
     cuzk_bool be[64], le[64];
     cuzk_u64_to_bits_be(&x, be);
@@ -72,7 +73,8 @@ static void synth_pack(cuzk_cs *cs, void *vctx)
     cuzk_num packed = cuzk_multipack_pack_bits(cs, bits, 300);
     CHECK(first == in0 && cs->num_inputs == in0 + 2);
     if (cs->values)
-        ctx->ok = cuzk_fr_eq(cuzk_cs_value(cs, first), &ctx->want[0]) && cuzk_fr_eq(cuzk_cs_value(cs, first + 1), &ctx->want[1]) &&
+        ctx->ok = cuzk_fr_eq(cuzk_cs_value(cs, first), &ctx->want[0]) &&
+                  cuzk_fr_eq(cuzk_cs_value(cs, first + 1), &ctx->want[1]) &&
                   cuzk_fr_eq(&packed.value, &ctx->want[0]) && cuzk_fr_eq(cuzk_cs_value(cs, packed.var), &ctx->want[0]);
 }
 

@@ -5,7 +5,9 @@
  * of 512 allocated bits 44,874 (test_full_hash); an all-constant block 0 (test_blank_hash,
  * whose output is SHA-256 of the empty string); storage-proofs-core's hash_leaf_bits_circuit
  * (two 256-bit LE byte strings, bits reversed per byte, SHA-256, reversed back, pack_bits of
- * 254) 45,387 in total. Each of these in every constraint-system mode.
+ * 254) 45,387 in total. Each of these in every constraint-system mode. storage-proofs-porep's
+ * create_label test shape, 532,025; and the PoRep circuit's tree-D and label hash counts,
+ * derived by counting the upstream code.
  * Values: digests of random allocated inputs of many lengths (all of 0..300 bytes with
  * CUZK_TEST_FULL set) and the NIST vectors equal the native SHA-256; TEST mode holds, and a
  * flipped input bit or maj bit is named by its namespace path. */
@@ -14,6 +16,7 @@
 #include "cuzk/gadgets/bits.h"
 #include "cuzk/gadgets/multipack.h"
 #include "cuzk/gadgets/sha256.h"
+#include "cuzk/gadgets/uint64.h"
 #include "cuzk/hash.h"
 #include "gadget_modes.h"
 
@@ -177,6 +180,82 @@ static void test_hash_leaf_bits(void)
     CHECK(c.constraints == 45387);
     CHECK(ctx.ok);
     printf("hash_leaf_bits_circuit: %zu constraints (upstream 45387)\n", c.constraints);
+}
+
+/* ---------------------------------------------------------------- PoRep shapes */
+
+/* A 255-bit decomposition laid out as SHA input: byte-LE, bits MSB-first, bit 255 constant. */
+static size_t node_bits(cuzk_cs *cs, cuzk_bool *dst)
+{
+    cuzk_bool b[255];
+    for (int i = 0; i < 255; i++) b[i] = cuzk_bool_is(cuzk_abit_alloc(cs, false));
+    return cuzk_reverse_bit_numbering(b, 255, dst);
+}
+
+/* Counts of the PoRep circuit's two SHA-256 shapes, derived by counting the upstream gadget
+ * code (not asserted by an upstream test): a tree-D node hash (two 255-bit nodes, so two
+ * constant input bits) costs 44,866 constraints; a label (replica id, constant layer, the
+ * 64-bit node, 160 constant zeros, 37 parents: 9,984 bits, 20 blocks) plus its pack_bits
+ * costs 522,269 constraints and 521,749 aux. And create_label.rs's test shape, whose
+ * 532,025 is asserted upstream. */
+static void test_porep_shapes(void)
+{
+    cuzk_cs *cs;
+    CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_COUNT, false));
+    cuzk_bool pre[512], out[256];
+    node_bits(cs, pre);
+    node_bits(cs, pre + 256);
+    size_t c0 = cs->num_constraints;
+    cuzk_sha256_gadget(cs, pre, 512, out);
+    CHECK(cs->num_constraints - c0 == 44866);
+    cuzk_cs_destroy(cs);
+
+    CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_COUNT, false));
+    cuzk_bool *label = malloc(9984 * sizeof *label), le[256];
+    size_t n = node_bits(cs, label);
+    cuzk_u32 layer;
+    cuzk_u32_constant(&layer, 5);
+    cuzk_u32_into_bits_be(&layer, label + n);
+    n += 32;
+    cuzk_u64 node;
+    cuzk_u64_alloc(cs, &node, 0);
+    cuzk_u64_to_bits_be(&node, label + n);
+    n += 64;
+    while (n < 512) label[n++] = cuzk_bool_constant(false);
+    for (int p = 0; p < 37; p++) n += node_bits(cs, label + n);
+    CHECK(n == 9984);
+    c0 = cs->num_constraints;
+    size_t a0 = cs->num_aux;
+    cuzk_sha256_gadget(cs, label, n, out);
+    cuzk_reverse_bit_numbering(out, 256, le);
+    cuzk_multipack_pack_bits(cs, le, 256);
+    CHECK(cs->num_constraints - c0 == 522269 && cs->num_aux - a0 == 521749);
+    printf("PoRep label: %zu constraints, %zu aux (derived 522269, 521749)\n", cs->num_constraints - c0, cs->num_aux - a0);
+    cuzk_cs_destroy(cs);
+
+    /* storage-proofs-porep create_label.rs test_create_label (asserted upstream: 532,025):
+     * 37 parents of 256 allocated bits, a 256-bit allocated id, constant layer 3 and node 22 */
+    CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_COUNT, false));
+    cuzk_bool *parents = malloc(37 * 256 * sizeof *parents);
+    for (int p = 0; p < 37; p++) cuzk_bits_alloc_bytes_be(cs, NULL, 32, parents + 256 * p);
+    cuzk_bits_alloc_bytes_be(cs, NULL, 32, label);
+    n = 256;
+    cuzk_u32_constant(&layer, 3);
+    cuzk_u32_into_bits_be(&layer, label + n);
+    n += 32;
+    cuzk_u64_constant(&node, 22);
+    cuzk_u64_to_bits_be(&node, label + n);
+    n += 64;
+    while (n < 512) label[n++] = cuzk_bool_constant(false);
+    memcpy(label + n, parents, 37 * 256 * sizeof *parents);
+    cuzk_sha256_gadget(cs, label, 9984, out);
+    cuzk_reverse_bit_numbering(out, 256, le);
+    cuzk_multipack_pack_bits(cs, le, 254);
+    CHECK(cs->num_constraints == 532025);
+    printf("create_label test shape: %zu constraints (upstream 532025)\n", cs->num_constraints);
+    free(parents);
+    free(label);
+    cuzk_cs_destroy(cs);
 }
 
 /* ---------------------------------------------------------------- values */
@@ -377,6 +456,7 @@ int main(void)
     test_full_block_and_hash();
     test_blank_hash();
     test_hash_leaf_bits();
+    test_porep_shapes();
     test_lengths();
     test_nist();
     test_bad_length();

@@ -71,7 +71,8 @@ static void test_addmany(void)
                 CHECK(dc == 0 && da == 0 && cuzk_u32_is_constant(&r) && me.bits_used == 0);
             } else {
                 CHECK(dc == nbits_for(n) && da == nbits_for(n) && me.bits_used == nbits_for(n));
-                if (dc != nbits_for(n) || da != dc || me.bits_used != dc) fprintf(stderr, "n=%zu trial=%d dc=%zu da=%zu bu=%u\n", n, trial, dc, da, me.bits_used);
+                if (dc != nbits_for(n) || da != dc || me.bits_used != dc)
+                    fprintf(stderr, "    %zu operands: %zu constraints, %zu aux, %u bits\n", n, dc, da, me.bits_used);
                 for (int i = 0; i < 32; i++) CHECK(r.bits[i].kind == CUZK_BOOL_IS);
             }
             cuzk_multieq_flush(cs, &me);
