@@ -7,6 +7,7 @@
 extern const cuzk_circuit_def cuzk_circuit_cubic;
 extern const cuzk_circuit_def cuzk_circuit_random;
 extern const cuzk_circuit_def cuzk_circuit_random_parts;
+extern const cuzk_circuit_def cuzk_circuit_parts;
 extern const cuzk_circuit_def cuzk_circuit_sha256_compress;
 extern const cuzk_circuit_def cuzk_circuit_sha256_bytes;
 extern const cuzk_circuit_def cuzk_circuit_poseidon;

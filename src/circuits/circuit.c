@@ -8,6 +8,7 @@ static const cuzk_circuit_def *const FAMILIES[] = {
     &cuzk_circuit_cubic,
     &cuzk_circuit_random,
     &cuzk_circuit_random_parts,
+    &cuzk_circuit_parts,
     &cuzk_circuit_sha256_compress,
     &cuzk_circuit_sha256_bytes,
     &cuzk_circuit_poseidon,
