@@ -20,7 +20,7 @@ typedef struct cuzk_circuit cuzk_circuit;
 typedef struct {
     const char *prefix;
     const char *help;    /* e.g. "sha256:BYTES  SHA-256 of BYTES allocated input bytes" */
-    const char *example; /* a small instance, for tests that cover every family */
+    const char *example; /* a small instance with a witness, for tests that cover every family */
     /* Parses args and prepares state (c->state); errors name the bad argument. */
     cuzk_status (*open)(cuzk_circuit *c, const char *args);
     /* Synthesizes into cs with the witness derived from seed (values only when cs->values).
@@ -50,7 +50,9 @@ void cuzk_circuit_free(cuzk_circuit *c);
 cuzk_status cuzk_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed) CUZK_WARN_UNUSED;
 /* Lines "  name  description" for every family. */
 const char *cuzk_circuit_names(void);
-/* The example instance of family i, NULL past the last family. */
+/* The number of families, and the example instance of family i (NULL for a family with no
+ * built-in witness, or past the last family). */
+size_t cuzk_circuit_family_count(void);
 const char *cuzk_circuit_example(size_t i);
 
 /* Conveniences over a fresh constraint system: */

@@ -8,6 +8,8 @@ extern const cuzk_circuit_def cuzk_circuit_cubic;
 extern const cuzk_circuit_def cuzk_circuit_random;
 extern const cuzk_circuit_def cuzk_circuit_random_parts;
 extern const cuzk_circuit_def cuzk_circuit_parts;
+extern const cuzk_circuit_def cuzk_circuit_porep;
+extern const cuzk_circuit_def cuzk_circuit_porep_test;
 extern const cuzk_circuit_def cuzk_circuit_sha256_compress;
 extern const cuzk_circuit_def cuzk_circuit_sha256_bytes;
 extern const cuzk_circuit_def cuzk_circuit_poseidon;

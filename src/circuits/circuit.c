@@ -9,6 +9,8 @@ static const cuzk_circuit_def *const FAMILIES[] = {
     &cuzk_circuit_random,
     &cuzk_circuit_random_parts,
     &cuzk_circuit_parts,
+    &cuzk_circuit_porep,
+    &cuzk_circuit_porep_test,
     &cuzk_circuit_sha256_compress,
     &cuzk_circuit_sha256_bytes,
     &cuzk_circuit_poseidon,
@@ -29,6 +31,7 @@ const char *cuzk_circuit_names(void)
 }
 
 const char *cuzk_circuit_example(size_t i) { return i < NFAMILIES ? FAMILIES[i]->example : NULL; }
+size_t cuzk_circuit_family_count(void) { return NFAMILIES; }
 
 cuzk_status cuzk_circuit_open(cuzk_circuit **out, const char *name)
 {
