@@ -14,5 +14,8 @@ int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_circuit_info(int argc, char **argv);
+int cli_seal(int argc, char **argv);
+int cli_prove_porep(int argc, char **argv);
+int cli_verify_porep(int argc, char **argv);
 
 #endif

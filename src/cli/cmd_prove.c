@@ -27,6 +27,7 @@ static cuzk_status prove_one(const cuzk_circuit *c, const cuzk_groth16_params *p
 
 int cli_prove(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "porep")) return cli_prove_porep(argc - 1, argv + 1);
     const char *circuit = NULL, *params = NULL, *proof = NULL, *inputs_path = NULL, *seed_s = NULL,
                *count_s = NULL, *threads = NULL;
     bool checked = false, quiet = false, done;

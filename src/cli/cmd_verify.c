@@ -2,6 +2,7 @@
  * Exit 0 only when every proof verifies, 1 otherwise (naming the proofs that fail). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
@@ -9,6 +10,7 @@
 
 int cli_verify(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "porep")) return cli_verify_porep(argc - 1, argv + 1);
     const char *vk_path = NULL, *proof_path = NULL, *inputs_path = NULL;
     bool json = false, done;
     cli_opt opts[] = {
