@@ -26,7 +26,7 @@ interop-deps:
 	@scripts/install-interop.sh
 
 demo: build
-	$(BUILD)/cuzk demo
+	$(BUILD)/cuzk demo --cache $(BUILD)/test-cache
 
 test: build interop-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
