@@ -25,7 +25,6 @@ typedef struct {
     const cuzk_seal_proof_info *shape; /* a registry entry of the variant's sector size */
     const char *vname;
     c1_tree_shape td, trc;
-    bool have_proof_type;
     cuzk_challenge_proof *list; /* malloc'd while the counts are unknown */
     size_t n, cap;
     uint32_t nparts, cpp;
@@ -508,7 +507,6 @@ static cuzk_status parse_top(parser *P)
             if (cuzk_seal_proof_from_name(&c1->proof, (const char *)s, n) != CUZK_OK)
                 return fj_error(&P->r, "%s", cuzk_last_error());
             c1->info = cuzk_seal_proof_info_get(c1->proof);
-            P->have_proof_type = true;
             break;
         }
         case 1: TRY(vanilla_proofs(P)); break;

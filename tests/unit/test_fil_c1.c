@@ -500,6 +500,15 @@ static void test_large_synthetic(cuzk_seal_proof proof)
         free(again);
         cuzk_c1_free(back);
     }
+    /* the form lotus-bench and Curio hand over: base64 inside the wrapper */
+    uint8_t *w = NULL;
+    size_t wlen = 0;
+    CHECK_OK(cuzk_c1_wrap(&w, &wlen, json, len, 3, pi->sector_size));
+    t0 = cuzk_now();
+    CHECK_OK(cuzk_c1_parse_any(&back, w, wlen, NULL, NULL));
+    printf("  wrapped: %.1f MB, decode + parse %.3f s\n", wlen / 1e6, cuzk_now() - t0);
+    cuzk_c1_free(back);
+    free(w);
     free(json);
     cuzk_c1_free(c1);
 }

@@ -2,7 +2,8 @@
  * StackedDrg2KiBV1_1, miner t01002, sector 1, zero data; sealing its ticket must give the
  * CommD and CommR the chain recorded (decoded from their CIDs). That one check covers the
  * registry's porep id, SHA-256 tree D, the replica id, the DRG and expander graphs, SDR
- * labeling, the column hash, both octrees and comm_r. */
+ * labeling, the column hash, both octrees and comm_r. A second sector (2020, StackedDrg2KiBV1)
+ * covers the older graph rules. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,34 @@ static void test_devnet_2k(void)
     printf("comm_d %s\n", h);
     cuzk_hex_encode(h, c->comm_r, 32);
     printf("comm_r %s\n", h);
+    cuzk_sealed_sector_free(s);
+}
+
+/* The same for the V1 (API 1.0) graph rules: a 2 KiB committed-capacity sector of miner t01000,
+ * sector 415, sealed on a 2020 devnet with StackedDrg2KiBV1; its `lotus-miner sectors status`
+ * output is quoted in lotus issue #3355. CommR decoded from its CID
+ * bagboea4b5abca23yrlqpou6hcyjckytmjjpjynhyf24gbe77p3zjfmb67uvjkvqh. */
+static void test_devnet_2k_v1(void)
+{
+    cuzk_seal_params p;
+    memset(&p, 0, sizeof p);
+    p.proof = CUZK_SEAL_2KIB_V1;
+    cuzk_prover_id_from_actor(p.prover_id, 1000);
+    p.sector_id = 415;
+    hex(p.ticket, 32, "e38bbf35272cf9bcb603340c207631bc18ac3fd1c80517ab7da6c7ed0880ef36");
+    uint8_t want_d[32], want_r[32];
+    hex(want_d, 32, "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833");
+    hex(want_r, 32, "6b788ae0f753c7161225626c4a5e9c34f82eb86093ff7ef292b03efd2a955607");
+    cuzk_sealed_sector *s = NULL;
+    CHECK_OK(cuzk_seal_precommit(&s, &p, NULL));
+    if (!s) return;
+    CHECK(memcmp(cuzk_sealed_commitments(s)->comm_d, want_d, 32) == 0);
+    CHECK(memcmp(cuzk_sealed_commitments(s)->comm_r, want_r, 32) == 0);
+    cuzk_sealed_sector_free(s);
+    /* the V1_1 rules on the same inputs give another sector */
+    p.proof = CUZK_SEAL_2KIB_V1_1;
+    CHECK_OK(cuzk_seal_precommit(&s, &p, NULL));
+    if (s) CHECK(memcmp(cuzk_sealed_commitments(s)->comm_r, want_r, 32) != 0);
     cuzk_sealed_sector_free(s);
 }
 
@@ -140,6 +169,7 @@ static void test_bigger(cuzk_seal_proof proof)
 int main(void)
 {
     test_devnet_2k();
+    test_devnet_2k_v1();
     test_label_zero();
     test_data_and_errors();
     test_bigger(CUZK_SEAL_8MIB_V1_1);
