@@ -26,7 +26,7 @@ interop-deps:
 	@scripts/install-interop.sh
 
 demo: build
-	$(BUILD)/cuzk demo
+	$(BUILD)/cuzk demo --cache $(BUILD)/test-cache
 
 test: build interop-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -34,7 +34,7 @@ test: build interop-deps
 asan: deps interop-deps
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN) -j $(JOBS)
-	cd $(ASAN) && CUZK_TEST_QUICK=1 ctest --output-on-failure -j $(JOBS)
+	cd $(ASAN) && CUZK_TEST_QUICK=1 CUZK_TEST_CACHE=$(CURDIR)/$(BUILD)/test-cache ctest --output-on-failure -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

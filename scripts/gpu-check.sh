@@ -48,7 +48,7 @@ echo "   test_gpu exit $test_rc at $(( $(date +%s) - t_start )) s"
 bench() { # name timeout args...
   local name=$1 to=$2
   shift 2
-  timeout "$to" "$bin/cuzk" bench-gpu "$@" --json >>"$jl" 2>>"$out/bench.err" || echo "   bench $name failed (rc $?)" | tee -a "$out/bench.err"
+  timeout "$to" "$bin/cuzk" bench "$@" --json >>"$jl" 2>>"$out/bench.err" || echo "   bench $name failed (rc $?)" | tee -a "$out/bench.err"
 }
 echo "== benchmarks"
 bench field 60 gpu-field

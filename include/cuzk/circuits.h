@@ -1,13 +1,13 @@
 /* Built-in circuits for tests, benchmarks and the demo.
  *
- * A circuit knows its R1CS (for setup and evaluation) and makes its own satisfying witness
- * from a seed. Names: "cubic" (x^3 + x + 5 = y, y public) and "random:N" (a random
- * satisfiable R1CS of N constraints with a few public inputs and a realistic witness: most
- * values are bits, as in SHA-256-heavy Filecoin circuits). */
+ * Every circuit synthesizes through a constraint system (include/cuzk/cs.h), so the same
+ * code gives its counts (COUNT), its matrices (RECORD, for setup), its proving input (PROVE)
+ * and its witness (WITNESS). A circuit makes its own satisfying witness from a seed (a
+ * random preimage, random leaves, ...). Names are listed by cuzk_circuit_names(). */
 #ifndef CUZK_CIRCUITS_H
 #define CUZK_CIRCUITS_H
 
-#include "cuzk/r1cs.h"
+#include "cuzk/cs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -15,17 +15,68 @@ extern "C" {
 
 typedef struct cuzk_circuit cuzk_circuit;
 
-/* Opens a built-in circuit by name; unknown names fail with CUZK_EINVAL and a list of the
- * known ones. */
+/* A family of circuits: "prefix" matches the name exactly, or the part before ':' when it
+ * ends with ':' (the rest is passed to open as args). */
+typedef struct {
+    const char *prefix;
+    const char *help;    /* e.g. "sha256:BYTES  SHA-256 of BYTES allocated input bytes" */
+    const char *example; /* a small instance with a witness, for tests that cover every family */
+    /* Parses args and prepares state (c->state); errors name the bad argument. */
+    cuzk_status (*open)(cuzk_circuit *c, const char *args);
+    /* Synthesizes into cs with the witness derived from seed (values only when cs->values).
+     * NULL for circuits made of parts (below): then synthesis is the header followed, for
+     * each part i, by cuzk_cs_mark(cs, "part") and part i. */
+    void (*synthesize)(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed);
+    void (*free_state)(void *state);
+    /* Optional: a circuit of independent parts, whose witness can be generated in parallel.
+     * header synthesizes what every part shares and returns a context for the parts (freed
+     * with free_ctx); part i reads only the header's variables and allocates its own. */
+    size_t (*nparts)(const cuzk_circuit *c);
+    void *(*header)(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed);
+    void (*part)(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed, const void *ctx, size_t i);
+    void (*free_ctx)(void *ctx);
+} cuzk_circuit_def;
+
+struct cuzk_circuit {
+    char name[96];
+    const cuzk_circuit_def *def;
+    void *state;
+};
+
+/* Opens a built-in circuit by name; unknown names fail with CUZK_EINVAL and the list. */
 cuzk_status cuzk_circuit_open(cuzk_circuit **out, const char *name) CUZK_WARN_UNUSED;
 void cuzk_circuit_free(cuzk_circuit *c);
-const char *cuzk_circuit_name(const cuzk_circuit *c);
-const cuzk_r1cs *cuzk_circuit_r1cs(const cuzk_circuit *c);
-/* Fills input[num_inputs] (input[0] = ONE) and aux[num_aux] with a satisfying assignment
- * derived from seed. */
-cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, cuzk_fr *input, cuzk_fr *aux) CUZK_WARN_UNUSED;
-/* One line listing the names cuzk_circuit_open accepts. */
+/* Runs synthesis into cs and returns cs's status. */
+cuzk_status cuzk_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed) CUZK_WARN_UNUSED;
+/* Lines "  name  description" for every family. */
 const char *cuzk_circuit_names(void);
+/* The number of families, and the example instance of family i (NULL for a family with no
+ * built-in witness, or past the last family). */
+size_t cuzk_circuit_family_count(void);
+const char *cuzk_circuit_example(size_t i);
+
+/* Conveniences over a fresh constraint system: */
+typedef struct {
+    size_t constraints, inputs, aux; /* inputs include ONE; constraints exclude the appended ones */
+} cuzk_circuit_counts;
+cuzk_status cuzk_circuit_count(const cuzk_circuit *c, cuzk_circuit_counts *out) CUZK_WARN_UNUSED;
+cuzk_status cuzk_circuit_record(const cuzk_circuit *c, cuzk_r1cs *out) CUZK_WARN_UNUSED;
+cuzk_status cuzk_circuit_prove_input(const cuzk_circuit *c, uint64_t seed, cuzk_prove_result *out) CUZK_WARN_UNUSED;
+
+/* The witness alone (WITNESS mode): input[num_inputs] (input[0] = ONE) and aux[num_aux],
+ * malloc'd, owned by the caller. With threads > 1 and a circuit of parts, the parts run in
+ * parallel at the offsets a COUNT pass marked; the result equals the sequential one. */
+typedef struct {
+    cuzk_fr *input, *aux;
+    size_t num_inputs, num_aux;
+} cuzk_witness;
+cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool parallel, cuzk_witness *out) CUZK_WARN_UNUSED;
+void cuzk_witness_free(cuzk_witness *w);
+
+/* Emits the rows of m into cs with the given assignment, allocating m's inputs (except ONE)
+ * and aux as new variables (so a matrix can be emitted several times, as parts), for
+ * circuits defined directly by matrices. */
+void cuzk_cs_emit_r1cs(cuzk_cs *cs, const cuzk_r1cs *m, const cuzk_fr *input, const cuzk_fr *aux);
 
 #ifdef __cplusplus
 }

@@ -109,6 +109,15 @@ cuzk_status cuzk_groth16_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_pr
 cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_vk *vk, const cuzk_groth16_proof *proofs, size_t nproofs,
                                       const cuzk_fr *inputs, size_t num_inputs) CUZK_WARN_UNUSED;
 
+/* ---------------------------------------------------------------- public inputs JSON */
+/* The public inputs of nproofs proofs (ninputs each, ONE omitted) as JSON: an array of decimal
+ * strings for one proof (unless nested), an array of such arrays otherwise. */
+cuzk_status cuzk_inputs_json_write(const char *path, const cuzk_fr *inputs, size_t nproofs, size_t ninputs,
+                                   bool nested) CUZK_WARN_UNUSED;
+/* Reads either form; *inputs (malloc'd, nproofs * ninputs values) belongs to the caller.
+ * Values must be canonical decimal strings below r; errors name the element, e.g. "[1][0]". */
+cuzk_status cuzk_inputs_json_read(const char *path, cuzk_fr **inputs, size_t *nproofs, size_t *ninputs) CUZK_WARN_UNUSED;
+
 /* ---------------------------------------------------------------- setup */
 /* Random parameters for an R1CS (toxic waste from the OS CSPRNG, or from rng when given, for
  * reproducible tests). Fails like bellperson on an unconstrained aux variable. */

@@ -1,24 +1,30 @@
-/* Internals shared by the built-in circuits. */
+/* The built-in circuit families (one file each in src/circuits/). */
 #ifndef CUZK_CIRCUITS_BUILTIN_H
 #define CUZK_CIRCUITS_BUILTIN_H
 
 #include "cuzk/circuits.h"
 
-/* One step of the random circuit: which constraint it adds and how its witness is computed. */
-typedef struct {
-    uint8_t op;
-    uint32_t x, y, z, k;
-} random_gate;
+extern const cuzk_circuit_def cuzk_circuit_cubic;
+extern const cuzk_circuit_def cuzk_circuit_random;
+extern const cuzk_circuit_def cuzk_circuit_random_parts;
+extern const cuzk_circuit_def cuzk_circuit_parts;
+extern const cuzk_circuit_def cuzk_circuit_porep;
+extern const cuzk_circuit_def cuzk_circuit_porep_test;
+extern const cuzk_circuit_def cuzk_circuit_sha256_compress;
+extern const cuzk_circuit_def cuzk_circuit_sha256_bytes;
+extern const cuzk_circuit_def cuzk_circuit_poseidon;
+extern const cuzk_circuit_def cuzk_circuit_por;
+extern const cuzk_circuit_def cuzk_circuit_por_private;
 
-struct cuzk_circuit {
-    char name[64];
+/* Matrix-defined circuits (cubic, random:N) keep their R1CS and a witness function. */
+typedef struct matrix_circuit matrix_circuit;
+struct matrix_circuit {
     cuzk_r1cs r1cs;
-    cuzk_status (*witness)(const cuzk_circuit *c, uint64_t seed, cuzk_fr *input, cuzk_fr *aux);
-    random_gate *gates; /* random:N only */
+    cuzk_status (*witness)(const matrix_circuit *mc, uint64_t seed, cuzk_fr *input, cuzk_fr *aux);
+    struct random_gate *gates; /* random:N only */
     size_t ngates;
 };
-
-cuzk_status cubic_build(cuzk_circuit *c);
-cuzk_status random_build(cuzk_circuit *c, size_t n);
+void matrix_circuit_free(void *state);
+void matrix_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed);
 
 #endif

@@ -9,6 +9,12 @@
 
 #include "circuits/builtin.h"
 
+/* One step of the random circuit: which constraint it adds and how its witness is computed. */
+typedef struct random_gate {
+    uint8_t op;
+    uint32_t x, y, z, k;
+} random_gate;
+
 #define RANDOM_INPUTS 4
 #define NUM_INPUTS (1 + RANDOM_INPUTS)
 #define PACK_MAX 16
@@ -91,7 +97,7 @@ static cuzk_status emit(cuzk_r1cs_builder *b, const random_gate *g, const u32_li
     return st;
 }
 
-static cuzk_status random_witness(const cuzk_circuit *c, uint64_t seed, cuzk_fr *input, cuzk_fr *aux)
+static cuzk_status random_witness(const matrix_circuit *c, uint64_t seed, cuzk_fr *input, cuzk_fr *aux)
 {
     cuzk_rng rng;
     cuzk_rng_seed(&rng, seed);
@@ -137,7 +143,7 @@ static cuzk_status random_witness(const cuzk_circuit *c, uint64_t seed, cuzk_fr 
     return CUZK_OK;
 }
 
-cuzk_status random_build(cuzk_circuit *c, size_t n)
+static cuzk_status random_build(matrix_circuit *c, size_t n)
 {
     cuzk_rng rng;
     cuzk_rng_seed(&rng, 0x72616e646f6dull ^ n); /* structure depends on N only */
@@ -207,3 +213,96 @@ cuzk_status random_build(cuzk_circuit *c, size_t n)
     c->witness = random_witness;
     return CUZK_OK;
 }
+
+static cuzk_status random_open(cuzk_circuit *c, const char *args)
+{
+    char *end;
+    unsigned long long n = strtoull(args, &end, 10);
+    if (*args < '0' || *args > '9' || *end || n < 8 || n > (1ull << 28))
+        return cuzk_fail(CUZK_EINVAL, "circuit '%s': N must be a number of constraints from 8 to 2^28", c->name);
+    matrix_circuit *mc = calloc(1, sizeof *mc);
+    if (!mc) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    c->state = mc;
+    return random_build(mc, (size_t)n);
+}
+
+const cuzk_circuit_def cuzk_circuit_random = {
+    .prefix = "random:",
+    .help = "random:N       a random satisfiable R1CS of N constraints, 4 public inputs, mostly-bit witness",
+    .example = "random:3000",
+    .open = random_open,
+    .synthesize = matrix_circuit_synthesize,
+    .free_state = matrix_circuit_free,
+};
+
+/* random-parts:K:N — K independent instances of random:N (each with its own 4 inputs and a
+ * witness from its own seed): a circuit of parts, for the parallel witness path. */
+typedef struct {
+    matrix_circuit *mc;
+    size_t k;
+} parts_state;
+
+static void parts_free(void *state)
+{
+    parts_state *ps = state;
+    matrix_circuit_free(ps->mc);
+    free(ps);
+}
+
+static cuzk_status parts_open(cuzk_circuit *c, const char *args)
+{
+    char *end;
+    unsigned long long k = strtoull(args, &end, 10);
+    if (*args < '0' || *args > '9' || *end != ':' || k < 1 || k > 4096)
+        return cuzk_fail(CUZK_EINVAL, "circuit '%s': expected random-parts:K:N with 1 <= K <= 4096", c->name);
+    const char *nstr = end + 1;
+    unsigned long long n = strtoull(nstr, &end, 10);
+    if (*nstr < '0' || *nstr > '9' || *end || n < 8 || n * k > (1ull << 28))
+        return cuzk_fail(CUZK_EINVAL, "circuit '%s': N must be at least 8 and K*N at most 2^28", c->name);
+    parts_state *ps = calloc(1, sizeof *ps);
+    if (!ps || !(ps->mc = calloc(1, sizeof *ps->mc))) {
+        free(ps);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
+    ps->k = (size_t)k;
+    c->state = ps;
+    return random_build(ps->mc, (size_t)n);
+}
+
+static size_t parts_count(const cuzk_circuit *c) { return ((const parts_state *)c->state)->k; }
+
+static void *parts_header(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed) { return NULL; }
+
+static void parts_part(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed, const void *ctx, size_t i)
+{
+    const matrix_circuit *mc = ((const parts_state *)c->state)->mc;
+    cuzk_fr *input = NULL, *aux = NULL;
+    if (cs->values) {
+        input = calloc(mc->r1cs.num_inputs, sizeof(cuzk_fr));
+        aux = calloc(mc->r1cs.num_aux + 1, sizeof(cuzk_fr));
+        cuzk_status st = !input || !aux ? cuzk_fail(CUZK_ENOMEM, "out of memory")
+                                        : mc->witness(mc, seed * 0x9e3779b97f4a7c15ull + i, input, aux);
+        if (st) {
+            cuzk_cs_fail(cs, st);
+            free(input);
+            free(aux);
+            return;
+        }
+    }
+    cuzk_cs_push(cs, "part %zu", i);
+    cuzk_cs_emit_r1cs(cs, &mc->r1cs, input, aux);
+    cuzk_cs_pop(cs);
+    free(input);
+    free(aux);
+}
+
+const cuzk_circuit_def cuzk_circuit_random_parts = {
+    .prefix = "random-parts:",
+    .help = "random-parts:K:N  K independent random:N circuits (a circuit of parts: parallel witness)",
+    .example = "random-parts:5:700",
+    .open = parts_open,
+    .free_state = parts_free,
+    .nparts = parts_count,
+    .header = parts_header,
+    .part = parts_part,
+};

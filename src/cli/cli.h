@@ -9,8 +9,15 @@ typedef struct {
 } cli_command;
 
 int cli_demo(int argc, char **argv);
+int cli_setup(int argc, char **argv);
+int cli_prove(int argc, char **argv);
+int cli_verify(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_circuit_info(int argc, char **argv);
+int cli_seal(int argc, char **argv);
+int cli_prove_porep(int argc, char **argv);
+int cli_verify_porep(int argc, char **argv);
 /* GPU benchmarks (cmd_bench_gpu.c): `what` is gpu-msm, gpu-ntt, gpu-prove or gpu-field */
 int cli_bench_gpu(const char *what, int argc, char **argv);
-int cli_bench_gpu_cmd(int argc, char **argv);
 
 #endif

@@ -368,10 +368,3 @@ int cli_bench_gpu(const char *what, int argc, char **argv)
     if (!strcmp(what, "gpu-field")) return bench_field(&o);
     return usage(NULL);
 }
-
-/* Temporary top-level entry until `cuzk bench` dispatches gpu-* here: cuzk bench-gpu gpu-msm ... */
-int cli_bench_gpu_cmd(int argc, char **argv)
-{
-    if (argc < 2 || strncmp(argv[1], "gpu-", 4)) return usage(NULL);
-    return cli_bench_gpu(argv[1], argc - 1, argv + 1);
-}

@@ -5,8 +5,13 @@
 #include "cli/cli.h"
 
 static const cli_command COMMANDS[] = {
+    {"setup", "make random Groth16 parameters for a built-in circuit", cli_setup},
+    {"prove", "prove a built-in circuit; `prove porep`: PoRep C2 for a C1 output", cli_prove},
+    {"verify", "verify proofs against a verifying key and public inputs; `verify porep`", cli_verify},
+    {"seal", "seal a test sector (2KiB, 8MiB, 512MiB) and write its C1 output", cli_seal},
+    {"circuit-info", "count a circuit's constraints, inputs and aux", cli_circuit_info},
+    {"bench", "benchmarks: msm, ntt, prove", cli_bench},
     {"demo", "set up, prove and verify a built-in circuit, printing the timeline", cli_demo},
-    {"bench-gpu", "GPU benchmarks: gpu-msm, gpu-ntt, gpu-prove, gpu-field (see --help)", cli_bench_gpu_cmd},
 };
 
 static void usage(FILE *out)

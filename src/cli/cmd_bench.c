@@ -1,0 +1,414 @@
+/* cuzk bench: CPU benchmarks (msm, ntt, prove), each printing a table or --json.
+ * Times are medians over --reps runs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cuzk/circuits.h"
+#include "cuzk/groth16.h"
+#include "cuzk/pce.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---------------------------------------------------------------- msm */
+
+typedef struct {
+    void *out; /* projective points */
+    int g2;
+    uint64_t seed;
+} points_ctx;
+
+/* Each chunk starts at a random multiple of the generator and walks by a fixed step: cheap
+ * distinct points (the MSM cost does not depend on how the bases were made). */
+static void make_points(void *vctx, size_t b, size_t e, unsigned tid)
+{
+    points_ctx *c = vctx;
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, c->seed ^ (b * 0x9e3779b97f4a7c15ull));
+    cuzk_fr k1, k2;
+    cuzk_fr_random(&k1, &rng);
+    cuzk_fr_random(&k2, &rng);
+    blst_scalar s1, s2;
+    cuzk_fr_to_scalar(&s1, &k1);
+    cuzk_fr_to_scalar(&s2, &k2);
+    if (c->g2) {
+        blst_p2 *o = c->out, p, step;
+        blst_p2_mult(&p, blst_p2_generator(), s1.b, 255);
+        blst_p2_mult(&step, blst_p2_generator(), s2.b, 255);
+        for (size_t i = b; i < e; i++) {
+            o[i] = p;
+            blst_p2_add_or_double(&p, &p, &step);
+        }
+    } else {
+        blst_p1 *o = c->out, p, step;
+        blst_p1_mult(&p, blst_p1_generator(), s1.b, 255);
+        blst_p1_mult(&step, blst_p1_generator(), s2.b, 255);
+        for (size_t i = b; i < e; i++) {
+            o[i] = p;
+            blst_p1_add_or_double(&p, &p, &step);
+        }
+    }
+}
+
+static int bench_msm(int argc, char **argv)
+{
+    const char *log_s = NULL, *threads = NULL, *reps_s = NULL;
+    bool g2 = false, json = false, done;
+    cli_opt opts[] = {
+        {"log2", "N", "number of points is 2^N", &log_s, NULL},
+        {"g2", NULL, "G2 instead of G1", NULL, &g2},
+        {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
+        {"json", NULL, "print JSON", NULL, &json},
+    };
+    int rc = cli_parse(argc, argv, "cuzk bench msm --log2 N [--g2] [--threads T] [--reps R] [--json]", opts,
+                       (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    if (!log_s) return cli_missing("bench msm", "log2");
+    uint64_t lg, reps = 3;
+    if (cli_u64("bench msm", "log2", log_s, &lg) || (reps_s && cli_u64("bench msm", "reps", reps_s, &reps)) ||
+        cli_threads("bench msm", threads))
+        return 2;
+    if (lg > 26 || reps < 1 || reps > 100) {
+        fprintf(stderr, "cuzk bench msm: --log2 must be at most 26 and --reps from 1 to 100\n");
+        return 2;
+    }
+    size_t n = (size_t)1 << lg, psz = g2 ? sizeof(blst_p2) : sizeof(blst_p1),
+           asz = g2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine);
+    unsigned T = cuzk_threads();
+    void *proj = cuzk_big_alloc(n * psz), *aff = cuzk_big_alloc(n * asz);
+    blst_scalar *sc = cuzk_big_alloc(n * sizeof(blst_scalar));
+    if (!proj || !aff || !sc) return cli_error("bench msm");
+    points_ctx pc = {proj, g2, 42};
+    cuzk_parallel_for(n, 4096, make_points, &pc);
+    if (g2) cuzk_g2_batch_to_affine(aff, proj, n);
+    else cuzk_g1_batch_to_affine(aff, proj, n);
+    cuzk_big_free(proj, n * psz);
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 7);
+    for (size_t i = 0; i < n; i++) {
+        cuzk_fr f;
+        cuzk_fr_random(&f, &rng);
+        cuzk_fr_to_scalar(&sc[i], &f);
+    }
+    double *ours = calloc(reps, sizeof(double)), *direct = calloc(reps, sizeof(double));
+    uint8_t r1[sizeof(blst_p2)], r2[sizeof(blst_p2)];
+    size_t scratch_n = g2 ? blst_p2s_mult_pippenger_scratch_sizeof(n) : blst_p1s_mult_pippenger_scratch_sizeof(n);
+    void *scratch = malloc(scratch_n);
+    cuzk_status st = CUZK_OK;
+    for (uint64_t r = 0; r < reps && !st; r++) {
+        double t0 = cuzk_now();
+        st = g2 ? cuzk_g2_msm_scalars((blst_p2 *)r1, aff, sc, n) : cuzk_g1_msm_scalars((blst_p1 *)r1, aff, sc, n);
+        ours[r] = cuzk_now() - t0;
+        /* blst's own Pippenger, one direct call (it runs on one thread) */
+        const void *pp[2] = {aff, NULL};
+        const byte *ss[2] = {sc[0].b, NULL};
+        t0 = cuzk_now();
+        if (g2) blst_p2s_mult_pippenger((blst_p2 *)r2, (const blst_p2_affine *const *)pp, n, ss, 255, scratch);
+        else blst_p1s_mult_pippenger((blst_p1 *)r2, (const blst_p1_affine *const *)pp, n, ss, 255, scratch);
+        direct[r] = cuzk_now() - t0;
+    }
+    free(scratch);
+    int same = g2 ? blst_p2_is_equal((blst_p2 *)r1, (blst_p2 *)r2) : blst_p1_is_equal((blst_p1 *)r1, (blst_p1 *)r2);
+    double t_ours = median(ours, reps), t_direct = median(direct, reps);
+    double per_core = (double)n / t_ours / T, blst_rate = (double)n / t_direct;
+    if (st) rc = cli_error("bench msm");
+    else if (!same) {
+        fprintf(stderr, "cuzk bench msm: our MSM and blst's disagree\n");
+        rc = 1;
+    } else if (json) {
+        printf("{\"bench\":\"msm\",\"group\":\"%s\",\"log2\":%u,\"points\":%zu,\"threads\":%u,\"reps\":%u,"
+               "\"cuzk_seconds\":%.6f,\"cuzk_points_per_s_per_core\":%.0f,\"blst_1thread_seconds\":%.6f,"
+               "\"blst_points_per_s\":%.0f,\"ratio\":%.3f}\n",
+               g2 ? "G2" : "G1", (unsigned)lg, n, T, (unsigned)reps, t_ours, per_core, t_direct, blst_rate,
+               per_core / blst_rate);
+    } else {
+        printf("MSM %s 2^%u (%zu points), %u thread(s), median of %u\n", g2 ? "G2" : "G1", (unsigned)lg, n, T,
+               (unsigned)reps);
+        printf("  %-34s %10.1f ms  %10.0f points/s per core\n", "cuzk (tiled over the pool)", t_ours * 1e3, per_core);
+        printf("  %-34s %10.1f ms  %10.0f points/s\n", "blst_pX s_mult_pippenger, 1 call", t_direct * 1e3, blst_rate);
+        printf("  %-34s %10.3f  (per-core rate / blst single-call rate)\n", "ratio", per_core / blst_rate);
+    }
+    free(ours);
+    free(direct);
+    cuzk_big_free(aff, n * asz);
+    cuzk_big_free(sc, n * sizeof(blst_scalar));
+    return rc;
+}
+
+/* ---------------------------------------------------------------- ntt */
+
+static int bench_ntt(int argc, char **argv)
+{
+    const char *log_s = NULL, *threads = NULL, *reps_s = NULL;
+    bool json = false, done;
+    cli_opt opts[] = {
+        {"log2", "N", "domain size 2^N (up to 28)", &log_s, NULL},
+        {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
+        {"json", NULL, "print JSON", NULL, &json},
+    };
+    int rc = cli_parse(argc, argv, "cuzk bench ntt --log2 N [--threads T] [--reps R] [--json]", opts,
+                       (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    if (!log_s) return cli_missing("bench ntt", "log2");
+    uint64_t lg, reps = 3;
+    if (cli_u64("bench ntt", "log2", log_s, &lg) || (reps_s && cli_u64("bench ntt", "reps", reps_s, &reps)) ||
+        cli_threads("bench ntt", threads))
+        return 2;
+    if (lg > CUZK_NTT_MAX_LOG || reps < 1 || reps > 100) {
+        fprintf(stderr, "cuzk bench ntt: --log2 must be at most %d and --reps from 1 to 100\n", CUZK_NTT_MAX_LOG);
+        return 2;
+    }
+    cuzk_ntt_domain d;
+    if (cuzk_ntt_domain_init(&d, (unsigned)lg)) return cli_error("bench ntt");
+    cuzk_fr *a = cuzk_big_alloc(d.n * sizeof(cuzk_fr));
+    if (!a) return cli_error("bench ntt");
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 1);
+    for (size_t i = 0; i < d.n; i++) cuzk_fr_random(&a[i], &rng);
+    double *tf = calloc(reps, sizeof(double)), *ti = calloc(reps, sizeof(double)), *tc = calloc(reps, sizeof(double));
+    for (uint64_t r = 0; r < reps; r++) {
+        double t0 = cuzk_now();
+        cuzk_ntt_forward(&d, a);
+        tf[r] = cuzk_now() - t0;
+        t0 = cuzk_now();
+        cuzk_ntt_inverse(&d, a);
+        ti[r] = cuzk_now() - t0;
+        t0 = cuzk_now();
+        cuzk_ntt_coset_forward(&d, a);
+        tc[r] = cuzk_now() - t0;
+        cuzk_ntt_coset_inverse(&d, a);
+    }
+    double f = median(tf, reps), inv = median(ti, reps), co = median(tc, reps);
+    unsigned T = cuzk_threads();
+    if (json)
+        printf("{\"bench\":\"ntt\",\"log2\":%u,\"threads\":%u,\"reps\":%u,\"forward_seconds\":%.6f,"
+               "\"inverse_seconds\":%.6f,\"coset_forward_seconds\":%.6f}\n",
+               (unsigned)lg, T, (unsigned)reps, f, inv, co);
+    else {
+        printf("NTT 2^%u, %u thread(s), median of %u\n", (unsigned)lg, T, (unsigned)reps);
+        printf("  %-20s %10.2f ms  %8.2f M elements/s\n", "forward", f * 1e3, d.n / f / 1e6);
+        printf("  %-20s %10.2f ms  %8.2f M elements/s\n", "inverse", inv * 1e3, d.n / inv / 1e6);
+        printf("  %-20s %10.2f ms  %8.2f M elements/s\n", "coset forward", co * 1e3, d.n / co / 1e6);
+    }
+    free(tf);
+    free(ti);
+    free(tc);
+    cuzk_big_free(a, d.n * sizeof(cuzk_fr));
+    cuzk_ntt_domain_free(&d);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- prove */
+
+static int bench_prove(int argc, char **argv)
+{
+    const char *circuit = NULL, *params_path = NULL, *threads = NULL, *reps_s = NULL;
+    bool json = false, done;
+    cli_opt opts[] = {
+        {"circuit", "NAME", "built-in circuit", &circuit, NULL},
+        {"params", "FILE", "parameters (default: a fresh random setup, timed separately)", &params_path, NULL},
+        {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
+        {"json", NULL, "print JSON", NULL, &json},
+    };
+    int rc = cli_parse(argc, argv, "cuzk bench prove --circuit NAME [--params FILE] [--threads T] [--reps R] [--json]",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    if (!circuit) return cli_missing("bench prove", "circuit");
+    uint64_t reps = 3;
+    if ((reps_s && cli_u64("bench prove", "reps", reps_s, &reps)) || cli_threads("bench prove", threads)) return 2;
+    if (reps < 1 || reps > 100) return cli_missing("bench prove", "reps (1..100)");
+    cuzk_circuit *c;
+    if (cuzk_circuit_open(&c, circuit)) return cli_error("bench prove");
+    cuzk_groth16_params p;
+    cuzk_status st;
+    double t_setup = -1;
+    if (params_path) {
+        st = cuzk_groth16_params_read(&p, params_path, CUZK_PARAMS_UNCHECKED);
+    } else {
+        double t0 = cuzk_now();
+        cuzk_r1cs m;
+        st = cuzk_circuit_record(c, &m);
+        if (!st) {
+            st = cuzk_groth16_setup(&p, &m, NULL, NULL);
+            cuzk_r1cs_free(&m);
+        }
+        t_setup = cuzk_now() - t0;
+    }
+    if (st) {
+        cuzk_circuit_free(c);
+        return cli_error("bench prove");
+    }
+    double *ts = calloc(reps, sizeof(double)), *tp = calloc(reps, sizeof(double));
+    cuzk_timeline *last = NULL;
+    size_t nconstraints = 0;
+    for (uint64_t r = 0; r < reps && !st; r++) {
+        cuzk_timeline_destroy(last);
+        last = cuzk_timeline_create("bench prove");
+        double t0 = cuzk_now();
+        cuzk_prove_result pr;
+        st = cuzk_circuit_prove_input(c, 3 + r, &pr);
+        ts[r] = cuzk_now() - t0;
+        if (st) break;
+        nconstraints = pr.n - pr.num_inputs;
+        cuzk_groth16_witness w = {pr.a, pr.b, pr.c, pr.n, pr.input, pr.num_inputs, pr.aux, pr.num_aux,
+                                  &pr.a_aux, &pr.b_input, &pr.b_aux};
+        cuzk_groth16_proof proof;
+        t0 = cuzk_now();
+        st = cuzk_groth16_prove(&proof, &p, &w, NULL, NULL, last);
+        tp[r] = cuzk_now() - t0;
+        if (!st) st = cuzk_groth16_verify(&p.vk, &proof, pr.input + 1, pr.num_inputs - 1);
+        cuzk_prove_result_free(&pr);
+    }
+    if (st) rc = cli_error("bench prove");
+    else {
+        double s = median(ts, reps), pv = median(tp, reps);
+        unsigned T = cuzk_threads();
+        if (json)
+            printf("{\"bench\":\"prove\",\"circuit\":\"%s\",\"constraints\":%zu,\"threads\":%u,\"reps\":%u,"
+                   "\"setup_seconds\":%.6f,\"synthesize_seconds\":%.6f,\"prove_seconds\":%.6f}\n",
+                   circuit, nconstraints, T, (unsigned)reps, t_setup, s, pv);
+        else {
+            printf("prove %s (%zu constraints), %u thread(s), median of %u\n", circuit, nconstraints, T, (unsigned)reps);
+            if (t_setup >= 0) printf("  %-24s %10.1f ms (once)\n", "setup", t_setup * 1e3);
+            printf("  %-24s %10.1f ms\n", "synthesize (PROVE mode)", s * 1e3);
+            printf("  %-24s %10.1f ms\n", "prove", pv * 1e3);
+            cuzk_timeline_print(last, stdout);
+        }
+    }
+    cuzk_timeline_destroy(last);
+    free(ts);
+    free(tp);
+    cuzk_groth16_params_free(&p);
+    cuzk_circuit_free(c);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- synth */
+
+static int bench_synth(int argc, char **argv)
+{
+    const char *circuit = NULL, *mode = "pce", *threads = NULL, *reps_s = NULL;
+    bool json = false, done;
+    cli_opt opts[] = {
+        {"circuit", "NAME", "built-in circuit", &circuit, NULL},
+        {"mode", "MODE", "prove (PROVE backend), witness (WITNESS only) or pce (WITNESS + PCE evaluation)", &mode, NULL},
+        {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
+        {"json", NULL, "print JSON", NULL, &json},
+    };
+    int rc = cli_parse(argc, argv, "cuzk bench synth --circuit NAME --mode prove|witness|pce [--threads T] [--json]",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    if (!circuit) return cli_missing("bench synth", "circuit");
+    if (strcmp(mode, "prove") && strcmp(mode, "witness") && strcmp(mode, "pce")) {
+        fprintf(stderr, "cuzk bench synth: --mode must be prove, witness or pce, not '%s'\n", mode);
+        return 2;
+    }
+    uint64_t reps = 3;
+    if ((reps_s && cli_u64("bench synth", "reps", reps_s, &reps)) || cli_threads("bench synth", threads)) return 2;
+    if (reps < 1 || reps > 100) return cli_missing("bench synth", "reps (1..100)");
+    cuzk_circuit *c;
+    if (cuzk_circuit_open(&c, circuit)) return cli_error("bench synth");
+    cuzk_circuit_counts counts;
+    cuzk_status st = cuzk_circuit_count(c, &counts);
+    cuzk_pce pce = {0};
+    double t_record = -1;
+    if (!st && !strcmp(mode, "pce")) {
+        double t0 = cuzk_now();
+        cuzk_cs *rec;
+        st = cuzk_cs_create(&rec, CUZK_CS_RECORD, false);
+        cuzk_r1cs m;
+        cuzk_cs_mark_t *marks = NULL;
+        size_t nmarks = 0;
+        if (!st) st = cuzk_circuit_synthesize(c, rec, 0);
+        if (!st) st = cuzk_cs_finish_record(rec, &m, &marks, &nmarks);
+        if (!st) st = cuzk_pce_from_r1cs(&pce, &m, marks, nmarks);
+        cuzk_cs_destroy(rec);
+        t_record = cuzk_now() - t0;
+    }
+    size_t n = counts.constraints + counts.inputs;
+    cuzk_fr *abc[3] = {NULL, NULL, NULL};
+    if (!st && !strcmp(mode, "pce"))
+        for (int k = 0; k < 3 && !st; k++)
+            if (!(abc[k] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) st = CUZK_ENOMEM;
+    double *t = calloc(reps, sizeof(double)), *tw = calloc(reps, sizeof(double));
+    for (uint64_t r = 0; r < reps && !st; r++) {
+        double t0 = cuzk_now();
+        if (!strcmp(mode, "prove")) {
+            cuzk_prove_result pr;
+            st = cuzk_circuit_prove_input(c, 3 + r, &pr);
+            t[r] = cuzk_now() - t0;
+            if (!st) cuzk_prove_result_free(&pr);
+        } else {
+            cuzk_witness w;
+            st = cuzk_circuit_witness(c, 3 + r, true, &w);
+            tw[r] = cuzk_now() - t0;
+            if (!st && abc[0]) cuzk_pce_evaluate(&pce, w.input, w.aux, abc[0], abc[1], abc[2]);
+            t[r] = cuzk_now() - t0;
+            if (!st) cuzk_witness_free(&w);
+        }
+    }
+    if (st) rc = cli_error("bench synth");
+    else {
+        unsigned T = cuzk_threads();
+        double med = median(t, reps), medw = median(tw, reps);
+        double rate = (double)counts.constraints / med;
+        if (json)
+            printf("{\"bench\":\"synth\",\"circuit\":\"%s\",\"mode\":\"%s\",\"constraints\":%zu,\"threads\":%u,"
+                   "\"reps\":%u,\"seconds\":%.6f,\"witness_seconds\":%.6f,\"record_seconds\":%.6f,"
+                   "\"constraints_per_s_per_core\":%.0f}\n",
+                   circuit, mode, counts.constraints, T, (unsigned)reps, med, strcmp(mode, "prove") ? medw : -1.0, t_record,
+                   rate / T);
+        else {
+            printf("synth %s (%zu constraints, %zu aux), mode %s, %u thread(s), median of %u\n", circuit,
+                   counts.constraints, counts.aux, mode, T, (unsigned)reps);
+            if (t_record >= 0) printf("  %-28s %10.1f ms (once)\n", "record + compress", t_record * 1e3);
+            if (strcmp(mode, "prove")) printf("  %-28s %10.1f ms\n", "witness", medw * 1e3);
+            printf("  %-28s %10.1f ms  %.2f M constraints/s, %.2f M/s per core\n", "total", med * 1e3, rate / 1e6,
+                   rate / 1e6 / T);
+        }
+    }
+    free(t);
+    free(tw);
+    for (int k = 0; k < 3; k++) cuzk_big_free(abc[k], n * sizeof(cuzk_fr));
+    cuzk_pce_free(&pce);
+    cuzk_circuit_free(c);
+    return rc;
+}
+
+int cli_bench(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        FILE *out = argc < 2 ? stderr : stdout;
+        fprintf(out, "usage: cuzk bench <what> [options]   (cuzk bench <what> --help)\n\n"
+                     "  msm     CPU MSM (G1 or G2) beside blst's own Pippenger\n"
+                     "  ntt     CPU NTT forward, inverse, coset\n"
+                     "  prove   synthesize and prove a built-in circuit\n"
+                     "  synth   synthesis alone: PROVE, WITNESS or WITNESS + PCE evaluation\n"
+                     "  gpu-msm, gpu-ntt, gpu-prove, gpu-field   GPU benchmarks (cmd_bench_gpu.c)\n");
+        return argc < 2 ? 2 : 0;
+    }
+    const char *what = argv[1];
+    if (!strcmp(what, "msm")) return bench_msm(argc - 1, argv + 1);
+    if (!strcmp(what, "ntt")) return bench_ntt(argc - 1, argv + 1);
+    if (!strcmp(what, "prove")) return bench_prove(argc - 1, argv + 1);
+    if (!strcmp(what, "synth")) return bench_synth(argc - 1, argv + 1);
+    if (!strncmp(what, "gpu-", 4)) return cli_bench_gpu(what, argc - 1, argv + 1);
+    fprintf(stderr, "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth)\n", what);
+    return 2;
+}

@@ -1,0 +1,59 @@
+/* cuzk setup: random Groth16 parameters for a built-in circuit. */
+#include <stdio.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cuzk/circuits.h"
+#include "cuzk/groth16.h"
+
+int cli_setup(int argc, char **argv)
+{
+    const char *circuit = NULL, *params = NULL, *vk = NULL, *seed_s = NULL, *threads = NULL;
+    bool quiet = false, done;
+    cli_opt opts[] = {
+        {"circuit", "NAME", "built-in circuit (see cuzk circuit-info --list)", &circuit, NULL},
+        {"params", "OUT.params", "where to write the parameters (bellperson layout)", &params, NULL},
+        {"vk", "OUT.vk", "where to write the verifying key", &vk, NULL},
+        {"seed", "S", "derive the toxic waste from S (reproducible, for tests only: insecure)", &seed_s, NULL},
+        {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"quiet", NULL, "do not print the timeline", NULL, &quiet},
+    };
+    int rc = cli_parse(argc, argv, "cuzk setup --circuit NAME --params OUT.params --vk OUT.vk [--seed S]", opts,
+                       (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    if (!circuit) return cli_missing("setup", "circuit");
+    if (!params) return cli_missing("setup", "params");
+    if (!vk) return cli_missing("setup", "vk");
+    uint64_t seed = 0;
+    if (seed_s && cli_u64("setup", "seed", seed_s, &seed)) return 2;
+    if (cli_threads("setup", threads)) return 2;
+
+    cuzk_circuit *c;
+    if (cuzk_circuit_open(&c, circuit)) return cli_error("setup");
+    cuzk_timeline *tl = cuzk_timeline_create("setup");
+    int span = cuzk_span_begin(tl, "record circuit");
+    cuzk_r1cs m;
+    cuzk_status st = cuzk_circuit_record(c, &m);
+    cuzk_span_end(tl, span);
+    cuzk_groth16_params p = {0};
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, seed);
+    if (!st) st = cuzk_groth16_setup(&p, &m, seed_s ? &rng : NULL, tl);
+    if (!st) {
+        span = cuzk_span_begin(tl, "write files");
+        st = cuzk_groth16_params_write(&p, params);
+        if (!st) st = cuzk_groth16_vk_write(&p.vk, vk);
+        cuzk_span_end(tl, span);
+    }
+    if (!st) {
+        fprintf(stderr, "%s: %zu constraints, %zu inputs, %zu aux; wrote %s and %s\n", circuit, m.num_constraints,
+                m.num_inputs, m.num_aux, params, vk);
+        if (!quiet) cuzk_timeline_print(tl, stderr);
+    }
+    rc = st ? cli_error("setup") : 0;
+    cuzk_groth16_params_free(&p);
+    if (!st || m.row_ptr[0]) cuzk_r1cs_free(&m);
+    cuzk_timeline_destroy(tl);
+    cuzk_circuit_free(c);
+    return rc;
+}

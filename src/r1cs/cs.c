@@ -1,0 +1,539 @@
+/* The constraint system and its five backends (see include/cuzk/cs.h). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/cs.h"
+
+typedef struct {
+    cuzk_term *terms; /* A, B, C terms back to back */
+    uint32_t n[3];
+    char *path;
+} test_constraint;
+
+struct cuzk_cs_backend {
+    /* TEST */
+    test_constraint *tc;
+    size_t ntc, tc_cap;
+    char ns[1024];
+    size_t ns_len, ns_stack[64];
+    int ns_depth;
+    /* PROVE */
+    cuzk_fr *abc[3];
+    size_t abc_cap;
+    uint64_t *dens[3]; /* a_aux, b_input, b_aux */
+    size_t dens_words[3];
+    /* RECORD */
+    uint32_t *row_ptr[3], *col[3];
+    cuzk_fr *val[3];
+    size_t nnz[3], nnz_cap[3], rows_cap;
+    cuzk_cs_mark_t *marks;
+    size_t nmarks, marks_cap;
+};
+
+cuzk_status cuzk_cs_fail(cuzk_cs *cs, cuzk_status st)
+{
+    if (cs->status == CUZK_OK) cs->status = st;
+    cs->keep_lcs = false; /* everything after the first failure is a no-op */
+    return cs->status;
+}
+
+/* Grows *p (elements of size sz) to hold at least `need` elements. */
+static int grow(cuzk_cs *cs, void **p, size_t *cap, size_t need, size_t sz)
+{
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 1024;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * sz);
+    if (!q) {
+        cuzk_cs_fail(cs, cuzk_fail(CUZK_ENOMEM, "out of memory growing a constraint system to %zu entries", need));
+        return -1;
+    }
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, bool values)
+{
+    *out = NULL;
+    cuzk_cs *cs = calloc(1, sizeof *cs);
+    if (!cs || !(cs->be = calloc(1, sizeof *cs->be))) {
+        free(cs);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
+    cs->mode = mode;
+    cs->values = mode == CUZK_CS_COUNT ? values : mode != CUZK_CS_RECORD;
+    cs->keep_lcs = mode == CUZK_CS_TEST || mode == CUZK_CS_PROVE || mode == CUZK_CS_RECORD;
+    if (mode == CUZK_CS_RECORD) {
+        for (int k = 0; k < 3; k++) {
+            cs->be->row_ptr[k] = malloc(1024 * sizeof(uint32_t));
+            if (!cs->be->row_ptr[k]) {
+                cuzk_cs_destroy(cs);
+                return cuzk_fail(CUZK_ENOMEM, "out of memory");
+            }
+            cs->be->row_ptr[k][0] = 0;
+        }
+        cs->be->rows_cap = 1023;
+    }
+    cuzk_cs_alloc_input(cs, &CUZK_FR_ONE);
+    if (cs->status) {
+        cuzk_status st = cs->status;
+        cuzk_cs_destroy(cs);
+        return st;
+    }
+    *out = cs;
+    return CUZK_OK;
+}
+
+void cuzk_cs_destroy(cuzk_cs *cs)
+{
+    if (!cs) return;
+    cuzk_cs_backend *be = cs->be;
+    if (be) {
+        for (size_t i = 0; i < be->ntc; i++) {
+            free(be->tc[i].terms);
+            free(be->tc[i].path);
+        }
+        free(be->tc);
+        for (int k = 0; k < 3; k++) {
+            free(be->abc[k]);
+            free(be->dens[k]);
+            free(be->row_ptr[k]);
+            free(be->col[k]);
+            free(be->val[k]);
+        }
+        free(be->marks);
+        free(be);
+    }
+    for (int k = 0; k < 3; k++) cuzk_lc_free(&cs->lc[k]);
+    if (!cs->borrowed) {
+        free(cs->input_vals);
+        free(cs->aux_vals);
+    }
+    free(cs);
+}
+
+/* Exactly `need` elements (a reservation is a bound that WITNESS children rely on). */
+static int reserve_exact(cuzk_cs *cs, void **p, size_t *cap, size_t need, size_t sz)
+{
+    if (need <= *cap) return 0;
+    void *q = realloc(*p, (need ? need : 1) * sz);
+    if (!q) {
+        cuzk_cs_fail(cs, cuzk_fail(CUZK_ENOMEM, "out of memory reserving %zu entries", need));
+        return -1;
+    }
+    *p = q;
+    *cap = need;
+    return 0;
+}
+
+cuzk_status cuzk_cs_reserve(cuzk_cs *cs, size_t num_inputs, size_t num_aux, size_t num_constraints)
+{
+    if (cs->values && !cs->borrowed) {
+        if (reserve_exact(cs, (void **)&cs->input_vals, &cs->input_cap, num_inputs, sizeof(cuzk_fr)) ||
+            reserve_exact(cs, (void **)&cs->aux_vals, &cs->aux_cap, num_aux, sizeof(cuzk_fr)))
+            return cs->status;
+    }
+    if (cs->mode == CUZK_CS_PROVE) {
+        size_t cap = cs->be->abc_cap;
+        for (int k = 0; k < 3; k++) {
+            cap = cs->be->abc_cap;
+            if (grow(cs, (void **)&cs->be->abc[k], &cap, num_constraints + num_inputs, sizeof(cuzk_fr))) return cs->status;
+        }
+        cs->be->abc_cap = cap;
+    }
+    return cs->status;
+}
+
+/* Density bitmaps grow with the variables (PROVE). */
+static int density_fit(cuzk_cs *cs, int k, size_t bits)
+{
+    size_t words = (bits + 63) / 64 + 1;
+    if (words <= cs->be->dens_words[k]) return 0;
+    size_t old = cs->be->dens_words[k], cap = old;
+    if (grow(cs, (void **)&cs->be->dens[k], &cap, words, sizeof(uint64_t))) return -1;
+    memset(cs->be->dens[k] + old, 0, (cap - old) * sizeof(uint64_t));
+    cs->be->dens_words[k] = cap;
+    return 0;
+}
+
+static cuzk_var alloc_var(cuzk_cs *cs, const cuzk_fr *value, bool input)
+{
+    if (cs->status) return input ? 0 : CUZK_VAR_AUX;
+    size_t idx = input ? cs->num_inputs : cs->num_aux;
+    if (idx >= CUZK_VAR_AUX) {
+        cuzk_cs_fail(cs, cuzk_fail(CUZK_EUNSUPPORTED, "more than 2^31 variables"));
+        return 0;
+    }
+    if (cs->values) {
+        cuzk_fr **vals = input ? &cs->input_vals : &cs->aux_vals;
+        size_t *cap = input ? &cs->input_cap : &cs->aux_cap;
+        if (idx >= *cap) {
+            if (cs->borrowed) {
+                cuzk_cs_fail(cs, cuzk_fail(CUZK_EINTERNAL, "witness sub-circuit ran past its reserved variables"));
+                return 0;
+            }
+            if (grow(cs, (void **)vals, cap, idx + 1, sizeof(cuzk_fr))) return 0;
+        }
+        (*vals)[idx] = value ? *value : CUZK_FR_ZERO;
+    }
+    if (cs->mode == CUZK_CS_PROVE) {
+        if (input ? density_fit(cs, 1, idx + 1) : (density_fit(cs, 0, idx + 1) || density_fit(cs, 2, idx + 1))) return 0;
+    }
+    if (input) {
+        cs->num_inputs++;
+        return (cuzk_var)idx;
+    }
+    cs->num_aux++;
+    return (cuzk_var)idx | CUZK_VAR_AUX;
+}
+
+cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value) { return alloc_var(cs, value, false); }
+cuzk_var cuzk_cs_alloc_input(cuzk_cs *cs, const cuzk_fr *value) { return alloc_var(cs, value, true); }
+
+/* ---------------------------------------------------------------- enforce */
+
+static void set_bit(uint64_t *w, size_t i) { w[i / 64] |= (uint64_t)1 << (i % 64); }
+
+/* bellperson's eval_with_trackers: zero coefficients are skipped and not counted. */
+static void prove_eval(cuzk_cs *cs, const cuzk_lc *lc, cuzk_fr *out, uint64_t *dens_in, uint64_t *dens_aux)
+{
+    cuzk_fr acc = CUZK_FR_ZERO, t;
+    for (uint32_t i = 0; i < lc->n; i++) {
+        const cuzk_term *term = &lc->t[i];
+        if (cuzk_fr_is_zero(&term->coeff)) continue;
+        const cuzk_fr *v = cuzk_cs_value(cs, term->var);
+        if (cuzk_fr_is_one(&term->coeff)) cuzk_fr_add(&acc, &acc, v);
+        else {
+            cuzk_fr_mul(&t, v, &term->coeff);
+            cuzk_fr_add(&acc, &acc, &t);
+        }
+        uint32_t idx = cuzk_var_index(term->var);
+        if (cuzk_var_is_aux(term->var)) {
+            if (dens_aux) set_bit(dens_aux, idx);
+        } else if (dens_in) {
+            set_bit(dens_in, idx);
+        }
+    }
+    *out = acc;
+}
+
+static void enforce_prove(cuzk_cs *cs)
+{
+    cuzk_cs_backend *be = cs->be;
+    size_t row = cs->num_constraints;
+    if (row >= be->abc_cap) {
+        size_t cap = be->abc_cap;
+        for (int k = 0; k < 3; k++) {
+            cap = be->abc_cap;
+            if (grow(cs, (void **)&be->abc[k], &cap, row + 1, sizeof(cuzk_fr))) return;
+        }
+        be->abc_cap = cap;
+    }
+    prove_eval(cs, &cs->lc[0], &be->abc[0][row], NULL, be->dens[0]);
+    prove_eval(cs, &cs->lc[1], &be->abc[1][row], be->dens[1], be->dens[2]);
+    prove_eval(cs, &cs->lc[2], &be->abc[2][row], NULL, NULL);
+}
+
+static void enforce_record(cuzk_cs *cs)
+{
+    cuzk_cs_backend *be = cs->be;
+    size_t row = cs->num_constraints;
+    if (row + 1 >= be->rows_cap) {
+        size_t cap = be->rows_cap + 1;
+        for (int k = 0; k < 3; k++) {
+            cap = be->rows_cap + 1;
+            if (grow(cs, (void **)&be->row_ptr[k], &cap, row + 2, sizeof(uint32_t))) return;
+        }
+        be->rows_cap = cap - 1;
+    }
+    for (int k = 0; k < 3; k++) {
+        const cuzk_lc *lc = &cs->lc[k];
+        size_t need = be->nnz[k] + lc->n;
+        if (need > UINT32_MAX) {
+            cuzk_cs_fail(cs, cuzk_fail(CUZK_EUNSUPPORTED, "a matrix has more than 2^32 nonzero terms"));
+            return;
+        }
+        size_t cap = be->nnz_cap[k];
+        if (grow(cs, (void **)&be->col[k], &cap, need, sizeof(uint32_t))) return;
+        cap = be->nnz_cap[k];
+        if (grow(cs, (void **)&be->val[k], &cap, need, sizeof(cuzk_fr))) return;
+        be->nnz_cap[k] = cap;
+        for (uint32_t i = 0; i < lc->n; i++) {
+            if (cuzk_fr_is_zero(&lc->t[i].coeff)) continue; /* as RecordingCS: zero terms dropped */
+            be->col[k][be->nnz[k]] = lc->t[i].var;      /* aux flag kept until finish */
+            be->val[k][be->nnz[k]] = lc->t[i].coeff;
+            be->nnz[k]++;
+        }
+        be->row_ptr[k][row + 1] = (uint32_t)be->nnz[k];
+    }
+}
+
+static void enforce_test(cuzk_cs *cs, const char *name)
+{
+    cuzk_cs_backend *be = cs->be;
+    if (grow(cs, (void **)&be->tc, &be->tc_cap, be->ntc + 1, sizeof *be->tc)) return;
+    test_constraint *c = &be->tc[be->ntc];
+    size_t total = (size_t)cs->lc[0].n + cs->lc[1].n + cs->lc[2].n;
+    c->terms = malloc((total ? total : 1) * sizeof(cuzk_term));
+    size_t plen = be->ns_len + strlen(name ? name : "") + 2;
+    c->path = malloc(plen);
+    if (!c->terms || !c->path) {
+        free(c->terms);
+        free(c->path);
+        cuzk_cs_fail(cs, cuzk_fail(CUZK_ENOMEM, "out of memory"));
+        return;
+    }
+    snprintf(c->path, plen, "%.*s/%s", (int)be->ns_len, be->ns, name ? name : "");
+    size_t o = 0;
+    for (int k = 0; k < 3; k++) {
+        if (cs->lc[k].n) memcpy(c->terms + o, cs->lc[k].t, cs->lc[k].n * sizeof(cuzk_term));
+        c->n[k] = cs->lc[k].n;
+        o += cs->lc[k].n;
+    }
+    be->ntc++;
+}
+
+void cuzk_cs_enforce(cuzk_cs *cs, const char *name)
+{
+    if (cs->status) return;
+    switch (cs->mode) {
+    case CUZK_CS_PROVE: enforce_prove(cs); break;
+    case CUZK_CS_RECORD: enforce_record(cs); break;
+    case CUZK_CS_TEST: enforce_test(cs, name); break;
+    default: break;
+    }
+    if (cs->status) return;
+    cs->num_constraints++;
+    for (int k = 0; k < 3; k++) cuzk_lc_clear(&cs->lc[k]);
+}
+
+/* ---------------------------------------------------------------- namespaces, marks */
+
+void cuzk_cs_push(cuzk_cs *cs, const char *fmt, ...)
+{
+    if (cs->mode != CUZK_CS_TEST) return;
+    cuzk_cs_backend *be = cs->be;
+    if (be->ns_depth < 64) be->ns_stack[be->ns_depth] = be->ns_len;
+    be->ns_depth++;
+    if (be->ns_len + 2 >= sizeof be->ns) return;
+    be->ns[be->ns_len++] = '/';
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(be->ns + be->ns_len, sizeof be->ns - be->ns_len, fmt, ap);
+    va_end(ap);
+    if (n > 0) be->ns_len += (size_t)n < sizeof be->ns - be->ns_len ? (size_t)n : sizeof be->ns - be->ns_len - 1;
+}
+
+void cuzk_cs_pop(cuzk_cs *cs)
+{
+    if (cs->mode != CUZK_CS_TEST) return;
+    cuzk_cs_backend *be = cs->be;
+    if (be->ns_depth == 0) return;
+    be->ns_depth--;
+    if (be->ns_depth < 64) be->ns_len = be->ns_stack[be->ns_depth];
+}
+
+void cuzk_cs_mark(cuzk_cs *cs, const char *label)
+{
+    if ((cs->mode != CUZK_CS_RECORD && cs->mode != CUZK_CS_COUNT) || cs->status) return;
+    cuzk_cs_backend *be = cs->be;
+    if (grow(cs, (void **)&be->marks, &be->marks_cap, be->nmarks + 1, sizeof *be->marks)) return;
+    cuzk_cs_mark_t *m = &be->marks[be->nmarks++];
+    snprintf(m->label, sizeof m->label, "%s", label);
+    m->constraint = cs->num_constraints;
+    m->input = cs->num_inputs;
+    m->aux = cs->num_aux;
+}
+
+cuzk_status cuzk_cs_take_marks(cuzk_cs *cs, cuzk_cs_mark_t **marks, size_t *nmarks)
+{
+    *marks = cs->be->marks;
+    *nmarks = cs->be->nmarks;
+    cs->be->marks = NULL;
+    cs->be->nmarks = cs->be->marks_cap = 0;
+    return cs->status;
+}
+
+/* ---------------------------------------------------------------- TEST queries */
+
+long cuzk_cs_which_unsatisfied(const cuzk_cs *cs, const char **path)
+{
+    if (cs->mode != CUZK_CS_TEST) return -1;
+    const cuzk_cs_backend *be = cs->be;
+    for (size_t i = 0; i < be->ntc; i++) {
+        const test_constraint *c = &be->tc[i];
+        cuzk_fr v[3];
+        size_t o = 0;
+        for (int k = 0; k < 3; k++) {
+            cuzk_lc lc = {c->terms + o, c->n[k], c->n[k]};
+            cuzk_lc_eval(cs, &lc, &v[k]);
+            o += c->n[k];
+        }
+        cuzk_fr ab;
+        cuzk_fr_mul(&ab, &v[0], &v[1]);
+        if (!cuzk_fr_eq(&ab, &v[2])) {
+            if (path) *path = c->path;
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+size_t cuzk_cs_test_constraint_count(const cuzk_cs *cs) { return cs->mode == CUZK_CS_TEST ? cs->be->ntc : 0; }
+
+/* ---------------------------------------------------------------- WITNESS children */
+
+cuzk_status cuzk_cs_witness_child(cuzk_cs *parent, size_t input_offset, size_t aux_offset, cuzk_cs **out)
+{
+    *out = NULL;
+    if (parent->mode != CUZK_CS_WITNESS)
+        return cuzk_fail(CUZK_EINVAL, "witness children exist only in WITNESS mode");
+    if (input_offset > parent->input_cap || aux_offset > parent->aux_cap)
+        return cuzk_fail(CUZK_EINVAL, "witness child offsets are beyond the reserved assignment");
+    cuzk_cs *cs = calloc(1, sizeof *cs);
+    if (!cs || !(cs->be = calloc(1, sizeof *cs->be))) {
+        free(cs);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
+    cs->mode = CUZK_CS_WITNESS;
+    cs->values = true;
+    cs->borrowed = true;
+    cs->input_vals = parent->input_vals;
+    cs->aux_vals = parent->aux_vals;
+    cs->input_cap = parent->input_cap;
+    cs->aux_cap = parent->aux_cap;
+    cs->num_inputs = input_offset;
+    cs->num_aux = aux_offset;
+    *out = cs;
+    return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------- outputs */
+
+static void popcount_into(cuzk_density *d, uint64_t *words, size_t bits)
+{
+    d->words = words;
+    d->bits = bits;
+    d->popcount = 0;
+    size_t nw = (bits + 63) / 64;
+    if (nw && bits % 64) words[nw - 1] &= ((uint64_t)1 << (bits % 64)) - 1;
+    for (size_t i = 0; i < nw; i++) d->popcount += (size_t)__builtin_popcountll(words[i]);
+}
+
+cuzk_status cuzk_cs_finish_prove(cuzk_cs *cs, cuzk_prove_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (cs->status) return cs->status;
+    if (cs->mode != CUZK_CS_PROVE) return cuzk_fail(CUZK_EINVAL, "not a PROVE constraint system");
+    cuzk_cs_backend *be = cs->be;
+    size_t n = cs->num_constraints + cs->num_inputs;
+    for (int k = 0; k < 3; k++) {
+        size_t cap = be->abc_cap;
+        if (grow(cs, (void **)&be->abc[k], &cap, n, sizeof(cuzk_fr))) return cs->status;
+        if (k == 2) be->abc_cap = cap;
+    }
+    for (int k = 0; k < 3; k++) /* every density array exists, even with no variables */
+        if (density_fit(cs, k, 1)) return cs->status;
+    /* bellperson appends Input(i) * 0 = 0 after synthesis: a = input_i, b = c = 0 */
+    for (size_t i = 0; i < cs->num_inputs; i++) {
+        be->abc[0][cs->num_constraints + i] = cs->input_vals[i];
+        be->abc[1][cs->num_constraints + i] = CUZK_FR_ZERO;
+        be->abc[2][cs->num_constraints + i] = CUZK_FR_ZERO;
+    }
+    out->a = be->abc[0];
+    out->b = be->abc[1];
+    out->c = be->abc[2];
+    out->n = n;
+    out->input = cs->input_vals;
+    out->aux = cs->aux_vals ? cs->aux_vals : calloc(1, sizeof(cuzk_fr));
+    out->num_inputs = cs->num_inputs;
+    out->num_aux = cs->num_aux;
+    popcount_into(&out->a_aux, be->dens[0], cs->num_aux);
+    popcount_into(&out->b_input, be->dens[1], cs->num_inputs);
+    popcount_into(&out->b_aux, be->dens[2], cs->num_aux);
+    for (int k = 0; k < 3; k++) {
+        be->abc[k] = NULL;
+        be->dens[k] = NULL;
+        be->dens_words[k] = 0;
+    }
+    be->abc_cap = 0;
+    cs->input_vals = cs->aux_vals = NULL;
+    cs->input_cap = cs->aux_cap = 0;
+    return out->aux ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
+}
+
+void cuzk_prove_result_free(cuzk_prove_result *r)
+{
+    free(r->a);
+    free(r->b);
+    free(r->c);
+    free(r->input);
+    free(r->aux);
+    cuzk_density_free(&r->a_aux);
+    cuzk_density_free(&r->b_input);
+    cuzk_density_free(&r->b_aux);
+    memset(r, 0, sizeof *r);
+}
+
+cuzk_status cuzk_cs_finish_record(cuzk_cs *cs, cuzk_r1cs *m, cuzk_cs_mark_t **marks, size_t *nmarks)
+{
+    memset(m, 0, sizeof *m);
+    if (marks) *marks = NULL;
+    if (nmarks) *nmarks = 0;
+    if (cs->status) return cs->status;
+    if (cs->mode != CUZK_CS_RECORD) return cuzk_fail(CUZK_EINVAL, "not a RECORD constraint system");
+    cuzk_cs_backend *be = cs->be;
+    size_t ni = cs->num_inputs;
+    if (ni + cs->num_aux > UINT32_MAX) return cuzk_fail(CUZK_EUNSUPPORTED, "too many variables for 32-bit columns");
+    for (int k = 0; k < 3; k++) {
+        /* inputs interleave with aux during synthesis, so aux columns move past the final
+         * input count only now */
+        for (size_t j = 0; j < be->nnz[k]; j++) {
+            uint32_t c = be->col[k][j];
+            if (c & CUZK_VAR_AUX) be->col[k][j] = (uint32_t)(ni + (c & ~CUZK_VAR_AUX));
+        }
+        m->row_ptr[k] = be->row_ptr[k];
+        m->col[k] = be->col[k] ? be->col[k] : calloc(1, sizeof(uint32_t));
+        m->val[k] = be->val[k] ? be->val[k] : calloc(1, sizeof(cuzk_fr));
+        m->nnz[k] = be->nnz[k];
+        be->row_ptr[k] = NULL;
+        be->col[k] = NULL;
+        be->val[k] = NULL;
+        be->nnz[k] = be->nnz_cap[k] = 0;
+    }
+    m->num_constraints = cs->num_constraints;
+    m->num_inputs = ni;
+    m->num_aux = cs->num_aux;
+    if (marks) {
+        *marks = be->marks;
+        *nmarks = be->nmarks;
+        be->marks = NULL;
+        be->nmarks = be->marks_cap = 0;
+    }
+    for (int k = 0; k < 3; k++)
+        if (!m->col[k] || !m->val[k]) {
+            cuzk_r1cs_free(m);
+            return cuzk_fail(CUZK_ENOMEM, "out of memory");
+        }
+    return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------- constants */
+
+#include <pthread.h>
+static cuzk_fr pow2_table[256];
+static pthread_once_t pow2_once = PTHREAD_ONCE_INIT;
+
+static void pow2_init(void)
+{
+    pow2_table[0] = CUZK_FR_ONE;
+    for (int k = 1; k < 256; k++) cuzk_fr_add(&pow2_table[k], &pow2_table[k - 1], &pow2_table[k - 1]);
+}
+
+const cuzk_fr *cuzk_fr_pow2(unsigned k)
+{
+    pthread_once(&pow2_once, pow2_init);
+    return &pow2_table[k & 255];
+}

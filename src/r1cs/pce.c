@@ -1,0 +1,387 @@
+/* The precompiled circuit: compression, evaluation, file format (include/cuzk/pce.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/pce.h"
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+/* ---------------------------------------------------------------- compression */
+
+typedef struct {
+    uint32_t *slots; /* coefficient index + 1, 0 = empty */
+    size_t mask;
+} coeff_map;
+
+static uint64_t fr_hash(const cuzk_fr *v) { return XXH3_64bits(v, sizeof *v); }
+
+static cuzk_status add_coeff(cuzk_pce *p, coeff_map *m, size_t *cap, const cuzk_fr *v, uint32_t *idx)
+{
+    size_t h = (size_t)fr_hash(v) & m->mask;
+    while (m->slots[h]) {
+        if (cuzk_fr_eq(&p->coeffs[m->slots[h] - 1], v)) {
+            *idx = m->slots[h] - 1;
+            return CUZK_OK;
+        }
+        h = (h + 1) & m->mask;
+    }
+    if (p->ncoeffs == *cap) {
+        cuzk_fr *c = realloc(p->coeffs, *cap * 2 * sizeof *c);
+        if (!c) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+        p->coeffs = c;
+        *cap *= 2;
+    }
+    if (2 * (p->ncoeffs + 1) > m->mask + 1) { /* keep the table at most half full */
+        size_t nsize = (m->mask + 1) * 2;
+        uint32_t *s = calloc(nsize, sizeof *s);
+        if (!s) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+        for (size_t i = 0; i <= m->mask; i++)
+            if (m->slots[i]) {
+                size_t j = (size_t)fr_hash(&p->coeffs[m->slots[i] - 1]) & (nsize - 1);
+                while (s[j]) j = (j + 1) & (nsize - 1);
+                s[j] = m->slots[i];
+            }
+        free(m->slots);
+        m->slots = s;
+        m->mask = nsize - 1;
+        h = (size_t)fr_hash(v) & m->mask;
+        while (m->slots[h]) h = (h + 1) & m->mask;
+    }
+    if (p->ncoeffs >= UINT32_MAX) return cuzk_fail(CUZK_EUNSUPPORTED, "too many distinct coefficients");
+    p->coeffs[p->ncoeffs] = *v;
+    m->slots[h] = (uint32_t)(p->ncoeffs + 1);
+    *idx = (uint32_t)p->ncoeffs++;
+    return CUZK_OK;
+}
+
+static cuzk_status compute_density(cuzk_pce *p)
+{
+    if (cuzk_density_init(&p->a_aux, p->num_aux) || cuzk_density_init(&p->b_input, p->num_inputs) ||
+        cuzk_density_init(&p->b_aux, p->num_aux))
+        return CUZK_ENOMEM;
+    size_t ni = p->num_inputs;
+    for (size_t j = 0; j < p->nnz[0]; j++)
+        if (p->col[0][j] >= ni) cuzk_density_set(&p->a_aux, p->col[0][j] - ni);
+    for (size_t j = 0; j < p->nnz[1]; j++) {
+        uint32_t c = p->col[1][j];
+        if (c < ni) cuzk_density_set(&p->b_input, c);
+        else cuzk_density_set(&p->b_aux, c - ni);
+    }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_pce_from_r1cs(cuzk_pce *out, cuzk_r1cs *m, cuzk_cs_mark_t *marks, size_t nmarks)
+{
+    memset(out, 0, sizeof *out);
+    out->num_constraints = m->num_constraints;
+    out->num_inputs = m->num_inputs;
+    out->num_aux = m->num_aux;
+    out->marks = marks;
+    out->nmarks = nmarks;
+    size_t cap = 64;
+    out->coeffs = malloc(cap * sizeof(cuzk_fr));
+    coeff_map map = {calloc(256, sizeof(uint32_t)), 255};
+    cuzk_status st = (!out->coeffs || !map.slots) ? cuzk_fail(CUZK_ENOMEM, "out of memory") : CUZK_OK;
+    cuzk_fr minus_one;
+    cuzk_fr_neg(&minus_one, &CUZK_FR_ONE);
+    uint32_t idx;
+    if (!st) st = add_coeff(out, &map, &cap, &CUZK_FR_ONE, &idx);
+    if (!st) st = add_coeff(out, &map, &cap, &minus_one, &idx);
+    for (int k = 0; k < 3 && !st; k++) {
+        out->row_ptr[k] = m->row_ptr[k];
+        out->col[k] = m->col[k];
+        out->nnz[k] = m->nnz[k];
+        m->row_ptr[k] = NULL;
+        m->col[k] = NULL;
+        out->coeff[k] = malloc((m->nnz[k] ? m->nnz[k] : 1) * sizeof(uint32_t));
+        if (!out->coeff[k]) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+        for (size_t j = 0; j < m->nnz[k] && !st; j++) st = add_coeff(out, &map, &cap, &m->val[k][j], &out->coeff[k][j]);
+    }
+    free(map.slots);
+    cuzk_r1cs_free(m);
+    if (!st) st = compute_density(out);
+    if (st) cuzk_pce_free(out);
+    return st;
+}
+
+void cuzk_pce_free(cuzk_pce *p)
+{
+    for (int k = 0; k < 3; k++) {
+        free(p->row_ptr[k]);
+        free(p->col[k]);
+        free(p->coeff[k]);
+    }
+    free(p->coeffs);
+    free(p->marks);
+    cuzk_density_free(&p->a_aux);
+    cuzk_density_free(&p->b_input);
+    cuzk_density_free(&p->b_aux);
+    memset(p, 0, sizeof *p);
+}
+
+cuzk_status cuzk_pce_to_r1cs(const cuzk_pce *p, cuzk_r1cs *out)
+{
+    memset(out, 0, sizeof *out);
+    out->num_constraints = p->num_constraints;
+    out->num_inputs = p->num_inputs;
+    out->num_aux = p->num_aux;
+    for (int k = 0; k < 3; k++) {
+        size_t n = p->nnz[k] ? p->nnz[k] : 1;
+        out->row_ptr[k] = malloc((p->num_constraints + 1) * sizeof(uint32_t));
+        out->col[k] = malloc(n * sizeof(uint32_t));
+        out->val[k] = malloc(n * sizeof(cuzk_fr));
+        out->nnz[k] = p->nnz[k];
+        if (!out->row_ptr[k] || !out->col[k] || !out->val[k]) {
+            cuzk_r1cs_free(out);
+            return cuzk_fail(CUZK_ENOMEM, "out of memory");
+        }
+        memcpy(out->row_ptr[k], p->row_ptr[k], (p->num_constraints + 1) * sizeof(uint32_t));
+        memcpy(out->col[k], p->col[k], p->nnz[k] * sizeof(uint32_t));
+        for (size_t j = 0; j < p->nnz[k]; j++) out->val[k][j] = p->coeffs[p->coeff[k][j]];
+    }
+    return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------- evaluation */
+
+typedef struct {
+    const cuzk_pce *p;
+    const cuzk_fr *input, *aux;
+    cuzk_fr *out[3];
+} eval_ctx;
+
+static void eval_range(void *vctx, size_t b, size_t e, unsigned tid)
+{
+    const eval_ctx *x = vctx;
+    const cuzk_pce *p = x->p;
+    size_t ni = p->num_inputs;
+    for (int k = 0; k < 3; k++) {
+        const uint32_t *rp = p->row_ptr[k], *col = p->col[k], *ci = p->coeff[k];
+        cuzk_fr *out = x->out[k];
+        for (size_t row = b; row < e; row++) {
+            cuzk_fr acc = CUZK_FR_ZERO, t;
+            for (uint32_t j = rp[row]; j < rp[row + 1]; j++) {
+                uint32_t c = col[j];
+                const cuzk_fr *v = c < ni ? &x->input[c] : &x->aux[c - ni];
+                switch (ci[j]) {
+                case CUZK_PCE_ONE: cuzk_fr_add(&acc, &acc, v); break;
+                case CUZK_PCE_MINUS_ONE: cuzk_fr_sub(&acc, &acc, v); break;
+                default:
+                    cuzk_fr_mul(&t, v, &p->coeffs[ci[j]]);
+                    cuzk_fr_add(&acc, &acc, &t);
+                }
+            }
+            out[row] = acc;
+        }
+    }
+}
+
+void cuzk_pce_evaluate(const cuzk_pce *p, const cuzk_fr *input, const cuzk_fr *aux, cuzk_fr *a, cuzk_fr *b, cuzk_fr *c)
+{
+    eval_ctx x = {p, input, aux, {a, b, c}};
+    cuzk_parallel_for(p->num_constraints, 8192, eval_range, &x);
+    for (size_t i = 0; i < p->num_inputs; i++) { /* appended Input(i) * 0 = 0 rows */
+        a[p->num_constraints + i] = input[i];
+        b[p->num_constraints + i] = CUZK_FR_ZERO;
+        c[p->num_constraints + i] = CUZK_FR_ZERO;
+    }
+}
+
+/* ---------------------------------------------------------------- file */
+
+#define PCE_MAGIC "CUZKPCE1"
+#define PCE_VERSION 1u
+#define PCE_HEADER 64
+
+typedef struct {
+    char magic[8];
+    uint32_t version, reserved;
+    uint64_t num_constraints, num_inputs, num_aux, ncoeffs, nmarks, checksum;
+} pce_header;
+_Static_assert(sizeof(pce_header) == PCE_HEADER, "PCE header is 64 bytes");
+
+typedef struct {
+    char label[48];
+    uint64_t constraint, input, aux;
+} pce_mark_disk;
+
+/* The body's sections in order: (pointer, bytes). */
+typedef struct {
+    void *ptr;
+    size_t bytes;
+} section;
+
+static size_t density_bytes(size_t bits) { return ((bits + 63) / 64) * sizeof(uint64_t); }
+
+static int layout(const cuzk_pce *p, const uint64_t nnz[3], section s[16])
+{
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        s[n++] = (section){p->row_ptr[k], (p->num_constraints + 1) * sizeof(uint32_t)};
+        s[n++] = (section){p->col[k], nnz[k] * sizeof(uint32_t)};
+        s[n++] = (section){p->coeff[k], nnz[k] * sizeof(uint32_t)};
+    }
+    s[n++] = (section){p->coeffs, p->ncoeffs * sizeof(cuzk_fr)};
+    s[n++] = (section){p->a_aux.words, density_bytes(p->num_aux)};
+    s[n++] = (section){p->b_input.words, density_bytes(p->num_inputs)};
+    s[n++] = (section){p->b_aux.words, density_bytes(p->num_aux)};
+    return n;
+}
+
+cuzk_status cuzk_pce_save(const cuzk_pce *p, const char *path)
+{
+    uint64_t nnz[3] = {p->nnz[0], p->nnz[1], p->nnz[2]};
+    section s[16];
+    int ns = layout(p, nnz, s);
+    pce_mark_disk *marks = calloc(p->nmarks + 1, sizeof *marks);
+    if (!marks) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < p->nmarks; i++) {
+        memcpy(marks[i].label, p->marks[i].label, sizeof marks[i].label);
+        marks[i].constraint = p->marks[i].constraint;
+        marks[i].input = p->marks[i].input;
+        marks[i].aux = p->marks[i].aux;
+    }
+    XXH64_state_t *h = XXH64_createState();
+    XXH64_reset(h, 0);
+    XXH64_update(h, nnz, sizeof nnz);
+    for (int i = 0; i < ns; i++) XXH64_update(h, s[i].ptr, s[i].bytes);
+    XXH64_update(h, marks, p->nmarks * sizeof *marks);
+    pce_header hd = {PCE_MAGIC, PCE_VERSION, 0, p->num_constraints, p->num_inputs, p->num_aux, p->ncoeffs, p->nmarks,
+                     XXH64_digest(h)};
+    memcpy(hd.magic, PCE_MAGIC, 8);
+    XXH64_freeState(h);
+    cuzk_out_file f;
+    cuzk_status st = cuzk_out_open(&f, path);
+    if (!st) st = cuzk_out_write(&f, &hd, sizeof hd);
+    if (!st) st = cuzk_out_write(&f, nnz, sizeof nnz);
+    for (int i = 0; i < ns && !st; i++) st = cuzk_out_write(&f, s[i].ptr, s[i].bytes);
+    if (!st) st = cuzk_out_write(&f, marks, p->nmarks * sizeof *marks);
+    free(marks);
+    if (!st) return cuzk_out_commit(&f);
+    if (f.fp) cuzk_out_abort(&f);
+    return st;
+}
+
+static cuzk_status validate(const cuzk_pce *p, const char *path)
+{
+    size_t nv = p->num_inputs + p->num_aux;
+    for (int k = 0; k < 3; k++) {
+        const uint32_t *rp = p->row_ptr[k];
+        if (rp[0] != 0 || rp[p->num_constraints] != p->nnz[k])
+            return cuzk_fail(CUZK_EFORMAT, "%s: matrix %c row offsets do not span its %zu terms", path, "ABC"[k], p->nnz[k]);
+        for (size_t r = 0; r < p->num_constraints; r++)
+            if (rp[r + 1] < rp[r])
+                return cuzk_fail(CUZK_EFORMAT, "%s: matrix %c row %zu has a negative length", path, "ABC"[k], r);
+        for (size_t j = 0; j < p->nnz[k]; j++) {
+            if (p->col[k][j] >= nv)
+                return cuzk_fail(CUZK_EFORMAT, "%s: matrix %c term %zu refers to variable %u of %zu", path, "ABC"[k], j,
+                                 p->col[k][j], nv);
+            if (p->coeff[k][j] >= p->ncoeffs)
+                return cuzk_fail(CUZK_EFORMAT, "%s: matrix %c term %zu refers to coefficient %u of %zu", path, "ABC"[k], j,
+                                 p->coeff[k][j], p->ncoeffs);
+        }
+    }
+    cuzk_fr minus_one;
+    cuzk_fr_neg(&minus_one, &CUZK_FR_ONE);
+    if (p->ncoeffs < 2 || !cuzk_fr_eq(&p->coeffs[0], &CUZK_FR_ONE) || !cuzk_fr_eq(&p->coeffs[1], &minus_one))
+        return cuzk_fail(CUZK_EFORMAT, "%s: the coefficient table does not start with 1, -1", path);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_pce_load(cuzk_pce *p, const char *path)
+{
+    memset(p, 0, sizeof *p);
+    cuzk_mapped_file f;
+    cuzk_status st = cuzk_map_file(&f, path);
+    if (st) return st;
+    pce_header hd;
+    uint64_t nnz[3];
+    if (f.size < PCE_HEADER + sizeof nnz) {
+        st = cuzk_fail(CUZK_EFORMAT, "%s: %zu bytes is too short for a precompiled circuit", path, f.size);
+        goto out;
+    }
+    memcpy(&hd, f.data, sizeof hd);
+    memcpy(nnz, f.data + PCE_HEADER, sizeof nnz);
+    if (memcmp(hd.magic, PCE_MAGIC, 8) != 0) {
+        st = cuzk_fail(CUZK_EFORMAT, "%s: not a cuzk precompiled circuit (bad magic)", path);
+        goto out;
+    }
+    if (hd.version != PCE_VERSION) {
+        st = cuzk_fail(CUZK_EFORMAT, "%s: precompiled circuit version %u, this build reads version %u", path, hd.version,
+                       PCE_VERSION);
+        goto out;
+    }
+    /* sizes from the header, with overflow-safe limits, must add up to the file length */
+    const uint64_t lim = (uint64_t)1 << 40;
+    if (hd.num_constraints > UINT32_MAX || hd.num_inputs + hd.num_aux > UINT32_MAX || hd.ncoeffs > lim ||
+        hd.nmarks > lim || nnz[0] > UINT32_MAX || nnz[1] > UINT32_MAX || nnz[2] > UINT32_MAX) {
+        st = cuzk_fail(CUZK_EFORMAT, "%s: header counts are out of range", path);
+        goto out;
+    }
+    p->num_constraints = hd.num_constraints;
+    p->num_inputs = hd.num_inputs;
+    p->num_aux = hd.num_aux;
+    p->ncoeffs = hd.ncoeffs;
+    p->nmarks = hd.nmarks;
+    uint64_t want = PCE_HEADER + sizeof nnz + 3 * (hd.num_constraints + 1) * 4 + 8 * (nnz[0] + nnz[1] + nnz[2]) +
+                    hd.ncoeffs * sizeof(cuzk_fr) + 2 * density_bytes(hd.num_aux) + density_bytes(hd.num_inputs) +
+                    hd.nmarks * sizeof(pce_mark_disk);
+    if (want != f.size) {
+        st = cuzk_fail(CUZK_EFORMAT, "%s: the header describes %llu bytes but the file has %zu (truncated or corrupted)",
+                       path, (unsigned long long)want, f.size);
+        goto out;
+    }
+    if (XXH64(f.data + PCE_HEADER, f.size - PCE_HEADER, 0) != hd.checksum) {
+        st = cuzk_fail(CUZK_EFORMAT, "%s: checksum mismatch (the file is corrupted)", path);
+        goto out;
+    }
+    for (int k = 0; k < 3; k++) {
+        p->nnz[k] = nnz[k];
+        p->row_ptr[k] = malloc((p->num_constraints + 1) * sizeof(uint32_t));
+        p->col[k] = malloc((nnz[k] ? nnz[k] : 1) * sizeof(uint32_t));
+        p->coeff[k] = malloc((nnz[k] ? nnz[k] : 1) * sizeof(uint32_t));
+    }
+    p->coeffs = malloc((p->ncoeffs ? p->ncoeffs : 1) * sizeof(cuzk_fr));
+    p->marks = calloc(p->nmarks + 1, sizeof *p->marks);
+    if (cuzk_density_init(&p->a_aux, p->num_aux) || cuzk_density_init(&p->b_input, p->num_inputs) ||
+        cuzk_density_init(&p->b_aux, p->num_aux)) {
+        st = CUZK_ENOMEM;
+        goto out;
+    }
+    section s[16];
+    int ns = layout(p, nnz, s);
+    for (int i = 0; i < ns; i++)
+        if (!s[i].ptr) {
+            st = cuzk_fail(CUZK_ENOMEM, "out of memory loading %s", path);
+            goto out;
+        }
+    if (!p->marks) {
+        st = cuzk_fail(CUZK_ENOMEM, "out of memory loading %s", path);
+        goto out;
+    }
+    size_t o = PCE_HEADER + sizeof nnz;
+    for (int i = 0; i < ns; i++) {
+        memcpy(s[i].ptr, f.data + o, s[i].bytes);
+        o += s[i].bytes;
+    }
+    for (size_t i = 0; i < p->nmarks; i++, o += sizeof(pce_mark_disk)) {
+        pce_mark_disk d;
+        memcpy(&d, f.data + o, sizeof d);
+        memcpy(p->marks[i].label, d.label, sizeof d.label);
+        p->marks[i].label[sizeof p->marks[i].label - 1] = 0;
+        p->marks[i].constraint = d.constraint;
+        p->marks[i].input = d.input;
+        p->marks[i].aux = d.aux;
+    }
+    cuzk_density *ds[3] = {&p->a_aux, &p->b_input, &p->b_aux};
+    for (int k = 0; k < 3; k++) {
+        ds[k]->popcount = 0;
+        for (size_t w = 0; w < (ds[k]->bits + 63) / 64; w++) ds[k]->popcount += (size_t)__builtin_popcountll(ds[k]->words[w]);
+    }
+    st = validate(p, path);
+out:
+    cuzk_unmap_file(&f);
+    if (st) cuzk_pce_free(p);
+    return st;
+}

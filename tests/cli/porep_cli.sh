@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# PoRep C2 end to end at 2 KiB: seal -> C1 JSON -> prove porep -> verify porep (ours and the
+# independent npm verifier); bad C1 files and mismatched parameters get a clear error and no
+# proof. Parameters for porep:2KiB are generated once and cached in the build tree.
+. "$(dirname "$0")/lib.bash"
+
+cache=${CUZK_TEST_CACHE:-${CUZK_BUILD_DIR:-$WORK}/test-cache}
+mkdir -p "$cache"
+if [ ! -f "$cache/porep-2KiB.params" ] || [ ! -f "$cache/porep-2KiB.vk" ]; then
+  expect_ok "setup porep:2KiB" "$CUZK" setup --circuit porep:2KiB --params "$cache/porep-2KiB.params" --vk "$cache/porep-2KiB.vk" --quiet
+fi
+P=$cache/porep-2KiB.params
+V=$cache/porep-2KiB.vk
+
+# the real devnet sector's public data (porep-circuit.md §4): comm_d and comm_r reproduced
+expect_ok "seal devnet sector" "$CUZK" seal --sector-size 2KiB --out s --prover-id t01002 --sector-id 1 \
+  --ticket c3a1ca12b981a8a59f9a4764edf3398edd239b2afa8ca2bbd57e0091ec193aa0 \
+  --seed 62a9ec8794bdb9cf9899e3e1fde9dd3c84ecb285bfeeace7fdbf4924b25eba85 --quiet
+grep -q '"comm_d": "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"' s/sector.json || fail "devnet comm_d"
+grep -q '"comm_r": "b70cfe76f30bdc2abb6b495b6c999f692061800dbc8ac916c66cb5ec3c6f6528"' s/sector.json || fail "devnet comm_r"
+
+expect_ok "prove porep" "$CUZK" prove porep --c1 s/c1.json --params "$P" --vk "$V" --out s.proof --inputs s.json --quiet
+[ "$(stat -c %s s.proof 2>/dev/null)" = 192 ] || fail "proof is not 192 bytes"
+expect_ok "verify porep --c1" "$CUZK" verify porep --c1 s/c1.json --vk "$V" --proof s.proof
+expect_ok "verify porep --public" "$CUZK" verify porep --public s/sector.json --vk "$V" --proof s.proof --inputs s.json
+expect_ok "verify porep --inputs" "$CUZK" verify porep --inputs s.json --vk "$V" --proof s.proof
+expect_ok "verify (generic) with the inputs" "$CUZK" verify --vk "$V" --proof s.proof --inputs s.json
+if [ -d "$CUZK_SOURCE_DIR/tests/interop/node_modules/@noble/curves" ]; then
+  expect_ok "independent npm verifier" node "$CUZK_SOURCE_DIR/tests/interop/verify.mjs" --vk "$V" --proof s.proof --inputs s.json
+else
+  fail "@noble/curves is not installed (scripts/install-interop.sh)"
+fi
+
+# a different sector does not verify against this proof
+expect_ok "seal another sector" "$CUZK" seal --sector-size 2KiB --out t --sector-id 2 --quiet
+expect_fail "other sector's public data" 1 "FAILED" "$CUZK" verify porep --public t/sector.json --vk "$V" --proof s.proof
+
+# bad C1 files: nothing written
+python3 - <<'PY'
+import json
+c1 = json.load(open("s/c1.json"))
+proof = c1["vanilla_proofs"]["StackedDrg2KiBV1"][0][0]
+h = proof["replica_column_proofs"]["drg_parents"][0]["inclusion_proof"]["data"]["Single"]["path"]["path"][0]["hashes"]
+h[0][3] ^= 0x10                      # one flipped bit in a Merkle path
+json.dump(c1, open("flip.json", "w"), separators=(",", ":"))
+c1 = json.load(open("s/c1.json")); c1["comm_r"][0] ^= 1
+json.dump(c1, open("commr.json", "w"), separators=(",", ":"))
+c1 = json.load(open("s/c1.json")); c1["registered_proof"] = "StackedDrg2KiBV2"
+json.dump(c1, open("type.json", "w"), separators=(",", ":"))
+data = open("s/c1.json", "rb").read(); open("trunc.json", "wb").write(data[: len(data) // 2])
+PY
+expect_fail "flipped Merkle path bit" 1 "drg_parents|drg parent|inclusion|tree C" "$CUZK" prove porep --c1 flip.json --params "$P" --out x.proof --quiet
+no_file "no proof for a flipped bit" x.proof
+expect_fail "wrong comm_r" 1 "comm_r" "$CUZK" prove porep --c1 commr.json --params "$P" --out x.proof --quiet
+no_file "no proof for a wrong comm_r" x.proof
+expect_fail "truncated C1" 1 "trunc.json" "$CUZK" prove porep --c1 trunc.json --params "$P" --out x.proof --quiet
+expect_fail "unsupported proof type" 1 "StackedDrg2KiBV2" "$CUZK" prove porep --c1 type.json --params "$P" --out x.proof --quiet
+expect_ok "cubic params" "$CUZK" setup --circuit cubic --params c.params --vk c.vk --quiet
+expect_fail "parameters of another size" 1 "wrong sector size or proof type" "$CUZK" prove porep --c1 s/c1.json --params c.params --out x.proof --quiet
+no_file "no proof for wrong params" x.proof
+expect_fail "wrong vk" 1 "FAILED|does not verify|wrong number of public inputs" "$CUZK" verify porep --c1 s/c1.json --vk c.vk --proof s.proof
+head -c 100 s.proof > short.proof
+expect_fail "short proof" 1 "192" "$CUZK" verify porep --c1 s/c1.json --vk "$V" --proof short.proof
+expect_fail "missing c1" 1 "cannot open" "$CUZK" prove porep --c1 nope.json --params "$P" --out x.proof
+expect_fail "bad sector size" 2 "2KiB, 8MiB or 512MiB" "$CUZK" seal --sector-size 3KiB --out z
+expect_fail "bad ticket" 2 "ticket" "$CUZK" seal --sector-size 2KiB --out z --ticket 12
+expect_fail "bad prover id" 2 "prover id" "$CUZK" seal --sector-size 2KiB --out z --prover-id bogus
+finish

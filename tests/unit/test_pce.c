@@ -1,0 +1,126 @@
+/* The precompiled circuit and the witness paths: for every built-in circuit, PROVE,
+ * WITNESS + PCE evaluation and the parallel witness give bit-identical a, b, c, assignments
+ * and densities; a PCE file round-trips and a damaged one is rejected; a proof made through
+ * the PCE path verifies. */
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/circuits.h"
+#include "cuzk/groth16.h"
+#include "cuzk/pce.h"
+#include "harness.h"
+
+static int same_density(const cuzk_density *a, const cuzk_density *b)
+{
+    return a->bits == b->bits && a->popcount == b->popcount && !memcmp(a->words, b->words, (a->bits + 7) / 8);
+}
+
+static void check_circuit(const char *name, const char *dir)
+{
+    cuzk_circuit *c;
+    CHECK_OK(cuzk_circuit_open(&c, name));
+    if (!c) return;
+    cuzk_prove_result pr;
+    CHECK_OK(cuzk_circuit_prove_input(c, 11, &pr));
+
+    cuzk_cs *rec;
+    CHECK_OK(cuzk_cs_create(&rec, CUZK_CS_RECORD, false));
+    CHECK_OK(cuzk_circuit_synthesize(c, rec, 0));
+    cuzk_r1cs m;
+    cuzk_cs_mark_t *marks;
+    size_t nmarks;
+    CHECK_OK(cuzk_cs_finish_record(rec, &m, &marks, &nmarks));
+    cuzk_cs_destroy(rec);
+    cuzk_pce pce;
+    CHECK_OK(cuzk_pce_from_r1cs(&pce, &m, marks, nmarks));
+    CHECK(pce.num_inputs == pr.num_inputs && pce.num_aux == pr.num_aux);
+    CHECK(same_density(&pce.a_aux, &pr.a_aux) && same_density(&pce.b_input, &pr.b_input) &&
+          same_density(&pce.b_aux, &pr.b_aux));
+
+    for (int parallel = 0; parallel < 2; parallel++) {
+        cuzk_witness w;
+        CHECK_OK(cuzk_circuit_witness(c, 11, parallel, &w));
+        CHECK(w.num_inputs == pr.num_inputs && w.num_aux == pr.num_aux);
+        CHECK(!memcmp(w.input, pr.input, w.num_inputs * sizeof(cuzk_fr)));
+        CHECK(!memcmp(w.aux, pr.aux, w.num_aux * sizeof(cuzk_fr)));
+        size_t n = pr.n;
+        cuzk_fr *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *cc = calloc(n, sizeof *cc);
+        cuzk_pce_evaluate(&pce, w.input, w.aux, a, b, cc);
+        CHECK(!memcmp(a, pr.a, n * sizeof *a) && !memcmp(b, pr.b, n * sizeof *b) && !memcmp(cc, pr.c, n * sizeof *cc));
+        free(a);
+        free(b);
+        free(cc);
+        cuzk_witness_free(&w);
+    }
+
+    /* file round trip, then damage */
+    char path[512];
+    snprintf(path, sizeof path, "%s/c.pce", dir);
+    CHECK_OK(cuzk_pce_save(&pce, path));
+    cuzk_pce back;
+    CHECK_OK(cuzk_pce_load(&back, path));
+    CHECK(back.ncoeffs == pce.ncoeffs && back.nmarks == pce.nmarks && back.num_constraints == pce.num_constraints);
+    for (int k = 0; k < 3; k++)
+        CHECK(back.nnz[k] == pce.nnz[k] && !memcmp(back.col[k], pce.col[k], pce.nnz[k] * 4) &&
+              !memcmp(back.coeff[k], pce.coeff[k], pce.nnz[k] * 4));
+    CHECK(same_density(&back.b_aux, &pce.b_aux));
+    cuzk_pce_free(&back);
+    uint8_t *data;
+    size_t size;
+    CHECK_OK(cuzk_read_file(path, &data, &size));
+    data[size / 2] ^= 0x10;
+    CHECK_OK(cuzk_write_file_atomic(path, data, size));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "checksum") != NULL);
+    data[size / 2] ^= 0x10;
+    CHECK_OK(cuzk_write_file_atomic(path, data, size - 5));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "truncated") != NULL);
+    data[0] = 'X';
+    CHECK_OK(cuzk_write_file_atomic(path, data, size));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "magic") != NULL);
+    CHECK_OK(cuzk_write_file_atomic(path, data, 10));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EFORMAT);
+    free(data);
+    unlink(path);
+
+    /* a proof through setup from the PCE and WITNESS + PCE evaluation verifies */
+    cuzk_r1cs m2;
+    CHECK_OK(cuzk_pce_to_r1cs(&pce, &m2));
+    cuzk_groth16_params p;
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 4);
+    CHECK_OK(cuzk_groth16_setup(&p, &m2, &rng, NULL));
+    cuzk_witness w;
+    CHECK_OK(cuzk_circuit_witness(c, 12, true, &w));
+    size_t n = pce.num_constraints + pce.num_inputs;
+    cuzk_fr *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *cc = calloc(n, sizeof *cc);
+    cuzk_pce_evaluate(&pce, w.input, w.aux, a, b, cc);
+    cuzk_groth16_witness gw = {a, b, cc, n, w.input, w.num_inputs, w.aux, w.num_aux, &pce.a_aux, &pce.b_input, &pce.b_aux};
+    cuzk_groth16_proof proof;
+    CHECK_OK(cuzk_groth16_prove(&proof, &p, &gw, NULL, NULL, NULL));
+    CHECK_OK(cuzk_groth16_verify(&p.vk, &proof, w.input + 1, w.num_inputs - 1));
+    free(a);
+    free(b);
+    free(cc);
+    cuzk_witness_free(&w);
+    cuzk_groth16_params_free(&p);
+    cuzk_r1cs_free(&m2);
+
+    cuzk_pce_free(&pce);
+    cuzk_prove_result_free(&pr);
+    cuzk_circuit_free(c);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/cuzk-pce-XXXXXX";
+    if (!mkdtemp(dir)) return 1;
+    /* the example instance of every registered circuit family, and a one-part circuit */
+    for (size_t i = 0; i < cuzk_circuit_family_count(); i++)
+        if (cuzk_circuit_example(i)) check_circuit(cuzk_circuit_example(i), dir);
+    check_circuit("random-parts:1:64", dir);
+    rmdir(dir);
+    return harness_finish("test_pce");
+}
