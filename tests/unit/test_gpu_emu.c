@@ -168,44 +168,32 @@ static void test_msm_g2(void)
 
 typedef struct {
     cuzk_circuit *circuit;
+    cuzk_r1cs r1cs;
     const cuzk_r1cs *m;
-    cuzk_fr *input, *aux, *a, *b, *c;
-    cuzk_density a_aux, b_in, b_aux;
+    cuzk_prove_result pr;
+    cuzk_fr *input;
     cuzk_groth16_witness w;
 } job;
 
 static void job_open(job *j, const char *name, uint64_t seed)
 {
     memset(j, 0, sizeof *j);
-    if (cuzk_circuit_open(&j->circuit, name)) {
+    if (cuzk_circuit_open(&j->circuit, name) || cuzk_circuit_record(j->circuit, &j->r1cs)) {
         fprintf(stderr, "cannot open %s: %s\n", name, cuzk_last_error());
         exit(1);
     }
-    j->m = cuzk_circuit_r1cs(j->circuit);
-    size_t n = j->m->num_constraints + j->m->num_inputs;
-    j->input = calloc(j->m->num_inputs, sizeof(cuzk_fr));
-    j->aux = calloc(j->m->num_aux + 1, sizeof(cuzk_fr));
-    j->a = calloc(n, sizeof(cuzk_fr));
-    j->b = calloc(n, sizeof(cuzk_fr));
-    j->c = calloc(n, sizeof(cuzk_fr));
-    CHECK_OK(cuzk_circuit_witness(j->circuit, seed, j->input, j->aux));
-    cuzk_r1cs_evaluate(j->m, j->input, j->aux, j->a, j->b, j->c);
-    CHECK_OK(cuzk_r1cs_density(j->m, &j->a_aux, &j->b_in, &j->b_aux));
-    cuzk_groth16_witness w = {j->a, j->b, j->c, n, j->input, j->m->num_inputs, j->aux, j->m->num_aux,
-                              &j->a_aux, &j->b_in, &j->b_aux};
+    j->m = &j->r1cs;
+    CHECK_OK(cuzk_circuit_prove_input(j->circuit, seed, &j->pr));
+    j->input = j->pr.input;
+    cuzk_groth16_witness w = {j->pr.a, j->pr.b, j->pr.c, j->pr.n, j->pr.input, j->pr.num_inputs, j->pr.aux,
+                              j->pr.num_aux, &j->pr.a_aux, &j->pr.b_input, &j->pr.b_aux};
     j->w = w;
 }
 
 static void job_close(job *j)
 {
-    free(j->input);
-    free(j->aux);
-    free(j->a);
-    free(j->b);
-    free(j->c);
-    cuzk_density_free(&j->a_aux);
-    cuzk_density_free(&j->b_in);
-    cuzk_density_free(&j->b_aux);
+    cuzk_prove_result_free(&j->pr);
+    cuzk_r1cs_free(&j->r1cs);
     cuzk_circuit_free(j->circuit);
 }
 
