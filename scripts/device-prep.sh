@@ -10,9 +10,10 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:?usage: device-prep.sh DEST [BUILD_DIR]}
 build=${2:-}
+# the tracked and untracked-but-not-ignored files (no build trees, no .git)
+rm -rf "$dest"
 mkdir -p "$dest"
-rsync -a --delete --exclude '/build' --exclude '/build-*' --exclude node_modules --exclude '/.git' \
-      --exclude '/.devdeps' --exclude '/.prebuilt' "$src/" "$dest/"
+(cd "$src" && git ls-files -co --exclude-standard -z | tar --null -T - -cf -) | (cd "$dest" && tar -xf -)
 
 blst_src=""
 for d in "${BLST_DIR:-}" "$src/build/_deps/blst" "$src/build-cuda/_deps/blst"; do

@@ -92,8 +92,16 @@ template <class F> HDM void xyzz_madd(xyzz_t<F> &r, const affine_t<F> &p)
     sub(P, P, r.X);
     sub(R, R, r.Y);
     if (is_zero(P)) {
-        if (is_zero(R)) xyzz_mdbl(r, p);
-        else set_inf(r);
+        if (is_zero(R)) {
+            /* copies: passing r or p itself to the out-of-line call would pin them to local
+             * memory for the whole caller */
+            xyzz_t<F> t;
+            affine_t<F> pc = p;
+            xyzz_mdbl(t, pc);
+            r = t;
+        } else {
+            set_inf(r);
+        }
         return;
     }
     F PP, PPP, Q, t;
@@ -129,8 +137,13 @@ template <class F> HDM void xyzz_add_body(xyzz_t<F> &r, const xyzz_t<F> &q)
     sub(P, P, U1);
     sub(R, R, S1);
     if (is_zero(P)) {
-        if (is_zero(R)) xyzz_dbl(r);
-        else set_inf(r);
+        if (is_zero(R)) {
+            xyzz_t<F> t = r;
+            xyzz_dbl(t);
+            r = t;
+        } else {
+            set_inf(r);
+        }
         return;
     }
     F PP, PPP, t;
@@ -158,8 +171,23 @@ template <class F> HDM void xyzz_add_body(xyzz_t<F> &r, const xyzz_t<F> &q)
 template <class F> HDN void xyzz_add_outline(xyzz_t<F> &r, const xyzz_t<F> &q) { xyzz_add_body(r, q); }
 template <class F> HD void xyzz_add(xyzz_t<F> &r, const xyzz_t<F> &q)
 {
-    if constexpr (sizeof(F) > sizeof(fp_t)) xyzz_add_outline(r, q);
-    else xyzz_add_body(r, q);
+    if constexpr (sizeof(F) > sizeof(fp_t)) {
+        xyzz_t<F> a = r;
+        const xyzz_t<F> b = q;
+        xyzz_add_outline(a, b);
+        r = a;
+    } else {
+        xyzz_add_body(r, q);
+    }
+}
+
+/* *dst += q, out of line: for a kernel whose hot loop is mixed additions, an inlined full
+ * addition on a rare path would only raise its register count */
+template <class F> HDN void xyzz_add_to(xyzz_t<F> *dst, const xyzz_t<F> q)
+{
+    xyzz_t<F> r = *dst;
+    xyzz_add_body(r, q);
+    *dst = r;
 }
 
 /* r = k * p for a small k (double and add, from the top bit) */

@@ -46,6 +46,7 @@ struct exec_host {
     {
         for (size_t i = 0; i < n; i++) k(i);
     }
+    template <int MINB, class K> void parallel_lb(size_t n, const K &k) { parallel(n, k); }
     template <class K> void blocks(unsigned nblocks, unsigned nthreads, size_t smem_bytes, const K &k)
     {
         std::vector<uint8_t> smem(smem_bytes + 16);
@@ -88,11 +89,20 @@ struct exec_host {
     void wait_upload(int) {}
     void stage_begin(const char *) {}
     void stage_end() {}
+    void mark(const char *) {}
 };
 
 /* ---------------------------------------------------------------- device */
 #ifdef __CUDACC__
 template <class K> __global__ void k_parallel(size_t n, K k)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) k(i);
+}
+
+/* The same with a register cap: at least MINB blocks of 128 threads per multiprocessor, for
+ * the point-addition kernels whose occupancy/register trade-off is measured (bench). */
+template <class K, int MINB> __global__ void __launch_bounds__(128, MINB) k_parallel_lb(size_t n, K k)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) k(i);
@@ -139,6 +149,11 @@ struct exec_dev {
     void wait_upload(int token);
     void stage_begin(const char *name);
     void stage_end();
+    /* CUZK_GPU_PROFILE=1: mark() synchronizes and prints the time since the previous mark
+     * to stderr (for finding where time goes; off by default, it serializes everything) */
+    int prof = -1;
+    double prof_t = 0;
+    void mark(const char *label);
     /* creates the streams; destroy() releases streams and events */
     bool init();
     void destroy();
@@ -148,8 +163,15 @@ struct exec_dev {
     template <class K> void parallel(size_t n, const K &k)
     {
         if (!ok() || n == 0) return;
-        const unsigned T = 256;
+        const unsigned T = 128; /* small blocks: finer occupancy steps for register-heavy kernels */
         k_parallel<K><<<(unsigned)((n + T - 1) / T), T, 0, stream>>>(n, k);
+        check(cudaGetLastError(), "kernel launch");
+    }
+    template <int MINB, class K> void parallel_lb(size_t n, const K &k)
+    {
+        if (!ok() || n == 0) return;
+        const unsigned T = 128;
+        k_parallel_lb<K, MINB><<<(unsigned)((n + T - 1) / T), T, 0, stream>>>(n, k);
         check(cudaGetLastError(), "kernel launch");
     }
     template <class K> void blocks(unsigned nblocks, unsigned nthreads, size_t smem_bytes, const K &k)

@@ -137,6 +137,20 @@ void exec_dev::exclusive_sum(const uint32_t *in, uint32_t *out, size_t n)
     release(tmp);
 }
 
+void exec_dev::mark(const char *label)
+{
+    if (prof < 0) {
+        const char *v = getenv("CUZK_GPU_PROFILE");
+        prof = v && *v == '1';
+        prof_t = cuzk_now();
+    }
+    if (!prof) return;
+    cudaStreamSynchronize(stream);
+    double t = cuzk_now();
+    fprintf(stderr, "[gpu] %-28s %9.3f ms\n", label, (t - prof_t) * 1e3);
+    prof_t = t;
+}
+
 void exec_dev::stage_begin(const char *name)
 {
     if (!ok()) return;

@@ -102,42 +102,76 @@ template <class F, bool FROM_POINTS> struct k_accum {
     xyzz_t<F> *buckets;
     uint32_t *slot_keys; /* 2 per thread */
     xyzz_t<F> *slot_vals;
+
+    /* a finished run [rs, re) of key k: the whole bucket goes into it, a cut one to a slot */
+    HD void flush(size_t t, size_t begin, size_t end, size_t rs, size_t re, uint32_t k, const xyzz_t<F> &acc) const
+    {
+        const bool left_cut = rs == begin && begin > 0 && keys[begin - 1] == k;
+        const bool right_cut = re == end && end < n && keys[end] == k;
+        if (!left_cut && !right_cut) {
+            xyzz_add_to(&buckets[k], acc);
+        } else {
+            size_t slot = 2 * t + (left_cut ? 0 : 1);
+            slot_keys[slot] = k;
+            slot_vals[slot] = acc;
+        }
+    }
+    HD affine_t<F> load(size_t j) const
+    {
+        uint32_t v = vals[j];
+        affine_t<F> p = bases[v & 0x7fffffffu];
+        if (v >> 31) neg(p);
+        return p;
+    }
     HD void operator()(size_t t) const
     {
         size_t begin = t * S, end = begin + S < n ? begin + S : n;
         slot_keys[2 * t] = MSM_SENTINEL;
         slot_keys[2 * t + 1] = MSM_SENTINEL;
-        size_t i = begin;
-        bool first = true;
-        while (i < end) {
-            const uint32_t k = keys[i];
-            if (k == MSM_SENTINEL) break; /* sorted: only sentinels follow */
-            xyzz_t<F> acc;
-            set_inf(acc);
-            size_t j = i;
-            for (; j < end && keys[j] == k; j++) {
-                if (FROM_POINTS) {
-                    uint32_t v = vals[j];
-                    affine_t<F> p = bases[v & 0x7fffffffu];
-                    if (is_inf(p)) continue;
-                    if (v >> 31) neg(p);
-                    xyzz_madd(acc, p);
+        if (begin >= end) return;
+        uint32_t cur = keys[begin];
+        if (cur == MSM_SENTINEL) return; /* sorted: only sentinels follow */
+        size_t rs = begin;
+        xyzz_t<F> acc;
+        set_inf(acc);
+        if (FROM_POINTS) {
+            /* G1: the next point is loaded before the current one is added, so its memory
+             * latency overlaps the arithmetic (G2 has no registers to spare for it) */
+            constexpr bool PF = sizeof(F) == sizeof(fp_t);
+            affine_t<F> nxt;
+            if (PF) nxt = load(begin);
+            for (size_t j = begin; j < end; j++) {
+                const uint32_t k = keys[j];
+                affine_t<F> p;
+                if (PF) {
+                    p = nxt;
+                    if (j + 1 < end) nxt = load(j + 1);
                 } else {
-                    xyzz_add(acc, pvals[j]);
+                    p = load(j);
                 }
+                if (k != cur) {
+                    flush(t, begin, end, rs, j, cur, acc);
+                    if (k == MSM_SENTINEL) return;
+                    set_inf(acc);
+                    cur = k;
+                    rs = j;
+                }
+                if (!is_inf(p)) xyzz_madd(acc, p);
             }
-            const bool left_cut = first && i > 0 && keys[i - 1] == k;
-            const bool right_cut = j == end && j < n && keys[j] == k;
-            if (!left_cut && !right_cut) {
-                xyzz_add(buckets[k], acc);
-            } else {
-                size_t slot = 2 * t + (left_cut ? 0 : 1);
-                slot_keys[slot] = k;
-                slot_vals[slot] = acc;
+        } else {
+            for (size_t j = begin; j < end; j++) {
+                const uint32_t k = keys[j];
+                if (k != cur) {
+                    flush(t, begin, end, rs, j, cur, acc);
+                    if (k == MSM_SENTINEL) return;
+                    set_inf(acc);
+                    cur = k;
+                    rs = j;
+                }
+                xyzz_add(acc, pvals[j]);
             }
-            first = false;
-            i = j;
         }
+        flush(t, begin, end, rs, end, cur, acc);
     }
 };
 
@@ -180,8 +214,8 @@ template <class F> struct k_bucket_reduce {
         }
         /* T = sum (b - lo + 1) B_b; add lo * S for the weights b + 1 */
         if (lo) {
-            xyzz_t<F> M;
-            xyzz_mul_u32(M, S, lo);
+            xyzz_t<F> M, Sc = S; /* a copy: S's address must not escape (see curve.cuh) */
+            xyzz_mul_u32(M, Sc, lo);
             xyzz_add(T, M);
         }
         out[t] = T;
@@ -293,6 +327,31 @@ template <class F> struct k_ones {
 };
 
 /* ---------------------------------------------------------------- orchestration */
+/* The first-round accumulation kernel decides the MSM's speed. For G1 three register caps
+ * are compiled (none: ~240 registers, 8 warps per SM; 170: 12 warps; 128: 16 warps, with
+ * spills); CUZK_GPU_ACCUM_MINB = 1, 3 or 4 picks one (default below, from measurement). */
+static inline int msm_accum_minb(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("CUZK_GPU_ACCUM_MINB");
+        v = e ? atoi(e) : 1;
+    }
+    return v;
+}
+
+template <class X, class K> static void msm_launch_accum(X &x, size_t T, const K &k)
+{
+    if constexpr (sizeof(k.buckets->X) == sizeof(fp_t)) {
+        int minb = msm_accum_minb();
+        if (minb == 3) x.template parallel_lb<3>(T, k);
+        else if (minb == 4) x.template parallel_lb<4>(T, k);
+        else x.parallel(T, k);
+    } else {
+        x.parallel(T, k);
+    }
+}
+
 struct msm_config {
     unsigned c;     /* window bits; 0: chosen from n */
     size_t chunk;   /* scalars per chunk; 0: default */
@@ -376,17 +435,21 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
     P *svals = (P *)x.alloc(nslots * sizeof(P)), *cvals = (P *)x.alloc(nslots * sizeof(P));
     uint32_t *flags = (uint32_t *)x.alloc(nslots * 4), *pos = (uint32_t *)x.alloc(nslots * 4);
     if (x.ok()) x.zero(buckets, (size_t)nw * half * sizeof(P));
+    x.mark("msm setup");
 
     for (size_t start = 0; start < n && x.ok(); start += chunk) {
         size_t m = n - start < chunk ? n - start : chunk;
         size_t Mc = (size_t)nw * m;
         k_digits kd = {scalars + start, map, start, m, c, nw, keys, vals};
         x.parallel(m, kd);
+        x.mark("msm digits");
         x.sort_pairs(keys, keys2, vals, vals2, Mc, end_bit);
+        x.mark("msm sort");
         /* round 1: from points */
         size_t T = (Mc + S1 - 1) / S1;
         k_accum<F, true> ka = {keys, vals, NULL, bases, Mc, S1, buckets, skeys, svals};
-        x.parallel(T, ka);
+        msm_launch_accum(x, T, ka);
+        x.mark("msm accumulate");
         size_t ns = 2 * T;
         while (x.ok()) {
             k_flag_valid kf = {skeys, flags};
@@ -404,6 +467,7 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
             x.parallel(T, kr);
             ns = 2 * T;
         }
+        x.mark("msm later rounds");
     }
     x.release(keys);
     x.release(vals);
@@ -421,7 +485,9 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
     P *red = (P *)x.alloc((size_t)nw * G * sizeof(P)), *red2 = (P *)x.alloc((size_t)nw * G * sizeof(P));
     k_bucket_reduce<F> kb = {buckets, half, L, G, red};
     x.parallel((size_t)nw * G, kb);
+    x.mark("msm bucket reduce");
     P *sums = msm_sum_down<X, F>(x, red, red2, nw, G);
+    x.mark("msm window sums");
     if (x.ok()) x.to_host(win_out, sums, nw * sizeof(P));
     x.release(red);
     x.release(red2);
@@ -467,6 +533,7 @@ static size_t msm_classify(X &x, const fr_t *s, size_t n, density_map dm, size_t
     k_scatter_tail ks = {s, sc.cls, sc.pos, dm, (uint32_t)start, tail_s, tail_idx};
     x.parallel(n, ks);
     *dm_out = dm;
+    x.mark("split classify+compact");
     return cnt;
 }
 
@@ -488,6 +555,7 @@ static void msm_ones(X &x, const uint8_t *cls, density_map dm, size_t n, const a
     x.parallel(T, ko);
     P *sum = msm_sum_down<X, F>(x, part, tmp, 1, (uint32_t)T);
     if (x.ok()) x.to_host(out_host, sum, sizeof(P));
+    x.mark("split ones");
     x.release(part);
     x.release(tmp);
 }

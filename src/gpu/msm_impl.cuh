@@ -102,9 +102,13 @@ template <class F> struct k_gen_points {
         size_t i0 = first + t * K;
         if (i0 >= n) return;
         size_t i1 = i0 + K < n ? i0 + K : n;
-        xyzz_t<F> q, P;
-        xyzz_from_affine(q, Q);
-        xyzz_mul_u32(P, q, (uint32_t)i0);
+        xyzz_t<F> P;
+        {
+            xyzz_t<F> q, P0;
+            xyzz_from_affine(q, Q);
+            xyzz_mul_u32(P0, q, (uint32_t)i0);
+            P = P0;
+        }
         xyzz_madd(P, A);
         F prod;
         set_one(prod);

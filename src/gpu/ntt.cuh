@@ -223,6 +223,7 @@ static void ntt_run(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, bool
         unsigned nt = tile / 2 < 256 ? (tile / 2 < 32 ? 32 : tile / 2) : 256;
         unsigned nblocks = (unsigned)(((size_t)1 << log_n) >> (b + g));
         x.blocks(nblocks, nt, (size_t)tile * sizeof(fr_t), kp);
+        x.mark(dit ? "ntt pass (dit)" : "ntt pass (dif)");
     }
 }
 
