@@ -55,10 +55,10 @@ cuzk_status msm_core_g2(exec_dev &x, const g2_affine *bases, const fr_t *scalars
                         const msm_config *cfg, blst_p2 *out, unsigned *c, unsigned *nw);
 cuzk_status msm_core_g2(exec_host &x, const g2_affine *bases, const fr_t *scalars, idx_map map, size_t n,
                         const msm_config *cfg, blst_p2 *out, unsigned *c, unsigned *nw);
-void msm_ones_g1(exec_dev &x, const uint8_t *cls, density_map dm, size_t n, const g1_affine *bases, blst_p1 *out);
-void msm_ones_g1(exec_host &x, const uint8_t *cls, density_map dm, size_t n, const g1_affine *bases, blst_p1 *out);
-void msm_ones_g2(exec_dev &x, const uint8_t *cls, density_map dm, size_t n, const g2_affine *bases, blst_p2 *out);
-void msm_ones_g2(exec_host &x, const uint8_t *cls, density_map dm, size_t n, const g2_affine *bases, blst_p2 *out);
+void msm_ones_g1(exec_dev &x, const uint32_t *idx, size_t n, const g1_affine *bases, blst_p1 *out);
+void msm_ones_g1(exec_host &x, const uint32_t *idx, size_t n, const g1_affine *bases, blst_p1 *out);
+void msm_ones_g2(exec_dev &x, const uint32_t *idx, size_t n, const g2_affine *bases, blst_p2 *out);
+void msm_ones_g2(exec_host &x, const uint32_t *idx, size_t n, const g2_affine *bases, blst_p2 *out);
 void gen_points_g1(exec_dev &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q);
 void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q);
 void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q);

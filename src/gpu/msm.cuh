@@ -15,7 +15,8 @@
  *   4. buckets -> window sums: per group of L buckets a running sum gives sum (b - lo + 1) B_b
  *      and sum B_b; adding lo * sum B_b makes it sum b B_b; groups are then summed.
  *   5. the host adds the windows (Horner, 2^c per step) with blst.
- *   Large inputs are processed in chunks of scalars; buckets accumulate across chunks.
+ *   Large inputs are processed in chunks of scalars; a chunk after the first completes its
+ *   own bucket array, which is then added into the running one.
  * split (Montgomery scalars, optional density bitmap): zero scalars are skipped, points of
  *   one-scalars are summed directly (one mixed add each), the rest is compacted (canonical
  *   scalar + base index) for the core. */
@@ -92,7 +93,7 @@ struct k_digits {
 
 /* One accumulation round over sorted (key, value) pairs. FROM_POINTS: values are base
  * indices with a sign bit (round 1); otherwise XYZZ partial sums (later rounds). */
-template <class F, bool FROM_POINTS> struct k_accum {
+template <class F, bool FROM_POINTS, bool PF = false> struct k_accum {
     const uint32_t *keys;
     const uint32_t *vals;         /* FROM_POINTS */
     const xyzz_t<F> *pvals;       /* !FROM_POINTS */
@@ -109,7 +110,10 @@ template <class F, bool FROM_POINTS> struct k_accum {
         const bool left_cut = rs == begin && begin > 0 && keys[begin - 1] == k;
         const bool right_cut = re == end && end < n && keys[end] == k;
         if (!left_cut && !right_cut) {
-            xyzz_add_to(&buckets[k], acc);
+            /* within one chunk every bucket is completed exactly once: a store, no addition
+             * (an addition here, on a path each thread of a warp takes at different times,
+             * would serialize the warp) */
+            buckets[k] = acc;
         } else {
             size_t slot = 2 * t + (left_cut ? 0 : 1);
             slot_keys[slot] = k;
@@ -135,9 +139,8 @@ template <class F, bool FROM_POINTS> struct k_accum {
         xyzz_t<F> acc;
         set_inf(acc);
         if (FROM_POINTS) {
-            /* G1: the next point is loaded before the current one is added, so its memory
-             * latency overlaps the arithmetic (G2 has no registers to spare for it) */
-            constexpr bool PF = sizeof(F) == sizeof(fp_t);
+            /* PF: the next point is loaded before the current one is added, so its memory
+             * latency overlaps the arithmetic */
             affine_t<F> nxt;
             if (PF) nxt = load(begin);
             for (size_t j = begin; j < end; j++) {
@@ -172,6 +175,18 @@ template <class F, bool FROM_POINTS> struct k_accum {
             }
         }
         flush(t, begin, end, rs, end, cur, acc);
+    }
+};
+
+/* total[i] += part[i]: one chunk's buckets into the running ones */
+template <class F> struct k_bucket_merge {
+    xyzz_t<F> *total;
+    const xyzz_t<F> *part;
+    HD void operator()(size_t i) const
+    {
+        xyzz_t<F> r = total[i];
+        xyzz_add(r, part[i]);
+        total[i] = r;
     }
 };
 
@@ -273,7 +288,7 @@ struct k_classify {
     const fr_t *s;
     density_map dm;
     uint8_t *cls;
-    uint32_t *tail_flag;
+    uint32_t *tail_flag, *one_flag;
     HD void operator()(size_t j) const
     {
         uint8_t c = 0;
@@ -283,31 +298,39 @@ struct k_classify {
         }
         cls[j] = c;
         tail_flag[j] = c == 2;
+        one_flag[j] = c == 1;
     }
 };
 
-struct k_scatter_tail {
+/* the tail (canonical scalar, base index) and the list of one-scalar base indices, both
+ * compacted in order */
+struct k_scatter_split {
     const fr_t *s;
     const uint8_t *cls;
-    const uint32_t *pos;
+    const uint32_t *pos, *pos1;
     density_map dm;
-    uint32_t start;
+    uint32_t start, start1;
     fr_t *tail_s; /* canonical */
-    uint32_t *tail_idx;
+    uint32_t *tail_idx, *ones_idx;
     HD void operator()(size_t j) const
     {
-        if (cls[j] != 2) return;
-        uint32_t p = start + pos[j];
-        fr_t v = s[j];
-        fr_from_mont(v, v);
-        tail_s[p] = v;
-        tail_idx[p] = dm.base(j);
+        const uint8_t c = cls[j];
+        if (c == 2) {
+            uint32_t p = start + pos[j];
+            fr_t v = s[j];
+            fr_from_mont(v, v);
+            tail_s[p] = v;
+            tail_idx[p] = dm.base(j);
+        } else if (c == 1) {
+            ones_idx[start1 + pos1[j]] = dm.base(j);
+        }
     }
 };
 
+/* partial[t] = sum of bases[idx[i]] for i in [tK, tK + K): a compacted list, so every lane
+ * of a warp adds on every step */
 template <class F> struct k_ones {
-    const uint8_t *cls;
-    density_map dm;
+    const uint32_t *idx;
     const affine_t<F> *bases;
     size_t n;
     uint32_t K;
@@ -318,8 +341,7 @@ template <class F> struct k_ones {
         set_inf(acc);
         size_t b = t * K, e = b + K < n ? b + K : n;
         for (size_t j = b; j < e; j++) {
-            if (cls[j] != 1) continue;
-            const affine_t<F> p = bases[dm.base(j)];
+            const affine_t<F> p = bases[idx[j]];
             if (!is_inf(p)) xyzz_madd(acc, p);
         }
         partial[t] = acc;
@@ -327,9 +349,9 @@ template <class F> struct k_ones {
 };
 
 /* ---------------------------------------------------------------- orchestration */
-/* The first-round accumulation kernel decides the MSM's speed. For G1 three register caps
- * are compiled (none: ~240 registers, 8 warps per SM; 170: 12 warps; 128: 16 warps, with
- * spills); CUZK_GPU_ACCUM_MINB = 1, 3 or 4 picks one (default below, from measurement). */
+/* The first-round accumulation kernel decides the MSM's speed. For G1 two register caps and
+ * two load schedules are compiled: CUZK_GPU_ACCUM_MINB = 1 (no cap) or 4 (128 registers,
+ * 16 warps per SM), CUZK_GPU_PREFETCH = 0 or 1; defaults below, from measurement. */
 static inline int msm_accum_minb(void)
 {
     static int v = -1;
@@ -340,13 +362,28 @@ static inline int msm_accum_minb(void)
     return v;
 }
 
-template <class X, class K> static void msm_launch_accum(X &x, size_t T, const K &k)
+static inline int msm_prefetch(void)
 {
-    if constexpr (sizeof(k.buckets->X) == sizeof(fp_t)) {
-        int minb = msm_accum_minb();
-        if (minb == 3) x.template parallel_lb<3>(T, k);
-        else if (minb == 4) x.template parallel_lb<4>(T, k);
-        else x.parallel(T, k);
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("CUZK_GPU_PREFETCH");
+        v = e ? atoi(e) : 0;
+    }
+    return v;
+}
+
+template <class X, class F> static void msm_launch_accum(X &x, size_t T, const k_accum<F, true, false> &k)
+{
+    if constexpr (sizeof(F) == sizeof(fp_t)) {
+        const k_accum<F, true, true> kp = {k.keys, k.vals, k.pvals, k.bases, k.n, k.S, k.buckets, k.slot_keys, k.slot_vals};
+        const int minb = msm_accum_minb(), pf = msm_prefetch();
+        if (minb == 4) {
+            if (pf) x.template parallel_lb<4>(T, kp);
+            else x.template parallel_lb<4>(T, k);
+        } else {
+            if (pf) x.parallel(T, kp);
+            else x.parallel(T, k);
+        }
     } else {
         x.parallel(T, k);
     }
@@ -428,18 +465,23 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
     size_t T1 = (M + S1 - 1) / S1;
     size_t nslots = 2 * T1;
 
-    P *buckets = (P *)x.alloc((size_t)nw * half * sizeof(P));
+    const size_t nb = (size_t)nw * half;
+    P *buckets = (P *)x.alloc(nb * sizeof(P));
+    /* chunks after the first complete their buckets in cbuckets, then merge */
+    P *cbuckets = n > chunk ? (P *)x.alloc(nb * sizeof(P)) : NULL;
     uint32_t *keys = (uint32_t *)x.alloc(M * 4), *vals = (uint32_t *)x.alloc(M * 4);
     uint32_t *keys2 = (uint32_t *)x.alloc(M * 4), *vals2 = (uint32_t *)x.alloc(M * 4);
     uint32_t *skeys = (uint32_t *)x.alloc(nslots * 4), *ckeys = (uint32_t *)x.alloc(nslots * 4);
     P *svals = (P *)x.alloc(nslots * sizeof(P)), *cvals = (P *)x.alloc(nslots * sizeof(P));
     uint32_t *flags = (uint32_t *)x.alloc(nslots * 4), *pos = (uint32_t *)x.alloc(nslots * 4);
-    if (x.ok()) x.zero(buckets, (size_t)nw * half * sizeof(P));
+    if (x.ok()) x.zero(buckets, nb * sizeof(P));
     x.mark("msm setup");
 
     for (size_t start = 0; start < n && x.ok(); start += chunk) {
         size_t m = n - start < chunk ? n - start : chunk;
         size_t Mc = (size_t)nw * m;
+        P *cb = start == 0 ? buckets : cbuckets;
+        if (start) x.zero(cb, nb * sizeof(P));
         k_digits kd = {scalars + start, map, start, m, c, nw, keys, vals};
         x.parallel(m, kd);
         x.mark("msm digits");
@@ -447,7 +489,7 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
         x.mark("msm sort");
         /* round 1: from points */
         size_t T = (Mc + S1 - 1) / S1;
-        k_accum<F, true> ka = {keys, vals, NULL, bases, Mc, S1, buckets, skeys, svals};
+        k_accum<F, true> ka = {keys, vals, NULL, bases, Mc, S1, cb, skeys, svals};
         msm_launch_accum(x, T, ka);
         x.mark("msm accumulate");
         size_t ns = 2 * T;
@@ -463,11 +505,16 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
             k_compact_slots<F> kc = {skeys, svals, pos, ckeys, cvals};
             x.parallel(ns, kc);
             T = (cnt + S2 - 1) / S2;
-            k_accum<F, false> kr = {ckeys, NULL, cvals, bases, cnt, S2, buckets, skeys, svals};
+            k_accum<F, false> kr = {ckeys, NULL, cvals, bases, cnt, S2, cb, skeys, svals};
             x.parallel(T, kr);
             ns = 2 * T;
         }
         x.mark("msm later rounds");
+        if (start) {
+            k_bucket_merge<F> km = {buckets, cb};
+            x.parallel(nb, km);
+            x.mark("msm bucket merge");
+        }
     }
     x.release(keys);
     x.release(vals);
@@ -492,30 +539,50 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
     x.release(red);
     x.release(red2);
     x.release(buckets);
+    x.release(cbuckets);
     x.release(svals);
     return x.err;
 }
 
-/* Result of one split: the sum of the one-points and how many tail entries were added. */
-template <class F> struct split_result {
-    xyzz_t<F> ones;
-    size_t tail;
-};
-
-/* Classifies n Montgomery scalars s[0..n) under density dm, appends the tail (canonical
- * scalars, base indices) at tail_s/tail_idx + start, and sums the points of one-scalars of
- * each base array given (G1 and/or G2: the same index set). Scratch: cls (n bytes),
- * flag/pos (n words each). */
+/* Scratch of the 0/1 split for n scalars: cls (n bytes), four word arrays of n, the rank
+ * prefix, and the ones list. */
 struct split_scratch {
     uint8_t *cls;
-    uint32_t *flag, *pos, *rank;
+    uint32_t *flag, *pos, *flag1, *pos1, *rank, *ones_idx;
 };
 
-template <class X>
-static size_t msm_classify(X &x, const fr_t *s, size_t n, density_map dm, size_t dbits, split_scratch sc,
-                           fr_t *tail_s, uint32_t *tail_idx, size_t start, density_map *dm_out)
+template <class X> static bool split_scratch_alloc(X &x, split_scratch &sc, size_t n)
 {
-    if (n == 0) return 0;
+    sc.cls = (uint8_t *)x.alloc(n ? n : 1);
+    sc.flag = (uint32_t *)x.alloc(n * 4 + 4);
+    sc.pos = (uint32_t *)x.alloc(n * 4 + 4);
+    sc.flag1 = (uint32_t *)x.alloc(n * 4 + 4);
+    sc.pos1 = (uint32_t *)x.alloc(n * 4 + 4);
+    sc.rank = (uint32_t *)x.alloc((n + 63) / 64 * 4 + 4);
+    sc.ones_idx = (uint32_t *)x.alloc(n * 4 + 4);
+    return x.ok();
+}
+
+template <class X> static void split_scratch_free(X &x, split_scratch &sc)
+{
+    x.release(sc.cls);
+    x.release(sc.flag);
+    x.release(sc.pos);
+    x.release(sc.flag1);
+    x.release(sc.pos1);
+    x.release(sc.rank);
+    x.release(sc.ones_idx);
+}
+
+/* Classifies n Montgomery scalars s[0..n) under density dm (dbits bits), appends the tail
+ * (canonical scalars, base indices) at tail_s/tail_idx + start and the base indices of the
+ * one-scalars at sc.ones_idx + start1. Returns the tail count; *ones gets the ones count. */
+template <class X>
+static size_t msm_classify(X &x, const fr_t *s, size_t n, density_map dm, size_t dbits, const split_scratch &sc,
+                           fr_t *tail_s, uint32_t *tail_idx, size_t start, size_t start1, size_t *ones)
+{
+    *ones = 0;
+    if (n == 0 || !x.ok()) return 0;
     if (dm.words) {
         size_t nwords = (dbits + 63) / 64;
         k_popc_words kp = {dm.words, dbits, sc.flag};
@@ -523,41 +590,41 @@ static size_t msm_classify(X &x, const fr_t *s, size_t n, density_map dm, size_t
         x.exclusive_sum(sc.flag, sc.rank, nwords);
         dm.rank = sc.rank;
     }
-    k_classify kc = {s, dm, sc.cls, sc.flag};
+    k_classify kc = {s, dm, sc.cls, sc.flag, sc.flag1};
     x.parallel(n, kc);
     x.exclusive_sum(sc.flag, sc.pos, n);
-    uint32_t last[2] = {0, 0};
+    x.exclusive_sum(sc.flag1, sc.pos1, n);
+    uint32_t last[4] = {0, 0, 0, 0};
     x.to_host(&last[0], sc.pos + n - 1, 4);
     x.to_host(&last[1], sc.flag + n - 1, 4);
-    size_t cnt = (size_t)last[0] + last[1];
-    k_scatter_tail ks = {s, sc.cls, sc.pos, dm, (uint32_t)start, tail_s, tail_idx};
+    x.to_host(&last[2], sc.pos1 + n - 1, 4);
+    x.to_host(&last[3], sc.flag1 + n - 1, 4);
+    k_scatter_split ks = {s, sc.cls, sc.pos, sc.pos1, dm, (uint32_t)start, (uint32_t)start1, tail_s, tail_idx, sc.ones_idx};
     x.parallel(n, ks);
-    *dm_out = dm;
     x.mark("split classify+compact");
-    return cnt;
+    *ones = (size_t)last[2] + last[3];
+    return (size_t)last[0] + last[1];
 }
 
-/* Sum of the bases of one-scalars (after msm_classify with the same dm and cls). */
+/* Sum of bases[idx[i]], i < n, into out_host (XYZZ). */
 template <class X, class F>
-static void msm_ones(X &x, const uint8_t *cls, density_map dm, size_t n, const affine_t<F> *bases, xyzz_t<F> *out_host)
+static void msm_ones(X &x, const uint32_t *idx, size_t n, const affine_t<F> *bases, xyzz_t<F> *out_host)
 {
     typedef xyzz_t<F> P;
-    if (n == 0) {
-        set_inf(*out_host);
-        return;
-    }
+    set_inf(*out_host);
+    if (n == 0 || !x.ok()) return;
     size_t target = (size_t)x.sms() * 1024;
     uint32_t K = (uint32_t)((n + target - 1) / target);
-    if (K < 64) K = 64;
+    if (K < 32) K = 32;
     size_t T = (n + K - 1) / K;
     P *part = (P *)x.alloc(T * sizeof(P)), *tmp = (P *)x.alloc(T * sizeof(P));
-    k_ones<F> ko = {cls, dm, bases, n, K, part};
+    k_ones<F> ko = {idx, bases, n, K, part};
     x.parallel(T, ko);
     P *sum = msm_sum_down<X, F>(x, part, tmp, 1, (uint32_t)T);
     if (x.ok()) x.to_host(out_host, sum, sizeof(P));
-    x.mark("split ones");
     x.release(part);
     x.release(tmp);
+    x.mark("split ones");
 }
 
 #endif

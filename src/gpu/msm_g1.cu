@@ -14,13 +14,13 @@ cuzk_status msm_core_g1(exec_host &x, const g1_affine *bases, const fr_t *scalar
 {
     return core_to_blst<exec_host, fp_t, blst_p1>(x, bases, scalars, map, n, cfg, out, c, nw);
 }
-void msm_ones_g1(exec_dev &x, const uint8_t *cls, density_map dm, size_t n, const g1_affine *bases, blst_p1 *out)
+void msm_ones_g1(exec_dev &x, const uint32_t *idx, size_t n, const g1_affine *bases, blst_p1 *out)
 {
-    ones_to_blst<exec_dev, fp_t, blst_p1>(x, cls, dm, n, bases, out);
+    ones_to_blst<exec_dev, fp_t, blst_p1>(x, idx, n, bases, out);
 }
-void msm_ones_g1(exec_host &x, const uint8_t *cls, density_map dm, size_t n, const g1_affine *bases, blst_p1 *out)
+void msm_ones_g1(exec_host &x, const uint32_t *idx, size_t n, const g1_affine *bases, blst_p1 *out)
 {
-    ones_to_blst<exec_host, fp_t, blst_p1>(x, cls, dm, n, bases, out);
+    ones_to_blst<exec_host, fp_t, blst_p1>(x, idx, n, bases, out);
 }
 void gen_points_g1(exec_dev &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q) { gen_impl(x, out, n, A, Q); }
 void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q) { gen_impl(x, out, n, A, Q); }

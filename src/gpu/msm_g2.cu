@@ -11,13 +11,13 @@ cuzk_status msm_core_g2(exec_host &x, const g2_affine *bases, const fr_t *scalar
 {
     return core_to_blst<exec_host, fp2_t, blst_p2>(x, bases, scalars, map, n, cfg, out, c, nw);
 }
-void msm_ones_g2(exec_dev &x, const uint8_t *cls, density_map dm, size_t n, const g2_affine *bases, blst_p2 *out)
+void msm_ones_g2(exec_dev &x, const uint32_t *idx, size_t n, const g2_affine *bases, blst_p2 *out)
 {
-    ones_to_blst<exec_dev, fp2_t, blst_p2>(x, cls, dm, n, bases, out);
+    ones_to_blst<exec_dev, fp2_t, blst_p2>(x, idx, n, bases, out);
 }
-void msm_ones_g2(exec_host &x, const uint8_t *cls, density_map dm, size_t n, const g2_affine *bases, blst_p2 *out)
+void msm_ones_g2(exec_host &x, const uint32_t *idx, size_t n, const g2_affine *bases, blst_p2 *out)
 {
-    ones_to_blst<exec_host, fp2_t, blst_p2>(x, cls, dm, n, bases, out);
+    ones_to_blst<exec_host, fp2_t, blst_p2>(x, idx, n, bases, out);
 }
 void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q) { gen_impl(x, out, n, A, Q); }
 void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q) { gen_impl(x, out, n, A, Q); }

@@ -27,11 +27,10 @@ static cuzk_status core_to_blst(X &x, const affine_t<F> *bases, const fr_t *scal
 }
 
 template <class X, class F, class P>
-static void ones_to_blst(X &x, const uint8_t *cls, density_map dm, size_t n, const affine_t<F> *bases, P *out)
+static void ones_to_blst(X &x, const uint32_t *idx, size_t n, const affine_t<F> *bases, P *out)
 {
     xyzz_t<F> s;
-    set_inf(s);
-    msm_ones<X, F>(x, cls, dm, n, bases, &s);
+    msm_ones<X, F>(x, idx, n, bases, &s);
     to_blst(out, s);
 }
 
@@ -58,26 +57,21 @@ static cuzk_status run_impl(X &x, const affine_t<F> *bases, const fr_t *s, size_
         return r ? r : x.err;
     }
     split_scratch sc;
-    sc.cls = (uint8_t *)x.alloc(n);
-    sc.flag = (uint32_t *)x.alloc(n * 4);
-    sc.pos = (uint32_t *)x.alloc(n * 4);
-    sc.rank = (uint32_t *)x.alloc(4);
+    split_scratch_alloc(x, sc, n);
     fr_t *tail_s = (fr_t *)x.alloc(n * sizeof(fr_t));
     uint32_t *tail_idx = (uint32_t *)x.alloc(n * 4);
-    density_map dm = {NULL, NULL, 0}, used;
-    size_t cnt = x.ok() ? msm_classify(x, s, n, dm, n, sc, tail_s, tail_idx, 0, &used) : 0;
+    density_map dm = {NULL, NULL, 0};
+    size_t n1 = 0;
+    size_t cnt = msm_classify(x, s, n, dm, n, sc, tail_s, tail_idx, 0, 0, &n1);
     P ones, tail;
     memset(&ones, 0, sizeof ones);
     memset(&tail, 0, sizeof tail);
-    if (x.ok()) ones_to_blst<X, F, P>(x, sc.cls, used, n, bases, &ones);
+    if (x.ok()) ones_to_blst<X, F, P>(x, sc.ones_idx, n1, bases, &ones);
     if (x.ok() && cnt) {
         idx_map map = {tail_idx, IDX_ARRAY, 0, 0};
         core_to_blst<X, F, P>(x, bases, tail_s, map, cnt, cfg, &tail, &st->window_bits, &st->windows);
     }
-    x.release(sc.cls);
-    x.release(sc.flag);
-    x.release(sc.pos);
-    x.release(sc.rank);
+    split_scratch_free(x, sc);
     x.release(tail_s);
     x.release(tail_idx);
     x.sync();

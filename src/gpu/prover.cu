@@ -142,22 +142,19 @@ static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B,
         x.wait_upload(u1);
         x.wait_upload(u2);
         x.wait_upload(u3);
-        size_t nmax = na > ni ? na : ni;
-        split_scratch sc;
-        sc.cls = (uint8_t *)x.alloc(nmax);
-        sc.flag = (uint32_t *)x.alloc(nmax * 4);
-        sc.pos = (uint32_t *)x.alloc(nmax * 4);
-        sc.rank = (uint32_t *)x.alloc(words_of(nmax) * 4 + 4);
+        split_scratch sc; /* inputs and aux append to one tail and one ones list */
+        split_scratch_alloc(x, sc, na + ni);
         fr_t *tail_s = (fr_t *)x.alloc((na + ni) * fb);
         uint32_t *tail_idx = (uint32_t *)x.alloc((na + ni) * 4);
-        density_map none = {NULL, NULL, 0}, used;
+        density_map none = {NULL, NULL, 0};
         idx_map tm = {tail_idx, IDX_ARRAY, 0, 0};
-        size_t cnt;
+        size_t cnt, n1, n1b;
+        const uint32_t *ones_all = sc.ones_idx;
 
         /* L: every aux variable */
         x.stage_begin("msm l");
-        cnt = x.ok() ? msm_classify(x, d_aux, na, none, na, sc, tail_s, tail_idx, 0, &used) : 0;
-        msm_ones_g1(x, sc.cls, used, na, B.l, &l_msm);
+        cnt = msm_classify(x, d_aux, na, none, na, sc, tail_s, tail_idx, 0, 0, &n1);
+        msm_ones_g1(x, ones_all, n1, B.l, &l_msm);
         if (cnt) {
             msm_core_g1(x, B.l, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
             blst_p1_add_or_double(&l_msm, &l_msm, &t1);
@@ -166,14 +163,13 @@ static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B,
 
         /* A: every input, then the aux with A density */
         x.stage_begin("msm a");
-        cnt = x.ok() ? msm_classify(x, d_in, ni, none, ni, sc, tail_s, tail_idx, 0, &used) : 0;
-        msm_ones_g1(x, sc.cls, used, ni, B.a, &a_msm);
+        cnt = msm_classify(x, d_in, ni, none, ni, sc, tail_s, tail_idx, 0, 0, &n1);
         {
             density_map dm = {d_aw, NULL, (uint32_t)ni};
-            cnt += x.ok() ? msm_classify(x, d_aux, na, dm, na, sc, tail_s, tail_idx, cnt, &used) : 0;
-            msm_ones_g1(x, sc.cls, used, na, B.a, &t1);
-            blst_p1_add_or_double(&a_msm, &a_msm, &t1);
+            cnt += msm_classify(x, d_aux, na, dm, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
+            n1 += n1b;
         }
+        msm_ones_g1(x, ones_all, n1, B.a, &a_msm);
         if (cnt) {
             msm_core_g1(x, B.a, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
             blst_p1_add_or_double(&a_msm, &a_msm, &t1);
@@ -181,18 +177,15 @@ static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B,
         x.stage_end();
 
         /* B (G1 and G2 share the index set): inputs and aux with B density */
-        x.stage_begin("msm b");
+        x.stage_begin("msm b ones");
         {
             density_map di = {d_biw, NULL, 0};
-            cnt = x.ok() ? msm_classify(x, d_in, ni, di, ni, sc, tail_s, tail_idx, 0, &used) : 0;
-            msm_ones_g1(x, sc.cls, used, ni, B.b1, &b1_msm);
-            msm_ones_g2(x, sc.cls, used, ni, B.b2, &b2_msm);
+            cnt = msm_classify(x, d_in, ni, di, ni, sc, tail_s, tail_idx, 0, 0, &n1);
             density_map da2 = {d_bw, NULL, (uint32_t)w->b_input_density->popcount};
-            cnt += x.ok() ? msm_classify(x, d_aux, na, da2, na, sc, tail_s, tail_idx, cnt, &used) : 0;
-            msm_ones_g1(x, sc.cls, used, na, B.b1, &t1);
-            blst_p1_add_or_double(&b1_msm, &b1_msm, &t1);
-            msm_ones_g2(x, sc.cls, used, na, B.b2, &t2);
-            blst_p2_add_or_double(&b2_msm, &b2_msm, &t2);
+            cnt += msm_classify(x, d_aux, na, da2, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
+            n1 += n1b;
+            msm_ones_g1(x, ones_all, n1, B.b1, &b1_msm);
+            msm_ones_g2(x, ones_all, n1, B.b2, &b2_msm);
         }
         x.stage_end();
         if (cnt) {
@@ -205,10 +198,7 @@ static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B,
             blst_p2_add_or_double(&b2_msm, &b2_msm, &t2);
             x.stage_end();
         }
-        x.release(sc.cls);
-        x.release(sc.flag);
-        x.release(sc.pos);
-        x.release(sc.rank);
+        split_scratch_free(x, sc);
         x.release(tail_s);
         x.release(tail_idx);
     }
