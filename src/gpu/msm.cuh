@@ -12,8 +12,8 @@
  *      are compacted (still sorted by key) and the same step sums them again until none is left.
  *      Every thread does the same work whatever the scalar distribution (all-equal scalars
  *      included).
- *   4. buckets -> window sums: per group of L buckets a running sum gives sum (b - lo + 1) B_b
- *      and sum B_b; adding lo * sum B_b makes it sum b B_b; groups are then summed.
+ *   4. buckets -> window sums: running sums over groups of 64 buckets, in levels (see
+ *      msm_core), with no scalar multiplication on the device.
  *   5. the host adds the windows (Horner, 2^c per step) with blst.
  *   Large inputs are processed in chunks of scalars; a chunk after the first completes its
  *   own bucket array, which is then added into the running one.
@@ -210,30 +210,28 @@ template <class F> struct k_compact_slots {
     }
 };
 
-/* out[w * G + g] = sum over buckets b in group g of window w of (b + 1) * B_b */
-template <class F> struct k_bucket_reduce {
-    const xyzz_t<F> *buckets;
-    uint32_t half, L, G;
-    xyzz_t<F> *out;
+/* One level of the bucket reduction, per window w and group g of L consecutive entries of
+ * X (m per window): T = sum_j j X[gL + j] and S = sum_j X[gL + j], by a running sum from the
+ * top (no scalar multiplication on the device). */
+template <class F> struct k_group_reduce {
+    const xyzz_t<F> *X;
+    uint32_t m, L, G;
+    xyzz_t<F> *T, *S; /* [w * G + g] */
     HD void operator()(size_t t) const
     {
         uint32_t w = (uint32_t)(t / G), g = (uint32_t)(t % G);
-        uint32_t lo = g * L, hi = lo + L < half ? lo + L : half;
-        const xyzz_t<F> *B = buckets + (size_t)w * half;
-        xyzz_t<F> S, T;
-        set_inf(S);
-        set_inf(T);
-        for (uint32_t b = hi; b > lo; b--) {
-            xyzz_add(S, B[b - 1]);
-            xyzz_add(T, S);
+        uint32_t lo = g * L, hi = lo + L < m ? lo + L : m;
+        const xyzz_t<F> *B = X + (size_t)w * m;
+        xyzz_t<F> s, tt;
+        set_inf(s);
+        set_inf(tt);
+        for (uint32_t i = hi; i > lo + 1; i--) {
+            xyzz_add(s, B[i - 1]);
+            xyzz_add(tt, s);
         }
-        /* T = sum (b - lo + 1) B_b; add lo * S for the weights b + 1 */
-        if (lo) {
-            xyzz_t<F> M, Sc = S; /* a copy: S's address must not escape (see curve.cuh) */
-            xyzz_mul_u32(M, Sc, lo);
-            xyzz_add(T, M);
-        }
-        out[t] = T;
+        if (hi > lo) xyzz_add(s, B[lo]);
+        T[t] = tt;
+        S[t] = s;
     }
 };
 
@@ -357,7 +355,7 @@ static inline int msm_accum_minb(void)
     static int v = -1;
     if (v < 0) {
         const char *e = getenv("CUZK_GPU_ACCUM_MINB");
-        v = e ? atoi(e) : 1;
+        v = e ? atoi(e) : 4; /* H200, 2^26: 12.1 ns/point capped vs 14.0 uncapped */
     }
     return v;
 }
@@ -367,7 +365,7 @@ static inline int msm_prefetch(void)
     static int v = -1;
     if (v < 0) {
         const char *e = getenv("CUZK_GPU_PREFETCH");
-        v = e ? atoi(e) : 0;
+        v = e ? atoi(e) : 0; /* H200, 2^26, capped: 16.1 ns/point with prefetch (spills) */
     }
     return v;
 }
@@ -439,10 +437,15 @@ static xyzz_t<F> *msm_sum_down(X &x, xyzz_t<F> *a, xyzz_t<F> *tmp, uint32_t coun
     return a;
 }
 
-/* The Pippenger core: window sums into win_out (host, nw points); returns nw. */
+/* The Pippenger core. Leaves in win_out (host) the reduction levels, nw points each:
+ * level l < levels: sum_g T_g of that level; level `levels`: the total S. Window w's sum is
+ * S_w + sum_l 64^l T_{l,w} (msm_impl.cuh combines them with blst). At most 5 levels. */
+#define MSM_MAX_WINDOWS 64
+#define MSM_MAX_LEVELS 6
 template <class X, class F>
 static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
-                            const msm_config *cfg, xyzz_t<F> *win_out, unsigned *nw_out, unsigned *c_out)
+                            const msm_config *cfg, xyzz_t<F> *win_out, unsigned *nw_out, unsigned *c_out,
+                            unsigned *levels_out)
 {
     typedef xyzz_t<F> P;
     const unsigned cmax = sizeof(F) > sizeof(fp_t) ? 20 : 21;
@@ -526,18 +529,40 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
     x.release(pos);
     x.release(cvals);
 
-    /* buckets -> window sums */
-    uint32_t L = half < 64 ? half : 64;
-    uint32_t G = half / L;
-    P *red = (P *)x.alloc((size_t)nw * G * sizeof(P)), *red2 = (P *)x.alloc((size_t)nw * G * sizeof(P));
-    k_bucket_reduce<F> kb = {buckets, half, L, G, red};
-    x.parallel((size_t)nw * G, kb);
+    /* buckets -> window sums, in levels: with X = the buckets (bucket b holds digit b + 1),
+     * sum_b (b + 1) X_b = sum_b b X_b + sum_b X_b, and per level
+     * sum_i i X_i = sum_g T_g + L * sum_g g S_g, the last sum being the same problem on the
+     * group sums S. The device leaves, per level, sum_g T_g (summed down) and finally the
+     * total S; the host combines them (L = 64: six doublings per level). */
+    const uint32_t L = 64;
+    uint32_t m = half, G0 = (half + L - 1) / L;
+    P *T = (P *)x.alloc((size_t)nw * G0 * sizeof(P)), *tmp = (P *)x.alloc((size_t)nw * G0 * sizeof(P));
+    P *Sa = (P *)x.alloc((size_t)nw * G0 * sizeof(P)), *Sb = (P *)x.alloc((size_t)nw * G0 * sizeof(P));
+    const P *Xl = buckets;
+    unsigned lev = 0;
+    while (x.ok()) {
+        uint32_t G = (m + L - 1) / L;
+        k_group_reduce<F> kg = {Xl, m, L, G, T, Sa};
+        x.parallel((size_t)nw * G, kg);
+        P *ts = msm_sum_down<X, F>(x, T, tmp, nw, G);
+        x.to_host(win_out + (size_t)lev * nw, ts, nw * sizeof(P));
+        lev++;
+        if (G == 1) {
+            x.to_host(win_out + (size_t)lev * nw, Sa, nw * sizeof(P));
+            break;
+        }
+        Xl = Sa;
+        P *sw = Sa;
+        Sa = Sb;
+        Sb = sw;
+        m = G;
+    }
     x.mark("msm bucket reduce");
-    P *sums = msm_sum_down<X, F>(x, red, red2, nw, G);
-    x.mark("msm window sums");
-    if (x.ok()) x.to_host(win_out, sums, nw * sizeof(P));
-    x.release(red);
-    x.release(red2);
+    *levels_out = lev;
+    x.release(T);
+    x.release(tmp);
+    x.release(Sa);
+    x.release(Sb);
     x.release(buckets);
     x.release(cbuckets);
     x.release(svals);

@@ -7,20 +7,38 @@
 /* Blst conversions chosen by field type */
 static inline void to_blst(blst_p1 *o, const g1_xyzz &p) { xyzz_to_p1(o, p); }
 static inline void to_blst(blst_p2 *o, const g2_xyzz &p) { xyzz_to_p2(o, p); }
-static inline void win_to_blst(blst_p1 *o, const g1_xyzz *w, unsigned nw, unsigned c) { windows_to_p1(o, w, nw, c); }
-static inline void win_to_blst(blst_p2 *o, const g2_xyzz *w, unsigned nw, unsigned c) { windows_to_p2(o, w, nw, c); }
 static inline void blst_add(blst_p1 *o, const blst_p1 *a, const blst_p1 *b) { blst_p1_add_or_double(o, a, b); }
 static inline void blst_add(blst_p2 *o, const blst_p2 *a, const blst_p2 *b) { blst_p2_add_or_double(o, a, b); }
+static inline void blst_dbl(blst_p1 *o, const blst_p1 *a) { blst_p1_double(o, a); }
+static inline void blst_dbl(blst_p2 *o, const blst_p2 *a) { blst_p2_double(o, a); }
 
 template <class X, class F, class P>
 static cuzk_status core_to_blst(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
                                 const msm_config *cfg, P *out, unsigned *c, unsigned *nw)
 {
-    xyzz_t<F> win[64];
-    unsigned lc = 0, lnw = 0;
-    cuzk_status st = msm_core<X, F>(x, bases, scalars, map, n, cfg, win, &lnw, &lc);
+    static thread_local xyzz_t<F> lv[MSM_MAX_WINDOWS * MSM_MAX_LEVELS];
+    unsigned lc = 0, lnw = 0, nlev = 0;
+    cuzk_status st = msm_core<X, F>(x, bases, scalars, map, n, cfg, lv, &lnw, &lc, &nlev);
     if (st) return st;
-    win_to_blst(out, win, lnw, lc);
+    /* window sums: S_w + sum_l 64^l T_{l,w} (Horner from the top level) */
+    P ws[MSM_MAX_WINDOWS];
+    for (unsigned w = 0; w < lnw; w++) {
+        P acc, t;
+        to_blst(&acc, lv[(size_t)(nlev - 1) * lnw + w]);
+        for (int l = (int)nlev - 2; l >= 0; l--) {
+            for (int k = 0; k < 6; k++) blst_dbl(&acc, &acc);
+            to_blst(&t, lv[(size_t)l * lnw + w]);
+            blst_add(&acc, &acc, &t);
+        }
+        to_blst(&t, lv[(size_t)nlev * lnw + w]);
+        blst_add(&ws[w], &acc, &t);
+    }
+    P acc = ws[lnw - 1];
+    for (int w = (int)lnw - 2; w >= 0; w--) {
+        for (unsigned k = 0; k < lc; k++) blst_dbl(&acc, &acc);
+        blst_add(&acc, &acc, &ws[w]);
+    }
+    *out = acc;
     if (c) *c = lc;
     if (nw) *nw = lnw;
     return CUZK_OK;

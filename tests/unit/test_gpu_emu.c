@@ -71,7 +71,7 @@ static int msm_g1_case(const blst_p1_affine *b, const cuzk_fr *s, size_t n, cons
 {
     blst_p1 want, got;
     CHECK_OK(cuzk_g1_msm(&want, b, s, n));
-    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0}, {5, 7, 3}, {4, 0, 2}, {9, 33, 0}};
+    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0}, {5, 7, 3}, {4, 0, 2}, {9, 33, 0}, {14, 0, 0}};
     int bad = 0;
     for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++)
         for (int split = 0; split < 2; split++) {
