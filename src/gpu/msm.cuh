@@ -383,7 +383,14 @@ template <class X, class F> static void msm_launch_accum(X &x, size_t T, const k
             else x.parallel(T, k);
         }
     } else {
-        x.parallel(T, k);
+        /* G2: CUZK_GPU_ACCUM_MINB_G2=3 caps registers at 168 (12 warps per SM, with spills) */
+        static int g2 = -1;
+        if (g2 < 0) {
+            const char *e = getenv("CUZK_GPU_ACCUM_MINB_G2");
+            g2 = e ? atoi(e) : 1;
+        }
+        if (g2 == 3) x.template parallel_lb<3>(T, k);
+        else x.parallel(T, k);
     }
 }
 
@@ -448,7 +455,8 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
                             unsigned *levels_out)
 {
     typedef xyzz_t<F> P;
-    const unsigned cmax = sizeof(F) > sizeof(fp_t) ? 20 : 21;
+    /* bucket memory: nw * 2^(c-1) XYZZ points (twice with chunking): 4.8 GiB for G1 at c = 22 */
+    const unsigned cmax = sizeof(F) > sizeof(fp_t) ? 20 : 22;
     unsigned c = cfg && cfg->c ? cfg->c : msm_choose_c(n, cmax);
     unsigned nw = msm_nwindows(c);
     uint32_t half = 1u << (c - 1);
