@@ -83,6 +83,12 @@ cuzk_status cuzk_cs_fail(cuzk_cs *cs, cuzk_status st);
 /* Presizes the assignment arrays (WITNESS/PROVE) when the counts are known. */
 cuzk_status cuzk_cs_reserve(cuzk_cs *cs, size_t num_inputs, size_t num_aux, size_t num_constraints) CUZK_WARN_UNUSED;
 
+/* Makes the system write its assignment into caller-owned arrays of fixed capacity (what is
+ * already allocated, ONE included, is copied over). Allocating past a capacity fails the
+ * system. Used to reuse large, pre-faulted buffers across witnesses. */
+cuzk_status cuzk_cs_use_buffers(cuzk_cs *cs, cuzk_fr *input, size_t input_cap, cuzk_fr *aux,
+                                size_t aux_cap) CUZK_WARN_UNUSED;
+
 /* New variables. value may be NULL when !cs->values. */
 cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value);
 cuzk_var cuzk_cs_alloc_input(cuzk_cs *cs, const cuzk_fr *value);

@@ -1,4 +1,5 @@
 /* The built-in circuit registry and the conveniences over constraint systems. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,7 @@ cuzk_status cuzk_circuit_open(cuzk_circuit **out, const char *name)
     cuzk_circuit *c = calloc(1, sizeof *c);
     if (!c) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     snprintf(c->name, sizeof c->name, "%s", name);
+    snprintf(c->shape_key, sizeof c->shape_key, "%s", name);
     c->def = def;
     cuzk_status st = def->open(c, args);
     if (st) {
@@ -86,9 +88,25 @@ cuzk_status cuzk_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t
 
 void cuzk_witness_free(cuzk_witness *w)
 {
-    free(w->input);
-    free(w->aux);
+    cuzk_big_free(w->input, w->input_cap * sizeof(cuzk_fr));
+    cuzk_big_free(w->aux, w->aux_cap * sizeof(cuzk_fr));
     memset(w, 0, sizeof *w);
+}
+
+/* Buffers of at least the layout's size (reused when large enough). */
+static cuzk_status witness_buffers(cuzk_witness *w, size_t ni, size_t na)
+{
+    if (w->input_cap < ni) {
+        cuzk_big_free(w->input, w->input_cap * sizeof(cuzk_fr));
+        w->input_cap = ni;
+        if (!(w->input = cuzk_big_alloc(ni * sizeof(cuzk_fr)))) w->input_cap = 0;
+    }
+    if (w->aux_cap < na || !w->aux) {
+        cuzk_big_free(w->aux, w->aux_cap * sizeof(cuzk_fr));
+        w->aux_cap = na ? na : 1;
+        if (!(w->aux = cuzk_big_alloc(w->aux_cap * sizeof(cuzk_fr)))) w->aux_cap = 0;
+    }
+    return w->input && w->aux ? CUZK_OK : CUZK_ENOMEM;
 }
 
 typedef struct {
@@ -123,29 +141,19 @@ static void run_part(void *vctx, size_t i, size_t end, unsigned tid)
     }
 }
 
-/* Parallel witness: a COUNT pass marks where each part starts; the header runs on the parent,
- * then the parts on children writing at those offsets. */
-static cuzk_status witness_parallel(const cuzk_circuit *c, uint64_t seed, cuzk_cs *ws)
+/* Parallel witness: the header runs on the parent, then the parts on children writing at
+ * the offsets the layout marked. */
+static cuzk_status witness_parallel(const cuzk_circuit *c, uint64_t seed, cuzk_cs *ws, const cuzk_circuit_layout *l)
 {
-    cuzk_cs *count;
-    cuzk_status st = cuzk_cs_create(&count, CUZK_CS_COUNT, false);
-    if (st) return st;
-    st = cuzk_circuit_synthesize(c, count, 0);
-    cuzk_cs_mark_t *marks = NULL;
-    size_t nmarks = 0, ni = count->num_inputs, na = count->num_aux;
-    cuzk_cs_take_marks(count, &marks, &nmarks);
-    cuzk_cs_destroy(count);
+    const cuzk_cs_mark_t *marks = l->marks;
+    size_t nmarks = l->nmarks, ni = l->inputs, na = l->aux;
     size_t nparts = c->def->nparts(c);
-    if (!st && nmarks != nparts) st = cuzk_fail(CUZK_EINTERNAL, "%zu parts but %zu marks", nparts, nmarks);
-    if (!st) st = cuzk_cs_reserve(ws, ni, na, 0);
-    void *ctx = NULL;
-    if (!st) {
-        ctx = c->def->header(c, ws, seed);
-        st = cuzk_cs_status(ws);
-        if (!st && nparts && (ws->num_inputs != marks[0].input || ws->num_aux != marks[0].aux))
-            st = cuzk_fail(CUZK_EINTERNAL, "the header allocated %zu/%zu variables, the count pass says %zu/%zu",
-                           ws->num_inputs, ws->num_aux, marks[0].input, marks[0].aux);
-    }
+    if (nmarks != nparts) return cuzk_fail(CUZK_EINTERNAL, "%zu parts but %zu marks", nparts, nmarks);
+    void *ctx = c->def->header(c, ws, seed);
+    cuzk_status st = cuzk_cs_status(ws);
+    if (!st && nparts && (ws->num_inputs != marks[0].input || ws->num_aux != marks[0].aux))
+        st = cuzk_fail(CUZK_EINTERNAL, "the header allocated %zu/%zu variables, the count pass says %zu/%zu",
+                       ws->num_inputs, ws->num_aux, marks[0].input, marks[0].aux);
     if (!st && nparts) {
         parts_job j = {c, ws, seed, ctx, marks, nmarks, ni, na, calloc(nparts, sizeof(cuzk_status)),
                        calloc(nparts, 256)};
@@ -159,40 +167,87 @@ static cuzk_status witness_parallel(const cuzk_circuit *c, uint64_t seed, cuzk_c
         ws->num_aux = na;
     }
     if (ctx && c->def->free_ctx) c->def->free_ctx(ctx);
-    free(marks);
     return st;
 }
 
-cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool parallel, cuzk_witness *out)
+cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool parallel, cuzk_witness *w)
 {
-    memset(out, 0, sizeof *out);
-    cuzk_cs *cs;
-    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_WITNESS, true);
+    const cuzk_circuit_layout *l;
+    cuzk_status st = cuzk_circuit_layout_get(c, &l);
+    if (!st) st = witness_buffers(w, l->inputs, l->aux);
     if (st) return st;
-    if (parallel && c->def->header && cuzk_threads() > 1) st = witness_parallel(c, seed, cs);
-    else st = cuzk_circuit_synthesize(c, cs, seed);
+    w->num_inputs = w->num_aux = 0;
+    cuzk_cs *cs;
+    if ((st = cuzk_cs_create(&cs, CUZK_CS_WITNESS, true))) return st;
+    st = cuzk_cs_use_buffers(cs, w->input, w->input_cap, w->aux, w->aux_cap);
     if (!st) {
-        out->input = cs->input_vals;
-        out->aux = cs->aux_vals ? cs->aux_vals : calloc(1, sizeof(cuzk_fr));
-        out->num_inputs = cs->num_inputs;
-        out->num_aux = cs->num_aux;
-        cs->input_vals = cs->aux_vals = NULL;
-        if (!out->aux) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+        if (parallel && c->def->header && cuzk_threads() > 1) st = witness_parallel(c, seed, cs, l);
+        else st = cuzk_circuit_synthesize(c, cs, seed);
     }
-    cuzk_cs_destroy(cs);
+    if (!st && (cs->num_inputs != l->inputs || cs->num_aux != l->aux))
+        st = cuzk_fail(CUZK_EINTERNAL, "the witness has %zu/%zu variables, the layout %zu/%zu", cs->num_inputs,
+                       cs->num_aux, l->inputs, l->aux);
+    if (!st) {
+        w->num_inputs = cs->num_inputs;
+        w->num_aux = cs->num_aux;
+    }
+    cuzk_cs_destroy(cs); /* the buffers stay with w */
     return st;
 }
 
 cuzk_status cuzk_circuit_count(const cuzk_circuit *c, cuzk_circuit_counts *out)
 {
-    cuzk_cs *cs;
-    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_COUNT, false);
+    const cuzk_circuit_layout *l;
+    cuzk_status st = cuzk_circuit_layout_get(c, &l);
     if (st) return st;
-    st = cuzk_circuit_synthesize(c, cs, 0);
-    out->constraints = cs->num_constraints;
-    out->inputs = cs->num_inputs;
-    out->aux = cs->num_aux;
-    cuzk_cs_destroy(cs);
+    out->constraints = l->constraints;
+    out->inputs = l->inputs;
+    out->aux = l->aux;
+    return CUZK_OK;
+}
+
+/* Layouts by (family, shape key), computed once. */
+typedef struct layout_entry {
+    const cuzk_circuit_def *def;
+    char key[96];
+    cuzk_circuit_layout layout;
+    struct layout_entry *next;
+} layout_entry;
+static layout_entry *layouts;
+static pthread_mutex_t layouts_lock = PTHREAD_MUTEX_INITIALIZER;
+
+cuzk_status cuzk_circuit_layout_get(const cuzk_circuit *c, const cuzk_circuit_layout **out)
+{
+    pthread_mutex_lock(&layouts_lock);
+    cuzk_status st = CUZK_OK;
+    layout_entry *e;
+    for (e = layouts; e; e = e->next)
+        if (e->def == c->def && !strcmp(e->key, c->shape_key)) break;
+    if (!e) {
+        cuzk_cs *cs;
+        st = cuzk_cs_create(&cs, CUZK_CS_COUNT, false);
+        if (!st) {
+            st = cuzk_circuit_synthesize(c, cs, 0);
+            e = calloc(1, sizeof *e);
+            if (!st && !e) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+            if (!st) {
+                e->def = c->def;
+                snprintf(e->key, sizeof e->key, "%s", c->shape_key);
+                e->layout.constraints = cs->num_constraints;
+                e->layout.inputs = cs->num_inputs;
+                e->layout.aux = cs->num_aux;
+                cuzk_cs_take_marks(cs, &e->layout.marks, &e->layout.nmarks);
+                e->next = layouts;
+                layouts = e;
+            } else {
+                free(e);
+                e = NULL;
+            }
+            cuzk_cs_destroy(cs);
+        }
+    }
+    pthread_mutex_unlock(&layouts_lock);
+    *out = e ? &e->layout : NULL;
     return st;
 }
 

@@ -9,6 +9,7 @@
 #include "cuzk/circuits.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
+#include "cuzk/filecoin_circuit.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -303,9 +304,11 @@ static int bench_prove(int argc, char **argv)
 static int bench_synth(int argc, char **argv)
 {
     const char *circuit = NULL, *mode = "pce", *threads = NULL, *reps_s = NULL;
-    bool json = false, done;
+    bool json = false, synthetic = false, done;
     cli_opt opts[] = {
         {"circuit", "NAME", "built-in circuit", &circuit, NULL},
+        {"synthetic", NULL, "porep:SIZE fed synthetic vanilla data of its shape (any size; timing only)", NULL,
+         &synthetic},
         {"mode", "MODE", "prove (PROVE backend), witness (WITNESS only) or pce (WITNESS + PCE evaluation)", &mode, NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
@@ -323,7 +326,9 @@ static int bench_synth(int argc, char **argv)
     if ((reps_s && cli_u64("bench synth", "reps", reps_s, &reps)) || cli_threads("bench synth", threads)) return 2;
     if (reps < 1 || reps > 100) return cli_missing("bench synth", "reps (1..100)");
     cuzk_circuit *c;
-    if (cuzk_circuit_open(&c, circuit)) return cli_error("bench synth");
+    cuzk_c1 *c1 = NULL;
+    if (synthetic ? cuzk_porep_synthetic_open(&c, &c1, circuit, 1) : cuzk_circuit_open(&c, circuit))
+        return cli_error("bench synth");
     cuzk_circuit_counts counts;
     cuzk_status st = cuzk_circuit_count(c, &counts);
     cuzk_pce pce = {0};
@@ -347,6 +352,7 @@ static int bench_synth(int argc, char **argv)
         for (int k = 0; k < 3 && !st; k++)
             if (!(abc[k] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) st = CUZK_ENOMEM;
     double *t = calloc(reps, sizeof(double)), *tw = calloc(reps, sizeof(double));
+    cuzk_witness w = {0}; /* its buffers are reused from one repetition to the next */
     for (uint64_t r = 0; r < reps && !st; r++) {
         double t0 = cuzk_now();
         if (!strcmp(mode, "prove")) {
@@ -355,12 +361,10 @@ static int bench_synth(int argc, char **argv)
             t[r] = cuzk_now() - t0;
             if (!st) cuzk_prove_result_free(&pr);
         } else {
-            cuzk_witness w;
             st = cuzk_circuit_witness(c, 3 + r, true, &w);
             tw[r] = cuzk_now() - t0;
             if (!st && abc[0]) cuzk_pce_evaluate(&pce, w.input, w.aux, abc[0], abc[1], abc[2]);
             t[r] = cuzk_now() - t0;
-            if (!st) cuzk_witness_free(&w);
         }
     }
     if (st) rc = cli_error("bench synth");
@@ -385,9 +389,11 @@ static int bench_synth(int argc, char **argv)
     }
     free(t);
     free(tw);
+    cuzk_witness_free(&w);
     for (int k = 0; k < 3; k++) cuzk_big_free(abc[k], n * sizeof(cuzk_fr));
     cuzk_pce_free(&pce);
     cuzk_circuit_free(c);
+    cuzk_c1_free(c1);
     return rc;
 }
 

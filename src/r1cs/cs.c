@@ -146,6 +146,23 @@ cuzk_status cuzk_cs_reserve(cuzk_cs *cs, size_t num_inputs, size_t num_aux, size
     return cs->status;
 }
 
+cuzk_status cuzk_cs_use_buffers(cuzk_cs *cs, cuzk_fr *input, size_t input_cap, cuzk_fr *aux, size_t aux_cap)
+{
+    if (!cs->values || cs->borrowed) return cuzk_fail(CUZK_EINVAL, "assignment buffers need an owning system with values");
+    if (cs->num_inputs > input_cap || cs->num_aux > aux_cap)
+        return cuzk_fail(CUZK_EINVAL, "assignment buffers smaller than what is already allocated");
+    if (cs->num_inputs) memcpy(input, cs->input_vals, cs->num_inputs * sizeof(cuzk_fr));
+    if (cs->num_aux) memcpy(aux, cs->aux_vals, cs->num_aux * sizeof(cuzk_fr));
+    free(cs->input_vals);
+    free(cs->aux_vals);
+    cs->input_vals = input;
+    cs->aux_vals = aux;
+    cs->input_cap = input_cap;
+    cs->aux_cap = aux_cap;
+    cs->borrowed = true;
+    return CUZK_OK;
+}
+
 /* Density bitmaps grow with the variables (PROVE). */
 static int density_fit(cuzk_cs *cs, int k, size_t bits)
 {
