@@ -154,8 +154,11 @@ void cuzk_prove_result_free(cuzk_prove_result *r);
 
 /* Moves the marks made so far into *marks (caller frees with free()). */
 cuzk_status cuzk_cs_take_marks(cuzk_cs *cs, cuzk_cs_mark_t **marks, size_t *nmarks);
-/* Moves the recorded matrices (aux columns remapped after the final inputs) into *m, and
- * the marks into *marks (caller frees with free()). */
+/* The recorded circuit, compressed (include/cuzk/pce.h), marks and densities included. */
+typedef struct cuzk_pce cuzk_pce;
+cuzk_status cuzk_cs_finish_record_pce(cuzk_cs *cs, cuzk_pce *p) CUZK_WARN_UNUSED;
+/* The same expanded to plain matrices (aux columns remapped after the final inputs) in *m,
+ * with the marks in *marks (caller frees with free()). */
 cuzk_status cuzk_cs_finish_record(cuzk_cs *cs, cuzk_r1cs *m, cuzk_cs_mark_t **marks, size_t *nmarks) CUZK_WARN_UNUSED;
 
 /* Powers of two 2^k, k < 256, in Montgomery form (multipack and UInt32 use them). */

@@ -337,12 +337,8 @@ static int bench_synth(int argc, char **argv)
         double t0 = cuzk_now();
         cuzk_cs *rec;
         st = cuzk_cs_create(&rec, CUZK_CS_RECORD, false);
-        cuzk_r1cs m;
-        cuzk_cs_mark_t *marks = NULL;
-        size_t nmarks = 0;
         if (!st) st = cuzk_circuit_synthesize(c, rec, 0);
-        if (!st) st = cuzk_cs_finish_record(rec, &m, &marks, &nmarks);
-        if (!st) st = cuzk_pce_from_r1cs(&pce, &m, marks, nmarks);
+        if (!st) st = cuzk_cs_finish_record_pce(rec, &pce);
         cuzk_cs_destroy(rec);
         t_record = cuzk_now() - t0;
     }
