@@ -126,6 +126,13 @@ static void eval_range(void *vctx, size_t b, size_t e, unsigned tid)
                 case CUZK_PCE_ONE: cuzk_fr_add(&acc, &acc, v); break;
                 case CUZK_PCE_MINUS_ONE: cuzk_fr_sub(&acc, &acc, v); break;
                 default:
+                    /* most values are bits (packing rows weight bits by powers of two): a
+                     * zero adds nothing and a one adds the coefficient, no multiplication */
+                    if (cuzk_fr_is_zero(v)) break;
+                    if (cuzk_fr_is_one(v)) {
+                        cuzk_fr_add(&acc, &acc, &p->coeffs[ci[j]]);
+                        break;
+                    }
                     cuzk_fr_mul(&t, v, &p->coeffs[ci[j]]);
                     cuzk_fr_add(&acc, &acc, &t);
                 }
