@@ -365,7 +365,8 @@ static int bench_synth(int argc, char **argv)
     }
     if (st) rc = cli_error("bench synth");
     else {
-        unsigned T = cuzk_threads();
+        /* PROVE synthesis of one circuit runs on one thread; the other modes use the pool */
+        unsigned T = strcmp(mode, "prove") ? cuzk_threads() : 1;
         double med = median(t, reps), medw = median(tw, reps);
         double rate = (double)counts.constraints / med;
         if (json)
