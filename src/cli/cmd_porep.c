@@ -3,15 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_circuit.h"
-#include "cuzk/circuits.h"
-#include "cuzk/groth16.h"
-#include "cuzk/pce.h"
+#include "cuzk/engine.h"
 
 /* Public inputs of every partition, recomputed natively: out[partitions * ninputs]. */
 static cuzk_status recompute_inputs(cuzk_seal_proof proof, const uint8_t replica_id[32], const uint8_t comm_d[32],
@@ -77,75 +74,20 @@ static cuzk_status prove_partition(const cuzk_porep_shape *shape, const cuzk_c1 
     return st;
 }
 
-/* The fast path: the partition's witness generated in parallel, then a, b, c from the
- * precompiled circuit. w and abc are reused from partition to partition. */
-typedef struct {
-    cuzk_witness w;
-    cuzk_fr *abc[3];
-    size_t n;
-} pce_buffers;
-
+/* The fast path: the partition's witness in parallel and a, b, c from the precompiled
+ * circuit; b is reused from partition to partition. */
 static cuzk_status prove_partition_pce(const cuzk_pce *pce, const cuzk_c1 *c1, unsigned k, const cuzk_groth16_params *p,
-                                       const cuzk_fr *want_inputs, size_t ni, pce_buffers *b, cuzk_groth16_proof *out,
-                                       cuzk_timeline *tl)
+                                       const cuzk_fr *want_inputs, size_t ni, cuzk_prove_buffers *b,
+                                       cuzk_groth16_proof *out, cuzk_timeline *tl)
 {
     cuzk_circuit *c;
     cuzk_status st = cuzk_porep_circuit_open(&c, c1, k);
     if (st) return st;
-    int span = cuzk_span_begin(tl, "witness (parallel)");
-    st = cuzk_circuit_witness(c, 0, true, &b->w);
-    cuzk_span_end(tl, span);
+    st = cuzk_prove_with_pce(c, 0, pce, p, b, out, tl);
     cuzk_circuit_free(c);
-    if (st) return st;
-    if (b->w.num_inputs != pce->num_inputs || b->w.num_aux != pce->num_aux)
-        return cuzk_fail(CUZK_EINVAL, "the precompiled circuit has %zu inputs and %zu aux, a %s partition %zu and %zu",
-                         pce->num_inputs, pce->num_aux, c1->info->name, b->w.num_inputs, b->w.num_aux);
-    if (b->w.num_inputs != ni + 1 || memcmp(b->w.input + 1, want_inputs, ni * sizeof(cuzk_fr)))
-        return cuzk_fail(CUZK_EINTERNAL, "partition %u: the circuit's public inputs differ from the recomputed ones", k);
-    size_t n = pce->num_constraints + pce->num_inputs;
-    if (b->n < n) {
-        for (int j = 0; j < 3; j++) {
-            cuzk_big_free(b->abc[j], b->n * sizeof(cuzk_fr));
-            b->abc[j] = NULL;
-        }
-        b->n = n;
-        for (int j = 0; j < 3; j++)
-            if (!(b->abc[j] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) return CUZK_ENOMEM;
-    }
-    span = cuzk_span_begin(tl, "a, b, c (precompiled circuit)");
-    cuzk_pce_evaluate(pce, b->w.input, b->w.aux, b->abc[0], b->abc[1], b->abc[2]);
-    cuzk_span_end(tl, span);
-    cuzk_groth16_witness gw = {b->abc[0], b->abc[1], b->abc[2], n, b->w.input, b->w.num_inputs, b->w.aux, b->w.num_aux,
-                               &pce->a_aux, &pce->b_input, &pce->b_aux};
-    st = cuzk_groth16_check_shape(p, &gw);
-    if (st == CUZK_EINVAL) cuzk_fail_context(st, "the parameters do not fit a %s partition", c1->info->name);
-    if (!st) st = cuzk_groth16_prove(out, p, &gw, NULL, NULL, tl);
-    return st;
-}
-
-/* Loads the precompiled circuit from path, or records it (and saves it there) when the file
- * does not exist yet. */
-static cuzk_status load_or_record_pce(const char *path, const cuzk_c1 *c1, cuzk_pce *pce, cuzk_timeline *tl)
-{
-    if (access(path, F_OK) == 0) {
-        int span = cuzk_span_begin(tl, "load precompiled circuit");
-        cuzk_status st = cuzk_pce_load(pce, path);
-        cuzk_span_end(tl, span);
-        return st;
-    }
-    int span = cuzk_span_begin(tl, "record precompiled circuit (once)");
-    cuzk_circuit *c;
-    cuzk_cs *cs = NULL;
-    cuzk_status st = cuzk_porep_circuit_open(&c, c1, 0);
-    if (!st) {
-        st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
-        if (!st) st = cuzk_circuit_synthesize(c, cs, 0);
-        if (!st) st = cuzk_cs_finish_record_pce(cs, pce);
-        cuzk_cs_destroy(cs);
-        cuzk_circuit_free(c);
-    }
-    if (!st) st = cuzk_pce_save(pce, path);
-    cuzk_span_end(tl, span);
+    if (st == CUZK_EINVAL) return cuzk_fail_context(st, "%s partition %u", c1->info->name, k);
+    if (!st && (b->w.num_inputs != ni + 1 || memcmp(b->w.input + 1, want_inputs, ni * sizeof(cuzk_fr))))
+        st = cuzk_fail(CUZK_EINTERNAL, "partition %u: the circuit's public inputs differ from the recomputed ones", k);
     return st;
 }
 
@@ -208,8 +150,15 @@ int cli_prove_porep(int argc, char **argv)
     if (!st && vk_path) st = cuzk_groth16_vk_read(&vk, vk_path);
     if (!st && !(proofs = calloc(nparts, sizeof *proofs))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
     cuzk_pce pce = {0};
-    pce_buffers bufs = {0};
-    if (!st && pce_path) st = load_or_record_pce(pce_path, c1, &pce, tl);
+    cuzk_prove_buffers bufs = {0};
+    if (!st && pce_path) {
+        cuzk_circuit *c0;
+        st = cuzk_porep_circuit_open(&c0, c1, 0);
+        if (!st) {
+            st = cuzk_pce_load_or_record(pce_path, c0, &pce, tl);
+            cuzk_circuit_free(c0);
+        }
+    }
     for (unsigned k = 0; k < nparts && !st; k++) {
         char name[32];
         snprintf(name, sizeof name, "partition %u", k);
@@ -218,8 +167,7 @@ int cli_prove_porep(int argc, char **argv)
         else st = prove_partition(&shape, c1, k, &p, inputs + k * ni, ni, check, &proofs[k], tl);
         cuzk_span_end(tl, span);
     }
-    cuzk_witness_free(&bufs.w);
-    for (int j = 0; j < 3; j++) cuzk_big_free(bufs.abc[j], bufs.n * sizeof(cuzk_fr));
+    cuzk_prove_buffers_free(&bufs);
     cuzk_pce_free(&pce);
     if (!st) {
         span = cuzk_span_begin(tl, "verify");
