@@ -1,5 +1,4 @@
 /* The built-in circuit registry and the conveniences over constraint systems. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
