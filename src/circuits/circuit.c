@@ -111,9 +111,12 @@ cuzk_status cuzk_circuit_prove_input(const cuzk_circuit *c, uint64_t seed, cuzk_
 {
     cuzk_cs *cs;
     memset(out, 0, sizeof *out);
-    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_PROVE, true);
+    const cuzk_circuit_layout *l;
+    cuzk_status st = cuzk_circuit_layout_get(c, &l);
+    if (!st) st = cuzk_cs_create(&cs, CUZK_CS_PROVE, true);
     if (st) return st;
-    st = cuzk_circuit_synthesize(c, cs, seed);
+    st = cuzk_cs_reserve(cs, l->inputs, l->aux, l->constraints); /* no regrowing of a, b, c */
+    if (!st) st = cuzk_circuit_synthesize(c, cs, seed);
     if (!st) st = cuzk_cs_finish_prove(cs, out);
     cuzk_cs_destroy(cs);
     return st;
