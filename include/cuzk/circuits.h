@@ -39,6 +39,7 @@ typedef struct {
 
 struct cuzk_circuit {
     char name[96];
+    char shape_key[96]; /* circuits with equal keys have the same R1CS (default: the name) */
     const cuzk_circuit_def *def;
     void *state;
 };
@@ -63,14 +64,26 @@ cuzk_status cuzk_circuit_count(const cuzk_circuit *c, cuzk_circuit_counts *out) 
 cuzk_status cuzk_circuit_record(const cuzk_circuit *c, cuzk_r1cs *out) CUZK_WARN_UNUSED;
 cuzk_status cuzk_circuit_prove_input(const cuzk_circuit *c, uint64_t seed, cuzk_prove_result *out) CUZK_WARN_UNUSED;
 
-/* The witness alone (WITNESS mode): input[num_inputs] (input[0] = ONE) and aux[num_aux],
- * malloc'd, owned by the caller. With threads > 1 and a circuit of parts, the parts run in
- * parallel at the offsets a COUNT pass marked; the result equals the sequential one. */
+/* A circuit's counts and the marks of its parts, from a COUNT pass made once per shape and
+ * kept for the life of the process (thread-safe). */
+typedef struct {
+    size_t constraints, inputs, aux;
+    cuzk_cs_mark_t *marks;
+    size_t nmarks;
+} cuzk_circuit_layout;
+cuzk_status cuzk_circuit_layout_get(const cuzk_circuit *c, const cuzk_circuit_layout **out) CUZK_WARN_UNUSED;
+
+/* The witness alone (WITNESS mode): input[num_inputs] (input[0] = ONE) and aux[num_aux].
+ * The arrays are large-page allocations owned by the witness; a witness passed in again (or
+ * zeroed the first time) has its buffers reused when they are large enough, so repeated
+ * witnesses do not pay for fresh memory. With threads > 1 and a circuit of parts, the parts
+ * run in parallel at the offsets of the layout; the result equals the sequential one. */
 typedef struct {
     cuzk_fr *input, *aux;
     size_t num_inputs, num_aux;
+    size_t input_cap, aux_cap;
 } cuzk_witness;
-cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool parallel, cuzk_witness *out) CUZK_WARN_UNUSED;
+cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool parallel, cuzk_witness *w) CUZK_WARN_UNUSED;
 void cuzk_witness_free(cuzk_witness *w);
 
 /* Emits the rows of m into cs with the given assignment, allocating m's inputs (except ONE)

@@ -83,6 +83,12 @@ cuzk_status cuzk_cs_fail(cuzk_cs *cs, cuzk_status st);
 /* Presizes the assignment arrays (WITNESS/PROVE) when the counts are known. */
 cuzk_status cuzk_cs_reserve(cuzk_cs *cs, size_t num_inputs, size_t num_aux, size_t num_constraints) CUZK_WARN_UNUSED;
 
+/* Makes the system write its assignment into caller-owned arrays of fixed capacity (what is
+ * already allocated, ONE included, is copied over). Allocating past a capacity fails the
+ * system. Used to reuse large, pre-faulted buffers across witnesses. */
+cuzk_status cuzk_cs_use_buffers(cuzk_cs *cs, cuzk_fr *input, size_t input_cap, cuzk_fr *aux,
+                                size_t aux_cap) CUZK_WARN_UNUSED;
+
 /* New variables. value may be NULL when !cs->values. */
 cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value);
 cuzk_var cuzk_cs_alloc_input(cuzk_cs *cs, const cuzk_fr *value);
@@ -148,8 +154,11 @@ void cuzk_prove_result_free(cuzk_prove_result *r);
 
 /* Moves the marks made so far into *marks (caller frees with free()). */
 cuzk_status cuzk_cs_take_marks(cuzk_cs *cs, cuzk_cs_mark_t **marks, size_t *nmarks);
-/* Moves the recorded matrices (aux columns remapped after the final inputs) into *m, and
- * the marks into *marks (caller frees with free()). */
+/* The recorded circuit, compressed (include/cuzk/pce.h), marks and densities included. */
+typedef struct cuzk_pce cuzk_pce;
+cuzk_status cuzk_cs_finish_record_pce(cuzk_cs *cs, cuzk_pce *p) CUZK_WARN_UNUSED;
+/* The same expanded to plain matrices (aux columns remapped after the final inputs) in *m,
+ * with the marks in *marks (caller frees with free()). */
 cuzk_status cuzk_cs_finish_record(cuzk_cs *cs, cuzk_r1cs *m, cuzk_cs_mark_t **marks, size_t *nmarks) CUZK_WARN_UNUSED;
 
 /* Powers of two 2^k, k < 256, in Montgomery form (multipack and UInt32 use them). */

@@ -122,6 +122,10 @@ cuzk_status cuzk_c1_wrap(uint8_t **json, size_t *len, const uint8_t *c1_json, si
 cuzk_status cuzk_c1_unwrap(const uint8_t *json, size_t len, uint8_t **c1_json, size_t *c1_len, int64_t *sector_num,
                            uint64_t *sector_size) CUZK_WARN_UNUSED;
 
+/* Synthetic data of proof type p's exact shape for `partitions` partitions, for benchmarks:
+ * structurally valid (indices, roots, counts; canonical nodes) but random, so not a proof. */
+cuzk_status cuzk_c1_synthetic(cuzk_c1 **out, cuzk_seal_proof p, unsigned partitions, uint64_t seed) CUZK_WARN_UNUSED;
+
 /* The full vanilla verification (hashes everything: milliseconds for 2 KiB, seconds for a
  * 32 GiB C1). prover_id and sector_id are optional: when prover_id is non-NULL the replica id
  * is recomputed from them, the ticket and comm_d, and must match. CUZK_EVERIFY names the first

@@ -45,6 +45,16 @@ void cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_porep_shape *s, const cuzk_
  * (the C1 parser checks this for registered proofs; this checks a C1 against a shape). */
 cuzk_status cuzk_stacked_check_c1(const cuzk_porep_shape *s, const cuzk_c1 *c1, unsigned partition) CUZK_WARN_UNUSED;
 
+/* Partition `partition` of c1 as a circuit object (include/cuzk/circuits.h): its witness is
+ * c1's (borrowed: c1 must outlive the circuit), generated in parallel by cuzk_circuit_witness. */
+typedef struct cuzk_circuit cuzk_circuit;
+cuzk_status cuzk_porep_circuit_open(cuzk_circuit **out, const cuzk_c1 *c1, unsigned partition) CUZK_WARN_UNUSED;
+/* For timing witness generation at any size: "porep:SIZE" fed synthetic vanilla data of that
+ * shape (cuzk_c1_synthetic; the witness does not satisfy the circuit). *c1_out must be freed
+ * after the circuit. */
+cuzk_status cuzk_porep_synthetic_open(cuzk_circuit **out, cuzk_c1 **c1_out, const char *name,
+                                      uint64_t seed) CUZK_WARN_UNUSED;
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,7 +21,7 @@ extern "C" {
 
 enum { CUZK_PCE_ONE = 0, CUZK_PCE_MINUS_ONE = 1 };
 
-typedef struct {
+struct cuzk_pce {
     size_t num_constraints, num_inputs, num_aux; /* constraints exclude the appended input rows */
     uint32_t *row_ptr[3];                         /* num_constraints + 1 each */
     uint32_t *col[3];
@@ -32,7 +32,7 @@ typedef struct {
     cuzk_density a_aux, b_input, b_aux;
     cuzk_cs_mark_t *marks;
     size_t nmarks;
-} cuzk_pce;
+};
 
 /* Compresses recorded matrices (moved from m, which is left empty) and takes the marks. */
 cuzk_status cuzk_pce_from_r1cs(cuzk_pce *out, cuzk_r1cs *m, cuzk_cs_mark_t *marks, size_t nmarks) CUZK_WARN_UNUSED;

@@ -50,6 +50,7 @@ cuzk_status cuzk_circuit_open(cuzk_circuit **out, const char *name)
     cuzk_circuit *c = calloc(1, sizeof *c);
     if (!c) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     snprintf(c->name, sizeof c->name, "%s", name);
+    snprintf(c->shape_key, sizeof c->shape_key, "%s", name);
     c->def = def;
     cuzk_status st = def->open(c, args);
     if (st) {
@@ -84,116 +85,15 @@ cuzk_status cuzk_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t
     return cuzk_cs_status(cs);
 }
 
-void cuzk_witness_free(cuzk_witness *w)
-{
-    free(w->input);
-    free(w->aux);
-    memset(w, 0, sizeof *w);
-}
-
-typedef struct {
-    const cuzk_circuit *c;
-    cuzk_cs *parent;
-    uint64_t seed;
-    const void *ctx;
-    const cuzk_cs_mark_t *marks;
-    size_t nmarks, total_inputs, total_aux;
-    cuzk_status *status; /* per part */
-    char (*errors)[256];
-} parts_job;
-
-static void run_part(void *vctx, size_t i, size_t end, unsigned tid)
-{
-    parts_job *j = vctx;
-    for (; i < end; i++) {
-        cuzk_cs *child;
-        cuzk_status st = cuzk_cs_witness_child(j->parent, j->marks[i].input, j->marks[i].aux, &child);
-        if (!st) {
-            j->c->def->part(j->c, child, j->seed, j->ctx, i);
-            st = cuzk_cs_status(child);
-            size_t want_in = i + 1 < j->nmarks ? j->marks[i + 1].input : j->total_inputs;
-            size_t want_aux = i + 1 < j->nmarks ? j->marks[i + 1].aux : j->total_aux;
-            if (!st && (child->num_inputs != want_in || child->num_aux != want_aux))
-                st = cuzk_fail(CUZK_EINTERNAL, "part %zu allocated variables up to %zu/%zu, the count pass says %zu/%zu", i,
-                               child->num_inputs, child->num_aux, want_in, want_aux);
-            cuzk_cs_destroy(child);
-        }
-        j->status[i] = st;
-        if (st) snprintf(j->errors[i], sizeof j->errors[i], "%s", cuzk_last_error());
-    }
-}
-
-/* Parallel witness: a COUNT pass marks where each part starts; the header runs on the parent,
- * then the parts on children writing at those offsets. */
-static cuzk_status witness_parallel(const cuzk_circuit *c, uint64_t seed, cuzk_cs *ws)
-{
-    cuzk_cs *count;
-    cuzk_status st = cuzk_cs_create(&count, CUZK_CS_COUNT, false);
-    if (st) return st;
-    st = cuzk_circuit_synthesize(c, count, 0);
-    cuzk_cs_mark_t *marks = NULL;
-    size_t nmarks = 0, ni = count->num_inputs, na = count->num_aux;
-    cuzk_cs_take_marks(count, &marks, &nmarks);
-    cuzk_cs_destroy(count);
-    size_t nparts = c->def->nparts(c);
-    if (!st && nmarks != nparts) st = cuzk_fail(CUZK_EINTERNAL, "%zu parts but %zu marks", nparts, nmarks);
-    if (!st) st = cuzk_cs_reserve(ws, ni, na, 0);
-    void *ctx = NULL;
-    if (!st) {
-        ctx = c->def->header(c, ws, seed);
-        st = cuzk_cs_status(ws);
-        if (!st && nparts && (ws->num_inputs != marks[0].input || ws->num_aux != marks[0].aux))
-            st = cuzk_fail(CUZK_EINTERNAL, "the header allocated %zu/%zu variables, the count pass says %zu/%zu",
-                           ws->num_inputs, ws->num_aux, marks[0].input, marks[0].aux);
-    }
-    if (!st && nparts) {
-        parts_job j = {c, ws, seed, ctx, marks, nmarks, ni, na, calloc(nparts, sizeof(cuzk_status)),
-                       calloc(nparts, 256)};
-        if (!j.status || !j.errors) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-        else cuzk_parallel_tasks(nparts, run_part, &j);
-        for (size_t i = 0; i < nparts && !st; i++)
-            if (j.status[i]) st = cuzk_fail(j.status[i], "%s", j.errors[i]);
-        free(j.status);
-        free(j.errors);
-        ws->num_inputs = ni; /* the children filled the rest */
-        ws->num_aux = na;
-    }
-    if (ctx && c->def->free_ctx) c->def->free_ctx(ctx);
-    free(marks);
-    return st;
-}
-
-cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool parallel, cuzk_witness *out)
-{
-    memset(out, 0, sizeof *out);
-    cuzk_cs *cs;
-    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_WITNESS, true);
-    if (st) return st;
-    if (parallel && c->def->header && cuzk_threads() > 1) st = witness_parallel(c, seed, cs);
-    else st = cuzk_circuit_synthesize(c, cs, seed);
-    if (!st) {
-        out->input = cs->input_vals;
-        out->aux = cs->aux_vals ? cs->aux_vals : calloc(1, sizeof(cuzk_fr));
-        out->num_inputs = cs->num_inputs;
-        out->num_aux = cs->num_aux;
-        cs->input_vals = cs->aux_vals = NULL;
-        if (!out->aux) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-    }
-    cuzk_cs_destroy(cs);
-    return st;
-}
-
 cuzk_status cuzk_circuit_count(const cuzk_circuit *c, cuzk_circuit_counts *out)
 {
-    cuzk_cs *cs;
-    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_COUNT, false);
+    const cuzk_circuit_layout *l;
+    cuzk_status st = cuzk_circuit_layout_get(c, &l);
     if (st) return st;
-    st = cuzk_circuit_synthesize(c, cs, 0);
-    out->constraints = cs->num_constraints;
-    out->inputs = cs->num_inputs;
-    out->aux = cs->num_aux;
-    cuzk_cs_destroy(cs);
-    return st;
+    out->constraints = l->constraints;
+    out->inputs = l->inputs;
+    out->aux = l->aux;
+    return CUZK_OK;
 }
 
 cuzk_status cuzk_circuit_record(const cuzk_circuit *c, cuzk_r1cs *out)
@@ -211,9 +111,12 @@ cuzk_status cuzk_circuit_prove_input(const cuzk_circuit *c, uint64_t seed, cuzk_
 {
     cuzk_cs *cs;
     memset(out, 0, sizeof *out);
-    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_PROVE, true);
+    const cuzk_circuit_layout *l;
+    cuzk_status st = cuzk_circuit_layout_get(c, &l);
+    if (!st) st = cuzk_cs_create(&cs, CUZK_CS_PROVE, true);
     if (st) return st;
-    st = cuzk_circuit_synthesize(c, cs, seed);
+    st = cuzk_cs_reserve(cs, l->inputs, l->aux, l->constraints); /* no regrowing of a, b, c */
+    if (!st) st = cuzk_circuit_synthesize(c, cs, seed);
     if (!st) st = cuzk_cs_finish_prove(cs, out);
     cuzk_cs_destroy(cs);
     return st;

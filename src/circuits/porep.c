@@ -14,11 +14,15 @@
 typedef struct {
     cuzk_porep_shape shape;
     cuzk_seal_proof proof; /* CUZK_SEAL_PROOF_COUNT for porep-test */
+    const cuzk_c1 *c1;     /* given vanilla proofs (cuzk_porep_circuit_open), borrowed */
+    unsigned partition;
 } porep_state;
 
 typedef struct {
-    void *stacked; /* the StackedCircuit header context */
-    cuzk_c1 *c1;   /* owned; NULL without values */
+    void *stacked;       /* the StackedCircuit header context */
+    const cuzk_c1 *c1;   /* NULL without values */
+    cuzk_c1 *sealed;     /* owned, when the witness came from sealing a test sector */
+    unsigned partition;
 } porep_ctx;
 
 static const struct {
@@ -93,18 +97,21 @@ static void *porep_header(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed)
         cuzk_cs_fail(cs, cuzk_fail(CUZK_ENOMEM, "out of memory"));
         return NULL;
     }
-    if (cs->values) {
+    x->c1 = st->c1;
+    x->partition = st->partition;
+    if (cs->values && !x->c1) {
         cuzk_status rc = st->proof == CUZK_SEAL_PROOF_COUNT
                              ? cuzk_fail(CUZK_EUNSUPPORTED, "circuit '%s' has no built-in witness (the test sealer makes "
                                                             "the published sector sizes): use it for counts and setup",
                                          c->name)
-                             : seal_for_seed(st, seed, &x->c1);
+                             : seal_for_seed(st, seed, &x->sealed);
         if (rc) {
             cuzk_cs_fail(cs, rc);
             return x;
         }
+        x->c1 = x->sealed;
     }
-    x->stacked = cuzk_stacked_header(cs, &st->shape, x->c1, 0);
+    x->stacked = cuzk_stacked_header(cs, &st->shape, x->c1, x->partition);
     return x;
 }
 
@@ -113,7 +120,8 @@ static void porep_part(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed, const 
     const porep_state *st = c->state;
     const porep_ctx *x = vctx;
     if (!x || cs->status) return;
-    cuzk_stacked_challenge(cs, &st->shape, x->stacked, x->c1 ? cuzk_c1_challenge(x->c1, 0, (uint32_t)i) : NULL, i);
+    cuzk_stacked_challenge(cs, &st->shape, x->stacked,
+                           x->c1 ? cuzk_c1_challenge(x->c1, x->partition, (uint32_t)i) : NULL, i);
 }
 
 static void porep_ctx_free(void *vctx)
@@ -121,7 +129,7 @@ static void porep_ctx_free(void *vctx)
     porep_ctx *x = vctx;
     if (!x) return;
     cuzk_stacked_ctx_free(x->stacked);
-    cuzk_c1_free(x->c1);
+    cuzk_c1_free(x->sealed);
     free(x);
 }
 
@@ -150,3 +158,49 @@ const cuzk_circuit_def cuzk_circuit_porep_test = {
     .part = porep_part,
     .free_ctx = porep_ctx_free,
 };
+
+cuzk_status cuzk_porep_circuit_open(cuzk_circuit **out, const cuzk_c1 *c1, unsigned partition)
+{
+    *out = NULL;
+    cuzk_circuit *c = calloc(1, sizeof *c);
+    porep_state *st = calloc(1, sizeof *st);
+    if (!c || !st) {
+        free(c);
+        free(st);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
+    snprintf(c->name, sizeof c->name, "%s partition %u", c1->info->name, partition);
+    snprintf(c->shape_key, sizeof c->shape_key, "porep:%s", c1->info->name); /* every partition: one R1CS */
+    c->def = &cuzk_circuit_porep;
+    c->state = st;
+    st->proof = c1->proof;
+    st->c1 = c1;
+    st->partition = partition;
+    cuzk_status rc = cuzk_porep_shape_for_proof(&st->shape, c1->proof);
+    if (!rc) rc = cuzk_stacked_check_c1(&st->shape, c1, partition);
+    if (rc) {
+        cuzk_circuit_free(c);
+        return rc;
+    }
+    *out = c;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_porep_synthetic_open(cuzk_circuit **out, cuzk_c1 **c1_out, const char *name, uint64_t seed)
+{
+    *out = NULL;
+    *c1_out = NULL;
+    const char *size = !strncmp(name, "porep:", 6) ? name + 6 : NULL;
+    for (size_t i = 0; size && i < sizeof SIZES / sizeof SIZES[0]; i++)
+        if (!strcmp(size, SIZES[i].name)) {
+            cuzk_status st = cuzk_c1_synthetic(c1_out, SIZES[i].proof, 1, seed);
+            if (!st) st = cuzk_porep_circuit_open(out, *c1_out, 0);
+            if (st) {
+                cuzk_c1_free(*c1_out);
+                *c1_out = NULL;
+            }
+            return st;
+        }
+    return cuzk_fail(CUZK_EINVAL, "synthetic vanilla data exists for porep:SIZE circuits (2KiB ... 64GiB), not '%s'",
+                     name);
+}

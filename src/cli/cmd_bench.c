@@ -9,6 +9,7 @@
 #include "cuzk/circuits.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
+#include "cuzk/filecoin_circuit.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -65,10 +66,11 @@ static void make_points(void *vctx, size_t b, size_t e, unsigned tid)
 static int bench_msm(int argc, char **argv)
 {
     const char *log_s = NULL, *threads = NULL, *reps_s = NULL;
-    bool g2 = false, json = false, done;
+    bool g2 = false, json = false, no_blst = false, done;
     cli_opt opts[] = {
         {"log2", "N", "number of points is 2^N", &log_s, NULL},
         {"g2", NULL, "G2 instead of G1", NULL, &g2},
+        {"no-blst", NULL, "skip the single-thread blst Pippenger call it is compared with", NULL, &no_blst},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
         {"json", NULL, "print JSON", NULL, &json},
@@ -112,6 +114,7 @@ static int bench_msm(int argc, char **argv)
         double t0 = cuzk_now();
         st = g2 ? cuzk_g2_msm_scalars((blst_p2 *)r1, aff, sc, n) : cuzk_g1_msm_scalars((blst_p1 *)r1, aff, sc, n);
         ours[r] = cuzk_now() - t0;
+        if (no_blst) continue;
         /* blst's own Pippenger, one direct call (it runs on one thread) */
         const void *pp[2] = {aff, NULL};
         const byte *ss[2] = {sc[0].b, NULL};
@@ -121,9 +124,9 @@ static int bench_msm(int argc, char **argv)
         direct[r] = cuzk_now() - t0;
     }
     free(scratch);
-    int same = g2 ? blst_p2_is_equal((blst_p2 *)r1, (blst_p2 *)r2) : blst_p1_is_equal((blst_p1 *)r1, (blst_p1 *)r2);
+    int same = no_blst || (g2 ? blst_p2_is_equal((blst_p2 *)r1, (blst_p2 *)r2) : blst_p1_is_equal((blst_p1 *)r1, (blst_p1 *)r2));
     double t_ours = median(ours, reps), t_direct = median(direct, reps);
-    double per_core = (double)n / t_ours / T, blst_rate = (double)n / t_direct;
+    double per_core = (double)n / t_ours / T, blst_rate = no_blst ? 0 : (double)n / t_direct;
     if (st) rc = cli_error("bench msm");
     else if (!same) {
         fprintf(stderr, "cuzk bench msm: our MSM and blst's disagree\n");
@@ -132,14 +135,16 @@ static int bench_msm(int argc, char **argv)
         printf("{\"bench\":\"msm\",\"group\":\"%s\",\"log2\":%u,\"points\":%zu,\"threads\":%u,\"reps\":%u,"
                "\"cuzk_seconds\":%.6f,\"cuzk_points_per_s_per_core\":%.0f,\"blst_1thread_seconds\":%.6f,"
                "\"blst_points_per_s\":%.0f,\"ratio\":%.3f}\n",
-               g2 ? "G2" : "G1", (unsigned)lg, n, T, (unsigned)reps, t_ours, per_core, t_direct, blst_rate,
-               per_core / blst_rate);
+               g2 ? "G2" : "G1", (unsigned)lg, n, T, (unsigned)reps, t_ours, per_core, no_blst ? -1.0 : t_direct,
+               blst_rate, no_blst ? -1.0 : per_core / blst_rate);
     } else {
         printf("MSM %s 2^%u (%zu points), %u thread(s), median of %u\n", g2 ? "G2" : "G1", (unsigned)lg, n, T,
                (unsigned)reps);
         printf("  %-34s %10.1f ms  %10.0f points/s per core\n", "cuzk (tiled over the pool)", t_ours * 1e3, per_core);
-        printf("  %-34s %10.1f ms  %10.0f points/s\n", "blst_pX s_mult_pippenger, 1 call", t_direct * 1e3, blst_rate);
-        printf("  %-34s %10.3f  (per-core rate / blst single-call rate)\n", "ratio", per_core / blst_rate);
+        if (!no_blst) {
+            printf("  %-34s %10.1f ms  %10.0f points/s\n", "blst_pX s_mult_pippenger, 1 call", t_direct * 1e3, blst_rate);
+            printf("  %-34s %10.3f  (per-core rate / blst single-call rate)\n", "ratio", per_core / blst_rate);
+        }
     }
     free(ours);
     free(direct);
@@ -303,9 +308,11 @@ static int bench_prove(int argc, char **argv)
 static int bench_synth(int argc, char **argv)
 {
     const char *circuit = NULL, *mode = "pce", *threads = NULL, *reps_s = NULL;
-    bool json = false, done;
+    bool json = false, synthetic = false, done;
     cli_opt opts[] = {
         {"circuit", "NAME", "built-in circuit", &circuit, NULL},
+        {"synthetic", NULL, "porep:SIZE fed synthetic vanilla data of its shape (any size; timing only)", NULL,
+         &synthetic},
         {"mode", "MODE", "prove (PROVE backend), witness (WITNESS only) or pce (WITNESS + PCE evaluation)", &mode, NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
@@ -323,7 +330,9 @@ static int bench_synth(int argc, char **argv)
     if ((reps_s && cli_u64("bench synth", "reps", reps_s, &reps)) || cli_threads("bench synth", threads)) return 2;
     if (reps < 1 || reps > 100) return cli_missing("bench synth", "reps (1..100)");
     cuzk_circuit *c;
-    if (cuzk_circuit_open(&c, circuit)) return cli_error("bench synth");
+    cuzk_c1 *c1 = NULL;
+    if (synthetic ? cuzk_porep_synthetic_open(&c, &c1, circuit, 1) : cuzk_circuit_open(&c, circuit))
+        return cli_error("bench synth");
     cuzk_circuit_counts counts;
     cuzk_status st = cuzk_circuit_count(c, &counts);
     cuzk_pce pce = {0};
@@ -332,12 +341,8 @@ static int bench_synth(int argc, char **argv)
         double t0 = cuzk_now();
         cuzk_cs *rec;
         st = cuzk_cs_create(&rec, CUZK_CS_RECORD, false);
-        cuzk_r1cs m;
-        cuzk_cs_mark_t *marks = NULL;
-        size_t nmarks = 0;
         if (!st) st = cuzk_circuit_synthesize(c, rec, 0);
-        if (!st) st = cuzk_cs_finish_record(rec, &m, &marks, &nmarks);
-        if (!st) st = cuzk_pce_from_r1cs(&pce, &m, marks, nmarks);
+        if (!st) st = cuzk_cs_finish_record_pce(rec, &pce);
         cuzk_cs_destroy(rec);
         t_record = cuzk_now() - t0;
     }
@@ -347,6 +352,7 @@ static int bench_synth(int argc, char **argv)
         for (int k = 0; k < 3 && !st; k++)
             if (!(abc[k] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) st = CUZK_ENOMEM;
     double *t = calloc(reps, sizeof(double)), *tw = calloc(reps, sizeof(double));
+    cuzk_witness w = {0}; /* its buffers are reused from one repetition to the next */
     for (uint64_t r = 0; r < reps && !st; r++) {
         double t0 = cuzk_now();
         if (!strcmp(mode, "prove")) {
@@ -355,17 +361,16 @@ static int bench_synth(int argc, char **argv)
             t[r] = cuzk_now() - t0;
             if (!st) cuzk_prove_result_free(&pr);
         } else {
-            cuzk_witness w;
             st = cuzk_circuit_witness(c, 3 + r, true, &w);
             tw[r] = cuzk_now() - t0;
             if (!st && abc[0]) cuzk_pce_evaluate(&pce, w.input, w.aux, abc[0], abc[1], abc[2]);
             t[r] = cuzk_now() - t0;
-            if (!st) cuzk_witness_free(&w);
         }
     }
     if (st) rc = cli_error("bench synth");
     else {
-        unsigned T = cuzk_threads();
+        /* PROVE synthesis of one circuit runs on one thread; the other modes use the pool */
+        unsigned T = strcmp(mode, "prove") ? cuzk_threads() : 1;
         double med = median(t, reps), medw = median(tw, reps);
         double rate = (double)counts.constraints / med;
         if (json)
@@ -385,9 +390,11 @@ static int bench_synth(int argc, char **argv)
     }
     free(t);
     free(tw);
+    cuzk_witness_free(&w);
     for (int k = 0; k < 3; k++) cuzk_big_free(abc[k], n * sizeof(cuzk_fr));
     cuzk_pce_free(&pce);
     cuzk_circuit_free(c);
+    cuzk_c1_free(c1);
     return rc;
 }
 

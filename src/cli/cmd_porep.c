@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_circuit.h"
-#include "cuzk/groth16.h"
+#include "cuzk/engine.h"
 
 /* Public inputs of every partition, recomputed natively: out[partitions * ninputs]. */
 static cuzk_status recompute_inputs(cuzk_seal_proof proof, const uint8_t replica_id[32], const uint8_t comm_d[32],
@@ -74,12 +74,31 @@ static cuzk_status prove_partition(const cuzk_porep_shape *shape, const cuzk_c1 
     return st;
 }
 
+/* The fast path: the partition's witness in parallel and a, b, c from the precompiled
+ * circuit; b is reused from partition to partition. */
+static cuzk_status prove_partition_pce(const cuzk_pce *pce, const cuzk_c1 *c1, unsigned k, const cuzk_groth16_params *p,
+                                       const cuzk_fr *want_inputs, size_t ni, cuzk_prove_buffers *b,
+                                       cuzk_groth16_proof *out, cuzk_timeline *tl)
+{
+    cuzk_circuit *c;
+    cuzk_status st = cuzk_porep_circuit_open(&c, c1, k);
+    if (st) return st;
+    st = cuzk_prove_with_pce(c, 0, pce, p, b, out, tl);
+    cuzk_circuit_free(c);
+    if (st == CUZK_EINVAL) return cuzk_fail_context(st, "%s partition %u", c1->info->name, k);
+    if (!st && (b->w.num_inputs != ni + 1 || memcmp(b->w.input + 1, want_inputs, ni * sizeof(cuzk_fr))))
+        st = cuzk_fail(CUZK_EINTERNAL, "partition %u: the circuit's public inputs differ from the recomputed ones", k);
+    return st;
+}
+
 int cli_prove_porep(int argc, char **argv)
 {
     const char *c1_path = NULL, *params_path = NULL, *out_path = NULL, *vk_path = NULL, *inputs_path = NULL,
-               *threads = NULL;
+               *threads = NULL, *pce_path = NULL;
     bool check = false, quiet = false, done;
     cli_opt opts[] = {
+        {"pce", "FILE", "precompiled circuit: parallel witness + matrices instead of PROVE synthesis (recorded and "
+                        "saved there on first use)", &pce_path, NULL},
         {"c1", "FILE", "C1 output: SealCommitPhase1Output JSON, or lotus-bench/curio's base64 wrapper", &c1_path, NULL},
         {"params", "FILE", "Groth16 parameters of the proof type (official .params or cuzk setup)", &params_path, NULL},
         {"out", "PROOF", "where to write the proofs (192 bytes per partition, in order)", &out_path, NULL},
@@ -130,13 +149,26 @@ int cli_prove_porep(int argc, char **argv)
                        params_path, p.vk.ic_len ? p.vk.ic_len - 1 : 0, c1->info->name, ni);
     if (!st && vk_path) st = cuzk_groth16_vk_read(&vk, vk_path);
     if (!st && !(proofs = calloc(nparts, sizeof *proofs))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    cuzk_pce pce = {0};
+    cuzk_prove_buffers bufs = {0};
+    if (!st && pce_path) {
+        cuzk_circuit *c0;
+        st = cuzk_porep_circuit_open(&c0, c1, 0);
+        if (!st) {
+            st = cuzk_pce_load_or_record(pce_path, c0, &pce, tl);
+            cuzk_circuit_free(c0);
+        }
+    }
     for (unsigned k = 0; k < nparts && !st; k++) {
         char name[32];
         snprintf(name, sizeof name, "partition %u", k);
         span = cuzk_span_begin(tl, name);
-        st = prove_partition(&shape, c1, k, &p, inputs + k * ni, ni, check, &proofs[k], tl);
+        if (pce_path && !check) st = prove_partition_pce(&pce, c1, k, &p, inputs + k * ni, ni, &bufs, &proofs[k], tl);
+        else st = prove_partition(&shape, c1, k, &p, inputs + k * ni, ni, check, &proofs[k], tl);
         cuzk_span_end(tl, span);
     }
+    cuzk_prove_buffers_free(&bufs);
+    cuzk_pce_free(&pce);
     if (!st) {
         span = cuzk_span_begin(tl, "verify");
         st = cuzk_groth16_verify_batch(vk_path ? &vk : &p.vk, proofs, nparts, inputs, ni);

@@ -7,6 +7,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cuzk/circuits.h"
+#include "cuzk/engine.h"
 #include "cuzk/groth16.h"
 
 static cuzk_status prove_one(const cuzk_circuit *c, const cuzk_groth16_params *p, uint64_t seed,
@@ -29,7 +30,7 @@ int cli_prove(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "porep")) return cli_prove_porep(argc - 1, argv + 1);
     const char *circuit = NULL, *params = NULL, *proof = NULL, *inputs_path = NULL, *seed_s = NULL,
-               *count_s = NULL, *threads = NULL;
+               *count_s = NULL, *threads = NULL, *pce_path = NULL;
     bool checked = false, quiet = false, done;
     cli_opt opts[] = {
         {"circuit", "NAME", "built-in circuit", &circuit, NULL},
@@ -38,6 +39,8 @@ int cli_prove(int argc, char **argv)
         {"inputs", "OUT.json", "where to write the public inputs (decimal strings, ONE omitted)", &inputs_path, NULL},
         {"seed", "S", "witness seed (default 3); proof k uses S + k", &seed_s, NULL},
         {"count", "K", "make K proofs, back to back in one file (default 1)", &count_s, NULL},
+        {"pce", "FILE", "prove through the precompiled circuit (parallel witness + matrices); recorded there on first "
+                        "use", &pce_path, NULL},
         {"checked", NULL, "subgroup-check every parameter point while reading", NULL, &checked},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
@@ -75,11 +78,21 @@ int cli_prove(int argc, char **argv)
     cuzk_fr *inputs = calloc(count * ninputs + 1, sizeof(cuzk_fr));
     uint8_t *bytes = calloc(count, CUZK_GROTH16_PROOF_BYTES);
     if (!proofs || !inputs || !bytes) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    cuzk_pce pce = {0};
+    cuzk_prove_buffers bufs = {0};
+    if (!st && pce_path) st = cuzk_pce_load_or_record(pce_path, c, &pce, tl);
     for (uint64_t k = 0; k < count && !st; k++) {
         span = cuzk_span_begin(tl, "proof");
-        st = prove_one(c, &p, seed + k, &proofs[k], inputs + k * ninputs, tl);
+        if (pce_path) {
+            st = cuzk_prove_with_pce(c, seed + k, &pce, &p, &bufs, &proofs[k], tl);
+            if (!st) memcpy(inputs + k * ninputs, bufs.w.input + 1, ninputs * sizeof(cuzk_fr));
+        } else {
+            st = prove_one(c, &p, seed + k, &proofs[k], inputs + k * ninputs, tl);
+        }
         cuzk_span_end(tl, span);
     }
+    cuzk_prove_buffers_free(&bufs);
+    cuzk_pce_free(&pce);
     if (!st) {
         span = cuzk_span_begin(tl, "verify");
         st = cuzk_groth16_verify_batch(&p.vk, proofs, count, inputs, ninputs);

@@ -113,14 +113,21 @@ static void small_layers_range(void *vctx, size_t b, size_t e, unsigned tid)
     }
 }
 
-/* One layer of span 2h over butterflies [b, e). */
+/* One layer of span 2h over butterflies [b, e): butterfly k pairs a[i] and a[i + h] with
+ * i = (k / h) * 2h + k % h; the division happens once per run of consecutive j. */
 static void large_layer_range(void *vctx, size_t b, size_t e, unsigned tid)
 {
     ntt_ctx *c = vctx;
     size_t h = c->h, stride = c->d->n / (2 * h);
-    for (size_t k = b; k < e; k++) {
-        size_t g = k / h, j = k % h, i = g * 2 * h + j;
-        butterfly(&c->a[i], &c->a[i + h], &c->d->twiddles[j * stride]);
+    size_t g = b / h, j = b % h;
+    for (size_t k = b; k < e;) {
+        size_t run = h - j < e - k ? h - j : e - k;
+        cuzk_fr *x = c->a + g * 2 * h + j;
+        const cuzk_fr *w = c->d->twiddles + j * stride;
+        for (size_t t = 0; t < run; t++, w += stride) butterfly(&x[t], &x[t + h], w);
+        k += run;
+        g++;
+        j = 0;
     }
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cuzk/cs.h"
+#include "r1cs/pce_internal.h"
 
 typedef struct {
     cuzk_term *terms; /* A, B, C terms back to back */
@@ -23,9 +24,9 @@ struct cuzk_cs_backend {
     size_t abc_cap;
     uint64_t *dens[3]; /* a_aux, b_input, b_aux */
     size_t dens_words[3];
-    /* RECORD */
-    uint32_t *row_ptr[3], *col[3];
-    cuzk_fr *val[3];
+    /* RECORD: compressed as it goes (column, coefficient index) over one coefficient table */
+    uint32_t *row_ptr[3], *col[3], *cidx[3];
+    coeff_table coeffs;
     size_t nnz[3], nnz_cap[3], rows_cap;
     cuzk_cs_mark_t *marks;
     size_t nmarks, marks_cap;
@@ -66,6 +67,10 @@ cuzk_status cuzk_cs_create(cuzk_cs **out, cuzk_cs_mode mode, bool values)
     cs->values = mode == CUZK_CS_COUNT ? values : mode != CUZK_CS_RECORD;
     cs->keep_lcs = mode == CUZK_CS_TEST || mode == CUZK_CS_PROVE || mode == CUZK_CS_RECORD;
     if (mode == CUZK_CS_RECORD) {
+        if (coeff_table_init(&cs->be->coeffs)) {
+            cuzk_cs_destroy(cs);
+            return CUZK_ENOMEM;
+        }
         for (int k = 0; k < 3; k++) {
             cs->be->row_ptr[k] = malloc(1024 * sizeof(uint32_t));
             if (!cs->be->row_ptr[k]) {
@@ -101,8 +106,9 @@ void cuzk_cs_destroy(cuzk_cs *cs)
             free(be->dens[k]);
             free(be->row_ptr[k]);
             free(be->col[k]);
-            free(be->val[k]);
+            free(be->cidx[k]);
         }
+        coeff_table_free(&be->coeffs);
         free(be->marks);
         free(be);
     }
@@ -144,6 +150,23 @@ cuzk_status cuzk_cs_reserve(cuzk_cs *cs, size_t num_inputs, size_t num_aux, size
         cs->be->abc_cap = cap;
     }
     return cs->status;
+}
+
+cuzk_status cuzk_cs_use_buffers(cuzk_cs *cs, cuzk_fr *input, size_t input_cap, cuzk_fr *aux, size_t aux_cap)
+{
+    if (!cs->values || cs->borrowed) return cuzk_fail(CUZK_EINVAL, "assignment buffers need an owning system with values");
+    if (cs->num_inputs > input_cap || cs->num_aux > aux_cap)
+        return cuzk_fail(CUZK_EINVAL, "assignment buffers smaller than what is already allocated");
+    if (cs->num_inputs) memcpy(input, cs->input_vals, cs->num_inputs * sizeof(cuzk_fr));
+    if (cs->num_aux) memcpy(aux, cs->aux_vals, cs->num_aux * sizeof(cuzk_fr));
+    free(cs->input_vals);
+    free(cs->aux_vals);
+    cs->input_vals = input;
+    cs->aux_vals = aux;
+    cs->input_cap = input_cap;
+    cs->aux_cap = aux_cap;
+    cs->borrowed = true;
+    return CUZK_OK;
 }
 
 /* Density bitmaps grow with the variables (PROVE). */
@@ -258,12 +281,16 @@ static void enforce_record(cuzk_cs *cs)
         size_t cap = be->nnz_cap[k];
         if (grow(cs, (void **)&be->col[k], &cap, need, sizeof(uint32_t))) return;
         cap = be->nnz_cap[k];
-        if (grow(cs, (void **)&be->val[k], &cap, need, sizeof(cuzk_fr))) return;
+        if (grow(cs, (void **)&be->cidx[k], &cap, need, sizeof(uint32_t))) return;
         be->nnz_cap[k] = cap;
         for (uint32_t i = 0; i < lc->n; i++) {
             if (cuzk_fr_is_zero(&lc->t[i].coeff)) continue; /* as RecordingCS: zero terms dropped */
-            be->col[k][be->nnz[k]] = lc->t[i].var;      /* aux flag kept until finish */
-            be->val[k][be->nnz[k]] = lc->t[i].coeff;
+            cuzk_status st = coeff_table_add(&be->coeffs, &lc->t[i].coeff, &be->cidx[k][be->nnz[k]]);
+            if (st) {
+                cuzk_cs_fail(cs, st);
+                return;
+            }
+            be->col[k][be->nnz[k]] = lc->t[i].var; /* aux flag kept until finish */
             be->nnz[k]++;
         }
         be->row_ptr[k][row + 1] = (uint32_t)be->nnz[k];
@@ -477,16 +504,18 @@ void cuzk_prove_result_free(cuzk_prove_result *r)
     memset(r, 0, sizeof *r);
 }
 
-cuzk_status cuzk_cs_finish_record(cuzk_cs *cs, cuzk_r1cs *m, cuzk_cs_mark_t **marks, size_t *nmarks)
+/* Moves the recorded rows into p (aux columns remapped past the final input count). */
+static cuzk_status take_record(cuzk_cs *cs, cuzk_pce *p)
 {
-    memset(m, 0, sizeof *m);
-    if (marks) *marks = NULL;
-    if (nmarks) *nmarks = 0;
+    memset(p, 0, sizeof *p);
     if (cs->status) return cs->status;
     if (cs->mode != CUZK_CS_RECORD) return cuzk_fail(CUZK_EINVAL, "not a RECORD constraint system");
     cuzk_cs_backend *be = cs->be;
     size_t ni = cs->num_inputs;
     if (ni + cs->num_aux > UINT32_MAX) return cuzk_fail(CUZK_EUNSUPPORTED, "too many variables for 32-bit columns");
+    p->num_constraints = cs->num_constraints;
+    p->num_inputs = ni;
+    p->num_aux = cs->num_aux;
     for (int k = 0; k < 3; k++) {
         /* inputs interleave with aux during synthesis, so aux columns move past the final
          * input count only now */
@@ -494,30 +523,42 @@ cuzk_status cuzk_cs_finish_record(cuzk_cs *cs, cuzk_r1cs *m, cuzk_cs_mark_t **ma
             uint32_t c = be->col[k][j];
             if (c & CUZK_VAR_AUX) be->col[k][j] = (uint32_t)(ni + (c & ~CUZK_VAR_AUX));
         }
-        m->row_ptr[k] = be->row_ptr[k];
-        m->col[k] = be->col[k] ? be->col[k] : calloc(1, sizeof(uint32_t));
-        m->val[k] = be->val[k] ? be->val[k] : calloc(1, sizeof(cuzk_fr));
-        m->nnz[k] = be->nnz[k];
-        be->row_ptr[k] = NULL;
-        be->col[k] = NULL;
-        be->val[k] = NULL;
+        p->row_ptr[k] = be->row_ptr[k];
+        p->col[k] = be->col[k] ? be->col[k] : calloc(1, sizeof(uint32_t));
+        p->coeff[k] = be->cidx[k] ? be->cidx[k] : calloc(1, sizeof(uint32_t));
+        p->nnz[k] = be->nnz[k];
+        be->row_ptr[k] = be->col[k] = be->cidx[k] = NULL;
         be->nnz[k] = be->nnz_cap[k] = 0;
     }
-    m->num_constraints = cs->num_constraints;
-    m->num_inputs = ni;
-    m->num_aux = cs->num_aux;
-    if (marks) {
-        *marks = be->marks;
-        *nmarks = be->nmarks;
-        be->marks = NULL;
-        be->nmarks = be->marks_cap = 0;
-    }
+    p->marks = be->marks;
+    p->nmarks = be->nmarks;
+    be->marks = NULL;
+    be->nmarks = be->marks_cap = 0;
+    cuzk_status st = CUZK_OK;
     for (int k = 0; k < 3; k++)
-        if (!m->col[k] || !m->val[k]) {
-            cuzk_r1cs_free(m);
-            return cuzk_fail(CUZK_ENOMEM, "out of memory");
-        }
-    return CUZK_OK;
+        if (!p->col[k] || !p->coeff[k]) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    if (!st) st = cuzk_pce_finish(p, &be->coeffs);
+    if (st) cuzk_pce_free(p);
+    return st;
+}
+
+cuzk_status cuzk_cs_finish_record_pce(cuzk_cs *cs, cuzk_pce *p) { return take_record(cs, p); }
+
+cuzk_status cuzk_cs_finish_record(cuzk_cs *cs, cuzk_r1cs *m, cuzk_cs_mark_t **marks, size_t *nmarks)
+{
+    memset(m, 0, sizeof *m);
+    if (marks) *marks = NULL;
+    if (nmarks) *nmarks = 0;
+    cuzk_pce p;
+    cuzk_status st = take_record(cs, &p);
+    if (!st) st = cuzk_pce_to_r1cs(&p, m);
+    if (!st && marks) {
+        *marks = p.marks;
+        *nmarks = p.nmarks;
+        p.marks = NULL;
+    }
+    cuzk_pce_free(&p);
+    return st;
 }
 
 /* ---------------------------------------------------------------- constants */

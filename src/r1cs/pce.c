@@ -4,56 +4,12 @@
 
 #include "cuzk/pce.h"
 
+#include "r1cs/pce_internal.h"
+
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 /* ---------------------------------------------------------------- compression */
-
-typedef struct {
-    uint32_t *slots; /* coefficient index + 1, 0 = empty */
-    size_t mask;
-} coeff_map;
-
-static uint64_t fr_hash(const cuzk_fr *v) { return XXH3_64bits(v, sizeof *v); }
-
-static cuzk_status add_coeff(cuzk_pce *p, coeff_map *m, size_t *cap, const cuzk_fr *v, uint32_t *idx)
-{
-    size_t h = (size_t)fr_hash(v) & m->mask;
-    while (m->slots[h]) {
-        if (cuzk_fr_eq(&p->coeffs[m->slots[h] - 1], v)) {
-            *idx = m->slots[h] - 1;
-            return CUZK_OK;
-        }
-        h = (h + 1) & m->mask;
-    }
-    if (p->ncoeffs == *cap) {
-        cuzk_fr *c = realloc(p->coeffs, *cap * 2 * sizeof *c);
-        if (!c) return cuzk_fail(CUZK_ENOMEM, "out of memory");
-        p->coeffs = c;
-        *cap *= 2;
-    }
-    if (2 * (p->ncoeffs + 1) > m->mask + 1) { /* keep the table at most half full */
-        size_t nsize = (m->mask + 1) * 2;
-        uint32_t *s = calloc(nsize, sizeof *s);
-        if (!s) return cuzk_fail(CUZK_ENOMEM, "out of memory");
-        for (size_t i = 0; i <= m->mask; i++)
-            if (m->slots[i]) {
-                size_t j = (size_t)fr_hash(&p->coeffs[m->slots[i] - 1]) & (nsize - 1);
-                while (s[j]) j = (j + 1) & (nsize - 1);
-                s[j] = m->slots[i];
-            }
-        free(m->slots);
-        m->slots = s;
-        m->mask = nsize - 1;
-        h = (size_t)fr_hash(v) & m->mask;
-        while (m->slots[h]) h = (h + 1) & m->mask;
-    }
-    if (p->ncoeffs >= UINT32_MAX) return cuzk_fail(CUZK_EUNSUPPORTED, "too many distinct coefficients");
-    p->coeffs[p->ncoeffs] = *v;
-    m->slots[h] = (uint32_t)(p->ncoeffs + 1);
-    *idx = (uint32_t)p->ncoeffs++;
-    return CUZK_OK;
-}
 
 static cuzk_status compute_density(cuzk_pce *p)
 {
@@ -79,15 +35,8 @@ cuzk_status cuzk_pce_from_r1cs(cuzk_pce *out, cuzk_r1cs *m, cuzk_cs_mark_t *mark
     out->num_aux = m->num_aux;
     out->marks = marks;
     out->nmarks = nmarks;
-    size_t cap = 64;
-    out->coeffs = malloc(cap * sizeof(cuzk_fr));
-    coeff_map map = {calloc(256, sizeof(uint32_t)), 255};
-    cuzk_status st = (!out->coeffs || !map.slots) ? cuzk_fail(CUZK_ENOMEM, "out of memory") : CUZK_OK;
-    cuzk_fr minus_one;
-    cuzk_fr_neg(&minus_one, &CUZK_FR_ONE);
-    uint32_t idx;
-    if (!st) st = add_coeff(out, &map, &cap, &CUZK_FR_ONE, &idx);
-    if (!st) st = add_coeff(out, &map, &cap, &minus_one, &idx);
+    coeff_table t;
+    cuzk_status st = coeff_table_init(&t);
     for (int k = 0; k < 3 && !st; k++) {
         out->row_ptr[k] = m->row_ptr[k];
         out->col[k] = m->col[k];
@@ -96,13 +45,22 @@ cuzk_status cuzk_pce_from_r1cs(cuzk_pce *out, cuzk_r1cs *m, cuzk_cs_mark_t *mark
         m->col[k] = NULL;
         out->coeff[k] = malloc((m->nnz[k] ? m->nnz[k] : 1) * sizeof(uint32_t));
         if (!out->coeff[k]) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-        for (size_t j = 0; j < m->nnz[k] && !st; j++) st = add_coeff(out, &map, &cap, &m->val[k][j], &out->coeff[k][j]);
+        for (size_t j = 0; j < m->nnz[k] && !st; j++) st = coeff_table_add(&t, &m->val[k][j], &out->coeff[k][j]);
     }
-    free(map.slots);
     cuzk_r1cs_free(m);
-    if (!st) st = compute_density(out);
+    if (!st) st = cuzk_pce_finish(out, &t);
+    else coeff_table_free(&t);
     if (st) cuzk_pce_free(out);
     return st;
+}
+
+cuzk_status cuzk_pce_finish(cuzk_pce *p, coeff_table *t)
+{
+    p->coeffs = t->values;
+    p->ncoeffs = t->n;
+    t->values = NULL;
+    coeff_table_free(t);
+    return compute_density(p);
 }
 
 void cuzk_pce_free(cuzk_pce *p)
@@ -168,6 +126,13 @@ static void eval_range(void *vctx, size_t b, size_t e, unsigned tid)
                 case CUZK_PCE_ONE: cuzk_fr_add(&acc, &acc, v); break;
                 case CUZK_PCE_MINUS_ONE: cuzk_fr_sub(&acc, &acc, v); break;
                 default:
+                    /* most values are bits (packing rows weight bits by powers of two): a
+                     * zero adds nothing and a one adds the coefficient, no multiplication */
+                    if (cuzk_fr_is_zero(v)) break;
+                    if (cuzk_fr_is_one(v)) {
+                        cuzk_fr_add(&acc, &acc, &p->coeffs[ci[j]]);
+                        break;
+                    }
                     cuzk_fr_mul(&t, v, &p->coeffs[ci[j]]);
                     cuzk_fr_add(&acc, &acc, &t);
                 }

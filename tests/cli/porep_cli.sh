@@ -31,6 +31,14 @@ else
   fail "@noble/curves is not installed (scripts/install-interop.sh)"
 fi
 
+# the fast path: parallel witness + precompiled circuit (recorded on first use, then loaded)
+expect_ok "prove porep --pce (record)" "$CUZK" prove porep --c1 s/c1.json --params "$P" --out p1.proof --pce s.pce --quiet
+expect_ok "prove porep --pce (load)" "$CUZK" prove porep --c1 s/c1.json --params "$P" --out p2.proof --pce s.pce --quiet
+expect_ok "verify the pce proofs" "$CUZK" verify porep --c1 s/c1.json --vk "$V" --proof p2.proof
+python3 -c "d=bytearray(open('s.pce','rb').read()); d[len(d)//3]^=1; open('bad.pce','wb').write(d)"
+expect_fail "corrupted pce" 1 "checksum" "$CUZK" prove porep --c1 s/c1.json --params "$P" --out x.proof --pce bad.pce --quiet
+no_file "no proof with a corrupted pce" x.proof
+
 # a different sector does not verify against this proof
 expect_ok "seal another sector" "$CUZK" seal --sector-size 2KiB --out t --sector-id 2 --quiet
 expect_fail "other sector's public data" 1 "FAILED" "$CUZK" verify porep --public t/sector.json --vk "$V" --proof s.proof

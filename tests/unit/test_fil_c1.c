@@ -411,76 +411,14 @@ static void test_other_proof_types(void)
 }
 
 /* ---------------------------------------------------------------- a synthetic 32 GiB C1 */
-/* Structurally valid (indices, roots and counts agree; every node canonical) but not a real
- * proof: it exercises the parser at full size, not the verifier. */
-static void random_node(cuzk_rng *rng, cuzk_node *n)
-{
-    cuzk_rng_bytes(rng, n->b, 32);
-    n->b[31] &= 0x3f;
-}
-
-static void fill_merkle(cuzk_rng *rng, cuzk_merkle_proof *mp, const c1_tree_shape *s, uint64_t index,
-                        const cuzk_node *root)
-{
-    uint32_t n = mp->nbase + mp->nsub + mp->ntop;
-    for (uint32_t l = 0; l < n; l++) {
-        uint32_t a = c1_shape_arity(s, l);
-        mp->path[l].index = (uint32_t)(index % a);
-        index /= a;
-        for (uint32_t h = 0; h < mp->path[l].nhashes; h++) random_node(rng, &mp->path[l].hashes[h]);
-    }
-    mp->root = *root;
-    random_node(rng, &mp->leaf);
-}
-
+/* Structurally valid but not a real proof (cuzk_c1_synthetic): it exercises the parser at full
+ * size, not the verifier. */
 static void test_large_synthetic(cuzk_seal_proof proof)
 {
     const cuzk_seal_proof_info *pi = cuzk_seal_proof_info_get(proof);
-    cuzk_c1 *c1 = c1_create();
-    cuzk_rng rng;
-    cuzk_rng_seed(&rng, 7);
-    c1->proof = proof;
-    c1->info = pi;
-    CHECK_OK(c1_alloc_proofs(c1, pi->partitions, pi->challenges_per_partition));
-    c1_tree_shape td, trc;
-    c1_shape_tree_d(&td, pi);
-    c1_shape_tree_rc(&trc, pi);
-    cuzk_node comm_d, comm_c, r_last;
-    random_node(&rng, &comm_d);
-    random_node(&rng, &comm_c);
-    random_node(&rng, &r_last);
-    memcpy(c1->comm_d, comm_d.b, 32);
-    random_node(&rng, (cuzk_node *)c1->comm_r);
-    random_node(&rng, (cuzk_node *)c1->replica_id);
-    cuzk_rng_bytes(&rng, c1->seed, 32);
-    cuzk_rng_bytes(&rng, c1->ticket, 32);
-    for (size_t n = 0; n < (size_t)pi->partitions * pi->challenges_per_partition; n++) {
-        cuzk_challenge_proof *cp = &c1->proofs[n];
-        uint64_t ch = 1 + cuzk_rng_next(&rng) % (pi->nodes - 1);
-        CHECK_OK(c1_alloc_merkle(c1->arena, &cp->comm_d_proof, &td));
-        fill_merkle(&rng, &cp->comm_d_proof, &td, ch, &comm_d);
-        CHECK_OK(c1_alloc_merkle(c1->arena, &cp->comm_r_last_proof, &trc));
-        fill_merkle(&rng, &cp->comm_r_last_proof, &trc, ch, &r_last);
-        for (int c = 0; c < 15; c++) {
-            cuzk_column_proof *col = c == 0 ? &cp->c_x : c <= 6 ? &cp->drg_parents[c - 1] : &cp->exp_parents[c - 7];
-            col->index = c == 0 ? (uint32_t)ch : (uint32_t)(cuzk_rng_next(&rng) % pi->nodes);
-            col->nrows = pi->layers;
-            col->rows = c1_arena_alloc(c1->arena, pi->layers * sizeof(cuzk_node));
-            for (unsigned l = 0; l < pi->layers; l++) random_node(&rng, &col->rows[l]);
-            CHECK_OK(c1_alloc_merkle(c1->arena, &col->inclusion, &trc));
-            fill_merkle(&rng, &col->inclusion, &trc, col->index, &comm_c);
-        }
-        cp->nlabeling = pi->layers;
-        cp->labeling = c1_arena_alloc(c1->arena, pi->layers * sizeof(cuzk_labeling_proof));
-        for (unsigned l = 0; l <= pi->layers; l++) {
-            cuzk_labeling_proof *lp = l < pi->layers ? &cp->labeling[l] : &cp->encoding;
-            lp->layer_index = l < pi->layers ? l + 1 : pi->layers;
-            lp->node = ch;
-            lp->nparents = 37;
-            lp->parents = c1_arena_alloc(c1->arena, 37 * sizeof(cuzk_node));
-            for (int i = 0; i < 37; i++) random_node(&rng, &lp->parents[i]);
-        }
-    }
+    cuzk_c1 *c1 = NULL;
+    CHECK_OK(cuzk_c1_synthetic(&c1, proof, pi->partitions, 7));
+    if (!c1) return;
     uint8_t *json = NULL;
     size_t len = 0;
     double t0 = cuzk_now();

@@ -1,0 +1,36 @@
+/* cuzk engine: proving a circuit along the fast path — the witness (parts in parallel) into
+ * reused buffers, a, b, c from the precompiled circuit, then the Groth16 prover — with every
+ * stage on the job's timeline. Buffers live in a cuzk_prove_buffers that callers keep across
+ * proofs, so the hot path allocates nothing large. */
+#ifndef CUZK_ENGINE_H
+#define CUZK_ENGINE_H
+
+#include "cuzk/circuits.h"
+#include "cuzk/groth16.h"
+#include "cuzk/pce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    cuzk_witness w; /* the last witness (its public inputs are w.input[1..]) */
+    cuzk_fr *abc[3];
+    size_t n; /* capacity of a, b, c */
+} cuzk_prove_buffers;
+void cuzk_prove_buffers_free(cuzk_prove_buffers *b);
+
+/* Loads the precompiled circuit from path; when path does not exist, records it from c (a
+ * RECORD pass) and saves it there. The loaded circuit must have c's counts. */
+cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuzk_pce *pce,
+                                    cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
+/* Witness of c for seed (parallel), a, b, c = PCE x witness, and the proof (r, s from the
+ * OS CSPRNG). Checks the parameters' shape first. */
+cuzk_status cuzk_prove_with_pce(const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce, const cuzk_groth16_params *p,
+                                cuzk_prove_buffers *b, cuzk_groth16_proof *out, cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

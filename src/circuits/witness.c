@@ -1,0 +1,162 @@
+/* Circuit layouts (counts and part marks, computed once per shape) and witness generation,
+ * sequential or with the parts of a circuit in parallel at the offsets of its layout. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/circuits.h"
+
+/* Layouts by (family, shape key), computed once. */
+typedef struct layout_entry {
+    const cuzk_circuit_def *def;
+    char key[96];
+    cuzk_circuit_layout layout;
+    struct layout_entry *next;
+} layout_entry;
+static layout_entry *layouts;
+static pthread_mutex_t layouts_lock = PTHREAD_MUTEX_INITIALIZER;
+
+cuzk_status cuzk_circuit_layout_get(const cuzk_circuit *c, const cuzk_circuit_layout **out)
+{
+    pthread_mutex_lock(&layouts_lock);
+    cuzk_status st = CUZK_OK;
+    layout_entry *e;
+    for (e = layouts; e; e = e->next)
+        if (e->def == c->def && !strcmp(e->key, c->shape_key)) break;
+    if (!e) {
+        cuzk_cs *cs;
+        st = cuzk_cs_create(&cs, CUZK_CS_COUNT, false);
+        if (!st) {
+            st = cuzk_circuit_synthesize(c, cs, 0);
+            e = calloc(1, sizeof *e);
+            if (!st && !e) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+            if (!st) {
+                e->def = c->def;
+                snprintf(e->key, sizeof e->key, "%s", c->shape_key);
+                e->layout.constraints = cs->num_constraints;
+                e->layout.inputs = cs->num_inputs;
+                e->layout.aux = cs->num_aux;
+                cuzk_cs_take_marks(cs, &e->layout.marks, &e->layout.nmarks);
+                e->next = layouts;
+                layouts = e;
+            } else {
+                free(e);
+                e = NULL;
+            }
+            cuzk_cs_destroy(cs);
+        }
+    }
+    pthread_mutex_unlock(&layouts_lock);
+    *out = e ? &e->layout : NULL;
+    return st;
+}
+
+void cuzk_witness_free(cuzk_witness *w)
+{
+    cuzk_big_free(w->input, w->input_cap * sizeof(cuzk_fr));
+    cuzk_big_free(w->aux, w->aux_cap * sizeof(cuzk_fr));
+    memset(w, 0, sizeof *w);
+}
+
+/* Buffers of at least the layout's size (reused when large enough). */
+static cuzk_status witness_buffers(cuzk_witness *w, size_t ni, size_t na)
+{
+    if (w->input_cap < ni) {
+        cuzk_big_free(w->input, w->input_cap * sizeof(cuzk_fr));
+        w->input_cap = ni;
+        if (!(w->input = cuzk_big_alloc(ni * sizeof(cuzk_fr)))) w->input_cap = 0;
+    }
+    if (w->aux_cap < na || !w->aux) {
+        cuzk_big_free(w->aux, w->aux_cap * sizeof(cuzk_fr));
+        w->aux_cap = na ? na : 1;
+        if (!(w->aux = cuzk_big_alloc(w->aux_cap * sizeof(cuzk_fr)))) w->aux_cap = 0;
+    }
+    return w->input && w->aux ? CUZK_OK : CUZK_ENOMEM;
+}
+
+typedef struct {
+    const cuzk_circuit *c;
+    cuzk_cs *parent;
+    uint64_t seed;
+    const void *ctx;
+    const cuzk_cs_mark_t *marks;
+    size_t nmarks, total_inputs, total_aux;
+    cuzk_status *status; /* per part */
+    char (*errors)[256];
+} parts_job;
+
+static void run_part(void *vctx, size_t i, size_t end, unsigned tid)
+{
+    parts_job *j = vctx;
+    for (; i < end; i++) {
+        cuzk_cs *child;
+        cuzk_status st = cuzk_cs_witness_child(j->parent, j->marks[i].input, j->marks[i].aux, &child);
+        if (!st) {
+            j->c->def->part(j->c, child, j->seed, j->ctx, i);
+            st = cuzk_cs_status(child);
+            size_t want_in = i + 1 < j->nmarks ? j->marks[i + 1].input : j->total_inputs;
+            size_t want_aux = i + 1 < j->nmarks ? j->marks[i + 1].aux : j->total_aux;
+            if (!st && (child->num_inputs != want_in || child->num_aux != want_aux))
+                st = cuzk_fail(CUZK_EINTERNAL, "part %zu allocated variables up to %zu/%zu, the count pass says %zu/%zu", i,
+                               child->num_inputs, child->num_aux, want_in, want_aux);
+            cuzk_cs_destroy(child);
+        }
+        j->status[i] = st;
+        if (st) snprintf(j->errors[i], sizeof j->errors[i], "%s", cuzk_last_error());
+    }
+}
+
+/* Parallel witness: the header runs on the parent, then the parts on children writing at
+ * the offsets the layout marked. */
+static cuzk_status witness_parallel(const cuzk_circuit *c, uint64_t seed, cuzk_cs *ws, const cuzk_circuit_layout *l)
+{
+    const cuzk_cs_mark_t *marks = l->marks;
+    size_t nmarks = l->nmarks, ni = l->inputs, na = l->aux;
+    size_t nparts = c->def->nparts(c);
+    if (nmarks != nparts) return cuzk_fail(CUZK_EINTERNAL, "%zu parts but %zu marks", nparts, nmarks);
+    void *ctx = c->def->header(c, ws, seed);
+    cuzk_status st = cuzk_cs_status(ws);
+    if (!st && nparts && (ws->num_inputs != marks[0].input || ws->num_aux != marks[0].aux))
+        st = cuzk_fail(CUZK_EINTERNAL, "the header allocated %zu/%zu variables, the count pass says %zu/%zu",
+                       ws->num_inputs, ws->num_aux, marks[0].input, marks[0].aux);
+    if (!st && nparts) {
+        parts_job j = {c, ws, seed, ctx, marks, nmarks, ni, na, calloc(nparts, sizeof(cuzk_status)),
+                       calloc(nparts, 256)};
+        if (!j.status || !j.errors) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+        else cuzk_parallel_tasks(nparts, run_part, &j);
+        for (size_t i = 0; i < nparts && !st; i++)
+            if (j.status[i]) st = cuzk_fail(j.status[i], "%s", j.errors[i]);
+        free(j.status);
+        free(j.errors);
+        ws->num_inputs = ni; /* the children filled the rest */
+        ws->num_aux = na;
+    }
+    if (ctx && c->def->free_ctx) c->def->free_ctx(ctx);
+    return st;
+}
+
+cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool parallel, cuzk_witness *w)
+{
+    const cuzk_circuit_layout *l;
+    cuzk_status st = cuzk_circuit_layout_get(c, &l);
+    if (!st) st = witness_buffers(w, l->inputs, l->aux);
+    if (st) return st;
+    w->num_inputs = w->num_aux = 0;
+    cuzk_cs *cs;
+    if ((st = cuzk_cs_create(&cs, CUZK_CS_WITNESS, true))) return st;
+    st = cuzk_cs_use_buffers(cs, w->input, w->input_cap, w->aux, w->aux_cap);
+    if (!st) {
+        if (parallel && c->def->header && cuzk_threads() > 1) st = witness_parallel(c, seed, cs, l);
+        else st = cuzk_circuit_synthesize(c, cs, seed);
+    }
+    if (!st && (cs->num_inputs != l->inputs || cs->num_aux != l->aux))
+        st = cuzk_fail(CUZK_EINTERNAL, "the witness has %zu/%zu variables, the layout %zu/%zu", cs->num_inputs,
+                       cs->num_aux, l->inputs, l->aux);
+    if (!st) {
+        w->num_inputs = cs->num_inputs;
+        w->num_aux = cs->num_aux;
+    }
+    cuzk_cs_destroy(cs); /* the buffers stay with w */
+    return st;
+}
+

@@ -1,0 +1,78 @@
+/* The fast proving path (include/cuzk/engine.h). */
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+
+void cuzk_prove_buffers_free(cuzk_prove_buffers *b)
+{
+    cuzk_witness_free(&b->w);
+    for (int k = 0; k < 3; k++) cuzk_big_free(b->abc[k], b->n * sizeof(cuzk_fr));
+    memset(b, 0, sizeof *b);
+}
+
+static cuzk_status check_counts(const cuzk_pce *pce, const cuzk_circuit *c, const char *path)
+{
+    const cuzk_circuit_layout *l;
+    cuzk_status st = cuzk_circuit_layout_get(c, &l);
+    if (st) return st;
+    if (l->constraints != pce->num_constraints || l->inputs != pce->num_inputs || l->aux != pce->num_aux)
+        return cuzk_fail(CUZK_EINVAL,
+                         "%s: the precompiled circuit has %zu constraints, %zu inputs, %zu aux, but %s has %zu, %zu, %zu",
+                         path, pce->num_constraints, pce->num_inputs, pce->num_aux, c->name, l->constraints, l->inputs,
+                         l->aux);
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl)
+{
+    cuzk_status st;
+    if (access(path, F_OK) == 0) {
+        int span = cuzk_span_begin(tl, "load precompiled circuit");
+        st = cuzk_pce_load(pce, path);
+        cuzk_span_end(tl, span);
+    } else {
+        int span = cuzk_span_begin(tl, "record precompiled circuit (once)");
+        cuzk_cs *cs;
+        st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
+        if (!st) st = cuzk_circuit_synthesize(c, cs, 0);
+        if (!st) st = cuzk_cs_finish_record_pce(cs, pce);
+        cuzk_cs_destroy(cs);
+        if (!st) st = cuzk_pce_save(pce, path);
+        cuzk_span_end(tl, span);
+    }
+    if (!st) st = check_counts(pce, c, path);
+    if (st) cuzk_pce_free(pce);
+    return st;
+}
+
+cuzk_status cuzk_prove_with_pce(const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce, const cuzk_groth16_params *p,
+                                cuzk_prove_buffers *b, cuzk_groth16_proof *out, cuzk_timeline *tl)
+{
+    int span = cuzk_span_begin(tl, "witness (parallel)");
+    cuzk_status st = cuzk_circuit_witness(c, seed, true, &b->w);
+    cuzk_span_end(tl, span);
+    if (st) return st;
+    if (b->w.num_inputs != pce->num_inputs || b->w.num_aux != pce->num_aux)
+        return cuzk_fail(CUZK_EINVAL, "the precompiled circuit has %zu inputs and %zu aux, the witness %zu and %zu",
+                         pce->num_inputs, pce->num_aux, b->w.num_inputs, b->w.num_aux);
+    size_t n = pce->num_constraints + pce->num_inputs;
+    if (b->n < n) {
+        for (int k = 0; k < 3; k++) {
+            cuzk_big_free(b->abc[k], b->n * sizeof(cuzk_fr));
+            b->abc[k] = NULL;
+        }
+        b->n = 0;
+        for (int k = 0; k < 3; k++)
+            if (!(b->abc[k] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) return CUZK_ENOMEM;
+        b->n = n;
+    }
+    span = cuzk_span_begin(tl, "a, b, c (precompiled circuit)");
+    cuzk_pce_evaluate(pce, b->w.input, b->w.aux, b->abc[0], b->abc[1], b->abc[2]);
+    cuzk_span_end(tl, span);
+    cuzk_groth16_witness gw = {b->abc[0], b->abc[1], b->abc[2], n, b->w.input, b->w.num_inputs, b->w.aux, b->w.num_aux,
+                               &pce->a_aux, &pce->b_input, &pce->b_aux};
+    st = cuzk_groth16_check_shape(p, &gw);
+    if (!st) st = cuzk_groth16_prove(out, p, &gw, NULL, NULL, tl);
+    return st;
+}
