@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the time goes: the accumulation kernel's variants (register cap x prefetch) checked
+# Where the time goes: the accumulation kernel with and without its register cap, checked
 # and timed side by side, then profiled MSM and prover runs (CUZK_GPU_PROFILE=1 prints each
 # stage, synchronized). Usage (GPU host, repository root): scripts/gpu-explore.sh BIN_DIR
 set -uo pipefail
@@ -8,14 +8,14 @@ out=${OUT:-/tmp/gpu-explore}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$(cd "$(dirname "$0")/.." && pwd)/.devdeps/jansson/lib:${LD_LIBRARY_PATH:-}
 c=$bin/cuzk
-for m in 1 4; do for pf in 0 1; do
-  echo "== minb=$m prefetch=$pf"
-  CUZK_GPU_ACCUM_MINB=$m CUZK_GPU_PREFETCH=$pf CUZK_GPU_TEST_LARGE=0 CUZK_GPU_TEST_ONLY=msm timeout 100 "$bin/test_gpu" > "$out/test_$m$pf.log" 2>&1
-  echo "test_gpu msm rc=$? $(grep -c differs "$out/test_$m$pf.log") differ"
+for m in 1 4; do
+  echo "== CUZK_GPU_ACCUM_MINB=$m"
+  CUZK_GPU_ACCUM_MINB=$m CUZK_GPU_TEST_LARGE=0 CUZK_GPU_TEST_ONLY=msm timeout 100 "$bin/test_gpu" > "$out/test_$m.log" 2>&1
+  echo "test_gpu msm rc=$? $(grep -c differs "$out/test_$m.log") differ"
   for lg in 24 26; do
-    CUZK_GPU_ACCUM_MINB=$m CUZK_GPU_PREFETCH=$pf timeout 100 $c bench gpu-msm --log2 $lg --reps 3 | tail -2 | head -1
+    CUZK_GPU_ACCUM_MINB=$m timeout 100 $c bench gpu-msm --log2 $lg --reps 3 | tail -2 | head -1
   done
-done; done
+done
 echo "== profiles"
 CUZK_GPU_PROFILE=1 timeout 100 $c bench gpu-msm --log2 26 --reps 1 2>&1 | grep "\[gpu\]" | tail -13
 timeout 100 $c bench gpu-msm --g2 --log2 22 --reps 3 | tail -2 | head -1

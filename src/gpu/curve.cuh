@@ -181,16 +181,8 @@ template <class F> HD void xyzz_add(xyzz_t<F> &r, const xyzz_t<F> &q)
     }
 }
 
-/* *dst += q, out of line: for a kernel whose hot loop is mixed additions, an inlined full
- * addition on a rare path would only raise its register count */
-template <class F> HDN void xyzz_add_to(xyzz_t<F> *dst, const xyzz_t<F> q)
-{
-    xyzz_t<F> r = *dst;
-    xyzz_add_body(r, q);
-    *dst = r;
-}
-
-/* r = k * p for a small k (double and add, from the top bit) */
+/* r = k * p for a small k (double and add, from the top bit). Only the synthetic-base
+ * generator uses it (see docs/GPU.md on why the MSM does without it). */
 template <class F> HDN void xyzz_mul_u32(xyzz_t<F> &r, const xyzz_t<F> &p, uint32_t k)
 {
     xyzz_t<F> acc;

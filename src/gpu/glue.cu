@@ -40,30 +40,6 @@ void xyzz_to_p2(blst_p2 *out, const g2_xyzz &p)
     out->z = *ZZ;
 }
 
-void windows_to_p1(blst_p1 *out, const g1_xyzz *win, unsigned nw, unsigned c)
-{
-    blst_p1 acc, t;
-    xyzz_to_p1(&acc, win[nw - 1]);
-    for (int w = (int)nw - 2; w >= 0; w--) {
-        for (unsigned k = 0; k < c; k++) blst_p1_double(&acc, &acc);
-        xyzz_to_p1(&t, win[w]);
-        blst_p1_add_or_double(&acc, &acc, &t);
-    }
-    *out = acc;
-}
-
-void windows_to_p2(blst_p2 *out, const g2_xyzz *win, unsigned nw, unsigned c)
-{
-    blst_p2 acc, t;
-    xyzz_to_p2(&acc, win[nw - 1]);
-    for (int w = (int)nw - 2; w >= 0; w--) {
-        for (unsigned k = 0; k < c; k++) blst_p2_double(&acc, &acc);
-        xyzz_to_p2(&t, win[w]);
-        blst_p2_add_or_double(&acc, &acc, &t);
-    }
-    *out = acc;
-}
-
 /* ---------------------------------------------------------------- NTT tables */
 static void powers(std::vector<fr_t> &lo, std::vector<fr_t> &hi, const cuzk_fr &base)
 {

@@ -14,9 +14,6 @@ extern "C" {
 /* ---------------------------------------------------------------- host glue (glue.cu) */
 void xyzz_to_p1(blst_p1 *out, const g1_xyzz &p);
 void xyzz_to_p2(blst_p2 *out, const g2_xyzz &p);
-/* sum_w 2^(c w) win[w] */
-void windows_to_p1(blst_p1 *out, const g1_xyzz *win, unsigned nw, unsigned c);
-void windows_to_p2(blst_p2 *out, const g2_xyzz *win, unsigned nw, unsigned c);
 
 /* NTT tables in host memory (w = the 2^28-th root, g = 7) */
 struct ntt_host_tables {

@@ -93,7 +93,7 @@ struct k_digits {
 
 /* One accumulation round over sorted (key, value) pairs. FROM_POINTS: values are base
  * indices with a sign bit (round 1); otherwise XYZZ partial sums (later rounds). */
-template <class F, bool FROM_POINTS, bool PF = false> struct k_accum {
+template <class F, bool FROM_POINTS> struct k_accum {
     const uint32_t *keys;
     const uint32_t *vals;         /* FROM_POINTS */
     const xyzz_t<F> *pvals;       /* !FROM_POINTS */
@@ -139,19 +139,11 @@ template <class F, bool FROM_POINTS, bool PF = false> struct k_accum {
         xyzz_t<F> acc;
         set_inf(acc);
         if (FROM_POINTS) {
-            /* PF: the next point is loaded before the current one is added, so its memory
-             * latency overlaps the arithmetic */
-            affine_t<F> nxt;
-            if (PF) nxt = load(begin);
+            /* (loading the next point before adding the current one was measured slower: it
+             * costs registers the capped kernel does not have) */
             for (size_t j = begin; j < end; j++) {
                 const uint32_t k = keys[j];
-                affine_t<F> p;
-                if (PF) {
-                    p = nxt;
-                    if (j + 1 < end) nxt = load(j + 1);
-                } else {
-                    p = load(j);
-                }
+                const affine_t<F> p = load(j);
                 if (k != cur) {
                     flush(t, begin, end, rs, j, cur, acc);
                     if (k == MSM_SENTINEL) return;
@@ -347,50 +339,28 @@ template <class F> struct k_ones {
 };
 
 /* ---------------------------------------------------------------- orchestration */
-/* The first-round accumulation kernel decides the MSM's speed. For G1 two register caps and
- * two load schedules are compiled: CUZK_GPU_ACCUM_MINB = 1 (no cap) or 4 (128 registers,
- * 16 warps per SM), CUZK_GPU_PREFETCH = 0 or 1; defaults below, from measurement. */
+/* The first-round accumulation kernel decides the MSM's speed. G1 runs it capped at 128
+ * registers (16 warps per SM, small spills): 12.1 ns/point at 2^26 on the H200 against 14.0
+ * uncapped (CUZK_GPU_ACCUM_MINB=1 selects the uncapped build). G2 needs about 255 registers;
+ * capping it at 168 was much slower (81.7 against 56.5 ns/point at 2^24), so it runs
+ * uncapped. */
 static inline int msm_accum_minb(void)
 {
     static int v = -1;
     if (v < 0) {
         const char *e = getenv("CUZK_GPU_ACCUM_MINB");
-        v = e ? atoi(e) : 4; /* H200, 2^26: 12.1 ns/point capped vs 14.0 uncapped */
+        v = e ? atoi(e) : 4;
     }
     return v;
 }
 
-static inline int msm_prefetch(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("CUZK_GPU_PREFETCH");
-        v = e ? atoi(e) : 0; /* H200, 2^26, capped: 16.1 ns/point with prefetch (spills) */
-    }
-    return v;
-}
-
-template <class X, class F> static void msm_launch_accum(X &x, size_t T, const k_accum<F, true, false> &k)
+template <class X, class F> static void msm_launch_accum(X &x, size_t T, const k_accum<F, true> &k)
 {
     if constexpr (sizeof(F) == sizeof(fp_t)) {
-        const k_accum<F, true, true> kp = {k.keys, k.vals, k.pvals, k.bases, k.n, k.S, k.buckets, k.slot_keys, k.slot_vals};
-        const int minb = msm_accum_minb(), pf = msm_prefetch();
-        if (minb == 4) {
-            if (pf) x.template parallel_lb<4>(T, kp);
-            else x.template parallel_lb<4>(T, k);
-        } else {
-            if (pf) x.parallel(T, kp);
-            else x.parallel(T, k);
-        }
+        if (msm_accum_minb() == 1) x.parallel(T, k);
+        else x.template parallel_lb<4>(T, k);
     } else {
-        /* G2: CUZK_GPU_ACCUM_MINB_G2=3 caps registers at 168 (12 warps per SM, with spills) */
-        static int g2 = -1;
-        if (g2 < 0) {
-            const char *e = getenv("CUZK_GPU_ACCUM_MINB_G2");
-            g2 = e ? atoi(e) : 1;
-        }
-        if (g2 == 3) x.template parallel_lb<3>(T, k);
-        else x.parallel(T, k);
+        x.parallel(T, k);
     }
 }
 

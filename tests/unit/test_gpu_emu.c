@@ -234,8 +234,6 @@ static void test_prover(const char *name)
 
 int main(void)
 {
-    /* the G2 MSM covers the plain accumulation loop; G1 here takes the prefetching one */
-    setenv("CUZK_GPU_PREFETCH", "1", 1);
     cuzk_rng_seed(&rng, 2026);
     test_arith();
     test_ntt();
