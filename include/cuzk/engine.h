@@ -30,6 +30,21 @@ cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuz
 cuzk_status cuzk_prove_with_pce(const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce, const cuzk_groth16_params *p,
                                 cuzk_prove_buffers *b, cuzk_groth16_proof *out, cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
+/* ---------------------------------------------------------------- partition pipeline */
+typedef struct cuzk_gpu_prover cuzk_gpu_prover;
+
+/* Opens the circuit of partition k (the pipeline frees it). */
+typedef cuzk_status (*cuzk_partition_open_fn)(void *ctx, unsigned k, cuzk_circuit **out);
+
+/* Proves nparts partitions through the precompiled circuit, in order: a producer thread makes
+ * partition k + 1's witness and a, b, c (into one of two buffer sets) while partition k is
+ * proved, on the GPU when gpu is given, else by the CPU prover with p. proofs[k] and the
+ * public inputs (ninputs per partition, ONE omitted) are filled in partition order. Stages go
+ * on tl as "witness k", "a, b, c k" and "prove k". */
+cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, void *ctx, const cuzk_pce *pce,
+                                  const cuzk_groth16_params *p, cuzk_gpu_prover *gpu, cuzk_groth16_proof *proofs,
+                                  cuzk_fr *inputs, size_t ninputs, cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
 #ifdef __cplusplus
 }
 #endif

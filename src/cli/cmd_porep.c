@@ -9,6 +9,7 @@
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/engine.h"
+#include "cuzk/gpu.h"
 
 /* Public inputs of every partition, recomputed natively: out[partitions * ninputs]. */
 static cuzk_status recompute_inputs(cuzk_seal_proof proof, const uint8_t replica_id[32], const uint8_t comm_d[32],
@@ -36,8 +37,8 @@ static cuzk_status recompute_inputs(cuzk_seal_proof proof, const uint8_t replica
 /* One partition: synthesis (PROVE), a check that synthesis made the recomputed public
  * inputs, and the Groth16 proof. With check, TEST mode first names a failing constraint. */
 static cuzk_status prove_partition(const cuzk_porep_shape *shape, const cuzk_c1 *c1, unsigned k,
-                                   const cuzk_groth16_params *p, const cuzk_fr *want_inputs, size_t ni, bool check,
-                                   cuzk_groth16_proof *out, cuzk_timeline *tl)
+                                   const cuzk_groth16_params *p, cuzk_gpu_prover *gpu, const cuzk_fr *want_inputs,
+                                   size_t ni, bool check, cuzk_groth16_proof *out, cuzk_timeline *tl)
 {
     cuzk_cs *cs;
     cuzk_status st;
@@ -69,33 +70,22 @@ static cuzk_status prove_partition(const cuzk_porep_shape *shape, const cuzk_c1 
     if (!st) st = cuzk_groth16_check_shape(p, &w);
     if (st == CUZK_EINVAL)
         cuzk_fail_context(st, "the parameters do not fit a %s partition", c1->info->name);
-    if (!st) st = cuzk_groth16_prove(out, p, &w, NULL, NULL, tl);
+    if (!st) st = gpu ? cuzk_gpu_prove(gpu, out, &w, NULL, NULL, tl) : cuzk_groth16_prove(out, p, &w, NULL, NULL, tl);
     cuzk_prove_result_free(&pr);
     return st;
 }
 
-/* The fast path: the partition's witness in parallel and a, b, c from the precompiled
- * circuit; b is reused from partition to partition. */
-static cuzk_status prove_partition_pce(const cuzk_pce *pce, const cuzk_c1 *c1, unsigned k, const cuzk_groth16_params *p,
-                                       const cuzk_fr *want_inputs, size_t ni, cuzk_prove_buffers *b,
-                                       cuzk_groth16_proof *out, cuzk_timeline *tl)
+/* Partition k of the C1 as a circuit, for the pipeline. */
+static cuzk_status open_partition(void *ctx, unsigned k, cuzk_circuit **out)
 {
-    cuzk_circuit *c;
-    cuzk_status st = cuzk_porep_circuit_open(&c, c1, k);
-    if (st) return st;
-    st = cuzk_prove_with_pce(c, 0, pce, p, b, out, tl);
-    cuzk_circuit_free(c);
-    if (st == CUZK_EINVAL) return cuzk_fail_context(st, "%s partition %u", c1->info->name, k);
-    if (!st && (b->w.num_inputs != ni + 1 || memcmp(b->w.input + 1, want_inputs, ni * sizeof(cuzk_fr))))
-        st = cuzk_fail(CUZK_EINTERNAL, "partition %u: the circuit's public inputs differ from the recomputed ones", k);
-    return st;
+    return cuzk_porep_circuit_open(out, ctx, k);
 }
 
 int cli_prove_porep(int argc, char **argv)
 {
     const char *c1_path = NULL, *params_path = NULL, *out_path = NULL, *vk_path = NULL, *inputs_path = NULL,
                *threads = NULL, *pce_path = NULL;
-    bool check = false, quiet = false, done;
+    bool check = false, quiet = false, use_gpu = false, done;
     cli_opt opts[] = {
         {"pce", "FILE", "precompiled circuit: parallel witness + matrices instead of PROVE synthesis (recorded and "
                         "saved there on first use)", &pce_path, NULL},
@@ -106,6 +96,8 @@ int cli_prove_porep(int argc, char **argv)
          &vk_path, NULL},
         {"inputs", "FILE", "also write the partitions' public inputs (JSON, an array per partition)", &inputs_path, NULL},
         {"check", NULL, "run TEST mode first and name the first unsatisfied constraint", NULL, &check},
+        {"gpu", NULL, "prove on the GPU (parameters uploaded once); with --pce the next partition's witness is "
+                      "made on the CPU meanwhile", NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
@@ -150,24 +142,36 @@ int cli_prove_porep(int argc, char **argv)
     if (!st && vk_path) st = cuzk_groth16_vk_read(&vk, vk_path);
     if (!st && !(proofs = calloc(nparts, sizeof *proofs))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
     cuzk_pce pce = {0};
-    cuzk_prove_buffers bufs = {0};
-    if (!st && pce_path) {
+    cuzk_gpu_prover *gpu = NULL;
+    if (!st && use_gpu) {
+        span = cuzk_span_begin(tl, "upload params to the GPU");
+        st = cuzk_gpu_prover_create(&gpu, &p);
+        cuzk_span_end(tl, span);
+    }
+    if (!st && pce_path && !check) {
         cuzk_circuit *c0;
         st = cuzk_porep_circuit_open(&c0, c1, 0);
         if (!st) {
             st = cuzk_pce_load_or_record(pce_path, c0, &pce, tl);
             cuzk_circuit_free(c0);
         }
+        cuzk_fr *made = st ? NULL : calloc((size_t)nparts * ni + 1, sizeof *made);
+        if (!st && !made) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+        if (!st) st = cuzk_prove_partitions(nparts, open_partition, c1, &pce, &p, gpu, proofs, made, ni, tl);
+        if (st == CUZK_EINVAL) cuzk_fail_context(st, "the parameters do not fit a %s partition", c1->info->name);
+        if (!st && memcmp(made, inputs, (size_t)nparts * ni * sizeof(cuzk_fr)))
+            st = cuzk_fail(CUZK_EINTERNAL, "the circuit's public inputs differ from the recomputed ones");
+        free(made);
+    } else {
+        for (unsigned k = 0; k < nparts && !st; k++) {
+            char name[32];
+            snprintf(name, sizeof name, "partition %u", k);
+            span = cuzk_span_begin(tl, name);
+            st = prove_partition(&shape, c1, k, &p, gpu, inputs + k * ni, ni, check, &proofs[k], tl);
+            cuzk_span_end(tl, span);
+        }
     }
-    for (unsigned k = 0; k < nparts && !st; k++) {
-        char name[32];
-        snprintf(name, sizeof name, "partition %u", k);
-        span = cuzk_span_begin(tl, name);
-        if (pce_path && !check) st = prove_partition_pce(&pce, c1, k, &p, inputs + k * ni, ni, &bufs, &proofs[k], tl);
-        else st = prove_partition(&shape, c1, k, &p, inputs + k * ni, ni, check, &proofs[k], tl);
-        cuzk_span_end(tl, span);
-    }
-    cuzk_prove_buffers_free(&bufs);
+    cuzk_gpu_prover_destroy(gpu);
     cuzk_pce_free(&pce);
     if (!st) {
         span = cuzk_span_begin(tl, "verify");

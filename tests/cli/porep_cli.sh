@@ -39,6 +39,15 @@ python3 -c "d=bytearray(open('s.pce','rb').read()); d[len(d)//3]^=1; open('bad.p
 expect_fail "corrupted pce" 1 "checksum" "$CUZK" prove porep --c1 s/c1.json --params "$P" --out x.proof --pce bad.pce --quiet
 no_file "no proof with a corrupted pce" x.proof
 
+# on the GPU: a verified proof where there is a device, otherwise a clear error and no proof
+CHECKS=$((CHECKS + 1))
+if "$CUZK" prove porep --c1 s/c1.json --params "$P" --out g.proof --pce s.pce --gpu --quiet >out.txt 2>err.txt; then
+  expect_ok "verify the GPU proof" "$CUZK" verify porep --c1 s/c1.json --vk "$V" --proof g.proof
+else
+  grep -Eq "CUDA|GPU" err.txt || fail "prove porep --gpu without a device: $(head -c 300 err.txt)"
+  no_file "no GPU proof without a device" g.proof
+fi
+
 # a different sector does not verify against this proof
 expect_ok "seal another sector" "$CUZK" seal --sector-size 2KiB --out t --sector-id 2 --quiet
 expect_fail "other sector's public data" 1 "FAILED" "$CUZK" verify porep --public t/sector.json --vk "$V" --proof s.proof
