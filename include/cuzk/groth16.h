@@ -94,6 +94,14 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
                                const cuzk_groth16_witness *w, const cuzk_fr *r, const cuzk_fr *s,
                                cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
+/* The proof from the five MSM results and the randomizers, as bellperson assembles it:
+ * A = alpha + A_msm + r delta; B = beta + B_msm + s delta (G2);
+ * C = rs delta + s alpha + r beta + s A_msm + r B1_msm + H + L. Uses vk's alpha_g1, beta_g1,
+ * beta_g2, delta_g1 and delta_g2 only. Shared by the CPU and GPU provers. */
+void cuzk_groth16_assemble(cuzk_groth16_proof *out, const cuzk_groth16_vk *vk, const cuzk_fr *r, const cuzk_fr *s,
+                           const blst_p1 *h_msm, const blst_p1 *l_msm, const blst_p1 *a_msm, const blst_p1 *b1_msm,
+                           const blst_p2 *b2_msm);
+
 /* The H polynomial's coefficients as the prover computes them (N - 1 values into h_out),
  * exposed so other provers (GPU) can be checked stage by stage. */
 cuzk_status cuzk_groth16_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w, cuzk_timeline *tl) CUZK_WARN_UNUSED;

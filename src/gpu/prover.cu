@@ -40,57 +40,19 @@ static cuzk_status check_shape(const prover_bases &B, const cuzk_groth16_witness
     return cuzk_groth16_check_shape(&p, w);
 }
 
-static void p1_mul(blst_p1 *out, const blst_p1 *p, const cuzk_fr *k)
-{
-    blst_scalar s;
-    cuzk_fr_to_scalar(&s, k);
-    blst_p1_mult(out, p, s.b, 255);
-}
-static void p1_affine_mul(blst_p1 *out, const blst_p1_affine *p, const cuzk_fr *k)
-{
-    blst_p1 t;
-    blst_p1_from_affine(&t, p);
-    p1_mul(out, &t, k);
-}
-static void p2_affine_mul(blst_p2 *out, const blst_p2_affine *p, const cuzk_fr *k)
-{
-    blst_scalar s;
-    blst_p2 t;
-    cuzk_fr_to_scalar(&s, k);
-    blst_p2_from_affine(&t, p);
-    blst_p2_mult(out, &t, s.b, 255);
-}
-
-/* A = alpha + A_msm + r delta; B = beta + B2_msm + s delta;
- * C = rs delta + s alpha + r beta + s A_msm + r B1_msm + H + L (the CPU prover's order) */
-static void assemble(cuzk_groth16_proof *out, const prover_vk &vk, const cuzk_fr &r, const cuzk_fr &s,
+/* The CPU prover's assembly on the vk points the prover keeps. */
+static void assemble(cuzk_groth16_proof *out, const prover_vk &k, const cuzk_fr &r, const cuzk_fr &s,
                      const blst_p1 &h_msm, const blst_p1 &l_msm, const blst_p1 &a_msm, const blst_p1 &b1_msm,
                      const blst_p2 &b2_msm)
 {
-    blst_p1 g_a, g_c, t;
-    blst_p2 g_b;
-    cuzk_fr rs;
-    p1_affine_mul(&g_a, &vk.delta_g1, &r);
-    blst_p1_add_or_double_affine(&g_a, &g_a, &vk.alpha_g1);
-    blst_p1_add_or_double(&g_a, &g_a, &a_msm);
-    p2_affine_mul(&g_b, &vk.delta_g2, &s);
-    blst_p2_add_or_double_affine(&g_b, &g_b, &vk.beta_g2);
-    blst_p2_add_or_double(&g_b, &g_b, &b2_msm);
-    cuzk_fr_mul(&rs, &r, &s);
-    p1_affine_mul(&g_c, &vk.delta_g1, &rs);
-    p1_affine_mul(&t, &vk.alpha_g1, &s);
-    blst_p1_add_or_double(&g_c, &g_c, &t);
-    p1_affine_mul(&t, &vk.beta_g1, &r);
-    blst_p1_add_or_double(&g_c, &g_c, &t);
-    p1_mul(&t, &a_msm, &s);
-    blst_p1_add_or_double(&g_c, &g_c, &t);
-    p1_mul(&t, &b1_msm, &r);
-    blst_p1_add_or_double(&g_c, &g_c, &t);
-    blst_p1_add_or_double(&g_c, &g_c, &h_msm);
-    blst_p1_add_or_double(&g_c, &g_c, &l_msm);
-    blst_p1_to_affine(&out->a, &g_a);
-    blst_p2_to_affine(&out->b, &g_b);
-    blst_p1_to_affine(&out->c, &g_c);
+    cuzk_groth16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    vk.alpha_g1 = k.alpha_g1;
+    vk.beta_g1 = k.beta_g1;
+    vk.delta_g1 = k.delta_g1;
+    vk.beta_g2 = k.beta_g2;
+    vk.delta_g2 = k.delta_g2;
+    cuzk_groth16_assemble(out, &vk, &r, &s, &h_msm, &l_msm, &a_msm, &b1_msm, &b2_msm);
 }
 
 static size_t words_of(size_t bits) { return (bits + 63) / 64; }

@@ -215,6 +215,39 @@ static void p2_affine_mul(blst_p2 *out, const blst_p2_affine *p, const cuzk_fr *
     blst_p2_mult(out, &t, s.b, 255);
 }
 
+void cuzk_groth16_assemble(cuzk_groth16_proof *out, const cuzk_groth16_vk *vk, const cuzk_fr *r, const cuzk_fr *s,
+                           const blst_p1 *h_msm, const blst_p1 *l_msm, const blst_p1 *a_msm, const blst_p1 *b1_msm,
+                           const blst_p2 *b2_msm)
+{
+    blst_p1 g_a, g_c, t;
+    blst_p2 g_b;
+    cuzk_fr rs;
+    /* A = alpha + A_msm + r delta */
+    p1_affine_mul(&g_a, &vk->delta_g1, r);
+    blst_p1_add_or_double_affine(&g_a, &g_a, &vk->alpha_g1);
+    blst_p1_add_or_double(&g_a, &g_a, a_msm);
+    /* B = beta + B2_msm + s delta */
+    p2_affine_mul(&g_b, &vk->delta_g2, s);
+    blst_p2_add_or_double_affine(&g_b, &g_b, &vk->beta_g2);
+    blst_p2_add_or_double(&g_b, &g_b, b2_msm);
+    /* C = rs delta + s alpha + r beta + s A_msm + r B1_msm + H + L */
+    cuzk_fr_mul(&rs, r, s);
+    p1_affine_mul(&g_c, &vk->delta_g1, &rs);
+    p1_affine_mul(&t, &vk->alpha_g1, s);
+    blst_p1_add_or_double(&g_c, &g_c, &t);
+    p1_affine_mul(&t, &vk->beta_g1, r);
+    blst_p1_add_or_double(&g_c, &g_c, &t);
+    p1_mul(&t, a_msm, s);
+    blst_p1_add_or_double(&g_c, &g_c, &t);
+    p1_mul(&t, b1_msm, r);
+    blst_p1_add_or_double(&g_c, &g_c, &t);
+    blst_p1_add_or_double(&g_c, &g_c, h_msm);
+    blst_p1_add_or_double(&g_c, &g_c, l_msm);
+    blst_p1_to_affine(&out->a, &g_a);
+    blst_p2_to_affine(&out->b, &g_b);
+    blst_p1_to_affine(&out->c, &g_c);
+}
+
 cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p, const cuzk_groth16_witness *w,
                                const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl)
 {
@@ -278,34 +311,7 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     if (st) goto done;
 
     span = cuzk_span_begin(tl, "assemble");
-    const cuzk_groth16_vk *vk = &p->vk;
-    blst_p1 g_a, g_c, t;
-    blst_p2 g_b;
-    cuzk_fr rs;
-    /* A = alpha + A_msm + r delta */
-    p1_affine_mul(&g_a, &vk->delta_g1, &r);
-    blst_p1_add_or_double_affine(&g_a, &g_a, &vk->alpha_g1);
-    blst_p1_add_or_double(&g_a, &g_a, &a_msm);
-    /* B = beta + B2_msm + s delta */
-    p2_affine_mul(&g_b, &vk->delta_g2, &s);
-    blst_p2_add_or_double_affine(&g_b, &g_b, &vk->beta_g2);
-    blst_p2_add_or_double(&g_b, &g_b, &b2_msm);
-    /* C = rs delta + s alpha + r beta + s A_msm + r B1_msm + H + L */
-    cuzk_fr_mul(&rs, &r, &s);
-    p1_affine_mul(&g_c, &vk->delta_g1, &rs);
-    p1_affine_mul(&t, &vk->alpha_g1, &s);
-    blst_p1_add_or_double(&g_c, &g_c, &t);
-    p1_affine_mul(&t, &vk->beta_g1, &r);
-    blst_p1_add_or_double(&g_c, &g_c, &t);
-    p1_mul(&t, &a_msm, &s);
-    blst_p1_add_or_double(&g_c, &g_c, &t);
-    p1_mul(&t, &b1_msm, &r);
-    blst_p1_add_or_double(&g_c, &g_c, &t);
-    blst_p1_add_or_double(&g_c, &g_c, &h_msm);
-    blst_p1_add_or_double(&g_c, &g_c, &l_msm);
-    blst_p1_to_affine(&out->a, &g_a);
-    blst_p2_to_affine(&out->b, &g_b);
-    blst_p1_to_affine(&out->c, &g_c);
+    cuzk_groth16_assemble(out, &p->vk, &r, &s, &h_msm, &l_msm, &a_msm, &b1_msm, &b2_msm);
     cuzk_span_end(tl, span);
 done:
     cuzk_span_end(tl, prove_span);
