@@ -1,8 +1,9 @@
 # Every tests/unit/test_*.c is one test program, run by ctest.
 file(GLOB CUZK_UNIT_TESTS CONFIGURE_DEPENDS tests/unit/test_*.c)
+file(GLOB CUZK_TEST_SUPPORT CONFIGURE_DEPENDS tests/unit/harness.c tests/unit/support_*.c)
 foreach(src ${CUZK_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
-  add_executable(${name} ${src} tests/unit/harness.c)
+  add_executable(${name} ${src} ${CUZK_TEST_SUPPORT})
   target_include_directories(${name} PRIVATE src tests/unit)
   target_link_libraries(${name} PRIVATE cuzk_core)
   add_test(NAME ${name} COMMAND ${name})

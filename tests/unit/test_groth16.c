@@ -6,38 +6,8 @@
 #include "cuzk/circuits.h"
 #include "cuzk/groth16.h"
 #include "harness.h"
+#include "support_job.h"
 
-typedef struct {
-    cuzk_circuit *circuit;
-    cuzk_r1cs r1cs;
-    const cuzk_r1cs *m;
-    cuzk_prove_result pr;
-    cuzk_fr *input;
-    cuzk_groth16_witness w;
-} job;
-
-static void job_open(job *j, const char *name, uint64_t seed)
-{
-    memset(j, 0, sizeof *j);
-    if (cuzk_circuit_open(&j->circuit, name) || cuzk_circuit_record(j->circuit, &j->r1cs)) {
-        fprintf(stderr, "cannot open %s: %s\n", name, cuzk_last_error());
-        exit(1);
-    }
-    j->m = &j->r1cs;
-    CHECK_OK(cuzk_circuit_prove_input(j->circuit, seed, &j->pr));
-    CHECK(cuzk_r1cs_first_unsatisfied(j->m, j->pr.input, j->pr.aux) == -1);
-    j->input = j->pr.input;
-    cuzk_groth16_witness w = {j->pr.a, j->pr.b, j->pr.c, j->pr.n, j->pr.input, j->pr.num_inputs, j->pr.aux,
-                              j->pr.num_aux, &j->pr.a_aux, &j->pr.b_input, &j->pr.b_aux};
-    j->w = w;
-}
-
-static void job_close(job *j)
-{
-    cuzk_prove_result_free(&j->pr);
-    cuzk_r1cs_free(&j->r1cs);
-    cuzk_circuit_free(j->circuit);
-}
 
 static int same_params(const cuzk_groth16_params *x, const cuzk_groth16_params *y)
 {
