@@ -75,6 +75,31 @@ static cuzk_status prove_partition(const cuzk_porep_shape *shape, const cuzk_c1 
     return st;
 }
 
+/* For --check on a C1 whose vanilla proofs fail: runs each partition in TEST mode and adds the
+ * first unsatisfied constraint's path to the message. Returns st. */
+static cuzk_status pinpoint(const cuzk_c1 *c1, cuzk_status st)
+{
+    char vanilla[1024];
+    snprintf(vanilla, sizeof vanilla, "%s", cuzk_last_error());
+    cuzk_porep_shape shape;
+    if (cuzk_porep_shape_for_proof(&shape, c1->proof)) return cuzk_fail(st, "%s", vanilla);
+    for (unsigned k = 0; k < c1->partitions; k++) {
+        cuzk_cs *cs;
+        if (cuzk_cs_create(&cs, CUZK_CS_TEST, true)) break;
+        cuzk_stacked_synthesize(cs, &shape, c1, k);
+        const char *path = NULL;
+        long bad = cs->status ? -1 : cuzk_cs_which_unsatisfied(cs, &path);
+        if (bad >= 0) {
+            st = cuzk_fail(st, "%s; in the circuit, partition %u constraint %ld is not satisfied: %s", vanilla, k, bad,
+                           path);
+            cuzk_cs_destroy(cs);
+            return st;
+        }
+        cuzk_cs_destroy(cs);
+    }
+    return cuzk_fail(st, "%s", vanilla);
+}
+
 /* Partition k of the C1 as a circuit, for the pipeline. */
 static cuzk_status open_partition(void *ctx, unsigned k, cuzk_circuit **out)
 {
@@ -125,6 +150,7 @@ int cli_prove_porep(int argc, char **argv)
         st = cuzk_c1_verify(c1, NULL, 0);
         if (st) cuzk_fail_context(st, "%s", c1_path);
         cuzk_span_end(tl, span);
+        if (st && check) st = pinpoint(c1, st); /* --check: also name the constraint it breaks */
     }
     if (!st) st = cuzk_porep_shape_for_proof(&shape, c1->proof);
     if (!st) st = recompute_inputs(c1->proof, c1->replica_id, c1->comm_d, c1->comm_r, c1->seed, &inputs, &nparts, &ni);

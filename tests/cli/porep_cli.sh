@@ -68,6 +68,9 @@ data = open("s/c1.json", "rb").read(); open("trunc.json", "wb").write(data[: len
 PY
 expect_fail "flipped Merkle path bit" 1 "drg_parents|drg parent|inclusion|tree C" "$CUZK" prove porep --c1 flip.json --params "$P" --out x.proof --quiet
 no_file "no proof for a flipped bit" x.proof
+expect_fail "--check names the constraint" 1 "challenge_0/drg_parent_0_inclusion/" "$CUZK" prove porep --c1 flip.json --params "$P" --out x.proof --check --quiet
+no_file "no proof with --check" x.proof
+expect_ok "--check on a good C1" "$CUZK" prove porep --c1 s/c1.json --params "$P" --out c.proof --check --quiet
 expect_fail "wrong comm_r" 1 "comm_r" "$CUZK" prove porep --c1 commr.json --params "$P" --out x.proof --quiet
 no_file "no proof for a wrong comm_r" x.proof
 expect_fail "truncated C1" 1 "trunc.json" "$CUZK" prove porep --c1 trunc.json --params "$P" --out x.proof --quiet
