@@ -25,8 +25,14 @@ void cuzk_prove_buffers_free(cuzk_prove_buffers *b);
 cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuzk_pce *pce,
                                     cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
-/* Witness of c for seed (parallel), a, b, c = PCE x witness, and the proof (r, s from the
- * OS CSPRNG). Checks the parameters' shape first. */
+/* Witness of c for seed (parts in parallel) into b->w, then a, b, c = PCE x witness into
+ * b->abc (grown when too small). Stages go on tl as "<prefix>witness" and "<prefix>a, b, c". */
+cuzk_status cuzk_prove_buffers_fill(cuzk_prove_buffers *b, const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce,
+                                    cuzk_timeline *tl, const char *prefix) CUZK_WARN_UNUSED;
+/* The prover's view of filled buffers (densities from the PCE). */
+cuzk_groth16_witness cuzk_prove_buffers_witness(const cuzk_prove_buffers *b, const cuzk_pce *pce);
+
+/* Fill, then the proof (r, s from the OS CSPRNG). Checks the parameters' shape first. */
 cuzk_status cuzk_prove_with_pce(const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce, const cuzk_groth16_params *p,
                                 cuzk_prove_buffers *b, cuzk_groth16_proof *out, cuzk_timeline *tl) CUZK_WARN_UNUSED;
 

@@ -9,6 +9,7 @@
 #define CUZK_GROTH16_H
 
 #include "cuzk/ff.h"
+#include "cuzk/cs.h"
 #include "cuzk/r1cs.h"
 
 #ifdef __cplusplus
@@ -81,6 +82,9 @@ typedef struct {
     const cuzk_density *b_input_density; /* num_inputs bits */
     const cuzk_density *b_aux_density;   /* num_aux bits */
 } cuzk_groth16_witness;
+
+/* The prover's view of a PROVE-mode synthesis result (borrowed, not copied). */
+cuzk_groth16_witness cuzk_groth16_witness_of(const cuzk_prove_result *pr);
 
 /* Checks that the parameter lengths fit the witness shape (|ic| = num_inputs, |l| = num_aux,
  * |h| = N - 1, |a| and |b| = density popcounts); the error says which one does not. */

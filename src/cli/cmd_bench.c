@@ -270,8 +270,7 @@ static int bench_prove(int argc, char **argv)
         ts[r] = cuzk_now() - t0;
         if (st) break;
         nconstraints = pr.n - pr.num_inputs;
-        cuzk_groth16_witness w = {pr.a, pr.b, pr.c, pr.n, pr.input, pr.num_inputs, pr.aux, pr.num_aux,
-                                  &pr.a_aux, &pr.b_input, &pr.b_aux};
+        cuzk_groth16_witness w = cuzk_groth16_witness_of(&pr);
         cuzk_groth16_proof proof;
         t0 = cuzk_now();
         st = cuzk_groth16_prove(&proof, &p, &w, NULL, NULL, last);

@@ -36,8 +36,7 @@ static int demo_circuit(const char *circuit, cuzk_timeline *tl)
         cuzk_span_end(tl, span);
     }
     if (!st) {
-        cuzk_groth16_witness w = {pr.a, pr.b, pr.c, pr.n, pr.input, pr.num_inputs, pr.aux, pr.num_aux,
-                                  &pr.a_aux, &pr.b_input, &pr.b_aux};
+        cuzk_groth16_witness w = cuzk_groth16_witness_of(&pr);
         st = cuzk_groth16_prove(&proof, &p, &w, NULL, NULL, tl);
     }
     if (!st) {
@@ -123,8 +122,7 @@ static int demo_porep(const char *cache, cuzk_timeline *tl)
         cuzk_span_end(tl, span);
     }
     if (!st) {
-        cuzk_groth16_witness w = {pr.a, pr.b, pr.c, pr.n, pr.input, pr.num_inputs, pr.aux, pr.num_aux,
-                                  &pr.a_aux, &pr.b_input, &pr.b_aux};
+        cuzk_groth16_witness w = cuzk_groth16_witness_of(&pr);
         st = cuzk_groth16_prove(&proof, &p, &w, NULL, NULL, tl);
     }
     if (!st) {

@@ -65,8 +65,7 @@ static cuzk_status prove_partition(const cuzk_porep_shape *shape, const cuzk_c1 
     if (st) return st;
     if (pr.num_inputs != ni + 1 || memcmp(pr.input + 1, want_inputs, ni * sizeof(cuzk_fr)))
         st = cuzk_fail(CUZK_EINTERNAL, "partition %u: the circuit's public inputs differ from the recomputed ones", k);
-    cuzk_groth16_witness w = {pr.a, pr.b, pr.c, pr.n, pr.input, pr.num_inputs, pr.aux, pr.num_aux,
-                              &pr.a_aux, &pr.b_input, &pr.b_aux};
+    cuzk_groth16_witness w = cuzk_groth16_witness_of(&pr);
     if (!st) st = cuzk_groth16_check_shape(p, &w);
     if (st == CUZK_EINVAL)
         cuzk_fail_context(st, "the parameters do not fit a %s partition", c1->info->name);

@@ -18,8 +18,7 @@ static cuzk_status prove_one(const cuzk_circuit *c, const cuzk_groth16_params *p
     cuzk_status st = cuzk_circuit_prove_input(c, seed, &pr);
     cuzk_span_end(tl, span);
     if (st) return st;
-    cuzk_groth16_witness w = {pr.a, pr.b, pr.c, pr.n, pr.input, pr.num_inputs, pr.aux, pr.num_aux,
-                              &pr.a_aux, &pr.b_input, &pr.b_aux};
+    cuzk_groth16_witness w = cuzk_groth16_witness_of(&pr);
     st = cuzk_groth16_prove(out, p, &w, NULL, NULL, tl);
     if (!st) memcpy(inputs, pr.input + 1, (pr.num_inputs - 1) * sizeof(cuzk_fr));
     cuzk_prove_result_free(&pr);

@@ -28,33 +28,11 @@ static cuzk_status fill(pipeline *pl, unsigned k, cuzk_prove_buffers *b)
     cuzk_circuit *c;
     cuzk_status st = pl->open(pl->ctx, k, &c);
     if (st) return st;
-    char name[48];
-    snprintf(name, sizeof name, "witness %u", k);
-    int span = cuzk_span_begin_under(pl->tl, -1, name);
-    st = cuzk_circuit_witness(c, 0, true, &b->w);
-    cuzk_span_end(pl->tl, span);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "partition %u: ", k);
+    st = cuzk_prove_buffers_fill(b, c, 0, pl->pce, pl->tl, prefix);
     cuzk_circuit_free(c);
-    if (st) return st;
-    const cuzk_pce *pce = pl->pce;
-    if (b->w.num_inputs != pce->num_inputs || b->w.num_aux != pce->num_aux)
-        return cuzk_fail(CUZK_EINVAL, "partition %u: the precompiled circuit has %zu inputs and %zu aux, the witness %zu "
-                                      "and %zu", k, pce->num_inputs, pce->num_aux, b->w.num_inputs, b->w.num_aux);
-    size_t n = pce->num_constraints + pce->num_inputs;
-    if (b->n < n) {
-        for (int j = 0; j < 3; j++) {
-            cuzk_big_free(b->abc[j], b->n * sizeof(cuzk_fr));
-            b->abc[j] = NULL;
-        }
-        b->n = 0;
-        for (int j = 0; j < 3; j++)
-            if (!(b->abc[j] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) return CUZK_ENOMEM;
-        b->n = n;
-    }
-    snprintf(name, sizeof name, "a, b, c %u", k);
-    span = cuzk_span_begin_under(pl->tl, -1, name);
-    cuzk_pce_evaluate(pce, b->w.input, b->w.aux, b->abc[0], b->abc[1], b->abc[2]);
-    cuzk_span_end(pl->tl, span);
-    return CUZK_OK;
+    return st ? cuzk_fail_context(st, "partition %u", k) : CUZK_OK;
 }
 
 static void *producer(void *arg)
@@ -107,14 +85,12 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
         pthread_mutex_unlock(&pl.mu);
         if (st) break;
         cuzk_prove_buffers *b = &pl.buf[slot];
-        size_t n = pce->num_constraints + pce->num_inputs;
-        cuzk_groth16_witness gw = {b->abc[0], b->abc[1], b->abc[2], n, b->w.input, b->w.num_inputs, b->w.aux,
-                                   b->w.num_aux, &pce->a_aux, &pce->b_input, &pce->b_aux};
+        cuzk_groth16_witness gw = cuzk_prove_buffers_witness(b, pce);
         if (b->w.num_inputs != ninputs + 1)
             st = cuzk_fail(CUZK_EINVAL, "partition %u has %zu public inputs, expected %zu", k, b->w.num_inputs - 1, ninputs);
         if (!st) st = cuzk_groth16_check_shape(p, &gw);
         char name[48];
-        snprintf(name, sizeof name, "prove %u%s", k, gpu ? " (gpu)" : "");
+        snprintf(name, sizeof name, "partition %u: prove%s", k, gpu ? " (gpu)" : "");
         int span = cuzk_span_begin(tl, name); /* the prover's own spans nest under it */
         if (!st) st = gpu ? cuzk_gpu_prove(gpu, &proofs[k], &gw, NULL, NULL, tl) : cuzk_groth16_prove(&proofs[k], p, &gw, NULL, NULL, tl);
         cuzk_span_end(tl, span);

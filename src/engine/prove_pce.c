@@ -1,4 +1,5 @@
 /* The fast proving path (include/cuzk/engine.h). */
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -46,10 +47,12 @@ cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuz
     return st;
 }
 
-cuzk_status cuzk_prove_with_pce(const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce, const cuzk_groth16_params *p,
-                                cuzk_prove_buffers *b, cuzk_groth16_proof *out, cuzk_timeline *tl)
+cuzk_status cuzk_prove_buffers_fill(cuzk_prove_buffers *b, const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce,
+                                    cuzk_timeline *tl, const char *prefix)
 {
-    int span = cuzk_span_begin(tl, "witness (parallel)");
+    char name[64];
+    snprintf(name, sizeof name, "%switness", prefix);
+    int span = cuzk_span_begin_under(tl, -1, name);
     cuzk_status st = cuzk_circuit_witness(c, seed, true, &b->w);
     cuzk_span_end(tl, span);
     if (st) return st;
@@ -67,11 +70,26 @@ cuzk_status cuzk_prove_with_pce(const cuzk_circuit *c, uint64_t seed, const cuzk
             if (!(b->abc[k] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) return CUZK_ENOMEM;
         b->n = n;
     }
-    span = cuzk_span_begin(tl, "a, b, c (precompiled circuit)");
+    snprintf(name, sizeof name, "%sa, b, c", prefix);
+    span = cuzk_span_begin_under(tl, -1, name);
     cuzk_pce_evaluate(pce, b->w.input, b->w.aux, b->abc[0], b->abc[1], b->abc[2]);
     cuzk_span_end(tl, span);
-    cuzk_groth16_witness gw = {b->abc[0], b->abc[1], b->abc[2], n, b->w.input, b->w.num_inputs, b->w.aux, b->w.num_aux,
-                               &pce->a_aux, &pce->b_input, &pce->b_aux};
+    return CUZK_OK;
+}
+
+cuzk_groth16_witness cuzk_prove_buffers_witness(const cuzk_prove_buffers *b, const cuzk_pce *pce)
+{
+    cuzk_groth16_witness w = {b->abc[0], b->abc[1], b->abc[2], pce->num_constraints + pce->num_inputs, b->w.input,
+                              b->w.num_inputs, b->w.aux, b->w.num_aux, &pce->a_aux, &pce->b_input, &pce->b_aux};
+    return w;
+}
+
+cuzk_status cuzk_prove_with_pce(const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce, const cuzk_groth16_params *p,
+                                cuzk_prove_buffers *b, cuzk_groth16_proof *out, cuzk_timeline *tl)
+{
+    cuzk_status st = cuzk_prove_buffers_fill(b, c, seed, pce, tl, "");
+    if (st) return st;
+    cuzk_groth16_witness gw = cuzk_prove_buffers_witness(b, pce);
     st = cuzk_groth16_check_shape(p, &gw);
     if (!st) st = cuzk_groth16_prove(out, p, &gw, NULL, NULL, tl);
     return st;

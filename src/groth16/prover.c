@@ -13,6 +13,13 @@ static unsigned log2_ceil(size_t n)
     return k;
 }
 
+cuzk_groth16_witness cuzk_groth16_witness_of(const cuzk_prove_result *pr)
+{
+    cuzk_groth16_witness w = {pr->a, pr->b, pr->c, pr->n, pr->input, pr->num_inputs, pr->aux, pr->num_aux,
+                              &pr->a_aux, &pr->b_input, &pr->b_aux};
+    return w;
+}
+
 cuzk_status cuzk_groth16_check_shape(const cuzk_groth16_params *p, const cuzk_groth16_witness *w)
 {
     if (w->n < w->num_inputs || w->num_inputs == 0)

@@ -15,8 +15,7 @@ void job_open(job *j, const char *name, uint64_t seed)
     CHECK_OK(cuzk_circuit_prove_input(j->circuit, seed, &j->pr));
     CHECK(cuzk_r1cs_first_unsatisfied(j->m, j->pr.input, j->pr.aux) == -1);
     j->input = j->pr.input;
-    cuzk_groth16_witness w = {j->pr.a, j->pr.b, j->pr.c, j->pr.n, j->pr.input, j->pr.num_inputs, j->pr.aux,
-                              j->pr.num_aux, &j->pr.a_aux, &j->pr.b_input, &j->pr.b_aux};
+    cuzk_groth16_witness w = cuzk_groth16_witness_of(&j->pr);
     j->w = w;
 }
 

@@ -100,8 +100,7 @@ static void test_groth16(void)
     cuzk_rng_seed(&rng, 5);
     cuzk_groth16_params p;
     CHECK_OK(cuzk_groth16_setup(&p, &m, &rng, NULL));
-    cuzk_groth16_witness w = {pr.a,   pr.b,       pr.c,      pr.n,        pr.input, pr.num_inputs,
-                              pr.aux, pr.num_aux, &pr.a_aux, &pr.b_input, &pr.b_aux};
+    cuzk_groth16_witness w = cuzk_groth16_witness_of(&pr);
     cuzk_groth16_proof proof;
     CHECK_OK(cuzk_groth16_prove(&proof, &p, &w, NULL, NULL, NULL));
     CHECK_OK(cuzk_groth16_verify(&p.vk, &proof, &pr.input[1], 2));
