@@ -8,7 +8,7 @@ foreach(src ${CUZK_UNIT_TESTS})
   target_link_libraries(${name} PRIVATE cuzk_core)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77
-                       ENVIRONMENT "CUZK_TEST_DATA=${CMAKE_SOURCE_DIR}/tests/data;CUZK_VECTORS=${CMAKE_SOURCE_DIR}/tests/vectors")
+                       ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 endforeach()
 
 # CLI and interop tests are shell scripts: tests/cli/*.sh and tests/interop/*.sh get the cuzk binary.

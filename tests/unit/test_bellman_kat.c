@@ -1,6 +1,6 @@
 /* Our verifier against Groth16 proofs made by Rust bellman (ZCash encodings), from the shared
  * test vectors: 6 that verify and 5 that must fail. The vectors are read where the project's
- * reference material lives ($CUZK_SHARED_VECTORS, or ../shared/vectors beside the checkout);
+ * reference material lives ($CUZK_SHARED_VECTORS, or shared/vectors beside the checkout);
  * without them the test reports itself skipped. */
 #include <jansson.h>
 #include <openssl/evp.h>
@@ -40,7 +40,7 @@ int main(void)
     char path[4096];
     const char *env = getenv("CUZK_SHARED_VECTORS");
     if (env) snprintf(path, sizeof path, "%s", env);
-    else snprintf(path, sizeof path, "%s/../../shared/vectors/bellman-kat.json", getenv("CUZK_TEST_DATA") ? getenv("CUZK_TEST_DATA") : ".");
+    else snprintf(path, sizeof path, "%s/../shared/vectors/bellman-kat.json", getenv("CUZK_SOURCE_DIR") ? getenv("CUZK_SOURCE_DIR") : "..");
     json_error_t err;
     json_t *top = json_load_file(path, 0, &err);
     if (!top) TEST_SKIP("bellman test vectors not available (set CUZK_SHARED_VECTORS)");
