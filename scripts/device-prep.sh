@@ -5,6 +5,7 @@
 #   scripts/device-prep.sh DEST [BUILD_DIR]
 #   DEST/.devdeps/blst      lib/libblst.a, include/blst.h
 #   DEST/.devdeps/jansson   include/jansson*.h, lib/libjansson.*, lib/pkgconfig/jansson.pc
+#   DEST/.devdeps/lib       libcrypto (runtime)
 #   DEST/.prebuilt          cuzk, test_gpu, test_gpu_emu from BUILD_DIR (used when they run there)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +44,10 @@ Version: $ver
 Libs: -L\${libdir} -ljansson
 Cflags: -I\${includedir}
 PC
+
+# other shared libraries the binaries need that a bare host may lack
+mkdir -p "$dest/.devdeps/lib"
+cp -L /usr/lib/x86_64-linux-gnu/libcrypto.so.3 "$dest/.devdeps/lib/" 2>/dev/null || true
 
 rm -rf "$dest/.prebuilt"
 if [ -n "$build" ]; then

@@ -85,6 +85,9 @@ typedef struct {
 } cuzk_witness;
 cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool parallel, cuzk_witness *w) CUZK_WARN_UNUSED;
 void cuzk_witness_free(cuzk_witness *w);
+/* Grows w's buffers to hold ni inputs and na aux (kept when large enough), so that a caller
+ * can page-lock them once before the witnesses that reuse them. */
+cuzk_status cuzk_witness_reserve(cuzk_witness *w, size_t ni, size_t na) CUZK_WARN_UNUSED;
 
 /* Emits the rows of m into cs with the given assignment, allocating m's inputs (except ONE)
  * and aux as new variables (so a matrix can be emitted several times, as parts), for

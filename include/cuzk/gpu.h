@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "cuzk/groth16.h"
+#include "cuzk/pce.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,11 @@ cuzk_status cuzk_gpu_malloc(void **ptr, size_t bytes) CUZK_WARN_UNUSED;
 void cuzk_gpu_free(void *ptr);
 cuzk_status cuzk_gpu_host_alloc(void **ptr, size_t bytes) CUZK_WARN_UNUSED;
 void cuzk_gpu_host_free(void *ptr);
+/* Page-locks memory allocated elsewhere (a reused witness buffer, say) so uploads from it run
+ * at full speed; unregister before freeing it. Registering takes time (about a second per
+ * few GB): do it once per buffer, not per proof. */
+cuzk_status cuzk_gpu_host_register(void *ptr, size_t bytes) CUZK_WARN_UNUSED;
+void cuzk_gpu_host_unregister(void *ptr);
 cuzk_status cuzk_gpu_upload(void *dev, const void *host, size_t bytes) CUZK_WARN_UNUSED;
 cuzk_status cuzk_gpu_download(void *host, const void *dev, size_t bytes) CUZK_WARN_UNUSED;
 
@@ -97,6 +103,32 @@ cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const c
 
 /* Memory the prover holds: device bytes (parameters + workspace) and pinned host bytes. */
 void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes);
+
+/* ---------------------------------------------------------------- resident precompiled circuit */
+/* The precompiled circuit (pce.h) in device memory: A, B, C (row offsets, columns,
+ * coefficient indices), the coefficient table, the density bitmaps and a plan for the long
+ * rows, uploaded once (a 32 GiB PoRep partition: about 7 GB). The host PCE may be freed
+ * afterwards. With it, a, b, c are computed on the device by a sparse matrix-vector product
+ * and never cross PCIe: only the assignment is uploaded. */
+typedef struct cuzk_gpu_pce cuzk_gpu_pce;
+cuzk_status cuzk_gpu_pce_create(cuzk_gpu_pce **out, const cuzk_pce *p) CUZK_WARN_UNUSED;
+void cuzk_gpu_pce_destroy(cuzk_gpu_pce *g);
+/* device bytes the circuit occupies */
+size_t cuzk_gpu_pce_bytes(const cuzk_gpu_pce *g);
+
+/* a, b, c (num_constraints + num_inputs entries each, host memory) computed on the device
+ * and downloaded: the same bytes as cuzk_pce_evaluate. For checks; proofs use
+ * cuzk_gpu_prove_pce, which keeps them on the device. */
+cuzk_status cuzk_gpu_pce_evaluate(cuzk_gpu_pce *g, const cuzk_fr *input, const cuzk_fr *aux, cuzk_fr *a, cuzk_fr *b,
+                                  cuzk_fr *c) CUZK_WARN_UNUSED;
+
+/* The same proof as cuzk_gpu_prove (and cuzk_groth16_prove) for the witness whose a, b, c
+ * cuzk_pce_evaluate would give, but a, b, c are computed on the device from the uploaded
+ * assignment (input[ni], input[0] = ONE; aux[na]) and the resident circuit, whose densities
+ * are used too. pr and pce must fit (the error names what does not). */
+cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
+                               const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na, const cuzk_fr *r,
+                               const cuzk_fr *s, cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- benchmark support */
 /* Synthetic parameters generated on the device (valid, distinct curve points; no toxic waste

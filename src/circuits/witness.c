@@ -58,8 +58,7 @@ void cuzk_witness_free(cuzk_witness *w)
     memset(w, 0, sizeof *w);
 }
 
-/* Buffers of at least the layout's size (reused when large enough). */
-static cuzk_status witness_buffers(cuzk_witness *w, size_t ni, size_t na)
+cuzk_status cuzk_witness_reserve(cuzk_witness *w, size_t ni, size_t na)
 {
     if (w->input_cap < ni) {
         cuzk_big_free(w->input, w->input_cap * sizeof(cuzk_fr));
@@ -139,7 +138,7 @@ cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool para
 {
     const cuzk_circuit_layout *l;
     cuzk_status st = cuzk_circuit_layout_get(c, &l);
-    if (!st) st = witness_buffers(w, l->inputs, l->aux);
+    if (!st) st = cuzk_witness_reserve(w, l->inputs, l->aux);
     if (st) return st;
     w->num_inputs = w->num_aux = 0;
     cuzk_cs *cs;

@@ -19,5 +19,9 @@ int cli_prove_porep(int argc, char **argv);
 int cli_verify_porep(int argc, char **argv);
 /* GPU benchmarks (cmd_bench_gpu.c): `what` is gpu-msm, gpu-ntt, gpu-prove or gpu-field */
 int cli_bench_gpu(const char *what, int argc, char **argv);
+/* bench gpu-prove --circuit (cmd_bench_gpu_circuit.c) */
+int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json);
+/* a field of /proc/self/status in KiB (e.g. "VmHWM:"), -1 if absent */
+long cli_rss_kib(const char *key);
 
 #endif

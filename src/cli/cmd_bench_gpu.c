@@ -10,9 +10,10 @@
 #include "cuzk/gpu.h"
 
 typedef struct {
-    unsigned log2;
+    unsigned log2, partitions;
     int g2, json, reps;
     double ones;
+    const char *circuit, *pce;
 } bench_opts;
 
 static int usage(const char *what)
@@ -22,6 +23,10 @@ static int usage(const char *what)
             "  gpu-msm   [--g2] [--ones-fraction F]  MSM over 2^N synthetic resident bases\n"
             "  gpu-ntt                               NTTs of 2^N elements in device memory\n"
             "  gpu-prove                             one partition of a 2^N domain, PoRep witness profile\n"
+            "  gpu-prove --circuit NAME --pce FILE [--partitions K]\n"
+            "                                        a circuit's partition (porep:SIZE: synthetic vanilla data),\n"
+            "                                        a, b, c on the device from its precompiled circuit (recorded\n"
+            "                                        into FILE once); then K partitions through the pipeline\n"
             "  gpu-field                             Fp multiplication throughput of three limb schedules\n",
             what ? what : "gpu-msm|gpu-ntt|gpu-prove|gpu-field", "");
     return 2;
@@ -37,10 +42,14 @@ static int parse(bench_opts *o, int argc, char **argv, const char *what)
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) o->reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ones-fraction") && i + 1 < argc) o->ones = atof(argv[++i]);
         else if (!strcmp(argv[i], "--g2")) o->g2 = 1;
+        else if (!strcmp(argv[i], "--circuit") && i + 1 < argc) o->circuit = argv[++i];
+        else if (!strcmp(argv[i], "--pce") && i + 1 < argc) o->pce = argv[++i];
+        else if (!strcmp(argv[i], "--partitions") && i + 1 < argc) o->partitions = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--json")) o->json = 1;
         else return usage(what);
     }
-    if (o->log2 > 28 || o->reps < 1 || o->ones < 0 || o->ones > 1) return usage(what);
+    if (o->log2 > 28 || o->reps < 1 || o->ones < 0 || o->ones > 1 || o->partitions > 1000) return usage(what);
+    if ((o->circuit || o->pce) && (!o->circuit || !o->pce || strcmp(what, "gpu-prove"))) return usage(what);
     return 0;
 }
 
@@ -94,7 +103,7 @@ static void fill(cuzk_fr *s, size_t n, uint64_t seed, double zeros, double ones)
     cuzk_parallel_for(n, 1 << 16, fill_range, &c);
 }
 
-static long rss_kib(const char *key)
+long cli_rss_kib(const char *key)
 {
     FILE *f = fopen("/proc/self/status", "r");
     if (!f) return -1;
@@ -301,7 +310,7 @@ static int bench_prove(const bench_opts *o)
     size_t dev_bytes = 0, pin2 = 0, free1 = 0;
     cuzk_gpu_prover_memory(pr, &dev_bytes, &pin2);
     if (cuzk_gpu_mem_info(&free1, &total)) free1 = 0;
-    long hwm = rss_kib("VmHWM:");
+    long hwm = cli_rss_kib("VmHWM:");
     if (o->json) {
         printf("{\"bench\":\"gpu-prove\",\"log2\":%u,\"n\":%zu,\"num_aux\":%zu,\"num_inputs\":%zu,\"b_points\":%zu,"
                "\"first_s\":%.4f,\"best_s\":%.4f,\"params_generation_s\":%.3f,\"device_bytes_used\":%zu,"
@@ -364,6 +373,9 @@ int cli_bench_gpu(const char *what, int argc, char **argv)
     }
     if (!strcmp(what, "gpu-msm")) return bench_msm(&o);
     if (!strcmp(what, "gpu-ntt")) return bench_ntt(&o);
+    if (!strcmp(what, "gpu-prove") && o.circuit)
+        return cli_bench_gpu_prove_circuit(o.circuit, o.pce, o.partitions, o.reps < 2 ? 2 : o.reps > 3 ? 3 : o.reps,
+                                           o.json);
     if (!strcmp(what, "gpu-prove")) return bench_prove(&o);
     if (!strcmp(what, "gpu-field")) return bench_field(&o);
     return usage(NULL);

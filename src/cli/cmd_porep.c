@@ -120,8 +120,9 @@ int cli_prove_porep(int argc, char **argv)
          &vk_path, NULL},
         {"inputs", "FILE", "also write the partitions' public inputs (JSON, an array per partition)", &inputs_path, NULL},
         {"check", NULL, "run TEST mode first and name the first unsatisfied constraint", NULL, &check},
-        {"gpu", NULL, "prove on the GPU (parameters uploaded once); with --pce the next partition's witness is "
-                      "made on the CPU meanwhile", NULL, &use_gpu},
+        {"gpu", NULL, "prove on the GPU (parameters uploaded once); with --pce the precompiled circuit is "
+                      "uploaded too, a, b, c are computed on the GPU and the next partition's witness is made "
+                      "on the CPU meanwhile", NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };

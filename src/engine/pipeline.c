@@ -1,6 +1,7 @@
-/* The partition pipeline (include/cuzk/engine.h): witness + a, b, c of the next partition on
- * the CPU while the current one is proved. Two buffer sets alternate; the producer waits for
- * a free set, the consumer for a filled one. */
+/* The partition pipeline (include/cuzk/engine.h): the next partition's witness (and, unless
+ * the GPU computes them from its resident circuit, its a, b, c) on the CPU while the current
+ * one is proved. Two buffer sets alternate; the producer waits for a free set, the consumer
+ * for a filled one. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,10 @@ typedef struct {
     cuzk_partition_open_fn open;
     void *ctx;
     const cuzk_pce *pce;
+    bool witness_only; /* a, b, c are the GPU's (resident circuit) */
+    bool pin;          /* page-lock each buffer set once (GPU uploads) */
+    bool pin_tried[2];
+    void *pinned[2][5]; /* what was registered, per set: input, aux, a, b, c */
     cuzk_timeline *tl;
     cuzk_prove_buffers buf[2];
     int filled[2]; /* partition index held, -1 free */
@@ -23,14 +28,43 @@ typedef struct {
     pthread_cond_t cv;
 } pipeline;
 
+/* Sizes a buffer set for the circuit and page-locks it, once, so the GPU's uploads run at
+ * full speed: only the first two witness steps pay for it (the second while the first
+ * partition is proved). Failing to lock costs speed only. */
+static cuzk_status pin_once(pipeline *pl, int slot, cuzk_prove_buffers *b)
+{
+    if (!pl->pin || pl->pin_tried[slot]) return CUZK_OK;
+    pl->pin_tried[slot] = true;
+    cuzk_status st = cuzk_prove_buffers_reserve(b, pl->pce, !pl->witness_only);
+    if (st) return st;
+    void *ptr[5] = {b->w.input, b->w.aux, b->abc[0], b->abc[1], b->abc[2]};
+    size_t bytes[5] = {b->w.input_cap * sizeof(cuzk_fr), b->w.aux_cap * sizeof(cuzk_fr), b->n * sizeof(cuzk_fr),
+                       b->n * sizeof(cuzk_fr), b->n * sizeof(cuzk_fr)};
+    int span = cuzk_span_begin_under(pl->tl, -1, "page-lock a witness buffer set (once)");
+    for (int i = 0; i < 5; i++) {
+        if (!ptr[i] || (i >= 2 && pl->witness_only)) continue;
+        if (cuzk_gpu_host_register(ptr[i], bytes[i])) {
+            int s2 = cuzk_span_begin_under(pl->tl, span, "page-locking failed: uploads from pageable memory");
+            cuzk_span_end(pl->tl, s2);
+            continue;
+        }
+        pl->pinned[slot][i] = ptr[i];
+    }
+    cuzk_span_end(pl->tl, span);
+    return CUZK_OK;
+}
+
 static cuzk_status fill(pipeline *pl, unsigned k, cuzk_prove_buffers *b)
 {
+    cuzk_status st = pin_once(pl, (int)(k % 2), b);
+    if (st) return cuzk_fail_context(st, "partition %u", k);
     cuzk_circuit *c;
-    cuzk_status st = pl->open(pl->ctx, k, &c);
+    st = pl->open(pl->ctx, k, &c);
     if (st) return st;
     char prefix[32];
     snprintf(prefix, sizeof prefix, "partition %u: ", k);
-    st = cuzk_prove_buffers_fill(b, c, 0, pl->pce, pl->tl, prefix);
+    st = pl->witness_only ? cuzk_prove_buffers_fill_witness(b, c, 0, pl->pce, pl->tl, prefix)
+                          : cuzk_prove_buffers_fill(b, c, 0, pl->pce, pl->tl, prefix);
     cuzk_circuit_free(c);
     return st ? cuzk_fail_context(st, "partition %u", k) : CUZK_OK;
 }
@@ -72,10 +106,29 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
     pl.pce = pce;
     pl.tl = tl;
     pl.filled[0] = pl.filled[1] = -1;
+    cuzk_gpu_pce *gpce = NULL;
+    if (gpu) {
+        /* once for all partitions; a device without room for it still proves, with a, b, c
+         * from the CPU */
+        int span = cuzk_span_begin(tl, "upload precompiled circuit to the GPU");
+        cuzk_status up = cuzk_gpu_pce_create(&gpce, pce);
+        cuzk_span_end(tl, span);
+        if (up == CUZK_ENOMEM) {
+            span = cuzk_span_begin(tl, "no device memory for the precompiled circuit: a, b, c on the CPU");
+            cuzk_span_end(tl, span);
+        } else if (up) {
+            return up;
+        }
+    }
+    pl.witness_only = gpce != NULL;
+    pl.pin = gpu != NULL;
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
     pthread_t th;
-    if (pthread_create(&th, NULL, producer, &pl) != 0) return cuzk_fail(CUZK_EINTERNAL, "cannot start the witness thread");
+    if (pthread_create(&th, NULL, producer, &pl) != 0) {
+        cuzk_gpu_pce_destroy(gpce);
+        return cuzk_fail(CUZK_EINTERNAL, "cannot start the witness thread");
+    }
     cuzk_status st = CUZK_OK;
     for (unsigned k = 0; k < nparts && !st; k++) {
         int slot = (int)(k % 2);
@@ -88,11 +141,19 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
         cuzk_groth16_witness gw = cuzk_prove_buffers_witness(b, pce);
         if (b->w.num_inputs != ninputs + 1)
             st = cuzk_fail(CUZK_EINVAL, "partition %u has %zu public inputs, expected %zu", k, b->w.num_inputs - 1, ninputs);
-        if (!st) st = cuzk_groth16_check_shape(p, &gw);
+        if (!st && p) st = cuzk_groth16_check_shape(p, &gw); /* the GPU prover checks its own */
         char name[48];
         snprintf(name, sizeof name, "partition %u: prove%s", k, gpu ? " (gpu)" : "");
         int span = cuzk_span_begin(tl, name); /* the prover's own spans nest under it */
-        if (!st) st = gpu ? cuzk_gpu_prove(gpu, &proofs[k], &gw, NULL, NULL, tl) : cuzk_groth16_prove(&proofs[k], p, &gw, NULL, NULL, tl);
+        if (!st) {
+            if (gpce)
+                st = cuzk_gpu_prove_pce(gpu, gpce, &proofs[k], b->w.input, b->w.num_inputs, b->w.aux, b->w.num_aux, NULL,
+                                        NULL, tl);
+            else if (gpu)
+                st = cuzk_gpu_prove(gpu, &proofs[k], &gw, NULL, NULL, tl);
+            else
+                st = cuzk_groth16_prove(&proofs[k], p, &gw, NULL, NULL, tl);
+        }
         cuzk_span_end(tl, span);
         if (!st) memcpy(inputs + (size_t)k * ninputs, b->w.input + 1, ninputs * sizeof(cuzk_fr));
         pthread_mutex_lock(&pl.mu);
@@ -106,7 +167,12 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
     pthread_cond_broadcast(&pl.cv);
     pthread_mutex_unlock(&pl.mu);
     pthread_join(th, NULL);
-    for (int j = 0; j < 2; j++) cuzk_prove_buffers_free(&pl.buf[j]);
+    cuzk_gpu_pce_destroy(gpce);
+    for (int j = 0; j < 2; j++) {
+        for (int i = 0; i < 5; i++)
+            if (pl.pinned[j][i]) cuzk_gpu_host_unregister(pl.pinned[j][i]);
+        cuzk_prove_buffers_free(&pl.buf[j]);
+    }
     pthread_mutex_destroy(&pl.mu);
     pthread_cond_destroy(&pl.cv);
     return st;

@@ -47,31 +47,45 @@ cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuz
     return st;
 }
 
-cuzk_status cuzk_prove_buffers_fill(cuzk_prove_buffers *b, const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce,
-                                    cuzk_timeline *tl, const char *prefix)
+cuzk_status cuzk_prove_buffers_reserve(cuzk_prove_buffers *b, const cuzk_pce *pce, bool abc)
 {
+    cuzk_status st = cuzk_witness_reserve(&b->w, pce->num_inputs, pce->num_aux);
+    size_t n = pce->num_constraints + pce->num_inputs;
+    if (st || !abc || b->n >= n) return st;
+    for (int k = 0; k < 3; k++) {
+        cuzk_big_free(b->abc[k], b->n * sizeof(cuzk_fr));
+        b->abc[k] = NULL;
+    }
+    b->n = 0;
+    for (int k = 0; k < 3; k++)
+        if (!(b->abc[k] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) return CUZK_ENOMEM;
+    b->n = n;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_prove_buffers_fill_witness(cuzk_prove_buffers *b, const cuzk_circuit *c, uint64_t seed,
+                                            const cuzk_pce *pce, cuzk_timeline *tl, const char *prefix)
+{
+    /* checked first, so that buffers sized for the PCE are never reallocated */
+    cuzk_status st = check_counts(pce, c, "witness");
+    if (st) return st;
     char name[64];
     snprintf(name, sizeof name, "%switness", prefix);
     int span = cuzk_span_begin_under(tl, -1, name);
-    cuzk_status st = cuzk_circuit_witness(c, seed, true, &b->w);
+    st = cuzk_circuit_witness(c, seed, true, &b->w);
     cuzk_span_end(tl, span);
+    return st;
+}
+
+cuzk_status cuzk_prove_buffers_fill(cuzk_prove_buffers *b, const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce,
+                                    cuzk_timeline *tl, const char *prefix)
+{
+    cuzk_status st = cuzk_prove_buffers_fill_witness(b, c, seed, pce, tl, prefix);
+    if (!st) st = cuzk_prove_buffers_reserve(b, pce, true);
     if (st) return st;
-    if (b->w.num_inputs != pce->num_inputs || b->w.num_aux != pce->num_aux)
-        return cuzk_fail(CUZK_EINVAL, "the precompiled circuit has %zu inputs and %zu aux, the witness %zu and %zu",
-                         pce->num_inputs, pce->num_aux, b->w.num_inputs, b->w.num_aux);
-    size_t n = pce->num_constraints + pce->num_inputs;
-    if (b->n < n) {
-        for (int k = 0; k < 3; k++) {
-            cuzk_big_free(b->abc[k], b->n * sizeof(cuzk_fr));
-            b->abc[k] = NULL;
-        }
-        b->n = 0;
-        for (int k = 0; k < 3; k++)
-            if (!(b->abc[k] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) return CUZK_ENOMEM;
-        b->n = n;
-    }
+    char name[64];
     snprintf(name, sizeof name, "%sa, b, c", prefix);
-    span = cuzk_span_begin_under(tl, -1, name);
+    int span = cuzk_span_begin_under(tl, -1, name);
     cuzk_pce_evaluate(pce, b->w.input, b->w.aux, b->abc[0], b->abc[1], b->abc[2]);
     cuzk_span_end(tl, span);
     return CUZK_OK;

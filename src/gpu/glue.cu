@@ -223,6 +223,20 @@ extern "C" void cuzk_gpu_host_free(void *ptr)
     if (ptr) cudaFreeHost(ptr);
 }
 
+extern "C" cuzk_status cuzk_gpu_host_register(void *ptr, size_t bytes)
+{
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    cudaError_t e = cudaHostRegister(ptr, bytes, cudaHostRegisterPortable);
+    return e == cudaSuccess ? CUZK_OK
+                            : cuzk_fail(CUZK_ENOMEM, "cudaHostRegister(%zu): %s", bytes, cudaGetErrorString(e));
+}
+
+extern "C" void cuzk_gpu_host_unregister(void *ptr)
+{
+    if (ptr) cudaHostUnregister(ptr);
+}
+
 extern "C" cuzk_status cuzk_gpu_upload(void *dev, const void *host, size_t bytes)
 {
     cudaError_t e = cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice);

@@ -32,6 +32,14 @@ cuzk_status cuzk_gpu_emu_synthetic_points(void *out, size_t n, bool g2, uint64_t
 cuzk_status cuzk_gpu_emu_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w) CUZK_WARN_UNUSED;
 cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p, const cuzk_groth16_witness *w,
                                const cuzk_fr *r, const cuzk_fr *s) CUZK_WARN_UNUSED;
+/* a, b, c as the device SpMV computes them (seg: the most terms or sums per thread, 0 for
+ * the device's value; small values force the long-row plan onto short rows), and the proof
+ * through the resident-circuit path (cuzk_gpu_prove_pce) with the circuit in host memory. */
+cuzk_status cuzk_gpu_emu_pce_evaluate(const cuzk_pce *p, unsigned seg, const cuzk_fr *input, const cuzk_fr *aux,
+                                      cuzk_fr *a, cuzk_fr *b, cuzk_fr *c) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuzk_groth16_params *p, const cuzk_pce *pce,
+                                   unsigned seg, const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
+                                   const cuzk_fr *r, const cuzk_fr *s) CUZK_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

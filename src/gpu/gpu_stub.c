@@ -31,6 +31,8 @@ cuzk_status cuzk_gpu_host_alloc(void **ptr, size_t bytes)
     return no_cuda();
 }
 void cuzk_gpu_host_free(void *ptr) {}
+cuzk_status cuzk_gpu_host_register(void *ptr, size_t bytes) { return no_cuda(); }
+void cuzk_gpu_host_unregister(void *ptr) {}
 cuzk_status cuzk_gpu_upload(void *dev, const void *host, size_t bytes) { return no_cuda(); }
 cuzk_status cuzk_gpu_download(void *host, const void *dev, size_t bytes) { return no_cuda(); }
 cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind, bool on_device)
@@ -83,6 +85,24 @@ void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, siz
 {
     if (device_bytes) *device_bytes = 0;
     if (pinned_host_bytes) *pinned_host_bytes = 0;
+}
+cuzk_status cuzk_gpu_pce_create(cuzk_gpu_pce **out, const cuzk_pce *p)
+{
+    *out = NULL;
+    return no_cuda();
+}
+void cuzk_gpu_pce_destroy(cuzk_gpu_pce *g) {}
+size_t cuzk_gpu_pce_bytes(const cuzk_gpu_pce *g) { return 0; }
+cuzk_status cuzk_gpu_pce_evaluate(cuzk_gpu_pce *g, const cuzk_fr *input, const cuzk_fr *aux, cuzk_fr *a, cuzk_fr *b,
+                                  cuzk_fr *c)
+{
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
+                               const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na, const cuzk_fr *r,
+                               const cuzk_fr *s, cuzk_timeline *tl)
+{
+    return no_cuda();
 }
 cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed) { return no_cuda(); }
 cuzk_status cuzk_gpu_field_bench(double muls_per_s[3]) { return no_cuda(); }

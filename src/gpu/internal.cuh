@@ -6,10 +6,20 @@
 
 #include "gpu/msm.cuh"
 #include "gpu/ntt.cuh"
+#include "gpu/spmv.cuh"
 
 extern "C" {
 #include "cuzk/gpu.h"
 }
+
+/* ---------------------------------------------------------------- resident circuit (pce.cu) */
+struct cuzk_gpu_pce {
+    pce_view v;                         /* device pointers */
+    cuzk_density a_aux, b_input, b_aux; /* lengths and popcounts for shape checks (no words) */
+    void *mem;                          /* every array, one device allocation */
+    size_t mem_bytes;
+    exec_dev x; /* for cuzk_gpu_pce_evaluate; proofs use the prover's */
+};
 
 /* ---------------------------------------------------------------- host glue (glue.cu) */
 void xyzz_to_p1(blst_p1 *out, const g1_xyzz &p);

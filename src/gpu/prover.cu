@@ -1,7 +1,9 @@
-/* The partition prover on the GPU: parameters resident in device memory, the witness
- * uploaded on a copy stream while the NTTs run, H by the NTT pipeline, L/A/B by the 0/1
- * split and Pippenger, and bellperson's assembly on the host with blst (groth16-internals
- * §2.3-2.4). The same driver runs in host emulation for tests. */
+/* The partition prover on the GPU: parameters resident in device memory, H by the NTT
+ * pipeline, L/A/B by the 0/1 split and Pippenger, and bellperson's assembly on the host with
+ * blst (groth16-internals §2.3-2.4). Two entry points share these stages (prove_core): one
+ * uploads a, b, c made on the host with the assignment (on a copy stream, while the NTTs
+ * run); the other uploads only the assignment and computes a, b, c on the device from the
+ * resident precompiled circuit (spmv.cuh). The same driver runs in host emulation for tests. */
 #include "gpu/internal.cuh"
 #include "gpu/gpu_emu.h"
 
@@ -57,133 +59,225 @@ static void assemble(cuzk_groth16_proof *out, const prover_vk &k, const cuzk_fr 
 
 static size_t words_of(size_t bits) { return (bits + 63) / 64; }
 
-template <class X>
-static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
-                              const cuzk_groth16_witness *w, const cuzk_fr &r, const cuzk_fr &s, cuzk_groth16_proof *out)
+/* What the shared stages work on: a, b, c (N entries each, zero padded, in executor memory;
+ * each may still be uploading), the assignment and the density bitmaps. */
+struct prove_bufs {
+    unsigned lg;
+    size_t ni, na;
+    fr_t *a, *b, *c;
+    int up_a, up_b, up_c; /* upload tokens the NTTs wait for (-1: ready) */
+    fr_t *in, *aux;
+    int up_in, up_aux;
+    const uint64_t *aw, *biw, *bw; /* A aux, B input and B aux density words */
+    int up_aw, up_biw, up_bw;
+    bool own_density; /* allocated for this proof (else resident with the circuit) */
+    size_t b_input_popcount;
+};
+
+template <class X> static void release_bufs(X &x, prove_bufs &pb)
 {
-    const unsigned lg = log2_ceil(w->n);
-    const size_t N = (size_t)1 << lg, n = w->n, ni = w->num_inputs, na = w->num_aux;
+    x.release(pb.a);
+    x.release(pb.b);
+    x.release(pb.c);
+    x.release(pb.in);
+    x.release(pb.aux);
+    if (pb.own_density) {
+        x.release((void *)pb.aw);
+        x.release((void *)pb.biw);
+        x.release((void *)pb.bw);
+    }
+    pb.a = pb.b = pb.c = pb.in = pb.aux = NULL;
+    pb.aw = pb.biw = pb.bw = NULL;
+}
+
+/* The stages both entry points share: H by the NTT pipeline and its MSM, then L, A and B by
+ * the 0/1 split and Pippenger, then the assembly. Releases pb's buffers. */
+template <class X>
+static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk, prove_bufs &pb,
+                              const cuzk_fr &r, const cuzk_fr &s, cuzk_groth16_proof *out)
+{
+    const unsigned lg = pb.lg;
+    const size_t N = (size_t)1 << lg, ni = pb.ni, na = pb.na;
     const size_t fb = sizeof(fr_t);
     blst_p1 h_msm, l_msm, a_msm, b1_msm, t1;
     blst_p2 b2_msm, t2;
-
-    /* uploads: a, b, c first (the NTTs wait for each), then the assignment and densities */
-    fr_t *da = (fr_t *)x.alloc(N * fb), *db = (fr_t *)x.alloc(N * fb), *dc = (fr_t *)x.alloc(N * fb);
-    fr_t *d_aux = (fr_t *)x.alloc((na ? na : 1) * fb), *d_in = (fr_t *)x.alloc(ni * fb);
-    uint64_t *d_aw = (uint64_t *)x.alloc(words_of(na) * 8 + 8), *d_biw = (uint64_t *)x.alloc(words_of(ni) * 8 + 8),
-             *d_bw = (uint64_t *)x.alloc(words_of(na) * 8 + 8);
-    if (!x.ok()) goto fail;
-    x.zero(da + n, (N - n) * fb);
-    x.zero(db + n, (N - n) * fb);
-    x.zero(dc + n, (N - n) * fb);
-    {
-        int ua = x.upload(da, w->a, n * fb), ub = x.upload(db, w->b, n * fb), uc = x.upload(dc, w->c, n * fb);
-        int ux = x.upload(d_aux, w->aux, na * fb);
-        int ui = x.upload(d_in, w->input, ni * fb);
-        int u1 = x.upload(d_aw, w->a_aux_density->words, words_of(na) * 8);
-        int u2 = x.upload(d_biw, w->b_input_density->words, words_of(ni) * 8);
-        int u3 = x.upload(d_bw, w->b_aux_density->words, words_of(na) * 8);
-
-        ntt_h_pipeline(x, tb, da, db, dc, lg, ua, ub, uc);
-        x.release(db);
-        x.release(dc);
-        db = dc = NULL;
-
-        x.stage_begin("msm h");
-        k_from_mont km = {da, da};
-        x.parallel(N - 1, km);
-        idx_map hm = {NULL, IDX_BITREV, 0, lg};
-        msm_core_g1(x, B.h, da, hm, N - 1, NULL, &h_msm, NULL, NULL);
-        x.stage_end();
-        x.release(da);
-        da = NULL;
-        if (!x.ok()) goto fail;
-
-        x.wait_upload(ux);
-        x.wait_upload(ui);
-        x.wait_upload(u1);
-        x.wait_upload(u2);
-        x.wait_upload(u3);
-        split_scratch sc; /* inputs and aux append to one tail and one ones list */
-        split_scratch_alloc(x, sc, na + ni);
-        fr_t *tail_s = (fr_t *)x.alloc((na + ni) * fb);
-        uint32_t *tail_idx = (uint32_t *)x.alloc((na + ni) * 4);
-        density_map none = {NULL, NULL, 0};
-        idx_map tm = {tail_idx, IDX_ARRAY, 0, 0};
-        size_t cnt, n1, n1b;
-        const uint32_t *ones_all = sc.ones_idx;
-
-        /* L: every aux variable */
-        x.stage_begin("msm l");
-        cnt = msm_classify(x, d_aux, na, none, na, sc, tail_s, tail_idx, 0, 0, &n1);
-        msm_ones_g1(x, ones_all, n1, B.l, &l_msm);
-        if (cnt) {
-            msm_core_g1(x, B.l, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
-            blst_p1_add_or_double(&l_msm, &l_msm, &t1);
-        }
-        x.stage_end();
-
-        /* A: every input, then the aux with A density */
-        x.stage_begin("msm a");
-        cnt = msm_classify(x, d_in, ni, none, ni, sc, tail_s, tail_idx, 0, 0, &n1);
-        {
-            density_map dm = {d_aw, NULL, (uint32_t)ni};
-            cnt += msm_classify(x, d_aux, na, dm, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
-            n1 += n1b;
-        }
-        msm_ones_g1(x, ones_all, n1, B.a, &a_msm);
-        if (cnt) {
-            msm_core_g1(x, B.a, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
-            blst_p1_add_or_double(&a_msm, &a_msm, &t1);
-        }
-        x.stage_end();
-
-        /* B (G1 and G2 share the index set): inputs and aux with B density */
-        x.stage_begin("msm b ones");
-        {
-            density_map di = {d_biw, NULL, 0};
-            cnt = msm_classify(x, d_in, ni, di, ni, sc, tail_s, tail_idx, 0, 0, &n1);
-            density_map da2 = {d_bw, NULL, (uint32_t)w->b_input_density->popcount};
-            cnt += msm_classify(x, d_aux, na, da2, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
-            n1 += n1b;
-            msm_ones_g1(x, ones_all, n1, B.b1, &b1_msm);
-            msm_ones_g2(x, ones_all, n1, B.b2, &b2_msm);
-        }
-        x.stage_end();
-        if (cnt) {
-            x.stage_begin("msm b_g1 tail");
-            msm_core_g1(x, B.b1, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
-            blst_p1_add_or_double(&b1_msm, &b1_msm, &t1);
-            x.stage_end();
-            x.stage_begin("msm b_g2 tail");
-            msm_core_g2(x, B.b2, tail_s, tm, cnt, NULL, &t2, NULL, NULL);
-            blst_p2_add_or_double(&b2_msm, &b2_msm, &t2);
-            x.stage_end();
-        }
-        split_scratch_free(x, sc);
-        x.release(tail_s);
-        x.release(tail_idx);
+    if (!x.ok()) {
+        release_bufs(x, pb);
+        x.sync();
+        return x.err ? x.err : cuzk_fail(CUZK_EINTERNAL, "GPU prover failed");
     }
-    x.release(d_aux);
-    x.release(d_in);
-    x.release(d_aw);
-    x.release(d_biw);
-    x.release(d_bw);
+
+    ntt_h_pipeline(x, tb, pb.a, pb.b, pb.c, lg, pb.up_a, pb.up_b, pb.up_c);
+    x.release(pb.b);
+    x.release(pb.c);
+    pb.b = pb.c = NULL;
+
+    x.stage_begin("msm h");
+    k_from_mont km = {pb.a, pb.a};
+    x.parallel(N - 1, km);
+    idx_map hm = {NULL, IDX_BITREV, 0, lg};
+    msm_core_g1(x, B.h, pb.a, hm, N - 1, NULL, &h_msm, NULL, NULL);
+    x.stage_end();
+    x.release(pb.a);
+    pb.a = NULL;
+    if (!x.ok()) {
+        release_bufs(x, pb);
+        x.sync();
+        return x.err;
+    }
+
+    x.wait_upload(pb.up_aux);
+    x.wait_upload(pb.up_in);
+    x.wait_upload(pb.up_aw);
+    x.wait_upload(pb.up_biw);
+    x.wait_upload(pb.up_bw);
+    const fr_t *d_in = pb.in, *d_aux = pb.aux;
+    split_scratch sc; /* inputs and aux append to one tail and one ones list */
+    split_scratch_alloc(x, sc, na + ni);
+    fr_t *tail_s = (fr_t *)x.alloc((na + ni) * fb);
+    uint32_t *tail_idx = (uint32_t *)x.alloc((na + ni) * 4);
+    density_map none = {NULL, NULL, 0};
+    idx_map tm = {tail_idx, IDX_ARRAY, 0, 0};
+    size_t cnt, n1, n1b;
+    const uint32_t *ones_all = sc.ones_idx;
+
+    /* L: every aux variable */
+    x.stage_begin("msm l");
+    cnt = msm_classify(x, d_aux, na, none, na, sc, tail_s, tail_idx, 0, 0, &n1);
+    msm_ones_g1(x, ones_all, n1, B.l, &l_msm);
+    if (cnt) {
+        msm_core_g1(x, B.l, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
+        blst_p1_add_or_double(&l_msm, &l_msm, &t1);
+    }
+    x.stage_end();
+
+    /* A: every input, then the aux with A density */
+    x.stage_begin("msm a");
+    cnt = msm_classify(x, d_in, ni, none, ni, sc, tail_s, tail_idx, 0, 0, &n1);
+    {
+        density_map dm = {pb.aw, NULL, (uint32_t)ni};
+        cnt += msm_classify(x, d_aux, na, dm, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
+        n1 += n1b;
+    }
+    msm_ones_g1(x, ones_all, n1, B.a, &a_msm);
+    if (cnt) {
+        msm_core_g1(x, B.a, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
+        blst_p1_add_or_double(&a_msm, &a_msm, &t1);
+    }
+    x.stage_end();
+
+    /* B (G1 and G2 share the index set): inputs and aux with B density */
+    x.stage_begin("msm b ones");
+    {
+        density_map di = {pb.biw, NULL, 0};
+        cnt = msm_classify(x, d_in, ni, di, ni, sc, tail_s, tail_idx, 0, 0, &n1);
+        density_map da2 = {pb.bw, NULL, (uint32_t)pb.b_input_popcount};
+        cnt += msm_classify(x, d_aux, na, da2, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
+        n1 += n1b;
+        msm_ones_g1(x, ones_all, n1, B.b1, &b1_msm);
+        msm_ones_g2(x, ones_all, n1, B.b2, &b2_msm);
+    }
+    x.stage_end();
+    if (cnt) {
+        x.stage_begin("msm b_g1 tail");
+        msm_core_g1(x, B.b1, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
+        blst_p1_add_or_double(&b1_msm, &b1_msm, &t1);
+        x.stage_end();
+        x.stage_begin("msm b_g2 tail");
+        msm_core_g2(x, B.b2, tail_s, tm, cnt, NULL, &t2, NULL, NULL);
+        blst_p2_add_or_double(&b2_msm, &b2_msm, &t2);
+        x.stage_end();
+    }
+    split_scratch_free(x, sc);
+    x.release(tail_s);
+    x.release(tail_idx);
+    release_bufs(x, pb);
     x.sync();
     if (!x.ok()) return x.err;
     assemble(out, vk, r, s, h_msm, l_msm, a_msm, b1_msm, b2_msm);
     return CUZK_OK;
-fail:
-    x.release(da);
-    x.release(db);
-    x.release(dc);
-    x.release(d_aux);
-    x.release(d_in);
-    x.release(d_aw);
-    x.release(d_biw);
-    x.release(d_bw);
-    x.sync();
-    return x.err ? x.err : cuzk_fail(CUZK_EINTERNAL, "GPU prover failed");
+}
+
+/* Entry 1: a, b, c computed on the host (w->a, w->b, w->c), uploaded with the assignment
+ * and densities; the NTT of a starts as soon as a has arrived. */
+template <class X>
+static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
+                              const cuzk_groth16_witness *w, const cuzk_fr &r, const cuzk_fr &s, cuzk_groth16_proof *out)
+{
+    const size_t n = w->n, ni = w->num_inputs, na = w->num_aux, fb = sizeof(fr_t);
+    prove_bufs pb;
+    memset(&pb, 0, sizeof pb);
+    pb.lg = log2_ceil(n);
+    pb.ni = ni;
+    pb.na = na;
+    pb.own_density = true;
+    pb.b_input_popcount = w->b_input_density->popcount;
+    const size_t N = (size_t)1 << pb.lg;
+    /* uploads: a, b, c first (the NTTs wait for each), then the assignment and densities */
+    pb.a = (fr_t *)x.alloc(N * fb);
+    pb.b = (fr_t *)x.alloc(N * fb);
+    pb.c = (fr_t *)x.alloc(N * fb);
+    pb.aux = (fr_t *)x.alloc((na ? na : 1) * fb);
+    pb.in = (fr_t *)x.alloc(ni * fb);
+    uint64_t *aw = (uint64_t *)x.alloc(words_of(na) * 8 + 8), *biw = (uint64_t *)x.alloc(words_of(ni) * 8 + 8),
+             *bw = (uint64_t *)x.alloc(words_of(na) * 8 + 8);
+    pb.aw = aw;
+    pb.biw = biw;
+    pb.bw = bw;
+    if (x.ok()) {
+        x.zero(pb.a + n, (N - n) * fb);
+        x.zero(pb.b + n, (N - n) * fb);
+        x.zero(pb.c + n, (N - n) * fb);
+        pb.up_a = x.upload(pb.a, w->a, n * fb);
+        pb.up_b = x.upload(pb.b, w->b, n * fb);
+        pb.up_c = x.upload(pb.c, w->c, n * fb);
+        pb.up_aux = x.upload(pb.aux, w->aux, na * fb);
+        pb.up_in = x.upload(pb.in, w->input, ni * fb);
+        pb.up_aw = x.upload(aw, w->a_aux_density->words, words_of(na) * 8);
+        pb.up_biw = x.upload(biw, w->b_input_density->words, words_of(ni) * 8);
+        pb.up_bw = x.upload(bw, w->b_aux_density->words, words_of(na) * 8);
+    }
+    return prove_core(x, tb, B, vk, pb, r, s, out);
+}
+
+/* Entry 2: a, b, c computed here from the resident circuit; only the assignment is
+ * uploaded. The SpMV needs all of it, so it waits for both uploads. */
+template <class X>
+static cuzk_status prove_pce_impl(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
+                                  const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux, const cuzk_fr &r,
+                                  const cuzk_fr &s, cuzk_groth16_proof *out)
+{
+    const size_t n = v.nc + v.ni, ni = v.ni, na = v.na, fb = sizeof(fr_t);
+    prove_bufs pb;
+    memset(&pb, 0, sizeof pb);
+    pb.lg = log2_ceil(n);
+    pb.ni = ni;
+    pb.na = na;
+    pb.up_a = pb.up_b = pb.up_c = pb.up_in = pb.up_aux = pb.up_aw = pb.up_biw = pb.up_bw = -1;
+    pb.own_density = false;
+    pb.aw = v.a_aux_w;
+    pb.biw = v.b_in_w;
+    pb.bw = v.b_aux_w;
+    pb.b_input_popcount = v.b_input_popcount;
+    const size_t N = (size_t)1 << pb.lg;
+    pb.in = (fr_t *)x.alloc(ni * fb);
+    pb.aux = (fr_t *)x.alloc((na ? na : 1) * fb);
+    pb.a = (fr_t *)x.alloc(N * fb);
+    pb.b = (fr_t *)x.alloc(N * fb);
+    pb.c = (fr_t *)x.alloc(N * fb);
+    if (x.ok()) {
+        int ui = x.upload(pb.in, input, ni * fb), ux = x.upload(pb.aux, aux, na * fb);
+        x.wait_upload(ui);
+        x.wait_upload(ux);
+        x.stage_begin("a, b, c (spmv)");
+        fr_t *abc[3] = {pb.a, pb.b, pb.c};
+        spmv_run(x, v, pb.in, pb.aux, abc);
+        x.zero(pb.a + n, (N - n) * fb);
+        x.zero(pb.b + n, (N - n) * fb);
+        x.zero(pb.c + n, (N - n) * fb);
+        x.stage_end();
+    }
+    return prove_core(x, tb, B, vk, pb, r, s, out);
 }
 
 static cuzk_status pick_rs(const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_fr *r, cuzk_fr *s)
@@ -220,6 +314,42 @@ extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_gr
     if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
     exec_host x;
     return prove_impl(x, ntt_host_tables_get().view(), B, vk_of(p->vk), w, r, s, out);
+}
+
+/* the shape a PCE proof has, for the parameter checks */
+static cuzk_status check_pce_shape(const prover_bases &B, size_t nc, size_t pni, size_t pna, const cuzk_density *a_aux,
+                                   const cuzk_density *b_input, const cuzk_density *b_aux, size_t ni, size_t na)
+{
+    if (ni != pni || na != pna)
+        return cuzk_fail(CUZK_EINVAL, "the precompiled circuit has %zu inputs and %zu aux, the assignment %zu and %zu", pni,
+                         pna, ni, na);
+    cuzk_groth16_witness w;
+    memset(&w, 0, sizeof w);
+    w.n = nc + ni;
+    w.num_inputs = ni;
+    w.num_aux = na;
+    w.a_aux_density = a_aux;
+    w.b_input_density = b_input;
+    w.b_aux_density = b_aux;
+    return check_shape(B, &w);
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                              const cuzk_pce *pce, unsigned seg, const cuzk_fr *input, size_t ni,
+                                              const cuzk_fr *aux, size_t na, const cuzk_fr *r_in, const cuzk_fr *s_in)
+{
+    prover_bases B = {(const g1_affine *)p->h, (const g1_affine *)p->l, (const g1_affine *)p->a,
+                      (const g1_affine *)p->b_g1, (const g2_affine *)p->b_g2, p->h_len, p->l_len, p->a_len,
+                      p->b_g1_len, p->vk.ic_len};
+    cuzk_status st = check_pce_shape(B, pce->num_constraints, pce->num_inputs, pce->num_aux, &pce->a_aux,
+                                     &pce->b_input, &pce->b_aux, ni, na);
+    if (st) return st;
+    cuzk_fr r, s;
+    if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
+    pce_host h;
+    h.init(pce, seg ? seg : SPMV_SEG);
+    exec_host x;
+    return prove_pce_impl(x, ntt_host_tables_get().view(), B, vk_of(p->vk), h.v, input, aux, r, s, out);
 }
 
 /* ---------------------------------------------------------------- device prover (gpu.h) */
@@ -342,21 +472,22 @@ extern "C" void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr)
     delete pr;
 }
 
-extern "C" cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
-                                      const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl)
+/* Runs one proof on the prover's executor (prove: the entry's body) and puts the stage times
+ * on tl. */
+template <class F>
+static cuzk_status run_device(cuzk_gpu_prover *pr, const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl, F prove)
 {
-    cuzk_status st = check_shape(pr->B, w);
-    if (st) return st;
     if (blst_p1_affine_is_inf(&pr->vk.delta_g1) || blst_p2_affine_is_inf(&pr->vk.delta_g2))
         return cuzk_fail(CUZK_EINVAL, "parameters have delta at infinity (a subverted setup)");
     cuzk_fr r, s;
+    cuzk_status st;
     if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
     ntt_tables tb;
     if ((st = ntt_device_tables(&tb))) return st;
     int span = cuzk_span_begin(tl, "prove (gpu)");
     exec_dev &x = pr->x;
     x.err = CUZK_OK;
-    st = prove_impl(x, tb, pr->B, pr->vk, w, r, s, out);
+    st = prove(x, tb, r, s);
     std::vector<std::pair<const char *, double>> stages;
     x.take_stages(stages);
     for (auto &sg : stages) cuzk_span_add(tl, span, sg.first, sg.second);
@@ -364,6 +495,28 @@ extern "C" cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *o
     x.upload_events.clear();
     cuzk_span_end(tl, span);
     return st;
+}
+
+extern "C" cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
+                                      const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl)
+{
+    cuzk_status st = check_shape(pr->B, w);
+    if (st) return st;
+    return run_device(pr, r_in, s_in, tl, [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr &r, const cuzk_fr &s) {
+        return prove_impl(x, tb, pr->B, pr->vk, w, r, s, out);
+    });
+}
+
+extern "C" cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
+                                          const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
+                                          const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl)
+{
+    cuzk_status st = check_pce_shape(pr->B, pce->v.nc, pce->v.ni, pce->v.na, &pce->a_aux, &pce->b_input, &pce->b_aux,
+                                     ni, na);
+    if (st) return st;
+    return run_device(pr, r_in, s_in, tl, [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr &r, const cuzk_fr &s) {
+        return prove_pce_impl(x, tb, pr->B, pr->vk, pce->v, input, aux, r, s, out);
+    });
 }
 
 extern "C" void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes)

@@ -1,15 +1,19 @@
 /* The GPU layer on a real device: NTTs against the CPU NTT, MSMs (G1, G2; random and
  * adversarial scalars; sizes 1..2^20) against the CPU MSM, a large MSM by linearity and
- * split/no-split agreement, and GPU proofs against CPU proof bytes (and the verifier).
+ * split/no-split agreement, GPU proofs against CPU proof bytes (and the verifier), the
+ * resident precompiled circuit (device SpMV = cuzk_pce_evaluate on every built-in example,
+ * proofs through cuzk_gpu_prove_pce = CPU proof bytes) and the partition pipeline with it.
  * Skips (exit 77) where no CUDA device is present. CUZK_GPU_TEST_LARGE=0 leaves out the
  * large sizes. */
 #include <string.h>
 
 #include "cuzk/circuits.h"
+#include "cuzk/engine.h"
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
 #include "harness.h"
 #include "support_job.h"
+#include "support_pce.h"
 
 static cuzk_rng rng;
 static int large = 1;
@@ -286,6 +290,126 @@ static void test_prover(const char *name)
     job_close(&j);
 }
 
+/* ---------------------------------------------------------------- resident circuit */
+
+/* a, b, c by the device SpMV = cuzk_pce_evaluate */
+static void test_spmv(const char *name)
+{
+    pce_job j;
+    pce_job_open(&j, name, 3, 0);
+    cuzk_gpu_pce *g = NULL;
+    CHECK_OK(cuzk_gpu_pce_create(&g, &j.pce));
+    if (!g) {
+        pce_job_close(&j);
+        return;
+    }
+    cuzk_fr *got[3];
+    for (int k = 0; k < 3; k++) {
+        got[k] = malloc(j.n * sizeof(cuzk_fr));
+        memset(got[k], 0xa5, j.n * sizeof(cuzk_fr));
+    }
+    for (int rep = 0; rep < 2; rep++) { /* the second run reuses the pool's memory */
+        double t = cuzk_now();
+        CHECK_OK(cuzk_gpu_pce_evaluate(g, j.w.input, j.w.aux, got[0], got[1], got[2]));
+        CHECK(pce_job_same_abc(&j, got, "device SpMV"));
+        if (rep == 1)
+            printf("spmv %s: %zu constraints, %zu terms, %.1f MB resident: a, b, c = CPU (%.3f s with transfers)\n", name,
+                   j.pce.num_constraints, j.pce.nnz[0] + j.pce.nnz[1] + j.pce.nnz[2], cuzk_gpu_pce_bytes(g) / 1e6,
+                   cuzk_now() - t);
+    }
+    for (int k = 0; k < 3; k++) free(got[k]);
+    cuzk_gpu_pce_destroy(g);
+    pce_job_close(&j);
+}
+
+/* proofs through cuzk_gpu_prove_pce = CPU proof bytes for the same r, s */
+static void test_prove_pce(const char *name)
+{
+    pce_job j;
+    pce_job_open(&j, name, 4, 0);
+    cuzk_groth16_params p;
+    pce_job_setup(&j, &p, 10);
+    cuzk_gpu_prover *pr = NULL;
+    cuzk_gpu_pce *g = NULL;
+    CHECK_OK(cuzk_gpu_prover_create(&pr, &p));
+    CHECK_OK(cuzk_gpu_pce_create(&g, &j.pce));
+    for (int rep = 0; rep < 2 && pr && g; rep++) {
+        cuzk_fr r, s;
+        cuzk_fr_random(&r, &rng);
+        cuzk_fr_random(&s, &rng);
+        cuzk_groth16_proof pc, pg;
+        CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.gw, &r, &s, NULL));
+        cuzk_timeline *tl = cuzk_timeline_create("gpu prove through the resident circuit");
+        CHECK_OK(cuzk_gpu_prove_pce(pr, g, &pg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux, &r, &s, tl));
+        if (rep == 1) cuzk_timeline_print(tl, stdout);
+        cuzk_timeline_destroy(tl);
+        uint8_t bc[CUZK_GROTH16_PROOF_BYTES], bg[CUZK_GROTH16_PROOF_BYTES];
+        cuzk_groth16_proof_encode(bc, &pc);
+        cuzk_groth16_proof_encode(bg, &pg);
+        int same = !memcmp(bc, bg, sizeof bc);
+        CHECK(same);
+        if (!same) fprintf(stderr, "    %s: GPU proof through the PCE differs from the CPU proof\n", name);
+        CHECK_OK(cuzk_groth16_verify(&p.vk, &pg, j.w.input + 1, j.w.num_inputs - 1));
+    }
+    if (pr && g) {
+        cuzk_groth16_proof pg;
+        CHECK_FAILS(cuzk_gpu_prove_pce(pr, g, &pg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux - 1, NULL, NULL, NULL),
+                    CUZK_EINVAL);
+    }
+    printf("prover %s through the resident circuit: GPU proof bytes = CPU proof bytes, verified\n", name);
+    cuzk_gpu_pce_destroy(g);
+    cuzk_gpu_prover_destroy(pr);
+    cuzk_groth16_params_free(&p);
+    pce_job_close(&j);
+}
+
+/* the partition pipeline with the GPU: witness on the CPU, a, b, c on the device */
+static const char *pipeline_circuit;
+static cuzk_status open_partition(void *ctx, unsigned k, cuzk_circuit **out)
+{
+    return cuzk_circuit_open(out, pipeline_circuit);
+}
+
+static void test_pipeline(const char *name)
+{
+    pce_job j;
+    pce_job_open(&j, name, 0, 0);
+    cuzk_groth16_params p;
+    pce_job_setup(&j, &p, 11);
+    cuzk_gpu_prover *pr = NULL;
+    CHECK_OK(cuzk_gpu_prover_create(&pr, &p));
+    enum { NP = 3 };
+    size_t ni = j.pce.num_inputs - 1;
+    cuzk_groth16_proof proofs[NP];
+    cuzk_fr *inputs = calloc(NP * ni + 1, sizeof(cuzk_fr));
+    pipeline_circuit = name;
+    cuzk_timeline *tl = cuzk_timeline_create("pipeline");
+    if (pr) CHECK_OK(cuzk_prove_partitions(NP, open_partition, NULL, &j.pce, &p, pr, proofs, inputs, ni, tl));
+    cuzk_timeline_print(tl, stdout);
+    cuzk_timeline_destroy(tl);
+    for (int k = 0; k < NP && pr; k++) {
+        CHECK(!memcmp(inputs + k * ni, j.w.input + 1, ni * sizeof(cuzk_fr)));
+        CHECK_OK(cuzk_groth16_verify(&p.vk, &proofs[k], inputs + k * ni, ni));
+    }
+    printf("pipeline %s: %d partitions proved on the GPU from the resident circuit, verified\n", name, NP);
+    free(inputs);
+    cuzk_gpu_prover_destroy(pr);
+    cuzk_groth16_params_free(&p);
+    pce_job_close(&j);
+}
+
+static void test_resident(void)
+{
+    for (size_t i = 0; i < cuzk_circuit_family_count(); i++)
+        if (cuzk_circuit_example(i)) test_spmv(cuzk_circuit_example(i)); /* porep:2KiB included */
+    test_prove_pce("cubic");
+    test_prove_pce("random:1000");
+    test_prove_pce("poseidon:11");
+    test_prove_pce("random:70000");
+    if (large) test_prove_pce("porep:2KiB");
+    test_pipeline("random-parts:5:700");
+}
+
 int main(void)
 {
     char why[256];
@@ -299,7 +423,7 @@ int main(void)
     cuzk_gpu_describe(dev, sizeof dev);
     printf("device: %s\n", dev);
     cuzk_rng_seed(&rng, 2027);
-    /* CUZK_GPU_TEST_ONLY=ntt|msm|prover runs one part */
+    /* CUZK_GPU_TEST_ONLY=ntt|msm|prover|pce runs one part */
     const char *only = getenv("CUZK_GPU_TEST_ONLY");
     double t = cuzk_now();
     if (!only || !strcmp(only, "ntt")) {
@@ -317,6 +441,11 @@ int main(void)
         test_prover("random:1000");
         test_prover("random:70000");
         printf("prover: done in %.1f s\n", cuzk_now() - t);
+    }
+    t = cuzk_now();
+    if (!only || !strcmp(only, "pce")) {
+        test_resident();
+        printf("resident circuit: done in %.1f s\n", cuzk_now() - t);
     }
     return harness_finish("gpu");
 }

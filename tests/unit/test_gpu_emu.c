@@ -1,8 +1,9 @@
 /* The GPU kernels' code run in host emulation (no device needed): field and curve
  * arithmetic against blst, NTTs against the CPU NTT, MSMs (random and adversarial scalars,
  * every tuning path: chunking, several reduction rounds, small windows) against the CPU MSM,
- * the H pipeline against cuzk_groth16_compute_h, and the whole GPU prover against the CPU
- * prover's proof bytes. */
+ * the H pipeline against cuzk_groth16_compute_h, the device SpMV (a, b, c from the resident
+ * precompiled circuit) against cuzk_pce_evaluate on every built-in circuit example, and the
+ * whole GPU prover, both entry points, against the CPU prover's proof bytes. */
 #include <string.h>
 
 #include "cuzk/circuits.h"
@@ -10,6 +11,7 @@
 #include "cuzk/gpu.h"
 #include "harness.h"
 #include "support_job.h"
+#include "support_pce.h"
 
 #ifndef CUZK_HAVE_CUDA
 int main(void)
@@ -203,9 +205,73 @@ static void test_prover(const char *name)
     job_close(&j);
 }
 
+/* a, b, c by the device SpMV's code = cuzk_pce_evaluate, with the device's plan and with
+ * small segments that send most rows through the long-row path (several reduction levels) */
+static void test_spmv(const char *name, size_t max_constraints)
+{
+    pce_job j;
+    double t = cuzk_now();
+    if (!pce_job_open(&j, name, 3, max_constraints)) {
+        printf("spmv %s: above %zu constraints, left to test_gpu\n", name, max_constraints);
+        return;
+    }
+    cuzk_fr *got[3];
+    for (int k = 0; k < 3; k++) got[k] = malloc(j.n * sizeof(cuzk_fr));
+    static const unsigned segs[] = {0, 2, 3, 7};
+    int nseg = j.pce.num_constraints > 100000 ? 2 : 4; /* keep the large one fast */
+    for (int i = 0; i < nseg; i++) {
+        for (int k = 0; k < 3; k++) memset(got[k], 0xa5, j.n * sizeof(cuzk_fr));
+        CHECK_OK(cuzk_gpu_emu_pce_evaluate(&j.pce, segs[i], j.w.input, j.w.aux, got[0], got[1], got[2]));
+        char what[48];
+        snprintf(what, sizeof what, "emulated SpMV (seg %u)", segs[i]);
+        CHECK(pce_job_same_abc(&j, got, what));
+    }
+    printf("spmv %s: %zu constraints, %zu + %zu + %zu terms = CPU (%.1f s)\n", name, j.pce.num_constraints, j.pce.nnz[0],
+           j.pce.nnz[1], j.pce.nnz[2], cuzk_now() - t);
+    for (int k = 0; k < 3; k++) free(got[k]);
+    pce_job_close(&j);
+}
+
+/* the proof through the resident-circuit entry point = the CPU proof for the same r, s */
+static void test_prove_pce(const char *name)
+{
+    pce_job j;
+    pce_job_open(&j, name, 4, 0);
+    cuzk_groth16_params p;
+    pce_job_setup(&j, &p, 10);
+    cuzk_fr r, s;
+    cuzk_fr_random(&r, &rng);
+    cuzk_fr_random(&s, &rng);
+    cuzk_groth16_proof pc, pg;
+    CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.gw, &r, &s, NULL));
+    uint8_t bc[CUZK_GROTH16_PROOF_BYTES], bg[CUZK_GROTH16_PROOF_BYTES];
+    cuzk_groth16_proof_encode(bc, &pc);
+    for (unsigned seg = 0; seg <= 2; seg += 2) {
+        CHECK_OK(cuzk_gpu_emu_prove_pce(&pg, &p, &j.pce, seg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux, &r, &s));
+        cuzk_groth16_proof_encode(bg, &pg);
+        int same = !memcmp(bc, bg, sizeof bc);
+        CHECK(same);
+        if (!same) fprintf(stderr, "    %s: emulated GPU proof through the PCE (seg %u) differs from the CPU proof\n", name, seg);
+    }
+    CHECK_OK(cuzk_groth16_verify(&p.vk, &pg, j.w.input + 1, j.w.num_inputs - 1));
+    printf("prove %s through the resident circuit: emulated GPU proof bytes = CPU proof bytes\n", name);
+    /* an assignment of another shape is refused */
+    CHECK_FAILS(cuzk_gpu_emu_prove_pce(&pg, &p, &j.pce, 0, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux - 1, &r, &s),
+                CUZK_EINVAL);
+    cuzk_groth16_params_free(&p);
+    pce_job_close(&j);
+}
+
 int main(void)
 {
     cuzk_rng_seed(&rng, 2026);
+    /* the SpMV first: it is the newest code and the quickest to fail */
+    for (size_t i = 0; i < cuzk_circuit_family_count(); i++)
+        if (cuzk_circuit_example(i)) test_spmv(cuzk_circuit_example(i), 300000);
+    test_spmv("porep:2KiB", 0); /* 2.7 M constraints: a few seconds */
+    test_prove_pce("cubic");
+    test_prove_pce("random:300");
+    test_prove_pce("poseidon:11"); /* rows of up to 69 terms: the long-row path in a proof */
     test_arith();
     test_ntt();
     test_msm_g1();

@@ -1,0 +1,278 @@
+/* a, b, c = A w, B w, C w from the precompiled circuit (include/cuzk/pce.h), written once
+ * against the executor interface (exec.cuh) so the host emulation runs the same code as the
+ * device. The result is cuzk_pce_evaluate's bit for bit: every value is a fully reduced
+ * Montgomery residue and field addition is associative, so the order in which a row's terms
+ * are summed does not change the bytes.
+ *
+ * Scheme. Rows are short (PoRep: A 2.4, B 1.0, C 2.2 terms on average) with a few long ones
+ * (tens to about a thousand terms: in porep:2KiB 0.3% of the A rows exceed 16 terms, the
+ * longest has 929). One thread per row is the right shape for the short rows (coalesced
+ * row offsets, no inter-thread reduction), but a warp runs as long as its longest row, so a
+ * row of 929 terms would hold 31 idle lanes for 929 steps, and a circuit with one row of
+ * millions of terms would serialize on it. A warp per row would waste 30 of 32 lanes on the
+ * short rows that are almost all of the work. So:
+ *   1. rows of at most SPMV_SEG terms: one thread each (rows with more terms are skipped);
+ *   2. longer rows are cut, at setup, into segments of SPMV_SEG terms; one thread per segment
+ *      writes its partial sum;
+ *   3. partial sums are added in groups of at most SPMV_SEG per thread, level after level
+ *      (a row of L terms needs about log_SEG(L) levels; the last level has one group per long
+ *      row and writes the row's output).
+ * Every thread therefore handles at most SPMV_SEG terms or partial sums, whatever the row
+ * lengths. The plan (segments, groups) depends only on the matrices and is built once, on
+ * the host, when the circuit is uploaded. SPMV_SEG = 16: rows of 9..16 terms are rare (0.16%
+ * of porep:2KiB's A rows) and a warp that meets one costs at most 16 steps; the rows above
+ * it are few (0.3%), so the extra passes over them should be small. This is verified for
+ * equality (host emulation in CI, and test_gpu wherever a device is present); its speed on
+ * the device, and the choice of 16, are not yet measured.
+ *
+ * Terms: coefficient index 0 (+1) adds, 1 (-1) subtracts; any other coefficient is skipped
+ * when the variable is 0 and added as it is when the variable is 1 (most of a PoRep witness
+ * is bits), otherwise multiplied: the CPU's special cases (src/r1cs/pce.c). */
+#ifndef CUZK_GPU_SPMV_CUH
+#define CUZK_GPU_SPMV_CUH
+
+#include <vector>
+
+#include "gpu/exec.cuh"
+#include "gpu/field.cuh"
+
+extern "C" {
+#include "cuzk/pce.h"
+}
+
+#define SPMV_SEG 16u     /* most terms (or partial sums) one thread adds */
+#define SPMV_MAX_LEVELS 32 /* enough for 2^32 terms with groups of 2 (the smallest plan) */
+
+/* One matrix in executor memory, with its long-row plan. */
+struct spmv_matrix {
+    const uint32_t *row_ptr, *col, *coeff;
+    uint32_t seg;            /* SPMV_SEG, or smaller to exercise the plan in tests */
+    uint32_t nlong;          /* rows of more than seg terms */
+    const uint32_t *long_row; /* their row indices, ascending */
+    uint32_t nseg;           /* segments of the long rows, row by row */
+    const uint32_t *seg_begin, *seg_end; /* term ranges */
+    unsigned nlevels;        /* reduction levels (>= 1 when nlong > 0) */
+    uint32_t ngrp[SPMV_MAX_LEVELS];
+    const uint32_t *grp_ptr[SPMV_MAX_LEVELS]; /* ngrp + 1 offsets into the previous level's sums */
+    size_t partials;         /* scratch sums: nseg + the groups of every level but the last */
+};
+
+/* A precompiled circuit in executor memory (device, or host for the emulation). */
+struct pce_view {
+    size_t nc, ni, na; /* constraints (without the input rows), inputs, aux */
+    spmv_matrix m[3];
+    const fr_t *coeffs;
+    /* density bitmaps for the prover's A and B MSMs (words), and B's input popcount */
+    const uint64_t *a_aux_w, *b_in_w, *b_aux_w;
+    size_t b_input_popcount;
+};
+
+/* The plan's arrays on the host, before upload (or used in place by the emulation). */
+struct spmv_plan {
+    uint32_t seg = SPMV_SEG;
+    std::vector<uint32_t> long_row, seg_begin, seg_end;
+    std::vector<std::vector<uint32_t>> grp_ptr; /* one per level */
+};
+
+/* Builds the plan of one matrix: segments of at most seg terms for the rows longer than
+ * seg, then levels of groups of at most seg sums until one sum per long row is left. */
+static inline void spmv_plan_build(spmv_plan &pl, const uint32_t *row_ptr, size_t nrows, uint32_t seg)
+{
+    if (seg < 2) seg = 2; /* groups of one would never reduce */
+    pl.seg = seg;
+    std::vector<uint32_t> count; /* sums per long row at the current level */
+    for (size_t r = 0; r < nrows; r++) {
+        uint32_t b = row_ptr[r], e = row_ptr[r + 1];
+        if (e - b <= seg) continue;
+        pl.long_row.push_back((uint32_t)r);
+        count.push_back(0);
+        for (uint32_t s = b; s < e; s += seg) {
+            pl.seg_begin.push_back(s);
+            pl.seg_end.push_back(e - s > seg ? s + seg : e);
+            count.back()++;
+        }
+    }
+    if (pl.long_row.empty()) return;
+    for (;;) {
+        uint32_t most = 0;
+        for (uint32_t c : count) most = c > most ? c : most;
+        /* the last level: one group per row (at most seg sums each); otherwise cut every
+         * row's sums into groups of seg */
+        bool last = most <= seg;
+        std::vector<uint32_t> ptr(1, 0);
+        for (uint32_t &c : count) {
+            uint32_t groups = last ? 1 : (c + seg - 1) / seg;
+            for (uint32_t g = 0; g < groups; g++) {
+                uint32_t left = c - g * seg;
+                ptr.push_back(ptr.back() + (last || left < seg ? left : seg));
+            }
+            c = groups;
+        }
+        pl.grp_ptr.push_back(ptr);
+        if (last) break;
+    }
+}
+
+/* The view of a plan whose arrays are at the given places (host vectors or device copies). */
+static inline void spmv_matrix_set(spmv_matrix &m, const spmv_plan &pl, const uint32_t *row_ptr, const uint32_t *col,
+                                   const uint32_t *coeff, const uint32_t *long_row, const uint32_t *seg_begin,
+                                   const uint32_t *seg_end, const uint32_t *const *grp_ptr)
+{
+    m.row_ptr = row_ptr;
+    m.col = col;
+    m.coeff = coeff;
+    m.seg = pl.seg;
+    m.nlong = (uint32_t)pl.long_row.size();
+    m.long_row = long_row;
+    m.nseg = (uint32_t)pl.seg_begin.size();
+    m.seg_begin = seg_begin;
+    m.seg_end = seg_end;
+    m.nlevels = (unsigned)pl.grp_ptr.size();
+    m.partials = m.nseg;
+    for (unsigned l = 0; l < m.nlevels; l++) {
+        m.ngrp[l] = (uint32_t)pl.grp_ptr[l].size() - 1;
+        m.grp_ptr[l] = grp_ptr[l];
+        if (l + 1 < m.nlevels) m.partials += m.ngrp[l];
+    }
+}
+
+/* A precompiled circuit used in place in host memory, with its plan (host emulation). */
+struct pce_host {
+    spmv_plan plan[3];
+    const uint32_t *gp[3][SPMV_MAX_LEVELS];
+    pce_view v;
+    void init(const cuzk_pce *p, uint32_t seg)
+    {
+        memset(&v, 0, sizeof v);
+        v.nc = p->num_constraints;
+        v.ni = p->num_inputs;
+        v.na = p->num_aux;
+        for (int k = 0; k < 3; k++) {
+            spmv_plan &pl = plan[k];
+            spmv_plan_build(pl, p->row_ptr[k], p->num_constraints, seg);
+            for (size_t l = 0; l < pl.grp_ptr.size(); l++) gp[k][l] = pl.grp_ptr[l].data();
+            spmv_matrix_set(v.m[k], pl, p->row_ptr[k], p->col[k], p->coeff[k], pl.long_row.data(), pl.seg_begin.data(),
+                            pl.seg_end.data(), gp[k]);
+        }
+        v.coeffs = (const fr_t *)p->coeffs;
+        v.a_aux_w = p->a_aux.words;
+        v.b_in_w = p->b_input.words;
+        v.b_aux_w = p->b_aux.words;
+        v.b_input_popcount = p->b_input.popcount;
+    }
+};
+
+/* ---------------------------------------------------------------- kernels */
+
+/* acc += coefficient * value, with the CPU's special cases */
+HD void spmv_term(fr_t &acc, uint32_t ci, const fr_t &v, const fr_t *coeffs)
+{
+    if (ci == CUZK_PCE_ONE) {
+        add(acc, acc, v);
+    } else if (ci == CUZK_PCE_MINUS_ONE) {
+        sub(acc, acc, v);
+    } else if (fr_is_one(v)) {
+        add(acc, acc, coeffs[ci]);
+    } else if (!is_zero(v)) {
+        fr_t t;
+        mul(t, v, coeffs[ci]);
+        add(acc, acc, t);
+    }
+}
+
+/* the sum of terms [b, e) of one matrix */
+struct spmv_terms {
+    const uint32_t *col, *coeff;
+    const fr_t *coeffs, *in, *aux;
+    uint32_t ni;
+    HD fr_t sum(uint32_t b, uint32_t e) const
+    {
+        fr_t acc;
+        set_zero(acc);
+        for (uint32_t j = b; j < e; j++) {
+            const uint32_t c = col[j];
+            spmv_term(acc, coeff[j], c < ni ? in[c] : aux[c - ni], coeffs);
+        }
+        return acc;
+    }
+};
+
+/* 1. a thread per row of at most seg terms */
+struct k_spmv_rows {
+    spmv_terms t;
+    const uint32_t *row_ptr;
+    uint32_t seg;
+    fr_t *out;
+    HD void operator()(size_t r) const
+    {
+        const uint32_t b = row_ptr[r], e = row_ptr[r + 1];
+        if (e - b <= seg) out[r] = t.sum(b, e);
+    }
+};
+
+/* 2. a thread per segment of a long row */
+struct k_spmv_segments {
+    spmv_terms t;
+    const uint32_t *seg_begin, *seg_end;
+    fr_t *out;
+    HD void operator()(size_t s) const { out[s] = t.sum(seg_begin[s], seg_end[s]); }
+};
+
+/* 3. a thread per group of sums; the last level writes the long rows' outputs */
+struct k_spmv_reduce {
+    const fr_t *in;
+    const uint32_t *grp_ptr;
+    const uint32_t *dest; /* NULL: out[g] */
+    fr_t *out;
+    HD void operator()(size_t g) const
+    {
+        fr_t acc;
+        set_zero(acc);
+        for (uint32_t j = grp_ptr[g]; j < grp_ptr[g + 1]; j++) add(acc, acc, in[j]);
+        out[dest ? dest[g] : g] = acc;
+    }
+};
+
+/* the appended Input(i) * 0 = 0 rows: a = input[i], b = c = 0 */
+struct k_spmv_inputs {
+    const fr_t *in;
+    fr_t *a, *b, *c;
+    HD void operator()(size_t i) const
+    {
+        a[i] = in[i];
+        set_zero(b[i]);
+        set_zero(c[i]);
+    }
+};
+
+/* a, b, c (nc + ni entries each, executor memory) for the assignment (in[ni], aux[na] in
+ * executor memory). Enqueued on the executor's stream; errors are the executor's. */
+template <class X> void spmv_run(X &x, const pce_view &v, const fr_t *in, const fr_t *aux, fr_t *const out[3])
+{
+    for (int k = 0; k < 3; k++) {
+        const spmv_matrix &m = v.m[k];
+        spmv_terms t = {m.col, m.coeff, v.coeffs, in, aux, (uint32_t)v.ni};
+        k_spmv_rows kr = {t, m.row_ptr, m.seg, out[k]};
+        x.parallel(v.nc, kr);
+        if (!m.nlong) continue;
+        fr_t *part = (fr_t *)x.alloc(m.partials * sizeof(fr_t));
+        if (!part) return;
+        k_spmv_segments ks = {t, m.seg_begin, m.seg_end, part};
+        x.parallel(m.nseg, ks);
+        const fr_t *src = part;
+        size_t off = m.nseg;
+        for (unsigned l = 0; l < m.nlevels; l++) {
+            const bool last = l + 1 == m.nlevels;
+            fr_t *dst = last ? out[k] : part + off;
+            k_spmv_reduce kg = {src, m.grp_ptr[l], last ? m.long_row : NULL, dst};
+            x.parallel(m.ngrp[l], kg);
+            src = dst;
+            off += m.ngrp[l];
+        }
+        x.release(part);
+    }
+    k_spmv_inputs ki = {in, out[0] + v.nc, out[1] + v.nc, out[2] + v.nc};
+    x.parallel(v.ni, ki);
+}
+
+#endif
