@@ -14,10 +14,6 @@
 /* Fr inputs are converted to canonical scalars in slices of this many points, bounding the
  * temporary to 512 MiB whatever n is. */
 #define MSM_SLICE (1u << 24)
-/* Bucket memory per thread when many threads share an MSM (about one core's L2), and from
- * how many threads on the cap applies (with a few threads the shared cache holds them). */
-#define MSM_BUCKET_BYTES ((size_t)2 << 20)
-#define MSM_CACHE_CAP_THREADS 8
 
 typedef struct {
     size_t point_size, affine_size;
@@ -92,26 +88,15 @@ static cuzk_status msm_tiled(const group_ops *ops, void *out, const void *points
     memset(out, 0, ops->point_size);
     if (n == 0) return CUZK_OK;
     unsigned threads = cuzk_threads();
-    /* Cut the points into nx chunks only as far as needed to give every thread a tile.
-     * With many threads, each thread's buckets (2^(w-1) xyzz points) should fit its own
-     * L2 cache: on a 16-core host, G1 buckets of 12 MiB per thread (w = 17) halved the
-     * per-core rate. The cap costs some extra windows; enough tiles keep the threads busy. */
-    size_t wcap = 64, want = threads;
-    if (threads >= MSM_CACHE_CAP_THREADS) {
-        size_t buckets = MSM_BUCKET_BYTES / ops->scratch_sizeof(1);
-        for (wcap = 1; ((size_t)1 << wcap) <= buckets; wcap++) {
-        }
-        want = 4 * (size_t)threads;
-    }
+    /* Cut the points into nx chunks only as far as needed to give every thread a tile. */
     size_t nx = 1, window = window_for(n), ny;
     for (;;) {
         window = window_for((n + nx - 1) / nx);
-        if (window > wcap) window = wcap;
         /* Rows at bit0 = 0, w, 2w, ... up to the last multiple of w <= 255: when w divides
          * 255 the top row (bit0 = 255, width 0) collects the Booth carry out of bit 254,
          * exactly as blst's own Pippenger does. */
         ny = SCALAR_BITS / window + 1;
-        if (nx * ny >= want || (n + nx - 1) / nx < 4096) break;
+        if (nx * ny >= threads || (n + nx - 1) / nx < 64) break;
         nx++;
     }
     tile_job j = {ops, points, scalars, n, nx, ny, window, (n + nx - 1) / nx, NULL, NULL, 0};
