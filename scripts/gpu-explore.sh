@@ -1,13 +1,35 @@
 #!/usr/bin/env bash
 # Where the time goes: the accumulation kernel with and without its register cap, checked
 # and timed side by side, then profiled MSM and prover runs (CUZK_GPU_PROFILE=1 prints each
-# stage, synchronized). Usage (GPU host, repository root): scripts/gpu-explore.sh BIN_DIR
+# stage, synchronized). With `sweep`: the MSM tuning knobs (window bits, points per thread
+# in the first accumulation round, chunk size) swept for G1 2^26 and G2 2^24 instead.
+# Usage (GPU host, repository root): scripts/gpu-explore.sh BIN_DIR [sweep]
 set -uo pipefail
-bin=${1:?usage: gpu-explore.sh BIN_DIR}
+bin=${1:?usage: gpu-explore.sh BIN_DIR [sweep]}
 out=${OUT:-/tmp/gpu-explore}
 mkdir -p "$out"
-export LD_LIBRARY_PATH=$(cd "$(dirname "$0")/.." && pwd)/.devdeps/jansson/lib:${LD_LIBRARY_PATH:-}
+export LD_LIBRARY_PATH=$(cd "$(dirname "$0")/.." && pwd)/.devdeps/jansson/lib:$(cd "$(dirname "$0")/.." && pwd)/.devdeps/lib:${LD_LIBRARY_PATH:-}
 c=$bin/cuzk
+if [ "${2:-}" = sweep ]; then
+  one() { # label env... -- bench args...: prints label, ns/point, window bits
+    local label=$1; shift
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    env "${envs[@]}" timeout 120 "$c" bench gpu-msm "$@" --json 2>>"$out/sweep.err" |
+      python3 -c 'import json,sys; r=json.loads(sys.stdin.read()); print("%-34s %8.2f ns/pt  %9.2f ms  c=%d" % (sys.argv[1], r["ns_per_point"], r["median_s"]*1e3, r["window_bits"]))' "$label" ||
+      echo "$label failed"
+  }
+  CUZK_GPU_PROFILE=1 timeout 100 $c bench gpu-msm --log2 26 --reps 1 2>&1 | grep "\[gpu\]" | tail -14
+  one "G1 2^26 default" -- --log2 26 --reps 5
+  for s1 in 64 256 512 1024 3072; do one "G1 2^26 S1=$s1" CUZK_GPU_MSM_S1=$s1 -- --log2 26 --reps 5; done
+  for cc in 18 19 21; do one "G1 2^26 c=$cc" CUZK_GPU_MSM_C=$cc -- --log2 26 --reps 5; done
+  for ch in 16777216 67108864; do one "G1 2^26 chunk=$ch" CUZK_GPU_MSM_CHUNK=$ch -- --log2 26 --reps 5; done
+  one "G2 2^24 default" -- --g2 --log2 24 --reps 3
+  for cc in 16 18; do one "G2 2^24 c=$cc" CUZK_GPU_MSM_C=$cc -- --g2 --log2 24 --reps 3; done
+  for s1 in 64 256 1024; do one "G2 2^24 S1=$s1" CUZK_GPU_MSM_S1=$s1 -- --g2 --log2 24 --reps 3; done
+  exit 0
+fi
 for m in 1 4; do
   echo "== CUZK_GPU_ACCUM_MINB=$m"
   CUZK_GPU_ACCUM_MINB=$m CUZK_GPU_TEST_LARGE=0 CUZK_GPU_TEST_ONLY=msm timeout 100 "$bin/test_gpu" > "$out/test_$m.log" 2>&1
