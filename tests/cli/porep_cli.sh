@@ -48,6 +48,19 @@ else
   no_file "no GPU proof without a device" g.proof
 fi
 
+# the GPU partition benchmark on a real circuit: usage errors, then a run (or a clear error)
+expect_fail "bench gpu-prove --circuit without --pce" 2 "usage" "$CUZK" bench gpu-prove --circuit porep:2KiB
+expect_fail "bench gpu-prove --pce without --circuit" 2 "usage" "$CUZK" bench gpu-prove --pce s.pce
+expect_fail "bench gpu-msm --circuit" 2 "usage" "$CUZK" bench gpu-msm --circuit porep:2KiB --pce s.pce
+CHECKS=$((CHECKS + 1))
+if "$CUZK" bench gpu-prove --circuit porep:2KiB --pce s.pce --partitions 2 --reps 2 >out.txt 2>err.txt; then
+  grep -q "s/partition" out.txt || fail "bench gpu-prove --circuit: no table: $(head -c 300 out.txt)"
+  expect_fail "bench gpu-prove --circuit unknown" 1 "unknown|nope" "$CUZK" bench gpu-prove --circuit nope:1 --pce n.pce
+  no_file "no pce for an unknown circuit" n.pce
+else
+  grep -Eq "CUDA|GPU|device" err.txt || fail "bench gpu-prove --circuit without a device: $(head -c 300 err.txt)"
+fi
+
 # a different sector does not verify against this proof
 expect_ok "seal another sector" "$CUZK" seal --sector-size 2KiB --out t --sector-id 2 --quiet
 expect_fail "other sector's public data" 1 "FAILED" "$CUZK" verify porep --public t/sector.json --vk "$V" --proof s.proof
