@@ -98,6 +98,7 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
                                   const cuzk_groth16_params *p, cuzk_gpu_prover *gpu, cuzk_groth16_proof *proofs,
                                   cuzk_fr *inputs, size_t ninputs, cuzk_timeline *tl)
 {
+    if (!gpu && !p) return cuzk_fail(CUZK_EINVAL, "the CPU prover needs the parameters");
     pipeline pl;
     memset(&pl, 0, sizeof pl);
     pl.nparts = nparts;
