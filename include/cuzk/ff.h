@@ -91,6 +91,13 @@ void cuzk_g2_batch_to_affine(blst_p2_affine *out, const blst_p2 *in, size_t n);
  * memory (CUZK_ENOMEM). */
 cuzk_status cuzk_g1_msm(blst_p1 *out, const blst_p1_affine *points, const cuzk_fr *scalars, size_t n) CUZK_WARN_UNUSED;
 cuzk_status cuzk_g2_msm(blst_p2 *out, const blst_p2_affine *points, const cuzk_fr *scalars, size_t n) CUZK_WARN_UNUSED;
+/* The same sums for witness-like scalars (Groth16's L, A and B): zero scalars skipped, the
+ * points of one-scalars added directly, Pippenger over the rest only (when the rest is at
+ * most half of the terms; else one Pippenger over all). */
+cuzk_status cuzk_g1_msm_split(blst_p1 *out, const blst_p1_affine *points, const cuzk_fr *scalars,
+                              size_t n) CUZK_WARN_UNUSED;
+cuzk_status cuzk_g2_msm_split(blst_p2 *out, const blst_p2_affine *points, const cuzk_fr *scalars,
+                              size_t n) CUZK_WARN_UNUSED;
 cuzk_status cuzk_g1_msm_scalars(blst_p1 *out, const blst_p1_affine *points, const blst_scalar *scalars,
                                 size_t n) CUZK_WARN_UNUSED;
 cuzk_status cuzk_g2_msm_scalars(blst_p2 *out, const blst_p2_affine *points, const blst_scalar *scalars,

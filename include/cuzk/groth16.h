@@ -92,7 +92,7 @@ cuzk_status cuzk_groth16_check_shape(const cuzk_groth16_params *p, const cuzk_gr
 
 /* The CPU prover, as bellperson computes it: iNTT of a, b, c; coset NTT; (a*b - c)/Z on the
  * coset; inverse coset NTT; H MSM over N - 1 coefficients; L over aux; A, B_G1, B_G2 over the
- * density-filtered assignment; randomizers r and s; assembly. r and s given (deterministic
+ * density-filtered assignment (L, A, B with the 0/1 split); randomizers r and s; assembly. r and s given (deterministic
  * tests) or NULL to draw them from the OS CSPRNG. Stages are timed on tl (may be NULL). */
 cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
                                const cuzk_groth16_witness *w, const cuzk_fr *r, const cuzk_fr *s,

@@ -1,6 +1,7 @@
 /* The CPU Groth16 prover, computing exactly what bellperson's native prover computes:
  * H from a, b, c by NTTs on the coset, the H/L/A/B MSMs over the density-filtered
- * assignment, and the randomized assembly (groth16-internals §2.3-2.4). */
+ * assignment, and the randomized assembly (groth16-internals §2.3-2.4). L, A and B use the
+ * 0/1 split (the same sums, cheaper for witnesses that are mostly bits). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -285,7 +286,7 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     if (st) goto done;
 
     span = cuzk_span_begin(tl, "msm l");
-    st = cuzk_g1_msm(&l_msm, p->l, w->aux, w->num_aux);
+    st = cuzk_g1_msm_split(&l_msm, p->l, w->aux, w->num_aux);
     cuzk_span_end(tl, span);
     if (st) goto done;
 
@@ -300,18 +301,18 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     span = cuzk_span_begin(tl, "msm a");
     memcpy(sc, w->input, w->num_inputs * sizeof(cuzk_fr));
     st = gather(sc + w->num_inputs, w->aux, w->a_aux_density);
-    if (!st) st = cuzk_g1_msm(&a_msm, p->a, sc, na);
+    if (!st) st = cuzk_g1_msm_split(&a_msm, p->a, sc, na);
     cuzk_span_end(tl, span);
     if (!st) {
         span = cuzk_span_begin(tl, "msm b_g1");
         st = gather(sc, w->input, w->b_input_density);
         if (!st) st = gather(sc + w->b_input_density->popcount, w->aux, w->b_aux_density);
-        if (!st) st = cuzk_g1_msm(&b1_msm, p->b_g1, sc, nb);
+        if (!st) st = cuzk_g1_msm_split(&b1_msm, p->b_g1, sc, nb);
         cuzk_span_end(tl, span);
     }
     if (!st) {
         span = cuzk_span_begin(tl, "msm b_g2");
-        st = cuzk_g2_msm(&b2_msm, p->b_g2, sc, nb);
+        st = cuzk_g2_msm_split(&b2_msm, p->b_g2, sc, nb);
         cuzk_span_end(tl, span);
     }
     cuzk_big_free(sc, scratch_n * sizeof(cuzk_fr) + 1);

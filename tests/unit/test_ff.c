@@ -301,6 +301,80 @@ static void test_msm(void)
     free(sc);
 }
 
+/* The 0/1 split (cuzk_g*_msm_split) equals the plain MSM for every scalar profile: PoRep-like
+ * (mostly 0 and 1: the split path), mostly uniform (the fallback), all zero, all one, r-1,
+ * small sizes, and sizes crossing the split's chunks; points include infinity and repeats. */
+static void test_msm_split(void)
+{
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 21);
+    const size_t maxn = 70001, maxn2 = 20000;
+    blst_p1 *pj = calloc(maxn, sizeof *pj);
+    blst_p2 *qj = calloc(maxn2, sizeof *qj);
+    blst_p1_affine *pts = calloc(maxn, sizeof *pts);
+    blst_p2_affine *pts2 = calloc(maxn2, sizeof *pts2);
+    cuzk_fr *sc = calloc(maxn, sizeof *sc);
+    cuzk_fr rm1;
+    CHECK_OK(cuzk_fr_from_decimal(&rm1, R_MINUS_1));
+    blst_p1 step1;
+    blst_p2 step2;
+    blst_p1_double(&step1, blst_p1_generator());
+    blst_p2_double(&step2, blst_p2_generator());
+    pj[0] = *blst_p1_generator();
+    qj[0] = *blst_p2_generator();
+    for (size_t i = 1; i < maxn; i++) blst_p1_add_or_double(&pj[i], &pj[i - 1], &step1);
+    for (size_t i = 1; i < maxn2; i++) blst_p2_add_or_double(&qj[i], &qj[i - 1], &step2);
+    cuzk_g1_batch_to_affine(pts, pj, maxn);
+    cuzk_g2_batch_to_affine(pts2, qj, maxn2);
+    for (size_t i = 5; i < maxn; i += 1009) memset(&pts[i], 0, sizeof pts[i]); /* infinity */
+    for (size_t i = 7; i < maxn; i += 997) pts[i] = pts[i - 1];                 /* repeats */
+    for (size_t i = 5; i < maxn2; i += 1009) memset(&pts2[i], 0, sizeof pts2[i]);
+    /* profiles: percent zero, percent one (the rest uniform; every 50th r-1) */
+    const int prof[][2] = {{40, 55}, {10, 10}, {100, 0}, {0, 100}, {0, 0}, {50, 50}};
+    const size_t sizes[] = {0, 1, 2, 17, 16384, 16385, 70001};
+    for (size_t pi = 0; pi < sizeof prof / sizeof prof[0]; pi++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            size_t n = sizes[si];
+            if (n > 17 && n < 70001 && pi > 1) continue; /* the big sizes for the main profiles */
+            for (size_t i = 0; i < n; i++) {
+                uint64_t r = cuzk_rng_next(&rng) % 100;
+                if (r < (uint64_t)prof[pi][0]) sc[i] = CUZK_FR_ZERO;
+                else if (r < (uint64_t)(prof[pi][0] + prof[pi][1])) sc[i] = CUZK_FR_ONE;
+                else if (i % 50 == 0) sc[i] = rm1;
+                else cuzk_fr_random(&sc[i], &rng);
+            }
+            blst_p1 want, got;
+            CHECK_OK(cuzk_g1_msm(&want, pts, sc, n));
+            CHECK_OK(cuzk_g1_msm_split(&got, pts, sc, n));
+            if (!blst_p1_is_equal(&got, &want)) {
+                CHECK(0);
+                fprintf(stderr, "  G1 split MSM differs: %d%% zero, %d%% one, n=%zu\n", prof[pi][0], prof[pi][1], n);
+            }
+            size_t n2 = n < maxn2 ? n : maxn2;
+            blst_p2 want2, got2;
+            CHECK_OK(cuzk_g2_msm(&want2, pts2, sc, n2));
+            CHECK_OK(cuzk_g2_msm_split(&got2, pts2, sc, n2));
+            if (!blst_p2_is_equal(&got2, &want2)) {
+                CHECK(0);
+                fprintf(stderr, "  G2 split MSM differs: %d%% zero, %d%% one, n=%zu\n", prof[pi][0], prof[pi][1], n2);
+            }
+        }
+    /* all ones: the plain sum of the points */
+    blst_p1 sum, got;
+    memset(&sum, 0, sizeof sum);
+    for (size_t i = 0; i < 40000; i++) {
+        sc[i] = CUZK_FR_ONE;
+        blst_p1_add_or_double_affine(&sum, &sum, &pts[i]);
+    }
+    CHECK_OK(cuzk_g1_msm_split(&got, pts, sc, 40000));
+    CHECK(blst_p1_is_equal(&got, &sum));
+    free(pj);
+    free(qj);
+    free(pts);
+    free(pts2);
+    free(sc);
+}
+
 /* Larger MSM: our tiled MSM equals blst's own single-call Pippenger. Windows 15 and 17
  * divide 255, the case where the top Booth carry needs its own row. */
 static void test_msm_vs_blst(void)
@@ -458,6 +532,7 @@ int main(void)
     test_fr();
     test_points();
     test_msm();
+    test_msm_split();
     test_msm_vs_blst();
     test_ntt();
     test_fixed_base();
