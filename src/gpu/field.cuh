@@ -186,16 +186,11 @@ template <class P> HDM void mp_mul_portable(uint32_t *r, const uint32_t *a, cons
 template <class P> HDM void mp_add(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     constexpr int N = P::N;
-    uint32_t t[N], s[N];
+    uint32_t t[N];
     t[0] = add_cc(a[0], b[0]);
 #pragma unroll
     for (int j = 1; j < N; j++) t[j] = addc_cc(a[j], b[j]);
-    s[0] = sub_cc(t[0], P::p(0));
-#pragma unroll
-    for (int j = 1; j < N; j++) s[j] = subc_cc(t[j], P::p(j));
-    const uint32_t borrow = subc(0, 0);
-#pragma unroll
-    for (int j = 0; j < N; j++) r[j] = borrow ? t[j] : s[j];
+    mp_reduce_once<P>(r, t); /* a + b < 2p fits the limbs: no carry out */
 }
 
 /* r = a - b mod p */
