@@ -100,7 +100,8 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 for r in rows:
     b = r["bench"]
     if b == "gpu-field":
-        print("field  Fp mul Gmul/s: PTX chains %.1f | plain C %.1f | 64-bit limbs %.1f" % tuple(x / 1e9 for x in r["fp_mul_per_s"]))
+        for f in r["forms"]:
+            print("field  %-44s %6.2f Gmul/s" % (f["form"], f["mul_per_s"] / 1e9))
     elif b == "gpu-ntt":
         print("ntt    2^%-2d fwd %8.2f ms  inv %8.2f  coset fwd %8.2f  coset inv %8.2f" % (r["log2"], r["forward_s"] * 1e3, r["inverse_s"] * 1e3, r["coset_forward_s"] * 1e3, r["coset_inverse_s"] * 1e3))
     elif b == "gpu-msm":

@@ -147,9 +147,11 @@ cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t see
 /* An MSM object over n such points generated directly in device memory (for benchmarks). */
 cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
 
-/* Field multiplication throughput of the three limb schedules (for the record): muls/s for
- * 32-bit limbs with carry chains (used), 32-bit limbs in plain C, 64-bit limbs. */
-cuzk_status cuzk_gpu_field_bench(double muls_per_s[3]) CUZK_WARN_UNUSED;
+/* Field multiplication throughput of each multiplication form (for the record), muls/s;
+ * cuzk_gpu_field_bench_name(i) names form i (NULL past the last). */
+#define CUZK_GPU_FIELD_FORMS 6
+cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS]) CUZK_WARN_UNUSED;
+const char *cuzk_gpu_field_bench_name(int i);
 
 #ifdef __cplusplus
 }

@@ -345,18 +345,19 @@ static int bench_prove(const bench_opts *o)
 
 static int bench_field(const bench_opts *o)
 {
-    double v[3];
+    double v[CUZK_GPU_FIELD_FORMS];
     if (cuzk_gpu_field_bench(v)) {
         fprintf(stderr, "cuzk bench gpu-field: %s\n", cuzk_last_error());
         return 1;
     }
-    static const char *names[3] = {"32-bit limbs, PTX carry chains (used)", "32-bit limbs, plain C 64-bit products",
-                                   "64-bit limbs, 128-bit products"};
-    if (o->json)
-        printf("{\"bench\":\"gpu-field\",\"fp_mul_per_s\":[%.4g,%.4g,%.4g]}\n", v[0], v[1], v[2]);
-    else {
-        printf("%-42s %16s\n", "Fp Montgomery multiplication", "Gmul/s");
-        for (int i = 0; i < 3; i++) printf("%-42s %16.2f\n", names[i], v[i] / 1e9);
+    if (o->json) {
+        printf("{\"bench\":\"gpu-field\",\"forms\":[");
+        for (int i = 0; i < CUZK_GPU_FIELD_FORMS; i++)
+            printf("%s{\"form\":\"%s\",\"mul_per_s\":%.4g}", i ? "," : "", cuzk_gpu_field_bench_name(i), v[i]);
+        printf("]}\n");
+    } else {
+        printf("%-44s %10s\n", "Montgomery multiplication", "Gmul/s");
+        for (int i = 0; i < CUZK_GPU_FIELD_FORMS; i++) printf("%-44s %10.2f\n", cuzk_gpu_field_bench_name(i), v[i] / 1e9);
     }
     return 0;
 }

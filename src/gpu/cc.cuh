@@ -42,6 +42,7 @@ HD uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm vola
 HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
 HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
 
+HD uint32_t mul_hi(uint32_t a, uint32_t b) { return __umulhi(a, b); }
 HD uint32_t popc64(uint64_t x) { return (uint32_t)__popcll(x); }
 HD uint32_t brev32(uint32_t x) { return __brev(x); }
 
@@ -63,6 +64,7 @@ HD uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint64_t s = (((uint
 HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint64_t s = (((uint64_t)a * b) >> 32) + c + cc_flag; cc_flag = (uint32_t)(s >> 32); return (uint32_t)s; }
 HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return (uint32_t)(((uint64_t)a * b) >> 32) + c + cc_flag; }
 
+HD uint32_t mul_hi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
 HD uint32_t popc64(uint64_t x) { return (uint32_t)__builtin_popcountll(x); }
 HD uint32_t brev32(uint32_t x)
 {

@@ -33,16 +33,25 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
         /* edge values: 0, 1, p - 1 */
         if (it == 0) memset(&a, 0, sizeof a);
         if (it == 1) set_one(*(fp_t *)&a);
-        if (it == 2) {
+        if (it == 2 || it == 4) { /* it 4: (p-1)^2, the largest products */
             blst_fp one;
             set_one(*(fp_t *)&one);
             blst_fp_cneg(&a, &one, 1);
         }
-        if (it == 3) b = a;
+        if (it == 3 || it == 4) b = a;
         fp_t x = *(fp_t *)&a, y = *(fp_t *)&b, z;
         mul(z, x, y);
         blst_fp_mul(&r, &a, &b);
         FAIL_IF(memcmp(&z, &r, 48), "Fp mul differs from blst (iteration %d)", it);
+        /* every multiplication form, whichever one mul() uses */
+        mp_mul<fp_params>(z.v, x.v, y.v);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp CIOS mul differs from blst (iteration %d)", it);
+        mp_mul_compact<fp_params>(z.v, x.v, y.v);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp compact CIOS mul differs from blst (iteration %d)", it);
+        mp_mul_eo<fp_params>(z.v, x.v, y.v);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp even/odd mul differs from blst (iteration %d)", it);
+        mp_mul_eo_compact<fp_params>(z.v, x.v, y.v);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp compact even/odd mul differs from blst (iteration %d)", it);
         mp_mul_portable<fp_params>(z.v, x.v, y.v);
         FAIL_IF(memcmp(&z, &r, 48), "Fp portable mul differs from blst (iteration %d)", it);
         fp64_t x6, y6, z6;
@@ -92,10 +101,17 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
         if (it == 0) fa = CUZK_FR_ZERO;
         if (it == 1) fa = CUZK_FR_ONE;
         if (it == 2) cuzk_fr_neg(&fa, &CUZK_FR_ONE);
+        if (it == 3) cuzk_fr_neg(&fa, &CUZK_FR_ONE), fb = fa; /* (r-1)^2: the largest products */
         fr_t u = *(fr_t *)&fa, v = *(fr_t *)&fb, w;
         mul(w, u, v);
         cuzk_fr_mul(&fr_, &fa, &fb);
         FAIL_IF(memcmp(&w, &fr_, 32), "Fr mul differs (iteration %d)", it);
+        mp_mul<fr_params>(w.v, u.v, v.v);
+        FAIL_IF(memcmp(&w, &fr_, 32), "Fr CIOS mul differs (iteration %d)", it);
+        mp_mul_eo<fr_params>(w.v, u.v, v.v);
+        FAIL_IF(memcmp(&w, &fr_, 32), "Fr even/odd mul differs (iteration %d)", it);
+        mp_mul_eo_compact<fr_params>(w.v, u.v, v.v);
+        FAIL_IF(memcmp(&w, &fr_, 32), "Fr compact even/odd mul differs (iteration %d)", it);
         add(w, u, v);
         cuzk_fr_add(&fr_, &fa, &fb);
         FAIL_IF(memcmp(&w, &fr_, 32), "Fr add differs (iteration %d)", it);

@@ -138,6 +138,119 @@ template <class P> HDM void mp_mul_compact(uint32_t *r, const uint32_t *a, const
     mp_reduce_once<P>(r, t);
 }
 
+/* Even/odd Montgomery multiplication: the same products and reduction as CIOS, kept in two
+ * arrays so that every row is two carry chains with no data between them, which the
+ * scheduler can interleave (CIOS is one chain per row: each instruction waits for the
+ * previous one's carry). The products a_2k * b_i (words 2k, 2k+1) go to one array, the
+ * products a_(2k+1) * b_i to the other, which counts one word higher; the same split for
+ * m * p. After a row the first array's low word is zero, and dividing by 2^32 swaps the
+ * arrays' parts: the second becomes the one of weight 1 (its low word absorbs the first
+ * one's word 1), the first, shifted down two words as the next row's odd products are
+ * added, the one of weight 2^32. Needs N even and a top limb of p below 2^31 (true for Fp
+ * and Fr): the array of weight 2^32 then never carries out of its top word. */
+template <class P, bool FIRST> HDM void mp_eo_row(uint32_t *e, uint32_t *o, const uint32_t *a, const uint32_t bi)
+{
+    constexpr int N = P::N;
+    if (FIRST) {
+#pragma unroll
+        for (int k = 0; k < N; k += 2) {
+            e[k] = a[k] * bi;
+            e[k + 1] = mul_hi(a[k], bi);
+            o[k] = a[k + 1] * bi;
+            o[k + 1] = mul_hi(a[k + 1], bi);
+        }
+    } else {
+        /* o (weight 2^32 now) = o >> 64 + odd products; its word 1 first moves into e[0] */
+        e[0] = add_cc(e[0], o[1]);
+#pragma unroll
+        for (int k = 0; k < N - 2; k += 2) {
+            o[k] = madc_lo_cc(a[k + 1], bi, o[k + 2]);
+            o[k + 1] = madc_hi_cc(a[k + 1], bi, o[k + 3]);
+        }
+        o[N - 2] = madc_lo_cc(a[N - 1], bi, 0);
+        o[N - 1] = madc_hi(a[N - 1], bi, 0);
+        /* e += even products; the carry out lands in o's top word */
+        e[0] = mad_lo_cc(a[0], bi, e[0]);
+        e[1] = madc_hi_cc(a[0], bi, e[1]);
+#pragma unroll
+        for (int k = 2; k < N; k += 2) {
+            e[k] = madc_lo_cc(a[k], bi, e[k]);
+            e[k + 1] = madc_hi_cc(a[k], bi, e[k + 1]);
+        }
+        o[N - 1] = addc(o[N - 1], 0);
+    }
+    const uint32_t m = e[0] * P::INV;
+    o[0] = mad_lo_cc(m, P::p(1), o[0]);
+    o[1] = madc_hi_cc(m, P::p(1), o[1]);
+#pragma unroll
+    for (int k = 2; k < N - 2; k += 2) {
+        o[k] = madc_lo_cc(m, P::p(k + 1), o[k]);
+        o[k + 1] = madc_hi_cc(m, P::p(k + 1), o[k + 1]);
+    }
+    o[N - 2] = madc_lo_cc(m, P::p(N - 1), o[N - 2]);
+    o[N - 1] = madc_hi(m, P::p(N - 1), o[N - 1]);
+    if (P::p(0) == 1) { /* Fr: m * 1 needs no multiplier */
+        e[0] = add_cc(e[0], m); /* becomes zero */
+        e[1] = addc_cc(e[1], 0);
+    } else {
+        e[0] = mad_lo_cc(m, P::p(0), e[0]); /* becomes zero */
+        e[1] = madc_hi_cc(m, P::p(0), e[1]);
+    }
+#pragma unroll
+    for (int k = 2; k < N; k += 2) {
+        e[k] = madc_lo_cc(m, P::p(k), e[k]);
+        e[k + 1] = madc_hi_cc(m, P::p(k), e[k + 1]);
+    }
+    o[N - 1] = addc(o[N - 1], 0);
+}
+
+/* r = (x >> 32) + y reduced once: the value after the last row, whose array of weight 1 is
+ * x (low word zero) */
+template <class P> HDM void mp_eo_final(uint32_t *r, const uint32_t *x, const uint32_t *y)
+{
+    constexpr int N = P::N;
+    uint32_t t[N];
+    t[0] = add_cc(y[0], x[1]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++) t[j] = addc_cc(y[j], x[j + 1]);
+    t[N - 1] = addc(y[N - 1], 0);
+    mp_reduce_once<P>(r, t);
+}
+
+template <class P> HDM void mp_mul_eo(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    static_assert(N % 2 == 0, "even/odd multiplication needs an even limb count");
+    uint32_t x[N], y[N];
+    mp_eo_row<P, true>(x, y, a, b[0]);
+    mp_eo_row<P, false>(y, x, a, b[1]);
+#pragma unroll
+    for (int i = 2; i < N; i += 2) {
+        mp_eo_row<P, false>(x, y, a, b[i]);
+        mp_eo_row<P, false>(y, x, a, b[i + 1]);
+    }
+    mp_eo_final<P>(r, y, x);
+}
+
+/* The same with the loop over row pairs rolled (see mp_mul_compact) */
+template <class P> HDM void mp_mul_eo_compact(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t x[N], y[N], bb[N];
+#pragma unroll
+    for (int j = 0; j < N; j++) bb[j] = b[j];
+    mp_eo_row<P, true>(x, y, a, bb[0]);
+    mp_eo_row<P, false>(y, x, a, bb[1]);
+#pragma unroll 1
+    for (int i = 2; i < N; i += 2) {
+#pragma unroll
+        for (int j = 0; j < N - 2; j++) bb[j] = bb[j + 2];
+        mp_eo_row<P, false>(x, y, a, bb[0]);
+        mp_eo_row<P, false>(y, x, a, bb[1]);
+    }
+    mp_eo_final<P>(r, y, x);
+}
+
 /* The same CIOS in plain C with 64-bit products (no carry flag): for measurement. */
 template <class P> HDM void mp_mul_portable(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
@@ -224,9 +337,19 @@ template <int N> HD bool mp_eq(const uint32_t *a, const uint32_t *b)
     return x == 0;
 }
 
+/* The multiplication every field operation uses: even/odd chains unless CUZK_GPU_MUL_CIOS is
+ * defined (kept to measure one against the other with two builds). */
+#ifdef CUZK_GPU_MUL_CIOS
+#define MP_MUL mp_mul
+#define MP_MUL_COMPACT mp_mul_compact
+#else
+#define MP_MUL mp_mul_eo
+#define MP_MUL_COMPACT mp_mul_eo_compact
+#endif
+
 /* ---------------------------------------------------------------- Fp */
-HD void mul(fp_t &r, const fp_t &a, const fp_t &b) { mp_mul<fp_params>(r.v, a.v, b.v); }
-HD void sqr(fp_t &r, const fp_t &a) { mp_mul<fp_params>(r.v, a.v, a.v); }
+HD void mul(fp_t &r, const fp_t &a, const fp_t &b) { MP_MUL<fp_params>(r.v, a.v, b.v); }
+HD void sqr(fp_t &r, const fp_t &a) { MP_MUL<fp_params>(r.v, a.v, a.v); }
 HD void add(fp_t &r, const fp_t &a, const fp_t &b) { mp_add<fp_params>(r.v, a.v, b.v); }
 HD void sub(fp_t &r, const fp_t &a, const fp_t &b) { mp_sub<fp_params>(r.v, a.v, b.v); }
 HD void dbl(fp_t &r, const fp_t &a) { mp_add<fp_params>(r.v, a.v, a.v); }
@@ -267,8 +390,8 @@ HDM void inv(fp_t &r, const fp_t &a)
 }
 
 /* ---------------------------------------------------------------- Fr */
-HD void mul(fr_t &r, const fr_t &a, const fr_t &b) { mp_mul<fr_params>(r.v, a.v, b.v); }
-HD void sqr(fr_t &r, const fr_t &a) { mp_mul<fr_params>(r.v, a.v, a.v); }
+HD void mul(fr_t &r, const fr_t &a, const fr_t &b) { MP_MUL<fr_params>(r.v, a.v, b.v); }
+HD void sqr(fr_t &r, const fr_t &a) { MP_MUL<fr_params>(r.v, a.v, a.v); }
 HD void add(fr_t &r, const fr_t &a, const fr_t &b) { mp_add<fr_params>(r.v, a.v, b.v); }
 HD void sub(fr_t &r, const fr_t &a, const fr_t &b) { mp_sub<fr_params>(r.v, a.v, b.v); }
 HD bool is_zero(const fr_t &a) { return mp_is_zero<8>(a.v); }
@@ -307,7 +430,7 @@ HD void fr_from_mont(fr_t &r, const fr_t &a)
 
 /* ---------------------------------------------------------------- Fp2 = Fp[u]/(u^2+1) */
 /* Fp multiplication inside Fp2 arithmetic: the compact form (see mp_mul_compact) */
-HD void mul_c(fp_t &r, const fp_t &a, const fp_t &b) { mp_mul_compact<fp_params>(r.v, a.v, b.v); }
+HD void mul_c(fp_t &r, const fp_t &a, const fp_t &b) { MP_MUL_COMPACT<fp_params>(r.v, a.v, b.v); }
 HDM void mul(fp2_t &r, const fp2_t &a, const fp2_t &b)
 {
     /* Karatsuba: 3 Fp multiplications */

@@ -1,5 +1,5 @@
 /* G1 instantiation of the MSM drivers, and the MSM objects of gpu.h (resident bases, G1 and
- * G2), synthetic bases, and the field-multiplication benchmark. */
+ * G2) and synthetic bases. */
 #include <stdlib.h>
 
 #include "gpu/msm_impl.cuh"
@@ -186,74 +186,4 @@ extern "C" cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, u
     cudaError_t e = cudaMemcpy(out, m->bases, bytes, cudaMemcpyDeviceToHost);
     cuzk_gpu_msm_destroy(m);
     return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "download: %s", cudaGetErrorString(e));
-}
-
-/* ---------------------------------------------------------------- field benchmark */
-template <int V> __global__ void k_field_bench(fp_t *io, size_t nthreads, int iters)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= nthreads) return;
-    fp_t a = io[i], b = io[nthreads + i];
-    for (int k = 0; k < iters; k++) {
-        if (V == 0) mul(a, a, b);
-        else if (V == 1) mp_mul_portable<fp_params>(a.v, a.v, b.v);
-        else {
-            fp64_t x, y;
-            memcpy(&x, &a, 48);
-            memcpy(&y, &b, 48);
-            mul64(x, x, y);
-            memcpy(&a, &x, 48);
-        }
-    }
-    io[2 * nthreads + (size_t)V * nthreads + i] = a;
-}
-
-extern "C" cuzk_status cuzk_gpu_field_bench(double muls_per_s[3])
-{
-    cuzk_status st = gpu_init();
-    if (st) return st;
-    int sms = 132;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    const size_t T = (size_t)sms * 1024;
-    const int iters = 2000;
-    std::vector<fp_t> h(5 * T);
-    cuzk_rng rng;
-    cuzk_rng_seed(&rng, 42);
-    for (size_t i = 0; i < 2 * T; i++) {
-        blst_fp f;
-        uint8_t bytes[48];
-        cuzk_rng_bytes(&rng, bytes, 48);
-        bytes[0] &= 0x0f; /* below p */
-        blst_fp_from_bendian(&f, bytes);
-        memcpy(&h[i], &f, 48);
-    }
-    fp_t *d = NULL;
-    if (cudaMalloc(&d, h.size() * sizeof(fp_t)) != cudaSuccess) return cuzk_fail(CUZK_ENOMEM, "field bench buffer");
-    cudaMemcpy(d, h.data(), 2 * T * sizeof(fp_t), cudaMemcpyHostToDevice);
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    for (int v = 0; v < 3; v++) {
-        for (int rep = 0; rep < 2; rep++) { /* first run warms up */
-            cudaEventRecord(a);
-            if (v == 0) k_field_bench<0><<<(unsigned)(T / 256), 256>>>(d, T, iters);
-            else if (v == 1) k_field_bench<1><<<(unsigned)(T / 256), 256>>>(d, T, iters);
-            else k_field_bench<2><<<(unsigned)(T / 256), 256>>>(d, T, iters);
-            cudaEventRecord(b);
-            cudaEventSynchronize(b);
-            float ms = 0;
-            cudaEventElapsedTime(&ms, a, b);
-            muls_per_s[v] = (double)T * iters / (ms / 1e3);
-        }
-    }
-    cudaError_t e = cudaGetLastError();
-    cudaMemcpy(h.data(), d, h.size() * sizeof(fp_t), cudaMemcpyDeviceToHost);
-    cudaFree(d);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    if (e != cudaSuccess) return cuzk_fail(CUZK_EINTERNAL, "field bench: %s", cudaGetErrorString(e));
-    for (size_t i = 0; i < T; i++)
-        if (memcmp(&h[2 * T + i], &h[3 * T + i], 48) || memcmp(&h[2 * T + i], &h[4 * T + i], 48))
-            return cuzk_fail(CUZK_EINTERNAL, "field bench: the three multiplications disagree at thread %zu", i);
-    return CUZK_OK;
 }

@@ -1,0 +1,111 @@
+/* Field multiplication throughput of each multiplication form (bench gpu-field): one
+ * dependent chain of multiplications per thread, a thousand threads per multiprocessor. The
+ * forms must agree on every result. */
+#include <string.h>
+
+#include <vector>
+
+#include "gpu/internal.cuh"
+
+enum { FB_FP_CIOS, FB_FP_EO, FB_FP_PORTABLE, FB_FP_64, FB_FR_CIOS, FB_FR_EO, FB_COUNT };
+
+static const char *const fb_names[FB_COUNT] = {
+    "Fp, 32-bit limbs, CIOS carry chain",     "Fp, 32-bit limbs, even/odd carry chains",
+    "Fp, 32-bit limbs, plain C 64-bit products", "Fp, 64-bit limbs, 128-bit products",
+    "Fr, 32-bit limbs, CIOS carry chain",     "Fr, 32-bit limbs, even/odd carry chains",
+};
+
+template <int V> __global__ void k_field_bench(uint32_t *io, size_t nthreads, int iters)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nthreads) return;
+    const fp_t *in = (const fp_t *)io;
+    fp_t a = in[i], b = in[nthreads + i];
+    fr_t ra, rb;
+    memcpy(&ra, &a, 32);
+    memcpy(&rb, &b, 32);
+    ra.v[7] &= 0x3fffffffu; /* below r */
+    rb.v[7] &= 0x3fffffffu;
+    for (int k = 0; k < iters; k++) {
+        if (V == FB_FP_CIOS) mp_mul<fp_params>(a.v, a.v, b.v);
+        else if (V == FB_FP_EO) mp_mul_eo<fp_params>(a.v, a.v, b.v);
+        else if (V == FB_FP_PORTABLE) mp_mul_portable<fp_params>(a.v, a.v, b.v);
+        else if (V == FB_FP_64) {
+            fp64_t x, y;
+            memcpy(&x, &a, 48);
+            memcpy(&y, &b, 48);
+            mul64(x, x, y);
+            memcpy(&a, &x, 48);
+        } else if (V == FB_FR_CIOS) mp_mul<fr_params>(ra.v, ra.v, rb.v);
+        else mp_mul_eo<fr_params>(ra.v, ra.v, rb.v);
+    }
+    fp_t *out = (fp_t *)io + 2 * nthreads + (size_t)V * nthreads;
+    if (V >= FB_FR_CIOS) {
+        memset(&a, 0, sizeof a);
+        memcpy(&a, &ra, 32);
+    }
+    out[i] = a;
+}
+
+template <int V> static void fb_launch(uint32_t *d, size_t T, int iters)
+{
+    k_field_bench<V><<<(unsigned)(T / 256), 256>>>(d, T, iters);
+}
+
+extern "C" const char *cuzk_gpu_field_bench_name(int i) { return i >= 0 && i < FB_COUNT ? fb_names[i] : NULL; }
+
+extern "C" cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS])
+{
+    static_assert(FB_COUNT == CUZK_GPU_FIELD_FORMS, "gpu.h lists every form");
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    int sms = 132;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    const size_t T = (size_t)sms * 1024;
+    const int iters = 2000;
+    std::vector<fp_t> h((2 + FB_COUNT) * T);
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 42);
+    for (size_t i = 0; i < 2 * T; i++) {
+        blst_fp f;
+        uint8_t bytes[48];
+        cuzk_rng_bytes(&rng, bytes, 48);
+        bytes[0] &= 0x0f; /* below p */
+        blst_fp_from_bendian(&f, bytes);
+        memcpy(&h[i], &f, 48);
+    }
+    uint32_t *d = NULL;
+    if (cudaMalloc(&d, h.size() * sizeof(fp_t)) != cudaSuccess) return cuzk_fail(CUZK_ENOMEM, "field bench buffer");
+    cudaMemcpy(d, h.data(), 2 * T * sizeof(fp_t), cudaMemcpyHostToDevice);
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    void (*launch[FB_COUNT])(uint32_t *, size_t, int) = {fb_launch<0>, fb_launch<1>, fb_launch<2>,
+                                                         fb_launch<3>, fb_launch<4>, fb_launch<5>};
+    for (int v = 0; v < FB_COUNT; v++) {
+        for (int rep = 0; rep < 2; rep++) { /* first run warms up */
+            cudaEventRecord(a);
+            launch[v](d, T, iters);
+            cudaEventRecord(b);
+            cudaEventSynchronize(b);
+            float ms = 0;
+            cudaEventElapsedTime(&ms, a, b);
+            muls_per_s[v] = (double)T * iters / (ms / 1e3);
+        }
+    }
+    cudaError_t e = cudaGetLastError();
+    cudaMemcpy(h.data(), d, h.size() * sizeof(fp_t), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    if (e != cudaSuccess) return cuzk_fail(CUZK_EINTERNAL, "field bench: %s", cudaGetErrorString(e));
+    const fp_t *res = &h[2 * T];
+    for (int v = 1; v < FB_COUNT; v++) {
+        int ref = v < FB_FR_CIOS ? FB_FP_CIOS : FB_FR_CIOS;
+        for (size_t i = 0; i < T; i++)
+            if (memcmp(&res[(size_t)v * T + i], &res[(size_t)ref * T + i], sizeof(fp_t)))
+                return cuzk_fail(CUZK_EINTERNAL, "field bench: \"%s\" disagrees with \"%s\" at thread %zu", fb_names[v],
+                                 fb_names[ref], i);
+    }
+    return CUZK_OK;
+}
