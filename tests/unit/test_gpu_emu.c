@@ -34,12 +34,11 @@ static void test_arith(void)
     CHECK_OK(cuzk_gpu_emu_curve_check(2, 12));
 }
 
-static void test_ntt(void)
+static void test_ntt_sizes(const unsigned *logs, size_t nlogs)
 {
     static const cuzk_gpu_ntt_kind kinds[4] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE,
                                                CUZK_GPU_NTT_COSET_FORWARD, CUZK_GPU_NTT_COSET_INVERSE};
-    static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 11, 12, 13};
-    for (size_t li = 0; li < sizeof logs / sizeof logs[0]; li++) {
+    for (size_t li = 0; li < nlogs; li++) {
         unsigned lg = logs[li];
         size_t n = (size_t)1 << lg;
         cuzk_ntt_domain d;
@@ -63,6 +62,22 @@ static void test_ntt(void)
         free(y);
         cuzk_ntt_domain_free(&d);
     }
+}
+
+static void test_ntt(void)
+{
+    static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 11, 12, 13};
+    test_ntt_sizes(logs, sizeof logs / sizeof logs[0]);
+    /* many passes and small tiles on small sizes: passes of 2 and 3 row bits, 16-element
+     * blocks (the pass structure of 2^27 is three passes of 9) */
+    static const unsigned many[] = {6, 7, 9, 13};
+    setenv("CUZK_GPU_NTT_PASS_BITS", "3", 1);
+    setenv("CUZK_GPU_NTT_TILE_BITS", "4", 1);
+    test_ntt_sizes(many, sizeof many / sizeof many[0]);
+    setenv("CUZK_GPU_NTT_PASS_BITS", "5", 1);
+    test_ntt_sizes(many, sizeof many / sizeof many[0]);
+    unsetenv("CUZK_GPU_NTT_PASS_BITS");
+    unsetenv("CUZK_GPU_NTT_TILE_BITS");
 }
 
 static void random_points_g1(blst_p1_affine *p, size_t n)
