@@ -267,6 +267,37 @@ template <class F, class P, class A> static cuzk_status curve_check(cuzk_rng *rn
     return CUZK_OK;
 }
 
+extern "C" cuzk_status cuzk_gpu_emu_twiddle_check(uint64_t seed, int iters)
+{
+    const ntt_tables tb = ntt_host_tables_get().view();
+    cuzk_fr w, g;
+    cuzk_fr_root_of_unity(&w, NTT_LOG_MAX);
+    cuzk_fr_from_u64(&g, CUZK_FR_GENERATOR);
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, seed);
+    const uint32_t emask = (1u << NTT_LOG_MAX) - 1;
+    for (int it = 0; it < iters; it++) {
+        uint32_t e = (uint32_t)cuzk_rng_next(&rng) & emask;
+        if (it == 0) e = 0;
+        if (it == 1) e = NTT_TW_N - 1;     /* low table only */
+        if (it == 2) e = NTT_TW_N * 12345; /* high table only */
+        if (it == 3) e = emask;
+        for (int inv = 0; inv < 2; inv++) {
+            cuzk_fr want;
+            cuzk_fr_pow_u64(&want, &w, inv ? ((uint64_t)1 << NTT_LOG_MAX) - e : e);
+            fr_t got = ntt_tw(tb, e, inv != 0);
+            FAIL_IF(memcmp(&got, &want, 32), "twiddle w^%s%u differs", inv ? "-" : "", e);
+        }
+        uint32_t j = e >> 1; /* coset positions below 2^27 */
+        cuzk_fr want;
+        cuzk_fr_pow_u64(&want, &g, j);
+        fr_t got;
+        mul(got, tb.gl[j & (NTT_TAB_N - 1)], tb.gh[j >> NTT_TAB_BITS]);
+        FAIL_IF(memcmp(&got, &want, 32), "coset factor g^%u differs", j);
+    }
+    return CUZK_OK;
+}
+
 extern "C" cuzk_status cuzk_gpu_emu_curve_check(uint64_t seed, int iters)
 {
     cuzk_rng rng;

@@ -41,18 +41,19 @@ void xyzz_to_p2(blst_p2 *out, const g2_xyzz &p)
 }
 
 /* ---------------------------------------------------------------- NTT tables */
-static void powers(std::vector<fr_t> &lo, std::vector<fr_t> &hi, const cuzk_fr &base)
+/* lo[i] = base^i (i < nlo), hi[i] = base^(i nlo) (i < nhi) */
+static void powers(std::vector<fr_t> &lo, std::vector<fr_t> &hi, const cuzk_fr &base, unsigned nlo, unsigned nhi)
 {
-    lo.resize(NTT_TAB_N);
-    hi.resize(NTT_TAB_N);
+    lo.resize(nlo);
+    hi.resize(nhi);
     cuzk_fr x = CUZK_FR_ONE;
-    for (unsigned i = 0; i < NTT_TAB_N; i++) {
+    for (unsigned i = 0; i < nlo; i++) {
         memcpy(&lo[i], &x, 32);
         cuzk_fr_mul(&x, &x, &base);
     }
-    /* x = base^(2^14) */
+    /* x = base^nlo */
     cuzk_fr step = x, y = CUZK_FR_ONE;
-    for (unsigned i = 0; i < NTT_TAB_N; i++) {
+    for (unsigned i = 0; i < nhi; i++) {
         memcpy(&hi[i], &y, 32);
         cuzk_fr_mul(&y, &y, &step);
     }
@@ -67,9 +68,9 @@ const ntt_host_tables &ntt_host_tables_get()
         cuzk_fr_root_of_unity(&w, NTT_LOG_MAX);
         cuzk_fr_from_u64(&g, CUZK_FR_GENERATOR);
         cuzk_fr_inv(&gi, &g);
-        powers(t.tl, t.th, w);
-        powers(t.gl, t.gh, g);
-        powers(t.gil, t.gih, gi);
+        powers(t.tl, t.tm, w, NTT_TW_N, NTT_TM_N);
+        powers(t.gl, t.gh, g, NTT_TAB_N, NTT_TAB_N);
+        powers(t.gil, t.gih, gi, NTT_TAB_N, NTT_TAB_N);
     });
     return t;
 }
@@ -108,17 +109,18 @@ cuzk_status ntt_device_tables(ntt_tables *out)
     cuzk_status st = gpu_init();
     if (st) return st;
     std::lock_guard<std::mutex> lk(mu);
+    const ntt_host_tables &h = ntt_host_tables_get();
+    const std::vector<fr_t> *v[6] = {&h.tl, &h.tm, &h.gl, &h.gh, &h.gil, &h.gih};
+    size_t off[7] = {0};
+    for (int i = 0; i < 6; i++) off[i + 1] = off[i] + v[i]->size();
     if (!dev) {
-        const ntt_host_tables &h = ntt_host_tables_get();
-        size_t one = NTT_TAB_N * sizeof(fr_t);
         fr_t *d = NULL;
-        cudaError_t e = cudaMalloc((void **)&d, 6 * one);
+        cudaError_t e = cudaMalloc((void **)&d, off[6] * sizeof(fr_t));
         if (e != cudaSuccess) return cuzk_fail(CUZK_ENOMEM, "NTT tables: %s", cudaGetErrorString(e));
-        const std::vector<fr_t> *v[6] = {&h.tl, &h.th, &h.gl, &h.gh, &h.gil, &h.gih};
-        for (int i = 0; i < 6; i++) cudaMemcpy(d + i * NTT_TAB_N, v[i]->data(), one, cudaMemcpyHostToDevice);
+        for (int i = 0; i < 6; i++) cudaMemcpy(d + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
         dev = d;
     }
-    *out = {dev, dev + NTT_TAB_N, dev + 2 * NTT_TAB_N, dev + 3 * NTT_TAB_N, dev + 4 * NTT_TAB_N, dev + 5 * NTT_TAB_N};
+    *out = {dev + off[0], dev + off[1], dev + off[2], dev + off[3], dev + off[4], dev + off[5]};
     return CUZK_OK;
 }
 

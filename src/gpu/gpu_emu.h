@@ -13,6 +13,9 @@ extern "C" {
  * random inputs; G1/G2 point formulas against blst, special cases included. */
 cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters) CUZK_WARN_UNUSED;
 cuzk_status cuzk_gpu_emu_curve_check(uint64_t seed, int iters) CUZK_WARN_UNUSED;
+/* NTT twiddle and coset tables: w^e and g^j read from the tables against powers computed
+ * directly, for random and edge exponents (both table halves, products of two entries). */
+cuzk_status cuzk_gpu_emu_twiddle_check(uint64_t seed, int iters) CUZK_WARN_UNUSED;
 
 cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_ntt_kind kind) CUZK_WARN_UNUSED;
 

@@ -53,19 +53,25 @@ void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n,
 
 /* bellperson's H: coefficients of a, b, c by inverse NTT, evaluations on the coset g*H,
  * (a b - c) / (g^N - 1), back to coefficients. The inverse NTTs (DIF) leave bit-reversed
- * output, the forward ones (DIT) take it, so no reordering pass is needed; 1/N and g^j are
- * applied as the inverse NTT stores its result. The final coefficients stay bit-reversed:
- * the H MSM indexes its bases by bitrev(position). */
+ * output, the forward ones (DIT) take it, so no reordering pass is needed; g^j is applied as
+ * the inverse NTT stores its result. The factors 1/N of the inverse transforms are gathered
+ * into the one constant of the combination step, so they cost no pass of their own: a and b
+ * come out N times too large, c is scaled by N (N^2 too large, like a b), and the constant
+ * 1/((g^N - 1) N^3) also pre-divides by the N the last inverse transform leaves. The final
+ * coefficients stay bit-reversed: the H MSM indexes its bases by bitrev(position). */
 template <class X>
 static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b, int up_c)
 {
     const size_t N = (size_t)1 << lg;
+    cuzk_fr n, n3, g, z;
+    cuzk_fr_from_u64(&n, N);
     ntt_scale to_coset;
     memset(&to_coset, 0, sizeof to_coset);
     to_coset.where = SCALE_POST;
     to_coset.pow = POW_G;
-    to_coset.has_c = true;
-    to_coset.c = n_inv(lg);
+    ntt_scale to_coset_n = to_coset; /* for c */
+    to_coset_n.has_c = true;
+    to_coset_n.c = fr_of(n);
     ntt_scale none;
     memset(&none, 0, sizeof none);
     fr_t *v[3] = {a, b, c};
@@ -77,16 +83,18 @@ static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsign
         if (lg == 0) {
             /* N = 1: coefficients = values; the coset factor g^0 = 1 */
         } else {
-            ntt_run(x, tb, v[k], lg, true, NTT_NR, to_coset);
+            ntt_run(x, tb, v[k], lg, true, NTT_NR, k == 2 ? to_coset_n : to_coset);
             ntt_run(x, tb, v[k], lg, false, NTT_RN, none);
         }
         x.stage_end();
     }
     x.stage_begin("(ab - c) / z");
-    cuzk_fr g, z;
     cuzk_fr_from_u64(&g, CUZK_FR_GENERATOR);
     cuzk_fr_pow_u64(&z, &g, N);
     cuzk_fr_sub(&z, &z, &CUZK_FR_ONE);
+    cuzk_fr_mul(&n3, &n, &n);
+    cuzk_fr_mul(&n3, &n3, &n);
+    cuzk_fr_mul(&z, &z, &n3);
     cuzk_fr_inv(&z, &z);
     k_h_combine kc = {a, b, c, fr_of(z)};
     x.parallel(N, kc);

@@ -12,11 +12,13 @@
  * contiguous.
  *
  * Twiddles are powers of w = a primitive 2^28-th root of unity (the one the CPU NTT uses,
- * 7^((r-1)/2^28)), read as TL[e mod 2^14] * TH[e >> 14] from two 512 KiB tables; in-block
- * twiddles are multiples of 2^14 and cost one load. Inverse transforms use w^-e = w^(2^28-e).
- * Coset factors c * g^j (or g^-j) use two more table pairs, and are applied while loading the
- * first pass or storing the last one, so the H pipeline needs no separate scaling or
- * bit-reversal passes. */
+ * 7^((r-1)/2^28)), read as TL[e mod 2^10] * TM[e >> 10] from a 32 KiB and an 8 MiB table.
+ * In-block twiddles are multiples of 2^17, and so are the twiddles between the passes of a
+ * transform of up to 2^18 elements (for 2^27: the middle pass): those cost one load and no
+ * multiplication; only the top pass of larger transforms multiplies two entries. Inverse
+ * transforms use w^-e = w^(2^28-e). Coset factors c * g^j (or g^-j) use two more table pairs
+ * (split at 2^14), and are applied while loading the first pass or storing the last one, so
+ * the H pipeline needs no separate scaling or bit-reversal passes. */
 #ifndef CUZK_GPU_NTT_CUH
 #define CUZK_GPU_NTT_CUH
 
@@ -24,24 +26,27 @@
 #include "gpu/field.cuh"
 
 #define NTT_LOG_MAX 28
-#define NTT_TAB_BITS 14
+#define NTT_TW_BITS 10 /* w tables: w^i for i < 2^10 and w^(i 2^10) for i < 2^18 */
+#define NTT_TW_N (1u << NTT_TW_BITS)
+#define NTT_TM_N (1u << (NTT_LOG_MAX - NTT_TW_BITS))
+#define NTT_TAB_BITS 14 /* coset tables: g^i and g^(i 2^14) for i < 2^14 */
 #define NTT_TAB_N (1u << NTT_TAB_BITS)
 #define NTT_PASS_MAX 11
 
 struct ntt_tables {
-    const fr_t *tl, *th;   /* w^i, w^(i 2^14), i < 2^14 */
-    const fr_t *gl, *gh;   /* g^i, g^(i 2^14) */
+    const fr_t *tl, *tm;   /* w^i (i < 2^10), w^(i 2^10) (i < 2^18) */
+    const fr_t *gl, *gh;   /* g^i, g^(i 2^14) (i < 2^14) */
     const fr_t *gil, *gih; /* g^-i, g^(-i 2^14) */
 };
 
 HD fr_t ntt_tw(const ntt_tables &tb, uint32_t e, bool inverse)
 {
     if (inverse) e = (0u - e) & ((1u << NTT_LOG_MAX) - 1);
-    uint32_t lo = e & (NTT_TAB_N - 1), hi = e >> NTT_TAB_BITS;
-    if (lo == 0) return tb.th[hi];
+    uint32_t lo = e & (NTT_TW_N - 1), hi = e >> NTT_TW_BITS;
+    if (lo == 0) return tb.tm[hi];
     if (hi == 0) return tb.tl[lo];
     fr_t r;
-    mul(r, tb.tl[lo], tb.th[hi]);
+    mul(r, tb.tl[lo], tb.tm[hi]);
     return r;
 }
 

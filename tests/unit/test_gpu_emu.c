@@ -31,6 +31,7 @@ static void rand_scalars(cuzk_fr *s, size_t n)
 static void test_arith(void)
 {
     CHECK_OK(cuzk_gpu_emu_field_check(1, 300));
+    CHECK_OK(cuzk_gpu_emu_twiddle_check(2, 200));
     CHECK_OK(cuzk_gpu_emu_curve_check(2, 12));
 }
 
