@@ -130,6 +130,16 @@ cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuz
                                const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na, const cuzk_fr *r,
                                const cuzk_fr *s, cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
+/* Starts copying a later proof's assignment (host memory left unchanged until that proof)
+ * to the device on a stream of its own, so that it overlaps the proof running now.
+ * cuzk_gpu_prove_pce with the same pointers and counts then uses the copy instead of
+ * uploading. Two staging slots alternate; a slot waits for the proof that last read it.
+ * Failing (no device memory for the slots) costs only the overlap. */
+cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk_fr *input, size_t ni, const cuzk_fr *aux,
+                                      size_t na) CUZK_WARN_UNUSED;
+/* How many proofs so far used a prefetched witness. */
+size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr);
+
 /* ---------------------------------------------------------------- benchmark support */
 /* Synthetic parameters generated on the device (valid, distinct curve points; no toxic waste
  * is known, so proofs do not verify): vk from seed, h_len = N - 1, l_len = num_aux,

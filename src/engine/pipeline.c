@@ -14,7 +14,9 @@ typedef struct {
     cuzk_partition_open_fn open;
     void *ctx;
     const cuzk_pce *pce;
-    bool witness_only; /* a, b, c are the GPU's (resident circuit) */
+    cuzk_gpu_prover *gpu;
+    bool witness_only; /* a, b, c are the GPU's (resident circuit): the witness is prefetched */
+    bool prefetch_failed;
     bool pin;          /* page-lock each buffer set once (GPU uploads) */
     bool pin_tried[2];
     void *pinned[2][5]; /* what was registered, per set: input, aux, a, b, c */
@@ -29,8 +31,9 @@ typedef struct {
 } pipeline;
 
 /* Sizes a buffer set for the circuit and page-locks it, once, so the GPU's uploads run at
- * full speed: only the first two witness steps pay for it (the second while the first
- * partition is proved). Failing to lock costs speed only. */
+ * full speed. Both sets are locked before the first witness, side by side (locking one
+ * while a partition was proved held up that proof by as long as the locking took). Failing
+ * to lock costs speed only. */
 static cuzk_status pin_once(pipeline *pl, int slot, cuzk_prove_buffers *b)
 {
     if (!pl->pin || pl->pin_tried[slot]) return CUZK_OK;
@@ -54,6 +57,35 @@ static cuzk_status pin_once(pipeline *pl, int slot, cuzk_prove_buffers *b)
     return CUZK_OK;
 }
 
+typedef struct {
+    pipeline *pl;
+    int slot;
+    cuzk_status st;
+    char err[256];
+} pin_job;
+
+static void *pin_thread(void *arg)
+{
+    pin_job *j = arg;
+    j->st = pin_once(j->pl, j->slot, &j->pl->buf[j->slot]);
+    if (j->st) snprintf(j->err, sizeof j->err, "%s", cuzk_last_error());
+    return NULL;
+}
+
+/* both buffer sets, side by side (one thread each) */
+static cuzk_status pin_both(pipeline *pl)
+{
+    pin_job jobs[2] = {{pl, 0, CUZK_OK, ""}, {pl, 1, CUZK_OK, ""}};
+    pthread_t th;
+    bool threaded = pthread_create(&th, NULL, pin_thread, &jobs[1]) == 0;
+    pin_thread(&jobs[0]);
+    if (threaded) pthread_join(th, NULL);
+    else pin_thread(&jobs[1]);
+    for (int i = 0; i < 2; i++)
+        if (jobs[i].st) return cuzk_fail(jobs[i].st, "%s", jobs[i].err);
+    return CUZK_OK;
+}
+
 static cuzk_status fill(pipeline *pl, unsigned k, cuzk_prove_buffers *b)
 {
     cuzk_status st = pin_once(pl, (int)(k % 2), b);
@@ -66,7 +98,16 @@ static cuzk_status fill(pipeline *pl, unsigned k, cuzk_prove_buffers *b)
     st = pl->witness_only ? cuzk_prove_buffers_fill_witness(b, c, 0, pl->pce, pl->tl, prefix)
                           : cuzk_prove_buffers_fill(b, c, 0, pl->pce, pl->tl, prefix);
     cuzk_circuit_free(c);
-    return st ? cuzk_fail_context(st, "partition %u", k) : CUZK_OK;
+    if (st) return cuzk_fail_context(st, "partition %u", k);
+    /* the witness goes to the device while the previous partition is proved */
+    if (pl->witness_only && !pl->prefetch_failed &&
+        cuzk_gpu_prefetch_witness(pl->gpu, b->w.input, b->w.num_inputs, b->w.aux, b->w.num_aux)) {
+        pl->prefetch_failed = true;
+        char name[320];
+        snprintf(name, sizeof name, "no witness prefetch (%s): each proof uploads its own", cuzk_last_error());
+        cuzk_span_end(pl->tl, cuzk_span_begin(pl->tl, name));
+    }
+    return CUZK_OK;
 }
 
 static void *producer(void *arg)
@@ -122,7 +163,20 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
         }
     }
     pl.witness_only = gpce != NULL;
+    pl.gpu = gpu;
     pl.pin = gpu != NULL;
+    if (pl.pin && nparts > 1) {
+        cuzk_status ps = pin_both(&pl);
+        if (ps) {
+            cuzk_gpu_pce_destroy(gpce);
+            for (int j = 0; j < 2; j++) {
+                for (int i = 0; i < 5; i++)
+                    if (pl.pinned[j][i]) cuzk_gpu_host_unregister(pl.pinned[j][i]);
+                cuzk_prove_buffers_free(&pl.buf[j]);
+            }
+            return ps;
+        }
+    }
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
     pthread_t th;

@@ -104,6 +104,16 @@ cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuz
 {
     return no_cuda();
 }
+cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk_fr *input, size_t ni, const cuzk_fr *aux,
+                                      size_t na)
+{
+    return no_cuda();
+}
+size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr)
+{
+    (void)pr;
+    return 0;
+}
 cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed) { return no_cuda(); }
 cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS]) { return no_cuda(); }
 const char *cuzk_gpu_field_bench_name(int i)

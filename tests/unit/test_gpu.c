@@ -333,12 +333,22 @@ static void test_prove_pce(const char *name)
     cuzk_gpu_pce *g = NULL;
     CHECK_OK(cuzk_gpu_prover_create(&pr, &p));
     CHECK_OK(cuzk_gpu_pce_create(&g, &j.pce));
-    for (int rep = 0; rep < 2 && pr && g; rep++) {
+    /* rep 2: the witness prefetched, then proved from the staged copy; rep 3: another
+     * witness (same counts, one value changed) prefetched, which the proof must not use */
+    cuzk_fr *other = malloc((j.w.num_aux ? j.w.num_aux : 1) * sizeof(cuzk_fr));
+    for (int rep = 0; rep < 4 && pr && g; rep++) {
         cuzk_fr r, s;
         cuzk_fr_random(&r, &rng);
         cuzk_fr_random(&s, &rng);
         cuzk_groth16_proof pc, pg;
         CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.gw, &r, &s, NULL));
+        size_t hits = cuzk_gpu_prefetch_hits(pr);
+        if (rep == 2) CHECK_OK(cuzk_gpu_prefetch_witness(pr, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux));
+        if (rep == 3 && j.w.num_aux) {
+            memcpy(other, j.w.aux, j.w.num_aux * sizeof(cuzk_fr));
+            cuzk_fr_add(&other[0], &other[0], &CUZK_FR_ONE);
+            CHECK_OK(cuzk_gpu_prefetch_witness(pr, j.w.input, j.w.num_inputs, other, j.w.num_aux));
+        }
         cuzk_timeline *tl = cuzk_timeline_create("gpu prove through the resident circuit");
         CHECK_OK(cuzk_gpu_prove_pce(pr, g, &pg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux, &r, &s, tl));
         if (rep == 1) cuzk_timeline_print(tl, stdout);
@@ -350,7 +360,9 @@ static void test_prove_pce(const char *name)
         CHECK(same);
         if (!same) fprintf(stderr, "    %s: GPU proof through the PCE differs from the CPU proof\n", name);
         CHECK_OK(cuzk_groth16_verify(&p.vk, &pg, j.w.input + 1, j.w.num_inputs - 1));
+        CHECK(cuzk_gpu_prefetch_hits(pr) == hits + (rep == 2)); /* used exactly when it matched */
     }
+    free(other);
     if (pr && g) {
         cuzk_groth16_proof pg;
         CHECK_FAILS(cuzk_gpu_prove_pce(pr, g, &pg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux - 1, NULL, NULL, NULL),
@@ -385,6 +397,7 @@ static void test_pipeline(const char *name)
     pipeline_circuit = name;
     cuzk_timeline *tl = cuzk_timeline_create("pipeline");
     if (pr) CHECK_OK(cuzk_prove_partitions(NP, open_partition, NULL, &j.pce, &p, pr, proofs, inputs, ni, tl));
+    if (pr) CHECK(cuzk_gpu_prefetch_hits(pr) == NP); /* every witness went up while the one before was proved */
     cuzk_timeline_print(tl, stdout);
     cuzk_timeline_destroy(tl);
     for (int k = 0; k < NP && pr; k++) {
