@@ -31,9 +31,10 @@ typedef struct {
 } pipeline;
 
 /* Sizes a buffer set for the circuit and page-locks it, once, so the GPU's uploads run at
- * full speed. Both sets are locked before the first witness, side by side (locking one
- * while a partition was proved held up that proof by as long as the locking took). Failing
- * to lock costs speed only. */
+ * full speed. The first set is locked before the first witness, the second while that
+ * witness is made (locking it while a partition was proved held up that proof by as long
+ * as the locking took; two lockings side by side ran one after the other in the driver).
+ * Failing to lock costs speed only. */
 static cuzk_status pin_once(pipeline *pl, int slot, cuzk_prove_buffers *b)
 {
     if (!pl->pin || pl->pin_tried[slot]) return CUZK_OK;
@@ -59,31 +60,16 @@ static cuzk_status pin_once(pipeline *pl, int slot, cuzk_prove_buffers *b)
 
 typedef struct {
     pipeline *pl;
-    int slot;
     cuzk_status st;
     char err[256];
 } pin_job;
 
-static void *pin_thread(void *arg)
+static void *pin_second(void *arg)
 {
     pin_job *j = arg;
-    j->st = pin_once(j->pl, j->slot, &j->pl->buf[j->slot]);
+    j->st = pin_once(j->pl, 1, &j->pl->buf[1]);
     if (j->st) snprintf(j->err, sizeof j->err, "%s", cuzk_last_error());
     return NULL;
-}
-
-/* both buffer sets, side by side (one thread each) */
-static cuzk_status pin_both(pipeline *pl)
-{
-    pin_job jobs[2] = {{pl, 0, CUZK_OK, ""}, {pl, 1, CUZK_OK, ""}};
-    pthread_t th;
-    bool threaded = pthread_create(&th, NULL, pin_thread, &jobs[1]) == 0;
-    pin_thread(&jobs[0]);
-    if (threaded) pthread_join(th, NULL);
-    else pin_thread(&jobs[1]);
-    for (int i = 0; i < 2; i++)
-        if (jobs[i].st) return cuzk_fail(jobs[i].st, "%s", jobs[i].err);
-    return CUZK_OK;
 }
 
 static cuzk_status fill(pipeline *pl, unsigned k, cuzk_prove_buffers *b)
@@ -113,8 +99,36 @@ static cuzk_status fill(pipeline *pl, unsigned k, cuzk_prove_buffers *b)
 static void *producer(void *arg)
 {
     pipeline *pl = arg;
+    pin_job second = {pl, CUZK_OK, ""};
+    pthread_t pin_th;
+    bool pinning = pl->pin && pl->nparts > 1 && pthread_create(&pin_th, NULL, pin_second, &second) == 0;
+    if (pinning) { /* set 0 first: locked, then filled while set 1 is locked */
+        cuzk_status st = pin_once(pl, 0, &pl->buf[0]);
+        if (st) {
+            pthread_join(pin_th, NULL);
+            pinning = false;
+            pthread_mutex_lock(&pl->mu);
+            pl->produce_status = st;
+            snprintf(pl->produce_error, sizeof pl->produce_error, "%s", cuzk_last_error());
+            pthread_cond_broadcast(&pl->cv);
+            pthread_mutex_unlock(&pl->mu);
+            return NULL;
+        }
+    }
     for (unsigned k = 0; k < pl->nparts; k++) {
         int slot = (int)(k % 2);
+        if (k == 1 && pinning) {
+            pthread_join(pin_th, NULL);
+            pinning = false;
+            if (second.st) {
+                pthread_mutex_lock(&pl->mu);
+                pl->produce_status = second.st;
+                snprintf(pl->produce_error, sizeof pl->produce_error, "%s", second.err);
+                pthread_cond_broadcast(&pl->cv);
+                pthread_mutex_unlock(&pl->mu);
+                break;
+            }
+        }
         pthread_mutex_lock(&pl->mu);
         while (pl->filled[slot] != -1 && !pl->stop) pthread_cond_wait(&pl->cv, &pl->mu);
         int stop = pl->stop;
@@ -132,6 +146,7 @@ static void *producer(void *arg)
         pthread_mutex_unlock(&pl->mu);
         if (st) break;
     }
+    if (pinning) pthread_join(pin_th, NULL);
     return NULL;
 }
 
@@ -165,18 +180,6 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
     pl.witness_only = gpce != NULL;
     pl.gpu = gpu;
     pl.pin = gpu != NULL;
-    if (pl.pin && nparts > 1) {
-        cuzk_status ps = pin_both(&pl);
-        if (ps) {
-            cuzk_gpu_pce_destroy(gpce);
-            for (int j = 0; j < 2; j++) {
-                for (int i = 0; i < 5; i++)
-                    if (pl.pinned[j][i]) cuzk_gpu_host_unregister(pl.pinned[j][i]);
-                cuzk_prove_buffers_free(&pl.buf[j]);
-            }
-            return ps;
-        }
-    }
     pthread_mutex_init(&pl.mu, NULL);
     pthread_cond_init(&pl.cv, NULL);
     pthread_t th;
