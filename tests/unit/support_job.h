@@ -3,6 +3,8 @@
 #ifndef CUZK_TEST_SUPPORT_JOB_H
 #define CUZK_TEST_SUPPORT_JOB_H
 
+#include <stdbool.h>
+
 #include "cuzk/circuits.h"
 #include "cuzk/groth16.h"
 
@@ -18,5 +20,8 @@ typedef struct {
 /* Exits the test program when the circuit cannot be opened or recorded. */
 void job_open(job *j, const char *name, uint64_t seed);
 void job_close(job *j);
+
+/* Whether two proofs encode to the same 192 bytes (the GPU against the CPU prover). */
+bool proofs_same_bytes(const cuzk_groth16_proof *a, const cuzk_groth16_proof *b);
 
 #endif

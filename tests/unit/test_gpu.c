@@ -276,10 +276,7 @@ static void test_prover(const char *name)
         CHECK_OK(cuzk_gpu_prove(pr, &pg, &j.w, &r, &s, tl));
         if (rep == 1) cuzk_timeline_print(tl, stdout);
         cuzk_timeline_destroy(tl);
-        uint8_t bc[CUZK_GROTH16_PROOF_BYTES], bg[CUZK_GROTH16_PROOF_BYTES];
-        cuzk_groth16_proof_encode(bc, &pc);
-        cuzk_groth16_proof_encode(bg, &pg);
-        int same = !memcmp(bc, bg, sizeof bc);
+        int same = proofs_same_bytes(&pc, &pg);
         CHECK(same);
         if (!same) fprintf(stderr, "    %s: GPU proof differs from the CPU proof\n", name);
         CHECK_OK(cuzk_groth16_verify(&p.vk, &pg, j.input + 1, j.m->num_inputs - 1));
@@ -353,10 +350,7 @@ static void test_prove_pce(const char *name)
         CHECK_OK(cuzk_gpu_prove_pce(pr, g, &pg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux, &r, &s, tl));
         if (rep == 1) cuzk_timeline_print(tl, stdout);
         cuzk_timeline_destroy(tl);
-        uint8_t bc[CUZK_GROTH16_PROOF_BYTES], bg[CUZK_GROTH16_PROOF_BYTES];
-        cuzk_groth16_proof_encode(bc, &pc);
-        cuzk_groth16_proof_encode(bg, &pg);
-        int same = !memcmp(bc, bg, sizeof bc);
+        int same = proofs_same_bytes(&pc, &pg);
         CHECK(same);
         if (!same) fprintf(stderr, "    %s: GPU proof through the PCE differs from the CPU proof\n", name);
         CHECK_OK(cuzk_groth16_verify(&p.vk, &pg, j.w.input + 1, j.w.num_inputs - 1));

@@ -210,10 +210,7 @@ static void test_prover(const char *name)
     cuzk_groth16_proof pc, pg;
     CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.w, &r, &s, NULL));
     CHECK_OK(cuzk_gpu_emu_prove(&pg, &p, &j.w, &r, &s));
-    uint8_t bc[CUZK_GROTH16_PROOF_BYTES], bg[CUZK_GROTH16_PROOF_BYTES];
-    cuzk_groth16_proof_encode(bc, &pc);
-    cuzk_groth16_proof_encode(bg, &pg);
-    int same = !memcmp(bc, bg, sizeof bc);
+    int same = proofs_same_bytes(&pc, &pg);
     CHECK(same);
     if (!same) fprintf(stderr, "    %s: emulated GPU proof differs from the CPU proof\n", name);
     CHECK_OK(cuzk_groth16_verify(&p.vk, &pg, j.input + 1, j.m->num_inputs - 1));
@@ -260,12 +257,9 @@ static void test_prove_pce(const char *name)
     cuzk_fr_random(&s, &rng);
     cuzk_groth16_proof pc, pg;
     CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.gw, &r, &s, NULL));
-    uint8_t bc[CUZK_GROTH16_PROOF_BYTES], bg[CUZK_GROTH16_PROOF_BYTES];
-    cuzk_groth16_proof_encode(bc, &pc);
     for (unsigned seg = 0; seg <= 2; seg += 2) {
         CHECK_OK(cuzk_gpu_emu_prove_pce(&pg, &p, &j.pce, seg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux, &r, &s));
-        cuzk_groth16_proof_encode(bg, &pg);
-        int same = !memcmp(bc, bg, sizeof bc);
+        int same = proofs_same_bytes(&pc, &pg);
         CHECK(same);
         if (!same) fprintf(stderr, "    %s: emulated GPU proof through the PCE (seg %u) differs from the CPU proof\n", name, seg);
     }
