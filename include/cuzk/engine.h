@@ -54,10 +54,11 @@ typedef cuzk_status (*cuzk_partition_open_fn)(void *ctx, unsigned k, cuzk_circui
  * With gpu, the precompiled circuit is uploaded to the device once and each partition's a,
  * b, c are computed there from the uploaded assignment (cuzk_gpu_prove_pce), so the producer
  * makes only the witness and starts its copy to the device while the previous partition is
- * proved (cuzk_gpu_prefetch_witness); if the device has no room for the circuit, the producer also makes
- * a, b, c on the CPU and they are uploaded (cuzk_gpu_prove). Each buffer set is page-locked
- * once for the uploads, and p may be NULL (the parameters live on the device). Without gpu,
- * the producer makes a, b, c on the CPU and the CPU prover uses p. proofs[k] and the public
+ * proved (cuzk_gpu_prefetch_witness); if the device has no room for the circuit, the
+ * producer also makes a, b, c on the CPU and they are uploaded (cuzk_gpu_prove). Each
+ * buffer set is page-locked once for the uploads, and p may be NULL (the parameters live on
+ * the device). Without gpu, the producer makes a, b, c on the CPU and the CPU prover uses
+ * p. proofs[k] and the public
  * inputs (ninputs per partition, ONE omitted) are filled in partition order. Stages go on tl
  * as "partition k: witness", "partition k: a, b, c" (CPU a, b, c only) and
  * "partition k: prove". */
