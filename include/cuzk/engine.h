@@ -58,10 +58,9 @@ typedef cuzk_status (*cuzk_partition_open_fn)(void *ctx, unsigned k, cuzk_circui
  * producer also makes a, b, c on the CPU and they are uploaded (cuzk_gpu_prove). Each
  * buffer set is page-locked once for the uploads, and p may be NULL (the parameters live on
  * the device). Without gpu, the producer makes a, b, c on the CPU and the CPU prover uses
- * p. proofs[k] and the public
- * inputs (ninputs per partition, ONE omitted) are filled in partition order. Stages go on tl
- * as "partition k: witness", "partition k: a, b, c" (CPU a, b, c only) and
- * "partition k: prove". */
+ * p. proofs[k] and the public inputs (ninputs per partition, ONE omitted) are filled in
+ * partition order. Stages go on tl as "partition k: witness", "partition k: a, b, c" (CPU
+ * a, b, c only) and "partition k: prove". */
 cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, void *ctx, const cuzk_pce *pce,
                                   const cuzk_groth16_params *p, cuzk_gpu_prover *gpu, cuzk_groth16_proof *proofs,
                                   cuzk_fr *inputs, size_t ninputs, cuzk_timeline *tl) CUZK_WARN_UNUSED;
