@@ -96,6 +96,16 @@ static cuzk_status fill(pipeline *pl, unsigned k, cuzk_prove_buffers *b)
     return CUZK_OK;
 }
 
+/* the producer stops: the consumer sees st and msg */
+static void produce_failed(pipeline *pl, cuzk_status st, const char *msg)
+{
+    pthread_mutex_lock(&pl->mu);
+    pl->produce_status = st;
+    snprintf(pl->produce_error, sizeof pl->produce_error, "%s", msg);
+    pthread_cond_broadcast(&pl->cv);
+    pthread_mutex_unlock(&pl->mu);
+}
+
 static void *producer(void *arg)
 {
     pipeline *pl = arg;
@@ -105,13 +115,8 @@ static void *producer(void *arg)
     if (pinning) { /* set 0 first: locked, then filled while set 1 is locked */
         cuzk_status st = pin_once(pl, 0, &pl->buf[0]);
         if (st) {
+            produce_failed(pl, st, cuzk_last_error());
             pthread_join(pin_th, NULL);
-            pinning = false;
-            pthread_mutex_lock(&pl->mu);
-            pl->produce_status = st;
-            snprintf(pl->produce_error, sizeof pl->produce_error, "%s", cuzk_last_error());
-            pthread_cond_broadcast(&pl->cv);
-            pthread_mutex_unlock(&pl->mu);
             return NULL;
         }
     }
@@ -121,11 +126,7 @@ static void *producer(void *arg)
             pthread_join(pin_th, NULL);
             pinning = false;
             if (second.st) {
-                pthread_mutex_lock(&pl->mu);
-                pl->produce_status = second.st;
-                snprintf(pl->produce_error, sizeof pl->produce_error, "%s", second.err);
-                pthread_cond_broadcast(&pl->cv);
-                pthread_mutex_unlock(&pl->mu);
+                produce_failed(pl, second.st, second.err);
                 break;
             }
         }
