@@ -97,6 +97,19 @@ template <class X> static void release_bufs(X &x, prove_bufs &pb)
 
 /* The stages both entry points share: H by the NTT pipeline and its MSM, then L, A and B by
  * the 0/1 split and Pippenger, then the assembly. Releases pb's buffers. */
+/* out = the sum of the one-scalar bases (ones[n1]) plus the MSM of the compacted tail */
+template <class X>
+static void ones_plus_tail_g1(X &x, const uint32_t *ones, size_t n1, const g1_affine *bases, const fr_t *tail_s,
+                              idx_map tm, size_t cnt, blst_p1 *out)
+{
+    msm_ones_g1(x, ones, n1, bases, out);
+    if (cnt) {
+        blst_p1 t;
+        msm_core_g1(x, bases, tail_s, tm, cnt, NULL, &t, NULL, NULL);
+        blst_p1_add_or_double(out, out, &t);
+    }
+}
+
 template <class X>
 static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk, prove_bufs &pb,
                               const cuzk_fr &r, const cuzk_fr &s, cuzk_groth16_proof *out)
@@ -149,11 +162,7 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     /* L: every aux variable */
     x.stage_begin("msm l");
     cnt = msm_classify(x, d_aux, na, none, na, sc, tail_s, tail_idx, 0, 0, &n1);
-    msm_ones_g1(x, ones_all, n1, B.l, &l_msm);
-    if (cnt) {
-        msm_core_g1(x, B.l, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
-        blst_p1_add_or_double(&l_msm, &l_msm, &t1);
-    }
+    ones_plus_tail_g1(x, ones_all, n1, B.l, tail_s, tm, cnt, &l_msm);
     x.stage_end();
 
     /* A: every input, then the aux with A density */
@@ -164,11 +173,7 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
         cnt += msm_classify(x, d_aux, na, dm, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
         n1 += n1b;
     }
-    msm_ones_g1(x, ones_all, n1, B.a, &a_msm);
-    if (cnt) {
-        msm_core_g1(x, B.a, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
-        blst_p1_add_or_double(&a_msm, &a_msm, &t1);
-    }
+    ones_plus_tail_g1(x, ones_all, n1, B.a, tail_s, tm, cnt, &a_msm);
     x.stage_end();
 
     /* B (G1 and G2 share the index set): inputs and aux with B density */
