@@ -104,21 +104,22 @@ template <class F> HDM void xyzz_madd(xyzz_t<F> &r, const affine_t<F> &p)
         }
         return;
     }
-    F PP, PPP, Q, t;
+    /* ordered so that each temporary dies early: at most seven field elements live at once
+     * (the G2 kernel runs at the register limit, so every one spared is a spill fewer) */
+    F PP, PPP;
     sqr(PP, P);
     mul(PPP, P, PP);
-    mul(Q, r.X, PP);
-    sqr(t, R);
-    sub(t, t, PPP);
-    sub(t, t, Q);
-    sub(t, t, Q); /* X3 */
-    sub(Q, Q, t);
-    mul(Q, R, Q);
-    mul(R, r.Y, PPP);
-    sub(r.Y, Q, R);
-    r.X = t;
     mul(r.ZZ, r.ZZ, PP);
+    mul(PP, r.X, PP); /* Q */
     mul(r.ZZZ, r.ZZZ, PPP);
+    mul(r.Y, r.Y, PPP);
+    sqr(P, R);
+    sub(P, P, PPP);
+    sub(P, P, PP);
+    sub(r.X, P, PP); /* X3 = R^2 - PPP - 2Q */
+    sub(PP, PP, r.X);
+    mul(PP, R, PP);
+    sub(r.Y, PP, r.Y); /* Y3 = R (Q - X3) - Y PPP */
 }
 
 /* r += q (both XYZZ, either may be infinity) */

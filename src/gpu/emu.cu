@@ -324,19 +324,19 @@ static msm_config cfg_of(const cuzk_gpu_emu_msm_cfg *c)
 }
 
 extern "C" cuzk_status cuzk_gpu_emu_msm_g1(blst_p1 *out, const blst_p1_affine *bases, const cuzk_fr *scalars, size_t n,
-                                           bool split, const cuzk_gpu_emu_msm_cfg *cfg)
+                                           bool split, const cuzk_gpu_emu_msm_cfg *c)
 {
     exec_host x;
-    msm_config m = cfg_of(cfg);
-    return msm_run_g1(x, (const g1_affine *)bases, (const fr_t *)scalars, n, split, &m, out, NULL);
+    msm_config m = cfg_of(c);
+    return msm_run_g1(x, (const g1_affine *)bases, (const fr_t *)scalars, n, split, c && c->host_pieces, &m, out, NULL);
 }
 
 extern "C" cuzk_status cuzk_gpu_emu_msm_g2(blst_p2 *out, const blst_p2_affine *bases, const cuzk_fr *scalars, size_t n,
-                                           bool split, const cuzk_gpu_emu_msm_cfg *cfg)
+                                           bool split, const cuzk_gpu_emu_msm_cfg *c)
 {
     exec_host x;
-    msm_config m = cfg_of(cfg);
-    return msm_run_g2(x, (const g2_affine *)bases, (const fr_t *)scalars, n, split, &m, out, NULL);
+    msm_config m = cfg_of(c);
+    return msm_run_g2(x, (const g2_affine *)bases, (const fr_t *)scalars, n, split, c && c->host_pieces, &m, out, NULL);
 }
 
 extern "C" cuzk_status cuzk_gpu_emu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed)

@@ -20,11 +20,13 @@ cuzk_status cuzk_gpu_emu_twiddle_check(uint64_t seed, int iters) CUZK_WARN_UNUSE
 cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_ntt_kind kind) CUZK_WARN_UNUSED;
 
 /* tuning: c = window bits (0 auto), chunk = scalars per chunk (0 auto), s1 = first-round
- * range per thread (0 auto) */
+ * range per thread (0 auto); host_pieces: the scalars take the host-memory path (uploaded
+ * and summed piece by piece, a piece being a chunk) */
 typedef struct {
     unsigned c;
     size_t chunk;
     unsigned s1;
+    int host_pieces;
 } cuzk_gpu_emu_msm_cfg;
 cuzk_status cuzk_gpu_emu_msm_g1(blst_p1 *out, const blst_p1_affine *bases, const cuzk_fr *scalars, size_t n,
                                 bool split, const cuzk_gpu_emu_msm_cfg *cfg) CUZK_WARN_UNUSED;

@@ -71,12 +71,13 @@ void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affin
 void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q);
 void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q);
 
-/* The MSM with the optional 0/1 split over Montgomery scalars in executor memory. */
+/* The MSM with the optional 0/1 split over Montgomery scalars in executor memory, or in host
+ * memory (host: uploaded piece by piece, overlapped with the summing). */
 template <class X>
-cuzk_status msm_run_g1(X &x, const g1_affine *bases, const fr_t *s, size_t n, bool split, const msm_config *cfg,
-                       blst_p1 *out, cuzk_gpu_msm_stats *st);
+cuzk_status msm_run_g1(X &x, const g1_affine *bases, const fr_t *s, size_t n, bool split, bool host,
+                       const msm_config *cfg, blst_p1 *out, cuzk_gpu_msm_stats *st);
 template <class X>
-cuzk_status msm_run_g2(X &x, const g2_affine *bases, const fr_t *s, size_t n, bool split, const msm_config *cfg,
-                       blst_p2 *out, cuzk_gpu_msm_stats *st);
+cuzk_status msm_run_g2(X &x, const g2_affine *bases, const fr_t *s, size_t n, bool split, bool host,
+                       const msm_config *cfg, blst_p2 *out, cuzk_gpu_msm_stats *st);
 
 #endif

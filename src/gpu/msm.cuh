@@ -415,148 +415,195 @@ static xyzz_t<F> *msm_sum_down(X &x, xyzz_t<F> *a, xyzz_t<F> *tmp, uint32_t coun
     return a;
 }
 
-/* The Pippenger core. Leaves in win_out (host) the reduction levels, nw points each:
- * level l < levels: sum_g T_g of that level; level `levels`: the total S. Window w's sum is
- * S_w + sum_l 64^l T_{l,w} (msm_impl.cuh combines them with blst). At most 5 levels. */
+/* The Pippenger core, fed in chunks (so that a caller can upload the next chunk's scalars
+ * while one is summed): begin() sizes the windows for about n scalars, add() sums up to
+ * `chunk` scalars into the buckets, finish() reduces the buckets and leaves in win_out (host)
+ * the reduction levels, nw points each: level l < levels: sum_g T_g of that level; level
+ * `levels`: the total S. Window w's sum is S_w + sum_l 64^l T_{l,w} (msm_impl.cuh combines
+ * them with blst). At most 5 levels. */
 #define MSM_MAX_WINDOWS 64
 #define MSM_MAX_LEVELS 6
-template <class X, class F>
-static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
-                            const msm_config *cfg, xyzz_t<F> *win_out, unsigned *nw_out, unsigned *c_out,
-                            unsigned *levels_out)
-{
+template <class X, class F> struct msm_pippenger {
     typedef xyzz_t<F> P;
-    /* c = 22 (12 windows instead of 13) measured slower on the H200 at 2^26 and 2^27 (12.6
-     * and 12.0 against 12.0 and 11.8 ns/point): the model undercounts the bucket work */
-    const unsigned cmax = sizeof(F) > sizeof(fp_t) ? 20 : 21;
-    unsigned c = cfg && cfg->c ? cfg->c : msm_choose_c(n, cmax);
-    unsigned nw = msm_nwindows(c);
-    uint32_t half = 1u << (c - 1);
-    *nw_out = nw;
-    *c_out = c;
-    size_t chunk = cfg && cfg->chunk ? cfg->chunk : ((size_t)1 << 25);
-    if (chunk > n) chunk = n ? n : 1;
-    size_t M = (size_t)nw * chunk;
-    int end_bit = bits_for((uint64_t)nw * half);
-    uint32_t S1 = cfg && cfg->S1 ? cfg->S1 : 0;
-    if (!S1) {
-        size_t target = (size_t)x.sms() * 2048;
-        size_t s = (M + target - 1) / target;
-        S1 = (uint32_t)(s < 16 ? 16 : s > 4096 ? 4096 : s);
+    X *x;
+    const affine_t<F> *bases;
+    unsigned c, nw;
+    uint32_t half, S1, S2;
+    size_t chunk, M, nb, nslots;
+    int end_bit;
+    bool first;
+    P *buckets, *cbuckets, *svals, *cvals;
+    uint32_t *keys, *vals, *keys2, *vals2, *skeys, *ckeys, *flags, *pos;
+
+    /* windows sized for about n scalars; no add() gets more than `most` */
+    void begin(X &xx, const affine_t<F> *b, size_t n, const msm_config *cfg, size_t most)
+    {
+        x = &xx;
+        bases = b;
+        /* c = 22 (12 windows instead of 13) measured slower on the H200 at 2^26 and 2^27
+         * (12.6 and 12.0 against 12.0 and 11.8 ns/point): the model undercounts the buckets */
+        const unsigned cmax = sizeof(F) > sizeof(fp_t) ? 20 : 21;
+        c = cfg && cfg->c ? cfg->c : msm_choose_c(n, cmax);
+        nw = msm_nwindows(c);
+        half = 1u << (c - 1);
+        chunk = cfg && cfg->chunk ? cfg->chunk : ((size_t)1 << 25);
+        if (chunk > most) chunk = most ? most : 1;
+        M = (size_t)nw * chunk;
+        end_bit = bits_for((uint64_t)nw * half);
+        S1 = cfg && cfg->S1 ? cfg->S1 : 0;
+        if (!S1) {
+            size_t target = (size_t)xx.sms() * 2048;
+            size_t s = (M + target - 1) / target;
+            S1 = (uint32_t)(s < 16 ? 16 : s > 4096 ? 4096 : s);
+        }
+        S2 = cfg && cfg->S2 ? cfg->S2 : 8;
+        nslots = 2 * ((M + S1 - 1) / S1);
+        nb = (size_t)nw * half;
+        first = true;
+        buckets = (P *)xx.alloc(nb * sizeof(P));
+        /* chunks after the first complete their buckets in cbuckets, then merge */
+        cbuckets = most > chunk ? (P *)xx.alloc(nb * sizeof(P)) : NULL;
+        keys = (uint32_t *)xx.alloc(M * 4);
+        vals = (uint32_t *)xx.alloc(M * 4);
+        keys2 = (uint32_t *)xx.alloc(M * 4);
+        vals2 = (uint32_t *)xx.alloc(M * 4);
+        skeys = (uint32_t *)xx.alloc(nslots * 4);
+        ckeys = (uint32_t *)xx.alloc(nslots * 4);
+        svals = (P *)xx.alloc(nslots * sizeof(P));
+        cvals = (P *)xx.alloc(nslots * sizeof(P));
+        flags = (uint32_t *)xx.alloc(nslots * 4);
+        pos = (uint32_t *)xx.alloc(nslots * 4);
+        if (xx.ok()) xx.zero(buckets, nb * sizeof(P));
+        xx.mark("msm setup");
     }
-    uint32_t S2 = cfg && cfg->S2 ? cfg->S2 : 8;
-    size_t T1 = (M + S1 - 1) / S1;
-    size_t nslots = 2 * T1;
 
-    const size_t nb = (size_t)nw * half;
-    P *buckets = (P *)x.alloc(nb * sizeof(P));
-    /* chunks after the first complete their buckets in cbuckets, then merge */
-    P *cbuckets = n > chunk ? (P *)x.alloc(nb * sizeof(P)) : NULL;
-    uint32_t *keys = (uint32_t *)x.alloc(M * 4), *vals = (uint32_t *)x.alloc(M * 4);
-    uint32_t *keys2 = (uint32_t *)x.alloc(M * 4), *vals2 = (uint32_t *)x.alloc(M * 4);
-    uint32_t *skeys = (uint32_t *)x.alloc(nslots * 4), *ckeys = (uint32_t *)x.alloc(nslots * 4);
-    P *svals = (P *)x.alloc(nslots * sizeof(P)), *cvals = (P *)x.alloc(nslots * sizeof(P));
-    uint32_t *flags = (uint32_t *)x.alloc(nslots * 4), *pos = (uint32_t *)x.alloc(nslots * 4);
-    if (x.ok()) x.zero(buckets, nb * sizeof(P));
-    x.mark("msm setup");
-
-    for (size_t start = 0; start < n && x.ok(); start += chunk) {
-        size_t m = n - start < chunk ? n - start : chunk;
+    /* adds m <= chunk canonical scalars; scalar i's base is map(start + i) */
+    void add(const fr_t *scalars, idx_map map, size_t start, size_t m)
+    {
+        X &xx = *x;
+        if (!xx.ok() || m == 0) return;
+        if (m > chunk) {
+            xx.err = cuzk_fail(CUZK_EINTERNAL, "MSM chunk of %zu scalars over %zu", m, chunk);
+            return;
+        }
+        if (!first && !cbuckets) cbuckets = (P *)xx.alloc(nb * sizeof(P));
         size_t Mc = (size_t)nw * m;
-        P *cb = start == 0 ? buckets : cbuckets;
-        if (start) x.zero(cb, nb * sizeof(P));
-        k_digits kd = {scalars + start, map, start, m, c, nw, keys, vals};
-        x.parallel(m, kd);
-        x.mark("msm digits");
-        x.sort_pairs(keys, keys2, vals, vals2, Mc, end_bit);
-        x.mark("msm sort");
+        P *cb = first ? buckets : cbuckets;
+        if (!first) xx.zero(cb, nb * sizeof(P));
+        k_digits kd = {scalars, map, start, m, c, nw, keys, vals};
+        xx.parallel(m, kd);
+        xx.mark("msm digits");
+        xx.sort_pairs(keys, keys2, vals, vals2, Mc, end_bit);
+        xx.mark("msm sort");
         /* round 1: from points */
         size_t T = (Mc + S1 - 1) / S1;
         k_accum<F, true> ka = {keys, vals, NULL, bases, Mc, S1, cb, skeys, svals};
-        msm_launch_accum(x, T, ka);
-        x.mark("msm accumulate");
+        msm_launch_accum(xx, T, ka);
+        xx.mark("msm accumulate");
         size_t ns = 2 * T;
-        while (x.ok()) {
+        while (xx.ok()) {
             k_flag_valid kf = {skeys, flags};
-            x.parallel(ns, kf);
-            x.exclusive_sum(flags, pos, ns);
+            xx.parallel(ns, kf);
+            xx.exclusive_sum(flags, pos, ns);
             uint32_t last[2] = {0, 0};
-            x.to_host(&last[0], pos + ns - 1, 4);
-            x.to_host(&last[1], flags + ns - 1, 4);
+            xx.to_host(&last[0], pos + ns - 1, 4);
+            xx.to_host(&last[1], flags + ns - 1, 4);
             size_t cnt = (size_t)last[0] + last[1];
-            if (!x.ok() || cnt == 0) break;
+            if (!xx.ok() || cnt == 0) break;
             k_compact_slots<F> kc = {skeys, svals, pos, ckeys, cvals};
-            x.parallel(ns, kc);
+            xx.parallel(ns, kc);
             T = (cnt + S2 - 1) / S2;
             k_accum<F, false> kr = {ckeys, NULL, cvals, bases, cnt, S2, cb, skeys, svals};
-            x.parallel(T, kr);
+            xx.parallel(T, kr);
             ns = 2 * T;
         }
-        x.mark("msm later rounds");
-        if (start) {
+        xx.mark("msm later rounds");
+        if (!first) {
             k_bucket_merge<F> km = {buckets, cb};
-            x.parallel(nb, km);
-            x.mark("msm bucket merge");
+            xx.parallel(nb, km);
+            xx.mark("msm bucket merge");
         }
+        first = false;
     }
-    x.release(keys);
-    x.release(vals);
-    x.release(keys2);
-    x.release(vals2);
-    x.release(skeys);
-    x.release(ckeys);
-    x.release(flags);
-    x.release(pos);
-    x.release(cvals);
 
     /* buckets -> window sums, in levels: with X = the buckets (bucket b holds digit b + 1),
      * sum_b (b + 1) X_b = sum_b b X_b + sum_b X_b, and per level
      * sum_i i X_i = sum_g T_g + L * sum_g g S_g, the last sum being the same problem on the
      * group sums S. The device leaves, per level, sum_g T_g (summed down) and finally the
-     * total S; the host combines them (L = 64: six doublings per level). */
-    const uint32_t L = 64;
-    uint32_t m = half, G0 = (half + L - 1) / L;
-    P *T = (P *)x.alloc((size_t)nw * G0 * sizeof(P)), *tmp = (P *)x.alloc((size_t)nw * G0 * sizeof(P));
-    P *Sa = (P *)x.alloc((size_t)nw * G0 * sizeof(P)), *Sb = (P *)x.alloc((size_t)nw * G0 * sizeof(P));
-    const P *Xl = buckets;
-    unsigned lev = 0;
-    while (x.ok()) {
-        uint32_t G = (m + L - 1) / L;
-        k_group_reduce<F> kg = {Xl, m, L, G, T, Sa};
-        x.parallel((size_t)nw * G, kg);
-        P *ts = msm_sum_down<X, F>(x, T, tmp, nw, G);
-        x.to_host(win_out + (size_t)lev * nw, ts, nw * sizeof(P));
-        lev++;
-        if (G == 1) {
-            x.to_host(win_out + (size_t)lev * nw, Sa, nw * sizeof(P));
-            break;
+     * total S; the host combines them (L = 64: six doublings per level). Frees everything. */
+    cuzk_status finish(P *win_out, unsigned *nw_out, unsigned *c_out, unsigned *levels_out)
+    {
+        X &xx = *x;
+        xx.release(keys);
+        xx.release(vals);
+        xx.release(keys2);
+        xx.release(vals2);
+        xx.release(skeys);
+        xx.release(ckeys);
+        xx.release(flags);
+        xx.release(pos);
+        xx.release(cvals);
+        xx.release(svals);
+        xx.release(cbuckets);
+        *nw_out = nw;
+        *c_out = c;
+        const uint32_t L = 64;
+        uint32_t m = half, G0 = (half + L - 1) / L;
+        P *T = (P *)xx.alloc((size_t)nw * G0 * sizeof(P)), *tmp = (P *)xx.alloc((size_t)nw * G0 * sizeof(P));
+        P *Sa = (P *)xx.alloc((size_t)nw * G0 * sizeof(P)), *Sb = (P *)xx.alloc((size_t)nw * G0 * sizeof(P));
+        const P *Xl = buckets;
+        unsigned lev = 0;
+        while (xx.ok()) {
+            uint32_t G = (m + L - 1) / L;
+            k_group_reduce<F> kg = {Xl, m, L, G, T, Sa};
+            xx.parallel((size_t)nw * G, kg);
+            P *ts = msm_sum_down<X, F>(xx, T, tmp, nw, G);
+            xx.to_host(win_out + (size_t)lev * nw, ts, nw * sizeof(P));
+            lev++;
+            if (G == 1) {
+                xx.to_host(win_out + (size_t)lev * nw, Sa, nw * sizeof(P));
+                break;
+            }
+            Xl = Sa;
+            P *sw = Sa;
+            Sa = Sb;
+            Sb = sw;
+            m = G;
         }
-        Xl = Sa;
-        P *sw = Sa;
-        Sa = Sb;
-        Sb = sw;
-        m = G;
+        xx.mark("msm bucket reduce");
+        *levels_out = lev;
+        xx.release(T);
+        xx.release(tmp);
+        xx.release(Sa);
+        xx.release(Sb);
+        xx.release(buckets);
+        return xx.err;
     }
-    x.mark("msm bucket reduce");
-    *levels_out = lev;
-    x.release(T);
-    x.release(tmp);
-    x.release(Sa);
-    x.release(Sb);
-    x.release(buckets);
-    x.release(cbuckets);
-    x.release(svals);
-    return x.err;
+};
+
+/* The core over n canonical scalars in executor memory, chunk by chunk. */
+template <class X, class F>
+static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
+                            const msm_config *cfg, xyzz_t<F> *win_out, unsigned *nw_out, unsigned *c_out,
+                            unsigned *levels_out)
+{
+    msm_pippenger<X, F> pip;
+    pip.begin(x, bases, n, cfg, n);
+    for (size_t start = 0; start < n && x.ok(); start += pip.chunk) {
+        size_t m = n - start < pip.chunk ? n - start : pip.chunk;
+        pip.add(scalars + start, map, start, m);
+    }
+    return pip.finish(win_out, nw_out, c_out, levels_out);
 }
 
-/* Scratch of the 0/1 split for n scalars: cls (n bytes), four word arrays of n, the rank
- * prefix, and the ones list. */
+/* Scratch of the 0/1 split for n scalars at a time: cls (n bytes), four word arrays of n,
+ * the rank prefix, and the ones list (room for n_ones). */
 struct split_scratch {
     uint8_t *cls;
     uint32_t *flag, *pos, *flag1, *pos1, *rank, *ones_idx;
 };
 
-template <class X> static bool split_scratch_alloc(X &x, split_scratch &sc, size_t n)
+template <class X> static bool split_scratch_alloc(X &x, split_scratch &sc, size_t n, size_t n_ones)
 {
     sc.cls = (uint8_t *)x.alloc(n ? n : 1);
     sc.flag = (uint32_t *)x.alloc(n * 4 + 4);
@@ -564,7 +611,7 @@ template <class X> static bool split_scratch_alloc(X &x, split_scratch &sc, size
     sc.flag1 = (uint32_t *)x.alloc(n * 4 + 4);
     sc.pos1 = (uint32_t *)x.alloc(n * 4 + 4);
     sc.rank = (uint32_t *)x.alloc((n + 63) / 64 * 4 + 4);
-    sc.ones_idx = (uint32_t *)x.alloc(n * 4 + 4);
+    sc.ones_idx = (uint32_t *)x.alloc(n_ones * 4 + 4);
     return x.ok();
 }
 

@@ -26,14 +26,15 @@ void gen_points_g1(exec_dev &x, g1_affine *out, size_t n, g1_affine A, g1_affine
 void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q) { gen_impl(x, out, n, A, Q); }
 
 template <class X>
-cuzk_status msm_run_g1(X &x, const g1_affine *bases, const fr_t *s, size_t n, bool split, const msm_config *cfg,
-                       blst_p1 *out, cuzk_gpu_msm_stats *st)
+cuzk_status msm_run_g1(X &x, const g1_affine *bases, const fr_t *s, size_t n, bool split, bool host,
+                       const msm_config *cfg, blst_p1 *out, cuzk_gpu_msm_stats *st)
 {
+    if (host) return run_host_impl<X, fp_t, blst_p1>(x, bases, s, n, split, cfg, out, st);
     return run_impl<X, fp_t, blst_p1>(x, bases, s, n, split, cfg, out, st);
 }
-template cuzk_status msm_run_g1<exec_dev>(exec_dev &, const g1_affine *, const fr_t *, size_t, bool,
+template cuzk_status msm_run_g1<exec_dev>(exec_dev &, const g1_affine *, const fr_t *, size_t, bool, bool,
                                           const msm_config *, blst_p1 *, cuzk_gpu_msm_stats *);
-template cuzk_status msm_run_g1<exec_host>(exec_host &, const g1_affine *, const fr_t *, size_t, bool,
+template cuzk_status msm_run_g1<exec_host>(exec_host &, const g1_affine *, const fr_t *, size_t, bool, bool,
                                            const msm_config *, blst_p1 *, cuzk_gpu_msm_stats *);
 
 /* ---------------------------------------------------------------- MSM objects (gpu.h) */
@@ -150,18 +151,12 @@ static cuzk_status msm_call(cuzk_gpu_msm *m, void *out, const cuzk_fr *scalars, 
     x.err = CUZK_OK;
     double t0 = cuzk_now();
     const fr_t *s = (const fr_t *)scalars;
-    fr_t *tmp = NULL;
-    if (!(flags & CUZK_GPU_MSM_SCALARS_ON_DEVICE) && n) {
-        tmp = (fr_t *)x.alloc(n * sizeof(fr_t));
-        x.to_dev(tmp, scalars, n * sizeof(fr_t));
-        s = tmp;
-    }
+    const bool host = !(flags & CUZK_GPU_MSM_SCALARS_ON_DEVICE);
     msm_config cfg = env_config();
     bool split = !(flags & CUZK_GPU_MSM_NO_SPLIT);
     cuzk_status st;
-    if (g2) st = msm_run_g2(x, (const g2_affine *)m->bases, s, n, split, &cfg, (blst_p2 *)out, &m->last);
-    else st = msm_run_g1(x, (const g1_affine *)m->bases, s, n, split, &cfg, (blst_p1 *)out, &m->last);
-    if (tmp) x.release(tmp);
+    if (g2) st = msm_run_g2(x, (const g2_affine *)m->bases, s, n, split, host, &cfg, (blst_p2 *)out, &m->last);
+    else st = msm_run_g1(x, (const g1_affine *)m->bases, s, n, split, host, &cfg, (blst_p1 *)out, &m->last);
     x.sync();
     m->last.seconds = cuzk_now() - t0;
     return st ? st : x.err;

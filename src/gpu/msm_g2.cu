@@ -23,12 +23,13 @@ void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine
 void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q) { gen_impl(x, out, n, A, Q); }
 
 template <class X>
-cuzk_status msm_run_g2(X &x, const g2_affine *bases, const fr_t *s, size_t n, bool split, const msm_config *cfg,
-                       blst_p2 *out, cuzk_gpu_msm_stats *st)
+cuzk_status msm_run_g2(X &x, const g2_affine *bases, const fr_t *s, size_t n, bool split, bool host,
+                       const msm_config *cfg, blst_p2 *out, cuzk_gpu_msm_stats *st)
 {
+    if (host) return run_host_impl<X, fp2_t, blst_p2>(x, bases, s, n, split, cfg, out, st);
     return run_impl<X, fp2_t, blst_p2>(x, bases, s, n, split, cfg, out, st);
 }
-template cuzk_status msm_run_g2<exec_dev>(exec_dev &, const g2_affine *, const fr_t *, size_t, bool,
+template cuzk_status msm_run_g2<exec_dev>(exec_dev &, const g2_affine *, const fr_t *, size_t, bool, bool,
                                           const msm_config *, blst_p2 *, cuzk_gpu_msm_stats *);
-template cuzk_status msm_run_g2<exec_host>(exec_host &, const g2_affine *, const fr_t *, size_t, bool,
+template cuzk_status msm_run_g2<exec_host>(exec_host &, const g2_affine *, const fr_t *, size_t, bool, bool,
                                            const msm_config *, blst_p2 *, cuzk_gpu_msm_stats *);

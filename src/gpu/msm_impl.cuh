@@ -12,15 +12,11 @@ static inline void blst_add(blst_p2 *o, const blst_p2 *a, const blst_p2 *b) { bl
 static inline void blst_dbl(blst_p1 *o, const blst_p1 *a) { blst_p1_double(o, a); }
 static inline void blst_dbl(blst_p2 *o, const blst_p2 *a) { blst_p2_double(o, a); }
 
-template <class X, class F, class P>
-static cuzk_status core_to_blst(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
-                                const msm_config *cfg, P *out, unsigned *c, unsigned *nw)
+/* The sum from the core's reduction levels: window w = S_w + sum_l 64^l T_{l,w} (Horner
+ * from the top level), then the windows by Horner with 2^c per step. */
+template <class F, class P>
+static void windows_to_blst(const xyzz_t<F> *lv, unsigned lnw, unsigned lc, unsigned nlev, P *out)
 {
-    static thread_local xyzz_t<F> lv[MSM_MAX_WINDOWS * MSM_MAX_LEVELS];
-    unsigned lc = 0, lnw = 0, nlev = 0;
-    cuzk_status st = msm_core<X, F>(x, bases, scalars, map, n, cfg, lv, &lnw, &lc, &nlev);
-    if (st) return st;
-    /* window sums: S_w + sum_l 64^l T_{l,w} (Horner from the top level) */
     P ws[MSM_MAX_WINDOWS];
     for (unsigned w = 0; w < lnw; w++) {
         P acc, t;
@@ -39,6 +35,17 @@ static cuzk_status core_to_blst(X &x, const affine_t<F> *bases, const fr_t *scal
         blst_add(&acc, &acc, &ws[w]);
     }
     *out = acc;
+}
+
+template <class X, class F, class P>
+static cuzk_status core_to_blst(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
+                                const msm_config *cfg, P *out, unsigned *c, unsigned *nw)
+{
+    static thread_local xyzz_t<F> lv[MSM_MAX_WINDOWS * MSM_MAX_LEVELS];
+    unsigned lc = 0, lnw = 0, nlev = 0;
+    cuzk_status st = msm_core<X, F>(x, bases, scalars, map, n, cfg, lv, &lnw, &lc, &nlev);
+    if (st) return st;
+    windows_to_blst<F, P>(lv, lnw, lc, nlev, out);
     if (c) *c = lc;
     if (nw) *nw = lnw;
     return CUZK_OK;
@@ -75,7 +82,7 @@ static cuzk_status run_impl(X &x, const affine_t<F> *bases, const fr_t *s, size_
         return r ? r : x.err;
     }
     split_scratch sc;
-    split_scratch_alloc(x, sc, n);
+    split_scratch_alloc(x, sc, n, n);
     fr_t *tail_s = (fr_t *)x.alloc(n * sizeof(fr_t));
     uint32_t *tail_idx = (uint32_t *)x.alloc(n * 4);
     density_map dm = {NULL, NULL, 0};
@@ -96,6 +103,84 @@ static cuzk_status run_impl(X &x, const affine_t<F> *bases, const fr_t *s, size_
     if (!x.ok()) return x.err;
     blst_add(out, &ones, &tail);
     st->tail = cnt;
+    return CUZK_OK;
+}
+
+/* The same MSM over Montgomery scalars in host memory (page-locked for the copies to
+ * overlap), in pieces of the core's chunk size: piece k + 1 is uploaded on the copy stream
+ * while piece k is classified and summed, so the upload costs only the first piece. The core's
+ * window size is chosen from the first piece's share of tail scalars. */
+template <class X, class F, class P>
+static cuzk_status run_host_impl(X &x, const affine_t<F> *bases, const fr_t *hs, size_t n, bool split,
+                                 const msm_config *cfg, P *out, cuzk_gpu_msm_stats *st)
+{
+    memset(out, 0, sizeof *out);
+    cuzk_gpu_msm_stats z;
+    if (!st) st = &z;
+    memset(st, 0, sizeof *st);
+    if (n == 0) return CUZK_OK;
+    if (n >= 0x7fffffffu) return cuzk_fail(CUZK_EINVAL, "MSM of %zu points: at most 2^31 - 1 supported", n);
+    size_t piece = cfg && cfg->chunk ? cfg->chunk : ((size_t)1 << 25);
+    if (piece > n) piece = n;
+    fr_t *buf[2] = {(fr_t *)x.alloc(piece * sizeof(fr_t)), n > piece ? (fr_t *)x.alloc(piece * sizeof(fr_t)) : NULL};
+    fr_t *tail_s = (fr_t *)x.alloc(piece * sizeof(fr_t));
+    uint32_t *tail_idx = split ? (uint32_t *)x.alloc(piece * 4) : NULL;
+    split_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    if (split) split_scratch_alloc(x, sc, piece, n);
+    msm_pippenger<X, F> pip;
+    bool begun = false;
+    size_t tail_total = 0, ones_total = 0;
+    int tok[2] = {x.upload(buf[0], hs, piece * sizeof(fr_t)), -1};
+    for (size_t off = 0, k = 0; off < n && x.ok(); off += piece, k++) {
+        const size_t len = n - off < piece ? n - off : piece;
+        x.wait_upload(tok[k & 1]);
+        if (off + piece < n) {
+            const size_t nlen = n - off - piece < piece ? n - off - piece : piece;
+            tok[(k + 1) & 1] = x.upload(buf[(k + 1) & 1], hs + off + piece, nlen * sizeof(fr_t));
+        }
+        const fr_t *s = buf[k & 1];
+        size_t cnt = len;
+        idx_map map = {NULL, IDX_IDENTITY, (uint32_t)off, 0};
+        if (split) {
+            density_map dm = {NULL, NULL, (uint32_t)off};
+            size_t n1 = 0;
+            cnt = msm_classify(x, s, len, dm, len, sc, tail_s, tail_idx, 0, ones_total, &n1);
+            ones_total += n1;
+            map = {tail_idx, IDX_ARRAY, 0, 0};
+        } else {
+            k_from_mont km = {s, tail_s};
+            x.parallel(len, km);
+        }
+        if (!x.ok()) break;
+        if (!begun && cnt) {
+            /* windows for the tail this piece predicts for the whole MSM */
+            size_t est = (size_t)((double)cnt * (double)n / (double)len + 0.5);
+            pip.begin(x, bases, est < cnt ? cnt : est, cfg, piece);
+            begun = true;
+        }
+        if (cnt) pip.add(tail_s, map, 0, cnt);
+        tail_total += cnt;
+    }
+    x.release(buf[0]);
+    x.release(buf[1]);
+    x.release(tail_s);
+    x.release(tail_idx);
+    P ones, tail;
+    memset(&ones, 0, sizeof ones);
+    memset(&tail, 0, sizeof tail);
+    if (x.ok() && ones_total) ones_to_blst<X, F, P>(x, sc.ones_idx, ones_total, bases, &ones);
+    if (split) split_scratch_free(x, sc);
+    if (begun) {
+        static thread_local xyzz_t<F> lv[MSM_MAX_WINDOWS * MSM_MAX_LEVELS];
+        unsigned nlev = 0;
+        if (pip.finish(lv, &st->windows, &st->window_bits, &nlev) == CUZK_OK && x.ok())
+            windows_to_blst<F, P>(lv, st->windows, st->window_bits, nlev, &tail);
+    }
+    x.sync();
+    if (!x.ok()) return x.err;
+    blst_add(out, &ones, &tail);
+    st->tail = tail_total;
     return CUZK_OK;
 }
 

@@ -151,7 +151,7 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     x.wait_upload(pb.up_bw);
     const fr_t *d_in = pb.in, *d_aux = pb.aux;
     split_scratch sc; /* inputs and aux append to one tail and one ones list */
-    split_scratch_alloc(x, sc, na + ni);
+    split_scratch_alloc(x, sc, na + ni, na + ni);
     fr_t *tail_s = (fr_t *)x.alloc((na + ni) * fb);
     uint32_t *tail_idx = (uint32_t *)x.alloc((na + ni) * 4);
     density_map none = {NULL, NULL, 0};

@@ -90,7 +90,8 @@ static int msm_g1_case(const blst_p1_affine *b, const cuzk_fr *s, size_t n, cons
 {
     blst_p1 want, got;
     CHECK_OK(cuzk_g1_msm(&want, b, s, n));
-    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0}, {5, 7, 3}, {4, 0, 2}, {9, 33, 0}, {14, 0, 0}};
+    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0, 0},  {5, 7, 3, 0},  {4, 0, 2, 0}, {9, 33, 0, 0},
+                                                {14, 0, 0, 0}, {5, 7, 3, 1}, {0, 64, 0, 1}, {0, 0, 0, 1}};
     int bad = 0;
     for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++)
         for (int split = 0; split < 2; split++) {
@@ -168,14 +169,14 @@ static void test_msm_g2(void)
         CHECK(blst_p2_affine_in_g2(&b[i]));
     }
     static const size_t sizes[] = {1, 9, 150};
-    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0}, {6, 11, 3}};
+    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0, 0}, {6, 11, 3, 0}, {6, 11, 3, 1}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         size_t n = sizes[k];
         rand_scalars(s, n);
         for (size_t i = 0; i < n; i += 3) s[i] = i % 2 ? CUZK_FR_ONE : CUZK_FR_ZERO;
         blst_p2 want, got;
         CHECK_OK(cuzk_g2_msm(&want, b, s, n));
-        for (size_t c = 0; c < 2; c++)
+        for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++)
             for (int split = 0; split < 2; split++) {
                 CHECK_OK(cuzk_gpu_emu_msm_g2(&got, b, s, n, split, &cfgs[c]));
                 CHECK(blst_p2_is_equal(&got, &want));
