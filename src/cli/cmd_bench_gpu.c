@@ -27,7 +27,7 @@ static int usage(const char *what)
             "                                        a circuit's partition (porep:SIZE: synthetic vanilla data),\n"
             "                                        a, b, c on the device from its precompiled circuit (recorded\n"
             "                                        into FILE once); then K partitions through the pipeline\n"
-            "  gpu-field                             Fp multiplication throughput of three limb schedules\n",
+            "  gpu-field                             field multiplication throughput of each form\n",
             what ? what : "gpu-msm|gpu-ntt|gpu-prove|gpu-field", "");
     return 2;
 }

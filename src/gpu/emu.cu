@@ -60,6 +60,8 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
         sqr(z, x);
         blst_fp_sqr(&r, &a);
         FAIL_IF(memcmp(&z, &r, 48), "Fp sqr differs (iteration %d)", it);
+        mp_sqr_eo<fp_params>(z.v, x.v);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp even/odd sqr differs (iteration %d)", it);
         add(z, x, y);
         blst_fp_add(&r, &a, &b);
         FAIL_IF(memcmp(&z, &r, 48), "Fp add differs (iteration %d)", it);
@@ -108,6 +110,11 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
         FAIL_IF(memcmp(&w, &fr_, 32), "Fr CIOS mul differs (iteration %d)", it);
         mp_mul_eo<fr_params>(w.v, u.v, v.v);
         FAIL_IF(memcmp(&w, &fr_, 32), "Fr even/odd mul differs (iteration %d)", it);
+        cuzk_fr_sqr(&fr_, &fa);
+        sqr(w, u);
+        FAIL_IF(memcmp(&w, &fr_, 32), "Fr sqr differs (iteration %d)", it);
+        mp_sqr_eo<fr_params>(w.v, u.v);
+        FAIL_IF(memcmp(&w, &fr_, 32), "Fr even/odd sqr differs (iteration %d)", it);
         add(w, u, v);
         cuzk_fr_add(&fr_, &fa, &fb);
         FAIL_IF(memcmp(&w, &fr_, 32), "Fr add differs (iteration %d)", it);
