@@ -22,6 +22,13 @@ static void rand_fp(blst_fp *out, cuzk_rng *rng)
         if (cond) return cuzk_fail(CUZK_EINTERNAL, __VA_ARGS__);                                                      \
     } while (0)
 
+static bool below_2r(const fr_t &a)
+{
+    for (int k = 7; k >= 0; k--)
+        if (a.v[k] != fr_params::p2(k)) return a.v[k] < fr_params::p2(k);
+    return false;
+}
+
 extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
 {
     cuzk_rng rng;
@@ -115,6 +122,36 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
         FAIL_IF(memcmp(&w, &fr_, 32), "Fr sqr differs (iteration %d)", it);
         mp_sqr_eo<fr_params>(w.v, u.v);
         FAIL_IF(memcmp(&w, &fr_, 32), "Fr even/odd sqr differs (iteration %d)", it);
+        /* the NTT's lazy forms on values below 2r: u + r and v + r (the largest sums carry out
+         * of 256 bits when u = v = r - 1) */
+        {
+            fr_t lu, lv, z2;
+            uint64_t c1 = 0, c2 = 0;
+            for (int k = 0; k < 8; k++) {
+                c1 += (uint64_t)u.v[k] + fr_params::p(k);
+                c2 += (uint64_t)v.v[k] + fr_params::p(k);
+                lu.v[k] = (uint32_t)c1;
+                lv.v[k] = (uint32_t)c2;
+                c1 >>= 32;
+                c2 >>= 32;
+            }
+            cuzk_fr want;
+            mul_lazy(z2, u, lv);
+            FAIL_IF(!below_2r(z2), "Fr lazy mul not below 2r (iteration %d)", it);
+            reduce_lazy(w, z2);
+            cuzk_fr_mul(&want, &fa, &fb);
+            FAIL_IF(memcmp(&w, &want, 32), "Fr lazy mul differs (iteration %d)", it);
+            add_lazy(z2, lu, lv);
+            FAIL_IF(!below_2r(z2), "Fr lazy add not below 2r (iteration %d)", it);
+            reduce_lazy(w, z2);
+            cuzk_fr_add(&want, &fa, &fb);
+            FAIL_IF(memcmp(&w, &want, 32), "Fr lazy add differs (iteration %d)", it);
+            sub_lazy(z2, u, lv);
+            FAIL_IF(!below_2r(z2), "Fr lazy sub not below 2r (iteration %d)", it);
+            reduce_lazy(w, z2);
+            cuzk_fr_sub(&want, &fa, &fb);
+            FAIL_IF(memcmp(&w, &want, 32), "Fr lazy sub differs (iteration %d)", it);
+        }
         add(w, u, v);
         cuzk_fr_add(&fr_, &fa, &fb);
         FAIL_IF(memcmp(&w, &fr_, 32), "Fr add differs (iteration %d)", it);

@@ -51,6 +51,7 @@ struct fr_params {
         return K8(0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u, 0x09a1d805u, 0x3339d808u, 0x299d7d48u,
                   0x73eda753u);
     }
+    HD static constexpr uint32_t p2(int i) { return (p(i) << 1) | (i ? p(i - 1) >> 31 : 0); } /* 2r < 2^256 */
     HD static constexpr uint32_t one(int i) /* R mod r */
     {
         return K8(0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau, 0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu,
@@ -180,8 +181,14 @@ template <class P, bool FIRST> HDM void mp_eo_row(uint32_t *e, uint32_t *o, cons
         o[N - 1] = addc(o[N - 1], 0);
     }
     const uint32_t m = e[0] * P::INV;
-    o[0] = mad_lo_cc(m, P::p(1), o[0]);
-    o[1] = madc_hi_cc(m, P::p(1), o[1]);
+    if (P::p(1) == 0xffffffffu) { /* Fr: m (2^32 - 1) = (m - [m != 0]) 2^32 + (-m mod 2^32) */
+        const uint32_t lo = 0u - m, hi = m - (m != 0);
+        o[0] = add_cc(o[0], lo);
+        o[1] = addc_cc(o[1], hi);
+    } else {
+        o[0] = mad_lo_cc(m, P::p(1), o[0]);
+        o[1] = madc_hi_cc(m, P::p(1), o[1]);
+    }
 #pragma unroll
     for (int k = 2; k < N - 2; k += 2) {
         o[k] = madc_lo_cc(m, P::p(k + 1), o[k]);
@@ -335,6 +342,62 @@ template <class P> HDM void mp_sqr_eo(uint32_t *r, const uint32_t *a)
     for (int j = 1; j < N - 1; j++) t[j] = addc_cc(x[j], y[j + 1]);
     t[N - 1] = addc(x[N - 1], S[2 * N - 1]);
     mp_reduce_once<P>(r, t);
+}
+
+/* ---------------------------------------------------------------- lazy Fr (NTT butterflies) */
+/* Values in [0, 2r) (2r < 2^256) between butterflies save the multiplication's final
+ * subtraction: a Montgomery product a b R^-1 with a < r and any 256-bit b is below
+ * (r 2^256 + R r) / R = 2r. Sums of two such values are brought back below 2r with one
+ * conditional subtraction of 2r (the sum may carry out of 256 bits), differences with one
+ * conditional addition of 2r. The last pass of a transform makes its outputs canonical. */
+template <class P> HDM void mp_mul_eo_lazy(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t x[N], y[N];
+    mp_eo_row<P, true>(x, y, a, b[0]);
+    mp_eo_row<P, false>(y, x, a, b[1]);
+#pragma unroll
+    for (int i = 2; i < N; i += 2) {
+        mp_eo_row<P, false>(x, y, a, b[i]);
+        mp_eo_row<P, false>(y, x, a, b[i + 1]);
+    }
+    r[0] = add_cc(x[0], y[1]);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++) r[j] = addc_cc(x[j], y[j + 1]);
+    r[N - 1] = addc(x[N - 1], 0);
+}
+
+/* r = a + b, below 2p, for a, b < 2p */
+template <class P> HDM void mp_add_lazy(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t t[N], u[N];
+    t[0] = add_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < N; j++) t[j] = addc_cc(a[j], b[j]);
+    const uint32_t carry = addc(0, 0);
+    u[0] = sub_cc(t[0], P::p2(0));
+#pragma unroll
+    for (int j = 1; j < N; j++) u[j] = subc_cc(t[j], P::p2(j));
+    const uint32_t borrow = subc(0, 0); /* all ones when t < 2p */
+    const bool keep = borrow && !carry;
+#pragma unroll
+    for (int j = 0; j < N; j++) r[j] = keep ? t[j] : u[j];
+}
+
+/* r = a - b, below 2p, for a, b < 2p */
+template <class P> HDM void mp_sub_lazy(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    constexpr int N = P::N;
+    uint32_t t[N];
+    t[0] = sub_cc(a[0], b[0]);
+#pragma unroll
+    for (int j = 1; j < N; j++) t[j] = subc_cc(a[j], b[j]);
+    const uint32_t mask = subc(0, 0);
+    r[0] = add_cc(t[0], P::p2(0) & mask);
+#pragma unroll
+    for (int j = 1; j < N - 1; j++) r[j] = addc_cc(t[j], P::p2(j) & mask);
+    r[N - 1] = addc(t[N - 1], P::p2(N - 1) & mask);
 }
 
 /* The same CIOS in plain C with 64-bit products (no carry flag): for measurement. */
@@ -520,6 +583,12 @@ HD void fr_from_mont(fr_t &r, const fr_t &a)
     one.v[0] = 1;
     mul(r, a, one);
 }
+
+/* lazy forms (see mp_mul_eo_lazy): c canonical, v and the results below 2r */
+HD void mul_lazy(fr_t &r, const fr_t &c, const fr_t &v) { mp_mul_eo_lazy<fr_params>(r.v, c.v, v.v); }
+HD void add_lazy(fr_t &r, const fr_t &a, const fr_t &b) { mp_add_lazy<fr_params>(r.v, a.v, b.v); }
+HD void sub_lazy(fr_t &r, const fr_t &a, const fr_t &b) { mp_sub_lazy<fr_params>(r.v, a.v, b.v); }
+HD void reduce_lazy(fr_t &r, const fr_t &a) { mp_reduce_once<fr_params>(r.v, a.v); }
 
 /* ---------------------------------------------------------------- Fp2 = Fp[u]/(u^2+1) */
 /* Fp multiplication inside Fp2 arithmetic. With CIOS, the compact form (see
