@@ -599,14 +599,29 @@ HD void reduce_lazy(fr_t &r, const fr_t &a) { mp_reduce_once<fr_params>(r.v, a.v
  * unrolled against 27.6 with its outer loop rolled (the instruction-fetch stalls that made
  * unrolled CIOS slow did not come back). */
 HD void mul_c(fp_t &r, const fp_t &a, const fp_t &b) { MP_MUL_COMPACT<fp_params>(r.v, a.v, b.v); }
+/* a + b without the reduction: below 2p < 2^382, which the even/odd multiplication takes as
+ * an operand (the product's reduction ends below (4p^2 + R p) / R < 2p, and the operands'
+ * top limbs stay below 2^31) */
+HD void add_unreduced(fp_t &r, const fp_t &a, const fp_t &b)
+{
+    r.v[0] = add_cc(a.v[0], b.v[0]);
+#pragma unroll
+    for (int j = 1; j < 11; j++) r.v[j] = addc_cc(a.v[j], b.v[j]);
+    r.v[11] = addc(a.v[11], b.v[11]);
+}
 HDM void mul(fp2_t &r, const fp2_t &a, const fp2_t &b)
 {
     /* Karatsuba: 3 Fp multiplications */
     fp_t t0, t1, s0, s1;
     mul_c(t0, a.c0, b.c0);
     mul_c(t1, a.c1, b.c1);
+#ifdef CUZK_GPU_MUL_CIOS
     add(s0, a.c0, a.c1);
     add(s1, b.c0, b.c1);
+#else
+    add_unreduced(s0, a.c0, a.c1);
+    add_unreduced(s1, b.c0, b.c1);
+#endif
     mul_c(s0, s0, s1);
     sub(r.c0, t0, t1);
     sub(s0, s0, t0);
@@ -616,7 +631,11 @@ HDM void sqr(fp2_t &r, const fp2_t &a)
 {
     /* (a0 + a1)(a0 - a1) + 2 a0 a1 u */
     fp_t s, d, m;
+#ifdef CUZK_GPU_MUL_CIOS
     add(s, a.c0, a.c1);
+#else
+    add_unreduced(s, a.c0, a.c1);
+#endif
     sub(d, a.c0, a.c1);
     mul_c(m, a.c0, a.c1);
     mul_c(r.c0, s, d);

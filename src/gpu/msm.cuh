@@ -365,6 +365,19 @@ template <class X, class F> static void msm_launch_accum(X &x, size_t T, const k
     }
 }
 
+/* scalars per chunk: 2^25 unless CUZK_GPU_MSM_CHUNK says otherwise (for measurement; it
+ * reaches the prover's MSMs too) */
+static inline size_t msm_default_chunk(void)
+{
+    static size_t v = 0;
+    if (!v) {
+        const char *e = getenv("CUZK_GPU_MSM_CHUNK");
+        long long x = e ? atoll(e) : 0;
+        v = x >= 1024 ? (size_t)x : ((size_t)1 << 25);
+    }
+    return v;
+}
+
 struct msm_config {
     unsigned c;     /* window bits; 0: chosen from n */
     size_t chunk;   /* scalars per chunk; 0: default */
@@ -446,7 +459,7 @@ template <class X, class F> struct msm_pippenger {
         c = cfg && cfg->c ? cfg->c : msm_choose_c(n, cmax);
         nw = msm_nwindows(c);
         half = 1u << (c - 1);
-        chunk = cfg && cfg->chunk ? cfg->chunk : ((size_t)1 << 25);
+        chunk = cfg && cfg->chunk ? cfg->chunk : msm_default_chunk();
         if (chunk > most) chunk = most ? most : 1;
         M = (size_t)nw * chunk;
         end_bit = bits_for((uint64_t)nw * half);

@@ -120,7 +120,7 @@ static cuzk_status run_host_impl(X &x, const affine_t<F> *bases, const fr_t *hs,
     memset(st, 0, sizeof *st);
     if (n == 0) return CUZK_OK;
     if (n >= 0x7fffffffu) return cuzk_fail(CUZK_EINVAL, "MSM of %zu points: at most 2^31 - 1 supported", n);
-    size_t piece = cfg && cfg->chunk ? cfg->chunk : ((size_t)1 << 25);
+    size_t piece = cfg && cfg->chunk ? cfg->chunk : msm_default_chunk();
     if (piece > n) piece = n;
     fr_t *buf[2] = {(fr_t *)x.alloc(piece * sizeof(fr_t)), n > piece ? (fr_t *)x.alloc(piece * sizeof(fr_t)) : NULL};
     fr_t *tail_s = (fr_t *)x.alloc(piece * sizeof(fr_t));
