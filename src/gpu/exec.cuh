@@ -87,6 +87,8 @@ struct exec_host {
         return 0;
     }
     void wait_upload(int) {}
+    void side_begin() {}
+    int side_end() { return -1; }
     void stage_begin(const char *) {}
     void stage_end() {}
     void mark(const char *) {}
@@ -147,6 +149,15 @@ struct exec_dev {
     void exclusive_sum(const uint32_t *in, uint32_t *out, size_t n);
     int upload(void *d, const void *h, size_t bytes);
     void wait_upload(int token);
+    /* Work that may run beside the compute stream: between side_begin() and side_end() every
+     * launch, copy and allocation goes to a second stream (high priority, ordered after the
+     * work issued so far); side_end() returns a token that wait_upload() orders the compute
+     * stream after. */
+    cudaStream_t side_stream = 0, main_stream = 0;
+    void side_begin();
+    int side_end();
+    /* destroys the events of finished uploads and side work (call after sync) */
+    void drop_events();
     void stage_begin(const char *name);
     void stage_end();
     /* CUZK_GPU_PROFILE=1: mark() synchronizes and prints the time since the previous mark

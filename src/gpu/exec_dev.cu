@@ -33,11 +33,18 @@ void exec_dev::destroy()
         cudaEventDestroy(s.b);
     }
     stages.clear();
-    for (auto e : upload_events) cudaEventDestroy(e);
-    upload_events.clear();
+    if (side_stream) cudaStreamSynchronize(side_stream);
+    drop_events();
     if (stream) cudaStreamDestroy(stream);
     if (copy_stream) cudaStreamDestroy(copy_stream);
-    stream = copy_stream = 0;
+    if (side_stream) cudaStreamDestroy(side_stream);
+    stream = copy_stream = side_stream = 0;
+}
+
+void exec_dev::drop_events()
+{
+    for (auto e : upload_events) cudaEventDestroy(e);
+    upload_events.clear();
 }
 
 void *exec_dev::alloc(size_t bytes)
@@ -100,6 +107,36 @@ int exec_dev::upload(void *d, const void *h, size_t bytes)
     check(cudaStreamWaitEvent(copy_stream, ready, 0), "stream wait");
     if (bytes) check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, copy_stream), "upload");
     check(cudaEventRecord(done, copy_stream), "event record");
+    return (int)upload_events.size() - 1;
+}
+
+void exec_dev::side_begin()
+{
+    if (!ok() || main_stream) return;
+    if (!side_stream) {
+        int lo = 0, hi = 0;
+        cudaDeviceGetStreamPriorityRange(&lo, &hi);
+        if (!check(cudaStreamCreateWithPriority(&side_stream, cudaStreamNonBlocking, hi), "stream")) return;
+    }
+    cudaEvent_t ready;
+    if (!check(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming), "event")) return;
+    upload_events.push_back(ready);
+    check(cudaEventRecord(ready, stream), "event record");
+    check(cudaStreamWaitEvent(side_stream, ready, 0), "stream wait");
+    main_stream = stream;
+    stream = side_stream;
+}
+
+int exec_dev::side_end()
+{
+    if (!main_stream) return -1;
+    stream = main_stream;
+    main_stream = 0;
+    if (!ok()) return -1;
+    cudaEvent_t done;
+    if (!check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), "event")) return -1;
+    upload_events.push_back(done);
+    check(cudaEventRecord(done, side_stream), "event record");
     return (int)upload_events.size() - 1;
 }
 

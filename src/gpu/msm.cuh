@@ -446,7 +446,9 @@ template <class X, class F> struct msm_pippenger {
     int end_bit;
     bool first;
     P *buckets, *cbuckets, *svals, *cvals;
-    uint32_t *keys, *vals, *keys2, *vals2, *skeys, *ckeys, *flags, *pos;
+    /* two sorted (key, value) sets, so that the next chunk is sorted while one is summed;
+     * keys2/vals2: the sort's other buffers */
+    uint32_t *keys[2], *vals[2], *keys2, *vals2, *skeys, *ckeys, *flags, *pos;
 
     /* windows sized for about n scalars; no add() gets more than `most` */
     void begin(X &xx, const affine_t<F> *b, size_t n, const msm_config *cfg, size_t most)
@@ -476,8 +478,10 @@ template <class X, class F> struct msm_pippenger {
         buckets = (P *)xx.alloc(nb * sizeof(P));
         /* chunks after the first complete their buckets in cbuckets, then merge */
         cbuckets = most > chunk ? (P *)xx.alloc(nb * sizeof(P)) : NULL;
-        keys = (uint32_t *)xx.alloc(M * 4);
-        vals = (uint32_t *)xx.alloc(M * 4);
+        keys[0] = (uint32_t *)xx.alloc(M * 4);
+        vals[0] = (uint32_t *)xx.alloc(M * 4);
+        keys[1] = most > chunk ? (uint32_t *)xx.alloc(M * 4) : NULL;
+        vals[1] = most > chunk ? (uint32_t *)xx.alloc(M * 4) : NULL;
         keys2 = (uint32_t *)xx.alloc(M * 4);
         vals2 = (uint32_t *)xx.alloc(M * 4);
         skeys = (uint32_t *)xx.alloc(nslots * 4);
@@ -490,8 +494,9 @@ template <class X, class F> struct msm_pippenger {
         xx.mark("msm setup");
     }
 
-    /* adds m <= chunk canonical scalars; scalar i's base is map(start + i) */
-    void add(const fr_t *scalars, idx_map map, size_t start, size_t m)
+    /* digits and sort of m <= chunk canonical scalars into set `set` (scalar i's base is
+     * map(start + i)) */
+    void prepare(int set, const fr_t *scalars, idx_map map, size_t start, size_t m)
     {
         X &xx = *x;
         if (!xx.ok() || m == 0) return;
@@ -499,18 +504,27 @@ template <class X, class F> struct msm_pippenger {
             xx.err = cuzk_fail(CUZK_EINTERNAL, "MSM chunk of %zu scalars over %zu", m, chunk);
             return;
         }
+        if (!keys[set]) keys[set] = (uint32_t *)xx.alloc(M * 4);
+        if (!vals[set]) vals[set] = (uint32_t *)xx.alloc(M * 4);
+        k_digits kd = {scalars, map, start, m, c, nw, keys[set], vals[set]};
+        xx.parallel(m, kd);
+        xx.mark("msm digits");
+        xx.sort_pairs(keys[set], keys2, vals[set], vals2, (size_t)nw * m, end_bit);
+        xx.mark("msm sort");
+    }
+
+    /* sums a prepared set of m scalars into the buckets */
+    void accumulate(int set, size_t m)
+    {
+        X &xx = *x;
+        if (!xx.ok() || m == 0) return;
         if (!first && !cbuckets) cbuckets = (P *)xx.alloc(nb * sizeof(P));
         size_t Mc = (size_t)nw * m;
         P *cb = first ? buckets : cbuckets;
         if (!first) xx.zero(cb, nb * sizeof(P));
-        k_digits kd = {scalars, map, start, m, c, nw, keys, vals};
-        xx.parallel(m, kd);
-        xx.mark("msm digits");
-        xx.sort_pairs(keys, keys2, vals, vals2, Mc, end_bit);
-        xx.mark("msm sort");
         /* round 1: from points */
         size_t T = (Mc + S1 - 1) / S1;
-        k_accum<F, true> ka = {keys, vals, NULL, bases, Mc, S1, cb, skeys, svals};
+        k_accum<F, true> ka = {keys[set], vals[set], NULL, bases, Mc, S1, cb, skeys, svals};
         msm_launch_accum(xx, T, ka);
         xx.mark("msm accumulate");
         size_t ns = 2 * T;
@@ -539,6 +553,13 @@ template <class X, class F> struct msm_pippenger {
         first = false;
     }
 
+    /* both steps, one after the other */
+    void add(const fr_t *scalars, idx_map map, size_t start, size_t m)
+    {
+        prepare(0, scalars, map, start, m);
+        accumulate(0, m);
+    }
+
     /* buckets -> window sums, in levels: with X = the buckets (bucket b holds digit b + 1),
      * sum_b (b + 1) X_b = sum_b b X_b + sum_b X_b, and per level
      * sum_i i X_i = sum_g T_g + L * sum_g g S_g, the last sum being the same problem on the
@@ -547,8 +568,10 @@ template <class X, class F> struct msm_pippenger {
     cuzk_status finish(P *win_out, unsigned *nw_out, unsigned *c_out, unsigned *levels_out)
     {
         X &xx = *x;
-        xx.release(keys);
-        xx.release(vals);
+        xx.release(keys[0]);
+        xx.release(vals[0]);
+        xx.release(keys[1]);
+        xx.release(vals[1]);
         xx.release(keys2);
         xx.release(vals2);
         xx.release(skeys);
@@ -594,7 +617,9 @@ template <class X, class F> struct msm_pippenger {
     }
 };
 
-/* The core over n canonical scalars in executor memory, chunk by chunk. */
+/* The core over n canonical scalars in executor memory, chunk by chunk: chunk k + 1's digits
+ * and sort run on the side stream while chunk k is summed (the sort is memory-bound, the
+ * summing multiplication-bound). */
 template <class X, class F>
 static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
                             const msm_config *cfg, xyzz_t<F> *win_out, unsigned *nw_out, unsigned *c_out,
@@ -602,9 +627,21 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
 {
     msm_pippenger<X, F> pip;
     pip.begin(x, bases, n, cfg, n);
-    for (size_t start = 0; start < n && x.ok(); start += pip.chunk) {
-        size_t m = n - start < pip.chunk ? n - start : pip.chunk;
-        pip.add(scalars + start, map, start, m);
+    const size_t ch = pip.chunk;
+    pip.prepare(0, scalars, map, 0, n < ch ? n : ch);
+    for (size_t start = 0, k = 0; start < n && x.ok(); start += ch, k++) {
+        const size_t m = n - start < ch ? n - start : ch;
+        int ready = -1;
+        if (start + ch < n) {
+            /* ordered after everything issued so far, so after the chunk that last used
+             * this set */
+            const size_t m2 = n - start - ch < ch ? n - start - ch : ch;
+            x.side_begin();
+            pip.prepare((int)((k + 1) & 1), scalars + start + ch, map, start + ch, m2);
+            ready = x.side_end();
+        }
+        pip.accumulate((int)(k & 1), m);
+        x.wait_upload(ready);
     }
     return pip.finish(win_out, nw_out, c_out, levels_out);
 }

@@ -158,6 +158,7 @@ static cuzk_status msm_call(cuzk_gpu_msm *m, void *out, const cuzk_fr *scalars, 
     if (g2) st = msm_run_g2(x, (const g2_affine *)m->bases, s, n, split, host, &cfg, (blst_p2 *)out, &m->last);
     else st = msm_run_g1(x, (const g1_affine *)m->bases, s, n, split, host, &cfg, (blst_p1 *)out, &m->last);
     x.sync();
+    x.drop_events();
     m->last.seconds = cuzk_now() - t0;
     return st ? st : x.err;
 }

@@ -534,8 +534,7 @@ static cuzk_status run_device(cuzk_gpu_prover *pr, const cuzk_fr *r_in, const cu
     std::vector<std::pair<const char *, double>> stages;
     x.take_stages(stages);
     for (auto &sg : stages) cuzk_span_add(tl, span, sg.first, sg.second);
-    for (auto e : x.upload_events) cudaEventDestroy(e);
-    x.upload_events.clear();
+    x.drop_events();
     cuzk_span_end(tl, span);
     return st;
 }
