@@ -93,6 +93,27 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
         mul(z2, x2, y2);
         blst_fp2_mul(&r2, &a2, &b2);
         FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 mul differs (iteration %d)", it);
+        mul_sop(z2, x2, y2);
+        FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 sum-of-products mul differs (iteration %d)", it);
+        if (it < 8) { /* (p-1)(1 + u) squared: the largest sums of products */
+            blst_fp2 e2, f2;
+            blst_fp one;
+            set_one(*(fp_t *)&one);
+            blst_fp_cneg(&e2.fp[0], &one, 1);
+            e2.fp[1] = it & 1 ? e2.fp[0] : b2.fp[0];
+            f2 = it & 2 ? e2 : b2;
+            fp2_t u2 = *(fp2_t *)&e2, w2 = *(fp2_t *)&f2;
+            mul_sop(z2, u2, w2);
+            blst_fp2_mul(&r2, &e2, &f2);
+            FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 sum-of-products mul differs at p-1 (iteration %d)", it);
+            mul(z2, u2, w2);
+            FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 mul differs at p-1 (iteration %d)", it);
+            memset(&e2.fp[1], 0, sizeof e2.fp[1]); /* a1 = 0: p - a1 = p */
+            u2 = *(fp2_t *)&e2;
+            mul_sop(z2, u2, w2);
+            blst_fp2_mul(&r2, &e2, &f2);
+            FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 sum-of-products mul differs with a1 = 0 (iteration %d)", it);
+        }
         sqr(z2, x2);
         blst_fp2_sqr(&r2, &a2);
         FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 sqr differs (iteration %d)", it);

@@ -149,7 +149,8 @@ template <class P> HDM void mp_mul_compact(uint32_t *r, const uint32_t *a, const
  * one's word 1), the first, shifted down two words as the next row's odd products are
  * added, the one of weight 2^32. Needs N even and a top limb of p below 2^31 (true for Fp
  * and Fr): the array of weight 2^32 then never carries out of its top word. */
-template <class P, bool FIRST> HDM void mp_eo_row(uint32_t *e, uint32_t *o, const uint32_t *a, const uint32_t bi)
+/* the row's product part: e, o (+)= a * b_i, shifting o first unless FIRST */
+template <class P, bool FIRST> HDM void mp_eo_prod(uint32_t *e, uint32_t *o, const uint32_t *a, const uint32_t bi)
 {
     constexpr int N = P::N;
     if (FIRST) {
@@ -180,6 +181,12 @@ template <class P, bool FIRST> HDM void mp_eo_row(uint32_t *e, uint32_t *o, cons
         }
         o[N - 1] = addc(o[N - 1], 0);
     }
+}
+
+/* the row's reduction: + m p with m making e's low word zero */
+template <class P> HDM void mp_eo_redc(uint32_t *e, uint32_t *o)
+{
+    constexpr int N = P::N;
     const uint32_t m = e[0] * P::INV;
     if (P::p(1) == 0xffffffffu) { /* Fr: m (2^32 - 1) = (m - [m != 0]) 2^32 + (-m mod 2^32) */
         const uint32_t lo = 0u - m, hi = m - (m != 0);
@@ -209,6 +216,34 @@ template <class P, bool FIRST> HDM void mp_eo_row(uint32_t *e, uint32_t *o, cons
         e[k + 1] = madc_hi_cc(m, P::p(k), e[k + 1]);
     }
     o[N - 1] = addc(o[N - 1], 0);
+}
+
+
+/* a second product in the same row, e, o += c * d_i (no shift): for sums of two products */
+template <class P> HDM void mp_eo_addprod(uint32_t *e, uint32_t *o, const uint32_t *c, const uint32_t di)
+{
+    constexpr int N = P::N;
+    o[0] = mad_lo_cc(c[1], di, o[0]);
+    o[1] = madc_hi_cc(c[1], di, o[1]);
+#pragma unroll
+    for (int k = 2; k < N; k += 2) {
+        o[k] = madc_lo_cc(c[k + 1], di, o[k]);
+        o[k + 1] = madc_hi_cc(c[k + 1], di, o[k + 1]);
+    }
+    e[0] = mad_lo_cc(c[0], di, e[0]);
+    e[1] = madc_hi_cc(c[0], di, e[1]);
+#pragma unroll
+    for (int k = 2; k < N; k += 2) {
+        e[k] = madc_lo_cc(c[k], di, e[k]);
+        e[k + 1] = madc_hi_cc(c[k], di, e[k + 1]);
+    }
+    o[N - 1] = addc(o[N - 1], 0);
+}
+
+template <class P, bool FIRST> HDM void mp_eo_row(uint32_t *e, uint32_t *o, const uint32_t *a, const uint32_t bi)
+{
+    mp_eo_prod<P, FIRST>(e, o, a, bi);
+    mp_eo_redc<P>(e, o);
 }
 
 /* r = (x >> 32) + y reduced once: the value after the last row, whose array of weight 1 is
@@ -342,6 +377,30 @@ template <class P> HDM void mp_sqr_eo(uint32_t *r, const uint32_t *a)
     for (int j = 1; j < N - 1; j++) t[j] = addc_cc(x[j], y[j + 1]);
     t[N - 1] = addc(x[N - 1], S[2 * N - 1]);
     mp_reduce_once<P>(r, t);
+}
+
+/* r = (a b + c d) R^-1 mod p for a, c <= p (b, d < p): one reduction for two products, as
+ * Fp2 multiplication needs (below (2p^2 + R p) / R < 2p before the last subtraction) */
+template <class P> HDM void mp_mul2_eo(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                                       const uint32_t *d)
+{
+    constexpr int N = P::N;
+    uint32_t x[N], y[N];
+    mp_eo_prod<P, true>(x, y, a, b[0]);
+    mp_eo_addprod<P>(x, y, c, d[0]);
+    mp_eo_redc<P>(x, y);
+#pragma unroll
+    for (int i = 1; i < N; i += 2) {
+        mp_eo_prod<P, false>(y, x, a, b[i]);
+        mp_eo_addprod<P>(y, x, c, d[i]);
+        mp_eo_redc<P>(y, x);
+        if (i + 1 < N) {
+            mp_eo_prod<P, false>(x, y, a, b[i + 1]);
+            mp_eo_addprod<P>(x, y, c, d[i + 1]);
+            mp_eo_redc<P>(x, y);
+        }
+    }
+    mp_eo_final<P>(r, y, x);
 }
 
 /* ---------------------------------------------------------------- lazy Fr (NTT butterflies) */
@@ -609,8 +668,26 @@ HD void add_unreduced(fp_t &r, const fp_t &a, const fp_t &b)
     for (int j = 1; j < 11; j++) r.v[j] = addc_cc(a.v[j], b.v[j]);
     r.v[11] = addc(a.v[11], b.v[11]);
 }
+/* Fp2 product as two sums of products, one reduction each: c0 = a0 b0 + (p - a1) b1,
+ * c1 = a0 b1 + a1 b0 (the same 2 x 288 + 2 x 144 limb products as Karatsuba's three
+ * multiplications, with two final subtractions instead of three and no sums) */
+HDM void mul_sop(fp2_t &r, const fp2_t &a, const fp2_t &b)
+{
+    fp_t na1, c0; /* p - a1, in [1, p] */
+    na1.v[0] = sub_cc(fp_params::p(0), a.c1.v[0]);
+#pragma unroll
+    for (int j = 1; j < 11; j++) na1.v[j] = subc_cc(fp_params::p(j), a.c1.v[j]);
+    na1.v[11] = subc(fp_params::p(11), a.c1.v[11]);
+    mp_mul2_eo<fp_params>(c0.v, a.c0.v, b.c0.v, na1.v, b.c1.v);
+    mp_mul2_eo<fp_params>(r.c1.v, a.c0.v, b.c1.v, a.c1.v, b.c0.v);
+    r.c0 = c0;
+}
 HDM void mul(fp2_t &r, const fp2_t &a, const fp2_t &b)
 {
+#ifdef CUZK_GPU_FP2_SOP
+    mul_sop(r, a, b);
+    return;
+#endif
     /* Karatsuba: 3 Fp multiplications */
     fp_t t0, t1, s0, s1;
     mul_c(t0, a.c0, b.c0);
