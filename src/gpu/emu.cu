@@ -95,6 +95,8 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
         FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 mul differs (iteration %d)", it);
         mul_sop(z2, x2, y2);
         FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 sum-of-products mul differs (iteration %d)", it);
+        mul_karatsuba(z2, x2, y2);
+        FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 Karatsuba mul differs (iteration %d)", it);
         if (it < 8) { /* (p-1)(1 + u) squared: the largest sums of products */
             blst_fp2 e2, f2;
             blst_fp one;
