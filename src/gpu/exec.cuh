@@ -87,7 +87,8 @@ struct exec_host {
         return 0;
     }
     void wait_upload(int) {}
-    void side_begin() {}
+    int side_mark() { return -1; }
+    void side_begin(int = -1) {}
     int side_end() { return -1; }
     void stage_begin(const char *) {}
     void stage_end() {}
@@ -152,9 +153,11 @@ struct exec_dev {
     /* Work that may run beside the compute stream: between side_begin() and side_end() every
      * launch, copy and allocation goes to a second stream (high priority, ordered after the
      * work issued so far); side_end() returns a token that wait_upload() orders the compute
-     * stream after. */
+     * stream after. Nested pairs stay on the side stream (their token is -1). */
     cudaStream_t side_stream = 0, main_stream = 0;
-    void side_begin();
+    int side_depth = 0;
+    int side_mark();                /* a point of the compute stream to start side work at */
+    void side_begin(int after = -1); /* after: a side_mark() token (-1: now) */
     int side_end();
     /* destroys the events of finished uploads and side work (call after sync) */
     void drop_events();

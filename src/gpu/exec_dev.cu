@@ -110,39 +110,55 @@ int exec_dev::upload(void *d, const void *h, size_t bytes)
     return (int)upload_events.size() - 1;
 }
 
-void exec_dev::side_begin()
+int exec_dev::side_mark()
 {
-    if (!ok() || main_stream) return;
+    if (!ok()) return -1;
+    cudaEvent_t ev;
+    if (!check(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), "event")) return -1;
+    upload_events.push_back(ev);
+    check(cudaEventRecord(ev, stream), "event record");
+    return (int)upload_events.size() - 1;
+}
+
+void exec_dev::side_begin(int after)
+{
+    if (side_depth++ > 0 || !ok()) return; /* nested: stays on the side stream */
     if (!side_stream) {
         int lo = 0, hi = 0;
         cudaDeviceGetStreamPriorityRange(&lo, &hi);
         if (!check(cudaStreamCreateWithPriority(&side_stream, cudaStreamNonBlocking, hi), "stream")) return;
     }
-    cudaEvent_t ready;
-    if (!check(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming), "event")) return;
-    upload_events.push_back(ready);
-    check(cudaEventRecord(ready, stream), "event record");
-    check(cudaStreamWaitEvent(side_stream, ready, 0), "stream wait");
+    if (after < 0) after = side_mark();
+    if (after < 0 || (size_t)after >= upload_events.size()) return;
+    check(cudaStreamWaitEvent(side_stream, upload_events[(size_t)after], 0), "stream wait");
     main_stream = stream;
     stream = side_stream;
 }
 
 int exec_dev::side_end()
 {
-    if (!main_stream) return -1;
+    if (side_depth == 0 || --side_depth > 0 || !main_stream) return -1;
     stream = main_stream;
     main_stream = 0;
-    if (!ok()) return -1;
+    /* also after an error: the caller frees what the side work may still be reading only
+     * once the compute stream has waited for it */
     cudaEvent_t done;
-    if (!check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), "event")) return -1;
+    if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) != cudaSuccess) {
+        cudaStreamSynchronize(side_stream);
+        return -1;
+    }
     upload_events.push_back(done);
-    check(cudaEventRecord(done, side_stream), "event record");
+    cudaEventRecord(done, side_stream);
     return (int)upload_events.size() - 1;
 }
 
 void exec_dev::wait_upload(int token)
 {
-    if (!ok() || token < 0) return;
+    if (token < 0 || (size_t)token >= upload_events.size()) return;
+    if (!ok()) { /* no more work follows: just make sure nothing is still reading */
+        cudaEventSynchronize(upload_events[(size_t)token]);
+        return;
+    }
     check(cudaStreamWaitEvent(stream, upload_events[(size_t)token], 0), "stream wait");
 }
 

@@ -95,8 +95,8 @@ template <class X> static void release_bufs(X &x, prove_bufs &pb)
     pb.aw = pb.biw = pb.bw = NULL;
 }
 
-/* The stages both entry points share: H by the NTT pipeline and its MSM, then L, A and B by
- * the 0/1 split and Pippenger, then the assembly. Releases pb's buffers. */
+/* The stages both entry points share: H by the NTT pipeline and its MSM, L, A and B by the
+ * 0/1 split and Pippenger (beside the NTTs), then the assembly. Releases pb's buffers. */
 /* out = the sum of the one-scalar bases (ones[n1]) plus the MSM of the compacted tail */
 template <class X>
 static void ones_plus_tail_g1(X &x, const uint32_t *ones, size_t n1, const g1_affine *bases, const fr_t *tail_s,
@@ -125,25 +125,15 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
         return x.err ? x.err : cuzk_fail(CUZK_EINTERNAL, "GPU prover failed");
     }
 
+    /* L, A and B need only the assignment: they run on the side stream beside the NTTs
+     * (which leave multiplier slots free: their passes wait on shared memory), the H MSM
+     * after the NTTs. The NTTs are issued first, since the host waits inside L, A and B. */
+    const int before_ntt = x.side_mark();
     ntt_h_pipeline(x, tb, pb.a, pb.b, pb.c, lg, pb.up_a, pb.up_b, pb.up_c);
     x.release(pb.b);
     x.release(pb.c);
     pb.b = pb.c = NULL;
-
-    x.stage_begin("msm h");
-    k_from_mont km = {pb.a, pb.a};
-    x.parallel(N - 1, km);
-    idx_map hm = {NULL, IDX_BITREV, 0, lg};
-    msm_core_g1(x, B.h, pb.a, hm, N - 1, NULL, &h_msm, NULL, NULL);
-    x.stage_end();
-    x.release(pb.a);
-    pb.a = NULL;
-    if (!x.ok()) {
-        release_bufs(x, pb);
-        x.sync();
-        return x.err;
-    }
-
+    x.side_begin(before_ntt);
     x.wait_upload(pb.up_aux);
     x.wait_upload(pb.up_in);
     x.wait_upload(pb.up_aw);
@@ -201,6 +191,15 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     split_scratch_free(x, sc);
     x.release(tail_s);
     x.release(tail_idx);
+    const int lab_done = x.side_end();
+
+    x.stage_begin("msm h");
+    k_from_mont km = {pb.a, pb.a};
+    x.parallel(N - 1, km);
+    idx_map hm = {NULL, IDX_BITREV, 0, lg};
+    msm_core_g1(x, B.h, pb.a, hm, N - 1, NULL, &h_msm, NULL, NULL);
+    x.stage_end();
+    x.wait_upload(lab_done);
     release_bufs(x, pb);
     x.sync();
     if (!x.ok()) return x.err;
