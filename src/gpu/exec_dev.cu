@@ -1,6 +1,8 @@
 /* The device executor: stream-ordered allocation from the CUDA memory pool (kept, never
  * returned to the driver, so repeated proofs reuse their workspace), CUB radix sort and scan,
  * uploads on a second stream, and stage timings with events. */
+#include <stdlib.h>
+
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
@@ -124,9 +126,12 @@ void exec_dev::side_begin(int after)
 {
     if (side_depth++ > 0 || !ok()) return; /* nested: stays on the side stream */
     if (!side_stream) {
+        /* high priority unless CUZK_GPU_SIDE_PRIORITY=0 (for measurement) */
         int lo = 0, hi = 0;
         cudaDeviceGetStreamPriorityRange(&lo, &hi);
-        if (!check(cudaStreamCreateWithPriority(&side_stream, cudaStreamNonBlocking, hi), "stream")) return;
+        const char *e = getenv("CUZK_GPU_SIDE_PRIORITY");
+        int pri = e && *e == '0' ? lo : hi;
+        if (!check(cudaStreamCreateWithPriority(&side_stream, cudaStreamNonBlocking, pri), "stream")) return;
     }
     if (after < 0) after = side_mark();
     if (after < 0 || (size_t)after >= upload_events.size()) return;
