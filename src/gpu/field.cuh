@@ -183,6 +183,26 @@ template <class P, bool FIRST> HDM void mp_eo_prod(uint32_t *e, uint32_t *o, con
     }
 }
 
+/* e += m * (the even limbs of p): e's low word becomes zero, the carry out lands in o's top
+ * word (the second half of every reduction row) */
+template <class P> HDM void mp_eo_even_mp(uint32_t *e, uint32_t *o, const uint32_t m)
+{
+    constexpr int N = P::N;
+    if (P::p(0) == 1) { /* Fr: m * 1 needs no multiplier */
+        e[0] = add_cc(e[0], m); /* becomes zero */
+        e[1] = addc_cc(e[1], 0);
+    } else {
+        e[0] = mad_lo_cc(m, P::p(0), e[0]); /* becomes zero */
+        e[1] = madc_hi_cc(m, P::p(0), e[1]);
+    }
+#pragma unroll
+    for (int k = 2; k < N; k += 2) {
+        e[k] = madc_lo_cc(m, P::p(k), e[k]);
+        e[k + 1] = madc_hi_cc(m, P::p(k), e[k + 1]);
+    }
+    o[N - 1] = addc(o[N - 1], 0);
+}
+
 /* the row's reduction: + m p with m making e's low word zero */
 template <class P> HDM void mp_eo_redc(uint32_t *e, uint32_t *o)
 {
@@ -203,21 +223,8 @@ template <class P> HDM void mp_eo_redc(uint32_t *e, uint32_t *o)
     }
     o[N - 2] = madc_lo_cc(m, P::p(N - 1), o[N - 2]);
     o[N - 1] = madc_hi(m, P::p(N - 1), o[N - 1]);
-    if (P::p(0) == 1) { /* Fr: m * 1 needs no multiplier */
-        e[0] = add_cc(e[0], m); /* becomes zero */
-        e[1] = addc_cc(e[1], 0);
-    } else {
-        e[0] = mad_lo_cc(m, P::p(0), e[0]); /* becomes zero */
-        e[1] = madc_hi_cc(m, P::p(0), e[1]);
-    }
-#pragma unroll
-    for (int k = 2; k < N; k += 2) {
-        e[k] = madc_lo_cc(m, P::p(k), e[k]);
-        e[k + 1] = madc_hi_cc(m, P::p(k), e[k + 1]);
-    }
-    o[N - 1] = addc(o[N - 1], 0);
+    mp_eo_even_mp<P>(e, o, m);
 }
-
 
 /* a second product in the same row, e, o += c * d_i (no shift): for sums of two products */
 template <class P> HDM void mp_eo_addprod(uint32_t *e, uint32_t *o, const uint32_t *c, const uint32_t di)
@@ -339,19 +346,7 @@ template <class P, bool FIRST> HDM void mp_redc_row(uint32_t *e, uint32_t *o, ui
         o[N - 2] = madc_lo_cc(m, P::p(N - 1), s_in);
         o[N - 1] = madc_hi(m, P::p(N - 1), 0);
     }
-    if (P::p(0) == 1) {
-        e[0] = add_cc(e[0], m); /* becomes zero */
-        e[1] = addc_cc(e[1], 0);
-    } else {
-        e[0] = mad_lo_cc(m, P::p(0), e[0]); /* becomes zero */
-        e[1] = madc_hi_cc(m, P::p(0), e[1]);
-    }
-#pragma unroll
-    for (int k = 2; k < N; k += 2) {
-        e[k] = madc_lo_cc(m, P::p(k), e[k]);
-        e[k + 1] = madc_hi_cc(m, P::p(k), e[k + 1]);
-    }
-    o[N - 1] = addc(o[N - 1], 0);
+    mp_eo_even_mp<P>(e, o, m);
 }
 
 /* r = a^2 * R^-1 mod p */
