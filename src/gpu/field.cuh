@@ -439,20 +439,6 @@ template <class P> HDM void mp_add_lazy(uint32_t *r, const uint32_t *a, const ui
     for (int j = 0; j < N; j++) r[j] = keep ? t[j] : u[j];
 }
 
-/* r = a - b, below 2p, for a, b < 2p */
-template <class P> HDM void mp_sub_lazy(uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-    constexpr int N = P::N;
-    uint32_t t[N];
-    t[0] = sub_cc(a[0], b[0]);
-#pragma unroll
-    for (int j = 1; j < N; j++) t[j] = subc_cc(a[j], b[j]);
-    const uint32_t mask = subc(0, 0);
-    r[0] = add_cc(t[0], P::p2(0) & mask);
-#pragma unroll
-    for (int j = 1; j < N - 1; j++) r[j] = addc_cc(t[j], P::p2(j) & mask);
-    r[N - 1] = addc(t[N - 1], P::p2(N - 1) & mask);
-}
 
 /* The same CIOS in plain C with 64-bit products (no carry flag): for measurement. */
 template <class P> HDM void mp_mul_portable(uint32_t *r, const uint32_t *a, const uint32_t *b)
@@ -509,8 +495,15 @@ template <class P> HDM void mp_add(uint32_t *r, const uint32_t *a, const uint32_
     mp_reduce_once<P>(r, t); /* a + b < 2p fits the limbs: no carry out */
 }
 
-/* r = a - b mod p */
-template <class P> HDM void mp_sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
+/* limb j of p, or of 2p (Fr only) */
+template <class P, bool TWICE> HD constexpr uint32_t mod_limb(int j)
+{
+    if constexpr (TWICE) return P::p2(j);
+    else return P::p(j);
+}
+
+/* r = a - b mod p; TWICE: a - b + 2p when negative (the lazy form: a, b and r below 2p) */
+template <class P, bool TWICE = false> HDM void mp_sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     constexpr int N = P::N;
     uint32_t t[N];
@@ -518,10 +511,10 @@ template <class P> HDM void mp_sub(uint32_t *r, const uint32_t *a, const uint32_
 #pragma unroll
     for (int j = 1; j < N; j++) t[j] = subc_cc(a[j], b[j]);
     const uint32_t mask = subc(0, 0);
-    r[0] = add_cc(t[0], P::p(0) & mask);
+    r[0] = add_cc(t[0], mod_limb<P, TWICE>(0) & mask);
 #pragma unroll
-    for (int j = 1; j < N - 1; j++) r[j] = addc_cc(t[j], P::p(j) & mask);
-    r[N - 1] = addc(t[N - 1], P::p(N - 1) & mask);
+    for (int j = 1; j < N - 1; j++) r[j] = addc_cc(t[j], mod_limb<P, TWICE>(j) & mask);
+    r[N - 1] = addc(t[N - 1], mod_limb<P, TWICE>(N - 1) & mask);
 }
 
 template <int N> HD bool mp_is_zero(const uint32_t *a)
@@ -644,7 +637,7 @@ HD void fr_from_mont(fr_t &r, const fr_t &a)
 /* lazy forms (see mp_mul_eo_lazy): c canonical, v and the results below 2r */
 HD void mul_lazy(fr_t &r, const fr_t &c, const fr_t &v) { mp_mul_eo_lazy<fr_params>(r.v, c.v, v.v); }
 HD void add_lazy(fr_t &r, const fr_t &a, const fr_t &b) { mp_add_lazy<fr_params>(r.v, a.v, b.v); }
-HD void sub_lazy(fr_t &r, const fr_t &a, const fr_t &b) { mp_sub_lazy<fr_params>(r.v, a.v, b.v); }
+HD void sub_lazy(fr_t &r, const fr_t &a, const fr_t &b) { mp_sub<fr_params, true>(r.v, a.v, b.v); }
 HD void reduce_lazy(fr_t &r, const fr_t &a) { mp_reduce_once<fr_params>(r.v, a.v); }
 
 /* ---------------------------------------------------------------- Fp2 = Fp[u]/(u^2+1) */
