@@ -149,6 +149,20 @@ template <class P> HDM void mp_mul_compact(uint32_t *r, const uint32_t *a, const
  * one's word 1), the first, shifted down two words as the next row's odd products are
  * added, the one of weight 2^32. Needs N even and a top limb of p below 2^31 (true for Fp
  * and Fr): the array of weight 2^32 then never carries out of its top word. */
+/* e += the even limbs of a times bi; the carry out lands in o's top word */
+template <class P> HDM void mp_eo_even_add(uint32_t *e, uint32_t *o, const uint32_t *a, const uint32_t bi)
+{
+    constexpr int N = P::N;
+    e[0] = mad_lo_cc(a[0], bi, e[0]);
+    e[1] = madc_hi_cc(a[0], bi, e[1]);
+#pragma unroll
+    for (int k = 2; k < N; k += 2) {
+        e[k] = madc_lo_cc(a[k], bi, e[k]);
+        e[k + 1] = madc_hi_cc(a[k], bi, e[k + 1]);
+    }
+    o[N - 1] = addc(o[N - 1], 0);
+}
+
 /* the row's product part: e, o (+)= a * b_i, shifting o first unless FIRST */
 template <class P, bool FIRST> HDM void mp_eo_prod(uint32_t *e, uint32_t *o, const uint32_t *a, const uint32_t bi)
 {
@@ -171,15 +185,7 @@ template <class P, bool FIRST> HDM void mp_eo_prod(uint32_t *e, uint32_t *o, con
         }
         o[N - 2] = madc_lo_cc(a[N - 1], bi, 0);
         o[N - 1] = madc_hi(a[N - 1], bi, 0);
-        /* e += even products; the carry out lands in o's top word */
-        e[0] = mad_lo_cc(a[0], bi, e[0]);
-        e[1] = madc_hi_cc(a[0], bi, e[1]);
-#pragma unroll
-        for (int k = 2; k < N; k += 2) {
-            e[k] = madc_lo_cc(a[k], bi, e[k]);
-            e[k + 1] = madc_hi_cc(a[k], bi, e[k + 1]);
-        }
-        o[N - 1] = addc(o[N - 1], 0);
+        mp_eo_even_add<P>(e, o, a, bi);
     }
 }
 
@@ -237,14 +243,7 @@ template <class P> HDM void mp_eo_addprod(uint32_t *e, uint32_t *o, const uint32
         o[k] = madc_lo_cc(c[k + 1], di, o[k]);
         o[k + 1] = madc_hi_cc(c[k + 1], di, o[k + 1]);
     }
-    e[0] = mad_lo_cc(c[0], di, e[0]);
-    e[1] = madc_hi_cc(c[0], di, e[1]);
-#pragma unroll
-    for (int k = 2; k < N; k += 2) {
-        e[k] = madc_lo_cc(c[k], di, e[k]);
-        e[k + 1] = madc_hi_cc(c[k], di, e[k + 1]);
-    }
-    o[N - 1] = addc(o[N - 1], 0);
+    mp_eo_even_add<P>(e, o, c, di);
 }
 
 template <class P, bool FIRST> HDM void mp_eo_row(uint32_t *e, uint32_t *o, const uint32_t *a, const uint32_t bi)
