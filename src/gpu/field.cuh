@@ -3,16 +3,18 @@
  *
  * The limbs are little-endian 32-bit words: the same bytes as blst's 64-bit limbs on a
  * little-endian machine, so blst_fp / blst_fr / blst_fp2 values are used as they are.
- * Every function keeps its results fully reduced (in [0, p)), so equality and zero tests
- * compare limbs.
+ * Every function but the lazy forms (named so) keeps its results fully reduced (in [0, p)),
+ * so equality and zero tests compare limbs.
  *
  * Why 32-bit limbs: the GPU's integer multiplier is 32x32 bits (IMAD, with .hi and carry
- * variants); a 64-bit multiplication is four of them plus glue. Multiplication is CIOS
- * (coarsely integrated operand scanning): per word of b, one carry chain for the low halves of
- * a*b_i, one for the high halves, then the same for m*p, then a one-word shift. With p < 2^381
- * (and r < 2^255) the running sum never needs an extra word (t < 2p*2^32 < 2^(32(N+1))).
- * Two alternatives are kept for measurement (bench gpu-field): the same CIOS in plain C on
- * 64-bit products, and 64-bit limbs with 128-bit products. */
+ * variants); a 64-bit multiplication is four of them plus glue. Multiplication is the
+ * even/odd schedule (mp_mul_eo, below): two independent carry chains per row. CIOS (coarsely
+ * integrated operand scanning: per word of b, one chain for the low halves of a*b_i, one for
+ * the high halves, then the same for m*p, then a one-word shift) is kept for measurement, as
+ * are the same CIOS in plain C on 64-bit products and 64-bit limbs with 128-bit products
+ * (bench gpu-field). With p < 2^381 (and r < 2^255) the running sum never needs an extra
+ * word. Fp2 products are two sums of products (mp_mul2_eo); the NTT's lazy forms keep values
+ * below 2r. */
 #ifndef CUZK_GPU_FIELD_CUH
 #define CUZK_GPU_FIELD_CUH
 
@@ -252,20 +254,20 @@ template <class P, bool FIRST> HDM void mp_eo_row(uint32_t *e, uint32_t *o, cons
     mp_eo_redc<P>(e, o);
 }
 
-/* r = (x >> 32) + y reduced once: the value after the last row, whose array of weight 1 is
+/* r = (x >> 32) + y, not reduced: the value after the last row, whose array of weight 1 is
  * x (low word zero) */
 template <class P> HDM void mp_eo_final(uint32_t *r, const uint32_t *x, const uint32_t *y)
 {
     constexpr int N = P::N;
-    uint32_t t[N];
-    t[0] = add_cc(y[0], x[1]);
+    r[0] = add_cc(y[0], x[1]);
 #pragma unroll
-    for (int j = 1; j < N - 1; j++) t[j] = addc_cc(y[j], x[j + 1]);
-    t[N - 1] = addc(y[N - 1], 0);
-    mp_reduce_once<P>(r, t);
+    for (int j = 1; j < N - 1; j++) r[j] = addc_cc(y[j], x[j + 1]);
+    r[N - 1] = addc(y[N - 1], 0);
 }
 
-template <class P> HDM void mp_mul_eo(uint32_t *r, const uint32_t *a, const uint32_t *b)
+/* a b R^-1 without the last subtraction: below 2p for a < p and any N-word b (the NTT's lazy
+ * form, below) */
+template <class P> HDM void mp_mul_eo_lazy(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     constexpr int N = P::N;
     static_assert(N % 2 == 0, "even/odd multiplication needs an even limb count");
@@ -278,6 +280,13 @@ template <class P> HDM void mp_mul_eo(uint32_t *r, const uint32_t *a, const uint
         mp_eo_row<P, false>(y, x, a, b[i + 1]);
     }
     mp_eo_final<P>(r, y, x);
+}
+
+template <class P> HDM void mp_mul_eo(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t t[P::N];
+    mp_mul_eo_lazy<P>(t, a, b);
+    mp_reduce_once<P>(r, t);
 }
 
 /* Squaring: the full product first, then the reduction (separated operand scanning), which
@@ -394,7 +403,9 @@ template <class P> HDM void mp_mul2_eo(uint32_t *r, const uint32_t *a, const uin
             mp_eo_redc<P>(x, y);
         }
     }
-    mp_eo_final<P>(r, y, x);
+    uint32_t t[N];
+    mp_eo_final<P>(t, y, x);
+    mp_reduce_once<P>(r, t);
 }
 
 /* ---------------------------------------------------------------- lazy Fr (NTT butterflies) */
@@ -403,23 +414,6 @@ template <class P> HDM void mp_mul2_eo(uint32_t *r, const uint32_t *a, const uin
  * (r 2^256 + R r) / R = 2r. Sums of two such values are brought back below 2r with one
  * conditional subtraction of 2r (the sum may carry out of 256 bits), differences with one
  * conditional addition of 2r. The last pass of a transform makes its outputs canonical. */
-template <class P> HDM void mp_mul_eo_lazy(uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-    constexpr int N = P::N;
-    uint32_t x[N], y[N];
-    mp_eo_row<P, true>(x, y, a, b[0]);
-    mp_eo_row<P, false>(y, x, a, b[1]);
-#pragma unroll
-    for (int i = 2; i < N; i += 2) {
-        mp_eo_row<P, false>(x, y, a, b[i]);
-        mp_eo_row<P, false>(y, x, a, b[i + 1]);
-    }
-    r[0] = add_cc(x[0], y[1]);
-#pragma unroll
-    for (int j = 1; j < N - 1; j++) r[j] = addc_cc(x[j], y[j + 1]);
-    r[N - 1] = addc(x[N - 1], 0);
-}
-
 /* r = a + b, below 2p, for a, b < 2p */
 template <class P> HDM void mp_add_lazy(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {

@@ -46,14 +46,14 @@ struct cuzk_gpu_msm {
     cuzk_gpu_msm_stats last;
 };
 
-/* tuning overrides for experiments: CUZK_GPU_MSM_C, CUZK_GPU_MSM_CHUNK, CUZK_GPU_MSM_S1 */
+/* tuning overrides for experiments: CUZK_GPU_MSM_C, CUZK_GPU_MSM_S1 (CUZK_GPU_MSM_CHUNK is
+ * read by msm_default_chunk, for every MSM) */
 static msm_config env_config(void)
 {
     msm_config c;
     memset(&c, 0, sizeof c);
     const char *v;
     if ((v = getenv("CUZK_GPU_MSM_C"))) c.c = (unsigned)atoi(v);
-    if ((v = getenv("CUZK_GPU_MSM_CHUNK"))) c.chunk = (size_t)atoll(v);
     if ((v = getenv("CUZK_GPU_MSM_S1"))) c.S1 = (uint32_t)atoi(v);
     return c;
 }
