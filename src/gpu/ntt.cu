@@ -37,9 +37,7 @@ template <class X> static void natural_impl(X &x, const ntt_tables &tb, fr_t *da
         sc.c = n_inv(log_n);
     }
     ntt_run(x, tb, data, log_n, inverse, NTT_NR, sc);
-    k_bitrev kb = {data, log_n};
-    x.parallel((size_t)1 << log_n, kb);
-    x.mark("ntt bit reversal");
+    ntt_bitrev(x, data, log_n);
 }
 
 void ntt_natural(exec_dev &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind)

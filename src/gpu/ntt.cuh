@@ -60,12 +60,43 @@ struct ntt_scale {
     fr_t c;
 };
 
+/* Shared-memory layout of a pass's tile: element e's two 16-byte halves sit at 16-byte slots
+ * f(e) and f(e) ^ 1, with f(e) = 2 sigma(e) + beta(e). Fold e's bits by position mod 3
+ * (h = e ^ e >> 3 ^ e >> 6 ^ e >> 9, for tiles of up to 2^11 elements): sigma is e with its
+ * two low bits replaced by h's (a permutation), beta is h's bit 2. f is linear over GF(2)
+ * (f(e ^ d) = f(e) ^ f(d)). The eight lanes that one shared-memory wavefront serves reach
+ * eight different slots mod 8 whenever they differ in three element bits of consecutive
+ * positions: the load and store phases (positions 0, 1, 2) and the butterfly stages whose
+ * lanes 0-2 take three upper bits (all but the last three stages of a pass; those are at
+ * most 2-way). */
+HD uint32_t ntt_swz(uint32_t e)
+{
+    uint32_t h = e ^ (e >> 3) ^ (e >> 6) ^ (e >> 9);
+    return (((e & ~3u) | (h & 3)) << 1) | ((h >> 2) & 1);
+}
+
+HD fr_t sm_get(const uint4 *sm, uint32_t f)
+{
+    fr_t v;
+    const uint4 lo = sm[f], hi = sm[f ^ 1];
+    v.v[0] = lo.x, v.v[1] = lo.y, v.v[2] = lo.z, v.v[3] = lo.w;
+    v.v[4] = hi.x, v.v[5] = hi.y, v.v[6] = hi.z, v.v[7] = hi.w;
+    return v;
+}
+HD void sm_put(uint4 *sm, uint32_t f, const fr_t &v)
+{
+    sm[f] = make_uint4(v.v[0], v.v[1], v.v[2], v.v[3]);
+    sm[f ^ 1] = make_uint4(v.v[4], v.v[5], v.v[6], v.v[7]);
+}
+
 /* One pass: a block loads its tile (phase 0), runs one butterfly stage per phase through
  * shared memory, nt threads taking the butterflies in turn, and stores (last phase).
  * Values stay below 2r (field.cuh, lazy forms) until the transform's last pass stores them.
  * Measured against a pass that keeps 8 (or 4) elements per thread in registers and runs
  * three (two) stages between exchanges: 56.0 ms against 72.5 (62.6) for 2^27 on the H200.
- * The transform is bound by its multiplications, and the register form halves occupancy. */
+ * The transform is bound by its multiplications, and the register form halves occupancy.
+ * With the layout above and warp-uniform twiddles, radix-4 steps (two stages per exchange,
+ * four elements per thread) still gained nothing: 44.4 against 44.3 ms. */
 struct k_ntt_pass {
     fr_t *data;
     ntt_tables tb;
@@ -75,7 +106,6 @@ struct k_ntt_pass {
     bool sc_bitrev; /* the element's coefficient index is bitrev(pos) */
 
     HD unsigned nphases() const { return b + 2; }
-
     HD size_t pos(unsigned blk, unsigned e, uint32_t *n0_out, uint32_t *p_out) const
     {
         uint32_t groups = (1u << s_lo) >> g;
@@ -103,10 +133,33 @@ struct k_ntt_pass {
         }
         if (sc.has_c) mul_lazy(v, sc.c, v);
     }
+    HD fr_t tw(unsigned j, uint32_t t) const { return ntt_tw(tb, t << (NTT_LOG_MAX - j - 1), inverse); }
+
+    /* Stage j: pairs p, p + 2^j with p = upper * 2^(j+1) + t, twiddle w_(2^(j+1))^t. The
+     * butterfly index is (t, c, upper) from the top bit down: the lanes of a warp take upper
+     * and c, so t (and with it the twiddle) is the same across the warp while nb + g >= 5:
+     * one broadcast load, and warps of t = 0 skip the multiplication. */
+    HD void radix2(uint4 *sm, unsigned tid, unsigned nt, unsigned j) const
+    {
+        const unsigned tile = 1u << (b + g), nb = b - 1 - j;
+        const uint32_t um = (1u << nb) - 1, gm = (1u << g) - 1, f_step = ntt_swz(1u << (j + g));
+        for (unsigned q = tid; q < tile / 2; q += nt) {
+            uint32_t upper = q & um, c = (q >> nb) & gm, t = q >> (g + nb);
+            uint32_t p = (upper << (j + 1)) | t;
+            uint32_t f1 = ntt_swz((p << g) | c), f2 = f1 ^ f_step;
+            fr_t u = sm_get(sm, f1), w = sm_get(sm, f2), s;
+            if (dit && t) mul_lazy(w, tw(j, t), w);
+            add_lazy(s, u, w);
+            sub_lazy(w, u, w);
+            if (!dit && t) mul_lazy(w, tw(j, t), w);
+            sm_put(sm, f1, s);
+            sm_put(sm, f2, w);
+        }
+    }
     HD void phase(unsigned blk, unsigned tid, unsigned nt, void *smem, unsigned ph) const
     {
-        fr_t *sm = (fr_t *)smem;
-        const unsigned tile = 1u << (b + g), gm = (1u << g) - 1;
+        uint4 *sm = (uint4 *)smem;
+        const unsigned tile = 1u << (b + g);
         if (ph == 0) {
             for (unsigned e = tid; e < tile; e += nt) {
                 uint32_t n0, p;
@@ -114,44 +167,15 @@ struct k_ntt_pass {
                 fr_t v = data[q];
                 if (sc.where == SCALE_PRE) scale(v, q);
                 if (dit && twiddle) inter(v, n0, p);
-                sm[e] = v;
+                sm_put(sm, ntt_swz(e), v);
             }
         } else if (ph <= b) {
-            const unsigned j = dit ? ph - 1 : b - ph;
-            const uint32_t jm = (1u << j) - 1;
-            for (unsigned q = tid; q < tile / 2; q += nt) {
-                uint32_t c = q & gm, r = q >> g;
-                uint32_t p = ((r >> j) << (j + 1)) | (r & jm);
-                unsigned e1 = (p << g) | c, e2 = ((p + (1u << j)) << g) | c;
-                uint32_t t = p & jm;
-                fr_t u = sm[e1], w = sm[e2];
-                if (dit) {
-                    if (t) {
-                        fr_t tw = ntt_tw(tb, t << (NTT_LOG_MAX - j - 1), inverse);
-                        mul_lazy(w, tw, w);
-                    }
-                    fr_t s;
-                    add_lazy(s, u, w);
-                    sub_lazy(w, u, w);
-                    sm[e1] = s;
-                    sm[e2] = w;
-                } else {
-                    fr_t s;
-                    add_lazy(s, u, w);
-                    sub_lazy(w, u, w);
-                    if (t) {
-                        fr_t tw = ntt_tw(tb, t << (NTT_LOG_MAX - j - 1), inverse);
-                        mul_lazy(w, tw, w);
-                    }
-                    sm[e1] = s;
-                    sm[e2] = w;
-                }
-            }
+            radix2(sm, tid, nt, dit ? ph - 1 : b - ph);
         } else {
             for (unsigned e = tid; e < tile; e += nt) {
                 uint32_t n0, p;
                 size_t q = pos(blk, e, &n0, &p);
-                fr_t v = sm[e];
+                fr_t v = sm_get(sm, ntt_swz(e));
                 if (!dit && twiddle) inter(v, n0, p);
                 if (sc.where == SCALE_POST) scale(v, q);
                 if (last) reduce_lazy(v, v);
@@ -175,6 +199,55 @@ struct k_bitrev {
     }
 };
 
+/* The same permutation in tiles, for 2^log_n >= 2^(2k+1): an index is (a, m, b) with k-bit
+ * a and b around the middle bits m, and bitrev(a, m, b) = (rev b, rev m, rev a). Block m
+ * (m <= rev m) loads the 2^k x 2^k tiles of m and of rev m (rows a, contiguous columns b),
+ * and stores each transposed into the other's place (rows rev b, contiguous columns rev a):
+ * every global access is a run of 2^k elements, where the pairwise swap above touches a
+ * scattered 32-byte element per thread on one side. Shared-memory rows are padded by 16
+ * bytes and kept in bit-reversed order, so that the column reads of 8 lanes (rows rev a)
+ * fall in different banks. */
+#define NTT_BITREV_K 5
+struct k_bitrev_tiles {
+    fr_t *data;
+    unsigned log_n;
+    static const unsigned side = 1u << NTT_BITREV_K, row = 2 * side + 1; /* uint4 per row */
+    HD unsigned nphases() const { return 2; }
+    HD void phase(unsigned blk, unsigned tid, unsigned nt, void *smem, unsigned ph) const
+    {
+        const unsigned K = NTT_BITREV_K, mb = log_n - 2 * K, hi_sh = log_n - K;
+        const uint32_t m = blk, mr = bitrev(m, mb);
+        if (m > mr) return; /* the pair is done by block mr */
+        uint4 *sm = (uint4 *)smem;
+        const unsigned tiles = m == mr ? 1 : 2, mask = side - 1;
+        for (unsigned e = tid; e < tiles * side * side; e += nt) {
+            unsigned which = e >> (2 * K), r = (e >> K) & mask, col = e & mask;
+            uint4 *tile = sm + which * side * row;
+            if (ph == 0) { /* a = r, b = col of tile `which`, kept in row rev a */
+                uint32_t mm = which ? mr : m;
+                sm_put(tile + bitrev(r, K) * row, 2 * col, data[((size_t)r << hi_sh) | ((size_t)mm << K) | col]);
+            } else { /* output row r = rev b, column col = rev a, into the other middle */
+                uint32_t dest = which ? m : mr;
+                fr_t v = sm_get(tile + col * row, 2 * bitrev(r, K));
+                data[((size_t)r << hi_sh) | ((size_t)dest << K) | col] = v;
+            }
+        }
+    }
+};
+
+/* natural <-> bit-reversed order, in place */
+template <class X> static void ntt_bitrev(X &x, fr_t *data, unsigned log_n)
+{
+    if (log_n < 2 * NTT_BITREV_K + 1) {
+        k_bitrev kb = {data, log_n};
+        x.parallel((size_t)1 << log_n, kb);
+    } else {
+        k_bitrev_tiles kt = {data, log_n};
+        x.blocks(1u << (log_n - 2 * NTT_BITREV_K), 256, (size_t)2 * kt.side * kt.row * sizeof(uint4), kt);
+    }
+    x.mark("ntt bit reversal");
+}
+
 /* a = (a * b - c) * z */
 struct k_h_combine {
     fr_t *a;
@@ -193,8 +266,11 @@ struct k_h_combine {
 /* Measurement knobs (environment, read per transform): CUZK_GPU_NTT_PASS_BITS, the most
  * row bits per pass (default 11; small values let the emulation tests run many passes on
  * small sizes), CUZK_GPU_NTT_TILE_BITS, the most elements per block as a power of two
- * (default 11: 64 KiB of shared memory), and CUZK_GPU_NTT_THREADS per block (default 256;
- * 512 and 1024 measured slower). */
+ * (default 10: 32 KiB of shared memory), and CUZK_GPU_NTT_THREADS per block (default 128).
+ * On the H200 at 2^27, tiles of 2^10 with 128 threads beat 2^11 with 256 (44.3 against
+ * 46.6 ms forward); 64, 256 and 512 threads were slower. */
+#define NTT_TILE_BITS_DEFAULT 10
+#define NTT_THREADS_DEFAULT 128
 static inline unsigned ntt_knob(const char *name, unsigned dflt, unsigned lo, unsigned hi)
 {
     const char *e = getenv(name);
@@ -223,7 +299,7 @@ static void ntt_run(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, bool
         top -= bs[k];
         slo[k] = top;
     }
-    const unsigned tile_bits = ntt_knob("CUZK_GPU_NTT_TILE_BITS", NTT_PASS_MAX, 3, NTT_PASS_MAX);
+    const unsigned tile_bits = ntt_knob("CUZK_GPU_NTT_TILE_BITS", NTT_TILE_BITS_DEFAULT, 3, NTT_PASS_MAX);
     const bool dit = order == NTT_RN;
     for (unsigned i = 0; i < np && x.ok(); i++) {
         unsigned k = dit ? np - 1 - i : i;
@@ -251,7 +327,7 @@ static void ntt_run(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, bool
         kp.sc = psc;
         kp.sc_bitrev = sc_bitrev;
         unsigned tile = 1u << (b + g);
-        unsigned nt = ntt_knob("CUZK_GPU_NTT_THREADS", 256, 32, 1024);
+        unsigned nt = ntt_knob("CUZK_GPU_NTT_THREADS", NTT_THREADS_DEFAULT, 32, 1024);
         if (nt > tile / 2) nt = tile / 2 < 32 ? 32 : tile / 2;
         x.blocks(nblocks, nt, (size_t)tile * sizeof(fr_t), kp);
         x.mark(dit ? "ntt pass (dit)" : "ntt pass (dif)");

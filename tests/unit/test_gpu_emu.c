@@ -69,14 +69,15 @@ static void test_ntt(void)
 {
     static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 11, 12, 13};
     test_ntt_sizes(logs, sizeof logs / sizeof logs[0]);
-    /* many passes and small tiles on small sizes: passes of 2 and 3 row bits, 16-element
+    /* many passes and small tiles on small sizes: passes of 2 to 5 row bits, 16-element
      * blocks (the pass structure of 2^27 is three passes of 9) */
     static const unsigned many[] = {6, 7, 9, 13};
-    setenv("CUZK_GPU_NTT_PASS_BITS", "3", 1);
+    static const char *pass_bits[] = {"3", "4", "5"};
     setenv("CUZK_GPU_NTT_TILE_BITS", "4", 1);
-    test_ntt_sizes(many, sizeof many / sizeof many[0]);
-    setenv("CUZK_GPU_NTT_PASS_BITS", "5", 1);
-    test_ntt_sizes(many, sizeof many / sizeof many[0]);
+    for (int k = 0; k < 3; k++) {
+        setenv("CUZK_GPU_NTT_PASS_BITS", pass_bits[k], 1);
+        test_ntt_sizes(many, sizeof many / sizeof many[0]);
+    }
     unsetenv("CUZK_GPU_NTT_PASS_BITS");
     unsetenv("CUZK_GPU_NTT_TILE_BITS");
 }
