@@ -105,21 +105,20 @@ template <class F> HDM void xyzz_madd(xyzz_t<F> &r, const affine_t<F> &p)
         return;
     }
     /* ordered so that each temporary dies early: at most seven field elements live at once
-     * (the G2 kernel runs at the register limit, so every one spared is a spill fewer) */
+     * (the G2 kernel runs at the register limit, so every one spared is a spill fewer).
+     * Y3's two products share one reduction in Fp (mul_sub_mul). */
     F PP, PPP;
     sqr(PP, P);
     mul(PPP, P, PP);
     mul(r.ZZ, r.ZZ, PP);
     mul(PP, r.X, PP); /* Q */
     mul(r.ZZZ, r.ZZZ, PPP);
-    mul(r.Y, r.Y, PPP);
     sqr(P, R);
     sub(P, P, PPP);
     sub(P, P, PP);
     sub(r.X, P, PP); /* X3 = R^2 - PPP - 2Q */
     sub(PP, PP, r.X);
-    mul(PP, R, PP);
-    sub(r.Y, PP, r.Y); /* Y3 = R (Q - X3) - Y PPP */
+    mul_sub_mul(r.Y, R, PP, r.Y, PPP); /* Y3 = R (Q - X3) - Y PPP, one reduction in Fp */
 }
 
 /* r += q (both XYZZ, either may be infinity) */
@@ -156,9 +155,7 @@ template <class F> HDM void xyzz_add_body(xyzz_t<F> &r, const xyzz_t<F> &q)
     sub(t, t, U1);
     sub(t, t, U1); /* X3 */
     sub(U1, U1, t);
-    mul(U1, R, U1);
-    mul(S1, S1, PPP);
-    sub(r.Y, U1, S1);
+    mul_sub_mul(r.Y, R, U1, S1, PPP); /* Y3 = R (Q - X3) - S1 PPP */
     r.X = t;
     mul(r.ZZ, r.ZZ, q.ZZ);
     mul(r.ZZ, r.ZZ, PP);

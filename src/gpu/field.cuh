@@ -649,16 +649,28 @@ HD void add_unreduced(fp_t &r, const fp_t &a, const fp_t &b)
     for (int j = 1; j < 11; j++) r.v[j] = addc_cc(a.v[j], b.v[j]);
     r.v[11] = addc(a.v[11], b.v[11]);
 }
+/* p - a, in [1, p] for a < p: a factor mp_mul2_eo takes, to subtract a product */
+HD void neg_unreduced(fp_t &r, const fp_t &a)
+{
+    r.v[0] = sub_cc(fp_params::p(0), a.v[0]);
+#pragma unroll
+    for (int j = 1; j < 11; j++) r.v[j] = subc_cc(fp_params::p(j), a.v[j]);
+    r.v[11] = subc(fp_params::p(11), a.v[11]);
+}
+/* r = a b - c d with one reduction: a b + (p - c) d */
+HDM void mul_sub_mul(fp_t &r, const fp_t &a, const fp_t &b, const fp_t &c, const fp_t &d)
+{
+    fp_t nc;
+    neg_unreduced(nc, c);
+    mp_mul2_eo<fp_params>(r.v, a.v, b.v, nc.v, d.v);
+}
 /* Fp2 product as two sums of products, one reduction each: c0 = a0 b0 + (p - a1) b1,
  * c1 = a0 b1 + a1 b0 (the same 2 x 288 + 2 x 144 limb products as Karatsuba's three
  * multiplications, with two final subtractions instead of three and no sums) */
 HDM void mul_sop(fp2_t &r, const fp2_t &a, const fp2_t &b)
 {
     fp_t na1, c0; /* p - a1, in [1, p] */
-    na1.v[0] = sub_cc(fp_params::p(0), a.c1.v[0]);
-#pragma unroll
-    for (int j = 1; j < 11; j++) na1.v[j] = subc_cc(fp_params::p(j), a.c1.v[j]);
-    na1.v[11] = subc(fp_params::p(11), a.c1.v[11]);
+    neg_unreduced(na1, a.c1);
     mp_mul2_eo<fp_params>(c0.v, a.c0.v, b.c0.v, na1.v, b.c1.v);
     mp_mul2_eo<fp_params>(r.c1.v, a.c0.v, b.c1.v, a.c1.v, b.c0.v);
     r.c0 = c0;
@@ -719,6 +731,14 @@ HD void dbl(fp2_t &r, const fp2_t &a)
 {
     dbl(r.c0, a.c0);
     dbl(r.c1, a.c1);
+}
+/* r = a b - c d (Fp2: two products and a subtraction; r may be any of the operands) */
+HDM void mul_sub_mul(fp2_t &r, const fp2_t &a, const fp2_t &b, const fp2_t &c, const fp2_t &d)
+{
+    fp2_t t;
+    mul(t, c, d);
+    mul(r, a, b);
+    sub(r, r, t);
 }
 HD bool is_zero(const fp2_t &a) { return is_zero(a.c0) && is_zero(a.c1); }
 HD bool eq(const fp2_t &a, const fp2_t &b) { return eq(a.c0, b.c0) && eq(a.c1, b.c1); }
