@@ -365,6 +365,7 @@ template <class X, class F> static void msm_launch_accum(X &x, size_t T, const k
     }
 }
 
+#define MSM_REDUCE_BITS_DEFAULT 4
 /* scalars per chunk: 2^25 unless CUZK_GPU_MSM_CHUNK says otherwise (for measurement; it
  * reaches the prover's MSMs too) */
 static inline size_t msm_default_chunk(void)
@@ -376,6 +377,34 @@ static inline size_t msm_default_chunk(void)
         v = x >= 1024 ? (size_t)x : ((size_t)1 << 25);
     }
     return v;
+}
+
+/* buckets per group in the bucket reduction, as a power of two: 2^4 unless
+ * CUZK_GPU_MSM_REDUCE_BITS (2..6) says otherwise (for measurement; the host combination
+ * of the levels reads the same value). Smaller groups give the first level more threads
+ * with shorter running sums (it filled the GPU only 1.6 times with groups of 64). */
+static inline unsigned msm_reduce_bits(void)
+{
+    static unsigned v = 0;
+    if (!v) {
+        const char *e = getenv("CUZK_GPU_MSM_REDUCE_BITS");
+        int x = e ? atoi(e) : 0;
+        v = x >= 2 && x <= 6 ? (unsigned)x : MSM_REDUCE_BITS_DEFAULT;
+    }
+    return v;
+}
+
+/* host-scalar MSMs of several pieces: the first is 2^3 times smaller unless
+ * CUZK_GPU_MSM_FIRST_SHIFT (0..8) says otherwise (for measurement) */
+static inline unsigned msm_first_shift(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("CUZK_GPU_MSM_FIRST_SHIFT");
+        int x = e ? atoi(e) : 3;
+        v = x < 0 ? 0 : x > 8 ? 8 : x;
+    }
+    return (unsigned)v;
 }
 
 struct msm_config {
@@ -432,10 +461,10 @@ static xyzz_t<F> *msm_sum_down(X &x, xyzz_t<F> *a, xyzz_t<F> *tmp, uint32_t coun
  * while one is summed): begin() sizes the windows for about n scalars, add() sums up to
  * `chunk` scalars into the buckets, finish() reduces the buckets and leaves in win_out (host)
  * the reduction levels, nw points each: level l < levels: sum_g T_g of that level; level
- * `levels`: the total S. Window w's sum is S_w + sum_l 64^l T_{l,w} (msm_impl.cuh combines
- * them with blst). At most 5 levels. */
+ * `levels`: the total S. Window w's sum is S_w + sum_l L^l T_{l,w} (L = 2^msm_reduce_bits();
+ * msm_impl.cuh combines them with blst). At most MSM_MAX_LEVELS - 1 levels. */
 #define MSM_MAX_WINDOWS 64
-#define MSM_MAX_LEVELS 6
+#define MSM_MAX_LEVELS 8
 template <class X, class F> struct msm_pippenger {
     typedef xyzz_t<F> P;
     X *x;
@@ -564,7 +593,7 @@ template <class X, class F> struct msm_pippenger {
      * sum_b (b + 1) X_b = sum_b b X_b + sum_b X_b, and per level
      * sum_i i X_i = sum_g T_g + L * sum_g g S_g, the last sum being the same problem on the
      * group sums S. The device leaves, per level, sum_g T_g (summed down) and finally the
-     * total S; the host combines them (L = 64: six doublings per level). Frees everything. */
+     * total S; the host combines them (log2 L doublings per level). Frees everything. */
     cuzk_status finish(P *win_out, unsigned *nw_out, unsigned *c_out, unsigned *levels_out)
     {
         X &xx = *x;
@@ -583,7 +612,7 @@ template <class X, class F> struct msm_pippenger {
         xx.release(cbuckets);
         *nw_out = nw;
         *c_out = c;
-        const uint32_t L = 64;
+        const uint32_t L = 1u << msm_reduce_bits();
         uint32_t m = half, G0 = (half + L - 1) / L;
         P *T = (P *)xx.alloc((size_t)nw * G0 * sizeof(P)), *tmp = (P *)xx.alloc((size_t)nw * G0 * sizeof(P));
         P *Sa = (P *)xx.alloc((size_t)nw * G0 * sizeof(P)), *Sb = (P *)xx.alloc((size_t)nw * G0 * sizeof(P));
@@ -591,6 +620,11 @@ template <class X, class F> struct msm_pippenger {
         unsigned lev = 0;
         while (xx.ok()) {
             uint32_t G = (m + L - 1) / L;
+            if (lev + 2 > MSM_MAX_LEVELS) { /* c - 1 > (MSM_MAX_LEVELS - 1) log2 L */
+                xx.err = cuzk_fail(CUZK_EINVAL, "MSM bucket reduction: 2^%u buckets need more than %d levels of %u",
+                                   c - 1, MSM_MAX_LEVELS - 1, L);
+                break;
+            }
             k_group_reduce<F> kg = {Xl, m, L, G, T, Sa};
             xx.parallel((size_t)nw * G, kg);
             P *ts = msm_sum_down<X, F>(xx, T, tmp, nw, G);

@@ -12,7 +12,7 @@ static inline void blst_add(blst_p2 *o, const blst_p2 *a, const blst_p2 *b) { bl
 static inline void blst_dbl(blst_p1 *o, const blst_p1 *a) { blst_p1_double(o, a); }
 static inline void blst_dbl(blst_p2 *o, const blst_p2 *a) { blst_p2_double(o, a); }
 
-/* The sum from the core's reduction levels: window w = S_w + sum_l 64^l T_{l,w} (Horner
+/* The sum from the core's reduction levels: window w = S_w + sum_l L^l T_{l,w} (Horner
  * from the top level), then the windows by Horner with 2^c per step. */
 template <class F, class P>
 static void windows_to_blst(const xyzz_t<F> *lv, unsigned lnw, unsigned lc, unsigned nlev, P *out)
@@ -22,7 +22,7 @@ static void windows_to_blst(const xyzz_t<F> *lv, unsigned lnw, unsigned lc, unsi
         P acc, t;
         to_blst(&acc, lv[(size_t)(nlev - 1) * lnw + w]);
         for (int l = (int)nlev - 2; l >= 0; l--) {
-            for (int k = 0; k < 6; k++) blst_dbl(&acc, &acc);
+            for (unsigned k = 0; k < msm_reduce_bits(); k++) blst_dbl(&acc, &acc);
             to_blst(&t, lv[(size_t)l * lnw + w]);
             blst_add(&acc, &acc, &t);
         }
@@ -122,6 +122,13 @@ static cuzk_status run_host_impl(X &x, const affine_t<F> *bases, const fr_t *hs,
     if (n >= 0x7fffffffu) return cuzk_fail(CUZK_EINVAL, "MSM of %zu points: at most 2^31 - 1 supported", n);
     size_t piece = cfg && cfg->chunk ? cfg->chunk : msm_default_chunk();
     if (piece > n) piece = n;
+    /* The first piece's upload cannot overlap anything: with several pieces it is made
+     * 2^msm_first_shift() times smaller, so that summing it covers the second one's upload */
+    size_t first = piece;
+    if (n > piece) {
+        first = piece >> msm_first_shift();
+        if (first == 0) first = 1;
+    }
     fr_t *buf[2] = {(fr_t *)x.alloc(piece * sizeof(fr_t)), n > piece ? (fr_t *)x.alloc(piece * sizeof(fr_t)) : NULL};
     fr_t *tail_s = (fr_t *)x.alloc(piece * sizeof(fr_t));
     uint32_t *tail_idx = split ? (uint32_t *)x.alloc(piece * 4) : NULL;
@@ -131,13 +138,13 @@ static cuzk_status run_host_impl(X &x, const affine_t<F> *bases, const fr_t *hs,
     msm_pippenger<X, F> pip;
     bool begun = false;
     size_t tail_total = 0, ones_total = 0;
-    int tok[2] = {x.upload(buf[0], hs, piece * sizeof(fr_t)), -1};
-    for (size_t off = 0, k = 0; off < n && x.ok(); off += piece, k++) {
-        const size_t len = n - off < piece ? n - off : piece;
+    int tok[2] = {x.upload(buf[0], hs, first * sizeof(fr_t)), -1};
+    for (size_t off = 0, k = 0, len = first; off < n && x.ok(); off += len, k++) {
+        len = k == 0 ? first : n - off < piece ? n - off : piece;
         x.wait_upload(tok[k & 1]);
-        if (off + piece < n) {
-            const size_t nlen = n - off - piece < piece ? n - off - piece : piece;
-            tok[(k + 1) & 1] = x.upload(buf[(k + 1) & 1], hs + off + piece, nlen * sizeof(fr_t));
+        if (off + len < n) {
+            const size_t nlen = n - off - len < piece ? n - off - len : piece;
+            tok[(k + 1) & 1] = x.upload(buf[(k + 1) & 1], hs + off + len, nlen * sizeof(fr_t));
         }
         const fr_t *s = buf[k & 1];
         size_t cnt = len;
