@@ -116,6 +116,34 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
             blst_fp2_mul(&r2, &e2, &f2);
             FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 sum-of-products mul differs with a1 = 0 (iteration %d)", it);
         }
+        {
+            /* a b - c d (Fp: a sum of two products with one reduction), with c = 0
+             * (p - c = p) and (p-1) operands among the first iterations */
+            blst_fp c1, d1, t1;
+            rand_fp(&c1, &rng);
+            rand_fp(&d1, &rng);
+            if (it == 5) memset(&c1, 0, sizeof c1);
+            if (it == 4 || it == 6) c1 = d1 = a; /* p - 1 at it 4 */
+            fp_t c = *(fp_t *)&c1, d = *(fp_t *)&d1;
+            mul_sub_mul(z, x, y, c, d);
+            blst_fp_mul(&r, &a, &b);
+            blst_fp_mul(&t1, &c1, &d1);
+            blst_fp_sub(&r, &r, &t1);
+            FAIL_IF(memcmp(&z, &r, 48), "Fp a b - c d differs from blst (iteration %d)", it);
+            blst_fp2 c2, d2, t2;
+            c2.fp[0] = it == 7 ? a : c1;
+            c2.fp[1] = it == 5 ? c1 : b;
+            d2.fp[0] = d1;
+            d2.fp[1] = it & 1 ? a : b2.fp[0];
+            fp2_t u2 = *(fp2_t *)&c2, w2 = *(fp2_t *)&d2;
+            mul_sub_mul(z2, x2, y2, u2, w2);
+            blst_fp2_mul(&r2, &a2, &b2);
+            blst_fp2_mul(&t2, &c2, &d2);
+            blst_fp2_sub(&r2, &r2, &t2);
+            FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 a b - c d differs from blst (iteration %d)", it);
+            mul_sub_mul(u2, x2, y2, u2, w2); /* the result in place of c, as the additions use it */
+            FAIL_IF(memcmp(&u2, &r2, 96), "Fp2 a b - c d in place differs (iteration %d)", it);
+        }
         sqr(z2, x2);
         blst_fp2_sqr(&r2, &a2);
         FAIL_IF(memcmp(&z2, &r2, 96), "Fp2 sqr differs (iteration %d)", it);
