@@ -365,7 +365,6 @@ template <class X, class F> static void msm_launch_accum(X &x, size_t T, const k
     }
 }
 
-#define MSM_REDUCE_BITS_DEFAULT 4
 /* scalars per chunk: 2^25 unless CUZK_GPU_MSM_CHUNK says otherwise (for measurement; it
  * reaches the prover's MSMs too) */
 static inline size_t msm_default_chunk(void)
@@ -379,6 +378,7 @@ static inline size_t msm_default_chunk(void)
     return v;
 }
 
+#define MSM_REDUCE_BITS_DEFAULT 4
 /* buckets per group in the bucket reduction, as a power of two: 2^4 unless
  * CUZK_GPU_MSM_REDUCE_BITS (2..6) says otherwise (for measurement; the host combination
  * of the levels reads the same value). Smaller groups give the first level more threads
