@@ -130,6 +130,8 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
             blst_fp_mul(&t1, &c1, &d1);
             blst_fp_sub(&r, &r, &t1);
             FAIL_IF(memcmp(&z, &r, 48), "Fp a b - c d differs from blst (iteration %d)", it);
+            mul_sub_mul(c, x, y, c, d); /* in place of c, as the G1 additions call it */
+            FAIL_IF(memcmp(&c, &r, 48), "Fp a b - c d in place differs (iteration %d)", it);
             blst_fp2 c2, d2, t2;
             c2.fp[0] = it == 7 ? a : c1;
             c2.fp[1] = it == 5 ? c1 : b;
