@@ -69,6 +69,20 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
         FAIL_IF(memcmp(&z, &r, 48), "Fp sqr differs (iteration %d)", it);
         mp_sqr_eo<fp_params>(z.v, x.v);
         FAIL_IF(memcmp(&z, &r, 48), "Fp even/odd sqr differs (iteration %d)", it);
+        mp_sqr_rows<fp_params>(z.v, x.v);
+        FAIL_IF(memcmp(&z, &r, 48), "Fp row squaring differs (iteration %d)", it);
+        {
+            /* the same for x + p (below 2p, as Fp2 squaring's sums are; 2p - 1 at it 2) */
+            fp_t xp;
+            uint64_t c = 0;
+            for (int k = 0; k < 12; k++) {
+                c += (uint64_t)x.v[k] + fp_params::p(k);
+                xp.v[k] = (uint32_t)c;
+                c >>= 32;
+            }
+            mp_sqr_rows<fp_params>(z.v, xp.v);
+            FAIL_IF(memcmp(&z, &r, 48), "Fp row squaring of x + p differs (iteration %d)", it);
+        }
         add(z, x, y);
         blst_fp_add(&r, &a, &b);
         FAIL_IF(memcmp(&z, &r, 48), "Fp add differs (iteration %d)", it);

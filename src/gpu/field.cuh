@@ -382,6 +382,90 @@ template <class P> HDM void mp_sqr_eo(uint32_t *r, const uint32_t *a)
     mp_reduce_once<P>(r, t);
 }
 
+/* Squaring in the even/odd rows of the multiplication, with the repeated products left out:
+ * a^2 = sum_i a_i v_i B^(2i), where v_i = a_i + 2 (a >> 32(i+1)) B (B = 2^32) has i fewer
+ * limbs than a: a_i, then a_(i+1) << 1 (without the bit from a_i, whose square term is a_i
+ * itself), then the limbs of 2a. Row i multiplies v_i by a_i at the row's word i, where the
+ * multiplication's row i puts a b_i at word 0: 78 instead of 144 limb products for Fp, the
+ * reduction unchanged. Unlike the separate-product squaring above, it needs no more registers
+ * than the multiplication (the limbs of 2a are one funnel shift each, made where used).
+ * Fp only: see the bound on mp_sqr_rows. */
+template <class P> HD uint32_t sqr_row_limb(const uint32_t *a, int i, int j)
+{
+    if (j == i) return a[i];
+    if (j == i + 1) return a[j] << 1;
+    return (a[j] << 1) | (a[j - 1] >> 31);
+}
+
+/* the product part of squaring row i (i > 0): as mp_eo_prod<P, false> with the limbs of
+ * v_i below i zero (their products skipped; the shift of o still carries through them) */
+template <class P> HDM void mp_sqr_prod(uint32_t *e, uint32_t *o, const uint32_t *a, int i)
+{
+    constexpr int N = P::N;
+    const uint32_t bi = a[i];
+    e[0] = add_cc(e[0], o[1]);
+#pragma unroll
+    for (int k = 0; k < N - 2; k += 2) {
+        if (k + 1 >= i) {
+            const uint32_t v = sqr_row_limb<P>(a, i, k + 1);
+            o[k] = madc_lo_cc(v, bi, o[k + 2]);
+            o[k + 1] = madc_hi_cc(v, bi, o[k + 3]);
+        } else {
+            o[k] = addc_cc(o[k + 2], 0);
+            o[k + 1] = addc_cc(o[k + 3], 0);
+        }
+    }
+    const uint32_t vt = sqr_row_limb<P>(a, i, N - 1);
+    o[N - 2] = madc_lo_cc(vt, bi, 0);
+    o[N - 1] = madc_hi(vt, bi, 0);
+    const int k0 = (i + 1) & ~1; /* the first even limb at or above i */
+    if (k0 < N) {
+        uint32_t v = sqr_row_limb<P>(a, i, k0);
+        e[k0] = mad_lo_cc(v, bi, e[k0]);
+        e[k0 + 1] = madc_hi_cc(v, bi, e[k0 + 1]);
+#pragma unroll
+        for (int k = k0 + 2; k < N; k += 2) {
+            v = sqr_row_limb<P>(a, i, k);
+            e[k] = madc_lo_cc(v, bi, e[k]);
+            e[k + 1] = madc_hi_cc(v, bi, e[k + 1]);
+        }
+        o[N - 1] = addc(o[N - 1], 0);
+    }
+}
+
+/* r = a^2 R^-1 mod p for a < 2p (row squaring). The top word of the array of weight 2^32
+ * takes the high half of v's top limb times a limb (below 2 a's top limb) and of m p's:
+ * below 2^32 only while 5 times p's top limb is (Fp, not Fr, whose squaring multiplies). */
+template <class P> HDM void mp_sqr_rows(uint32_t *r, const uint32_t *a)
+{
+    constexpr int N = P::N;
+    static_assert(N % 2 == 0, "even/odd squaring needs an even limb count");
+    static_assert((uint64_t)P::p(N - 1) * 5 + 8 < (1ull << 32), "row squaring needs a smaller top limb");
+    uint32_t x[N], y[N];
+    const uint32_t b0 = a[0];
+#pragma unroll
+    for (int k = 0; k < N; k += 2) { /* row 0: v_0 = a_0, a_1 << 1, then 2a */
+        const uint32_t ve = sqr_row_limb<P>(a, 0, k), vo = sqr_row_limb<P>(a, 0, k + 1);
+        x[k] = ve * b0;
+        x[k + 1] = mul_hi(ve, b0);
+        y[k] = vo * b0;
+        y[k + 1] = mul_hi(vo, b0);
+    }
+    mp_eo_redc<P>(x, y);
+    mp_sqr_prod<P>(y, x, a, 1);
+    mp_eo_redc<P>(y, x);
+#pragma unroll
+    for (int i = 2; i < N; i += 2) {
+        mp_sqr_prod<P>(x, y, a, i);
+        mp_eo_redc<P>(x, y);
+        mp_sqr_prod<P>(y, x, a, i + 1);
+        mp_eo_redc<P>(y, x);
+    }
+    uint32_t t[N];
+    mp_eo_final<P>(t, y, x);
+    mp_reduce_once<P>(r, t);
+}
+
 /* r = (a b + c d) R^-1 mod p for a, c <= p (b, d < p): one reduction for two products, as
  * Fp2 multiplication needs (below (2p^2 + R p) / R < 2p before the last subtraction) */
 template <class P> HDM void mp_mul2_eo(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c,
@@ -535,15 +619,19 @@ template <int N> HD bool mp_eq(const uint32_t *a, const uint32_t *b)
 #define MP_MUL mp_mul_eo
 #define MP_MUL_COMPACT mp_mul_eo
 #endif
-/* Squaring is a multiplication unless CUZK_GPU_SQR_EO is defined. The dedicated form is
- * faster alone (bench gpu-field on the H200: 28.2 against 26.3 G/s) but made the G1
- * accumulation kernel, capped at 128 registers, slower (195.3 against 188.6 ms per 2^25
- * chunk): its two product arrays cost registers the kernel does not have. */
-#if defined(CUZK_GPU_SQR_EO) && !defined(CUZK_GPU_MUL_CIOS)
-#define MP_SQR mp_sqr_eo
-#else
+/* Squaring: the row squaring (mp_sqr_rows) unless CUZK_GPU_SQR_AS_MUL (a multiplication) or
+ * CUZK_GPU_SQR_EO (the separate-product form, which was faster alone, 28.2 against 26.3 G/s
+ * in bench gpu-field on the H200, but made the G1 accumulation, capped at 128 registers,
+ * slower: 195.3 against 188.6 ms per 2^25 chunk, its two product arrays cost registers the
+ * kernel does not have). The row squaring runs at 34.4 G/s in the same benchmark and took G1
+ * 2^26 from 6.16 to 5.93 ns/point. The CIOS build multiplies. */
+#if defined(CUZK_GPU_MUL_CIOS) || defined(CUZK_GPU_SQR_AS_MUL)
 template <class P> HDM void mp_sqr_as_mul(uint32_t *r, const uint32_t *a) { MP_MUL<P>(r, a, a); }
 #define MP_SQR mp_sqr_as_mul
+#elif defined(CUZK_GPU_SQR_EO)
+#define MP_SQR mp_sqr_eo
+#else
+#define MP_SQR mp_sqr_rows
 #endif
 
 /* ---------------------------------------------------------------- Fp */
@@ -590,7 +678,7 @@ HDM void inv(fp_t &r, const fp_t &a)
 
 /* ---------------------------------------------------------------- Fr */
 HD void mul(fr_t &r, const fr_t &a, const fr_t &b) { MP_MUL<fr_params>(r.v, a.v, b.v); }
-HD void sqr(fr_t &r, const fr_t &a) { MP_SQR<fr_params>(r.v, a.v); }
+HD void sqr(fr_t &r, const fr_t &a) { MP_MUL<fr_params>(r.v, a.v, a.v); } /* off the hot paths */
 HD void add(fr_t &r, const fr_t &a, const fr_t &b) { mp_add<fr_params>(r.v, a.v, b.v); }
 HD void sub(fr_t &r, const fr_t &a, const fr_t &b) { mp_sub<fr_params>(r.v, a.v, b.v); }
 HD bool is_zero(const fr_t &a) { return mp_is_zero<8>(a.v); }
@@ -732,7 +820,9 @@ HD void dbl(fp2_t &r, const fp2_t &a)
     dbl(r.c0, a.c0);
     dbl(r.c1, a.c1);
 }
-/* r = a b - c d (Fp2: two products and a subtraction; r may be any of the operands) */
+/* r = a b - c d (Fp2: two products and a subtraction; r may be any of the operands). One sum
+ * of four products per component (two reductions instead of four) measured equal on the
+ * H200 (G2 2^24 21.52 against 21.54 ns/point) with more spills, so it is not used. */
 HDM void mul_sub_mul(fp2_t &r, const fp2_t &a, const fp2_t &b, const fp2_t &c, const fp2_t &d)
 {
     fp2_t t;

@@ -7,13 +7,14 @@
 
 #include "gpu/internal.cuh"
 
-enum { FB_FP_CIOS, FB_FP_EO, FB_FP_PORTABLE, FB_FP_64, FB_FR_CIOS, FB_FR_EO, FB_FP_SQR_MUL, FB_FP_SQR, FB_COUNT };
+enum { FB_FP_CIOS, FB_FP_EO, FB_FP_PORTABLE, FB_FP_64, FB_FR_CIOS, FB_FR_EO, FB_FP_SQR_MUL, FB_FP_SQR, FB_FP_SQR_ROWS, FB_COUNT };
 
 static const char *const fb_names[FB_COUNT] = {
     "Fp, 32-bit limbs, CIOS carry chain",     "Fp, 32-bit limbs, even/odd carry chains",
     "Fp, 32-bit limbs, plain C 64-bit products", "Fp, 64-bit limbs, 128-bit products",
     "Fr, 32-bit limbs, CIOS carry chain",     "Fr, 32-bit limbs, even/odd carry chains",
     "Fp squaring as an even/odd multiplication", "Fp squaring, even/odd, separate reduction",
+    "Fp squaring, even/odd rows (the default)",
 };
 
 template <int V> __global__ void k_field_bench(uint32_t *io, size_t nthreads, int iters)
@@ -40,7 +41,8 @@ template <int V> __global__ void k_field_bench(uint32_t *io, size_t nthreads, in
         } else if (V == FB_FR_CIOS) mp_mul<fr_params>(ra.v, ra.v, rb.v);
         else if (V == FB_FR_EO) mp_mul_eo<fr_params>(ra.v, ra.v, rb.v);
         else if (V == FB_FP_SQR_MUL) mp_mul_eo<fp_params>(a.v, a.v, a.v);
-        else mp_sqr_eo<fp_params>(a.v, a.v);
+        else if (V == FB_FP_SQR) mp_sqr_eo<fp_params>(a.v, a.v);
+        else mp_sqr_rows<fp_params>(a.v, a.v);
     }
     fp_t *out = (fp_t *)io + 2 * nthreads + (size_t)V * nthreads;
     if (V == FB_FR_CIOS || V == FB_FR_EO) {
@@ -84,7 +86,7 @@ extern "C" cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FOR
     cudaEventCreate(&a);
     cudaEventCreate(&b);
     void (*launch[FB_COUNT])(uint32_t *, size_t, int) = {fb_launch<0>, fb_launch<1>, fb_launch<2>, fb_launch<3>,
-                                                         fb_launch<4>, fb_launch<5>, fb_launch<6>, fb_launch<7>};
+                                                         fb_launch<4>, fb_launch<5>, fb_launch<6>, fb_launch<7>, fb_launch<8>};
     for (int v = 0; v < FB_COUNT; v++) {
         for (int rep = 0; rep < 2; rep++) { /* first run warms up */
             cudaEventRecord(a);
