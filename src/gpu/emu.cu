@@ -414,6 +414,79 @@ extern "C" cuzk_status cuzk_gpu_emu_curve_check(uint64_t seed, int iters)
     return curve_check<fp2_t, blst_p2, blst_p2_affine>(&rng, iters, "G2");
 }
 
+/* ---------------------------------------------------------------- scalar split (glv.cuh) */
+/* lambda as an Fr value, from its 64-bit halves */
+static cuzk_fr glv_lambda_fr(void)
+{
+    uint8_t b[32] = {0};
+    for (int i = 0; i < 8; i++) {
+        b[i] = (uint8_t)(GLV_LAMBDA_LO >> (8 * i));
+        b[8 + i] = (uint8_t)(GLV_LAMBDA_HI >> (8 * i));
+    }
+    cuzk_fr l;
+    if (cuzk_fr_from_bytes_le(&l, b)) memset(&l, 0, sizeof l);
+    return l;
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_glv_check(uint64_t seed, int iters)
+{
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, seed);
+    const cuzk_fr lam = glv_lambda_fr();
+    FAIL_IF(cuzk_fr_is_zero(&lam), "lambda is not below r");
+    {
+        /* lambda^2 + lambda + 1 = 0 in Fr */
+        cuzk_fr t;
+        cuzk_fr_sqr(&t, &lam);
+        cuzk_fr_add(&t, &t, &lam);
+        cuzk_fr_add(&t, &t, &CUZK_FR_ONE);
+        FAIL_IF(!cuzk_fr_is_zero(&t), "lambda is not a cube root of unity in Fr");
+    }
+    blst_scalar ls;
+    cuzk_fr_to_scalar(&ls, &lam);
+    for (int it = 0; it < iters; it++) {
+        /* phi(P) = [lambda] P */
+        blst_p1 p, want;
+        curve_ops<fp_t, blst_p1, blst_p1_affine>::rand(&p, &rng);
+        blst_p1_affine pa, got, wa;
+        blst_p1_to_affine(&pa, &p);
+        k_phi_g1 k = {(const g1_affine *)&pa, (g1_affine *)&got};
+        k(0);
+        blst_p1_mult(&want, &p, ls.b, 128);
+        blst_p1_to_affine(&wa, &want);
+        FAIL_IF(memcmp(&got, &wa, sizeof got), "phi(P) differs from [lambda] P (iteration %d)", it);
+        /* k = k1 + k2 lambda with k1 < lambda and k2 < 2^128, for random and edge scalars */
+        cuzk_fr s;
+        cuzk_fr_random(&s, &rng);
+        if (it == 0) s = CUZK_FR_ZERO;
+        if (it == 1) s = CUZK_FR_ONE;
+        if (it == 2) cuzk_fr_neg(&s, &CUZK_FR_ONE);
+        if (it == 3) s = lam;
+        if (it == 4) cuzk_fr_sub(&s, &lam, &CUZK_FR_ONE);
+        if (it == 5) cuzk_fr_add(&s, &lam, &CUZK_FR_ONE);
+        if (it == 6) cuzk_fr_sqr(&s, &lam);                              /* r - lambda - 1 */
+        if (it == 7) cuzk_fr_sqr(&s, &lam), cuzk_fr_add(&s, &s, &lam);  /* r - 1 = lambda (lambda + 1) */
+        if (it == 8) cuzk_fr_sqr(&s, &lam), cuzk_fr_sub(&s, &s, &CUZK_FR_ONE);
+        uint8_t cb[32];
+        cuzk_fr_to_bytes_le(cb, &s);
+        fr_t kc;
+        memcpy(&kc, cb, 32);
+        uint32_t k1[8], k2[8];
+        glv_split(kc, k1, k2);
+        for (int i = 4; i < 8; i++) FAIL_IF(k1[i] || k2[i], "split halves above 2^128 (iteration %d)", it);
+        const uint64_t a0 = k1[0] | (uint64_t)k1[1] << 32, a1 = k1[2] | (uint64_t)k1[3] << 32;
+        FAIL_IF(a1 > GLV_LAMBDA_HI || (a1 == GLV_LAMBDA_HI && a0 >= GLV_LAMBDA_LO), "k1 not below lambda (iteration %d)",
+                it);
+        cuzk_fr f1, f2, sum;
+        FAIL_IF(cuzk_fr_from_bytes_le(&f1, (const uint8_t *)k1) || cuzk_fr_from_bytes_le(&f2, (const uint8_t *)k2),
+                "split halves not below r (iteration %d)", it);
+        cuzk_fr_mul(&sum, &f2, &lam);
+        cuzk_fr_add(&sum, &sum, &f1);
+        FAIL_IF(!cuzk_fr_eq(&sum, &s), "k1 + k2 lambda differs from k (iteration %d)", it);
+    }
+    return CUZK_OK;
+}
+
 /* ---------------------------------------------------------------- NTT, MSM, H */
 extern "C" cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_ntt_kind kind)
 {
@@ -439,7 +512,17 @@ extern "C" cuzk_status cuzk_gpu_emu_msm_g1(blst_p1 *out, const blst_p1_affine *b
 {
     exec_host x;
     msm_config m = cfg_of(c);
-    return msm_run_g1(x, (const g1_affine *)bases, (const fr_t *)scalars, n, split, c && c->host_pieces, &m, out, NULL);
+    const g1_affine *b = (const g1_affine *)bases;
+    std::vector<g1_affine> ext; /* bases, then their phi images */
+    if (c && c->glv && n) {
+        ext.resize(2 * n);
+        memcpy(ext.data(), bases, n * sizeof(g1_affine));
+        k_phi_g1 k = {ext.data(), ext.data() + n};
+        x.parallel(n, k);
+        m.phi_off = (uint32_t)n;
+        b = ext.data();
+    }
+    return msm_run_g1(x, b, (const fr_t *)scalars, n, split, c && c->host_pieces, &m, out, NULL);
 }
 
 extern "C" cuzk_status cuzk_gpu_emu_msm_g2(blst_p2 *out, const blst_p2_affine *bases, const cuzk_fr *scalars, size_t n,
@@ -479,6 +562,8 @@ extern "C" cuzk_status cuzk_gpu_emu_compute_h(cuzk_fr *h_out, const cuzk_groth16
     memcpy(c.data(), w->c, w->n * 32);
     exec_host x;
     ntt_h_pipeline(x, ntt_host_tables_get().view(), a.data(), b.data(), c.data(), lg, 0, 0, 0);
-    for (size_t j = 0; j + 1 < N; j++) memcpy(&h_out[j], &a[bitrev((uint32_t)j, lg)], 32);
+    /* the pipeline leaves canonical coefficients (the MSM's form): back to Montgomery */
+    for (size_t j = 0; j + 1 < N && !x.err; j++)
+        x.err = cuzk_fr_from_bytes_le(&h_out[j], (const uint8_t *)&a[bitrev((uint32_t)j, lg)]);
     return x.err;
 }

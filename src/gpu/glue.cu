@@ -71,6 +71,12 @@ const ntt_host_tables &ntt_host_tables_get()
         powers(t.tl, t.tm, w, NTT_TW_N, NTT_TM_N);
         powers(t.gl, t.gh, g, NTT_TAB_N, NTT_TAB_N);
         powers(t.gil, t.gih, gi, NTT_TAB_N, NTT_TAB_N);
+        t.gihc.resize(NTT_TAB_N);
+        for (unsigned i = 0; i < NTT_TAB_N; i++) {
+            cuzk_fr v;
+            memcpy(&v, &t.gih[i], 32);
+            cuzk_fr_to_bytes_le((uint8_t *)&t.gihc[i], &v); /* canonical, as 32-bit limbs */
+        }
     });
     return t;
 }
@@ -110,17 +116,17 @@ cuzk_status ntt_device_tables(ntt_tables *out)
     if (st) return st;
     std::lock_guard<std::mutex> lk(mu);
     const ntt_host_tables &h = ntt_host_tables_get();
-    const std::vector<fr_t> *v[6] = {&h.tl, &h.tm, &h.gl, &h.gh, &h.gil, &h.gih};
-    size_t off[7] = {0};
-    for (int i = 0; i < 6; i++) off[i + 1] = off[i] + v[i]->size();
+    const std::vector<fr_t> *v[7] = {&h.tl, &h.tm, &h.gl, &h.gh, &h.gil, &h.gih, &h.gihc};
+    size_t off[8] = {0};
+    for (int i = 0; i < 7; i++) off[i + 1] = off[i] + v[i]->size();
     if (!dev) {
         fr_t *d = NULL;
-        cudaError_t e = cudaMalloc((void **)&d, off[6] * sizeof(fr_t));
+        cudaError_t e = cudaMalloc((void **)&d, off[7] * sizeof(fr_t));
         if (e != cudaSuccess) return cuzk_fail(CUZK_ENOMEM, "NTT tables: %s", cudaGetErrorString(e));
-        for (int i = 0; i < 6; i++) cudaMemcpy(d + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
+        for (int i = 0; i < 7; i++) cudaMemcpy(d + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
         dev = d;
     }
-    *out = {dev + off[0], dev + off[1], dev + off[2], dev + off[3], dev + off[4], dev + off[5]};
+    *out = {dev + off[0], dev + off[1], dev + off[2], dev + off[3], dev + off[4], dev + off[5], dev + off[6]};
     return CUZK_OK;
 }
 

@@ -27,8 +27,11 @@ void xyzz_to_p2(blst_p2 *out, const g2_xyzz &p);
 
 /* NTT tables in host memory (w = the 2^28-th root, g = 7) */
 struct ntt_host_tables {
-    std::vector<fr_t> tl, tm, gl, gh, gil, gih;
-    ntt_tables view() const { return {tl.data(), tm.data(), gl.data(), gh.data(), gil.data(), gih.data()}; }
+    std::vector<fr_t> tl, tm, gl, gh, gil, gih, gihc;
+    ntt_tables view() const
+    {
+        return {tl.data(), tm.data(), gl.data(), gh.data(), gil.data(), gih.data(), gihc.data()};
+    }
 };
 const ntt_host_tables &ntt_host_tables_get();
 /* the same tables in device memory (current device; created on first use) */

@@ -25,6 +25,7 @@
 
 #include "gpu/curve.cuh"
 #include "gpu/exec.cuh"
+#include "gpu/glv.cuh"
 
 #define MSM_SENTINEL 0xffffffffu
 
@@ -52,42 +53,64 @@ struct k_from_mont {
     }
 };
 
+/* the signed c-bit digits of the scalar s (8 words) in windows 0..nw-1, window w's pair at
+ * [w * stride + o] */
+HD void msm_emit_digits(const uint32_t *s, uint32_t base, unsigned c, unsigned nw, uint32_t *keys, uint32_t *vals,
+                        size_t stride, size_t o)
+{
+    const uint32_t half = 1u << (c - 1), full = 1u << c, mask = full - 1;
+    uint32_t carry = 0;
+    for (unsigned w = 0; w < nw; w++) {
+        unsigned bit = w * c, word = bit >> 5, sh = bit & 31;
+        uint32_t raw = word < 8 ? s[word] >> sh : 0;
+        if (sh + c > 32 && word + 1 < 8) raw |= s[word + 1] << (32 - sh);
+        uint32_t d = (raw & mask) + carry;
+        uint32_t mag, sign;
+        if (d > half) {
+            mag = full - d;
+            sign = 1;
+            carry = 1;
+        } else {
+            mag = d;
+            sign = 0;
+            carry = 0;
+        }
+        size_t at = (size_t)w * stride + o;
+        if (mag == 0) {
+            keys[at] = MSM_SENTINEL;
+            vals[at] = 0;
+        } else {
+            keys[at] = w * half + (mag - 1);
+            vals[at] = base | (sign << 31);
+        }
+    }
+}
+
 struct k_digits {
     const fr_t *scalars; /* canonical, chunk-relative */
     idx_map map;         /* applied to the global index start + i */
     size_t start, m;
     unsigned c, nw;
     uint32_t *keys, *vals; /* window-major: [w * m + i] */
+    HD void operator()(size_t i) const { msm_emit_digits(scalars[i].v, map(start + i), c, nw, keys, vals, m, i); }
+};
+
+/* The same with the scalar split (glv.cuh): k1 on the base, k2 on its phi image at base +
+ * phi_off, window-major [w * 2m + i] and [w * 2m + m + i] */
+struct k_digits_glv {
+    const fr_t *scalars;
+    idx_map map;
+    size_t start, m;
+    unsigned c, nw;
+    uint32_t phi_off;
+    uint32_t *keys, *vals;
     HD void operator()(size_t i) const
     {
-        const uint32_t *s = scalars[i].v;
-        const uint32_t half = 1u << (c - 1), full = 1u << c, mask = full - 1;
+        uint32_t k1[8], k2[8];
+        glv_split(scalars[i], k1, k2);
         const uint32_t base = map(start + i);
-        uint32_t carry = 0;
-        for (unsigned w = 0; w < nw; w++) {
-            unsigned o = w * c, word = o >> 5, sh = o & 31;
-            uint32_t raw = word < 8 ? s[word] >> sh : 0;
-            if (sh + c > 32 && word + 1 < 8) raw |= s[word + 1] << (32 - sh);
-            uint32_t d = (raw & mask) + carry;
-            uint32_t mag, sign;
-            if (d > half) {
-                mag = full - d;
-                sign = 1;
-                carry = 1;
-            } else {
-                mag = d;
-                sign = 0;
-                carry = 0;
-            }
-            size_t o2 = (size_t)w * m + i;
-            if (mag == 0) {
-                keys[o2] = MSM_SENTINEL;
-                vals[o2] = 0;
-            } else {
-                keys[o2] = w * half + (mag - 1);
-                vals[o2] = base | (sign << 31);
-            }
-        }
+        msm_emit_digits(k1, base, c, nw, keys, vals, 2 * m, i);
+        msm_emit_digits(k2, base + phi_off, c, nw, keys, vals, 2 * m, m + i);
     }
 };
 
@@ -365,17 +388,18 @@ template <class X, class F> static void msm_launch_accum(X &x, size_t T, const k
     }
 }
 
-/* scalars per chunk: 2^25 unless CUZK_GPU_MSM_CHUNK says otherwise (for measurement; it
- * reaches the prover's MSMs too) */
-static inline size_t msm_default_chunk(void)
+/* scalars per chunk: 2^25 (2^26 with the scalar split, whose chunks hold half as many
+ * windows and whose merges add twice as many buckets) unless CUZK_GPU_MSM_CHUNK says
+ * otherwise (for measurement; it reaches the prover's MSMs too) */
+static inline size_t msm_default_chunk(bool split = false)
 {
-    static size_t v = 0;
-    if (!v) {
+    static long long v = -1;
+    if (v < 0) {
         const char *e = getenv("CUZK_GPU_MSM_CHUNK");
         long long x = e ? atoll(e) : 0;
-        v = x >= 1024 ? (size_t)x : ((size_t)1 << 25);
+        v = x >= 1024 ? x : 0;
     }
-    return v;
+    return v ? (size_t)v : (size_t)1 << (split ? 26 : 25);
 }
 
 #define MSM_REDUCE_BITS_DEFAULT 4
@@ -394,8 +418,9 @@ static inline unsigned msm_reduce_bits(void)
     return v;
 }
 
-/* host-scalar MSMs of several pieces: the first is 2^3 times smaller unless
- * CUZK_GPU_MSM_FIRST_SHIFT (0..8) says otherwise (for measurement) */
+/* MSMs of several host-scalar pieces (msm_impl.cuh) or device chunks (msm_core): the first
+ * is 2^3 times smaller unless CUZK_GPU_MSM_FIRST_SHIFT (0..8) says otherwise (for
+ * measurement) */
 static inline unsigned msm_first_shift(void)
 {
     static int v = -1;
@@ -412,17 +437,20 @@ struct msm_config {
     size_t chunk;   /* scalars per chunk; 0: default */
     uint32_t S1;    /* first-round range per thread; 0: chosen */
     uint32_t S2;    /* later rounds; 0: 8 */
+    uint32_t phi_off; /* G1 only: phi(bases[i]) is bases[phi_off + i], use the scalar split */
 };
 
-static inline unsigned msm_nwindows(unsigned c) { return (256 + c - 1) / c; }
+/* windows for scalars of `bits` bits with signed digits: below r < 2^255 (256 with the last
+ * carry), or the split's halves below 2^128 (129) */
+static inline unsigned msm_nwindows(unsigned c, unsigned bits = 256) { return (bits + c - 1) / c; }
 
-static inline unsigned msm_choose_c(size_t n, unsigned cmax)
+static inline unsigned msm_choose_c(size_t n, unsigned cmax, unsigned bits = 256)
 {
     /* n mixed adds per window against ~3 full adds per bucket to reduce it */
     double best = 1e300;
     unsigned bc = 4;
     for (unsigned c = 4; c <= cmax; c++) {
-        double nw = msm_nwindows(c);
+        double nw = msm_nwindows(c, bits);
         double cost = (double)n * nw + 3.0 * nw * (double)(1u << (c - 1));
         if (cost < best) {
             best = cost;
@@ -469,8 +497,9 @@ template <class X, class F> struct msm_pippenger {
     typedef xyzz_t<F> P;
     X *x;
     const affine_t<F> *bases;
-    unsigned c, nw;
-    uint32_t half, S1, S2;
+    unsigned c, nw, per; /* per: entries per scalar and window (2 with the split) */
+    uint32_t half, S1, S2, phi_off;
+    bool S1_auto;
     size_t chunk, M, nb, nslots;
     int end_bit;
     bool first;
@@ -479,27 +508,36 @@ template <class X, class F> struct msm_pippenger {
      * keys2/vals2: the sort's other buffers */
     uint32_t *keys[2], *vals[2], *keys2, *vals2, *skeys, *ckeys, *flags, *pos;
 
+    /* first-round range per thread for Mc entries: about 2048 threads per multiprocessor */
+    uint32_t range_for(size_t Mc) const
+    {
+        size_t target = (size_t)x->sms() * 2048;
+        size_t s = (Mc + target - 1) / target;
+        return (uint32_t)(s < 16 ? 16 : s > 4096 ? 4096 : s);
+    }
+
     /* windows sized for about n scalars; no add() gets more than `most` */
     void begin(X &xx, const affine_t<F> *b, size_t n, const msm_config *cfg, size_t most)
     {
         x = &xx;
         bases = b;
         /* c = 22 (12 windows instead of 13) measured slower on the H200 at 2^26 and 2^27
-         * (12.6 and 12.0 against 12.0 and 11.8 ns/point): the model undercounts the buckets */
-        const unsigned cmax = sizeof(F) > sizeof(fp_t) ? 20 : 21;
-        c = cfg && cfg->c ? cfg->c : msm_choose_c(n, cmax);
-        nw = msm_nwindows(c);
+         * (12.6 and 12.0 against 12.0 and 11.8 ns/point): the model undercounts the buckets.
+         * With the scalar split, 22 gives 6 windows of 2n entries (7 for 20 and 21). */
+        phi_off = sizeof(F) == sizeof(fp_t) && cfg ? cfg->phi_off : 0;
+        per = phi_off ? 2 : 1;
+        const unsigned bits = phi_off ? 129 : 256;
+        const unsigned cmax = phi_off ? 22 : sizeof(F) > sizeof(fp_t) ? 20 : 21;
+        c = cfg && cfg->c ? cfg->c : msm_choose_c(n * per, cmax, bits);
+        nw = msm_nwindows(c, bits);
         half = 1u << (c - 1);
-        chunk = cfg && cfg->chunk ? cfg->chunk : msm_default_chunk();
+        chunk = cfg && cfg->chunk ? cfg->chunk : msm_default_chunk(phi_off != 0);
         if (chunk > most) chunk = most ? most : 1;
-        M = (size_t)nw * chunk;
+        M = (size_t)nw * per * chunk;
         end_bit = bits_for((uint64_t)nw * half);
         S1 = cfg && cfg->S1 ? cfg->S1 : 0;
-        if (!S1) {
-            size_t target = (size_t)xx.sms() * 2048;
-            size_t s = (M + target - 1) / target;
-            S1 = (uint32_t)(s < 16 ? 16 : s > 4096 ? 4096 : s);
-        }
+        S1_auto = S1 == 0;
+        if (!S1) S1 = range_for(M);
         S2 = cfg && cfg->S2 ? cfg->S2 : 8;
         nslots = 2 * ((M + S1 - 1) / S1);
         nb = (size_t)nw * half;
@@ -535,10 +573,15 @@ template <class X, class F> struct msm_pippenger {
         }
         if (!keys[set]) keys[set] = (uint32_t *)xx.alloc(M * 4);
         if (!vals[set]) vals[set] = (uint32_t *)xx.alloc(M * 4);
-        k_digits kd = {scalars, map, start, m, c, nw, keys[set], vals[set]};
-        xx.parallel(m, kd);
+        if (phi_off) {
+            k_digits_glv kd = {scalars, map, start, m, c, nw, phi_off, keys[set], vals[set]};
+            xx.parallel(m, kd);
+        } else {
+            k_digits kd = {scalars, map, start, m, c, nw, keys[set], vals[set]};
+            xx.parallel(m, kd);
+        }
         xx.mark("msm digits");
-        xx.sort_pairs(keys[set], keys2, vals[set], vals2, (size_t)nw * m, end_bit);
+        xx.sort_pairs(keys[set], keys2, vals[set], vals2, (size_t)nw * per * m, end_bit);
         xx.mark("msm sort");
     }
 
@@ -548,12 +591,19 @@ template <class X, class F> struct msm_pippenger {
         X &xx = *x;
         if (!xx.ok() || m == 0) return;
         if (!first && !cbuckets) cbuckets = (P *)xx.alloc(nb * sizeof(P));
-        size_t Mc = (size_t)nw * m;
+        size_t Mc = (size_t)nw * per * m;
         P *cb = first ? buckets : cbuckets;
         if (!first) xx.zero(cb, nb * sizeof(P));
-        /* round 1: from points */
-        size_t T = (Mc + S1 - 1) / S1;
-        k_accum<F, true> ka = {keys[set], vals[set], NULL, bases, Mc, S1, cb, skeys, svals};
+        /* round 1: from points; a smaller chunk (the first of several) gets shorter ranges,
+         * so that it still fills the GPU (never more threads than there are slots for) */
+        uint32_t s1 = S1;
+        if (S1_auto) {
+            s1 = range_for(Mc);
+            const size_t least = (Mc + nslots / 2 - 1) / (nslots / 2);
+            if (s1 < least) s1 = (uint32_t)least;
+        }
+        size_t T = (Mc + s1 - 1) / s1;
+        k_accum<F, true> ka = {keys[set], vals[set], NULL, bases, Mc, s1, cb, skeys, svals};
         msm_launch_accum(xx, T, ka);
         xx.mark("msm accumulate");
         size_t ns = 2 * T;
@@ -653,7 +703,8 @@ template <class X, class F> struct msm_pippenger {
 
 /* The core over n canonical scalars in executor memory, chunk by chunk: chunk k + 1's digits
  * and sort run on the side stream while chunk k is summed (the sort is memory-bound, the
- * summing multiplication-bound). */
+ * summing multiplication-bound). Only the first chunk's sort has nothing to hide behind:
+ * when there are several, the first is 2^msm_first_shift() times smaller. */
 template <class X, class F>
 static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
                             const msm_config *cfg, xyzz_t<F> *win_out, unsigned *nw_out, unsigned *c_out,
@@ -662,20 +713,23 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
     msm_pippenger<X, F> pip;
     pip.begin(x, bases, n, cfg, n);
     const size_t ch = pip.chunk;
-    pip.prepare(0, scalars, map, 0, n < ch ? n : ch);
-    for (size_t start = 0, k = 0; start < n && x.ok(); start += ch, k++) {
-        const size_t m = n - start < ch ? n - start : ch;
+    size_t first = n <= ch ? n : ch >> msm_first_shift();
+    if (first == 0) first = 1;
+    auto len = [&](size_t start) { return start == 0 ? first : n - start < ch ? n - start : ch; };
+    pip.prepare(0, scalars, map, 0, first);
+    for (size_t start = 0, k = 0; start < n && x.ok(); k++) {
+        const size_t m = len(start), next = start + m;
         int ready = -1;
-        if (start + ch < n) {
+        if (next < n) {
             /* ordered after everything issued so far, so after the chunk that last used
              * this set */
-            const size_t m2 = n - start - ch < ch ? n - start - ch : ch;
             x.side_begin();
-            pip.prepare((int)((k + 1) & 1), scalars + start + ch, map, start + ch, m2);
+            pip.prepare((int)((k + 1) & 1), scalars + next, map, next, len(next));
             ready = x.side_end();
         }
         pip.accumulate((int)(k & 1), m);
         x.wait_upload(ready);
+        start = next;
     }
     return pip.finish(win_out, nw_out, c_out, levels_out);
 }

@@ -56,7 +56,9 @@ void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n,
  * into the one constant of the combination step, so they cost no pass of their own: a and b
  * come out N times too large, c is scaled by N (N^2 too large, like a b), and the constant
  * 1/((g^N - 1) N^3) also pre-divides by the N the last inverse transform leaves. The final
- * coefficients stay bit-reversed: the H MSM indexes its bases by bitrev(position). */
+ * coefficients stay bit-reversed (the H MSM indexes its bases by bitrev(position)) and come
+ * out canonical, the form the MSM takes (ntt_scale.canonical_out), for the N - 1 the MSM
+ * reads (N = 1 leaves none). */
 template <class X>
 static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b, int up_c)
 {
@@ -101,6 +103,7 @@ static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsign
     if (lg > 0) {
         ntt_scale from_coset = to_coset;
         from_coset.pow = POW_GINV;
+        from_coset.canonical_out = true;
         ntt_run(x, tb, a, lg, true, NTT_NR, from_coset);
     }
     x.stage_end();

@@ -37,6 +37,7 @@ struct ntt_tables {
     const fr_t *tl, *tm;   /* w^i (i < 2^10), w^(i 2^10) (i < 2^18) */
     const fr_t *gl, *gh;   /* g^i, g^(i 2^14) (i < 2^14) */
     const fr_t *gil, *gih; /* g^-i, g^(-i 2^14) */
+    const fr_t *gihc;      /* gih in canonical form: g^-i times it is canonical */
 };
 
 HD fr_t ntt_tw(const ntt_tables &tb, uint32_t e, bool inverse)
@@ -58,6 +59,10 @@ struct ntt_scale {
     int where, pow;
     bool has_c;
     fr_t c;
+    /* POW_GINV in a transform's last pass only: the factor g^-j is made from the canonical
+     * high table, so the product (and the output) is canonical instead of Montgomery form at
+     * no cost (the H MSM's scalars) */
+    bool canonical_out;
 };
 
 /* Shared-memory layout of a pass's tile: element e's two 16-byte halves sit at 16-byte slots
@@ -126,7 +131,8 @@ struct k_ntt_pass {
     {
         uint32_t j = sc_bitrev ? bitrev((uint32_t)pos_, log_n) : (uint32_t)pos_;
         if (sc.pow != POW_NONE) {
-            const fr_t *lo = sc.pow == POW_G ? tb.gl : tb.gil, *hi = sc.pow == POW_G ? tb.gh : tb.gih;
+            const fr_t *lo = sc.pow == POW_G ? tb.gl : tb.gil;
+            const fr_t *hi = sc.pow == POW_G ? tb.gh : sc.canonical_out ? tb.gihc : tb.gih;
             fr_t f;
             mul(f, lo[j & (NTT_TAB_N - 1)], hi[j >> NTT_TAB_BITS]);
             mul_lazy(v, f, v);

@@ -17,6 +17,31 @@ struct prover_bases {
     const g1_affine *h, *l, *a, *b1;
     const g2_affine *b2;
     size_t n_h, n_l, n_a, n_b, num_inputs;
+    uint32_t h_phi; /* phi(H) at h + h_phi (the H MSM's scalar split, glv.cuh), or 0 */
+};
+
+/* The H MSM splits its scalars (phi(H) resident beside H: 96 bytes more per point) unless
+ * CUZK_GPU_H_GLV=0 */
+static bool h_glv_enabled(void)
+{
+    const char *e = getenv("CUZK_GPU_H_GLV");
+    return !(e && *e == '0');
+}
+
+/* H followed by phi(H), in host memory, for the emulated prover */
+struct h_with_phi {
+    std::vector<g1_affine> v;
+    void fill(prover_bases &B)
+    {
+        if (!h_glv_enabled() || B.n_h == 0 || 2 * B.n_h >= 0x7fffffffu) return;
+        v.resize(2 * B.n_h);
+        memcpy(v.data(), B.h, B.n_h * sizeof(g1_affine));
+        exec_host x;
+        k_phi_g1 k = {v.data(), v.data() + B.n_h};
+        x.parallel(B.n_h, k);
+        B.h = v.data();
+        B.h_phi = (uint32_t)B.n_h;
+    }
 };
 
 struct prover_vk {
@@ -193,11 +218,12 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     x.release(tail_idx);
     const int lab_done = x.side_end();
 
-    x.stage_begin("msm h");
-    k_from_mont km = {pb.a, pb.a};
-    x.parallel(N - 1, km);
+    x.stage_begin("msm h"); /* h's coefficients: canonical from the last NTT */
     idx_map hm = {NULL, IDX_BITREV, 0, lg};
-    msm_core_g1(x, B.h, pb.a, hm, N - 1, NULL, &h_msm, NULL, NULL);
+    msm_config hc;
+    memset(&hc, 0, sizeof hc);
+    hc.phi_off = B.h_phi;
+    msm_core_g1(x, B.h, pb.a, hm, N - 1, &hc, &h_msm, NULL, NULL);
     x.stage_end();
     x.wait_upload(lab_done);
     release_bufs(x, pb);
@@ -326,9 +352,11 @@ extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_gr
 {
     prover_bases B = {(const g1_affine *)p->h, (const g1_affine *)p->l, (const g1_affine *)p->a,
                       (const g1_affine *)p->b_g1, (const g2_affine *)p->b_g2, p->h_len, p->l_len, p->a_len,
-                      p->b_g1_len, p->vk.ic_len};
+                      p->b_g1_len, p->vk.ic_len, 0};
     cuzk_status st = check_shape(B, w);
     if (st) return st;
+    h_with_phi hp;
+    hp.fill(B);
     cuzk_fr r, s;
     if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
     exec_host x;
@@ -359,7 +387,7 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuz
 {
     prover_bases B = {(const g1_affine *)p->h, (const g1_affine *)p->l, (const g1_affine *)p->a,
                       (const g1_affine *)p->b_g1, (const g2_affine *)p->b_g2, p->h_len, p->l_len, p->a_len,
-                      p->b_g1_len, p->vk.ic_len};
+                      p->b_g1_len, p->vk.ic_len, 0};
     cuzk_status st = check_pce_shape(B, pce->num_constraints, pce->num_inputs, pce->num_aux, &pce->a_aux,
                                      &pce->b_input, &pce->b_aux, ni, na);
     if (st) return st;
@@ -367,6 +395,8 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuz
     if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
     pce_host h;
     h.init(pce, seg ? seg : SPMV_SEG);
+    h_with_phi hp;
+    hp.fill(B);
     exec_host x;
     return prove_pce_impl(x, ntt_host_tables_get().view(), B, vk_of(p->vk), h.v, input, aux, r, s, out);
 }
@@ -403,8 +433,17 @@ static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, siz
     cuzk_gpu_prover *pr = new (std::nothrow) cuzk_gpu_prover();
     if (!pr) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     size_t g1 = sizeof(g1_affine), g2 = sizeof(g2_affine);
-    size_t bytes = (nh + nl + na + nb) * g1 + nb * g2 + 5 * 256;
+    bool glv = h_glv_enabled() && nh > 0 && 2 * nh < 0x7fffffffu;
+    size_t nh_mem = glv ? 2 * nh : nh;
+    size_t bytes = (nh_mem + nl + na + nb) * g1 + nb * g2 + 5 * 256;
     cudaError_t e = cudaMalloc(&pr->mem, bytes);
+    if (e != cudaSuccess && glv) { /* no room for phi(H): the H MSM goes without the split */
+        cudaGetLastError();
+        glv = false;
+        nh_mem = nh;
+        bytes = (nh_mem + nl + na + nb) * g1 + nb * g2 + 5 * 256;
+        e = cudaMalloc(&pr->mem, bytes);
+    }
     if (e != cudaSuccess) {
         delete pr;
         return cuzk_fail(CUZK_ENOMEM, "device memory for the parameters (%zu bytes): %s", bytes, cudaGetErrorString(e));
@@ -416,7 +455,8 @@ static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, siz
         m += (b + 255) & ~(size_t)255;
         return (void *)p;
     };
-    pr->B.h = (const g1_affine *)take(nh * g1);
+    pr->B.h = (const g1_affine *)take(nh_mem * g1);
+    pr->B.h_phi = glv ? (uint32_t)nh : 0;
     pr->B.l = (const g1_affine *)take(nl * g1);
     pr->B.a = (const g1_affine *)take(na * g1);
     pr->B.b1 = (const g1_affine *)take(nb * g1);
@@ -433,6 +473,17 @@ static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, siz
     }
     *out = pr;
     return CUZK_OK;
+}
+
+/* phi(H) beside H, once H is in place */
+static cuzk_status prover_fill_phi(cuzk_gpu_prover *pr)
+{
+    if (!pr->B.h_phi) return CUZK_OK;
+    k_phi_g1 k = {pr->B.h, (g1_affine *)pr->B.h + pr->B.h_phi};
+    pr->x.parallel(pr->B.n_h, k);
+    pr->x.mark("phi(H)");
+    pr->x.sync();
+    return pr->x.err;
 }
 
 extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, const cuzk_groth16_params *p)
@@ -458,7 +509,11 @@ extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, const cuzk_
             return cuzk_fail(CUZK_EINTERNAL, "uploading parameters: %s", cudaGetErrorString(e));
         }
     }
-    return CUZK_OK;
+    if ((st = prover_fill_phi(pr))) {
+        cuzk_gpu_prover_destroy(pr);
+        *out = NULL;
+    }
+    return st;
 }
 
 extern "C" cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *sh)
@@ -478,8 +533,8 @@ extern "C" cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_prover **out, c
     synthetic_ab_g2(&A2, &Q2, sh->seed * 8 + 5);
     gen_points_g2(x, (g2_affine *)pr->B.b2, sh->n_b, A2, Q2);
     x.sync();
-    if (!x.ok()) {
-        st = x.err;
+    if (!x.ok() || (st = prover_fill_phi(pr))) {
+        st = st ? st : x.err;
         cuzk_gpu_prover_destroy(pr);
         *out = NULL;
         return st;

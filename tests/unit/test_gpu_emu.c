@@ -31,6 +31,7 @@ static void rand_scalars(cuzk_fr *s, size_t n)
 static void test_arith(void)
 {
     CHECK_OK(cuzk_gpu_emu_field_check(1, 300));
+    CHECK_OK(cuzk_gpu_emu_glv_check(2, 40));
     CHECK_OK(cuzk_gpu_emu_twiddle_check(2, 200));
     CHECK_OK(cuzk_gpu_emu_curve_check(2, 12));
 }
@@ -91,8 +92,10 @@ static int msm_g1_case(const blst_p1_affine *b, const cuzk_fr *s, size_t n, cons
 {
     blst_p1 want, got;
     CHECK_OK(cuzk_g1_msm(&want, b, s, n));
-    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0, 0},  {5, 7, 3, 0},  {4, 0, 2, 0}, {9, 33, 0, 0},
-                                                {14, 0, 0, 0}, {5, 7, 3, 1}, {0, 64, 0, 1}, {0, 0, 0, 1}};
+    static const cuzk_gpu_emu_msm_cfg cfgs[] = {
+        {0, 0, 0, 0, 0},  {5, 7, 3, 0, 0}, {4, 0, 2, 0, 0},  {9, 33, 0, 0, 0}, {14, 0, 0, 0, 0}, {5, 7, 3, 1, 0},
+        {0, 64, 0, 1, 0}, {0, 0, 0, 1, 0}, /* the scalar split: */
+        {0, 0, 0, 0, 1},  {5, 7, 3, 0, 1}, {11, 33, 0, 0, 1}, {4, 0, 2, 1, 1}};
     int bad = 0;
     for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++)
         for (int split = 0; split < 2; split++) {
@@ -170,7 +173,7 @@ static void test_msm_g2(void)
         CHECK(blst_p2_affine_in_g2(&b[i]));
     }
     static const size_t sizes[] = {1, 9, 150};
-    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0, 0}, {6, 11, 3, 0}, {6, 11, 3, 1}};
+    static const cuzk_gpu_emu_msm_cfg cfgs[] = {{0, 0, 0, 0, 0}, {6, 11, 3, 0, 0}, {6, 11, 3, 1, 0}};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         size_t n = sizes[k];
         rand_scalars(s, n);
