@@ -433,11 +433,20 @@ static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, siz
     cuzk_gpu_prover *pr = new (std::nothrow) cuzk_gpu_prover();
     if (!pr) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     size_t g1 = sizeof(g1_affine), g2 = sizeof(g2_affine);
+    /* phi(H) only where it leaves room for the proofs: a 32 GiB partition's working memory
+     * with the split (its MSM chunks, a, b, c, the L/A/B scratch) plus a resident circuit came
+     * to about 38 GB, 283 bytes per H point; 320 are asked for */
     bool glv = h_glv_enabled() && nh > 0 && 2 * nh < 0x7fffffffu;
+    size_t free_b = 0, total_b = 0;
+    if (glv && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
+        const size_t need = (2 * nh + nl + na + nb) * g1 + nb * g2 + 320 * nh;
+        glv = free_b >= need;
+    }
+    cudaGetLastError();
     size_t nh_mem = glv ? 2 * nh : nh;
     size_t bytes = (nh_mem + nl + na + nb) * g1 + nb * g2 + 5 * 256;
     cudaError_t e = cudaMalloc(&pr->mem, bytes);
-    if (e != cudaSuccess && glv) { /* no room for phi(H): the H MSM goes without the split */
+    if (e != cudaSuccess && glv) { /* no room for phi(H) after all: the H MSM goes without */
         cudaGetLastError();
         glv = false;
         nh_mem = nh;
