@@ -5,6 +5,8 @@
  * core (scalars canonical, each with a base index):
  *   1. digits: every scalar gives ceil(256/c) signed c-bit digits d (|d| <= 2^(c-1)); a nonzero
  *      digit of window w becomes the pair (key = w*2^(c-1) + |d|-1, value = base index | sign).
+ *      With the scalar split (G1, glv.cuh, msm_config.phi_off) each scalar is two 128-bit
+ *      halves on a base and its phi image: ceil(129/c) digits each.
  *   2. sort the pairs by key (radix sort over the key's bits): each bucket's points are adjacent.
  *   3. accumulate, load-balanced: thread t sums the fixed range [tS, tS+S) run by run (one
  *      mixed add per point). A run that is a whole bucket is added into the bucket; a run cut by
@@ -12,11 +14,12 @@
  *      are compacted (still sorted by key) and the same step sums them again until none is left.
  *      Every thread does the same work whatever the scalar distribution (all-equal scalars
  *      included).
- *   4. buckets -> window sums: running sums over groups of 64 buckets, in levels (see
- *      msm_core), with no scalar multiplication on the device.
+ *   4. buckets -> window sums: running sums over groups of 2^msm_reduce_bits() buckets, in
+ *      levels (see msm_pippenger::finish), with no scalar multiplication on the device.
  *   5. the host adds the windows (Horner, 2^c per step) with blst.
- *   Large inputs are processed in chunks of scalars; a chunk after the first completes its
- *   own bucket array, which is then added into the running one.
+ *   Large inputs are processed in chunks of scalars (the first of several smaller, see
+ *   msm_core); a chunk after the first completes its own bucket array, which is then added
+ *   into the running one.
  * split (Montgomery scalars, optional density bitmap): zero scalars are skipped, points of
  *   one-scalars are summed directly (one mixed add each), the rest is compacted (canonical
  *   scalar + base index) for the core. */
