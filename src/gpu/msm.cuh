@@ -240,16 +240,34 @@ template <class F> struct k_group_reduce {
         uint32_t w = (uint32_t)(t / G), g = (uint32_t)(t % G);
         uint32_t lo = g * L, hi = lo + L < m ? lo + L : m;
         const xyzz_t<F> *B = X + (size_t)w * m;
-        xyzz_t<F> s, tt;
-        set_inf(s);
-        set_inf(tt);
-        for (uint32_t i = hi; i > lo + 1; i--) {
-            xyzz_add(s, B[i - 1]);
-            xyzz_add(tt, s);
+        if constexpr (sizeof(F) > sizeof(fp_t)) {
+            /* G2: s += B[i] and tt += s through one inlined addition in the loop, on the two
+             * sums in local memory (acc[0] = s, acc[1] = tt): two inlined additions would
+             * double the code and keep both sums in the registers that the addition needs
+             * (on the H200 the first reduction level of G2 2^24 took 57 ms with two
+             * out-of-line calls, 42 with the sums in local memory, 32 with this) */
+            xyzz_t<F> acc[2];
+            set_inf(acc[0]);
+            set_inf(acc[1]);
+            const uint32_t steps = hi > lo ? 2 * (hi - lo) - 1 : 0;
+            for (uint32_t k = 0; k < steps; k++) {
+                const uint32_t odd = k & 1;
+                xyzz_add(acc[odd], odd ? acc[0] : B[hi - 1 - k / 2]);
+            }
+            T[t] = acc[1];
+            S[t] = acc[0];
+        } else {
+            xyzz_t<F> s, tt;
+            set_inf(s);
+            set_inf(tt);
+            for (uint32_t i = hi; i > lo + 1; i--) {
+                xyzz_add(s, B[i - 1]);
+                xyzz_add(tt, s);
+            }
+            if (hi > lo) xyzz_add(s, B[lo]);
+            T[t] = tt;
+            S[t] = s;
         }
-        if (hi > lo) xyzz_add(s, B[lo]);
-        T[t] = tt;
-        S[t] = s;
     }
 };
 
@@ -471,11 +489,20 @@ static inline int bits_for(uint64_t v) /* smallest b with v < 2^b */
 }
 
 /* Sums `count` groups of G XYZZ points (each group contiguous) down to one point per group;
- * returns the device buffer holding the `count` sums (either `a` or `tmp`). */
+ * returns the device buffer holding the `count` sums (either `a` or `tmp`). K points per
+ * thread and step: the steps are chains of full additions on few threads, so short chains
+ * win (G2 2^24 on the H200: 345.8 / 347.9 / 355.5 ms with K = 4 / 8 / 32; G1 113.9 / 114.6
+ * / 115.8). CUZK_GPU_MSM_SUM_K (2..64) overrides it, for measurement. */
+#define MSM_SUM_K_DEFAULT 4
 template <class X, class F>
 static xyzz_t<F> *msm_sum_down(X &x, xyzz_t<F> *a, xyzz_t<F> *tmp, uint32_t count, uint32_t G)
 {
-    const uint32_t K = 32;
+    static uint32_t K = 0;
+    if (!K) {
+        const char *e = getenv("CUZK_GPU_MSM_SUM_K");
+        int v = e ? atoi(e) : MSM_SUM_K_DEFAULT;
+        K = v >= 2 && v <= 64 ? (uint32_t)v : MSM_SUM_K_DEFAULT;
+    }
     while (G > 1 && x.ok()) {
         uint32_t Gout = (G + K - 1) / K;
         k_sum_groups<F> k = {a, tmp, G, Gout, K};
@@ -666,39 +693,60 @@ template <class X, class F> struct msm_pippenger {
         *nw_out = nw;
         *c_out = c;
         const uint32_t L = 1u << msm_reduce_bits();
-        uint32_t m = half, G0 = (half + L - 1) / L;
-        P *T = (P *)xx.alloc((size_t)nw * G0 * sizeof(P)), *tmp = (P *)xx.alloc((size_t)nw * G0 * sizeof(P));
-        P *Sa = (P *)xx.alloc((size_t)nw * G0 * sizeof(P)), *Sb = (P *)xx.alloc((size_t)nw * G0 * sizeof(P));
-        const P *Xl = buckets;
-        unsigned lev = 0;
-        while (xx.ok()) {
-            uint32_t G = (m + L - 1) / L;
-            if (lev + 2 > MSM_MAX_LEVELS) { /* c - 1 > (MSM_MAX_LEVELS - 1) log2 L */
+        /* level l has G_l groups per window: G_0 = ceil(half / L), G_(l+1) = ceil(G_l / L) */
+        uint32_t Gs[MSM_MAX_LEVELS];
+        size_t toff[MSM_MAX_LEVELS + 1];
+        unsigned nlev = 0;
+        toff[0] = 0;
+        for (uint32_t m = half;; nlev++) {
+            if (nlev + 1 >= MSM_MAX_LEVELS) { /* c - 1 > (MSM_MAX_LEVELS - 1) log2 L */
                 xx.err = cuzk_fail(CUZK_EINVAL, "MSM bucket reduction: 2^%u buckets need more than %d levels of %u",
                                    c - 1, MSM_MAX_LEVELS - 1, L);
-                break;
+                xx.release(buckets);
+                return xx.err;
             }
-            k_group_reduce<F> kg = {Xl, m, L, G, T, Sa};
-            xx.parallel((size_t)nw * G, kg);
-            P *ts = msm_sum_down<X, F>(xx, T, tmp, nw, G);
-            xx.to_host(win_out + (size_t)lev * nw, ts, nw * sizeof(P));
-            lev++;
-            if (G == 1) {
-                xx.to_host(win_out + (size_t)lev * nw, Sa, nw * sizeof(P));
-                break;
-            }
+            Gs[nlev] = (m + L - 1) / L;
+            toff[nlev + 1] = toff[nlev] + (size_t)nw * Gs[nlev];
+            m = Gs[nlev];
+            if (m == 1) break;
+        }
+        nlev++;
+        const size_t G0 = Gs[0];
+        P *T = (P *)xx.alloc(toff[nlev] * sizeof(P)), *tmp = (P *)xx.alloc(toff[nlev] * sizeof(P));
+        P *Sa = (P *)xx.alloc((size_t)nw * G0 * sizeof(P)), *Sb = (P *)xx.alloc((size_t)nw * G0 * sizeof(P));
+        P *lv = (P *)xx.alloc((size_t)(nlev + 1) * nw * sizeof(P));
+        int side_done[MSM_MAX_LEVELS];
+        for (unsigned l = 0; l < MSM_MAX_LEVELS; l++) side_done[l] = -1;
+        const P *Xl = buckets;
+        uint32_t m = half;
+        for (unsigned l = 0; l < nlev && xx.ok(); l++) {
+            k_group_reduce<F> kg = {Xl, m, L, Gs[l], T + toff[l], Sa};
+            xx.parallel((size_t)nw * Gs[l], kg);
+            if (l == 0) xx.mark("msm reduce: first level");
+            /* the sum over this level's groups is needed only at the end: it runs on the side
+             * stream beside the next levels (both are chains of few threads that leave the GPU
+             * mostly idle) */
+            xx.side_begin();
+            P *ts = msm_sum_down<X, F>(xx, T + toff[l], tmp + toff[l], nw, Gs[l]);
+            xx.copy(lv + (size_t)l * nw, ts, nw * sizeof(P));
+            side_done[l] = xx.side_end();
             Xl = Sa;
             P *sw = Sa;
             Sa = Sb;
             Sb = sw;
-            m = G;
+            m = Gs[l];
         }
+        /* the last level's group sums (one per window) are the totals */
+        xx.copy(lv + (size_t)nlev * nw, Sb, nw * sizeof(P));
+        for (unsigned l = 0; l < nlev; l++) xx.wait_upload(side_done[l]);
+        xx.to_host(win_out, lv, (size_t)(nlev + 1) * nw * sizeof(P));
         xx.mark("msm bucket reduce");
-        *levels_out = lev;
+        *levels_out = nlev;
         xx.release(T);
         xx.release(tmp);
         xx.release(Sa);
         xx.release(Sb);
+        xx.release(lv);
         xx.release(buckets);
         return xx.err;
     }
