@@ -88,7 +88,7 @@ struct exec_host {
     }
     void wait_upload(int) {}
     int side_mark() { return -1; }
-    void side_begin(int = -1) {}
+    void side_begin(int = -1, bool = true) {}
     int side_end() { return -1; }
     void stage_begin(const char *) {}
     void stage_end() {}
@@ -151,13 +151,17 @@ struct exec_dev {
     int upload(void *d, const void *h, size_t bytes);
     void wait_upload(int token);
     /* Work that may run beside the compute stream: between side_begin() and side_end() every
-     * launch, copy and allocation goes to a second stream (high priority, ordered after the
-     * work issued so far); side_end() returns a token that wait_upload() orders the compute
-     * stream after. Nested pairs stay on the side stream (their token is -1). */
-    cudaStream_t side_stream = 0, main_stream = 0;
+     * launch, copy and allocation goes to a second stream (ordered after the work issued so
+     * far); side_end() returns a token that wait_upload() orders the compute stream after.
+     * Nested pairs stay on the outer side stream (their token is -1). Urgent side work (the
+     * prover's L, A, B beside the NTTs) runs at high priority; the rest (an MSM sorting its
+     * next chunk while it sums the current one) at the compute stream's priority: at high
+     * priority that sort made the H MSM take one of two speeds in the pipeline (702 or 737
+     * ms from partition to partition on the H200). */
+    cudaStream_t side_stream = 0, side_stream_lo = 0, main_stream = 0, side_cur = 0;
     int side_depth = 0;
-    int side_mark();                /* a point of the compute stream to start side work at */
-    void side_begin(int after = -1); /* after: a side_mark() token (-1: now) */
+    int side_mark(); /* a point of the compute stream to start side work at */
+    void side_begin(int after = -1, bool urgent = true); /* after: a side_mark() token (-1: now) */
     int side_end();
     /* destroys the events of finished uploads and side work (call after sync) */
     void drop_events();

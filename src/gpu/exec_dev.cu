@@ -36,11 +36,13 @@ void exec_dev::destroy()
     }
     stages.clear();
     if (side_stream) cudaStreamSynchronize(side_stream);
+    if (side_stream_lo) cudaStreamSynchronize(side_stream_lo);
     drop_events();
     if (stream) cudaStreamDestroy(stream);
     if (copy_stream) cudaStreamDestroy(copy_stream);
     if (side_stream) cudaStreamDestroy(side_stream);
-    stream = copy_stream = side_stream = 0;
+    if (side_stream_lo) cudaStreamDestroy(side_stream_lo);
+    stream = copy_stream = side_stream = side_stream_lo = 0;
 }
 
 void exec_dev::drop_events()
@@ -122,22 +124,23 @@ int exec_dev::side_mark()
     return (int)upload_events.size() - 1;
 }
 
-void exec_dev::side_begin(int after)
+void exec_dev::side_begin(int after, bool urgent)
 {
     if (side_depth++ > 0 || !ok()) return; /* nested: stays on the side stream */
-    if (!side_stream) {
-        /* high priority unless CUZK_GPU_SIDE_PRIORITY=0 (for measurement) */
+    cudaStream_t &side = urgent ? side_stream : side_stream_lo;
+    if (!side) {
+        /* urgent: high priority unless CUZK_GPU_SIDE_PRIORITY=0 (for measurement) */
         int lo = 0, hi = 0;
         cudaDeviceGetStreamPriorityRange(&lo, &hi);
         const char *e = getenv("CUZK_GPU_SIDE_PRIORITY");
-        int pri = e && *e == '0' ? lo : hi;
-        if (!check(cudaStreamCreateWithPriority(&side_stream, cudaStreamNonBlocking, pri), "stream")) return;
+        int pri = urgent && !(e && *e == '0') ? hi : lo;
+        if (!check(cudaStreamCreateWithPriority(&side, cudaStreamNonBlocking, pri), "stream")) return;
     }
     if (after < 0) after = side_mark();
     if (after < 0 || (size_t)after >= upload_events.size()) return;
-    check(cudaStreamWaitEvent(side_stream, upload_events[(size_t)after], 0), "stream wait");
+    check(cudaStreamWaitEvent(side, upload_events[(size_t)after], 0), "stream wait");
     main_stream = stream;
-    stream = side_stream;
+    stream = side_cur = side;
 }
 
 int exec_dev::side_end()
@@ -145,15 +148,16 @@ int exec_dev::side_end()
     if (side_depth == 0 || --side_depth > 0 || !main_stream) return -1;
     stream = main_stream;
     main_stream = 0;
+    cudaStream_t side = side_cur;
     /* also after an error: the caller frees what the side work may still be reading only
      * once the compute stream has waited for it */
     cudaEvent_t done;
     if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) != cudaSuccess) {
-        cudaStreamSynchronize(side_stream);
+        cudaStreamSynchronize(side);
         return -1;
     }
     upload_events.push_back(done);
-    cudaEventRecord(done, side_stream);
+    cudaEventRecord(done, side);
     return (int)upload_events.size() - 1;
 }
 

@@ -774,7 +774,7 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
         if (next < n) {
             /* ordered after everything issued so far, so after the chunk that last used
              * this set */
-            x.side_begin();
+            x.side_begin(-1, false);
             pip.prepare((int)((k + 1) & 1), scalars + next, map, next, len(next));
             ready = x.side_end();
         }
