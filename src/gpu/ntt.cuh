@@ -101,7 +101,9 @@ HD void sm_put(uint4 *sm, uint32_t f, const fr_t &v)
  * three (two) stages between exchanges: 56.0 ms against 72.5 (62.6) for 2^27 on the H200.
  * The transform is bound by its multiplications, and the register form halves occupancy.
  * With the layout above and warp-uniform twiddles, radix-4 steps (two stages per exchange,
- * four elements per thread) still gained nothing: 44.4 against 44.3 ms. */
+ * four elements per thread) still gained nothing: 44.4 against 44.3 ms; reading each
+ * butterfly's twiddle one butterfly ahead (63 instead of 48 registers) lost: 46.4 against
+ * 45.2 ms. */
 struct k_ntt_pass {
     fr_t *data;
     ntt_tables tb;
