@@ -491,8 +491,9 @@ static inline int bits_for(uint64_t v) /* smallest b with v < 2^b */
 /* Sums `count` groups of G XYZZ points (each group contiguous) down to one point per group;
  * returns the device buffer holding the `count` sums (either `a` or `tmp`). K points per
  * thread and step: the steps are chains of full additions on few threads, so short chains
- * win (G2 2^24 on the H200: 345.8 / 347.9 / 355.5 ms with K = 4 / 8 / 32; G1 113.9 / 114.6
- * / 115.8). CUZK_GPU_MSM_SUM_K (2..64) overrides it, for measurement. */
+ * win (G2 2^24 on the H200, measured before the G2 addition was inlined: 345.8 / 347.9 /
+ * 355.5 ms with K = 4 / 8 / 32; G1 113.9 / 114.6 / 115.8). CUZK_GPU_MSM_SUM_K (2..64)
+ * overrides it, for measurement. */
 #define MSM_SUM_K_DEFAULT 4
 template <class X, class F>
 static xyzz_t<F> *msm_sum_down(X &x, xyzz_t<F> *a, xyzz_t<F> *tmp, uint32_t count, uint32_t G)
