@@ -491,7 +491,9 @@ extern "C" cuzk_status cuzk_gpu_emu_glv_check(uint64_t seed, int iters)
 extern "C" cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_ntt_kind kind)
 {
     exec_host x;
-    ntt_natural(x, ntt_host_tables_get().view(), (fr_t *)data, log_n, kind);
+    std::vector<fr_t> scratch;
+    if (ntt_natural_out_enabled()) scratch.resize((size_t)1 << log_n);
+    ntt_natural(x, ntt_host_tables_get().view(), (fr_t *)data, log_n, kind, scratch.empty() ? NULL : scratch.data());
     return x.err;
 }
 

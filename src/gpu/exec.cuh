@@ -36,6 +36,7 @@ struct exec_host {
         if (!p && err == CUZK_OK) err = cuzk_fail(CUZK_ENOMEM, "host emulation: out of memory for %zu bytes", bytes);
         return p;
     }
+    void *try_alloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
     void release(void *p) { free(p); }
     void zero(void *p, size_t bytes) { memset(p, 0, bytes); }
     void to_host(void *h, const void *d, size_t bytes) { memcpy(h, d, bytes); }
@@ -140,6 +141,7 @@ struct exec_dev {
     bool is_device() const { return true; }
     bool check(cudaError_t e, const char *what);
     void *alloc(size_t bytes);
+    void *try_alloc(size_t bytes); /* NULL without an error where the memory is not there */
     void release(void *p);
     void zero(void *p, size_t bytes);
     void to_host(void *h, const void *d, size_t bytes); /* synchronous */

@@ -66,6 +66,17 @@ void *exec_dev::alloc(size_t bytes)
     return p;
 }
 
+void *exec_dev::try_alloc(size_t bytes)
+{
+    if (!ok()) return NULL;
+    void *p = NULL;
+    if (cudaMallocAsync(&p, bytes ? bytes : 1, stream) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+
 void exec_dev::release(void *p)
 {
     if (p) cudaFreeAsync(p, stream);

@@ -71,6 +71,9 @@ const ntt_host_tables &ntt_host_tables_get()
         powers(t.tl, t.tm, w, NTT_TW_N, NTT_TM_N);
         powers(t.gl, t.gh, g, NTT_TAB_N, NTT_TAB_N);
         powers(t.gil, t.gih, gi, NTT_TAB_N, NTT_TAB_N);
+        /* full table for the emulation's sizes: w_(2^13)^i = w^(i 2^15) = TM[i 2^5] */
+        t.tf.resize((size_t)1 << (NTT_HOST_FULL_LOG - 1));
+        for (size_t i = 0; i < t.tf.size(); i++) t.tf[i] = t.tm[i << (NTT_LOG_MAX - NTT_HOST_FULL_LOG - NTT_TW_BITS)];
         t.gihc.resize(NTT_TAB_N);
         for (unsigned i = 0; i < NTT_TAB_N; i++) {
             cuzk_fr v;
@@ -108,7 +111,40 @@ cuzk_status gpu_init(void)
     return CUZK_OK;
 }
 
-cuzk_status ntt_device_tables(ntt_tables *out)
+/* full tables built so far, by log size (one for 2^L serves every size up to 2^L) */
+static fr_t *g_full[NTT_LOG_MAX + 1];
+
+__global__ void k_tw_full(fr_t *out, ntt_tables tb, unsigned L)
+{
+    const size_t n = (size_t)1 << (L - 1);
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        out[i] = ntt_tw(tb, (uint32_t)i << (NTT_LOG_MAX - L), false);
+}
+
+/* builds the full table for 2^L where memory allows (errors only clear the CUDA state) */
+static void build_full(const ntt_tables &tb, unsigned L, size_t keep_free)
+{
+    const size_t bytes = ((size_t)1 << (L - 1)) * sizeof(fr_t);
+    size_t fr = 0, tot = 0;
+    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess || fr < bytes || fr - bytes < keep_free) {
+        cudaGetLastError();
+        return;
+    }
+    fr_t *d = NULL;
+    if (cudaMalloc((void **)&d, bytes) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    k_tw_full<<<4 * 132, 256>>>(d, tb, L);
+    if (cudaDeviceSynchronize() != cudaSuccess) {
+        cudaGetLastError();
+        cudaFree(d);
+        return;
+    }
+    g_full[L] = d;
+}
+
+cuzk_status ntt_device_tables(ntt_tables *out, unsigned full_log, size_t keep_free)
 {
     static fr_t *dev = NULL;
     static std::mutex mu;
@@ -126,7 +162,25 @@ cuzk_status ntt_device_tables(ntt_tables *out)
         for (int i = 0; i < 7; i++) cudaMemcpy(d + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
         dev = d;
     }
-    *out = {dev + off[0], dev + off[1], dev + off[2], dev + off[3], dev + off[4], dev + off[5], dev + off[6]};
+    *out = {dev + off[0], dev + off[1], dev + off[2], dev + off[3], dev + off[4], dev + off[5], dev + off[6], NULL, 0};
+    if (!ntt_full_table_enabled()) return CUZK_OK;
+    /* the smallest table that serves full_log, built if missing and asked for; for a lookup
+     * (full_log 0) the largest */
+    unsigned lo = full_log ? full_log : NTT_FULL_MIN_LOG;
+    if (lo < NTT_FULL_MIN_LOG) return CUZK_OK; /* two entries are one load there */
+    if (full_log) {
+        bool have = false;
+        for (unsigned L = lo; L <= NTT_LOG_MAX; L++) have |= g_full[L] != NULL;
+        if (!have) build_full(*out, full_log, keep_free);
+    }
+    for (unsigned k = 0; k + lo <= NTT_LOG_MAX; k++) {
+        unsigned L = full_log ? lo + k : NTT_LOG_MAX - k;
+        if (g_full[L]) {
+            out->tf = g_full[L];
+            out->tf_log = L;
+            break;
+        }
+    }
     return CUZK_OK;
 }
 

@@ -25,17 +25,24 @@ struct cuzk_gpu_pce {
 void xyzz_to_p1(blst_p1 *out, const g1_xyzz &p);
 void xyzz_to_p2(blst_p2 *out, const g2_xyzz &p);
 
-/* NTT tables in host memory (w = the 2^28-th root, g = 7) */
+/* NTT tables in host memory (w = the 2^28-th root, g = 7), with a full table for the
+ * emulation's sizes (up to 2^NTT_HOST_FULL_LOG) */
+#define NTT_HOST_FULL_LOG 13
 struct ntt_host_tables {
-    std::vector<fr_t> tl, tm, gl, gh, gil, gih, gihc;
+    std::vector<fr_t> tl, tm, gl, gh, gil, gih, gihc, tf;
     ntt_tables view() const
     {
-        return {tl.data(), tm.data(), gl.data(), gh.data(), gil.data(), gih.data(), gihc.data()};
+        const bool full = ntt_full_table_enabled();
+        return {tl.data(), tm.data(), gl.data(), gh.data(), gil.data(), gih.data(), gihc.data(),
+                full ? tf.data() : NULL, full ? NTT_HOST_FULL_LOG : 0u};
     }
 };
 const ntt_host_tables &ntt_host_tables_get();
-/* the same tables in device memory (current device; created on first use) */
-cuzk_status ntt_device_tables(ntt_tables *out);
+/* The same tables in device memory (current device; created on first use). full_log > 0:
+ * also the full table for transforms of up to 2^full_log, built if missing where at least
+ * keep_free bytes of device memory stay free beside it (sizes from 2^NTT_FULL_MIN_LOG on;
+ * smaller ones never need it); full_log 0: the largest full table built so far, if any. */
+cuzk_status ntt_device_tables(ntt_tables *out, unsigned full_log = 0, size_t keep_free = 0);
 
 /* device initialisation shared by all entry points: checks a device is there and keeps the
  * memory pool's freed memory (release threshold = max) */
@@ -46,9 +53,11 @@ void synthetic_ab_g1(g1_affine *A, g1_affine *Q, uint64_t seed);
 void synthetic_ab_g2(g2_affine *A, g2_affine *Q, uint64_t seed);
 
 /* ---------------------------------------------------------------- NTT (ntt.cu) */
-/* natural order in and out, one vector, data in the executor's memory */
-void ntt_natural(exec_dev &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind);
-void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind);
+/* natural order in and out, one vector, data in the executor's memory; scratch (NULL or as
+ * large as data) saves the bit-reversal pass */
+void ntt_natural(exec_dev &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind, fr_t *scratch);
+void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind,
+                 fr_t *scratch);
 /* the H polynomial from a, b, c (N elements each, zero padded) into a, coefficients at
  * bit-reversed positions */
 void ntt_h_pipeline(exec_dev &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b,

@@ -21,7 +21,8 @@ static fr_t n_inv(unsigned log_n)
     return fr_of(ni);
 }
 
-template <class X> static void natural_impl(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind)
+template <class X>
+static void natural_impl(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind, fr_t *scratch)
 {
     if (log_n == 0) return; /* every kind is the identity on one element */
     ntt_scale sc;
@@ -36,17 +37,16 @@ template <class X> static void natural_impl(X &x, const ntt_tables &tb, fr_t *da
         sc.has_c = true;
         sc.c = n_inv(log_n);
     }
-    ntt_run(x, tb, data, log_n, inverse, NTT_NR, sc);
-    ntt_bitrev(x, data, log_n);
+    if (!ntt_run(x, tb, data, log_n, inverse, NTT_NR, sc, scratch)) ntt_bitrev(x, data, log_n);
 }
 
-void ntt_natural(exec_dev &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind)
+void ntt_natural(exec_dev &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind, fr_t *scratch)
 {
-    natural_impl(x, tb, data, log_n, kind);
+    natural_impl(x, tb, data, log_n, kind, scratch);
 }
-void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind)
+void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind, fr_t *scratch)
 {
-    natural_impl(x, tb, data, log_n, kind);
+    natural_impl(x, tb, data, log_n, kind, scratch);
 }
 
 /* bellperson's H: coefficients of a, b, c by inverse NTT, evaluations on the coset g*H,
@@ -125,8 +125,7 @@ extern "C" cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, 
 {
     if (log_n > CUZK_NTT_MAX_LOG) return cuzk_fail(CUZK_EINVAL, "NTT size 2^%u is above the supported 2^%d", log_n, CUZK_NTT_MAX_LOG);
     if ((unsigned)kind > 3) return cuzk_fail(CUZK_EINVAL, "unknown NTT kind %d", (int)kind);
-    ntt_tables tb;
-    cuzk_status st = ntt_device_tables(&tb);
+    cuzk_status st = gpu_init();
     if (st) return st;
     exec_dev x;
     if (!x.init()) {
@@ -136,16 +135,21 @@ extern "C" cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, 
     size_t n = (size_t)1 << log_n, bytes = n * sizeof(fr_t);
     fr_t *buf = NULL;
     if (!on_device) buf = (fr_t *)x.alloc(bytes);
-    for (size_t v = 0; v < nvec && x.ok(); v++) {
+    /* natural order out without a bit-reversal pass where a second buffer fits */
+    fr_t *scratch = ntt_natural_out_enabled() && log_n > 1 ? (fr_t *)x.try_alloc(bytes) : NULL;
+    ntt_tables tb;
+    st = ntt_device_tables(&tb, log_n, (size_t)1 << 30);
+    for (size_t v = 0; v < nvec && x.ok() && !st; v++) {
         fr_t *d = on_device ? (fr_t *)(data + v * n) : buf;
         if (!on_device) x.to_dev(d, data + v * n, bytes);
-        ntt_natural(x, tb, d, log_n, kind);
+        ntt_natural(x, tb, d, log_n, kind, scratch);
         if (!on_device) x.to_host(data + v * n, d, bytes);
     }
     x.sync();
     if (buf) x.release(buf);
+    if (scratch) x.release(scratch);
     x.sync();
-    st = x.err;
+    if (!st) st = x.err;
     x.destroy();
     return st;
 }

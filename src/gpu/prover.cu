@@ -480,6 +480,15 @@ static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, siz
         cuzk_gpu_prover_destroy(pr);
         return st;
     }
+    /* the NTTs' full twiddle table (16 bytes per domain element), where it leaves the proofs
+     * their working memory (283 bytes per H point measured with the split, see above) */
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < nh + 1) lg++;
+    ntt_tables tb;
+    if ((st = ntt_device_tables(&tb, lg, 300 * nh))) {
+        cuzk_gpu_prover_destroy(pr);
+        return st;
+    }
     *out = pr;
     return CUZK_OK;
 }

@@ -79,8 +79,16 @@ static void test_ntt(void)
         setenv("CUZK_GPU_NTT_PASS_BITS", pass_bits[k], 1);
         test_ntt_sizes(many, sizeof many / sizeof many[0]);
     }
+    /* the paths the defaults replace where memory is short: the top pass multiplying two
+     * table entries, the bit reversal as a pass of its own */
+    setenv("CUZK_GPU_NTT_FULL_TABLE", "0", 1);
+    setenv("CUZK_GPU_NTT_NATURAL_OUT", "0", 1);
+    test_ntt_sizes(many, sizeof many / sizeof many[0]);
     unsetenv("CUZK_GPU_NTT_PASS_BITS");
     unsetenv("CUZK_GPU_NTT_TILE_BITS");
+    test_ntt_sizes(logs, sizeof logs / sizeof logs[0]);
+    unsetenv("CUZK_GPU_NTT_FULL_TABLE");
+    unsetenv("CUZK_GPU_NTT_NATURAL_OUT");
 }
 
 static void random_points_g1(blst_p1_affine *p, size_t n)
