@@ -41,6 +41,7 @@
 #define NTT_TAB_BITS 14 /* coset tables: g^i and g^(i 2^14) for i < 2^14 */
 #define NTT_TAB_N (1u << NTT_TAB_BITS)
 #define NTT_PASS_MAX 11
+static_assert(NTT_LOG_MAX - NTT_PASS_MAX >= NTT_TW_BITS, "in-block twiddles must be one load (ntt_tw_hi)");
 
 struct ntt_tables {
     const fr_t *tl, *tm;   /* w^i (i < 2^10), w^(i 2^10) (i < 2^18) */
@@ -57,6 +58,14 @@ HD fr_t ntt_tw_full(const ntt_tables &tb, uint32_t i, unsigned L, bool *neg)
     const uint32_t half = 1u << (L - 1);
     *neg = (i & half) != 0;
     return tb.tf[(size_t)(i & (half - 1)) << (tb.tf_log - L)];
+}
+
+/* w^e for e a multiple of 2^10 (one load, no branch): in-block twiddles, and those between
+ * the passes of transforms up to 2^18 */
+HD fr_t ntt_tw_hi(const ntt_tables &tb, uint32_t e, bool inverse)
+{
+    if (inverse) e = (0u - e) & ((1u << NTT_LOG_MAX) - 1);
+    return tb.tm[e >> NTT_TW_BITS];
 }
 
 HD fr_t ntt_tw(const ntt_tables &tb, uint32_t e, bool inverse)
@@ -173,7 +182,7 @@ struct k_ntt_pass {
         }
         uint32_t e = (n0 * k1) << (NTT_LOG_MAX - s_lo - b);
         if (e == 0) return;
-        fr_t t = ntt_tw(tb, e, inverse);
+        fr_t t = s_lo + b + NTT_TW_BITS <= NTT_LOG_MAX ? ntt_tw_hi(tb, e, inverse) : ntt_tw(tb, e, inverse);
         mul_lazy(v, t, v);
     }
     /* j: the element's coefficient index */
@@ -188,7 +197,8 @@ struct k_ntt_pass {
         }
         if (sc.has_c) mul_lazy(v, sc.c, v);
     }
-    HD fr_t tw(unsigned j, uint32_t t) const { return ntt_tw(tb, t << (NTT_LOG_MAX - j - 1), inverse); }
+    /* in-block: exponents are multiples of 2^(28 - b) >= 2^17 */
+    HD fr_t tw(unsigned j, uint32_t t) const { return ntt_tw_hi(tb, t << (NTT_LOG_MAX - j - 1), inverse); }
 
     /* Stage j: pairs p, p + 2^j with p = upper * 2^(j+1) + t, twiddle w_(2^(j+1))^t. The
      * butterfly index is (t, c, upper) from the top bit down: the lanes of a warp take upper
