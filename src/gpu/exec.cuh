@@ -36,7 +36,6 @@ struct exec_host {
         if (!p && err == CUZK_OK) err = cuzk_fail(CUZK_ENOMEM, "host emulation: out of memory for %zu bytes", bytes);
         return p;
     }
-    void *try_alloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
     void release(void *p) { free(p); }
     void zero(void *p, size_t bytes) { memset(p, 0, bytes); }
     void to_host(void *h, const void *d, size_t bytes) { memcpy(h, d, bytes); }
