@@ -162,6 +162,11 @@ cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t n, bool g2,
 #define CUZK_GPU_FIELD_FORMS 9
 cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS]) CUZK_WARN_UNUSED;
 const char *cuzk_gpu_field_bench_name(int i);
+/* Multiplier pipes: 32-bit IMAD alone, FP64 DFMA alone, and one of each per step
+ * (independent chains on every SM), in operations per second: whether the double-precision
+ * pipe multiplies beside the integer one. */
+#define CUZK_GPU_PIPE_FORMS 3
+cuzk_status cuzk_gpu_pipe_bench(double ops_per_s[CUZK_GPU_PIPE_FORMS]) CUZK_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

@@ -345,8 +345,9 @@ static int bench_prove(const bench_opts *o)
 
 static int bench_field(const bench_opts *o)
 {
-    double v[CUZK_GPU_FIELD_FORMS];
-    if (cuzk_gpu_field_bench(v)) {
+    static const char *const pipe_names[CUZK_GPU_PIPE_FORMS] = {"32-bit IMAD", "FP64 DFMA", "IMAD and DFMA together"};
+    double v[CUZK_GPU_FIELD_FORMS], pv[CUZK_GPU_PIPE_FORMS];
+    if (cuzk_gpu_field_bench(v) || cuzk_gpu_pipe_bench(pv)) {
         fprintf(stderr, "cuzk bench gpu-field: %s\n", cuzk_last_error());
         return 1;
     }
@@ -354,10 +355,15 @@ static int bench_field(const bench_opts *o)
         printf("{\"bench\":\"gpu-field\",\"forms\":[");
         for (int i = 0; i < CUZK_GPU_FIELD_FORMS; i++)
             printf("%s{\"form\":\"%s\",\"mul_per_s\":%.4g}", i ? "," : "", cuzk_gpu_field_bench_name(i), v[i]);
+        printf("],\"pipes\":[");
+        for (int i = 0; i < CUZK_GPU_PIPE_FORMS; i++)
+            printf("%s{\"pipe\":\"%s\",\"ops_per_s\":%.4g}", i ? "," : "", pipe_names[i], pv[i]);
         printf("]}\n");
     } else {
         printf("%-44s %10s\n", "Montgomery multiplication", "Gmul/s");
         for (int i = 0; i < CUZK_GPU_FIELD_FORMS; i++) printf("%-44s %10.2f\n", cuzk_gpu_field_bench_name(i), v[i] / 1e9);
+        printf("%-44s %10s\n", "Multiplier pipes (independent chains)", "Gop/s");
+        for (int i = 0; i < CUZK_GPU_PIPE_FORMS; i++) printf("%-44s %10.1f\n", pipe_names[i], pv[i] / 1e9);
     }
     return 0;
 }

@@ -115,3 +115,78 @@ extern "C" cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FOR
     }
     return CUZK_OK;
 }
+
+/* ---------------------------------------------------------------- multiplier pipes */
+/* MODE 0: x = x y + z (IMAD), 1: d = fma(d, e, f) (DFMA), 2: both per step; 8 independent
+ * chains per thread of each kind */
+#define PIPE_CHAINS 8
+template <int MODE> __global__ void k_pipe_bench(uint32_t *out, double *dout, int iters, uint32_t s)
+{
+    uint32_t x[PIPE_CHAINS];
+    double d[PIPE_CHAINS];
+    for (int c = 0; c < PIPE_CHAINS; c++) {
+        x[c] = threadIdx.x + c * s;
+        d[c] = 1.0 + 1e-9 * (threadIdx.x + c);
+    }
+    const uint32_t y = s | 1, z = s * 3;
+    const double e = 0.999999999, f = 1e-12;
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int c = 0; c < PIPE_CHAINS; c++) {
+            if (MODE != 1) x[c] = x[c] * y + z;
+            if (MODE != 0) d[c] = fma(d[c], e, f);
+        }
+    }
+    uint32_t a = 0;
+    double b = 0;
+    for (int c = 0; c < PIPE_CHAINS; c++) {
+        a ^= x[c];
+        b += d[c];
+    }
+    const size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = a; /* kept so that the chains are not removed */
+    dout[i] = b;
+}
+
+template <int MODE> static float pipe_ms(uint32_t *o, double *od, unsigned blocks, int iters)
+{
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    k_pipe_bench<MODE><<<blocks, 256>>>(o, od, 10, 7); /* warm-up */
+    cudaEventRecord(a);
+    k_pipe_bench<MODE><<<blocks, 256>>>(o, od, iters, 7);
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return ms;
+}
+
+extern "C" cuzk_status cuzk_gpu_pipe_bench(double ops_per_s[CUZK_GPU_PIPE_FORMS])
+{
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    int sms = 132;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    const unsigned blocks = (unsigned)sms * 8;
+    const int iters = 20000;
+    uint32_t *o = NULL;
+    double *od = NULL;
+    if (cudaMalloc(&o, (size_t)blocks * 256 * 4) != cudaSuccess || cudaMalloc(&od, (size_t)blocks * 256 * 8) != cudaSuccess) {
+        cudaFree(o);
+        return cuzk_fail(CUZK_ENOMEM, "pipe bench buffers");
+    }
+    const double steps = (double)blocks * 256 * iters * PIPE_CHAINS;
+    ops_per_s[0] = steps / (pipe_ms<0>(o, od, blocks, iters) / 1e3);
+    ops_per_s[1] = steps / (pipe_ms<1>(o, od, blocks, iters) / 1e3);
+    ops_per_s[2] = 2 * steps / (pipe_ms<2>(o, od, blocks, iters) / 1e3);
+    cudaError_t e = cudaGetLastError();
+    cudaFree(o);
+    cudaFree(od);
+    if (e != cudaSuccess) return cuzk_fail(CUZK_EINTERNAL, "pipe bench: %s", cudaGetErrorString(e));
+    return CUZK_OK;
+}
+
