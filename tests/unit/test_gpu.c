@@ -54,13 +54,17 @@ static void test_ntt(void)
         free(y);
         cuzk_ntt_domain_free(&d);
     }
-    if (large) {
-        /* 2^27: inverse(forward(x)) = x, and a sparse input against its closed form */
-        unsigned lg = 27;
+    /* 2^27 and 2^28 (the top pass's full twiddle table, the natural-order last pass at the
+     * largest sizes): inverse(forward(x)) = x, and a sparse input against its closed form */
+    for (unsigned lg = 27; large && lg <= CUZK_NTT_MAX_LOG; lg++) {
         size_t n = (size_t)1 << lg;
         cuzk_fr *x = NULL, *y = malloc(n * sizeof *y);
         CHECK_OK(cuzk_gpu_host_alloc((void **)&x, n * sizeof *x));
-        if (!x || !y) return;
+        if (!x || !y) {
+            free(y);
+            cuzk_gpu_host_free(x);
+            return;
+        }
         for (size_t i = 0; i < n; i++) cuzk_fr_from_u64(&x[i], i * 2654435761u + 1);
         memcpy(y, x, n * sizeof *x);
         CHECK_OK(cuzk_gpu_ntt(x, lg, 1, CUZK_GPU_NTT_COSET_FORWARD, false));
@@ -85,6 +89,20 @@ static void test_ntt(void)
             if (!cuzk_fr_eq(&t, &x[k])) bad = 1;
         }
         CHECK(!bad);
+        /* dense input: the transform of x rotated by one place (x_(i-1)) is X_k w^k */
+        for (size_t i = 0; i < n; i++) cuzk_fr_from_u64(&x[i], i * 2654435761u + 7);
+        for (size_t i = 0; i < n; i++) y[i] = x[(i + n - 1) & (n - 1)];
+        CHECK_OK(cuzk_gpu_ntt(x, lg, 1, CUZK_GPU_NTT_FORWARD, false));
+        CHECK_OK(cuzk_gpu_ntt(y, lg, 1, CUZK_GPU_NTT_FORWARD, false));
+        bad = 0;
+        for (int q = 0; q < 64; q++) {
+            size_t k = q < 8 ? (size_t)q : q < 16 ? n - 1 - (size_t)(q - 8) : (size_t)(cuzk_rng_next(&rng) % n);
+            cuzk_fr_pow_u64(&t, &w, k);
+            cuzk_fr_mul(&t, &t, &x[k]);
+            if (!cuzk_fr_eq(&t, &y[k])) bad = 1;
+        }
+        CHECK(!bad);
+        if (bad) fprintf(stderr, "    GPU NTT at 2^%u: shifting the input does not turn the output by w^k\n", lg);
         cuzk_gpu_host_free(x);
         free(y);
     }
