@@ -121,11 +121,13 @@ __global__ void k_tw_full(fr_t *out, ntt_tables tb, unsigned L)
         out[i] = ntt_tw(tb, (uint32_t)i << (NTT_LOG_MAX - L), false);
 }
 
-/* builds the full table for 2^L where memory allows (errors only clear the CUDA state) */
+/* builds the full table for 2^L where memory allows (errors only clear the CUDA state);
+ * keep_free SIZE_MAX: never */
 static void build_full(const ntt_tables &tb, unsigned L, size_t keep_free)
 {
     const size_t bytes = ((size_t)1 << (L - 1)) * sizeof(fr_t);
     size_t fr = 0, tot = 0;
+    if (keep_free == SIZE_MAX) return;
     if (cudaMemGetInfo(&fr, &tot) != cudaSuccess || fr < bytes || fr - bytes < keep_free) {
         cudaGetLastError();
         return;
@@ -164,23 +166,16 @@ cuzk_status ntt_device_tables(ntt_tables *out, unsigned full_log, size_t keep_fr
     }
     *out = {dev + off[0], dev + off[1], dev + off[2], dev + off[3], dev + off[4], dev + off[5], dev + off[6], NULL, 0};
     if (!ntt_full_table_enabled()) return CUZK_OK;
-    /* the smallest table that serves full_log, built if missing and asked for; for a lookup
-     * (full_log 0) the largest */
-    unsigned lo = full_log ? full_log : NTT_FULL_MIN_LOG;
-    if (lo < NTT_FULL_MIN_LOG) return CUZK_OK; /* two entries are one load there */
-    if (full_log) {
-        bool have = false;
-        for (unsigned L = lo; L <= NTT_LOG_MAX; L++) have |= g_full[L] != NULL;
-        if (!have) build_full(*out, full_log, keep_free);
-    }
-    for (unsigned k = 0; k + lo <= NTT_LOG_MAX; k++) {
-        unsigned L = full_log ? lo + k : NTT_LOG_MAX - k;
+    /* the table for exactly 2^full_log, built where memory allows; else the smallest larger
+     * one (read with a stride) */
+    if (full_log < NTT_FULL_MIN_LOG) return CUZK_OK; /* two entries are one load there */
+    if (!g_full[full_log]) build_full(*out, full_log, keep_free);
+    for (unsigned L = full_log; L <= NTT_LOG_MAX; L++)
         if (g_full[L]) {
             out->tf = g_full[L];
             out->tf_log = L;
             break;
         }
-    }
     return CUZK_OK;
 }
 

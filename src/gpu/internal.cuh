@@ -38,11 +38,11 @@ struct ntt_host_tables {
     }
 };
 const ntt_host_tables &ntt_host_tables_get();
-/* The same tables in device memory (current device; created on first use). full_log > 0:
- * also the full table for transforms of up to 2^full_log, built if missing where at least
- * keep_free bytes of device memory stay free beside it (sizes from 2^NTT_FULL_MIN_LOG on;
- * smaller ones never need it); full_log 0: the largest full table built so far, if any. */
-cuzk_status ntt_device_tables(ntt_tables *out, unsigned full_log = 0, size_t keep_free = 0);
+/* The same tables in device memory (current device; created on first use), with the full
+ * table for transforms of 2^full_log (from 2^NTT_FULL_MIN_LOG on; smaller ones never need
+ * one): the one for that size, built if missing where at least keep_free bytes of device
+ * memory stay free beside it (SIZE_MAX: never built here), or else a larger one. */
+cuzk_status ntt_device_tables(ntt_tables *out, unsigned full_log = 0, size_t keep_free = SIZE_MAX);
 
 /* device initialisation shared by all entry points: checks a device is there and keeps the
  * memory pool's freed memory (release threshold = max) */

@@ -425,6 +425,14 @@ struct cuzk_gpu_prover {
     size_t pf_hits; /* proofs that used a prefetched witness */
 };
 
+/* log2 of the evaluation domain of a circuit with nh H bases (N - 1 of them) */
+static unsigned domain_log(size_t nh)
+{
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < nh + 1) lg++;
+    return lg;
+}
+
 static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, size_t na, size_t nb, size_t ni)
 {
     *out = NULL;
@@ -482,10 +490,8 @@ static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, siz
     }
     /* the NTTs' full twiddle table (16 bytes per domain element), where it leaves the proofs
      * their working memory (283 bytes per H point measured with the split, see above) */
-    unsigned lg = 0;
-    while (((size_t)1 << lg) < nh + 1) lg++;
     ntt_tables tb;
-    if ((st = ntt_device_tables(&tb, lg, 300 * nh))) {
+    if ((st = ntt_device_tables(&tb, domain_log(nh), 300 * nh))) {
         cuzk_gpu_prover_destroy(pr);
         return st;
     }
@@ -598,7 +604,7 @@ static cuzk_status run_device(cuzk_gpu_prover *pr, const cuzk_fr *r_in, const cu
     cuzk_status st;
     if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
     ntt_tables tb;
-    if ((st = ntt_device_tables(&tb))) return st;
+    if ((st = ntt_device_tables(&tb, domain_log(pr->B.n_h)))) return st; /* built at creation */
     int span = cuzk_span_begin(tl, "prove (gpu)");
     exec_dev &x = pr->x;
     x.err = CUZK_OK;
