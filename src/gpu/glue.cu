@@ -137,7 +137,7 @@ static void build_full(const ntt_tables &tb, unsigned L, size_t keep_free)
         cudaGetLastError();
         return;
     }
-    k_tw_full<<<4 * 132, 256>>>(d, tb, L);
+    k_tw_full<<<1024, 256>>>(d, tb, L); /* grid-stride */
     if (cudaDeviceSynchronize() != cudaSuccess) {
         cudaGetLastError();
         cudaFree(d);

@@ -135,8 +135,11 @@ extern "C" cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, 
     size_t n = (size_t)1 << log_n, bytes = n * sizeof(fr_t);
     fr_t *buf = NULL;
     if (!on_device) buf = (fr_t *)x.alloc(bytes);
-    /* natural order out without a bit-reversal pass where a second buffer fits */
-    fr_t *scratch = ntt_natural_out_enabled() && log_n > 1 ? (fr_t *)x.try_alloc(bytes) : NULL;
+    /* natural order out without a bit-reversal pass where a second buffer fits (transforms
+     * of more than one pass) */
+    unsigned bs[NTT_LOG_MAX];
+    const bool passes = log_n > 0 && ntt_plan(log_n, bs) > 1;
+    fr_t *scratch = ntt_natural_out_enabled() && passes ? (fr_t *)x.try_alloc(bytes) : NULL;
     ntt_tables tb;
     st = ntt_device_tables(&tb, log_n, (size_t)1 << 30);
     for (size_t v = 0; v < nvec && x.ok() && !st; v++) {
