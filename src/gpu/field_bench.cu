@@ -59,13 +59,22 @@ template <int V> static void fb_launch(uint32_t *d, size_t T, int iters)
 
 extern "C" const char *cuzk_gpu_field_bench_name(int i) { return i >= 0 && i < FB_COUNT ? fb_names[i] : NULL; }
 
+/* the device ready, and its multiprocessor count (both benchmarks size their grids by it) */
+static cuzk_status bench_device(int *sms)
+{
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    *sms = 132;
+    cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, 0);
+    return CUZK_OK;
+}
+
 extern "C" cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS])
 {
     static_assert(FB_COUNT == CUZK_GPU_FIELD_FORMS, "gpu.h lists every form");
-    cuzk_status st = gpu_init();
+    int sms = 0;
+    cuzk_status st = bench_device(&sms);
     if (st) return st;
-    int sms = 132;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     const size_t T = (size_t)sms * 1024;
     const int iters = 2000;
     std::vector<fp_t> h((2 + FB_COUNT) * T);
@@ -167,10 +176,9 @@ template <int MODE> static float pipe_ms(uint32_t *o, double *od, unsigned block
 
 extern "C" cuzk_status cuzk_gpu_pipe_bench(double ops_per_s[CUZK_GPU_PIPE_FORMS])
 {
-    cuzk_status st = gpu_init();
+    int sms = 0;
+    cuzk_status st = bench_device(&sms);
     if (st) return st;
-    int sms = 132;
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     const unsigned blocks = (unsigned)sms * 8;
     const int iters = 20000;
     uint32_t *o = NULL;
