@@ -159,7 +159,7 @@ cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t n, bool g2,
 
 /* Field multiplication throughput of each multiplication form (for the record), muls/s;
  * cuzk_gpu_field_bench_name(i) names form i (NULL past the last). */
-#define CUZK_GPU_FIELD_FORMS 9
+#define CUZK_GPU_FIELD_FORMS 10
 cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS]) CUZK_WARN_UNUSED;
 const char *cuzk_gpu_field_bench_name(int i);
 /* Multiplier pipes: 32-bit IMAD alone, FP64 DFMA alone, and one of each per step

@@ -33,6 +33,20 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
 {
     cuzk_rng rng;
     cuzk_rng_seed(&rng, seed);
+    { /* Shoup pairs, known answers: floor(2^256 / r) = 2, floor((r - 1) 2^256 / r) = 2^256 - 3 */
+        fr_t one, m1;
+        fr_shoup_t sp;
+        set_one(one);
+        fr_from_mont(m1, one);
+        FAIL_IF(!(m1.v[0] == 1 && mp_is_zero<7>(m1.v + 1)), "Fr one's canonical form is not 1");
+        fr_shoup_from_mont(sp, one);
+        FAIL_IF(!(sp.wq.v[0] == 2 && mp_is_zero<7>(sp.wq.v + 1)), "Shoup quotient of 1 is not 2");
+        neg(m1, one);
+        fr_shoup_from_mont(sp, m1);
+        bool ok = sp.wq.v[0] == 0xfffffffdu;
+        for (int k = 1; k < 8; k++) ok = ok && sp.wq.v[k] == 0xffffffffu;
+        FAIL_IF(!ok, "Shoup quotient of r - 1 is not 2^256 - 3");
+    }
     for (int it = 0; it < iters; it++) {
         blst_fp a, b, r;
         rand_fp(&a, &rng);
@@ -213,6 +227,26 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
             reduce_lazy(w, z2);
             cuzk_fr_add(&want, &fa, &fb);
             FAIL_IF(memcmp(&w, &want, 32), "Fr lazy add differs (iteration %d)", it);
+            /* Shoup's product by a constant: the pair from u's Montgomery form, times the
+             * lazy lv and times 2r - 1 (the largest lazy value, -1 mod r) */
+            fr_shoup_t sp;
+            fr_shoup_from_mont(sp, u);
+            fr_from_mont(w, u);
+            FAIL_IF(memcmp(&w, &sp.w, 32), "Shoup pair's w is not u's canonical form (iteration %d)", it);
+            mul_shoup_lazy(z2, lv, sp);
+            FAIL_IF(!below_2r(z2), "Fr Shoup mul not below 2r (iteration %d)", it);
+            reduce_lazy(w, z2);
+            cuzk_fr_mul(&want, &fa, &fb);
+            FAIL_IF(memcmp(&w, &want, 32), "Fr Shoup mul differs (iteration %d)", it);
+            fr_t top;
+            for (int k = 0; k < 8; k++) top.v[k] = fr_params::p2(k) - (k == 0);
+            mul_shoup_lazy(z2, top, sp);
+            FAIL_IF(!below_2r(z2), "Fr Shoup mul of 2r - 1 not below 2r (iteration %d)", it);
+            reduce_lazy(w, z2);
+            cuzk_fr_neg(&want, &fa); /* raw 2r - 1 times w: the raw number -w mod r */
+            fr_t negw;
+            fr_from_mont(negw, *(const fr_t *)&want);
+            FAIL_IF(memcmp(&w, &negw, 32), "Fr Shoup mul of 2r - 1 differs (iteration %d)", it);
             sub_lazy(z2, u, lv);
             FAIL_IF(!below_2r(z2), "Fr lazy sub not below 2r (iteration %d)", it);
             reduce_lazy(w, z2);
@@ -398,9 +432,25 @@ extern "C" cuzk_status cuzk_gpu_emu_twiddle_check(uint64_t seed, int iters)
         uint32_t j = e >> 1; /* coset positions below 2^27 */
         cuzk_fr want;
         cuzk_fr_pow_u64(&want, &g, j);
-        fr_t got;
-        mul(got, tb.gl[j & (NTT_TAB_N - 1)], tb.gh[j >> NTT_TAB_BITS]);
+        fr_t got; /* 1 (Montgomery) times the two Shoup factors: g^j's Montgomery form */
+        set_one(got);
+        mul_shoup_lazy(got, got, tb.gl[j & (NTT_TAB_N - 1)]);
+        mul_shoup_lazy(got, got, tb.gh[j >> NTT_TAB_BITS]);
+        reduce_lazy(got, got);
         FAIL_IF(memcmp(&got, &want, 32), "coset factor g^%u differs", j);
+        cuzk_fr_inv(&want, &want); /* g^-j, and canonical through gihc */
+        set_one(got);
+        mul_shoup_lazy(got, got, tb.gil[j & (NTT_TAB_N - 1)]);
+        mul_shoup_lazy(got, got, tb.gih[j >> NTT_TAB_BITS]);
+        reduce_lazy(got, got);
+        FAIL_IF(memcmp(&got, &want, 32), "coset factor g^-%u differs", j);
+        set_one(got);
+        mul_shoup_lazy(got, got, tb.gil[j & (NTT_TAB_N - 1)]);
+        mul_shoup_lazy(got, got, tb.gihc[j >> NTT_TAB_BITS]);
+        reduce_lazy(got, got);
+        uint8_t canon[32];
+        cuzk_fr_to_bytes_le(canon, &want);
+        FAIL_IF(memcmp(&got, canon, 32), "canonical coset factor g^-%u differs", j);
     }
     return CUZK_OK;
 }

@@ -59,6 +59,14 @@ static void powers(std::vector<fr_t> &lo, std::vector<fr_t> &hi, const cuzk_fr &
     }
 }
 
+/* Shoup pairs of Montgomery values */
+static std::vector<fr_shoup_t> shoup_pairs(const std::vector<fr_t> &mont)
+{
+    std::vector<fr_shoup_t> s(mont.size());
+    for (size_t i = 0; i < mont.size(); i++) fr_shoup_from_mont(s[i], mont[i]);
+    return s;
+}
+
 const ntt_host_tables &ntt_host_tables_get()
 {
     static ntt_host_tables t;
@@ -69,17 +77,24 @@ const ntt_host_tables &ntt_host_tables_get()
         cuzk_fr_from_u64(&g, CUZK_FR_GENERATOR);
         cuzk_fr_inv(&gi, &g);
         powers(t.tl, t.tm, w, NTT_TW_N, NTT_TM_N);
-        powers(t.gl, t.gh, g, NTT_TAB_N, NTT_TAB_N);
-        powers(t.gil, t.gih, gi, NTT_TAB_N, NTT_TAB_N);
-        /* full table for the emulation's sizes: w_(2^13)^i = w^(i 2^15) = TM[i 2^5] */
-        t.tf.resize((size_t)1 << (NTT_HOST_FULL_LOG - 1));
-        for (size_t i = 0; i < t.tf.size(); i++) t.tf[i] = t.tm[i << (NTT_LOG_MAX - NTT_HOST_FULL_LOG - NTT_TW_BITS)];
-        t.gihc.resize(NTT_TAB_N);
+        t.tms = shoup_pairs(t.tm);
+        std::vector<fr_t> lo, hi, hic(NTT_TAB_N);
+        powers(lo, hi, g, NTT_TAB_N, NTT_TAB_N);
+        t.gl = shoup_pairs(lo);
+        t.gh = shoup_pairs(hi);
+        powers(lo, hi, gi, NTT_TAB_N, NTT_TAB_N);
+        t.gil = shoup_pairs(lo);
+        t.gih = shoup_pairs(hi);
+        /* g^(-i 2^14) R^-1, whose Montgomery form is g^(-i 2^14)'s canonical one */
         for (unsigned i = 0; i < NTT_TAB_N; i++) {
             cuzk_fr v;
-            memcpy(&v, &t.gih[i], 32);
-            cuzk_fr_to_bytes_le((uint8_t *)&t.gihc[i], &v); /* canonical, as 32-bit limbs */
+            memcpy(&v, &hi[i], 32);
+            cuzk_fr_to_bytes_le((uint8_t *)&hic[i], &v); /* canonical, as 32-bit limbs */
         }
+        t.gihc = shoup_pairs(hic);
+        /* full table for the emulation's sizes: w_(2^13)^i = w^(i 2^15) = TM[i 2^5] */
+        t.tf.resize((size_t)1 << (NTT_HOST_FULL_LOG - 1));
+        for (size_t i = 0; i < t.tf.size(); i++) t.tf[i] = t.tms[i << (NTT_LOG_MAX - NTT_HOST_FULL_LOG - NTT_TW_BITS)];
     });
     return t;
 }
@@ -112,27 +127,27 @@ cuzk_status gpu_init(void)
 }
 
 /* full tables built so far, by log size (one for 2^L serves every size up to 2^L) */
-static fr_t *g_full[NTT_LOG_MAX + 1];
+static fr_shoup_t *g_full[NTT_LOG_MAX + 1];
 
-__global__ void k_tw_full(fr_t *out, ntt_tables tb, unsigned L)
+__global__ void k_tw_full(fr_shoup_t *out, ntt_tables tb, unsigned L)
 {
     const size_t n = (size_t)1 << (L - 1);
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        out[i] = ntt_tw(tb, (uint32_t)i << (NTT_LOG_MAX - L), false);
+        fr_shoup_from_mont(out[i], ntt_tw(tb, (uint32_t)i << (NTT_LOG_MAX - L), false));
 }
 
 /* builds the full table for 2^L where memory allows (errors only clear the CUDA state);
  * keep_free SIZE_MAX: never */
 static void build_full(const ntt_tables &tb, unsigned L, size_t keep_free)
 {
-    const size_t bytes = ((size_t)1 << (L - 1)) * sizeof(fr_t);
+    const size_t bytes = ((size_t)1 << (L - 1)) * sizeof(fr_shoup_t);
     size_t fr = 0, tot = 0;
     if (keep_free == SIZE_MAX) return;
     if (cudaMemGetInfo(&fr, &tot) != cudaSuccess || fr < bytes || fr - bytes < keep_free) {
         cudaGetLastError();
         return;
     }
-    fr_t *d = NULL;
+    fr_shoup_t *d = NULL;
     if (cudaMalloc((void **)&d, bytes) != cudaSuccess) {
         cudaGetLastError();
         return;
@@ -148,23 +163,35 @@ static void build_full(const ntt_tables &tb, unsigned L, size_t keep_free)
 
 cuzk_status ntt_device_tables(ntt_tables *out, unsigned full_log, size_t keep_free)
 {
-    static fr_t *dev = NULL;
+    static fr_t *dev = NULL;          /* tl, tm */
+    static fr_shoup_t *dev_s = NULL;  /* gl, gh, gil, gih, gihc, tms */
     static std::mutex mu;
     cuzk_status st = gpu_init();
     if (st) return st;
     std::lock_guard<std::mutex> lk(mu);
     const ntt_host_tables &h = ntt_host_tables_get();
-    const std::vector<fr_t> *v[7] = {&h.tl, &h.tm, &h.gl, &h.gh, &h.gil, &h.gih, &h.gihc};
-    size_t off[8] = {0};
-    for (int i = 0; i < 7; i++) off[i + 1] = off[i] + v[i]->size();
+    const std::vector<fr_t> *v[2] = {&h.tl, &h.tm};
+    const std::vector<fr_shoup_t> *vs[6] = {&h.gl, &h.gh, &h.gil, &h.gih, &h.gihc, &h.tms};
+    size_t off[3] = {0}, offs[7] = {0};
+    for (int i = 0; i < 2; i++) off[i + 1] = off[i] + v[i]->size();
+    for (int i = 0; i < 6; i++) offs[i + 1] = offs[i] + vs[i]->size();
     if (!dev) {
         fr_t *d = NULL;
-        cudaError_t e = cudaMalloc((void **)&d, off[7] * sizeof(fr_t));
-        if (e != cudaSuccess) return cuzk_fail(CUZK_ENOMEM, "NTT tables: %s", cudaGetErrorString(e));
-        for (int i = 0; i < 7; i++) cudaMemcpy(d + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
+        fr_shoup_t *ds = NULL;
+        cudaError_t e = cudaMalloc((void **)&d, off[2] * sizeof(fr_t));
+        if (e == cudaSuccess) e = cudaMalloc((void **)&ds, offs[6] * sizeof(fr_shoup_t));
+        if (e != cudaSuccess) {
+            cudaFree(d);
+            return cuzk_fail(CUZK_ENOMEM, "NTT tables: %s", cudaGetErrorString(e));
+        }
+        for (int i = 0; i < 2; i++) cudaMemcpy(d + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
+        for (int i = 0; i < 6; i++)
+            cudaMemcpy(ds + offs[i], vs[i]->data(), vs[i]->size() * sizeof(fr_shoup_t), cudaMemcpyHostToDevice);
         dev = d;
+        dev_s = ds;
     }
-    *out = {dev + off[0], dev + off[1], dev + off[2], dev + off[3], dev + off[4], dev + off[5], dev + off[6], NULL, 0};
+    *out = {dev + off[0], dev + off[1], dev_s + offs[0], dev_s + offs[1], dev_s + offs[2], dev_s + offs[3], dev_s + offs[4],
+            dev_s + offs[5], NULL, 0};
     if (!ntt_full_table_enabled()) return CUZK_OK;
     /* the table for exactly 2^full_log, built where memory allows; else the smallest larger
      * one (read with a stride) */

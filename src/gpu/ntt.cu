@@ -13,12 +13,20 @@ static fr_t fr_of(const cuzk_fr &v)
     return r;
 }
 
-static fr_t n_inv(unsigned log_n)
+/* a constant's Shoup pair (fr_shoup.cuh) */
+static fr_shoup_t shoup_of(const cuzk_fr &v)
+{
+    fr_shoup_t t;
+    fr_shoup_from_mont(t, fr_of(v));
+    return t;
+}
+
+static fr_shoup_t n_inv(unsigned log_n)
 {
     cuzk_fr n, ni;
     cuzk_fr_from_u64(&n, (uint64_t)1 << log_n);
     cuzk_fr_inv(&ni, &n);
-    return fr_of(ni);
+    return shoup_of(ni);
 }
 
 template <class X>
@@ -71,7 +79,7 @@ static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsign
     to_coset.pow = POW_G;
     ntt_scale to_coset_n = to_coset; /* for c */
     to_coset_n.has_c = true;
-    to_coset_n.c = fr_of(n);
+    to_coset_n.c = shoup_of(n);
     ntt_scale none;
     memset(&none, 0, sizeof none);
     fr_t *v[3] = {a, b, c};
@@ -96,7 +104,7 @@ static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsign
     cuzk_fr_mul(&n3, &n3, &n);
     cuzk_fr_mul(&z, &z, &n3);
     cuzk_fr_inv(&z, &z);
-    k_h_combine kc = {a, b, c, fr_of(z)};
+    k_h_combine kc = {a, b, c, shoup_of(z)};
     x.parallel(N, kc);
     x.stage_end();
     x.stage_begin("intt h");

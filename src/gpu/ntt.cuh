@@ -16,8 +16,10 @@
  * In-block twiddles are multiples of 2^17, and so are the twiddles between the passes of a
  * transform of up to 2^18 elements (for 2^27: the middle pass): those cost one load and no
  * multiplication. The top pass of a larger transform needs every power of its root: it
- * reads them from a full table (w_M^i for i < M/2, w_M^(i + M/2) = -w_M^i; 16 M bytes, kept
- * per device where memory allows) or else multiplies two entries. Inverse transforms use
+ * reads them from a full table (w_M^i for i < M/2, w_M^(i + M/2) = -w_M^i; 32 M bytes, kept
+ * per device where memory allows) or else multiplies two entries. The twiddles read in one
+ * load are Shoup pairs (w, floor(w 2^256 / r)), whose product with a value takes about two
+ * thirds of a Montgomery product's instructions (fr_shoup.cuh). Inverse transforms use
  * w^-e = w^(2^28-e). Coset factors c * g^j (or g^-j) use two more table pairs (split at
  * 2^14), and are applied while loading the first pass or storing the last one, so the H
  * pipeline needs no separate scaling or bit-reversal passes.
@@ -32,7 +34,7 @@
 #define CUZK_GPU_NTT_CUH
 
 #include "gpu/exec.cuh"
-#include "gpu/field.cuh"
+#include "gpu/fr_shoup.cuh"
 
 #define NTT_LOG_MAX 28
 #define NTT_TW_BITS 10 /* w tables: w^i for i < 2^10 and w^(i 2^10) for i < 2^18 */
@@ -44,16 +46,17 @@
 static_assert(NTT_LOG_MAX - NTT_PASS_MAX >= NTT_TW_BITS, "in-block twiddles must be one load (ntt_tw_hi)");
 
 struct ntt_tables {
-    const fr_t *tl, *tm;   /* w^i (i < 2^10), w^(i 2^10) (i < 2^18) */
-    const fr_t *gl, *gh;   /* g^i, g^(i 2^14) (i < 2^14) */
-    const fr_t *gil, *gih; /* g^-i, g^(-i 2^14) */
-    const fr_t *gihc;      /* gih in canonical form: g^-i times it is canonical */
-    const fr_t *tf;        /* full table: w_M^i for i < M/2, M = 2^tf_log (or NULL) */
+    const fr_t *tl, *tm;         /* w^i (i < 2^10), w^(i 2^10) (i < 2^18) */
+    const fr_shoup_t *gl, *gh;   /* g^i, g^(i 2^14) (i < 2^14), Shoup pairs (fr_shoup.cuh) */
+    const fr_shoup_t *gil, *gih; /* g^-i, g^(-i 2^14) */
+    const fr_shoup_t *gihc;      /* g^(-i 2^14) R^-1: a Montgomery value times it comes out canonical */
+    const fr_shoup_t *tms;       /* tm as Shoup pairs: the twiddles one load reads */
+    const fr_shoup_t *tf;  /* full table: w_M^i for i < M/2, M = 2^tf_log (or NULL), Shoup pairs */
     unsigned tf_log;
 };
 
 /* w_(2^L)^i for 0 < i < 2^L from the full table (tf_log >= L) */
-HD fr_t ntt_tw_full(const ntt_tables &tb, uint32_t i, unsigned L, bool *neg)
+HD fr_shoup_t ntt_tw_full(const ntt_tables &tb, uint32_t i, unsigned L, bool *neg)
 {
     const uint32_t half = 1u << (L - 1);
     *neg = (i & half) != 0;
@@ -62,10 +65,10 @@ HD fr_t ntt_tw_full(const ntt_tables &tb, uint32_t i, unsigned L, bool *neg)
 
 /* w^e for e a multiple of 2^10 (one load, no branch): in-block twiddles, and those between
  * the passes of transforms up to 2^18 */
-HD fr_t ntt_tw_hi(const ntt_tables &tb, uint32_t e, bool inverse)
+HD fr_shoup_t ntt_tw_hi(const ntt_tables &tb, uint32_t e, bool inverse)
 {
     if (inverse) e = (0u - e) & ((1u << NTT_LOG_MAX) - 1);
-    return tb.tm[e >> NTT_TW_BITS];
+    return tb.tms[e >> NTT_TW_BITS];
 }
 
 HD fr_t ntt_tw(const ntt_tables &tb, uint32_t e, bool inverse)
@@ -86,7 +89,7 @@ enum { POW_NONE = 0, POW_G = 1, POW_GINV = 2 };
 struct ntt_scale {
     int where, pow;
     bool has_c;
-    fr_t c;
+    fr_shoup_t c; /* fr_shoup_from_mont of the constant */
     /* POW_GINV in a transform's last pass only: the factor g^-j is made from the canonical
      * high table, so the product (and the output) is canonical instead of Montgomery form at
      * no cost (the H MSM's scalars) */
@@ -173,8 +176,8 @@ struct k_ntt_pass {
             if (i == 0) return;
             if (inverse) i = (1u << log_n) - i;
             bool neg;
-            fr_t t = ntt_tw_full(tb, i, log_n, &neg);
-            mul_lazy(v, t, v);
+            const fr_shoup_t t = ntt_tw_full(tb, i, log_n, &neg);
+            mul_shoup_lazy(v, v, t);
             if (neg) {
                 const fr_t z = {};
                 sub_lazy(v, z, v);
@@ -183,23 +186,26 @@ struct k_ntt_pass {
         }
         uint32_t e = (n0 * k1) << (NTT_LOG_MAX - s_lo - b);
         if (e == 0) return;
-        fr_t t = s_lo + b + NTT_TW_BITS <= NTT_LOG_MAX ? ntt_tw_hi(tb, e, inverse) : ntt_tw(tb, e, inverse);
-        mul_lazy(v, t, v);
+        if (s_lo + b + NTT_TW_BITS <= NTT_LOG_MAX) {
+            mul_shoup_lazy(v, v, ntt_tw_hi(tb, e, inverse));
+        } else {
+            const fr_t t = ntt_tw(tb, e, inverse);
+            mul_lazy(v, t, v);
+        }
     }
     /* j: the element's coefficient index */
     HD void scale(fr_t &v, uint32_t j) const
     {
-        if (sc.pow != POW_NONE) {
-            const fr_t *lo = sc.pow == POW_G ? tb.gl : tb.gil;
-            const fr_t *hi = sc.pow == POW_G ? tb.gh : sc.canonical_out ? tb.gihc : tb.gih;
-            fr_t f;
-            mul(f, lo[j & (NTT_TAB_N - 1)], hi[j >> NTT_TAB_BITS]);
-            mul_lazy(v, f, v);
+        if (sc.pow != POW_NONE) { /* two Shoup products cost less than one Montgomery factor and its product */
+            const fr_shoup_t *lo = sc.pow == POW_G ? tb.gl : tb.gil;
+            const fr_shoup_t *hi = sc.pow == POW_G ? tb.gh : sc.canonical_out ? tb.gihc : tb.gih;
+            mul_shoup_lazy(v, v, lo[j & (NTT_TAB_N - 1)]);
+            mul_shoup_lazy(v, v, hi[j >> NTT_TAB_BITS]);
         }
-        if (sc.has_c) mul_lazy(v, sc.c, v);
+        if (sc.has_c) mul_shoup_lazy(v, v, sc.c);
     }
     /* in-block: exponents are multiples of 2^(28 - b) >= 2^17 */
-    HD fr_t tw(unsigned j, uint32_t t) const { return ntt_tw_hi(tb, t << (NTT_LOG_MAX - j - 1), inverse); }
+    HD fr_shoup_t tw(unsigned j, uint32_t t) const { return ntt_tw_hi(tb, t << (NTT_LOG_MAX - j - 1), inverse); }
 
     /* Stage j: pairs p, p + 2^j with p = upper * 2^(j+1) + t, twiddle w_(2^(j+1))^t. The
      * butterfly index is (t, c, upper) from the top bit down: the lanes of a warp take upper
@@ -214,10 +220,10 @@ struct k_ntt_pass {
             uint32_t p = (upper << (j + 1)) | t;
             uint32_t f1 = ntt_swz((p << g) | c), f2 = f1 ^ f_step;
             fr_t u = sm_get(sm, f1), w = sm_get(sm, f2), s;
-            if (dit && t) mul_lazy(w, tw(j, t), w);
+            if (dit && t) mul_shoup_lazy(w, w, tw(j, t));
             add_lazy(s, u, w);
             sub_lazy(w, u, w);
-            if (!dit && t) mul_lazy(w, tw(j, t), w);
+            if (!dit && t) mul_shoup_lazy(w, w, tw(j, t));
             sm_put(sm, f1, s);
             sm_put(sm, f2, w);
         }
@@ -325,13 +331,14 @@ template <class X> static void ntt_bitrev(X &x, fr_t *data, unsigned log_n)
 struct k_h_combine {
     fr_t *a;
     const fr_t *b, *c;
-    fr_t z;
+    fr_shoup_t z;
     HD void operator()(size_t i) const
     {
         fr_t t;
         mul(t, a[i], b[i]);
         sub(t, t, c[i]);
-        mul(t, t, z);
+        mul_shoup_lazy(t, t, z);
+        reduce_lazy(t, t);
         a[i] = t;
     }
 };
@@ -424,24 +431,5 @@ static bool ntt_run(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, bool
     }
     return natural;
 }
-
-/* Scales every element by the factor of an ntt_scale (for log_n = 0 and standalone use). */
-struct k_scale {
-    fr_t *data;
-    ntt_tables tb;
-    ntt_scale sc;
-    HD void operator()(size_t j) const
-    {
-        fr_t v = data[j];
-        if (sc.pow != POW_NONE) {
-            const fr_t *lo = sc.pow == POW_G ? tb.gl : tb.gil, *hi = sc.pow == POW_G ? tb.gh : tb.gih;
-            fr_t f;
-            mul(f, lo[j & (NTT_TAB_N - 1)], hi[j >> NTT_TAB_BITS]);
-            mul(v, v, f);
-        }
-        if (sc.has_c) mul(v, v, sc.c);
-        data[j] = v;
-    }
-};
 
 #endif

@@ -488,7 +488,7 @@ static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, siz
         cuzk_gpu_prover_destroy(pr);
         return st;
     }
-    /* the NTTs' full twiddle table (16 bytes per domain element), where it leaves the proofs
+    /* the NTTs' full twiddle table (32 bytes per domain element), where it leaves the proofs
      * their working memory (283 bytes per H point measured with the split, see above) */
     ntt_tables tb;
     if ((st = ntt_device_tables(&tb, domain_log(nh), 300 * nh))) {
