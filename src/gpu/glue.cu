@@ -78,20 +78,14 @@ const ntt_host_tables &ntt_host_tables_get()
         cuzk_fr_inv(&gi, &g);
         powers(t.tl, t.tm, w, NTT_TW_N, NTT_TM_N);
         t.tms = shoup_pairs(t.tm);
-        std::vector<fr_t> lo, hi, hic(NTT_TAB_N);
-        powers(lo, hi, g, NTT_TAB_N, NTT_TAB_N);
-        t.gl = shoup_pairs(lo);
-        t.gh = shoup_pairs(hi);
-        powers(lo, hi, gi, NTT_TAB_N, NTT_TAB_N);
-        t.gil = shoup_pairs(lo);
-        t.gih = shoup_pairs(hi);
-        /* g^(-i 2^14) R^-1, whose Montgomery form is g^(-i 2^14)'s canonical one */
+        powers(t.gl, t.gh, g, NTT_TAB_N, NTT_TAB_N);
+        powers(t.gil, t.gih, gi, NTT_TAB_N, NTT_TAB_N);
+        t.gihc.resize(NTT_TAB_N);
         for (unsigned i = 0; i < NTT_TAB_N; i++) {
             cuzk_fr v;
-            memcpy(&v, &hi[i], 32);
-            cuzk_fr_to_bytes_le((uint8_t *)&hic[i], &v); /* canonical, as 32-bit limbs */
+            memcpy(&v, &t.gih[i], 32);
+            cuzk_fr_to_bytes_le((uint8_t *)&t.gihc[i], &v); /* canonical, as 32-bit limbs */
         }
-        t.gihc = shoup_pairs(hic);
         /* full table for the emulation's sizes: w_(2^13)^i = w^(i 2^15) = TM[i 2^5] */
         t.tf.resize((size_t)1 << (NTT_HOST_FULL_LOG - 1));
         for (size_t i = 0; i < t.tf.size(); i++) t.tf[i] = t.tms[i << (NTT_LOG_MAX - NTT_HOST_FULL_LOG - NTT_TW_BITS)];
@@ -163,35 +157,32 @@ static void build_full(const ntt_tables &tb, unsigned L, size_t keep_free)
 
 cuzk_status ntt_device_tables(ntt_tables *out, unsigned full_log, size_t keep_free)
 {
-    static fr_t *dev = NULL;          /* tl, tm */
-    static fr_shoup_t *dev_s = NULL;  /* gl, gh, gil, gih, gihc, tms */
+    static fr_t *dev = NULL;         /* tl, tm, gl, gh, gil, gih, gihc */
+    static fr_shoup_t *dev_s = NULL; /* tms */
     static std::mutex mu;
     cuzk_status st = gpu_init();
     if (st) return st;
     std::lock_guard<std::mutex> lk(mu);
     const ntt_host_tables &h = ntt_host_tables_get();
-    const std::vector<fr_t> *v[2] = {&h.tl, &h.tm};
-    const std::vector<fr_shoup_t> *vs[6] = {&h.gl, &h.gh, &h.gil, &h.gih, &h.gihc, &h.tms};
-    size_t off[3] = {0}, offs[7] = {0};
-    for (int i = 0; i < 2; i++) off[i + 1] = off[i] + v[i]->size();
-    for (int i = 0; i < 6; i++) offs[i + 1] = offs[i] + vs[i]->size();
+    const std::vector<fr_t> *v[7] = {&h.tl, &h.tm, &h.gl, &h.gh, &h.gil, &h.gih, &h.gihc};
+    size_t off[8] = {0};
+    for (int i = 0; i < 7; i++) off[i + 1] = off[i] + v[i]->size();
     if (!dev) {
         fr_t *d = NULL;
         fr_shoup_t *ds = NULL;
-        cudaError_t e = cudaMalloc((void **)&d, off[2] * sizeof(fr_t));
-        if (e == cudaSuccess) e = cudaMalloc((void **)&ds, offs[6] * sizeof(fr_shoup_t));
+        const size_t sbytes = h.tms.size() * sizeof(fr_shoup_t);
+        cudaError_t e = cudaMalloc((void **)&d, off[7] * sizeof(fr_t));
+        if (e == cudaSuccess) e = cudaMalloc((void **)&ds, sbytes);
         if (e != cudaSuccess) {
             cudaFree(d);
             return cuzk_fail(CUZK_ENOMEM, "NTT tables: %s", cudaGetErrorString(e));
         }
-        for (int i = 0; i < 2; i++) cudaMemcpy(d + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
-        for (int i = 0; i < 6; i++)
-            cudaMemcpy(ds + offs[i], vs[i]->data(), vs[i]->size() * sizeof(fr_shoup_t), cudaMemcpyHostToDevice);
+        for (int i = 0; i < 7; i++) cudaMemcpy(d + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
+        cudaMemcpy(ds, h.tms.data(), sbytes, cudaMemcpyHostToDevice);
         dev = d;
         dev_s = ds;
     }
-    *out = {dev + off[0], dev + off[1], dev_s + offs[0], dev_s + offs[1], dev_s + offs[2], dev_s + offs[3], dev_s + offs[4],
-            dev_s + offs[5], NULL, 0};
+    *out = {dev + off[0], dev + off[1], dev + off[2], dev + off[3], dev + off[4], dev + off[5], dev + off[6], dev_s, NULL, 0};
     if (!ntt_full_table_enabled()) return CUZK_OK;
     /* the table for exactly 2^full_log, built where memory allows; else the smallest larger
      * one (read with a stride) */

@@ -29,8 +29,8 @@ void xyzz_to_p2(blst_p2 *out, const g2_xyzz &p);
  * emulation's sizes (up to 2^NTT_HOST_FULL_LOG) */
 #define NTT_HOST_FULL_LOG 13
 struct ntt_host_tables {
-    std::vector<fr_t> tl, tm;
-    std::vector<fr_shoup_t> gl, gh, gil, gih, gihc, tms, tf;
+    std::vector<fr_t> tl, tm, gl, gh, gil, gih, gihc;
+    std::vector<fr_shoup_t> tms, tf;
     ntt_tables view() const
     {
         const bool full = ntt_full_table_enabled();

@@ -21,12 +21,12 @@ static fr_shoup_t shoup_of(const cuzk_fr &v)
     return t;
 }
 
-static fr_shoup_t n_inv(unsigned log_n)
+static fr_t n_inv(unsigned log_n)
 {
     cuzk_fr n, ni;
     cuzk_fr_from_u64(&n, (uint64_t)1 << log_n);
     cuzk_fr_inv(&ni, &n);
-    return shoup_of(ni);
+    return fr_of(ni);
 }
 
 template <class X>
@@ -79,7 +79,7 @@ static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsign
     to_coset.pow = POW_G;
     ntt_scale to_coset_n = to_coset; /* for c */
     to_coset_n.has_c = true;
-    to_coset_n.c = shoup_of(n);
+    to_coset_n.c = fr_of(n);
     ntt_scale none;
     memset(&none, 0, sizeof none);
     fr_t *v[3] = {a, b, c};

@@ -46,11 +46,11 @@
 static_assert(NTT_LOG_MAX - NTT_PASS_MAX >= NTT_TW_BITS, "in-block twiddles must be one load (ntt_tw_hi)");
 
 struct ntt_tables {
-    const fr_t *tl, *tm;         /* w^i (i < 2^10), w^(i 2^10) (i < 2^18) */
-    const fr_shoup_t *gl, *gh;   /* g^i, g^(i 2^14) (i < 2^14), Shoup pairs (fr_shoup.cuh) */
-    const fr_shoup_t *gil, *gih; /* g^-i, g^(-i 2^14) */
-    const fr_shoup_t *gihc;      /* g^(-i 2^14) R^-1: a Montgomery value times it comes out canonical */
-    const fr_shoup_t *tms;       /* tm as Shoup pairs: the twiddles one load reads */
+    const fr_t *tl, *tm;   /* w^i (i < 2^10), w^(i 2^10) (i < 2^18) */
+    const fr_t *gl, *gh;   /* g^i, g^(i 2^14) (i < 2^14) */
+    const fr_t *gil, *gih; /* g^-i, g^(-i 2^14) */
+    const fr_t *gihc;      /* gih in canonical form: g^-i times it is canonical */
+    const fr_shoup_t *tms; /* tm as Shoup pairs (fr_shoup.cuh): the twiddles one load reads */
     const fr_shoup_t *tf;  /* full table: w_M^i for i < M/2, M = 2^tf_log (or NULL), Shoup pairs */
     unsigned tf_log;
 };
@@ -89,7 +89,7 @@ enum { POW_NONE = 0, POW_G = 1, POW_GINV = 2 };
 struct ntt_scale {
     int where, pow;
     bool has_c;
-    fr_shoup_t c; /* fr_shoup_from_mont of the constant */
+    fr_t c;
     /* POW_GINV in a transform's last pass only: the factor g^-j is made from the canonical
      * high table, so the product (and the output) is canonical instead of Montgomery form at
      * no cost (the H MSM's scalars) */
@@ -196,13 +196,17 @@ struct k_ntt_pass {
     /* j: the element's coefficient index */
     HD void scale(fr_t &v, uint32_t j) const
     {
-        if (sc.pow != POW_NONE) { /* two Shoup products cost less than one Montgomery factor and its product */
-            const fr_shoup_t *lo = sc.pow == POW_G ? tb.gl : tb.gil;
-            const fr_shoup_t *hi = sc.pow == POW_G ? tb.gh : sc.canonical_out ? tb.gihc : tb.gih;
-            mul_shoup_lazy(v, v, lo[j & (NTT_TAB_N - 1)]);
-            mul_shoup_lazy(v, v, hi[j >> NTT_TAB_BITS]);
+        /* Montgomery products: Shoup pairs here (two products by table pairs, one by c's)
+         * made the whole pass kernel slower on the H200, forward transforms included (2^27
+         * forward 32.5 -> 33.35 ms, coset forward 37.2 -> 38.05) */
+        if (sc.pow != POW_NONE) {
+            const fr_t *lo = sc.pow == POW_G ? tb.gl : tb.gil;
+            const fr_t *hi = sc.pow == POW_G ? tb.gh : sc.canonical_out ? tb.gihc : tb.gih;
+            fr_t f;
+            mul(f, lo[j & (NTT_TAB_N - 1)], hi[j >> NTT_TAB_BITS]);
+            mul_lazy(v, f, v);
         }
-        if (sc.has_c) mul_shoup_lazy(v, v, sc.c);
+        if (sc.has_c) mul_lazy(v, sc.c, v);
     }
     /* in-block: exponents are multiples of 2^(28 - b) >= 2^17 */
     HD fr_shoup_t tw(unsigned j, uint32_t t) const { return ntt_tw_hi(tb, t << (NTT_LOG_MAX - j - 1), inverse); }
