@@ -217,16 +217,24 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
                 c2 >>= 32;
             }
             cuzk_fr want;
+            cuzk_status st;
+            /* a lazy result: below 2r, and the expected 32 bytes once reduced */
+            auto lazy_ok = [&](const fr_t &z, const void *expect, const char *what) {
+                if (!below_2r(z)) return cuzk_fail(CUZK_EINTERNAL, "Fr %s not below 2r (iteration %d)", what, it);
+                fr_t red;
+                reduce_lazy(red, z);
+                if (memcmp(&red, expect, 32)) return cuzk_fail(CUZK_EINTERNAL, "Fr %s differs (iteration %d)", what, it);
+                return CUZK_OK;
+            };
             mul_lazy(z2, u, lv);
-            FAIL_IF(!below_2r(z2), "Fr lazy mul not below 2r (iteration %d)", it);
-            reduce_lazy(w, z2);
             cuzk_fr_mul(&want, &fa, &fb);
-            FAIL_IF(memcmp(&w, &want, 32), "Fr lazy mul differs (iteration %d)", it);
+            if ((st = lazy_ok(z2, &want, "lazy mul"))) return st;
             add_lazy(z2, lu, lv);
-            FAIL_IF(!below_2r(z2), "Fr lazy add not below 2r (iteration %d)", it);
-            reduce_lazy(w, z2);
             cuzk_fr_add(&want, &fa, &fb);
-            FAIL_IF(memcmp(&w, &want, 32), "Fr lazy add differs (iteration %d)", it);
+            if ((st = lazy_ok(z2, &want, "lazy add"))) return st;
+            sub_lazy(z2, u, lv);
+            cuzk_fr_sub(&want, &fa, &fb);
+            if ((st = lazy_ok(z2, &want, "lazy sub"))) return st;
             /* Shoup's product by a constant: the pair from u's Montgomery form, times the
              * lazy lv and times 2r - 1 (the largest lazy value, -1 mod r) */
             fr_shoup_t sp;
@@ -234,24 +242,14 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
             fr_from_mont(w, u);
             FAIL_IF(memcmp(&w, &sp.w, 32), "Shoup pair's w is not u's canonical form (iteration %d)", it);
             mul_shoup_lazy(z2, lv, sp);
-            FAIL_IF(!below_2r(z2), "Fr Shoup mul not below 2r (iteration %d)", it);
-            reduce_lazy(w, z2);
             cuzk_fr_mul(&want, &fa, &fb);
-            FAIL_IF(memcmp(&w, &want, 32), "Fr Shoup mul differs (iteration %d)", it);
-            fr_t top;
+            if ((st = lazy_ok(z2, &want, "Shoup mul"))) return st;
+            fr_t top, negw;
             for (int k = 0; k < 8; k++) top.v[k] = fr_params::p2(k) - (k == 0);
             mul_shoup_lazy(z2, top, sp);
-            FAIL_IF(!below_2r(z2), "Fr Shoup mul of 2r - 1 not below 2r (iteration %d)", it);
-            reduce_lazy(w, z2);
             cuzk_fr_neg(&want, &fa); /* raw 2r - 1 times w: the raw number -w mod r */
-            fr_t negw;
             fr_from_mont(negw, *(const fr_t *)&want);
-            FAIL_IF(memcmp(&w, &negw, 32), "Fr Shoup mul of 2r - 1 differs (iteration %d)", it);
-            sub_lazy(z2, u, lv);
-            FAIL_IF(!below_2r(z2), "Fr lazy sub not below 2r (iteration %d)", it);
-            reduce_lazy(w, z2);
-            cuzk_fr_sub(&want, &fa, &fb);
-            FAIL_IF(memcmp(&w, &want, 32), "Fr lazy sub differs (iteration %d)", it);
+            if ((st = lazy_ok(z2, &negw, "Shoup mul of 2r - 1"))) return st;
         }
         add(w, u, v);
         cuzk_fr_add(&fr_, &fa, &fb);
