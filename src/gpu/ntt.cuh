@@ -135,8 +135,9 @@ HD void sm_put(uint4 *sm, uint32_t f, const fr_t &v)
  * four elements per thread) still gained nothing: 44.4 against 44.3 ms; reading each
  * butterfly's twiddle one butterfly ahead (63 instead of 48 registers) lost: 46.4 against
  * 45.2 ms, and so did reading it before the butterfly's shared-memory reads: 40.2 against
- * 38.9 ms. */
-struct k_ntt_pass {
+ * 38.9 ms. SCALED: the pass applies an ntt_scale (the first or last pass of a coset or
+ * inverse transform); the other passes are a kernel without that code. */
+template <bool SCALED> struct k_ntt_pass {
     const fr_t *src; /* read from; written to dst (the same buffer, or scratch and data) */
     fr_t *dst;
     ntt_tables tb;
@@ -241,7 +242,7 @@ struct k_ntt_pass {
                 uint32_t n0 = 0, p = 0;
                 size_t q_out, q = natural_out ? pos_nat(blk, e, &q_out) : pos(blk, e, &n0, &p);
                 fr_t v = src[q];
-                if (sc.where == SCALE_PRE) scale(v, sc_bitrev ? bitrev((uint32_t)q, log_n) : (uint32_t)q);
+                if (SCALED && sc.where == SCALE_PRE) scale(v, sc_bitrev ? bitrev((uint32_t)q, log_n) : (uint32_t)q);
                 if (dit && twiddle) inter(v, n0, p);
                 sm_put(sm, ntt_swz(e), v);
             }
@@ -260,7 +261,7 @@ struct k_ntt_pass {
                 }
                 fr_t v = sm_get(sm, ntt_swz(e));
                 if (!dit && twiddle) inter(v, n0, p);
-                if (sc.where == SCALE_POST) scale(v, (uint32_t)j);
+                if (SCALED && sc.where == SCALE_POST) scale(v, (uint32_t)j);
                 if (last) reduce_lazy(v, v);
                 dst[q] = v;
             }
@@ -410,27 +411,30 @@ static bool ntt_run(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, bool
         /* coefficient index of a position: natural on the natural side */
         bool sc_bitrev = psc.where == SCALE_PRE ? dit : !dit;
         unsigned nblocks = (unsigned)(((size_t)1 << log_n) >> (b + g));
-        k_ntt_pass kp;
-        kp.src = natural && i > 0 ? scratch : data;
-        kp.dst = natural && !last ? scratch : data;
-        kp.tb = tb;
-        kp.log_n = log_n;
-        kp.s_lo = s_lo;
-        kp.b = b;
-        kp.g = g;
-        kp.dit = dit;
-        kp.inverse = inverse;
-        kp.twiddle = s_lo > 0;
-        kp.last = last;
-        kp.top_full = tb.tf && tb.tf_log >= log_n && s_lo > 0 && s_lo + b == log_n;
-        kp.natural_out = nat_out;
-        kp.b0 = bs[0];
-        kp.sc = psc;
-        kp.sc_bitrev = sc_bitrev;
         unsigned tile = 1u << (b + g);
         unsigned nt = ntt_knob("CUZK_GPU_NTT_THREADS", NTT_THREADS_DEFAULT, 32, 1024);
         if (nt > tile / 2) nt = tile / 2 < 32 ? 32 : tile / 2;
-        x.blocks(nblocks, nt, (size_t)tile * sizeof(fr_t), kp);
+        auto launch = [&](auto kp) {
+            kp.src = natural && i > 0 ? scratch : data;
+            kp.dst = natural && !last ? scratch : data;
+            kp.tb = tb;
+            kp.log_n = log_n;
+            kp.s_lo = s_lo;
+            kp.b = b;
+            kp.g = g;
+            kp.dit = dit;
+            kp.inverse = inverse;
+            kp.twiddle = s_lo > 0;
+            kp.last = last;
+            kp.top_full = tb.tf && tb.tf_log >= log_n && s_lo > 0 && s_lo + b == log_n;
+            kp.natural_out = nat_out;
+            kp.b0 = bs[0];
+            kp.sc = psc;
+            kp.sc_bitrev = sc_bitrev;
+            x.blocks(nblocks, nt, (size_t)tile * sizeof(fr_t), kp);
+        };
+        if (psc.where != SCALE_NONE) launch(k_ntt_pass<true>());
+        else launch(k_ntt_pass<false>());
         x.mark(dit ? "ntt pass (dit)" : nat_out ? "ntt pass (dif, natural out)" : "ntt pass (dif)");
     }
     return natural;
