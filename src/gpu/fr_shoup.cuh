@@ -14,8 +14,9 @@
  * against about 320 for the even/odd Montgomery product, whose reduction costs as many limb
  * products as the product itself. w' comes from the Montgomery form W = w 2^256 mod r without
  * a division: w 2^256 = w' r + W, so w' = -W r^-1 mod 2^256 (fr_shoup_from_mont). Each sum
- * runs in two arrays, products of even limbs in one and odd in the other, so that every row
- * is two carry chains with no data between them (as in field.cuh's even/odd product). */
+ * runs in two arrays (below), so that every row is two carry chains with no data between
+ * them, as in field.cuh's even/odd product. bench gpu-field on the H200: 76.8 against 54.0
+ * Gmul/s for the even/odd Montgomery product. */
 #ifndef CUZK_GPU_FR_SHOUP_CUH
 #define CUZK_GPU_FR_SHOUP_CUH
 
