@@ -197,9 +197,10 @@ template <bool SCALED> struct k_ntt_pass {
     /* j: the element's coefficient index */
     HD void scale(fr_t &v, uint32_t j) const
     {
-        /* Montgomery products: Shoup pairs here (two products by table pairs, one by c's)
-         * made the whole pass kernel slower on the H200, forward transforms included (2^27
-         * forward 32.5 -> 33.35 ms, coset forward 37.2 -> 38.05) */
+        /* Montgomery products: Shoup pairs here (two products by table pairs, one by c's),
+         * tried while scaled and unscaled passes were still one kernel, made that kernel
+         * slower on the H200, forward transforms included (2^27 forward 32.5 -> 33.35 ms,
+         * coset forward 37.2 -> 38.05); not measured again since the split */
         if (sc.pow != POW_NONE) {
             const fr_t *lo = sc.pow == POW_G ? tb.gl : tb.gil;
             const fr_t *hi = sc.pow == POW_G ? tb.gh : sc.canonical_out ? tb.gihc : tb.gih;
