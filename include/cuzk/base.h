@@ -1,4 +1,4 @@
-/* cuzk base layer: status codes and error messages, the thread pool, timelines,
+/* cuzk base layer: status codes and error messages, thread pools, timelines,
  * mapped input files and atomic output files, hex, randomness.
  *
  * Every fallible function returns a cuzk_status; on failure it also leaves a message in
@@ -47,18 +47,31 @@ void cuzk_big_free(void *ptr, size_t bytes);
 void *cuzk_malloc(size_t bytes);
 void *cuzk_calloc(size_t n, size_t size);
 
-/* ---------------------------------------------------------------- thread pool */
-/* One process-wide pool. cuzk_set_threads(0) = one thread per online CPU (the default);
- * CUZK_THREADS in the environment sets the default. */
-void cuzk_set_threads(unsigned n);
+/* ---------------------------------------------------------------- thread pools */
+/* A pool of worker threads. Library code runs its parallel loops on the calling thread's
+ * current pool (cuzk_pool_bind), so whoever calls into the library decides how many threads
+ * the work gets; with no pool bound, loops run on the calling thread alone. A pool runs one
+ * loop at a time (other callers of the same pool wait); two pools bound on two threads run
+ * side by side. Workers of a pool have it bound, so nested loops run inline there. */
+typedef struct cuzk_pool cuzk_pool;
+/* nthreads counts the caller (0 = one per online CPU); nthreads - 1 workers are started. */
+cuzk_status cuzk_pool_create(cuzk_pool **out, unsigned nthreads) CUZK_WARN_UNUSED;
+/* Waits for a loop in progress, then stops the workers. Unbinds it from this thread. */
+void cuzk_pool_destroy(cuzk_pool *p);
+unsigned cuzk_pool_size(const cuzk_pool *p); /* 1 for NULL */
+/* Makes p this thread's current pool (NULL: none) and returns the previous one. */
+cuzk_pool *cuzk_pool_bind(cuzk_pool *p);
+cuzk_pool *cuzk_pool_current(void);
+/* Threads of this thread's current pool (1 when none is bound). */
 unsigned cuzk_threads(void);
 
 /* Body of a parallel loop: processes [begin, end). tid < cuzk_threads() identifies the worker
  * (for per-thread scratch). */
 typedef void (*cuzk_range_fn)(void *ctx, size_t begin, size_t end, unsigned tid);
 
-/* Runs fn over [0, n) in chunks of at least `grain` items on the pool; the caller takes part.
- * Returns when all chunks are done. Called from inside a pool task, it runs inline. */
+/* Runs fn over [0, n) in chunks of at least `grain` items on the current pool; the caller
+ * takes part. Returns when all chunks are done. Called from inside a loop of the same pool,
+ * it runs inline. */
 void cuzk_parallel_for(size_t n, size_t grain, cuzk_range_fn fn, void *ctx);
 /* Runs fn(ctx, i, i+1, tid) for i in [0, ntasks): one task per item, dynamic scheduling. */
 void cuzk_parallel_tasks(size_t ntasks, cuzk_range_fn fn, void *ctx);

@@ -99,8 +99,10 @@ size_t cuzk_seal_proof_param_identifier(char *out, size_t cap, cuzk_seal_proof p
  * <hex sha256(identifier)>", shared by the .params, .vk and .meta files. */
 #define CUZK_PARAM_STEM_MAX 160
 void cuzk_seal_proof_param_stem(char out[CUZK_PARAM_STEM_MAX], cuzk_seal_proof p);
-/* The parameter directory: FIL_PROOFS_PARAMETER_CACHE when set, else
- * /var/tmp/filecoin-proof-parameters (what rust-fil-proofs uses). */
+/* The default parameter directory, /var/tmp/filecoin-proof-parameters (what rust-fil-proofs
+ * uses). The CLI's parameter_cache setting (FIL_PROOFS_PARAMETER_CACHE overrides it) names
+ * another; the library reads no environment. */
+#define CUZK_PARAM_DIR_DEFAULT "/var/tmp/filecoin-proof-parameters"
 const char *cuzk_param_dir_default(void);
 /* Builds dir/stem.params and dir/stem.vk (dir NULL = cuzk_param_dir_default()) into malloc'd
  * strings and checks that both are readable regular files. On CUZK_EIO the message names the

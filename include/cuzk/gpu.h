@@ -3,7 +3,10 @@
  *
  * Built from the CUDA sources in src/gpu when nvcc is found; otherwise every function here fails with
  * CUZK_EUNSUPPORTED ("built without CUDA support") and cuzk_gpu_available says so.
- * Device selection: the current CUDA device of the calling thread (device 0 by default).
+ * All state lives in a device context (cuzk_gpu_device) opened for one CUDA device ordinal
+ * with a tuning configuration: NTT tables, the memory pool setting, and every object made on
+ * it (MSMs, provers, resident circuits), which must be destroyed before the context. Two
+ * contexts (on one device or two) are independent.
  * Scalars are Fr in Montgomery form (cuzk_fr); points are blst affine points (Montgomery Fp
  * limbs, infinity all zero), as everywhere in cuzk. Objects are not thread-safe: use one per
  * thread, or lock. Every fallible call returns a cuzk_status and sets cuzk_last_error(). */
@@ -12,6 +15,7 @@
 
 #include <stdbool.h>
 
+#include "cuzk/config.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
 
@@ -19,18 +23,54 @@
 extern "C" {
 #endif
 
+/* ---------------------------------------------------------------- tuning */
+/* Tuning of the GPU code, fixed when a device context is opened. The defaults
+ * (cuzk_gpu_config_default) are the measured best on the H200 (docs/BENCHMARKS.md); the other
+ * values exist for measurement and for the emulation tests (small NTT passes). The keys, their
+ * ranges and defaults are one table (cuzk_gpu_config_table, section "gpu" of the config file). */
+typedef struct {
+    unsigned ntt_pass_bits;   /* most row bits per NTT pass (3..11) */
+    unsigned ntt_tile_bits;   /* most elements per NTT block, as a power of two (3..11) */
+    unsigned ntt_threads;     /* threads per NTT block (32..1024) */
+    bool ntt_full_table;      /* the top pass reads a full twiddle table where memory allows */
+    bool ntt_natural_out;     /* natural order out through a second buffer, not a reversal pass */
+    unsigned msm_window_bits; /* Pippenger window bits (0: chosen from the size) */
+    unsigned msm_s1;          /* first-round range per thread (0: chosen) */
+    bool msm_accum_reg_cap;   /* G1 accumulation kernel capped at 128 registers */
+    uint64_t msm_chunk;       /* scalars per MSM chunk (0: 2^25, 2^26 with the scalar split) */
+    unsigned msm_reduce_bits; /* buckets per reduction group, as a power of two (2..6) */
+    unsigned msm_first_shift; /* the first of several MSM pieces is 2^this smaller (0..8) */
+    unsigned msm_sum_k;       /* points per thread and step when summing groups (2..64) */
+    bool h_glv;               /* the H MSM splits its scalars (phi(H) resident beside H) */
+    bool side_high_priority;  /* urgent side work (L, A, B beside the NTTs) at high priority */
+    bool profile;             /* synchronize at each stage mark and print its time to stderr */
+} cuzk_gpu_config;
+void cuzk_gpu_config_default(cuzk_gpu_config *cfg);
+/* The keys of cuzk_gpu_config (offsets into it), for config files and overrides. */
+const cuzk_config_key *cuzk_gpu_config_table(size_t *n);
+
 /* ---------------------------------------------------------------- device */
 /* true when a usable CUDA device is present; otherwise false with the reason in `reason`
  * (e.g. "built without CUDA support", "no CUDA device: ..."). */
 bool cuzk_gpu_available(char *reason, size_t n);
+/* CUDA devices present (0 without CUDA support or a driver). */
+int cuzk_gpu_device_count(void);
+
+typedef struct cuzk_gpu_device cuzk_gpu_device;
+/* Opens a context on device `ordinal` (cfg NULL: the defaults; copied). */
+cuzk_status cuzk_gpu_device_open(cuzk_gpu_device **out, int ordinal, const cuzk_gpu_config *cfg) CUZK_WARN_UNUSED;
+/* Frees the context's tables; every object made on it must have been destroyed. */
+void cuzk_gpu_device_close(cuzk_gpu_device *d);
+const cuzk_gpu_config *cuzk_gpu_device_config(const cuzk_gpu_device *d);
+int cuzk_gpu_device_ordinal(const cuzk_gpu_device *d);
 /* One line naming the device (name, SMs, memory), for benchmark tables. */
-void cuzk_gpu_describe(char *out, size_t n);
+void cuzk_gpu_describe(const cuzk_gpu_device *d, char *out, size_t n);
 /* Device memory: total and currently free, in bytes. */
-cuzk_status cuzk_gpu_mem_info(size_t *free_bytes, size_t *total_bytes) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_mem_info(const cuzk_gpu_device *d, size_t *free_bytes, size_t *total_bytes) CUZK_WARN_UNUSED;
 
 /* Device and pinned host buffers. cuzk_gpu_host_alloc returns page-locked memory (fast
- * uploads); free it with cuzk_gpu_host_free. */
-cuzk_status cuzk_gpu_malloc(void **ptr, size_t bytes) CUZK_WARN_UNUSED;
+ * uploads, usable with every device); free it with cuzk_gpu_host_free. */
+cuzk_status cuzk_gpu_malloc(const cuzk_gpu_device *d, void **ptr, size_t bytes) CUZK_WARN_UNUSED;
 void cuzk_gpu_free(void *ptr);
 cuzk_status cuzk_gpu_host_alloc(void **ptr, size_t bytes) CUZK_WARN_UNUSED;
 void cuzk_gpu_host_free(void *ptr);
@@ -54,15 +94,15 @@ typedef enum {
  * out, transformed in place. `data` is host memory (uploaded, transformed, downloaded; pinned
  * memory uploads fastest) or, with on_device, device memory. Results are identical to the
  * CPU NTT's. */
-cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind,
+cuzk_status cuzk_gpu_ntt(cuzk_gpu_device *d, cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind,
                          bool on_device) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- MSM with resident bases */
 typedef struct cuzk_gpu_msm cuzk_gpu_msm;
 
 /* Uploads n affine bases once (they stay in device memory until destroy). */
-cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_msm **out, const blst_p1_affine *bases, size_t n) CUZK_WARN_UNUSED;
-cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_msm **out, const blst_p2_affine *bases, size_t n) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p1_affine *bases, size_t n) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p2_affine *bases, size_t n) CUZK_WARN_UNUSED;
 void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m);
 size_t cuzk_gpu_msm_len(const cuzk_gpu_msm *m);
 
@@ -91,8 +131,10 @@ typedef struct cuzk_gpu_prover cuzk_gpu_prover;
 /* Uploads H, L, A, B_G1 and B_G2 (and keeps the vk points the assembly needs); the
  * parameters may be freed afterwards. Device workspace for one partition of this shape is
  * reserved on the first proof and reused. */
-cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, const cuzk_groth16_params *p) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_groth16_params *p) CUZK_WARN_UNUSED;
 void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr);
+/* The device context the prover was made on. */
+cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr);
 
 /* The same proof as cuzk_groth16_prove for the same witness, r and s (NULL: drawn from the OS
  * CSPRNG). Witness arrays may be ordinary or pinned host memory (pinned uploads directly;
@@ -111,7 +153,7 @@ void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, siz
  * afterwards. With it, a, b, c are computed on the device by a sparse matrix-vector product
  * and never cross PCIe: only the assignment is uploaded. */
 typedef struct cuzk_gpu_pce cuzk_gpu_pce;
-cuzk_status cuzk_gpu_pce_create(cuzk_gpu_pce **out, const cuzk_pce *p) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p) CUZK_WARN_UNUSED;
 void cuzk_gpu_pce_destroy(cuzk_gpu_pce *g);
 /* device bytes the circuit occupies */
 size_t cuzk_gpu_pce_bytes(const cuzk_gpu_pce *g);
@@ -149,13 +191,13 @@ typedef struct {
     size_t num_inputs;
     uint64_t seed;
 } cuzk_gpu_synthetic_shape;
-cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *shape) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *shape) CUZK_WARN_UNUSED;
 
 /* n distinct affine points (a + i b) G, i < n (a, b from seed), generated on the device into
  * host memory `out` (blst_p1_affine, or blst_p2_affine when g2). */
-cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
 /* An MSM object over n such points generated directly in device memory (for benchmarks). */
-cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
 
 /* Field multiplication throughput of each multiplication form (for the record), muls/s;
  * cuzk_gpu_field_bench_name(i) names form i (NULL past the last). */

@@ -1,8 +1,11 @@
-/* The process-wide thread pool behind cuzk_parallel_for / cuzk_parallel_tasks.
+/* Thread pools as objects, behind cuzk_parallel_for / cuzk_parallel_tasks.
  *
- * One job runs at a time (a mutex serialises callers); workers take chunk indices from an
- * atomic counter, and the calling thread works too. A parallel loop started from inside a
- * worker runs inline on that worker, so nested parallelism never deadlocks. */
+ * A pool runs one parallel loop at a time (a mutex serialises its callers); workers take
+ * chunk indices from an atomic counter, and the calling thread works too. Each thread has a
+ * current pool (cuzk_pool_bind): library code calls cuzk_parallel_for without naming a pool,
+ * so the caller decides which pool (and how many threads) its work gets, and two pools bound
+ * on two threads (the witness and the prover, say) run at the same time. A loop started from
+ * inside a loop of the same pool runs inline on that thread, so nesting never deadlocks. */
 #include "cuzk/base.h"
 
 #include <pthread.h>
@@ -15,25 +18,28 @@ typedef struct {
     void *ctx;
     size_t n, chunk, nchunks;
     atomic_size_t next;
-    atomic_size_t done;
 } pool_job;
 
-static struct {
-    pthread_mutex_t lock;     /* held by the thread running a job */
-    pthread_mutex_t mu;       /* guards the fields below */
+struct cuzk_pool {
+    pthread_mutex_t lock; /* held by the thread running a loop */
+    pthread_mutex_t mu;   /* guards the fields below */
     pthread_cond_t wake, finished;
     pthread_t *threads;
-    unsigned nthreads;        /* workers + the caller */
-    unsigned want;            /* requested size, 0 = all CPUs */
-    int started;
+    unsigned nthreads; /* workers + the caller */
     unsigned long generation;
     pool_job *job;
-    unsigned active;          /* workers inside the current job */
-} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-          PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0, NULL, 0};
+    unsigned active; /* workers inside the current loop */
+    int quit;
+};
 
-static _Thread_local int in_worker = 0;
-static _Thread_local unsigned worker_tid = 0;
+typedef struct {
+    cuzk_pool *pool;
+    unsigned tid;
+} worker_arg;
+
+static _Thread_local cuzk_pool *bound = NULL;   /* this thread's current pool */
+static _Thread_local cuzk_pool *running = NULL; /* the pool whose loop this thread is inside */
+static _Thread_local unsigned running_tid = 0;
 
 static unsigned online_cpus(void)
 {
@@ -49,104 +55,141 @@ static void run_chunks(pool_job *job, unsigned tid)
         size_t b = c * job->chunk, e = b + job->chunk;
         if (e > job->n) e = job->n;
         job->fn(job->ctx, b, e, tid);
-        atomic_fetch_add(&job->done, 1);
     }
 }
 
 static void *worker_main(void *arg)
 {
-    unsigned tid = (unsigned)(uintptr_t)arg;
+    worker_arg wa = *(worker_arg *)arg;
+    free(arg);
+    cuzk_pool *p = wa.pool;
+    bound = p; /* nested loops of this pool run inline here */
+    running = p;
+    running_tid = wa.tid;
     unsigned long seen = 0;
-    in_worker = 1;
-    worker_tid = tid;
-    pthread_mutex_lock(&pool.mu);
+    pthread_mutex_lock(&p->mu);
     for (;;) {
-        while (pool.generation == seen) pthread_cond_wait(&pool.wake, &pool.mu);
-        seen = pool.generation;
-        pool_job *job = pool.job;
+        while (p->generation == seen && !p->quit) pthread_cond_wait(&p->wake, &p->mu);
+        if (p->quit) break;
+        seen = p->generation;
+        pool_job *job = p->job;
         if (!job) continue;
-        pool.active++;
-        pthread_mutex_unlock(&pool.mu);
-        run_chunks(job, tid);
-        pthread_mutex_lock(&pool.mu);
-        if (--pool.active == 0) pthread_cond_broadcast(&pool.finished);
+        p->active++;
+        pthread_mutex_unlock(&p->mu);
+        run_chunks(job, wa.tid);
+        pthread_mutex_lock(&p->mu);
+        if (--p->active == 0) pthread_cond_broadcast(&p->finished);
     }
+    pthread_mutex_unlock(&p->mu);
     return NULL;
 }
 
-/* Starts the workers on first use. Called with pool.lock held. */
-static void pool_start(void)
+cuzk_status cuzk_pool_create(cuzk_pool **out, unsigned nthreads)
 {
-    if (pool.started) return;
-    unsigned n = pool.want;
-    if (!n) {
-        const char *env = getenv("CUZK_THREADS");
-        if (env && atoi(env) > 0) n = (unsigned)atoi(env);
+    *out = NULL;
+    unsigned n = nthreads ? nthreads : online_cpus();
+    cuzk_pool *p = cuzk_calloc(1, sizeof *p);
+    if (!p) return CUZK_ENOMEM;
+    p->threads = cuzk_calloc(n, sizeof(pthread_t));
+    if (!p->threads) {
+        free(p);
+        return CUZK_ENOMEM;
     }
-    if (!n) n = online_cpus();
-    pool.threads = calloc(n, sizeof(pthread_t));
-    unsigned started = 1;
-    for (unsigned i = 1; pool.threads && i < n; i++) {
-        if (pthread_create(&pool.threads[i], NULL, worker_main, (void *)(uintptr_t)i) != 0) break;
-        started++;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->finished, NULL);
+    p->nthreads = 1;
+    for (unsigned i = 1; i < n; i++) {
+        worker_arg *wa = malloc(sizeof *wa);
+        if (!wa) break;
+        wa->pool = p;
+        wa->tid = i;
+        if (pthread_create(&p->threads[i], NULL, worker_main, wa) != 0) {
+            free(wa);
+            break;
+        }
+        p->nthreads++;
     }
-    pool.nthreads = started;
-    pool.started = 1;
+    if (p->nthreads < n) {
+        cuzk_pool_destroy(p);
+        return cuzk_fail(CUZK_ENOMEM, "thread pool: could start only some of %u threads", n);
+    }
+    *out = p;
+    return CUZK_OK;
 }
 
-void cuzk_set_threads(unsigned n)
+void cuzk_pool_destroy(cuzk_pool *p)
 {
-    /* Threads already started keep running; resizing takes effect only before first use,
-     * which is how the CLI uses it (--threads is parsed before any work). */
-    pthread_mutex_lock(&pool.lock);
-    if (!pool.started) pool.want = n;
-    pthread_mutex_unlock(&pool.lock);
+    if (!p) return;
+    pthread_mutex_lock(&p->lock); /* waits for a loop in progress */
+    pthread_mutex_lock(&p->mu);
+    p->quit = 1;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    for (unsigned i = 1; i < p->nthreads; i++) pthread_join(p->threads[i], NULL);
+    pthread_mutex_unlock(&p->lock);
+    if (bound == p) bound = NULL;
+    pthread_mutex_destroy(&p->lock);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->wake);
+    pthread_cond_destroy(&p->finished);
+    free(p->threads);
+    free(p);
 }
 
-unsigned cuzk_threads(void)
+unsigned cuzk_pool_size(const cuzk_pool *p) { return p ? p->nthreads : 1; }
+
+cuzk_pool *cuzk_pool_bind(cuzk_pool *p)
 {
-    if (in_worker) return pool.nthreads;
-    pthread_mutex_lock(&pool.lock);
-    pool_start();
-    unsigned n = pool.nthreads;
-    pthread_mutex_unlock(&pool.lock);
-    return n;
+    cuzk_pool *old = bound;
+    bound = p;
+    return old;
 }
 
-static void run_job(size_t n, size_t chunk, cuzk_range_fn fn, void *ctx)
+cuzk_pool *cuzk_pool_current(void) { return bound; }
+
+unsigned cuzk_threads(void) { return cuzk_pool_size(bound); }
+
+static void run_inline(size_t n, size_t chunk, cuzk_range_fn fn, void *ctx, unsigned tid)
+{
+    for (size_t b = 0; b < n; b += chunk) fn(ctx, b, b + chunk < n ? b + chunk : n, tid);
+}
+
+static void run_job(cuzk_pool *p, size_t n, size_t chunk, cuzk_range_fn fn, void *ctx)
 {
     if (n == 0) return;
-    if (in_worker) { /* nested: inline */
-        for (size_t b = 0; b < n; b += chunk) fn(ctx, b, b + chunk < n ? b + chunk : n, worker_tid);
+    if (!p) {
+        run_inline(n, chunk, fn, ctx, 0);
         return;
     }
-    pthread_mutex_lock(&pool.lock);
-    pool_start();
-    pool_job job = {fn, ctx, n, chunk, (n + chunk - 1) / chunk, 0, 0};
-    if (job.nchunks == 1 || pool.nthreads == 1) {
-        in_worker = 1; /* nested calls from fn run inline */
-        worker_tid = 0;
+    if (running == p) { /* nested in a loop of this pool: inline */
+        run_inline(n, chunk, fn, ctx, running_tid);
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    cuzk_pool *outer = running;
+    unsigned outer_tid = running_tid;
+    running = p;
+    running_tid = 0;
+    pool_job job = {fn, ctx, n, chunk, (n + chunk - 1) / chunk, 0};
+    if (job.nchunks == 1 || p->nthreads == 1) {
         run_chunks(&job, 0);
-        in_worker = 0;
-        pthread_mutex_unlock(&pool.lock);
-        return;
+    } else {
+        pthread_mutex_lock(&p->mu);
+        p->job = &job;
+        p->generation++;
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->mu);
+        run_chunks(&job, 0);
+        pthread_mutex_lock(&p->mu);
+        p->job = NULL;
+        while (p->active > 0) pthread_cond_wait(&p->finished, &p->mu);
+        pthread_mutex_unlock(&p->mu);
     }
-    pthread_mutex_lock(&pool.mu);
-    pool.job = &job;
-    pool.generation++;
-    pthread_cond_broadcast(&pool.wake);
-    pthread_mutex_unlock(&pool.mu);
-
-    in_worker = 1;
-    worker_tid = 0;
-    run_chunks(&job, 0);
-    in_worker = 0;
-
-    pthread_mutex_lock(&pool.mu);
-    pool.job = NULL;
-    while (pool.active > 0) pthread_cond_wait(&pool.finished, &pool.mu);
-    pthread_mutex_unlock(&pool.mu);
-    pthread_mutex_unlock(&pool.lock);
+    running = outer;
+    running_tid = outer_tid;
+    pthread_mutex_unlock(&p->lock);
 }
 
 void cuzk_parallel_for(size_t n, size_t grain, cuzk_range_fn fn, void *ctx)
@@ -157,10 +200,7 @@ void cuzk_parallel_for(size_t n, size_t grain, cuzk_range_fn fn, void *ctx)
     /* About 4 chunks per thread balances uneven work without much scheduling cost. */
     size_t chunk = (n + (size_t)t * 4 - 1) / ((size_t)t * 4);
     if (chunk < grain) chunk = grain;
-    run_job(n, chunk, fn, ctx);
+    run_job(bound, n, chunk, fn, ctx);
 }
 
-void cuzk_parallel_tasks(size_t ntasks, cuzk_range_fn fn, void *ctx)
-{
-    run_job(ntasks, 1, fn, ctx);
-}
+void cuzk_parallel_tasks(size_t ntasks, cuzk_range_fn fn, void *ctx) { run_job(bound, ntasks, 1, fn, ctx); }

@@ -1,5 +1,6 @@
 /* Option parsing shared by the subcommands. */
 #include "cli/args.h"
+#include "cli/settings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,8 +98,7 @@ int cli_threads(const char *cmd, const char *s)
         fprintf(stderr, "cuzk %s: --threads %s is too many\n", cmd, s);
         return 2;
     }
-    cuzk_set_threads((unsigned)t);
-    return 0;
+    return cli_pool_resize((unsigned)t) ? 1 : 0;
 }
 
 int cli_error(const char *cmd)

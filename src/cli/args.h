@@ -22,7 +22,8 @@ int cli_missing(const char *cmd, const char *opt);
 /* Parses an unsigned number (decimal, or 2^K) into *out; prints an error and returns 2 when
  * it is not one, 0 otherwise. */
 int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
-/* Applies --threads when given (0 = all CPUs); returns 0 or 2. */
+/* Applies --threads when given (0 = all CPUs): the CLI pool is remade with that many
+ * threads; returns 0, 2 (usage) or 1. */
 int cli_threads(const char *cmd, const char *s);
 /* Prints "cuzk CMD: <cuzk_last_error()>" and returns 1. */
 int cli_error(const char *cmd);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/settings.h"
 #include "cuzk/gpu.h"
 
 typedef struct {
@@ -14,6 +15,7 @@ typedef struct {
     int g2, json, reps;
     double ones;
     const char *circuit, *pce;
+    cuzk_gpu_device *dev;
 } bench_opts;
 
 static int usage(const char *what)
@@ -122,7 +124,7 @@ static int bench_msm(const bench_opts *o)
     size_t n = (size_t)1 << o->log2;
     double t0 = cuzk_now();
     cuzk_gpu_msm *m;
-    if (cuzk_gpu_msm_create_synthetic(&m, n, o->g2, 1)) {
+    if (cuzk_gpu_msm_create_synthetic(o->dev, &m, n, o->g2, 1)) {
         fprintf(stderr, "cuzk bench gpu-msm: %s\n", cuzk_last_error());
         return 1;
     }
@@ -151,7 +153,7 @@ static int bench_msm(const bench_opts *o)
     if (!rc) {
         double med = median(t, o->reps), best = t[0];
         char dev[256];
-        cuzk_gpu_describe(dev, sizeof dev);
+        cuzk_gpu_describe(o->dev, dev, sizeof dev);
         if (o->json)
             printf("{\"bench\":\"gpu-msm\",\"group\":\"%s\",\"log2\":%u,\"n\":%zu,\"ones_fraction\":%.3f,"
                    "\"median_s\":%.6f,\"best_s\":%.6f,\"ns_per_point\":%.3f,\"tail\":%zu,\"window_bits\":%u,"
@@ -180,7 +182,7 @@ static int bench_ntt(const bench_opts *o)
 {
     size_t n = (size_t)1 << o->log2;
     cuzk_fr *h, *d;
-    if (cuzk_gpu_host_alloc((void **)&h, n * sizeof *h) || cuzk_gpu_malloc((void **)&d, n * sizeof *d)) {
+    if (cuzk_gpu_host_alloc((void **)&h, n * sizeof *h) || cuzk_gpu_malloc(o->dev, (void **)&d, n * sizeof *d)) {
         fprintf(stderr, "cuzk bench gpu-ntt: %s\n", cuzk_last_error());
         return 1;
     }
@@ -195,7 +197,7 @@ static int bench_ntt(const bench_opts *o)
     for (int k = 0; k < 4; k++) {
         for (int i = 0; i <= o->reps; i++) {
             double t0 = cuzk_now();
-            if (cuzk_gpu_ntt(d, o->log2, 1, (cuzk_gpu_ntt_kind)k, true)) {
+            if (cuzk_gpu_ntt(o->dev, d, o->log2, 1, (cuzk_gpu_ntt_kind)k, true)) {
                 fprintf(stderr, "cuzk bench gpu-ntt: %s\n", cuzk_last_error());
                 return 1;
             }
@@ -205,7 +207,7 @@ static int bench_ntt(const bench_opts *o)
     }
     free(t);
     char dev[256];
-    cuzk_gpu_describe(dev, sizeof dev);
+    cuzk_gpu_describe(o->dev, dev, sizeof dev);
     if (o->json)
         printf("{\"bench\":\"gpu-ntt\",\"log2\":%u,\"forward_s\":%.6f,\"inverse_s\":%.6f,\"coset_forward_s\":%.6f,"
                "\"coset_inverse_s\":%.6f,\"device\":\"%s\"}\n",
@@ -255,15 +257,15 @@ static int bench_prove(const bench_opts *o)
     b_in.popcount = 1;
     cuzk_gpu_synthetic_shape sh = {N - 1, na, ni + a_aux.popcount, b_in.popcount + b_aux.popcount, ni, 5};
     char dev[256];
-    cuzk_gpu_describe(dev, sizeof dev);
+    cuzk_gpu_describe(o->dev, dev, sizeof dev);
     size_t free0 = 0, total = 0;
-    if (cuzk_gpu_mem_info(&free0, &total)) {
+    if (cuzk_gpu_mem_info(o->dev, &free0, &total)) {
         fprintf(stderr, "cuzk bench gpu-prove: %s\n", cuzk_last_error());
         return 1;
     }
     double t0 = cuzk_now();
     cuzk_gpu_prover *pr;
-    if (cuzk_gpu_prover_create_synthetic(&pr, &sh)) {
+    if (cuzk_gpu_prover_create_synthetic(o->dev, &pr, &sh)) {
         fprintf(stderr, "cuzk bench gpu-prove: %s\n", cuzk_last_error());
         return 1;
     }
@@ -309,7 +311,7 @@ static int bench_prove(const bench_opts *o)
     }
     size_t dev_bytes = 0, pin2 = 0, free1 = 0;
     cuzk_gpu_prover_memory(pr, &dev_bytes, &pin2);
-    if (cuzk_gpu_mem_info(&free1, &total)) free1 = 0;
+    if (cuzk_gpu_mem_info(o->dev, &free1, &total)) free1 = 0;
     long hwm = cli_rss_kib("VmHWM:");
     if (o->json) {
         printf("{\"bench\":\"gpu-prove\",\"log2\":%u,\"n\":%zu,\"num_aux\":%zu,\"num_inputs\":%zu,\"b_points\":%zu,"
@@ -378,12 +380,18 @@ int cli_bench_gpu(const char *what, int argc, char **argv)
         fprintf(stderr, "cuzk bench %s: %s\n", what, why);
         return 1;
     }
-    if (!strcmp(what, "gpu-msm")) return bench_msm(&o);
-    if (!strcmp(what, "gpu-ntt")) return bench_ntt(&o);
     if (!strcmp(what, "gpu-prove") && o.circuit)
         return cli_bench_gpu_prove_circuit(o.circuit, o.pce, o.partitions, o.reps < 2 ? 2 : o.reps > 3 ? 3 : o.reps,
                                            o.json);
-    if (!strcmp(what, "gpu-prove")) return bench_prove(&o);
-    if (!strcmp(what, "gpu-field")) return bench_field(&o);
-    return usage(NULL);
+    if (cli_gpu_open(&o.dev)) {
+        fprintf(stderr, "cuzk bench %s: %s\n", what, cuzk_last_error());
+        return 1;
+    }
+    rc = -1;
+    if (!strcmp(what, "gpu-msm")) rc = bench_msm(&o);
+    else if (!strcmp(what, "gpu-ntt")) rc = bench_ntt(&o);
+    else if (!strcmp(what, "gpu-prove")) rc = bench_prove(&o);
+    else if (!strcmp(what, "gpu-field")) rc = bench_field(&o);
+    cuzk_gpu_device_close(o.dev);
+    return rc >= 0 ? rc : usage(NULL);
 }

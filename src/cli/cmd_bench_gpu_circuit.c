@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/settings.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_circuit.h"
@@ -42,6 +43,7 @@ int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned
     cuzk_pce pce = {0};
     cuzk_prove_buffers b;
     memset(&b, 0, sizeof b);
+    cuzk_gpu_device *dev = NULL;
     cuzk_gpu_prover *pr = NULL;
     cuzk_gpu_pce *gpce = NULL;
     cuzk_groth16_proof *proofs = NULL;
@@ -54,6 +56,7 @@ int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned
     cuzk_status st = !strncmp(name, "porep:", 6) ? cuzk_porep_synthetic_open(&c, &src.c1, name, 1)
                                                  : cuzk_circuit_open(&c, name);
     if (!st) st = cuzk_pce_load_or_record(pce_path, c, &pce, setup);
+    if (!st) st = cli_gpu_open(&dev);
     if (st) goto out;
     const size_t ni = pce.num_inputs, na = pce.num_aux, n = pce.num_constraints + ni;
     const unsigned lg = log2_ceil(n);
@@ -74,10 +77,10 @@ int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned
     st = cuzk_prove_buffers_fill_witness(&b, c, 0, &pce, NULL, "");
     t_witness = cuzk_now() - t0;
     t0 = cuzk_now();
-    if (!st) st = cuzk_gpu_prover_create_synthetic(&pr, &sh);
+    if (!st) st = cuzk_gpu_prover_create_synthetic(dev, &pr, &sh);
     t_params = cuzk_now() - t0;
     t0 = cuzk_now();
-    if (!st) st = cuzk_gpu_pce_create(&gpce, &pce);
+    if (!st) st = cuzk_gpu_pce_create(dev, &gpce, &pce);
     t_upload = cuzk_now() - t0;
 
     cuzk_fr r, s;
@@ -101,7 +104,7 @@ int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned
     /* device memory in use with everything resident; then the pipeline uploads the circuit
      * itself, so this copy goes first */
     size_t free1 = 0, total = 0, pce_bytes = cuzk_gpu_pce_bytes(gpce);
-    if (!st) st = cuzk_gpu_mem_info(&free1, &total);
+    if (!st) st = cuzk_gpu_mem_info(dev, &free1, &total);
     cuzk_gpu_pce_destroy(gpce);
     gpce = NULL;
 
@@ -121,19 +124,19 @@ int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned
     }
     size_t dev_used = total - free1;
     long hwm = cli_rss_kib("VmHWM:");
-    char dev[256];
-    cuzk_gpu_describe(dev, sizeof dev);
+    char devname[256];
+    cuzk_gpu_describe(dev, devname, sizeof devname);
     if (json) {
         printf("{\"bench\":\"gpu-prove\",\"circuit\":\"%s\",\"log2\":%u,\"n\":%zu,\"num_aux\":%zu,\"num_inputs\":%zu,"
                "\"b_points\":%zu,\"first_s\":%.4f,\"best_s\":%.4f,\"witness_s\":%.4f,\"params_generation_s\":%.3f,"
                "\"pce_upload_s\":%.3f,\"partitions\":%u,\"pipeline_s\":%.4f,\"device_bytes_used\":%zu,"
                "\"pce_device_bytes\":%zu,\"peak_rss_kib\":%ld,\"device\":\"%s\",\"timeline\":",
                name, lg, n, na, ni, sh.n_b, times[0], best, t_witness, t_params, t_upload, partitions, t_pipeline,
-               dev_used, pce_bytes, hwm, dev);
+               dev_used, pce_bytes, hwm, devname);
         cuzk_timeline_print_json(keep, stdout);
         printf("}\n");
     } else {
-        printf("device: %s\n", dev);
+        printf("device: %s\n", devname);
         printf("circuit %s: domain 2^%u, %zu constraints + %zu inputs, %zu aux, A %zu, B %zu points; terms %zu/%zu/%zu\n",
                name, lg, pce.num_constraints, ni, na, sh.n_a, sh.n_b, pce.nnz[0], pce.nnz[1], pce.nnz[2]);
         cuzk_timeline_print(setup, stdout);
@@ -162,6 +165,7 @@ out:
     free(inputs);
     cuzk_gpu_pce_destroy(gpce);
     cuzk_gpu_prover_destroy(pr);
+    cuzk_gpu_device_close(dev);
     cuzk_prove_buffers_free(&b);
     cuzk_pce_free(&pce);
     cuzk_circuit_free(c);

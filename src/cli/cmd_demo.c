@@ -9,6 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/settings.h"
 #include "cuzk/circuits.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_seal.h"
@@ -169,7 +170,7 @@ int cli_demo(int argc, char **argv)
     if (cli_threads("demo", threads)) return 2;
     char def[4096];
     if (!cache) {
-        const char *home = getenv("HOME");
+        const char *home = cli_settings_get()->home;
         snprintf(def, sizeof def, "%s/.cache/cuzk", home ? home : "/tmp");
         if (home) {
             char parent[4096];

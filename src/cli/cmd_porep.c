@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/settings.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/engine.h"
@@ -169,9 +170,11 @@ int cli_prove_porep(int argc, char **argv)
     if (!st && !(proofs = calloc(nparts, sizeof *proofs))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
     cuzk_pce pce = {0};
     cuzk_gpu_prover *gpu = NULL;
+    cuzk_gpu_device *dev = NULL;
     if (!st && use_gpu) {
         span = cuzk_span_begin(tl, "upload params to the GPU");
-        st = cuzk_gpu_prover_create(&gpu, &p);
+        st = cli_gpu_open(&dev);
+        if (!st) st = cuzk_gpu_prover_create(dev, &gpu, &p);
         cuzk_span_end(tl, span);
     }
     if (!st && pce_path && !check) {
@@ -198,6 +201,7 @@ int cli_prove_porep(int argc, char **argv)
         }
     }
     cuzk_gpu_prover_destroy(gpu);
+    cuzk_gpu_device_close(dev);
     cuzk_pce_free(&pce);
     if (!st) {
         span = cuzk_span_begin(tl, "verify");

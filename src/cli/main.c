@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/settings.h"
 
 static const cli_command COMMANDS[] = {
     {"setup", "make random Groth16 parameters for a built-in circuit", cli_setup},
@@ -12,17 +13,42 @@ static const cli_command COMMANDS[] = {
     {"circuit-info", "count a circuit's constraints, inputs and aux", cli_circuit_info},
     {"bench", "benchmarks: msm, ntt, prove", cli_bench},
     {"demo", "set up, prove and verify a built-in circuit, printing the timeline", cli_demo},
+    {"config", "print the configuration file: every key with its default (or current) value", cli_config},
 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: cuzk <command> [options]   (cuzk <command> --help for its options)\n\ncommands:\n");
+    fprintf(out, "usage: cuzk [--config FILE] <command> [options]   (cuzk <command> --help for its options)\n"
+                 "       cuzk --help-env   (the environment overrides)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         fprintf(out, "  %-14s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
 }
 
+static int run(const cli_command *c, int argc, char **argv)
+{
+    if (cli_pool_start()) return 1;
+    int rc = c->run(argc, argv);
+    cli_pool_stop();
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    const char *config = NULL;
+    if (argc >= 2 && !strcmp(argv[1], "--config")) {
+        if (argc < 3) {
+            fprintf(stderr, "cuzk: --config expects a file\n");
+            return 2;
+        }
+        config = argv[2];
+        argv[2] = argv[0];
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc >= 2 && !strcmp(argv[1], "--help-env")) {
+        cli_settings_print_env(stdout);
+        return 0;
+    }
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -31,8 +57,10 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    int rc = cli_settings_load(config);
+    if (rc) return rc;
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
-        if (!strcmp(argv[1], COMMANDS[i].name)) return COMMANDS[i].run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], COMMANDS[i].name)) return run(&COMMANDS[i], argc - 1, argv + 1);
     fprintf(stderr, "cuzk: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

@@ -21,6 +21,7 @@ typedef struct {
     bool pin_tried[2];
     void *pinned[2][5]; /* what was registered, per set: input, aux, a, b, c */
     cuzk_timeline *tl;
+    cuzk_pool *pool; /* the caller's pool: the witness work runs on it too */
     cuzk_prove_buffers buf[2];
     int filled[2]; /* partition index held, -1 free */
     cuzk_status produce_status;
@@ -109,6 +110,7 @@ static void produce_failed(pipeline *pl, cuzk_status st, const char *msg)
 static void *producer(void *arg)
 {
     pipeline *pl = arg;
+    cuzk_pool_bind(pl->pool);
     pin_job second = {pl, CUZK_OK, ""};
     pthread_t pin_th;
     bool pinning = pl->pin && pl->nparts > 1 && pthread_create(&pin_th, NULL, pin_second, &second) == 0;
@@ -163,13 +165,14 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
     pl.ctx = ctx;
     pl.pce = pce;
     pl.tl = tl;
+    pl.pool = cuzk_pool_current();
     pl.filled[0] = pl.filled[1] = -1;
     cuzk_gpu_pce *gpce = NULL;
     if (gpu) {
         /* once for all partitions; a device without room for it still proves, with a, b, c
          * from the CPU */
         int span = cuzk_span_begin(tl, "upload precompiled circuit to the GPU");
-        cuzk_status up = cuzk_gpu_pce_create(&gpce, pce);
+        cuzk_status up = cuzk_gpu_pce_create(cuzk_gpu_prover_device(gpu), &gpce, pce);
         cuzk_span_end(tl, span);
         if (up == CUZK_ENOMEM) {
             span = cuzk_span_begin(tl, "no device memory for the precompiled circuit: a, b, c on the CPU");

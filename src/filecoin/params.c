@@ -51,12 +51,7 @@ void cuzk_seal_proof_param_stem(char out[CUZK_PARAM_STEM_MAX], cuzk_seal_proof p
              pi->base_arity, pi->sub_arity, pi->top_arity, hex);
 }
 
-const char *cuzk_param_dir_default(void)
-{
-    const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
-    if (env && *env) return env;
-    return "/var/tmp/filecoin-proof-parameters";
-}
+const char *cuzk_param_dir_default(void) { return CUZK_PARAM_DIR_DEFAULT; }
 
 static char *join_path(const char *dir, const char *stem, const char *ext)
 {

@@ -408,7 +408,7 @@ template <class F, class P, class A> static cuzk_status curve_check(cuzk_rng *rn
 
 extern "C" cuzk_status cuzk_gpu_emu_twiddle_check(uint64_t seed, int iters)
 {
-    const ntt_tables tb = ntt_host_tables_get().view();
+    const ntt_tables tb = ntt_host_tables_get().view(*gpu_config_defaults());
     cuzk_fr w, g;
     cuzk_fr_root_of_unity(&w, NTT_LOG_MAX);
     cuzk_fr_from_u64(&g, CUZK_FR_GENERATOR);
@@ -526,12 +526,14 @@ extern "C" cuzk_status cuzk_gpu_emu_glv_check(uint64_t seed, int iters)
 }
 
 /* ---------------------------------------------------------------- NTT, MSM, H */
-extern "C" cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_ntt_kind kind)
+extern "C" cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_ntt_kind kind,
+                                        const cuzk_gpu_config *cfg)
 {
     exec_host x;
+    if (cfg) x.cfg = cfg;
     std::vector<fr_t> scratch;
-    if (ntt_natural_out_enabled()) scratch.resize((size_t)1 << log_n);
-    ntt_natural(x, ntt_host_tables_get().view(), (fr_t *)data, log_n, kind, scratch.empty() ? NULL : scratch.data());
+    if (x.cfg->ntt_natural_out) scratch.resize((size_t)1 << log_n);
+    ntt_natural(x, ntt_host_tables_get().view(*x.cfg), (fr_t *)data, log_n, kind, scratch.empty() ? NULL : scratch.data());
     return x.err;
 }
 
@@ -601,7 +603,7 @@ extern "C" cuzk_status cuzk_gpu_emu_compute_h(cuzk_fr *h_out, const cuzk_groth16
     memcpy(b.data(), w->b, w->n * 32);
     memcpy(c.data(), w->c, w->n * 32);
     exec_host x;
-    ntt_h_pipeline(x, ntt_host_tables_get().view(), a.data(), b.data(), c.data(), lg, 0, 0, 0);
+    ntt_h_pipeline(x, ntt_host_tables_get().view(*x.cfg), a.data(), b.data(), c.data(), lg, 0, 0, 0);
     /* the pipeline leaves canonical coefficients (the MSM's form): back to Montgomery */
     for (size_t j = 0; j + 1 < N && !x.err; j++)
         x.err = cuzk_fr_from_bytes_le(&h_out[j], (const uint8_t *)&a[bitrev((uint32_t)j, lg)]);

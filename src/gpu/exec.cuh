@@ -22,11 +22,17 @@
 
 extern "C" {
 #include "cuzk/base.h"
+#include "cuzk/gpu.h"
 }
+
+/* The default tuning (cuzk_gpu_config_default), made once: the executors' tuning unless the
+ * device context that made them says otherwise. */
+const cuzk_gpu_config *gpu_config_defaults();
 
 /* ---------------------------------------------------------------- host emulation */
 struct exec_host {
     cuzk_status err = CUZK_OK;
+    const cuzk_gpu_config *cfg = gpu_config_defaults(); /* tuning; never NULL */
     int sms() const { return 4; }
     bool ok() const { return err == CUZK_OK; }
     bool is_device() const { return false; }
@@ -127,6 +133,8 @@ template <class K> __global__ void k_blocks(K k)
  * ok() is false, with the message in cuzk_last_error(). */
 struct exec_dev {
     cudaStream_t stream = 0, copy_stream = 0;
+    const cuzk_gpu_config *cfg = gpu_config_defaults(); /* tuning (the device context's); never NULL */
+    int ordinal = 0;                                     /* the CUDA device its streams are on */
     cuzk_status err = CUZK_OK;
     std::vector<cudaEvent_t> upload_events;
     int sm_count = 132;
@@ -168,13 +176,16 @@ struct exec_dev {
     void drop_events();
     void stage_begin(const char *name);
     void stage_end();
-    /* CUZK_GPU_PROFILE=1: mark() synchronizes and prints the time since the previous mark
-     * to stderr (for finding where time goes; off by default, it serializes everything) */
-    int prof = -1;
-    double prof_t = 0;
+    /* cfg->profile: mark() synchronizes and prints the time since the previous mark to stderr
+     * (for finding where time goes; off by default, it serializes everything) */
+    double prof_t = -1;
     void mark(const char *label);
-    /* creates the streams; destroy() releases streams and events */
-    bool init();
+    /* makes ordinal the calling thread's device and creates the streams there (the device
+     * context's ordinal and tuning, or the defaults); destroy() releases streams and events */
+    bool init(const cuzk_gpu_device *d = NULL);
+    /* makes this executor's device the calling thread's current one (every entry point that
+     * launches work calls it: callers may run on any thread) */
+    bool use();
     void destroy();
     /* Seconds of each recorded stage (after sync); clears the list. */
     void take_stages(std::vector<std::pair<const char *, double>> &out);

@@ -16,18 +16,24 @@ bool exec_dev::check(cudaError_t e, const char *what)
     return false;
 }
 
-bool exec_dev::init()
+bool exec_dev::init(const cuzk_gpu_device *d)
 {
-    int dev = 0;
-    if (!check(cudaGetDevice(&dev), "get device")) return false;
-    cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev);
+    if (d) {
+        cfg = cuzk_gpu_device_config(d);
+        ordinal = cuzk_gpu_device_ordinal(d);
+    }
+    if (!use()) return false;
+    cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, ordinal);
     if (!check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream")) return false;
     if (!check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "stream")) return false;
     return true;
 }
 
+bool exec_dev::use() { return check(cudaSetDevice(ordinal), "set device"); }
+
 void exec_dev::destroy()
 {
+    if (stream || copy_stream || side_stream || side_stream_lo) use();
     if (stream) cudaStreamSynchronize(stream);
     if (copy_stream) cudaStreamSynchronize(copy_stream);
     for (auto &s : stages) {
@@ -140,11 +146,10 @@ void exec_dev::side_begin(int after, bool urgent)
     if (side_depth++ > 0 || !ok()) return; /* nested: stays on the side stream */
     cudaStream_t &side = urgent ? side_stream : side_stream_lo;
     if (!side) {
-        /* urgent: high priority unless CUZK_GPU_SIDE_PRIORITY=0 (for measurement) */
+        /* urgent: high priority unless the tuning turns it off (for measurement) */
         int lo = 0, hi = 0;
         cudaDeviceGetStreamPriorityRange(&lo, &hi);
-        const char *e = getenv("CUZK_GPU_SIDE_PRIORITY");
-        int pri = urgent && !(e && *e == '0') ? hi : lo;
+        int pri = urgent && cfg->side_high_priority ? hi : lo;
         if (!check(cudaStreamCreateWithPriority(&side, cudaStreamNonBlocking, pri), "stream")) return;
     }
     if (after < 0) after = side_mark();
@@ -212,12 +217,8 @@ void exec_dev::exclusive_sum(const uint32_t *in, uint32_t *out, size_t n)
 
 void exec_dev::mark(const char *label)
 {
-    if (prof < 0) {
-        const char *v = getenv("CUZK_GPU_PROFILE");
-        prof = v && *v == '1';
-        prof_t = cuzk_now();
-    }
-    if (!prof) return;
+    if (!cfg->profile) return;
+    if (prof_t < 0) prof_t = cuzk_now();
     cudaStreamSynchronize(stream);
     double t = cuzk_now();
     fprintf(stderr, "[gpu] %-28s %9.3f ms\n", label, (t - prof_t) * 1e3);

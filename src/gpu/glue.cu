@@ -1,5 +1,6 @@
 /* Host-side glue: XYZZ results to blst points, window recombination, NTT tables, device
- * initialisation, and the device helpers of gpu.h (availability, buffers). */
+ * contexts (their tables), the default tuning, and the device helpers of gpu.h
+ * (availability, buffers). */
 #include <mutex>
 
 #include "gpu/internal.cuh"
@@ -93,35 +94,101 @@ const ntt_host_tables &ntt_host_tables_get()
     return t;
 }
 
-static std::mutex g_dev_mu;
+const cuzk_gpu_config *gpu_config_defaults()
+{
+    static cuzk_gpu_config c;
+    static std::once_flag once;
+    std::call_once(once, [] { cuzk_gpu_config_default(&c); });
+    return &c;
+}
 
+/* ---------------------------------------------------------------- device contexts */
+struct cuzk_gpu_device {
+    int ordinal;
+    cuzk_gpu_config cfg;
+    std::mutex mu;                       /* guards the tables */
+    fr_t *tabs = NULL;                   /* tl, tm, gl, gh, gil, gih, gihc */
+    fr_shoup_t *tabs_s = NULL;           /* tms */
+    fr_shoup_t *full[NTT_LOG_MAX + 1] = {}; /* full tables built so far, by log size */
+};
+
+/* whether the runtime sees a device (the answer does not change within a process) */
 cuzk_status gpu_init(void)
 {
-    static int state = 0; /* 0 unknown, 1 ready, -1 failed */
-    static char msg[256];
-    std::lock_guard<std::mutex> lk(g_dev_mu);
-    if (state == 1) return CUZK_OK;
-    if (state == -1) return cuzk_fail(CUZK_EUNSUPPORTED, "%s", msg);
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
-        snprintf(msg, sizeof msg, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
-        state = -1;
-        return cuzk_fail(CUZK_EUNSUPPORTED, "%s", msg);
+        cudaGetLastError();
+        return cuzk_fail(CUZK_EUNSUPPORTED, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
     }
-    int dev = 0;
-    cudaGetDevice(&dev);
-    cudaMemPool_t pool;
-    if (cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) {
-        uint64_t thr = UINT64_MAX;
-        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr);
-    }
-    state = 1;
     return CUZK_OK;
 }
 
-/* full tables built so far, by log size (one for 2^L serves every size up to 2^L) */
-static fr_shoup_t *g_full[NTT_LOG_MAX + 1];
+cuzk_status gpu_use(const cuzk_gpu_device *d)
+{
+    if (!d) return cuzk_fail(CUZK_EINVAL, "no GPU device context given");
+    cudaError_t e = cudaSetDevice(d->ordinal);
+    return e == cudaSuccess ? CUZK_OK
+                            : cuzk_fail(CUZK_EINTERNAL, "selecting CUDA device %d: %s", d->ordinal, cudaGetErrorString(e));
+}
+
+extern "C" int cuzk_gpu_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+extern "C" cuzk_status cuzk_gpu_device_open(cuzk_gpu_device **out, int ordinal, const cuzk_gpu_config *cfg)
+{
+    *out = NULL;
+    cuzk_status st = gpu_init();
+    if (st) return st;
+    int n = cuzk_gpu_device_count();
+    if (ordinal < 0 || ordinal >= n)
+        return cuzk_fail(CUZK_EINVAL, "CUDA device %d does not exist (%d device%s present)", ordinal, n, n == 1 ? "" : "s");
+    cuzk_gpu_device *d = new (std::nothrow) cuzk_gpu_device();
+    if (!d) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    d->ordinal = ordinal;
+    d->cfg = cfg ? *cfg : *gpu_config_defaults();
+    if ((st = gpu_use(d))) {
+        delete d;
+        return st;
+    }
+    /* the memory pool keeps what is freed (release threshold = max), so repeated proofs
+     * reuse their workspace instead of asking the driver again */
+    cudaMemPool_t pool;
+    if (cudaDeviceGetDefaultMemPool(&pool, ordinal) == cudaSuccess) {
+        uint64_t thr = UINT64_MAX;
+        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr);
+    }
+    cudaGetLastError();
+    *out = d;
+    return CUZK_OK;
+}
+
+extern "C" void cuzk_gpu_device_close(cuzk_gpu_device *d)
+{
+    if (!d) return;
+    if (gpu_use(d) == CUZK_OK) {
+        cudaDeviceSynchronize();
+        cudaFree(d->tabs);
+        cudaFree(d->tabs_s);
+        for (fr_shoup_t *f : d->full) cudaFree(f);
+    }
+    cuzk_clear_error();
+    delete d;
+}
+
+extern "C" const cuzk_gpu_config *cuzk_gpu_device_config(const cuzk_gpu_device *d)
+{
+    return d ? &d->cfg : gpu_config_defaults();
+}
+
+extern "C" int cuzk_gpu_device_ordinal(const cuzk_gpu_device *d) { return d ? d->ordinal : 0; }
 
 __global__ void k_tw_full(fr_shoup_t *out, ntt_tables tb, unsigned L)
 {
@@ -130,9 +197,9 @@ __global__ void k_tw_full(fr_shoup_t *out, ntt_tables tb, unsigned L)
         fr_shoup_from_mont(out[i], ntt_tw(tb, (uint32_t)i << (NTT_LOG_MAX - L), false));
 }
 
-/* builds the full table for 2^L where memory allows (errors only clear the CUDA state);
+/* builds d's full table for 2^L where memory allows (errors only clear the CUDA state);
  * keep_free SIZE_MAX: never */
-static void build_full(const ntt_tables &tb, unsigned L, size_t keep_free)
+static void build_full(cuzk_gpu_device *d, const ntt_tables &tb, unsigned L, size_t keep_free)
 {
     const size_t bytes = ((size_t)1 << (L - 1)) * sizeof(fr_shoup_t);
     size_t fr = 0, tot = 0;
@@ -141,56 +208,56 @@ static void build_full(const ntt_tables &tb, unsigned L, size_t keep_free)
         cudaGetLastError();
         return;
     }
-    fr_shoup_t *d = NULL;
-    if (cudaMalloc((void **)&d, bytes) != cudaSuccess) {
+    fr_shoup_t *t = NULL;
+    if (cudaMalloc((void **)&t, bytes) != cudaSuccess) {
         cudaGetLastError();
         return;
     }
-    k_tw_full<<<1024, 256>>>(d, tb, L); /* grid-stride */
+    k_tw_full<<<1024, 256>>>(t, tb, L); /* grid-stride */
     if (cudaDeviceSynchronize() != cudaSuccess) {
         cudaGetLastError();
-        cudaFree(d);
+        cudaFree(t);
         return;
     }
-    g_full[L] = d;
+    d->full[L] = t;
 }
 
-cuzk_status ntt_device_tables(ntt_tables *out, unsigned full_log, size_t keep_free)
+cuzk_status ntt_device_tables(cuzk_gpu_device *d, ntt_tables *out, unsigned full_log, size_t keep_free)
 {
-    static fr_t *dev = NULL;         /* tl, tm, gl, gh, gil, gih, gihc */
-    static fr_shoup_t *dev_s = NULL; /* tms */
-    static std::mutex mu;
-    cuzk_status st = gpu_init();
+    cuzk_status st = gpu_use(d);
     if (st) return st;
-    std::lock_guard<std::mutex> lk(mu);
+    std::lock_guard<std::mutex> lk(d->mu);
     const ntt_host_tables &h = ntt_host_tables_get();
     const std::vector<fr_t> *v[7] = {&h.tl, &h.tm, &h.gl, &h.gh, &h.gil, &h.gih, &h.gihc};
     size_t off[8] = {0};
     for (int i = 0; i < 7; i++) off[i + 1] = off[i] + v[i]->size();
-    if (!dev) {
-        fr_t *d = NULL;
-        fr_shoup_t *ds = NULL;
+    if (!d->tabs) {
+        fr_t *t = NULL;
+        fr_shoup_t *ts = NULL;
         const size_t sbytes = h.tms.size() * sizeof(fr_shoup_t);
-        cudaError_t e = cudaMalloc((void **)&d, off[7] * sizeof(fr_t));
-        if (e == cudaSuccess) e = cudaMalloc((void **)&ds, sbytes);
+        cudaError_t e = cudaMalloc((void **)&t, off[7] * sizeof(fr_t));
+        if (e == cudaSuccess) e = cudaMalloc((void **)&ts, sbytes);
+        for (int i = 0; i < 7 && e == cudaSuccess; i++)
+            e = cudaMemcpy(t + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
+        if (e == cudaSuccess) e = cudaMemcpy(ts, h.tms.data(), sbytes, cudaMemcpyHostToDevice);
         if (e != cudaSuccess) {
-            cudaFree(d);
+            cudaFree(t);
+            cudaFree(ts);
             return cuzk_fail(CUZK_ENOMEM, "NTT tables: %s", cudaGetErrorString(e));
         }
-        for (int i = 0; i < 7; i++) cudaMemcpy(d + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
-        cudaMemcpy(ds, h.tms.data(), sbytes, cudaMemcpyHostToDevice);
-        dev = d;
-        dev_s = ds;
+        d->tabs = t;
+        d->tabs_s = ts;
     }
-    *out = {dev + off[0], dev + off[1], dev + off[2], dev + off[3], dev + off[4], dev + off[5], dev + off[6], dev_s, NULL, 0};
-    if (!ntt_full_table_enabled()) return CUZK_OK;
+    fr_t *t = d->tabs;
+    *out = {t + off[0], t + off[1], t + off[2], t + off[3], t + off[4], t + off[5], t + off[6], d->tabs_s, NULL, 0};
+    if (!d->cfg.ntt_full_table) return CUZK_OK;
     /* the table for exactly 2^full_log, built where memory allows; else the smallest larger
      * one (read with a stride) */
     if (full_log < NTT_FULL_MIN_LOG) return CUZK_OK; /* two entries are one load there */
-    if (!g_full[full_log]) build_full(*out, full_log, keep_free);
+    if (!d->full[full_log]) build_full(d, *out, full_log, keep_free);
     for (unsigned L = full_log; L <= NTT_LOG_MAX; L++)
-        if (g_full[L]) {
-            out->tf = g_full[L];
+        if (d->full[L]) {
+            out->tf = d->full[L];
             out->tf_log = L;
             break;
         }
@@ -247,14 +314,13 @@ extern "C" bool cuzk_gpu_available(char *reason, size_t n)
     return false;
 }
 
-extern "C" void cuzk_gpu_describe(char *out, size_t n)
+extern "C" void cuzk_gpu_describe(const cuzk_gpu_device *d, char *out, size_t n)
 {
-    if (gpu_init()) {
+    if (gpu_use(d)) {
         snprintf(out, n, "no GPU (%s)", cuzk_last_error());
         return;
     }
-    int dev = 0;
-    cudaGetDevice(&dev);
+    int dev = d->ordinal;
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, dev);
     int clk = 0;
@@ -263,17 +329,17 @@ extern "C" void cuzk_gpu_describe(char *out, size_t n)
              (double)p.totalGlobalMem / (1 << 20), p.major, p.minor, clk / 1000);
 }
 
-extern "C" cuzk_status cuzk_gpu_mem_info(size_t *free_bytes, size_t *total_bytes)
+extern "C" cuzk_status cuzk_gpu_mem_info(const cuzk_gpu_device *d, size_t *free_bytes, size_t *total_bytes)
 {
-    cuzk_status st = gpu_init();
+    cuzk_status st = gpu_use(d);
     if (st) return st;
     cudaError_t e = cudaMemGetInfo(free_bytes, total_bytes);
     return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "cudaMemGetInfo: %s", cudaGetErrorString(e));
 }
 
-extern "C" cuzk_status cuzk_gpu_malloc(void **ptr, size_t bytes)
+extern "C" cuzk_status cuzk_gpu_malloc(const cuzk_gpu_device *d, void **ptr, size_t bytes)
 {
-    cuzk_status st = gpu_init();
+    cuzk_status st = gpu_use(d);
     if (st) return st;
     cudaError_t e = cudaMalloc(ptr, bytes ? bytes : 1);
     return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "cudaMalloc(%zu): %s", bytes, cudaGetErrorString(e));

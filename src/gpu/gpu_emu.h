@@ -19,7 +19,9 @@ cuzk_status cuzk_gpu_emu_glv_check(uint64_t seed, int iters) CUZK_WARN_UNUSED;
  * directly, for random and edge exponents (both table halves, products of two entries). */
 cuzk_status cuzk_gpu_emu_twiddle_check(uint64_t seed, int iters) CUZK_WARN_UNUSED;
 
-cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_ntt_kind kind) CUZK_WARN_UNUSED;
+/* cfg: the tuning (pass and tile sizes, tables; NULL: the defaults) */
+cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_ntt_kind kind,
+                             const cuzk_gpu_config *cfg) CUZK_WARN_UNUSED;
 
 /* tuning: c = window bits (0 auto), chunk = scalars per chunk (0 auto), s1 = first-round
  * range per thread (0 auto); host_pieces: the scalars take the host-memory path (uploaded

@@ -13,13 +13,22 @@ bool cuzk_gpu_available(char *reason, size_t n)
     if (reason && n) snprintf(reason, n, NO_CUDA);
     return false;
 }
-void cuzk_gpu_describe(char *out, size_t n) { snprintf(out, n, "no GPU (" NO_CUDA ")"); }
-cuzk_status cuzk_gpu_mem_info(size_t *free_bytes, size_t *total_bytes)
+int cuzk_gpu_device_count(void) { return 0; }
+cuzk_status cuzk_gpu_device_open(cuzk_gpu_device **out, int ordinal, const cuzk_gpu_config *cfg)
+{
+    *out = NULL;
+    return no_cuda();
+}
+void cuzk_gpu_device_close(cuzk_gpu_device *d) {}
+const cuzk_gpu_config *cuzk_gpu_device_config(const cuzk_gpu_device *d) { return NULL; }
+int cuzk_gpu_device_ordinal(const cuzk_gpu_device *d) { return 0; }
+void cuzk_gpu_describe(const cuzk_gpu_device *d, char *out, size_t n) { snprintf(out, n, "no GPU (" NO_CUDA ")"); }
+cuzk_status cuzk_gpu_mem_info(const cuzk_gpu_device *d, size_t *free_bytes, size_t *total_bytes)
 {
     *free_bytes = *total_bytes = 0;
     return no_cuda();
 }
-cuzk_status cuzk_gpu_malloc(void **ptr, size_t bytes)
+cuzk_status cuzk_gpu_malloc(const cuzk_gpu_device *d, void **ptr, size_t bytes)
 {
     *ptr = NULL;
     return no_cuda();
@@ -35,21 +44,21 @@ cuzk_status cuzk_gpu_host_register(void *ptr, size_t bytes) { return no_cuda(); 
 void cuzk_gpu_host_unregister(void *ptr) {}
 cuzk_status cuzk_gpu_upload(void *dev, const void *host, size_t bytes) { return no_cuda(); }
 cuzk_status cuzk_gpu_download(void *host, const void *dev, size_t bytes) { return no_cuda(); }
-cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind, bool on_device)
+cuzk_status cuzk_gpu_ntt(cuzk_gpu_device *d, cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind, bool on_device)
 {
     return no_cuda();
 }
-cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_msm **out, const blst_p1_affine *bases, size_t n)
-{
-    *out = NULL;
-    return no_cuda();
-}
-cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_msm **out, const blst_p2_affine *bases, size_t n)
+cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p1_affine *bases, size_t n)
 {
     *out = NULL;
     return no_cuda();
 }
-cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed)
+cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p2_affine *bases, size_t n)
+{
+    *out = NULL;
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed)
 {
     *out = NULL;
     return no_cuda();
@@ -65,17 +74,18 @@ cuzk_status cuzk_gpu_msm_g2(cuzk_gpu_msm *m, blst_p2 *out, const cuzk_fr *scalar
     return no_cuda();
 }
 void cuzk_gpu_msm_last_stats(const cuzk_gpu_msm *m, cuzk_gpu_msm_stats *st) { memset(st, 0, sizeof *st); }
-cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, const cuzk_groth16_params *p)
+cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_groth16_params *p)
 {
     *out = NULL;
     return no_cuda();
 }
-cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *shape)
+cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *shape)
 {
     *out = NULL;
     return no_cuda();
 }
 void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr) {}
+cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr) { return NULL; }
 cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
                            const cuzk_fr *r, const cuzk_fr *s, cuzk_timeline *tl)
 {
@@ -86,7 +96,7 @@ void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, siz
     if (device_bytes) *device_bytes = 0;
     if (pinned_host_bytes) *pinned_host_bytes = 0;
 }
-cuzk_status cuzk_gpu_pce_create(cuzk_gpu_pce **out, const cuzk_pce *p)
+cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p)
 {
     *out = NULL;
     return no_cuda();
@@ -114,7 +124,7 @@ size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr)
     (void)pr;
     return 0;
 }
-cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed) { return no_cuda(); }
+cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, size_t n, bool g2, uint64_t seed) { return no_cuda(); }
 cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS]) { return no_cuda(); }
 cuzk_status cuzk_gpu_pipe_bench(double ops_per_s[CUZK_GPU_PIPE_FORMS]) { return no_cuda(); }
 const char *cuzk_gpu_field_bench_name(int i)

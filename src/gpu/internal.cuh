@@ -1,5 +1,5 @@
 /* Declarations shared by the src/gpu translation units: host-side conversions to blst, the
- * per-device state (NTT tables), and the G1/G2 MSM entry points instantiated once each (in
+ * per-device state (NTT tables in the device context), and the G1/G2 MSM entry points instantiated once each (in
  * msm_g1.cu and msm_g2.cu) for both executors, so the heavy point kernels compile once. */
 #ifndef CUZK_GPU_INTERNAL_CUH
 #define CUZK_GPU_INTERNAL_CUH
@@ -31,23 +31,25 @@ void xyzz_to_p2(blst_p2 *out, const g2_xyzz &p);
 struct ntt_host_tables {
     std::vector<fr_t> tl, tm, gl, gh, gil, gih, gihc;
     std::vector<fr_shoup_t> tms, tf;
-    ntt_tables view() const
+    ntt_tables view(const cuzk_gpu_config &cfg) const
     {
-        const bool full = ntt_full_table_enabled();
+        const bool full = cfg.ntt_full_table;
         return {tl.data(), tm.data(), gl.data(), gh.data(), gil.data(), gih.data(), gihc.data(), tms.data(),
                 full ? tf.data() : NULL, full ? NTT_HOST_FULL_LOG : 0u};
     }
 };
 const ntt_host_tables &ntt_host_tables_get();
-/* The same tables in device memory (current device; created on first use), with the full
- * table for transforms of 2^full_log (from 2^NTT_FULL_MIN_LOG on; smaller ones never need
- * one): the one for that size, built if missing where at least keep_free bytes of device
- * memory stay free beside it (SIZE_MAX: never built here), or else a larger one. */
-cuzk_status ntt_device_tables(ntt_tables *out, unsigned full_log = 0, size_t keep_free = SIZE_MAX);
+/* The same tables in d's device memory (created on first use, freed with d; d's device is
+ * made current), with the full table for transforms of 2^full_log (from 2^NTT_FULL_MIN_LOG
+ * on; smaller ones never need one) unless d's tuning turns it off: the one for that size,
+ * built if missing where at least keep_free bytes of device memory stay free beside it
+ * (SIZE_MAX: never built here), or else a larger one. */
+cuzk_status ntt_device_tables(cuzk_gpu_device *d, ntt_tables *out, unsigned full_log = 0, size_t keep_free = SIZE_MAX);
 
-/* device initialisation shared by all entry points: checks a device is there and keeps the
- * memory pool's freed memory (release threshold = max) */
+/* whether a CUDA device is there at all (for the helpers that need no context) */
 cuzk_status gpu_init(void);
+/* makes d's device the calling thread's current one (fails for NULL) */
+cuzk_status gpu_use(const cuzk_gpu_device *d);
 
 /* the two points a G and b G behind synthetic bases */
 void synthetic_ab_g1(g1_affine *A, g1_affine *Q, uint64_t seed);

@@ -14,7 +14,7 @@
  *      are compacted (still sorted by key) and the same step sums them again until none is left.
  *      Every thread does the same work whatever the scalar distribution (all-equal scalars
  *      included).
- *   4. buckets -> window sums: running sums over groups of 2^msm_reduce_bits() buckets, in
+ *   4. buckets -> window sums: running sums over groups of 2^msm_reduce_bits buckets, in
  *      levels (see msm_pippenger::finish), with no scalar multiplication on the device.
  *   5. the host adds the windows (Horner, 2^c per step) with blst.
  *   Large inputs are processed in chunks of scalars (the first of several smaller, see
@@ -384,25 +384,13 @@ template <class F> struct k_ones {
 
 /* ---------------------------------------------------------------- orchestration */
 /* The first-round accumulation kernel decides the MSM's speed. G1 runs it capped at 128
- * registers (16 warps per SM, small spills): 12.1 ns/point at 2^26 on the H200 against 14.0
- * uncapped with CIOS multiplication, 6.89 against 6.90 with the even/odd one
- * (CUZK_GPU_ACCUM_MINB=1 selects the uncapped build). G2 needs about 255 registers;
- * capping it at 168 was much slower (81.7 against 56.5 ns/point at 2^24), so it runs
- * uncapped. */
-static inline int msm_accum_minb(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("CUZK_GPU_ACCUM_MINB");
-        v = e ? atoi(e) : 4;
-    }
-    return v;
-}
-
+ * registers (16 warps per SM, small spills; cuzk_gpu_config.msm_accum_reg_cap off selects the
+ * uncapped build, which measured no faster). G2 needs about 255 registers; capping it at 168
+ * was much slower, so it runs uncapped (docs/BENCHMARKS.md). */
 template <class X, class F> static void msm_launch_accum(X &x, size_t T, const k_accum<F, true> &k)
 {
     if constexpr (sizeof(F) == sizeof(fp_t)) {
-        if (msm_accum_minb() == 1) x.parallel(T, k);
+        if (!x.cfg->msm_accum_reg_cap) x.parallel(T, k);
         else x.template parallel_lb<4>(T, k);
     } else {
         x.parallel(T, k);
@@ -410,48 +398,24 @@ template <class X, class F> static void msm_launch_accum(X &x, size_t T, const k
 }
 
 /* scalars per chunk: 2^25 (2^26 with the scalar split, whose chunks hold half as many
- * windows and whose merges add twice as many buckets) unless CUZK_GPU_MSM_CHUNK says
- * otherwise (for measurement; it reaches the prover's MSMs too) */
-static inline size_t msm_default_chunk(bool split = false)
+ * windows and whose merges add twice as many buckets) unless the tuning's msm_chunk (at
+ * least 1024) says otherwise (for measurement; it reaches the prover's MSMs too) */
+static inline size_t msm_default_chunk(const cuzk_gpu_config &t, bool split = false)
 {
-    static long long v = -1;
-    if (v < 0) {
-        const char *e = getenv("CUZK_GPU_MSM_CHUNK");
-        long long x = e ? atoll(e) : 0;
-        v = x >= 1024 ? x : 0;
-    }
-    return v ? (size_t)v : (size_t)1 << (split ? 26 : 25);
+    return t.msm_chunk >= 1024 ? (size_t)t.msm_chunk : (size_t)1 << (split ? 26 : 25);
 }
 
-#define MSM_REDUCE_BITS_DEFAULT 4
-/* buckets per group in the bucket reduction, as a power of two: 2^4 unless
- * CUZK_GPU_MSM_REDUCE_BITS (2..6) says otherwise (for measurement; the host combination
- * of the levels reads the same value). Smaller groups give the first level more threads
- * with shorter running sums (it filled the GPU only 1.6 times with groups of 64). */
-static inline unsigned msm_reduce_bits(void)
+/* buckets per group in the bucket reduction, as a power of two: 2^4 by default (2..6; the
+ * host combination of the levels reads the same value). Smaller groups give the first level
+ * more threads with shorter running sums (it filled the GPU only 1.6 times with groups of 64). */
+static inline unsigned msm_reduce_bits(const cuzk_gpu_config &t)
 {
-    static unsigned v = 0;
-    if (!v) {
-        const char *e = getenv("CUZK_GPU_MSM_REDUCE_BITS");
-        int x = e ? atoi(e) : 0;
-        v = x >= 2 && x <= 6 ? (unsigned)x : MSM_REDUCE_BITS_DEFAULT;
-    }
-    return v;
+    return t.msm_reduce_bits >= 2 && t.msm_reduce_bits <= 6 ? t.msm_reduce_bits : 4;
 }
 
 /* MSMs of several host-scalar pieces (msm_impl.cuh) or device chunks (msm_core): the first
- * is 2^3 times smaller unless CUZK_GPU_MSM_FIRST_SHIFT (0..8) says otherwise (for
- * measurement) */
-static inline unsigned msm_first_shift(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("CUZK_GPU_MSM_FIRST_SHIFT");
-        int x = e ? atoi(e) : 3;
-        v = x < 0 ? 0 : x > 8 ? 8 : x;
-    }
-    return (unsigned)v;
-}
+ * is 2^msm_first_shift (default 3) times smaller */
+static inline unsigned msm_first_shift(const cuzk_gpu_config &t) { return t.msm_first_shift > 8 ? 8 : t.msm_first_shift; }
 
 struct msm_config {
     unsigned c;     /* window bits; 0: chosen from n */
@@ -490,20 +454,12 @@ static inline int bits_for(uint64_t v) /* smallest b with v < 2^b */
 
 /* Sums `count` groups of G XYZZ points (each group contiguous) down to one point per group;
  * returns the device buffer holding the `count` sums (either `a` or `tmp`). K points per
- * thread and step: the steps are chains of full additions on few threads, so short chains
- * win (G2 2^24 on the H200, measured before the G2 addition was inlined: 345.8 / 347.9 /
- * 355.5 ms with K = 4 / 8 / 32; G1 113.9 / 114.6 / 115.8). CUZK_GPU_MSM_SUM_K (2..64)
- * overrides it, for measurement. */
-#define MSM_SUM_K_DEFAULT 4
+ * thread and step (tuning msm_sum_k, default 4): the steps are chains of full additions on
+ * few threads, so short chains win (docs/BENCHMARKS.md). */
 template <class X, class F>
 static xyzz_t<F> *msm_sum_down(X &x, xyzz_t<F> *a, xyzz_t<F> *tmp, uint32_t count, uint32_t G)
 {
-    static uint32_t K = 0;
-    if (!K) {
-        const char *e = getenv("CUZK_GPU_MSM_SUM_K");
-        int v = e ? atoi(e) : MSM_SUM_K_DEFAULT;
-        K = v >= 2 && v <= 64 ? (uint32_t)v : MSM_SUM_K_DEFAULT;
-    }
+    const uint32_t K = x.cfg->msm_sum_k >= 2 && x.cfg->msm_sum_k <= 64 ? x.cfg->msm_sum_k : 4;
     while (G > 1 && x.ok()) {
         uint32_t Gout = (G + K - 1) / K;
         k_sum_groups<F> k = {a, tmp, G, Gout, K};
@@ -520,7 +476,7 @@ static xyzz_t<F> *msm_sum_down(X &x, xyzz_t<F> *a, xyzz_t<F> *tmp, uint32_t coun
  * while one is summed): begin() sizes the windows for about n scalars, add() sums up to
  * `chunk` scalars into the buckets, finish() reduces the buckets and leaves in win_out (host)
  * the reduction levels, nw points each: level l < levels: sum_g T_g of that level; level
- * `levels`: the total S. Window w's sum is S_w + sum_l L^l T_{l,w} (L = 2^msm_reduce_bits();
+ * `levels`: the total S. Window w's sum is S_w + sum_l L^l T_{l,w} (L = 2^msm_reduce_bits;
  * msm_impl.cuh combines them with blst). At most MSM_MAX_LEVELS - 1 levels. */
 #define MSM_MAX_WINDOWS 64
 #define MSM_MAX_LEVELS 8
@@ -562,7 +518,7 @@ template <class X, class F> struct msm_pippenger {
         c = cfg && cfg->c ? cfg->c : msm_choose_c(n * per, cmax, bits);
         nw = msm_nwindows(c, bits);
         half = 1u << (c - 1);
-        chunk = cfg && cfg->chunk ? cfg->chunk : msm_default_chunk(phi_off != 0);
+        chunk = cfg && cfg->chunk ? cfg->chunk : msm_default_chunk(*xx.cfg, phi_off != 0);
         if (chunk > most) chunk = most ? most : 1;
         M = (size_t)nw * per * chunk;
         end_bit = bits_for((uint64_t)nw * half);
@@ -693,7 +649,7 @@ template <class X, class F> struct msm_pippenger {
         xx.release(cbuckets);
         *nw_out = nw;
         *c_out = c;
-        const uint32_t L = 1u << msm_reduce_bits();
+        const uint32_t L = 1u << msm_reduce_bits(*xx.cfg);
         /* level l has G_l groups per window: G_0 = ceil(half / L), G_(l+1) = ceil(G_l / L) */
         uint32_t Gs[MSM_MAX_LEVELS];
         size_t toff[MSM_MAX_LEVELS + 1];
@@ -756,7 +712,7 @@ template <class X, class F> struct msm_pippenger {
 /* The core over n canonical scalars in executor memory, chunk by chunk: chunk k + 1's digits
  * and sort run on the side stream while chunk k is summed (the sort is memory-bound, the
  * summing multiplication-bound). Only the first chunk's sort has nothing to hide behind:
- * when there are several, the first is 2^msm_first_shift() times smaller. */
+ * when there are several, the first is 2^msm_first_shift times smaller. */
 template <class X, class F>
 static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars, idx_map map, size_t n,
                             const msm_config *cfg, xyzz_t<F> *win_out, unsigned *nw_out, unsigned *c_out,
@@ -765,7 +721,7 @@ static cuzk_status msm_core(X &x, const affine_t<F> *bases, const fr_t *scalars,
     msm_pippenger<X, F> pip;
     pip.begin(x, bases, n, cfg, n);
     const size_t ch = pip.chunk;
-    size_t first = n <= ch ? n : ch >> msm_first_shift();
+    size_t first = n <= ch ? n : ch >> msm_first_shift(*x.cfg);
     if (first == 0) first = 1;
     auto len = [&](size_t start) { return start == 0 ? first : n - start < ch ? n - start : ch; };
     pip.prepare(0, scalars, map, 0, first);

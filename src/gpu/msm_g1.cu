@@ -46,22 +46,20 @@ struct cuzk_gpu_msm {
     cuzk_gpu_msm_stats last;
 };
 
-/* tuning overrides for experiments: CUZK_GPU_MSM_C, CUZK_GPU_MSM_S1 (CUZK_GPU_MSM_CHUNK is
- * read by msm_default_chunk, for every MSM) */
-static msm_config env_config(void)
+/* the object's window bits and first-round range from the tuning (0: chosen per call) */
+static msm_config object_config(const cuzk_gpu_config &t)
 {
     msm_config c;
     memset(&c, 0, sizeof c);
-    const char *v;
-    if ((v = getenv("CUZK_GPU_MSM_C"))) c.c = (unsigned)atoi(v);
-    if ((v = getenv("CUZK_GPU_MSM_S1"))) c.S1 = (uint32_t)atoi(v);
+    c.c = t.msm_window_bits;
+    c.S1 = t.msm_s1;
     return c;
 }
 
-static cuzk_status msm_new(cuzk_gpu_msm **out, bool g2, size_t n)
+static cuzk_status msm_new(cuzk_gpu_device *d, cuzk_gpu_msm **out, bool g2, size_t n)
 {
     *out = NULL;
-    cuzk_status st = gpu_init();
+    cuzk_status st = gpu_use(d);
     if (st) return st;
     cuzk_gpu_msm *m = new (std::nothrow) cuzk_gpu_msm();
     if (!m) return cuzk_fail(CUZK_ENOMEM, "out of memory");
@@ -73,7 +71,7 @@ static cuzk_status msm_new(cuzk_gpu_msm **out, bool g2, size_t n)
         delete m;
         return cuzk_fail(CUZK_ENOMEM, "device memory for %zu bases (%zu bytes): %s", n, bytes, cudaGetErrorString(e));
     }
-    if (!m->x.init()) {
+    if (!m->x.init(d)) {
         st = m->x.err;
         cudaFree(m->bases);
         m->x.destroy();
@@ -84,9 +82,9 @@ static cuzk_status msm_new(cuzk_gpu_msm **out, bool g2, size_t n)
     return CUZK_OK;
 }
 
-static cuzk_status msm_create(cuzk_gpu_msm **out, const void *bases, size_t n, bool g2)
+static cuzk_status msm_create(cuzk_gpu_device *d, cuzk_gpu_msm **out, const void *bases, size_t n, bool g2)
 {
-    cuzk_status st = msm_new(out, g2, n);
+    cuzk_status st = msm_new(d, out, g2, n);
     if (st) return st;
     size_t bytes = n * (g2 ? sizeof(g2_affine) : sizeof(g1_affine));
     cudaError_t e = cudaMemcpy((*out)->bases, bases, bytes, cudaMemcpyHostToDevice);
@@ -98,19 +96,22 @@ static cuzk_status msm_create(cuzk_gpu_msm **out, const void *bases, size_t n, b
     return CUZK_OK;
 }
 
-extern "C" cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_msm **out, const blst_p1_affine *bases, size_t n)
+extern "C" cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p1_affine *bases,
+                                              size_t n)
 {
-    return msm_create(out, bases, n, false);
+    return msm_create(d, out, bases, n, false);
 }
 
-extern "C" cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_msm **out, const blst_p2_affine *bases, size_t n)
+extern "C" cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p2_affine *bases,
+                                              size_t n)
 {
-    return msm_create(out, bases, n, true);
+    return msm_create(d, out, bases, n, true);
 }
 
-extern "C" cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed)
+extern "C" cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_msm **out, size_t n, bool g2,
+                                                     uint64_t seed)
 {
-    cuzk_status st = msm_new(out, g2, n);
+    cuzk_status st = msm_new(d, out, g2, n);
     if (st) return st;
     cuzk_gpu_msm *m = *out;
     if (g2) {
@@ -134,6 +135,7 @@ extern "C" cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t 
 extern "C" void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m)
 {
     if (!m) return;
+    m->x.use();
     m->x.destroy();
     cudaFree(m->bases);
     delete m;
@@ -149,10 +151,11 @@ static cuzk_status msm_call(cuzk_gpu_msm *m, void *out, const cuzk_fr *scalars, 
     if (n > m->n) return cuzk_fail(CUZK_EINVAL, "MSM of %zu scalars over %zu bases", n, m->n);
     exec_dev &x = m->x;
     x.err = CUZK_OK;
+    if (!x.use()) return x.err;
     double t0 = cuzk_now();
     const fr_t *s = (const fr_t *)scalars;
     const bool host = !(flags & CUZK_GPU_MSM_SCALARS_ON_DEVICE);
-    msm_config cfg = env_config();
+    msm_config cfg = object_config(*x.cfg);
     bool split = !(flags & CUZK_GPU_MSM_NO_SPLIT);
     cuzk_status st;
     if (g2) st = msm_run_g2(x, (const g2_affine *)m->bases, s, n, split, host, &cfg, (blst_p2 *)out, &m->last);
@@ -173,10 +176,10 @@ extern "C" cuzk_status cuzk_gpu_msm_g2(cuzk_gpu_msm *m, blst_p2 *out, const cuzk
     return msm_call(m, out, scalars, n, flags, true);
 }
 
-extern "C" cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed)
+extern "C" cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, size_t n, bool g2, uint64_t seed)
 {
     cuzk_gpu_msm *m;
-    cuzk_status st = cuzk_gpu_msm_create_synthetic(&m, n, g2, seed);
+    cuzk_status st = cuzk_gpu_msm_create_synthetic(d, &m, n, g2, seed);
     if (st) return st;
     size_t bytes = n * (g2 ? sizeof(g2_affine) : sizeof(g1_affine));
     cudaError_t e = cudaMemcpy(out, m->bases, bytes, cudaMemcpyDeviceToHost);

@@ -15,14 +15,14 @@ static inline void blst_dbl(blst_p2 *o, const blst_p2 *a) { blst_p2_double(o, a)
 /* The sum from the core's reduction levels: window w = S_w + sum_l L^l T_{l,w} (Horner
  * from the top level), then the windows by Horner with 2^c per step. */
 template <class F, class P>
-static void windows_to_blst(const xyzz_t<F> *lv, unsigned lnw, unsigned lc, unsigned nlev, P *out)
+static void windows_to_blst(const xyzz_t<F> *lv, unsigned lnw, unsigned lc, unsigned nlev, unsigned reduce_bits, P *out)
 {
     P ws[MSM_MAX_WINDOWS];
     for (unsigned w = 0; w < lnw; w++) {
         P acc, t;
         to_blst(&acc, lv[(size_t)(nlev - 1) * lnw + w]);
         for (int l = (int)nlev - 2; l >= 0; l--) {
-            for (unsigned k = 0; k < msm_reduce_bits(); k++) blst_dbl(&acc, &acc);
+            for (unsigned k = 0; k < reduce_bits; k++) blst_dbl(&acc, &acc);
             to_blst(&t, lv[(size_t)l * lnw + w]);
             blst_add(&acc, &acc, &t);
         }
@@ -45,7 +45,7 @@ static cuzk_status core_to_blst(X &x, const affine_t<F> *bases, const fr_t *scal
     unsigned lc = 0, lnw = 0, nlev = 0;
     cuzk_status st = msm_core<X, F>(x, bases, scalars, map, n, cfg, lv, &lnw, &lc, &nlev);
     if (st) return st;
-    windows_to_blst<F, P>(lv, lnw, lc, nlev, out);
+    windows_to_blst<F, P>(lv, lnw, lc, nlev, msm_reduce_bits(*x.cfg), out);
     if (c) *c = lc;
     if (nw) *nw = lnw;
     return CUZK_OK;
@@ -120,13 +120,13 @@ static cuzk_status run_host_impl(X &x, const affine_t<F> *bases, const fr_t *hs,
     memset(st, 0, sizeof *st);
     if (n == 0) return CUZK_OK;
     if (n >= 0x7fffffffu) return cuzk_fail(CUZK_EINVAL, "MSM of %zu points: at most 2^31 - 1 supported", n);
-    size_t piece = cfg && cfg->chunk ? cfg->chunk : msm_default_chunk();
+    size_t piece = cfg && cfg->chunk ? cfg->chunk : msm_default_chunk(*x.cfg);
     if (piece > n) piece = n;
     /* The first piece's upload cannot overlap anything: with several pieces it is made
-     * 2^msm_first_shift() times smaller, so that summing it covers the second one's upload */
+     * 2^msm_first_shift times smaller, so that summing it covers the second one's upload */
     size_t first = piece;
     if (n > piece) {
-        first = piece >> msm_first_shift();
+        first = piece >> msm_first_shift(*x.cfg);
         if (first == 0) first = 1;
     }
     fr_t *buf[2] = {(fr_t *)x.alloc(piece * sizeof(fr_t)), n > piece ? (fr_t *)x.alloc(piece * sizeof(fr_t)) : NULL};
@@ -182,7 +182,7 @@ static cuzk_status run_host_impl(X &x, const affine_t<F> *bases, const fr_t *hs,
         static thread_local xyzz_t<F> lv[MSM_MAX_WINDOWS * MSM_MAX_LEVELS];
         unsigned nlev = 0;
         if (pip.finish(lv, &st->windows, &st->window_bits, &nlev) == CUZK_OK && x.ok())
-            windows_to_blst<F, P>(lv, st->windows, st->window_bits, nlev, &tail);
+            windows_to_blst<F, P>(lv, st->windows, st->window_bits, nlev, msm_reduce_bits(*x.cfg), &tail);
     }
     x.sync();
     if (!x.ok()) return x.err;

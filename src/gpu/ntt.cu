@@ -129,14 +129,15 @@ void ntt_h_pipeline(exec_host &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *
 }
 
 /* ---------------------------------------------------------------- gpu.h */
-extern "C" cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind, bool on_device)
+extern "C" cuzk_status cuzk_gpu_ntt(cuzk_gpu_device *dev, cuzk_fr *data, unsigned log_n, size_t nvec,
+                                    cuzk_gpu_ntt_kind kind, bool on_device)
 {
     if (log_n > CUZK_NTT_MAX_LOG) return cuzk_fail(CUZK_EINVAL, "NTT size 2^%u is above the supported 2^%d", log_n, CUZK_NTT_MAX_LOG);
     if ((unsigned)kind > 3) return cuzk_fail(CUZK_EINVAL, "unknown NTT kind %d", (int)kind);
-    cuzk_status st = gpu_init();
+    cuzk_status st = gpu_use(dev);
     if (st) return st;
     exec_dev x;
-    if (!x.init()) {
+    if (!x.init(dev)) {
         x.destroy();
         return x.err;
     }
@@ -146,10 +147,10 @@ extern "C" cuzk_status cuzk_gpu_ntt(cuzk_fr *data, unsigned log_n, size_t nvec, 
     /* natural order out without a bit-reversal pass where a second buffer fits (transforms
      * of more than one pass) */
     unsigned bs[NTT_LOG_MAX];
-    const bool passes = log_n > 0 && ntt_plan(log_n, bs) > 1;
-    fr_t *scratch = ntt_natural_out_enabled() && passes ? (fr_t *)x.try_alloc(bytes) : NULL;
+    const bool passes = log_n > 0 && ntt_plan(*x.cfg, log_n, bs) > 1;
+    fr_t *scratch = x.cfg->ntt_natural_out && passes ? (fr_t *)x.try_alloc(bytes) : NULL;
     ntt_tables tb;
-    st = ntt_device_tables(&tb, log_n, (size_t)1 << 30);
+    st = ntt_device_tables(dev, &tb, log_n, (size_t)1 << 30);
     for (size_t v = 0; v < nvec && x.ok() && !st; v++) {
         fr_t *d = on_device ? (fr_t *)(data + v * n) : buf;
         if (!on_device) x.to_dev(d, data + v * n, bytes);

@@ -349,32 +349,20 @@ struct k_h_combine {
     }
 };
 
-/* Measurement knobs (environment, read per transform): CUZK_GPU_NTT_PASS_BITS, the most
- * row bits per pass (default 11; small values let the emulation tests run many passes on
- * small sizes), CUZK_GPU_NTT_TILE_BITS, the most elements per block as a power of two
- * (default 10: 32 KiB of shared memory), and CUZK_GPU_NTT_THREADS per block (default 128).
- * On the H200 at 2^27, tiles of 2^10 with 128 threads beat 2^11 with 256 (44.3 against
- * 46.6 ms forward); 64, 256 and 512 threads were slower. */
-#define NTT_TILE_BITS_DEFAULT 10
-#define NTT_THREADS_DEFAULT 128
-static inline unsigned ntt_knob(const char *name, unsigned dflt, unsigned lo, unsigned hi)
-{
-    const char *e = getenv(name);
-    unsigned v = e ? (unsigned)atoi(e) : dflt;
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
-/* CUZK_GPU_NTT_FULL_TABLE=0: the top pass multiplies two table entries instead (for
- * measurement); CUZK_GPU_NTT_NATURAL_OUT=0: natural-order transforms run in place and reverse
- * bits in a separate pass */
+/* Tuning (cuzk_gpu_config, the executor's): ntt_pass_bits, the most row bits per pass
+ * (small values let the emulation tests run many passes on small sizes), ntt_tile_bits, the
+ * most elements per block as a power of two, and ntt_threads per block; values are clamped
+ * to what the kernels support. Tiles of 2^10 with 128 threads measured best on the H200
+ * (docs/BENCHMARKS.md). ntt_full_table off: the top pass multiplies two table entries
+ * instead; ntt_natural_out off: natural-order transforms run in place and reverse bits in a
+ * separate pass (both for measurement). */
+static inline unsigned ntt_clamp(unsigned v, unsigned lo, unsigned hi) { return v < lo ? lo : v > hi ? hi : v; }
 #define NTT_FULL_MIN_LOG 19
-static inline bool ntt_full_table_enabled(void) { return ntt_knob("CUZK_GPU_NTT_FULL_TABLE", 1, 0, 1) != 0; }
-static inline bool ntt_natural_out_enabled(void) { return ntt_knob("CUZK_GPU_NTT_NATURAL_OUT", 1, 0, 1) != 0; }
 
 /* pass sizes: ceil(n / max) passes, bits spread evenly (the larger ones at the bottom) */
-static inline unsigned ntt_plan(unsigned log_n, unsigned bs[NTT_LOG_MAX])
+static inline unsigned ntt_plan(const cuzk_gpu_config &cfg, unsigned log_n, unsigned bs[NTT_LOG_MAX])
 {
-    const unsigned mx = ntt_knob("CUZK_GPU_NTT_PASS_BITS", NTT_PASS_MAX, 3, NTT_PASS_MAX);
+    const unsigned mx = ntt_clamp(cfg.ntt_pass_bits, 3, NTT_PASS_MAX);
     unsigned np = (log_n + mx - 1) / mx;
     for (unsigned k = 0; k < np; k++) bs[k] = log_n / np + (k >= np - log_n % np ? 1 : 0);
     return np; /* bs[0] is the top pass */
@@ -388,14 +376,14 @@ static bool ntt_run(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, bool
                     fr_t *scratch = NULL)
 {
     unsigned bs[NTT_LOG_MAX];
-    unsigned np = ntt_plan(log_n, bs);
+    unsigned np = ntt_plan(*x.cfg, log_n, bs);
     unsigned slo[NTT_LOG_MAX];
     unsigned top = log_n;
     for (unsigned k = 0; k < np; k++) {
         top -= bs[k];
         slo[k] = top;
     }
-    const unsigned tile_bits = ntt_knob("CUZK_GPU_NTT_TILE_BITS", NTT_TILE_BITS_DEFAULT, 3, NTT_PASS_MAX);
+    const unsigned tile_bits = ntt_clamp(x.cfg->ntt_tile_bits, 3, NTT_PASS_MAX);
     const bool dit = order == NTT_RN;
     const bool natural = scratch && !dit && np > 1;
     for (unsigned i = 0; i < np && x.ok(); i++) {
@@ -413,7 +401,7 @@ static bool ntt_run(X &x, const ntt_tables &tb, fr_t *data, unsigned log_n, bool
         bool sc_bitrev = psc.where == SCALE_PRE ? dit : !dit;
         unsigned nblocks = (unsigned)(((size_t)1 << log_n) >> (b + g));
         unsigned tile = 1u << (b + g);
-        unsigned nt = ntt_knob("CUZK_GPU_NTT_THREADS", NTT_THREADS_DEFAULT, 32, 1024);
+        unsigned nt = ntt_clamp(x.cfg->ntt_threads, 32, 1024);
         if (nt > tile / 2) nt = tile / 2 < 32 ? 32 : tile / 2;
         auto launch = [&](auto kp) {
             kp.src = natural && i > 0 ? scratch : data;

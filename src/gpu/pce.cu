@@ -11,10 +11,10 @@ extern "C" {
 
 static size_t words_bytes(size_t bits) { return (bits + 63) / 64 * sizeof(uint64_t); }
 
-extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_pce **out, const cuzk_pce *p)
+extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p)
 {
     *out = NULL;
-    cuzk_status st = gpu_init();
+    cuzk_status st = gpu_use(d);
     if (st) return st;
     cuzk_gpu_pce *g = new (std::nothrow) cuzk_gpu_pce();
     if (!g) return cuzk_fail(CUZK_ENOMEM, "out of memory");
@@ -90,7 +90,7 @@ extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_pce **out, const cuzk_pce *p
         dst[k]->bits = src[k]->bits;
         dst[k]->popcount = src[k]->popcount;
     }
-    if (!g->x.init()) {
+    if (!g->x.init(d)) {
         st = g->x.err;
         cuzk_gpu_pce_destroy(g);
         return st;
@@ -102,6 +102,7 @@ extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_pce **out, const cuzk_pce *p
 extern "C" void cuzk_gpu_pce_destroy(cuzk_gpu_pce *g)
 {
     if (!g) return;
+    g->x.use();
     g->x.destroy();
     if (g->mem) cudaFree(g->mem);
     delete g;
@@ -135,6 +136,7 @@ extern "C" cuzk_status cuzk_gpu_pce_evaluate(cuzk_gpu_pce *g, const cuzk_fr *inp
                                              cuzk_fr *b, cuzk_fr *c)
 {
     g->x.err = CUZK_OK;
+    if (!g->x.use()) return g->x.err;
     return evaluate_impl(g->x, g->v, input, aux, a, b, c);
 }
 

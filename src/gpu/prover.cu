@@ -20,20 +20,14 @@ struct prover_bases {
     uint32_t h_phi; /* phi(H) at h + h_phi (the H MSM's scalar split, glv.cuh), or 0 */
 };
 
-/* The H MSM splits its scalars (phi(H) resident beside H: 96 bytes more per point) unless
- * CUZK_GPU_H_GLV=0 */
-static bool h_glv_enabled(void)
-{
-    const char *e = getenv("CUZK_GPU_H_GLV");
-    return !(e && *e == '0');
-}
-
 /* H followed by phi(H), in host memory, for the emulated prover */
 struct h_with_phi {
     std::vector<g1_affine> v;
-    void fill(prover_bases &B)
+    /* the H MSM splits its scalars (phi(H) beside H: 96 bytes more per point) unless the
+     * tuning's h_glv is off */
+    void fill(prover_bases &B, const cuzk_gpu_config &cfg)
     {
-        if (!h_glv_enabled() || B.n_h == 0 || 2 * B.n_h >= 0x7fffffffu) return;
+        if (!cfg.h_glv || B.n_h == 0 || 2 * B.n_h >= 0x7fffffffu) return;
         v.resize(2 * B.n_h);
         memcpy(v.data(), B.h, B.n_h * sizeof(g1_affine));
         exec_host x;
@@ -356,11 +350,11 @@ extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_gr
     cuzk_status st = check_shape(B, w);
     if (st) return st;
     h_with_phi hp;
-    hp.fill(B);
+    hp.fill(B, *gpu_config_defaults());
     cuzk_fr r, s;
     if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
     exec_host x;
-    return prove_impl(x, ntt_host_tables_get().view(), B, vk_of(p->vk), w, r, s, out);
+    return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), w, r, s, out);
 }
 
 /* the shape a PCE proof has, for the parameter checks */
@@ -396,9 +390,9 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuz
     pce_host h;
     h.init(pce, seg ? seg : SPMV_SEG);
     h_with_phi hp;
-    hp.fill(B);
+    hp.fill(B, *gpu_config_defaults());
     exec_host x;
-    return prove_pce_impl(x, ntt_host_tables_get().view(), B, vk_of(p->vk), h.v, input, aux, r, s, out);
+    return prove_pce_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, input, aux, r, s, out);
 }
 
 /* ---------------------------------------------------------------- device prover (gpu.h) */
@@ -413,6 +407,7 @@ struct prefetch_slot {
 };
 
 struct cuzk_gpu_prover {
+    cuzk_gpu_device *dev; /* the context it was made on (its tables and tuning) */
     prover_vk vk;
     prover_bases B;
     void *mem; /* all five base arrays, one device allocation */
@@ -433,18 +428,20 @@ static unsigned domain_log(size_t nh)
     return lg;
 }
 
-static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, size_t na, size_t nb, size_t ni)
+static cuzk_status prover_alloc(cuzk_gpu_device *d, cuzk_gpu_prover **out, size_t nh, size_t nl, size_t na, size_t nb,
+                                size_t ni)
 {
     *out = NULL;
-    cuzk_status st = gpu_init();
+    cuzk_status st = gpu_use(d);
     if (st) return st;
     cuzk_gpu_prover *pr = new (std::nothrow) cuzk_gpu_prover();
     if (!pr) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    pr->dev = d;
     size_t g1 = sizeof(g1_affine), g2 = sizeof(g2_affine);
     /* phi(H) only where it leaves room for the proofs: a 32 GiB partition's working memory
      * with the split (its MSM chunks, a, b, c, the L/A/B scratch) plus a resident circuit came
      * to about 38 GB, 283 bytes per H point; 320 are asked for */
-    bool glv = h_glv_enabled() && nh > 0 && 2 * nh < 0x7fffffffu;
+    bool glv = cuzk_gpu_device_config(d)->h_glv && nh > 0 && 2 * nh < 0x7fffffffu;
     size_t free_b = 0, total_b = 0;
     if (glv && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
         const size_t need = (2 * nh + nl + na + nb) * g1 + nb * g2 + 320 * nh;
@@ -483,7 +480,7 @@ static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, siz
     pr->B.n_a = na;
     pr->B.n_b = nb;
     pr->B.num_inputs = ni;
-    if (!pr->x.init()) {
+    if (!pr->x.init(d)) {
         st = pr->x.err;
         cuzk_gpu_prover_destroy(pr);
         return st;
@@ -491,7 +488,7 @@ static cuzk_status prover_alloc(cuzk_gpu_prover **out, size_t nh, size_t nl, siz
     /* the NTTs' full twiddle table (32 bytes per domain element), where it leaves the proofs
      * their working memory (283 bytes per H point measured with the split, see above) */
     ntt_tables tb;
-    if ((st = ntt_device_tables(&tb, domain_log(nh), 300 * nh))) {
+    if ((st = ntt_device_tables(d, &tb, domain_log(nh), 300 * nh))) {
         cuzk_gpu_prover_destroy(pr);
         return st;
     }
@@ -510,10 +507,10 @@ static cuzk_status prover_fill_phi(cuzk_gpu_prover *pr)
     return pr->x.err;
 }
 
-extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, const cuzk_groth16_params *p)
+extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_groth16_params *p)
 {
     if (p->b_g1_len != p->b_g2_len) return cuzk_fail(CUZK_EINVAL, "b_g1 and b_g2 lengths differ");
-    cuzk_status st = prover_alloc(out, p->h_len, p->l_len, p->a_len, p->b_g1_len, p->vk.ic_len);
+    cuzk_status st = prover_alloc(d, out, p->h_len, p->l_len, p->a_len, p->b_g1_len, p->vk.ic_len);
     if (st) return st;
     cuzk_gpu_prover *pr = *out;
     pr->vk = vk_of(p->vk);
@@ -540,9 +537,10 @@ extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_prover **out, const cuzk_
     return st;
 }
 
-extern "C" cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *sh)
+extern "C" cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                                        const cuzk_gpu_synthetic_shape *sh)
 {
-    cuzk_status st = prover_alloc(out, sh->n_h, sh->n_l, sh->n_a, sh->n_b, sh->num_inputs);
+    cuzk_status st = prover_alloc(d, out, sh->n_h, sh->n_l, sh->n_a, sh->n_b, sh->num_inputs);
     if (st) return st;
     cuzk_gpu_prover *pr = *out;
     exec_dev &x = pr->x;
@@ -580,6 +578,7 @@ extern "C" cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_prover **out, c
 extern "C" void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr)
 {
     if (!pr) return;
+    pr->x.use();
     if (pr->pf_stream) cudaStreamSynchronize(pr->pf_stream);
     for (prefetch_slot &sl : pr->pf) {
         if (sl.in) cudaFree(sl.in);
@@ -604,10 +603,11 @@ static cuzk_status run_device(cuzk_gpu_prover *pr, const cuzk_fr *r_in, const cu
     cuzk_status st;
     if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
     ntt_tables tb;
-    if ((st = ntt_device_tables(&tb, domain_log(pr->B.n_h)))) return st; /* built at creation */
+    if ((st = ntt_device_tables(pr->dev, &tb, domain_log(pr->B.n_h)))) return st; /* built at creation */
     int span = cuzk_span_begin(tl, "prove (gpu)");
     exec_dev &x = pr->x;
     x.err = CUZK_OK;
+    x.use();
     st = prove(x, tb, r, s);
     std::vector<std::pair<const char *, double>> stages;
     x.take_stages(stages);
@@ -647,6 +647,8 @@ extern "C" cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk
                                                  const cuzk_fr *aux, size_t na)
 {
     std::lock_guard<std::mutex> lk(pr->pf_mu);
+    cuzk_status ust = gpu_use(pr->dev);
+    if (ust) return ust;
     if (!pr->pf_stream && cudaStreamCreateWithFlags(&pr->pf_stream, cudaStreamNonBlocking) != cudaSuccess) {
         pr->pf_stream = 0;
         return cuzk_fail(CUZK_EINTERNAL, "prefetch: cannot create a stream");
@@ -702,6 +704,8 @@ extern "C" cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pc
     if (use) cudaEventRecord(use->used, pr->x.stream);
     return st;
 }
+
+extern "C" cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr) { return pr ? pr->dev : NULL; }
 
 extern "C" size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr)
 {

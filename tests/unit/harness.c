@@ -13,3 +13,13 @@ int harness_finish(const char *name)
     printf("%s: %d checks, %d failed\n", name, harness_checks, harness_failures);
     return harness_failures > 100 ? 100 : harness_failures;
 }
+
+/* Every test program's main thread gets a pool of one thread per CPU, as the CLI's does, so
+ * the library's parallel paths (parts of a witness in parallel, tiled MSMs) are the ones
+ * tested. */
+static cuzk_pool *harness_pool;
+__attribute__((constructor)) static void harness_pool_start(void)
+{
+    if (cuzk_pool_create(&harness_pool, 0) == CUZK_OK) cuzk_pool_bind(harness_pool);
+}
+__attribute__((destructor)) static void harness_pool_stop(void) { cuzk_pool_destroy(harness_pool); }

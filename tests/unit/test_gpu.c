@@ -17,6 +17,7 @@
 
 static cuzk_rng rng;
 static int large = 1;
+static cuzk_gpu_device *D; /* the context every check runs on */
 
 static void rand_scalars(cuzk_fr *s, size_t n)
 {
@@ -45,7 +46,7 @@ static void test_ntt(void)
                 case CUZK_GPU_NTT_COSET_FORWARD: cuzk_ntt_coset_forward(&d, y + v * n); break;
                 case CUZK_GPU_NTT_COSET_INVERSE: cuzk_ntt_coset_inverse(&d, y + v * n); break;
                 }
-            CHECK_OK(cuzk_gpu_ntt(x, lg, nv, kinds[k], false));
+            CHECK_OK(cuzk_gpu_ntt(D, x, lg, nv, kinds[k], false));
             int same = !memcmp(x, y, nv * n * sizeof *x);
             CHECK(same);
             if (!same) fprintf(stderr, "    GPU NTT kind %d differs from the CPU at 2^%u\n", k, lg);
@@ -67,9 +68,9 @@ static void test_ntt(void)
         }
         for (size_t i = 0; i < n; i++) cuzk_fr_from_u64(&x[i], i * 2654435761u + 1);
         memcpy(y, x, n * sizeof *x);
-        CHECK_OK(cuzk_gpu_ntt(x, lg, 1, CUZK_GPU_NTT_COSET_FORWARD, false));
+        CHECK_OK(cuzk_gpu_ntt(D, x, lg, 1, CUZK_GPU_NTT_COSET_FORWARD, false));
         CHECK(memcmp(x, y, 64 * sizeof *x) != 0);
-        CHECK_OK(cuzk_gpu_ntt(x, lg, 1, CUZK_GPU_NTT_COSET_INVERSE, false));
+        CHECK_OK(cuzk_gpu_ntt(D, x, lg, 1, CUZK_GPU_NTT_COSET_INVERSE, false));
         CHECK(!memcmp(x, y, n * sizeof *x));
         /* x = c0 + c1 X^5: X_k = c0 + c1 w^(5k) */
         memset(x, 0, n * sizeof *x);
@@ -78,7 +79,7 @@ static void test_ntt(void)
         cuzk_fr_random(&c1, &rng);
         x[0] = c0;
         x[5] = c1;
-        CHECK_OK(cuzk_gpu_ntt(x, lg, 1, CUZK_GPU_NTT_FORWARD, false));
+        CHECK_OK(cuzk_gpu_ntt(D, x, lg, 1, CUZK_GPU_NTT_FORWARD, false));
         cuzk_fr_root_of_unity(&w, lg);
         int bad = 0;
         for (int q = 0; q < 64; q++) {
@@ -92,8 +93,8 @@ static void test_ntt(void)
         /* dense input: the transform of x rotated by one place (x_(i-1)) is X_k w^k */
         for (size_t i = 0; i < n; i++) cuzk_fr_from_u64(&x[i], i * 2654435761u + 7);
         for (size_t i = 0; i < n; i++) y[i] = x[(i + n - 1) & (n - 1)];
-        CHECK_OK(cuzk_gpu_ntt(x, lg, 1, CUZK_GPU_NTT_FORWARD, false));
-        CHECK_OK(cuzk_gpu_ntt(y, lg, 1, CUZK_GPU_NTT_FORWARD, false));
+        CHECK_OK(cuzk_gpu_ntt(D, x, lg, 1, CUZK_GPU_NTT_FORWARD, false));
+        CHECK_OK(cuzk_gpu_ntt(D, y, lg, 1, CUZK_GPU_NTT_FORWARD, false));
         bad = 0;
         for (int q = 0; q < 64; q++) {
             size_t k = q < 8 ? (size_t)q : q < 16 ? n - 1 - (size_t)(q - 8) : (size_t)(cuzk_rng_next(&rng) % n);
@@ -153,12 +154,12 @@ static void test_msm(void)
     const size_t NMAX = (size_t)1 << 20;
     g1b = malloc(NMAX * sizeof *g1b);
     cuzk_fr *s = malloc(NMAX * sizeof *s);
-    CHECK_OK(cuzk_gpu_synthetic_points(g1b, NMAX, false, 1));
+    CHECK_OK(cuzk_gpu_synthetic_points(D, g1b, NMAX, false, 1));
     for (size_t i = 0; i < NMAX; i += NMAX / 64) {
         CHECK(blst_p1_affine_on_curve(&g1b[i]));
         CHECK(blst_p1_affine_in_g1(&g1b[i]));
     }
-    CHECK_OK(cuzk_gpu_msm_create_g1(&g1m, g1b, NMAX));
+    CHECK_OK(cuzk_gpu_msm_create_g1(D, &g1m, g1b, NMAX));
     static const size_t sizes[] = {1, 2, 3, 31, 100, 1000, 4097, 65536, (1 << 18) + 3, 1 << 20};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         rand_scalars(s, sizes[k]);
@@ -185,7 +186,7 @@ static void test_msm(void)
             else cuzk_fr_random(&s[i], &rng);
         }
         cuzk_gpu_msm *m;
-        CHECK_OK(cuzk_gpu_msm_create_g1(&m, rb, n));
+        CHECK_OK(cuzk_gpu_msm_create_g1(D, &m, rb, n));
         blst_p1 want, got;
         CHECK_OK(cuzk_g1_msm(&want, rb, s, n));
         for (int split = 0; split < 2; split++) {
@@ -200,7 +201,7 @@ static void test_msm(void)
         size_t n = 10000;
         rand_scalars(s, n);
         void *d;
-        CHECK_OK(cuzk_gpu_malloc(&d, n * sizeof *s));
+        CHECK_OK(cuzk_gpu_malloc(D, &d, n * sizeof *s));
         CHECK_OK(cuzk_gpu_upload(d, s, n * sizeof *s));
         blst_p1 want, got;
         CHECK_OK(cuzk_g1_msm(&want, g1b, s, n));
@@ -213,12 +214,12 @@ static void test_msm(void)
     /* G2 */
     const size_t N2 = (size_t)1 << 16;
     g2b = malloc(N2 * sizeof *g2b);
-    CHECK_OK(cuzk_gpu_synthetic_points(g2b, N2, true, 2));
+    CHECK_OK(cuzk_gpu_synthetic_points(D, g2b, N2, true, 2));
     for (size_t i = 0; i < N2; i += N2 / 16) {
         CHECK(blst_p2_affine_on_curve(&g2b[i]));
         CHECK(blst_p2_affine_in_g2(&g2b[i]));
     }
-    CHECK_OK(cuzk_gpu_msm_create_g2(&g2m, g2b, N2));
+    CHECK_OK(cuzk_gpu_msm_create_g2(D, &g2m, g2b, N2));
     static const size_t s2[] = {1, 7, 1000, 4097, 1 << 16};
     for (size_t k = 0; k < sizeof s2 / sizeof s2[0]; k++)
         for (int kind = -1; kind < 6; kind += (s2[k] > 5000 ? 5 : 1)) {
@@ -245,7 +246,7 @@ static void test_msm(void)
          * and unsplit paths agree on a 0/1-heavy vector */
         size_t n = (size_t)1 << 24;
         cuzk_gpu_msm *m;
-        CHECK_OK(cuzk_gpu_msm_create_synthetic(&m, n, false, 3));
+        CHECK_OK(cuzk_gpu_msm_create_synthetic(D, &m, n, false, 3));
         cuzk_fr *a = NULL, *b = NULL, *c = NULL;
         CHECK_OK(cuzk_gpu_host_alloc((void **)&a, n * sizeof *a));
         CHECK_OK(cuzk_gpu_host_alloc((void **)&b, n * sizeof *b));
@@ -282,7 +283,7 @@ static void test_prover(const char *name)
     cuzk_groth16_params p;
     CHECK_OK(cuzk_groth16_setup(&p, j.m, &r2, NULL));
     cuzk_gpu_prover *pr = NULL;
-    CHECK_OK(cuzk_gpu_prover_create(&pr, &p));
+    CHECK_OK(cuzk_gpu_prover_create(D, &pr, &p));
     if (!pr) return;
     for (int rep = 0; rep < 2; rep++) {
         cuzk_fr r, s;
@@ -313,7 +314,7 @@ static void test_spmv(const char *name)
     pce_job j;
     pce_job_open(&j, name, 3, 0);
     cuzk_gpu_pce *g = NULL;
-    CHECK_OK(cuzk_gpu_pce_create(&g, &j.pce));
+    CHECK_OK(cuzk_gpu_pce_create(D, &g, &j.pce));
     if (!g) {
         pce_job_close(&j);
         return;
@@ -346,8 +347,8 @@ static void test_prove_pce(const char *name)
     pce_job_setup(&j, &p, 10);
     cuzk_gpu_prover *pr = NULL;
     cuzk_gpu_pce *g = NULL;
-    CHECK_OK(cuzk_gpu_prover_create(&pr, &p));
-    CHECK_OK(cuzk_gpu_pce_create(&g, &j.pce));
+    CHECK_OK(cuzk_gpu_prover_create(D, &pr, &p));
+    CHECK_OK(cuzk_gpu_pce_create(D, &g, &j.pce));
     /* rep 2: the witness prefetched, then proved from the staged copy; rep 3: another
      * witness (same counts, one value changed) prefetched, which the proof must not use */
     cuzk_fr *other = malloc((j.w.num_aux ? j.w.num_aux : 1) * sizeof(cuzk_fr));
@@ -401,7 +402,7 @@ static void test_pipeline(const char *name)
     cuzk_groth16_params p;
     pce_job_setup(&j, &p, 11);
     cuzk_gpu_prover *pr = NULL;
-    CHECK_OK(cuzk_gpu_prover_create(&pr, &p));
+    CHECK_OK(cuzk_gpu_prover_create(D, &pr, &p));
     enum { NP = 3 };
     size_t ni = j.pce.num_inputs - 1;
     cuzk_groth16_proof proofs[NP];
@@ -444,8 +445,12 @@ int main(void)
     }
     const char *v = getenv("CUZK_GPU_TEST_LARGE");
     if (v && !strcmp(v, "0")) large = 0;
+    if (cuzk_gpu_device_open(&D, 0, NULL)) {
+        fprintf(stderr, "opening device 0: %s\n", cuzk_last_error());
+        return 1;
+    }
     char dev[256];
-    cuzk_gpu_describe(dev, sizeof dev);
+    cuzk_gpu_describe(D, dev, sizeof dev);
     printf("device: %s\n", dev);
     cuzk_rng_seed(&rng, 2027);
     /* CUZK_GPU_TEST_ONLY=ntt|msm|prover|pce runs one part */
@@ -472,5 +477,6 @@ int main(void)
         test_resident();
         printf("resident circuit: done in %.1f s\n", cuzk_now() - t);
     }
+    cuzk_gpu_device_close(D);
     return harness_finish("gpu");
 }

@@ -36,7 +36,7 @@ static void test_arith(void)
     CHECK_OK(cuzk_gpu_emu_curve_check(2, 12));
 }
 
-static void test_ntt_sizes(const unsigned *logs, size_t nlogs)
+static void test_ntt_sizes(const unsigned *logs, size_t nlogs, const cuzk_gpu_config *cfg)
 {
     static const cuzk_gpu_ntt_kind kinds[4] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE,
                                                CUZK_GPU_NTT_COSET_FORWARD, CUZK_GPU_NTT_COSET_INVERSE};
@@ -55,7 +55,7 @@ static void test_ntt_sizes(const unsigned *logs, size_t nlogs)
             case CUZK_GPU_NTT_COSET_FORWARD: cuzk_ntt_coset_forward(&d, y); break;
             case CUZK_GPU_NTT_COSET_INVERSE: cuzk_ntt_coset_inverse(&d, y); break;
             }
-            CHECK_OK(cuzk_gpu_emu_ntt(x, lg, kinds[k]));
+            CHECK_OK(cuzk_gpu_emu_ntt(x, lg, kinds[k], cfg));
             int same = !memcmp(x, y, n * sizeof *x);
             CHECK(same);
             if (!same) fprintf(stderr, "    NTT kind %d differs at 2^%u\n", k, lg);
@@ -69,26 +69,26 @@ static void test_ntt_sizes(const unsigned *logs, size_t nlogs)
 static void test_ntt(void)
 {
     static const unsigned logs[] = {0, 1, 2, 3, 5, 8, 11, 12, 13};
-    test_ntt_sizes(logs, sizeof logs / sizeof logs[0]);
+    test_ntt_sizes(logs, sizeof logs / sizeof logs[0], NULL);
     /* many passes and small tiles on small sizes: passes of 2 to 5 row bits, 16-element
      * blocks (the pass structure of 2^27 is three passes of 9) */
     static const unsigned many[] = {6, 7, 9, 13};
-    static const char *pass_bits[] = {"3", "4", "5"};
-    setenv("CUZK_GPU_NTT_TILE_BITS", "4", 1);
-    for (int k = 0; k < 3; k++) {
-        setenv("CUZK_GPU_NTT_PASS_BITS", pass_bits[k], 1);
-        test_ntt_sizes(many, sizeof many / sizeof many[0]);
+    cuzk_gpu_config cfg;
+    cuzk_gpu_config_default(&cfg);
+    cfg.ntt_tile_bits = 4;
+    for (unsigned bits = 3; bits <= 5; bits++) {
+        cfg.ntt_pass_bits = bits;
+        test_ntt_sizes(many, sizeof many / sizeof many[0], &cfg);
     }
     /* the paths the defaults replace where memory is short: the top pass multiplying two
      * table entries, the bit reversal as a pass of its own */
-    setenv("CUZK_GPU_NTT_FULL_TABLE", "0", 1);
-    setenv("CUZK_GPU_NTT_NATURAL_OUT", "0", 1);
-    test_ntt_sizes(many, sizeof many / sizeof many[0]);
-    unsetenv("CUZK_GPU_NTT_PASS_BITS");
-    unsetenv("CUZK_GPU_NTT_TILE_BITS");
-    test_ntt_sizes(logs, sizeof logs / sizeof logs[0]);
-    unsetenv("CUZK_GPU_NTT_FULL_TABLE");
-    unsetenv("CUZK_GPU_NTT_NATURAL_OUT");
+    cfg.ntt_full_table = false;
+    cfg.ntt_natural_out = false;
+    test_ntt_sizes(many, sizeof many / sizeof many[0], &cfg);
+    cuzk_gpu_config_default(&cfg);
+    cfg.ntt_full_table = false;
+    cfg.ntt_natural_out = false;
+    test_ntt_sizes(logs, sizeof logs / sizeof logs[0], &cfg);
 }
 
 static void random_points_g1(blst_p1_affine *p, size_t n)

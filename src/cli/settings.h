@@ -1,0 +1,38 @@
+/* The CLI's settings: every configuration key of the library's subsystems and of the CLI
+ * itself, read from built-in defaults, then a config file (INI: `cuzk --config FILE` or
+ * CUZK_CONFIG), then environment overrides (each key's env name, listed by `cuzk --help-env`),
+ * then the command's own options. This is the one place that reads the environment. */
+#ifndef CUZK_CLI_SETTINGS_H
+#define CUZK_CLI_SETTINGS_H
+
+#include <stdio.h>
+
+#include "cuzk/gpu.h"
+
+typedef struct {
+    unsigned threads;    /* [cuzk] threads: the CLI's pool (0: one per CPU) */
+    unsigned gpu_device; /* [cuzk] gpu_device: the CUDA ordinal `--gpu` work runs on */
+    cuzk_gpu_config gpu; /* [gpu] ... */
+    const char *home;    /* $HOME (NULL when unset): the demo's default cache is under it */
+} cli_settings;
+
+/* Defaults, then the file (NULL: CUZK_CONFIG when set, else none), then the environment.
+ * Returns 0, or 2 after printing what was wrong (file, line, key). */
+int cli_settings_load(const char *file);
+const cli_settings *cli_settings_get(void);
+/* The commented INI file with every key at its default (`cuzk config --print-defaults`) or at
+ * its current value. */
+void cli_settings_print(FILE *out, bool defaults);
+/* The environment overrides, a line each (`cuzk --help-env`). */
+void cli_settings_print_env(FILE *out);
+
+/* The CLI's thread pool: made with the configured thread count and bound to the main thread
+ * by main; cli_pool_resize replaces it (--threads). */
+int cli_pool_start(void);
+int cli_pool_resize(unsigned threads);
+void cli_pool_stop(void);
+
+/* Opens the configured GPU with the configured tuning. */
+cuzk_status cli_gpu_open(cuzk_gpu_device **out) CUZK_WARN_UNUSED;
+
+#endif

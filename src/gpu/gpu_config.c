@@ -1,0 +1,54 @@
+/* The GPU tuning keys (cuzk_gpu_config in include/cuzk/gpu.h): ranges, defaults and the
+ * environment overrides the CLI applies. The defaults are the measured best on the H200;
+ * docs/BENCHMARKS.md has the measurements behind each. Built with and without CUDA. */
+#include <stddef.h>
+
+#include "cuzk/gpu.h"
+
+#define K(name, type, field, lo, hi, dflt, env, help)                                                  \
+    {"gpu", name, type, offsetof(cuzk_gpu_config, field), lo, hi, dflt, env, help}
+
+static const cuzk_config_key gpu_keys[] = {
+    K("ntt_pass_bits", CUZK_CFG_UINT, ntt_pass_bits, 3, 11, "11", "CUZK_GPU_NTT_PASS_BITS",
+      "most row bits per NTT pass (small values run many passes, for tests)"),
+    K("ntt_tile_bits", CUZK_CFG_UINT, ntt_tile_bits, 3, 11, "10", "CUZK_GPU_NTT_TILE_BITS",
+      "most elements per NTT block as a power of two (10: 32 KiB of shared memory)"),
+    K("ntt_threads", CUZK_CFG_UINT, ntt_threads, 32, 1024, "128", "CUZK_GPU_NTT_THREADS", "threads per NTT block"),
+    K("ntt_full_table", CUZK_CFG_BOOL, ntt_full_table, 0, 1, "true", "CUZK_GPU_NTT_FULL_TABLE",
+      "the top NTT pass reads a full twiddle table (16 N bytes) where device memory allows"),
+    K("ntt_natural_out", CUZK_CFG_BOOL, ntt_natural_out, 0, 1, "true", "CUZK_GPU_NTT_NATURAL_OUT",
+      "natural-order NTTs write through a second buffer instead of a bit-reversal pass"),
+    K("msm_window_bits", CUZK_CFG_UINT, msm_window_bits, 0, 24, "0", "CUZK_GPU_MSM_C",
+      "Pippenger window bits of the MSM objects (0: chosen from the size)"),
+    K("msm_s1", CUZK_CFG_UINT, msm_s1, 0, 1u << 20, "0", "CUZK_GPU_MSM_S1",
+      "first-round scalars per thread of the MSM objects (0: chosen)"),
+    K("msm_accum_reg_cap", CUZK_CFG_BOOL, msm_accum_reg_cap, 0, 1, "true", "CUZK_GPU_MSM_ACCUM_REG_CAP",
+      "the G1 bucket accumulation kernel runs capped at 128 registers (16 warps per SM)"),
+    K("msm_chunk", CUZK_CFG_U64, msm_chunk, 0, 1ull << 32, "0", "CUZK_GPU_MSM_CHUNK",
+      "scalars per MSM chunk (0: 2^25, 2^26 with the scalar split; below 1024 means 0)"),
+    K("msm_reduce_bits", CUZK_CFG_UINT, msm_reduce_bits, 2, 6, "4", "CUZK_GPU_MSM_REDUCE_BITS",
+      "buckets per group in the bucket reduction, as a power of two"),
+    K("msm_first_shift", CUZK_CFG_UINT, msm_first_shift, 0, 8, "3", "CUZK_GPU_MSM_FIRST_SHIFT",
+      "the first of several MSM pieces is 2^this smaller, so its sum covers the next upload"),
+    K("msm_sum_k", CUZK_CFG_UINT, msm_sum_k, 2, 64, "4", "CUZK_GPU_MSM_SUM_K",
+      "points per thread and step when group sums are added down"),
+    K("h_glv", CUZK_CFG_BOOL, h_glv, 0, 1, "true", "CUZK_GPU_H_GLV",
+      "the H MSM splits its scalars by the endomorphism (phi(H) resident: 96 bytes per point)"),
+    K("side_high_priority", CUZK_CFG_BOOL, side_high_priority, 0, 1, "true", "CUZK_GPU_SIDE_PRIORITY",
+      "urgent side work (L, A, B beside the NTTs) runs on a high-priority stream"),
+    K("profile", CUZK_CFG_BOOL, profile, 0, 1, "false", "CUZK_GPU_PROFILE",
+      "synchronize at each stage mark and print its time to stderr (serializes everything)"),
+};
+
+const cuzk_config_key *cuzk_gpu_config_table(size_t *n)
+{
+    *n = sizeof gpu_keys / sizeof gpu_keys[0];
+    return gpu_keys;
+}
+
+void cuzk_gpu_config_default(cuzk_gpu_config *cfg)
+{
+    size_t n;
+    const cuzk_config_key *k = cuzk_gpu_config_table(&n);
+    cuzk_config_defaults(k, n, cfg);
+}

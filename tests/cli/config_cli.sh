@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The configuration file and the environment overrides: `config --print-defaults` writes a
+# file every key of which reads back; bad keys, values out of range, malformed integers and
+# unknown sections are refused with the file, line and key; environment overrides are checked
+# the same way and listed by --help-env; --threads still sets the pool.
+. "$(dirname "$0")/lib.bash"
+
+expect_ok "print defaults" "$CUZK" config --print-defaults
+cp out.txt defaults.ini
+grep -q '^\[gpu\]$' defaults.ini || fail "no [gpu] section"
+grep -q '^ntt_tile_bits = 10$' defaults.ini || fail "ntt_tile_bits default missing"
+grep -q '^threads = 0$' defaults.ini || fail "threads default missing"
+grep -q '; env CUZK_GPU_MSM_CHUNK' defaults.ini || fail "env names not listed"
+expect_ok "the defaults read back" "$CUZK" --config defaults.ini config --print
+diff <(grep -v '^#' defaults.ini) <(grep -v '^#' out.txt) >/dev/null || fail "defaults and current values differ"
+
+printf '[gpu]\nntt_tile_bits = 9\nh_glv = off\n[cuzk]\nthreads = 3\n' > ok.ini
+expect_ok "a config file" "$CUZK" --config ok.ini config --print
+grep -q '^ntt_tile_bits = 9$' out.txt || fail "ntt_tile_bits from the file"
+grep -q '^h_glv = false$' out.txt || fail "h_glv from the file"
+CUZK_CONFIG=ok.ini expect_ok "CUZK_CONFIG names the file" "$CUZK" config --print
+grep -q '^threads = 3$' out.txt || fail "threads from CUZK_CONFIG's file"
+CUZK_GPU_NTT_TILE_BITS=8 expect_ok "environment over the file" "$CUZK" --config ok.ini config --print
+grep -q '^ntt_tile_bits = 8$' out.txt || fail "the environment override"
+
+printf '[gpu]\nntt_tile_bits = 10\nnot_a_key = 1\n' > bad1.ini
+expect_fail "unknown key" 2 "bad1.ini:3: unknown key 'not_a_key' in section \[gpu\]" "$CUZK" --config bad1.ini config --print
+printf '[gpu]\nntt_threads = 5000\n' > bad2.ini
+expect_fail "out of range" 2 "bad2.ini:2: gpu.ntt_threads: 5000 is outside 32..1024" "$CUZK" --config bad2.ini config --print
+printf '[gpu]\nmsm_chunk = 99999999999999999999999\n' > bad3.ini
+expect_fail "integer overflow" 2 "bad3.ini:2: gpu.msm_chunk: .* is too large" "$CUZK" --config bad3.ini config --print
+printf '[gpu]\nntt_threads = -4\n' > bad4.ini
+expect_fail "negative" 2 "gpu.ntt_threads: '-4' is not a non-negative decimal integer" "$CUZK" --config bad4.ini config --print
+printf '[gpu]\nh_glv = maybe\n' > bad5.ini
+expect_fail "not a boolean" 2 "gpu.h_glv: 'maybe' is not a boolean" "$CUZK" --config bad5.ini config --print
+printf '[nosuch]\nthreads = 1\n' > bad6.ini
+expect_fail "unknown section" 2 "unknown key 'threads' in section \[nosuch\]" "$CUZK" --config bad6.ini config --print
+printf 'garbage line\n' > bad7.ini
+expect_fail "not INI" 2 "bad7.ini:1: not a valid INI line" "$CUZK" --config bad7.ini config --print
+expect_fail "missing file" 2 "cannot open the config file nosuch.ini" "$CUZK" --config nosuch.ini config --print
+expect_fail "--config without a file" 2 "--config expects a file" "$CUZK" --config
+CUZK_THREADS=x expect_fail "bad environment value" 2 "environment CUZK_THREADS: cuzk.threads: 'x'" "$CUZK" config --print
+expect_fail "config needs a mode" 2 "give one of --print-defaults or --print" "$CUZK" config
+
+expect_ok "help-env" "$CUZK" --help-env
+for v in CUZK_CONFIG CUZK_THREADS CUZK_GPU_NTT_PASS_BITS CUZK_GPU_MSM_CHUNK CUZK_GPU_H_GLV CUZK_GPU_PROFILE; do
+  grep -q "$v" out.txt || fail "--help-env lacks $v"
+done
+
+# the pool takes the configured and the --threads counts
+CUZK_THREADS=1 expect_ok "bench msm with CUZK_THREADS=1" "$CUZK" bench msm --log2 8 --json
+grep -q '"threads":1' out.txt || fail "CUZK_THREADS=1 not honoured: $(head -c 200 out.txt)"
+expect_ok "bench msm --threads 2" "$CUZK" bench msm --log2 8 --threads 2 --json
+grep -q '"threads":2' out.txt || fail "--threads 2 not honoured: $(head -c 200 out.txt)"
+finish
