@@ -47,6 +47,15 @@ void cuzk_big_free(void *ptr, size_t bytes);
 void *cuzk_malloc(size_t bytes);
 void *cuzk_calloc(size_t n, size_t size);
 
+/* ---------------------------------------------------------------- integers */
+/* The smallest k with 2^k >= n (0 for n <= 1): the log size of an evaluation domain. */
+static inline unsigned cuzk_log2_ceil(uint64_t n)
+{
+    unsigned k = 0;
+    while (k < 64 && ((uint64_t)1 << k) < n) k++;
+    return k;
+}
+
 /* ---------------------------------------------------------------- thread pools */
 /* A pool of worker threads. Library code runs its parallel loops on the calling thread's
  * current pool (cuzk_pool_bind), so whoever calls into the library decides how many threads

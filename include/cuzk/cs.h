@@ -70,6 +70,8 @@ typedef struct cuzk_cs {
     size_t input_cap, aux_cap;
     bool borrowed; /* a WITNESS child: the assignment arrays belong to the parent */
     cuzk_cs_backend *be;
+    void *scratch; /* cuzk_cs_scratch's block, owned */
+    size_t scratch_cap;
 } cuzk_cs;
 
 /* Creates a system in `mode` (values: also compute values in COUNT mode; ignored for
@@ -88,6 +90,12 @@ cuzk_status cuzk_cs_reserve(cuzk_cs *cs, size_t num_inputs, size_t num_aux, size
  * system. Used to reuse large, pre-faulted buffers across witnesses. */
 cuzk_status cuzk_cs_use_buffers(cuzk_cs *cs, cuzk_fr *input, size_t input_cap, cuzk_fr *aux,
                                 size_t aux_cap) CUZK_WARN_UNUSED;
+
+/* A scratch block of at least `bytes` owned by the system, for a gadget's temporary arrays
+ * (bit vectors of a hash preimage, say): grown when too small, kept for the next call, freed
+ * with the system, so a circuit's repeated parts do not allocate each time. Valid until the
+ * next call; NULL (and the system failed) when memory runs out. */
+void *cuzk_cs_scratch(cuzk_cs *cs, size_t bytes);
 
 /* New variables. value may be NULL when !cs->values. */
 cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value);

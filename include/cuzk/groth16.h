@@ -98,6 +98,23 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
                                const cuzk_groth16_witness *w, const cuzk_fr *r, const cuzk_fr *s,
                                cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
+/* The CPU prover's large memory, kept across proofs so that a prover of many partitions
+ * allocates nothing large per proof: the three N-element vectors of the H polynomial, the
+ * NTT domain (its twiddles) and the A/B gather scratch, grown when a larger circuit comes.
+ * Zero it before first use; one per thread. cuzk_groth16_prove uses a temporary one. */
+typedef struct {
+    cuzk_fr *v[3];
+    size_t v_cap;          /* elements of each v[k] */
+    cuzk_ntt_domain domain; /* twiddles NULL until first use */
+    cuzk_fr *scratch;
+    size_t scratch_cap;
+} cuzk_groth16_workspace;
+void cuzk_groth16_workspace_free(cuzk_groth16_workspace *ws);
+/* cuzk_groth16_prove with ws's memory (grown as needed and kept). */
+cuzk_status cuzk_groth16_prove_ws(cuzk_groth16_workspace *ws, cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                  const cuzk_groth16_witness *w, const cuzk_fr *r, const cuzk_fr *s,
+                                  cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
 /* The proof from the five MSM results and the randomizers, as bellperson assembles it:
  * A = alpha + A_msm + r delta; B = beta + B_msm + s delta (G2);
  * C = rs delta + s alpha + r beta + s A_msm + r B1_msm + H + L. Uses vk's alpha_g1, beta_g1,

@@ -28,13 +28,6 @@ static cuzk_status open_circuit(void *ctx, unsigned k, cuzk_circuit **out)
     return src->c1 ? cuzk_porep_circuit_open(out, src->c1, 0) : cuzk_circuit_open(out, src->name);
 }
 
-static unsigned log2_ceil(size_t n)
-{
-    unsigned l = 0;
-    while (((size_t)1 << l) < n) l++;
-    return l;
-}
-
 int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json)
 {
     const char *me = "cuzk bench gpu-prove";
@@ -59,7 +52,7 @@ int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned
     if (!st) st = cli_gpu_open(&dev);
     if (st) goto out;
     const size_t ni = pce.num_inputs, na = pce.num_aux, n = pce.num_constraints + ni;
-    const unsigned lg = log2_ceil(n);
+    const unsigned lg = cuzk_log2_ceil(n);
     cuzk_gpu_synthetic_shape sh = {((size_t)1 << lg) - 1, na, ni + pce.a_aux.popcount,
                                    pce.b_input.popcount + pce.b_aux.popcount, ni, 5};
 

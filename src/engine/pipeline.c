@@ -192,6 +192,8 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
         return cuzk_fail(CUZK_EINTERNAL, "cannot start the witness thread");
     }
     cuzk_status st = CUZK_OK;
+    cuzk_groth16_workspace ws; /* the CPU prover's memory, kept across the partitions */
+    memset(&ws, 0, sizeof ws);
     for (unsigned k = 0; k < nparts && !st; k++) {
         int slot = (int)(k % 2);
         pthread_mutex_lock(&pl.mu);
@@ -214,7 +216,7 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
             else if (gpu)
                 st = cuzk_gpu_prove(gpu, &proofs[k], &gw, NULL, NULL, tl);
             else
-                st = cuzk_groth16_prove(&proofs[k], p, &gw, NULL, NULL, tl);
+                st = cuzk_groth16_prove_ws(&ws, &proofs[k], p, &gw, NULL, NULL, tl);
         }
         cuzk_span_end(tl, span);
         if (!st) memcpy(inputs + (size_t)k * ninputs, b->w.input + 1, ninputs * sizeof(cuzk_fr));
@@ -229,6 +231,7 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
     pthread_cond_broadcast(&pl.cv);
     pthread_mutex_unlock(&pl.mu);
     pthread_join(th, NULL);
+    cuzk_groth16_workspace_free(&ws);
     cuzk_gpu_pce_destroy(gpce);
     for (int j = 0; j < 2; j++) {
         for (int i = 0; i < 5; i++)

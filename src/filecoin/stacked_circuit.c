@@ -222,16 +222,14 @@ static void num_bits(cuzk_cs *cs, cuzk_num n, const char *kind, size_t idx, cuzk
 /* create_label_circuit (create_label.rs): SHA-256 of replica_id || layer (u32 BE) || node
  * (u64 BE) || zero padding to 512 bits || 37 parents of 256 bits; the digest's bits reversed
  * per byte and the first 254 packed. */
+enum { LABEL_PRE_BITS = (2 + CUZK_POREP_LABEL_PARENTS) * 256 };
+
+/* pre: LABEL_PRE_BITS bits of scratch */
 static cuzk_num create_label(cuzk_cs *cs, const stacked_ctx *x, cuzk_bool (*parents)[256], const int *expanded,
-                             unsigned layer, const cuzk_u64 *node)
+                             unsigned layer, const cuzk_u64 *node, cuzk_bool *pre)
 {
-    enum { BITS = (2 + CUZK_POREP_LABEL_PARENTS) * 256 };
-    cuzk_bool *pre = malloc(BITS * sizeof *pre);
+    enum { BITS = LABEL_PRE_BITS };
     cuzk_num out = {CUZK_VAR_AUX, CUZK_FR_ZERO};
-    if (!pre) {
-        cuzk_cs_fail(cs, cuzk_fail(CUZK_ENOMEM, "out of memory"));
-        return out;
-    }
     memcpy(pre, x->replica_id_bits, 256 * sizeof *pre);
     cuzk_u32 lay;
     cuzk_u32_constant(&lay, layer);
@@ -247,7 +245,6 @@ static cuzk_num create_label(cuzk_cs *cs, const stacked_ctx *x, cuzk_bool (*pare
     cuzk_cs_push(cs, "result_num");
     out = cuzk_multipack_pack_bits(cs, rev, 254);
     cuzk_cs_pop(cs);
-    free(pre);
     return out;
 }
 
@@ -288,12 +285,16 @@ void cuzk_stacked_challenge(cuzk_cs *cs, const cuzk_porep_shape *s, const void *
 
     /* the labels of the challenged column, layer by layer */
     cuzk_num labels[CUZK_POREP_MAX_LAYERS];
-    cuzk_bool(*parents)[256] = malloc(CUZK_POREP_PARENTS * sizeof *parents);
-    if (!parents) {
-        cuzk_cs_fail(cs, cuzk_fail(CUZK_ENOMEM, "out of memory"));
+    /* the parents' bits and a label's preimage: the system's scratch, reused by every
+     * challenge (about half a megabyte, too much for the stack) */
+    const size_t parents_bytes = CUZK_POREP_PARENTS * sizeof(cuzk_bool[256]);
+    uint8_t *scratch = cuzk_cs_scratch(cs, parents_bytes + LABEL_PRE_BITS * sizeof(cuzk_bool));
+    if (!scratch) {
         cuzk_cs_pop(cs);
         return;
     }
+    cuzk_bool(*parents)[256] = (cuzk_bool(*)[256])scratch;
+    cuzk_bool *pre = (cuzk_bool *)(scratch + parents_bytes);
     for (unsigned layer = 1; layer <= L; layer++) {
         cuzk_cs_push(cs, "labeling_%u", layer);
         size_t np = 0;
@@ -306,11 +307,10 @@ void cuzk_stacked_challenge(cuzk_cs *cs, const cuzk_porep_shape *s, const void *
         for (int k = 0; k < CUZK_POREP_LABEL_PARENTS; k++)
             expanded[k] = layer == 1 ? (k < 36 ? k % 6 : 0) : (k < 28 ? k % 14 : k - 28);
         cuzk_cs_push(cs, "create_label");
-        labels[layer - 1] = create_label(cs, x, parents, expanded, layer, &challenge);
+        labels[layer - 1] = create_label(cs, x, parents, expanded, layer, &challenge, pre);
         cuzk_cs_pop(cs);
         cuzk_cs_pop(cs);
     }
-    free(parents);
 
     /* encoding: key (last label) + data leaf, included in tree R */
     cuzk_cs_push(cs, "encode_node");

@@ -43,13 +43,6 @@ struct prover_vk {
     blst_p2_affine beta_g2, delta_g2;
 };
 
-static unsigned log2_ceil(size_t n)
-{
-    unsigned k = 0;
-    while (((size_t)1 << k) < n) k++;
-    return k;
-}
-
 static cuzk_status check_shape(const prover_bases &B, const cuzk_groth16_witness *w)
 {
     cuzk_groth16_params p;
@@ -236,7 +229,7 @@ static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B,
     const size_t n = w->n, ni = w->num_inputs, na = w->num_aux, fb = sizeof(fr_t);
     prove_bufs pb;
     memset(&pb, 0, sizeof pb);
-    pb.lg = log2_ceil(n);
+    pb.lg = cuzk_log2_ceil(n);
     pb.ni = ni;
     pb.na = na;
     pb.own_density = true;
@@ -281,7 +274,7 @@ static cuzk_status prove_pce_impl(X &x, const ntt_tables &tb, const prover_bases
     const size_t n = v.nc + v.ni, ni = v.ni, na = v.na, fb = sizeof(fr_t);
     prove_bufs pb;
     memset(&pb, 0, sizeof pb);
-    pb.lg = log2_ceil(n);
+    pb.lg = cuzk_log2_ceil(n);
     pb.ni = ni;
     pb.na = na;
     pb.up_a = pb.up_b = pb.up_c = pb.up_in = pb.up_aux = pb.up_aw = pb.up_biw = pb.up_bw = -1;
@@ -421,12 +414,7 @@ struct cuzk_gpu_prover {
 };
 
 /* log2 of the evaluation domain of a circuit with nh H bases (N - 1 of them) */
-static unsigned domain_log(size_t nh)
-{
-    unsigned lg = 0;
-    while (((size_t)1 << lg) < nh + 1) lg++;
-    return lg;
-}
+static unsigned domain_log(size_t nh) { return cuzk_log2_ceil((uint64_t)nh + 1); }
 
 static cuzk_status prover_alloc(cuzk_gpu_device *d, cuzk_gpu_prover **out, size_t nh, size_t nl, size_t na, size_t nb,
                                 size_t ni)

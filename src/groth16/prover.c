@@ -7,13 +7,6 @@
 
 #include "cuzk/groth16.h"
 
-static unsigned log2_ceil(size_t n)
-{
-    unsigned k = 0;
-    while (((size_t)1 << k) < n) k++;
-    return k;
-}
-
 cuzk_groth16_witness cuzk_groth16_witness_of(const cuzk_prove_result *pr)
 {
     cuzk_groth16_witness w = {pr->a, pr->b, pr->c, pr->n, pr->input, pr->num_inputs, pr->aux, pr->num_aux,
@@ -26,7 +19,7 @@ cuzk_status cuzk_groth16_check_shape(const cuzk_groth16_params *p, const cuzk_gr
     if (w->n < w->num_inputs || w->num_inputs == 0)
         return cuzk_fail(CUZK_EINVAL, "witness has %zu rows for %zu inputs: the input constraints are missing", w->n,
                          w->num_inputs);
-    unsigned lg = log2_ceil(w->n);
+    unsigned lg = cuzk_log2_ceil(w->n);
     if (lg > CUZK_NTT_MAX_LOG)
         return cuzk_fail(CUZK_EUNSUPPORTED, "%zu constraints need a domain of 2^%u, above the supported 2^%d", w->n, lg,
                          CUZK_NTT_MAX_LOG);
@@ -70,68 +63,109 @@ static void combine_range(void *vctx, size_t b, size_t e, unsigned tid)
     }
 }
 
-/* The H coefficients into a newly allocated N-element buffer (*out, N = *n_out). */
-static cuzk_status compute_h_buffer(const cuzk_groth16_witness *w, cuzk_timeline *tl, cuzk_fr **out, size_t *n_out)
+/* ---------------------------------------------------------------- the workspace */
+void cuzk_groth16_workspace_free(cuzk_groth16_workspace *ws)
 {
-    unsigned lg = log2_ceil(w->n);
-    if (lg > CUZK_NTT_MAX_LOG)
-        return cuzk_fail(CUZK_EUNSUPPORTED, "%zu constraints need a domain above 2^%d", w->n, CUZK_NTT_MAX_LOG);
-    size_t N = (size_t)1 << lg, bytes = N * sizeof(cuzk_fr);
-    cuzk_ntt_domain d;
-    int span = cuzk_span_begin(tl, "ntt domain");
-    cuzk_status st = cuzk_ntt_domain_init(&d, lg);
-    cuzk_span_end(tl, span);
-    if (st) return st;
-    cuzk_fr *v[3];
-    const cuzk_fr *src[3] = {w->a, w->b, w->c};
+    for (int k = 0; k < 3; k++) cuzk_big_free(ws->v[k], ws->v_cap * sizeof(cuzk_fr));
+    cuzk_big_free(ws->scratch, ws->scratch_cap * sizeof(cuzk_fr));
+    if (ws->domain.twiddles) cuzk_ntt_domain_free(&ws->domain);
+    memset(ws, 0, sizeof *ws);
+}
+
+/* the three N-element vectors and the domain of 2^lg, kept when they already fit */
+static cuzk_status ws_reserve_h(cuzk_groth16_workspace *ws, unsigned lg, cuzk_timeline *tl)
+{
+    size_t N = (size_t)1 << lg;
+    if (!ws->domain.twiddles || ws->domain.log_n != lg) {
+        if (ws->domain.twiddles) cuzk_ntt_domain_free(&ws->domain);
+        memset(&ws->domain, 0, sizeof ws->domain);
+        int span = cuzk_span_begin(tl, "ntt domain");
+        cuzk_status st = cuzk_ntt_domain_init(&ws->domain, lg);
+        cuzk_span_end(tl, span);
+        if (st) {
+            memset(&ws->domain, 0, sizeof ws->domain);
+            return st;
+        }
+    }
+    if (ws->v_cap >= N) return CUZK_OK;
     for (int k = 0; k < 3; k++) {
-        v[k] = cuzk_big_alloc(bytes); /* zeroed: the padding rows are 0 */
-        if (!v[k]) {
-            for (int j = 0; j < k; j++) cuzk_big_free(v[j], bytes);
-            cuzk_ntt_domain_free(&d);
+        cuzk_big_free(ws->v[k], ws->v_cap * sizeof(cuzk_fr));
+        ws->v[k] = NULL;
+    }
+    ws->v_cap = 0;
+    for (int k = 0; k < 3; k++)
+        if (!(ws->v[k] = cuzk_big_alloc(N * sizeof(cuzk_fr)))) {
+            for (int j = 0; j < k; j++) cuzk_big_free(ws->v[j], N * sizeof(cuzk_fr));
+            memset(ws->v, 0, sizeof ws->v);
             return CUZK_ENOMEM;
         }
+    ws->v_cap = N;
+    return CUZK_OK;
+}
+
+static cuzk_status ws_reserve_scratch(cuzk_groth16_workspace *ws, size_t n)
+{
+    if (ws->scratch_cap >= n) return CUZK_OK;
+    cuzk_big_free(ws->scratch, ws->scratch_cap * sizeof(cuzk_fr));
+    ws->scratch_cap = 0;
+    if (!(ws->scratch = cuzk_big_alloc((n ? n : 1) * sizeof(cuzk_fr)))) return CUZK_ENOMEM;
+    ws->scratch_cap = n ? n : 1;
+    return CUZK_OK;
+}
+
+/* The H coefficients into ws->v[0] (N of them, *n_out = N; the last is zero). */
+static cuzk_status compute_h_buffer(cuzk_groth16_workspace *ws, const cuzk_groth16_witness *w, cuzk_timeline *tl,
+                                    size_t *n_out)
+{
+    unsigned lg = cuzk_log2_ceil(w->n);
+    if (lg > CUZK_NTT_MAX_LOG)
+        return cuzk_fail(CUZK_EUNSUPPORTED, "%zu constraints need a domain above 2^%d", w->n, CUZK_NTT_MAX_LOG);
+    size_t N = (size_t)1 << lg;
+    cuzk_status st = ws_reserve_h(ws, lg, tl);
+    if (st) return st;
+    const cuzk_ntt_domain *d = &ws->domain;
+    cuzk_fr **v = ws->v;
+    const cuzk_fr *src[3] = {w->a, w->b, w->c};
+    for (int k = 0; k < 3; k++) {
         memcpy(v[k], src[k], w->n * sizeof(cuzk_fr));
+        memset(v[k] + w->n, 0, (N - w->n) * sizeof(cuzk_fr)); /* the padding rows are 0 */
     }
     static const char *ifft_names[3] = {"ifft a", "ifft b", "ifft c"};
     static const char *fft_names[3] = {"coset fft a", "coset fft b", "coset fft c"};
+    int span;
     for (int k = 0; k < 3; k++) {
         span = cuzk_span_begin(tl, ifft_names[k]);
-        cuzk_ntt_inverse(&d, v[k]);
+        cuzk_ntt_inverse(d, v[k]);
         cuzk_span_end(tl, span);
         span = cuzk_span_begin(tl, fft_names[k]);
-        cuzk_ntt_coset_forward(&d, v[k]);
+        cuzk_ntt_coset_forward(d, v[k]);
         cuzk_span_end(tl, span);
     }
     /* Z(X) = X^N - 1 is the constant g^N - 1 on the coset g*H */
     span = cuzk_span_begin(tl, "(ab - c) / z");
     combine_ctx x = {v[0], v[1], v[2], CUZK_FR_ZERO};
     cuzk_fr z;
-    cuzk_fr_pow_u64(&z, &d.gen, N);
+    cuzk_fr_pow_u64(&z, &d->gen, N);
     cuzk_fr_sub(&z, &z, &CUZK_FR_ONE);
     cuzk_fr_inv(&x.z_inv, &z);
     cuzk_parallel_for(N, 4096, combine_range, &x);
-    cuzk_big_free(v[1], bytes);
-    cuzk_big_free(v[2], bytes);
     cuzk_span_end(tl, span);
     span = cuzk_span_begin(tl, "coset ifft h");
-    cuzk_ntt_coset_inverse(&d, v[0]);
+    cuzk_ntt_coset_inverse(d, v[0]);
     cuzk_span_end(tl, span);
-    cuzk_ntt_domain_free(&d);
-    *out = v[0];
     *n_out = N;
     return CUZK_OK;
 }
 
 cuzk_status cuzk_groth16_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w, cuzk_timeline *tl)
 {
-    cuzk_fr *h;
+    cuzk_groth16_workspace ws;
+    memset(&ws, 0, sizeof ws);
     size_t N;
-    cuzk_status st = compute_h_buffer(w, tl, &h, &N);
-    if (st) return st;
-    memcpy(h_out, h, (N - 1) * sizeof(cuzk_fr));
-    cuzk_big_free(h, N * sizeof(cuzk_fr));
-    return CUZK_OK;
+    cuzk_status st = compute_h_buffer(&ws, w, tl, &N);
+    if (!st) memcpy(h_out, ws.v[0], (N - 1) * sizeof(cuzk_fr));
+    cuzk_groth16_workspace_free(&ws);
+    return st;
 }
 
 /* ---------------------------------------------------------------- density gather */
@@ -259,6 +293,17 @@ void cuzk_groth16_assemble(cuzk_groth16_proof *out, const cuzk_groth16_vk *vk, c
 cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p, const cuzk_groth16_witness *w,
                                const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl)
 {
+    cuzk_groth16_workspace ws;
+    memset(&ws, 0, sizeof ws);
+    cuzk_status st = cuzk_groth16_prove_ws(&ws, out, p, w, r_in, s_in, tl);
+    cuzk_groth16_workspace_free(&ws);
+    return st;
+}
+
+cuzk_status cuzk_groth16_prove_ws(cuzk_groth16_workspace *ws, cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                  const cuzk_groth16_witness *w, const cuzk_fr *r_in, const cuzk_fr *s_in,
+                                  cuzk_timeline *tl)
+{
     cuzk_status st = cuzk_groth16_check_shape(p, w);
     if (st) return st;
     if (blst_p1_affine_is_inf(&p->vk.delta_g1) || blst_p2_affine_is_inf(&p->vk.delta_g2))
@@ -274,15 +319,13 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
     blst_p2 b2_msm;
 
     int span = cuzk_span_begin(tl, "h polynomial");
-    cuzk_fr *h;
     size_t N;
-    st = compute_h_buffer(w, tl, &h, &N);
+    st = compute_h_buffer(ws, w, tl, &N);
     cuzk_span_end(tl, span);
     if (st) goto done;
     span = cuzk_span_begin(tl, "msm h");
-    st = cuzk_g1_msm(&h_msm, p->h, h, N - 1);
+    st = cuzk_g1_msm(&h_msm, p->h, ws->v[0], N - 1);
     cuzk_span_end(tl, span);
-    cuzk_big_free(h, N * sizeof(cuzk_fr));
     if (st) goto done;
 
     span = cuzk_span_begin(tl, "msm l");
@@ -292,12 +335,8 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
 
     /* A: every input, then the aux with A density. B: inputs and aux with B density. */
     size_t na = p->a_len, nb = p->b_g1_len;
-    size_t scratch_n = na > nb ? na : nb;
-    cuzk_fr *sc = cuzk_big_alloc(scratch_n * sizeof(cuzk_fr) + 1);
-    if (!sc) {
-        st = CUZK_ENOMEM;
-        goto done;
-    }
+    if ((st = ws_reserve_scratch(ws, na > nb ? na : nb))) goto done;
+    cuzk_fr *sc = ws->scratch;
     span = cuzk_span_begin(tl, "msm a");
     memcpy(sc, w->input, w->num_inputs * sizeof(cuzk_fr));
     st = gather(sc + w->num_inputs, w->aux, w->a_aux_density);
@@ -315,7 +354,6 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
         st = cuzk_g2_msm_split(&b2_msm, p->b_g2, sc, nb);
         cuzk_span_end(tl, span);
     }
-    cuzk_big_free(sc, scratch_n * sizeof(cuzk_fr) + 1);
     if (st) goto done;
 
     span = cuzk_span_begin(tl, "assemble");

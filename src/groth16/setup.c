@@ -20,13 +20,6 @@ static cuzk_status random_nonzero(cuzk_fr *out, cuzk_rng *rng)
     return CUZK_OK;
 }
 
-static unsigned log2_ceil(size_t n)
-{
-    unsigned k = 0;
-    while (((size_t)1 << k) < n) k++;
-    return k;
-}
-
 /* acc[col] += coeff * lag[row] over every term of matrix k. */
 static void accumulate(cuzk_fr *acc, const cuzk_r1cs *m, int k, const cuzk_fr *lag)
 {
@@ -64,7 +57,7 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
     memset(out, 0, sizeof *out);
     size_t ni = m->num_inputs, na = m->num_aux, nv = ni + na;
     if (ni == 0) return cuzk_fail(CUZK_EINVAL, "an R1CS needs the input ONE");
-    unsigned lg = log2_ceil(m->num_constraints + ni);
+    unsigned lg = cuzk_log2_ceil(m->num_constraints + ni);
     if (lg > CUZK_NTT_MAX_LOG)
         return cuzk_fail(CUZK_EUNSUPPORTED, "%zu constraints need a domain above 2^%d", m->num_constraints + ni,
                          CUZK_NTT_MAX_LOG);

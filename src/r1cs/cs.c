@@ -113,11 +113,26 @@ void cuzk_cs_destroy(cuzk_cs *cs)
         free(be);
     }
     for (int k = 0; k < 3; k++) cuzk_lc_free(&cs->lc[k]);
+    free(cs->scratch);
     if (!cs->borrowed) {
         free(cs->input_vals);
         free(cs->aux_vals);
     }
     free(cs);
+}
+
+void *cuzk_cs_scratch(cuzk_cs *cs, size_t bytes)
+{
+    if (bytes <= cs->scratch_cap) return cs->scratch;
+    void *p = malloc(bytes);
+    if (!p) {
+        cuzk_cs_fail(cs, cuzk_fail(CUZK_ENOMEM, "out of memory for %zu bytes of gadget scratch", bytes));
+        return NULL;
+    }
+    free(cs->scratch);
+    cs->scratch = p;
+    cs->scratch_cap = bytes;
+    return p;
 }
 
 /* Exactly `need` elements (a reservation is a bound that WITNESS children rely on). */

@@ -5,6 +5,7 @@
  * proofs through cuzk_gpu_prove_pce = CPU proof bytes) and the partition pipeline with it.
  * Skips (exit 77) where no CUDA device is present. CUZK_GPU_TEST_LARGE=0 leaves out the
  * large sizes. */
+#include <pthread.h>
 #include <string.h>
 
 #include "cuzk/circuits.h"
@@ -306,6 +307,61 @@ static void test_prover(const char *name)
     job_close(&j);
 }
 
+/* ---------------------------------------------------------------- two contexts at once */
+/* Two device contexts on one GPU, each with its own prover, proving on two threads at the
+ * same time: every proof equals the CPU prover's for the same r, s. */
+typedef struct {
+    const char *name;
+    job j;
+    cuzk_groth16_params p;
+    cuzk_fr r[3], s[3];
+    cuzk_groth16_proof cpu[3], gpu[3];
+    cuzk_status st;
+} ctx_job;
+
+static void *ctx_thread(void *arg)
+{
+    ctx_job *c = arg;
+    cuzk_gpu_device *d = NULL;
+    cuzk_gpu_prover *pr = NULL;
+    c->st = cuzk_gpu_device_open(&d, 0, NULL);
+    if (!c->st) c->st = cuzk_gpu_prover_create(d, &pr, &c->p);
+    for (int i = 0; i < 3 && !c->st; i++) c->st = cuzk_gpu_prove(pr, &c->gpu[i], &c->j.w, &c->r[i], &c->s[i], NULL);
+    if (c->st) fprintf(stderr, "    %s: %s\n", c->name, cuzk_last_error());
+    cuzk_gpu_prover_destroy(pr);
+    cuzk_gpu_device_close(d);
+    return NULL;
+}
+
+static void test_two_contexts(void)
+{
+    ctx_job c[2];
+    memset(c, 0, sizeof c);
+    c[0].name = "random:70000";
+    c[1].name = "sha256:64";
+    for (int k = 0; k < 2; k++) {
+        job_open(&c[k].j, c[k].name, 11 + k);
+        cuzk_rng r2;
+        cuzk_rng_seed(&r2, 21 + k);
+        CHECK_OK(cuzk_groth16_setup(&c[k].p, c[k].j.m, &r2, NULL));
+        for (int i = 0; i < 3; i++) {
+            cuzk_fr_random(&c[k].r[i], &rng);
+            cuzk_fr_random(&c[k].s[i], &rng);
+            CHECK_OK(cuzk_groth16_prove(&c[k].cpu[i], &c[k].p, &c[k].j.w, &c[k].r[i], &c[k].s[i], NULL));
+        }
+    }
+    pthread_t th[2];
+    for (int k = 0; k < 2; k++) CHECK(pthread_create(&th[k], NULL, ctx_thread, &c[k]) == 0);
+    for (int k = 0; k < 2; k++) pthread_join(th[k], NULL);
+    for (int k = 0; k < 2; k++) {
+        CHECK(c[k].st == CUZK_OK);
+        for (int i = 0; i < 3 && !c[k].st; i++) CHECK(proofs_same_bytes(&c[k].cpu[i], &c[k].gpu[i]));
+        cuzk_groth16_params_free(&c[k].p);
+        job_close(&c[k].j);
+    }
+    printf("two device contexts proving at once: proofs = CPU proofs\n");
+}
+
 /* ---------------------------------------------------------------- resident circuit */
 
 /* a, b, c by the device SpMV = cuzk_pce_evaluate */
@@ -470,6 +526,7 @@ int main(void)
         test_prover("cubic");
         test_prover("random:1000");
         test_prover("random:70000");
+        test_two_contexts();
         printf("prover: done in %.1f s\n", cuzk_now() - t);
     }
     t = cuzk_now();
