@@ -5,7 +5,8 @@
 #   scripts/device-prep.sh DEST [BUILD_DIR]
 #   DEST/.devdeps/blst      lib/libblst.a, include/blst.h
 #   DEST/.devdeps/jansson   include/jansson*.h, lib/libjansson.*, lib/pkgconfig/jansson.pc
-#   DEST/.devdeps/lib       libcrypto (runtime)
+#   DEST/.devdeps/inih      include/ini.h, lib/libinih.*, lib/pkgconfig/inih.pc (the config file)
+#   DEST/.devdeps/lib       libcrypto, libinih (runtime)
 #   DEST/.prebuilt          cuzk, test_gpu, test_gpu_emu from BUILD_DIR (used when they run there)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,9 +46,44 @@ Libs: -L\${libdir} -ljansson
 Cflags: -I\${includedir}
 PC
 
+i=$dest/.devdeps/inih
+mkdir -p "$i/include" "$i/lib/pkgconfig"
+cp /usr/include/ini.h "$i/include/"
+cp -a /usr/lib/x86_64-linux-gnu/libinih.so* "$i/lib/"
+cat > "$i/lib/pkgconfig/inih.pc" <<PC
+prefix=\${pcfiledir}/../..
+includedir=\${prefix}/include
+libdir=\${prefix}/lib
+Name: inih
+Description: simple .INI file parser
+Version: $(pkg-config --modversion inih 2>/dev/null || echo 55)
+Libs: -L\${libdir} -linih
+Cflags: -I\${includedir}
+PC
+
+# headers and link libraries a bare host lacks for building there: xxHash (header only) and
+# libcrypto (OpenSSL's headers, the library and a pkg-config file)
+mkdir -p "$dest/.devdeps/xxhash" "$dest/.devdeps/ssl/include" "$dest/.devdeps/ssl/lib/pkgconfig"
+cp /usr/include/xxhash.h "$dest/.devdeps/xxhash/"
+cp -a /usr/include/openssl "$dest/.devdeps/ssl/include/"
+cp -a /usr/include/x86_64-linux-gnu/openssl/* "$dest/.devdeps/ssl/include/openssl/" 2>/dev/null || true
+cp -L /usr/lib/x86_64-linux-gnu/libcrypto.so.3 "$dest/.devdeps/ssl/lib/"
+ln -sf libcrypto.so.3 "$dest/.devdeps/ssl/lib/libcrypto.so"
+cat > "$dest/.devdeps/ssl/lib/pkgconfig/libcrypto.pc" <<PC
+prefix=\${pcfiledir}/../..
+includedir=\${prefix}/include
+libdir=\${prefix}/lib
+Name: OpenSSL-libcrypto
+Description: OpenSSL cryptography library
+Version: $(pkg-config --modversion libcrypto 2>/dev/null || echo 3.0)
+Libs: -L\${libdir} -lcrypto
+Cflags: -I\${includedir}
+PC
+
 # other shared libraries the binaries need that a bare host may lack
 mkdir -p "$dest/.devdeps/lib"
 cp -L /usr/lib/x86_64-linux-gnu/libcrypto.so.3 "$dest/.devdeps/lib/" 2>/dev/null || true
+cp -L /usr/lib/x86_64-linux-gnu/libinih.so.1 "$dest/.devdeps/lib/" 2>/dev/null || true
 
 rm -rf "$dest/.prebuilt"
 if [ -n "$build" ]; then

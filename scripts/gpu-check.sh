@@ -23,7 +23,7 @@ echo "== environment"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader 2>&1 | head -2
 for t in cmake nvcc pkg-config python3; do printf '%-11s %s\n' "$t" "$(command -v $t || echo missing)"; done
 nproc
-export LD_LIBRARY_PATH=$root/.devdeps/jansson/lib:$root/.devdeps/lib:${LD_LIBRARY_PATH:-}
+export LD_LIBRARY_PATH=$root/.devdeps/jansson/lib:$root/.devdeps/inih/lib:$root/.devdeps/lib:${LD_LIBRARY_PATH:-}
 steps=" ${GPU_CHECK_STEPS:-bench circuit} "
 want() { [[ "$steps" == *" $1 "* ]]; }
 export CUZK_THREADS=${CUZK_THREADS:-0}
@@ -36,7 +36,7 @@ else
   echo "== build"
   build=$root/build-dev
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
-  export PKG_CONFIG_PATH=$root/.devdeps/jansson/lib/pkgconfig
+  export PKG_CONFIG_PATH=$root/.devdeps/jansson/lib/pkgconfig:$root/.devdeps/inih/lib/pkgconfig
   if ! cmake -S "$root" -B "$build" -DBLST_DIR="$root/.devdeps/blst" -DCMAKE_CUDA_COMPILER="$nvcc" \
        -DCUZK_CUDA=ON >"$out/cmake.log" 2>&1; then tail -20 "$out/cmake.log"; exit 1; fi
   if ! cmake --build "$build" -j"$(nproc)" --target cuzk test_gpu >"$out/build.log" 2>&1; then
