@@ -7,7 +7,7 @@
  * transposes matter. Matrices are t x t, row-major, at most CUZK_POSEIDON_MAX_WIDTH wide. */
 #include <string.h>
 
-#include "gadgets/hash_internal.h"
+#include "hash_internal.h"
 
 #define MAXT CUZK_POSEIDON_MAX_WIDTH
 

@@ -5,7 +5,7 @@
  * state <- state * M (row vector). No allocation per hash; state lives on the stack. */
 #include <string.h>
 
-#include "gadgets/hash_internal.h"
+#include "hash_internal.h"
 
 static inline void sbox(cuzk_fr *x)
 {

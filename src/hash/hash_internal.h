@@ -1,8 +1,8 @@
 /* Internals of the native hashes, exposed to the unit tests: the two SHA-256 compression
  * paths (so each can be tested against the other), the Poseidon round-number search, the
  * Grain round-constant generator and the small matrix helpers the preprocessing uses. */
-#ifndef CUZK_GADGETS_HASH_INTERNAL_H
-#define CUZK_GADGETS_HASH_INTERNAL_H
+#ifndef CUZK_HASH_INTERNAL_H
+#define CUZK_HASH_INTERNAL_H
 
 #include "cuzk/hash.h"
 
@@ -13,8 +13,6 @@ void cuzk_sha256_blocks_portable(uint32_t state[8], const uint8_t *blocks, size_
 void cuzk_sha256_blocks_shani(uint32_t state[8], const uint8_t *blocks, size_t n);
 /* True when this build has the SHA-NI path and the CPU supports it. */
 bool cuzk_sha256_have_shani(void);
-/* The 64 round constants K, shared with the SHA-NI path. */
-const uint32_t *cuzk_sha256_k(void);
 /* The path cuzk_sha256_* use: SHA-NI when available, portable otherwise. */
 void cuzk_sha256_blocks(uint32_t state[8], const uint8_t *blocks, size_t n);
 

@@ -2,7 +2,7 @@
  * challenge seeds), so this is the plain reference structure without SIMD. */
 #include <string.h>
 
-#include "fil_crypto.h"
+#include "cuzk/hash.h"
 
 static const uint64_t B2B_IV[8] = {
     0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
@@ -43,7 +43,7 @@ static inline uint64_t load64(const uint8_t *p)
         v[b] = rotr64(v[b] ^ v[c], 63);                                                \
     } while (0)
 
-static void b2b_compress(fil_blake2b *s, const uint8_t block[128], int last)
+static void b2b_compress(cuzk_blake2b *s, const uint8_t block[128], int last)
 {
     uint64_t m[16], v[16];
     for (int i = 0; i < 16; i++) m[i] = load64(block + 8 * i);
@@ -67,7 +67,7 @@ static void b2b_compress(fil_blake2b *s, const uint8_t block[128], int last)
     for (int i = 0; i < 8; i++) s->h[i] ^= v[i] ^ v[i + 8];
 }
 
-void fil_blake2b_init(fil_blake2b *s, size_t out_len, const void *key, size_t key_len)
+void cuzk_blake2b_init(cuzk_blake2b *s, size_t out_len, const void *key, size_t key_len)
 {
     memset(s, 0, sizeof *s);
     for (int i = 0; i < 8; i++) s->h[i] = B2B_IV[i];
@@ -81,7 +81,7 @@ void fil_blake2b_init(fil_blake2b *s, size_t out_len, const void *key, size_t ke
     }
 }
 
-void fil_blake2b_update(fil_blake2b *s, const void *data, size_t n)
+void cuzk_blake2b_update(cuzk_blake2b *s, const void *data, size_t n)
 {
     const uint8_t *p = data;
     while (n > 0) {
@@ -100,7 +100,7 @@ void fil_blake2b_update(fil_blake2b *s, const void *data, size_t n)
     }
 }
 
-void fil_blake2b_final(fil_blake2b *s, uint8_t *out)
+void cuzk_blake2b_final(cuzk_blake2b *s, uint8_t *out)
 {
     s->t += s->buf_len;
     memset(s->buf + s->buf_len, 0, 128 - s->buf_len);
@@ -111,10 +111,10 @@ void fil_blake2b_final(fil_blake2b *s, uint8_t *out)
     memcpy(out, full, s->out_len);
 }
 
-void fil_blake2b_512(uint8_t out[64], const void *data, size_t n)
+void cuzk_blake2b_512(uint8_t out[64], const void *data, size_t n)
 {
-    fil_blake2b s;
-    fil_blake2b_init(&s, 64, NULL, 0);
-    fil_blake2b_update(&s, data, n);
-    fil_blake2b_final(&s, out);
+    cuzk_blake2b s;
+    cuzk_blake2b_init(&s, 64, NULL, 0);
+    cuzk_blake2b_update(&s, data, n);
+    cuzk_blake2b_final(&s, out);
 }

@@ -4,7 +4,7 @@
  *
  * Layout: sha256rnds2 keeps the state as two vectors, (A,B,E,F) and (C,D,G,H), and does two
  * rounds per call with the message+constant words in the low 64 bits of its third operand. */
-#include "gadgets/hash_internal.h"
+#include "hash_internal.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "gadgets/hash_internal.h"
+#include "hash_internal.h"
 
 /* ---------------------------------------------------------------- compressed constants */
 /* The optimized-static hash adds the first round's constants up front and afterwards one

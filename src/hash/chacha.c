@@ -3,7 +3,7 @@
  * keystream (synthetic challenges). */
 #include <string.h>
 
-#include "fil_crypto.h"
+#include "cuzk/hash.h"
 
 static inline uint32_t rotl32(uint32_t x, unsigned n) { return (x << n) | (x >> (32 - n)); }
 
@@ -15,7 +15,7 @@ static inline uint32_t rotl32(uint32_t x, unsigned n) { return (x << n) | (x >> 
         x[c] += x[d]; x[b] = rotl32(x[b] ^ x[c], 7);                                   \
     } while (0)
 
-void fil_chacha_block(uint32_t out[16], const uint32_t key[8], const uint32_t w[4], unsigned rounds)
+void cuzk_chacha_block(uint32_t out[16], const uint32_t key[8], const uint32_t w[4], unsigned rounds)
 {
     uint32_t in[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}; /* "expand 32-byte k" */
     for (int i = 0; i < 8; i++) in[4 + i] = key[i];
@@ -35,25 +35,25 @@ void fil_chacha_block(uint32_t out[16], const uint32_t key[8], const uint32_t w[
     for (int i = 0; i < 16; i++) out[i] = x[i] + in[i];
 }
 
-void fil_chacha_key(uint32_t key[8], const uint8_t b[32])
+void cuzk_chacha_key(uint32_t key[8], const uint8_t b[32])
 {
     for (int i = 0; i < 8; i++)
         key[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 | (uint32_t)b[4 * i + 2] << 16 |
                  (uint32_t)b[4 * i + 3] << 24;
 }
 
-void fil_chacha8_rng_init(fil_chacha8_rng *r, const uint8_t seed[32])
+void cuzk_chacha8_rng_init(cuzk_chacha8_rng *r, const uint8_t seed[32])
 {
-    fil_chacha_key(r->key, seed);
+    cuzk_chacha_key(r->key, seed);
     r->counter = 0;
     r->pos = 16;
 }
 
-uint64_t fil_chacha8_rng_u64(fil_chacha8_rng *r)
+uint64_t cuzk_chacha8_rng_u64(cuzk_chacha8_rng *r)
 {
     if (r->pos >= 16) {
         uint32_t w[4] = {(uint32_t)r->counter, (uint32_t)(r->counter >> 32), 0, 0};
-        fil_chacha_block(r->block, r->key, w, 8);
+        cuzk_chacha_block(r->block, r->key, w, 8);
         r->counter++;
         r->pos = 0;
     }
@@ -62,11 +62,11 @@ uint64_t fil_chacha8_rng_u64(fil_chacha8_rng *r)
     return hi << 32 | lo;
 }
 
-void fil_chacha20_keystream(uint8_t *buf, size_t n, const uint8_t key_bytes[32], const uint8_t nonce[12],
+void cuzk_chacha20_keystream(uint8_t *buf, size_t n, const uint8_t key_bytes[32], const uint8_t nonce[12],
                             uint64_t pos)
 {
     uint32_t key[8], nw[3];
-    fil_chacha_key(key, key_bytes);
+    cuzk_chacha_key(key, key_bytes);
     for (int i = 0; i < 3; i++)
         nw[i] = (uint32_t)nonce[4 * i] | (uint32_t)nonce[4 * i + 1] << 8 | (uint32_t)nonce[4 * i + 2] << 16 |
                 (uint32_t)nonce[4 * i + 3] << 24;
@@ -74,7 +74,7 @@ void fil_chacha20_keystream(uint8_t *buf, size_t n, const uint8_t key_bytes[32],
     size_t off = (size_t)(pos % 64);
     while (n > 0) {
         uint32_t w[4] = {(uint32_t)block, nw[0], nw[1], nw[2]}, out[16];
-        fil_chacha_block(out, key, w, 20);
+        cuzk_chacha_block(out, key, w, 20);
         uint8_t ks[64];
         for (int i = 0; i < 16; i++)
             for (int j = 0; j < 4; j++) ks[4 * i + j] = (uint8_t)(out[i] >> (8 * j));

@@ -3,7 +3,7 @@
  * block function uses them (sha256_shani.c); the portable path is used everywhere else. */
 #include <string.h>
 
-#include "gadgets/hash_internal.h"
+#include "hash_internal.h"
 
 const uint32_t CUZK_SHA256_IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                     0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "gadgets/hash_internal.h"
+#include "hash_internal.h"
 
 /* ---------------------------------------------------------------- round numbers */
 /* neptune uses a 256-bit prime length (not 255) and a 128-bit security level. */
