@@ -1,9 +1,12 @@
-/* Built-in circuits for tests, benchmarks and the demo.
+/* Circuits as objects: the interface the engine proves through.
  *
- * Every circuit synthesizes through a constraint system (include/cuzk/cs.h), so the same
- * code gives its counts (COUNT), its matrices (RECORD, for setup), its proving input (PROVE)
- * and its witness (WITNESS). A circuit makes its own satisfying witness from a seed (a
- * random preimage, random leaves, ...). Names are listed by cuzk_circuit_names(). */
+ * A circuit is a definition (cuzk_circuit_def) and its state. It synthesizes through a
+ * constraint system (include/cuzk/cs.h), so the same code gives its counts (COUNT), its
+ * matrices (RECORD, for setup), its proving input (PROVE) and its witness (WITNESS). A
+ * circuit of parts (a header and independent parts) has its witness filled by all cores at
+ * once, at the offsets of its layout. Production circuits are opened by the layer that
+ * defines them (include/cuzk/filecoin_circuit.h); the named test circuits by
+ * include/cuzk/testcircuits.h. */
 #ifndef CUZK_CIRCUITS_H
 #define CUZK_CIRCUITS_H
 
@@ -39,23 +42,15 @@ typedef struct {
 
 struct cuzk_circuit {
     char name[96];
-    char shape_key[96]; /* circuits with equal keys have the same R1CS (default: the name) */
+    char shape_key[96]; /* circuits with equal keys have the same R1CS (by convention: the name) */
     const cuzk_circuit_def *def;
     void *state;
 };
 
-/* Opens a built-in circuit by name; unknown names fail with CUZK_EINVAL and the list. */
-cuzk_status cuzk_circuit_open(cuzk_circuit **out, const char *name) CUZK_WARN_UNUSED;
+/* Frees c and its state (NULL is ignored). */
 void cuzk_circuit_free(cuzk_circuit *c);
 /* Runs synthesis into cs and returns cs's status. */
 cuzk_status cuzk_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed) CUZK_WARN_UNUSED;
-/* Lines "  name  description" for every family. */
-const char *cuzk_circuit_names(void);
-/* The number of families, and the example instance of family i (NULL for a family with no
- * built-in witness, or past the last family). */
-size_t cuzk_circuit_family_count(void);
-const char *cuzk_circuit_example(size_t i);
-
 /* Conveniences over a fresh constraint system: */
 typedef struct {
     size_t constraints, inputs, aux; /* inputs include ONE; constraints exclude the appended ones */
@@ -65,7 +60,8 @@ cuzk_status cuzk_circuit_record(const cuzk_circuit *c, cuzk_r1cs *out) CUZK_WARN
 cuzk_status cuzk_circuit_prove_input(const cuzk_circuit *c, uint64_t seed, cuzk_prove_result *out) CUZK_WARN_UNUSED;
 
 /* A circuit's counts and the marks of its parts, from a COUNT pass made once per shape and
- * kept for the life of the process (thread-safe). */
+ * kept for the life of the process (thread-safe: different shapes count at the same time, and
+ * callers asking for a shape being counted wait for that one pass). */
 typedef struct {
     size_t constraints, inputs, aux;
     cuzk_cs_mark_t *marks;

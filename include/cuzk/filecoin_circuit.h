@@ -9,6 +9,7 @@
 #ifndef CUZK_FILECOIN_CIRCUIT_H
 #define CUZK_FILECOIN_CIRCUIT_H
 
+#include "cuzk/circuits.h"
 #include "cuzk/filecoin_c1.h"
 #include "cuzk/gadgets/merkle.h"
 
@@ -47,13 +48,19 @@ cuzk_status cuzk_stacked_check_c1(const cuzk_porep_shape *s, const cuzk_c1 *c1, 
 
 /* Partition `partition` of c1 as a circuit object (include/cuzk/circuits.h): its witness is
  * c1's (borrowed: c1 must outlive the circuit), generated in parallel by cuzk_circuit_witness. */
-typedef struct cuzk_circuit cuzk_circuit;
 cuzk_status cuzk_porep_circuit_open(cuzk_circuit **out, const cuzk_c1 *c1, unsigned partition) CUZK_WARN_UNUSED;
 /* For timing witness generation at any size: "porep:SIZE" fed synthetic vanilla data of that
  * shape (cuzk_c1_synthetic; the witness does not satisfy the circuit). *c1_out must be freed
  * after the circuit. */
 cuzk_status cuzk_porep_synthetic_open(cuzk_circuit **out, cuzk_c1 **c1_out, const char *name,
                                       uint64_t seed) CUZK_WARN_UNUSED;
+
+/* The circuit definitions behind the names "porep:SIZE" (one partition of a published sector
+ * size; its witness comes from sealing a test sector) and "porep-test:SHAPE:NODES:LAYERS:
+ * CHALLENGES" (upstream's generic test shapes, counts and setup only), for the registry of
+ * named circuits (include/cuzk/testcircuits.h). */
+extern const cuzk_circuit_def cuzk_circuit_porep;
+extern const cuzk_circuit_def cuzk_circuit_porep_test;
 
 #ifdef __cplusplus
 }

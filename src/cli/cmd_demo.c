@@ -9,7 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_seal.h"
 #include "cuzk/groth16.h"

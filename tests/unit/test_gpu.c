@@ -7,7 +7,7 @@
  * large sizes. */
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/engine.h"
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"

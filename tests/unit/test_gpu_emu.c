@@ -6,7 +6,7 @@
  * whole GPU prover, both entry points, against the CPU prover's proof bytes. */
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/groth16.h"
 #include "cuzk/gpu.h"
 #include "harness.h"

@@ -2,7 +2,7 @@
  * bytes, each most significant bit first) and one SHA-256 compression from the constant IV:
  * 512 bit constraints + 25,840. Like the upstream test it has no public input besides ONE.
  * Witness: the 64 bytes are cuzk_rng_bytes of cuzk_rng seeded with the seed. */
-#include "circuits/builtin.h"
+#include "builtin.h"
 #include "cuzk/gadgets/bits.h"
 #include "cuzk/gadgets/sha256.h"
 

@@ -2,7 +2,7 @@
  * Variables: ONE, y (inputs); x, x2 = x*x, x3 = x2*x, t = x3 + x (aux). */
 #include <stdlib.h>
 
-#include "circuits/builtin.h"
+#include "builtin.h"
 
 enum { V_ONE, V_Y, V_X, V_X2, V_X3, V_T };
 

@@ -2,7 +2,7 @@
  * storage-proofs-core/tests/por_circuit.rs compound tests (inputs: ONE, path, root). */
 #include <stdlib.h>
 
-#include "circuits/merkle_tree.h"
+#include "merkle_tree.h"
 
 static cuzk_status por_open(cuzk_circuit *c, const char *args) { return por_family_open(c, args, false); }
 

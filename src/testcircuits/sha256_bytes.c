@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "circuits/builtin.h"
+#include "builtin.h"
 #include "cuzk/gadgets/bits.h"
 #include "cuzk/gadgets/multipack.h"
 #include "cuzk/gadgets/sha256.h"

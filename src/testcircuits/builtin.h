@@ -1,15 +1,13 @@
-/* The built-in circuit families (one file each in src/circuits/). */
-#ifndef CUZK_CIRCUITS_BUILTIN_H
-#define CUZK_CIRCUITS_BUILTIN_H
+/* The named circuit families of this module (one file each in src/testcircuits/). */
+#ifndef CUZK_TESTCIRCUITS_BUILTIN_H
+#define CUZK_TESTCIRCUITS_BUILTIN_H
 
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 
 extern const cuzk_circuit_def cuzk_circuit_cubic;
 extern const cuzk_circuit_def cuzk_circuit_random;
 extern const cuzk_circuit_def cuzk_circuit_random_parts;
 extern const cuzk_circuit_def cuzk_circuit_parts;
-extern const cuzk_circuit_def cuzk_circuit_porep;
-extern const cuzk_circuit_def cuzk_circuit_porep_test;
 extern const cuzk_circuit_def cuzk_circuit_sha256_compress;
 extern const cuzk_circuit_def cuzk_circuit_sha256_bytes;
 extern const cuzk_circuit_def cuzk_circuit_poseidon;

@@ -1,4 +1,7 @@
-/* porep:SIZE — one partition of the StackedDRG PoRep circuit of a published sector size
+/* The production PoRep adapter (include/cuzk/filecoin_circuit.h): partition k of a C1 opened
+ * as a circuit of parts, and the synthetic "porep:SIZE" variant for timing witnesses.
+ *
+ * porep:SIZE — one partition of the StackedDRG PoRep circuit of a published sector size
  * (2KiB, 8MiB, 512MiB, 32GiB, 64GiB; V1_1 proof types). Its witness comes from sealing a
  * committed-capacity test sector whose ticket and seed derive from the circuit seed (2 KiB to
  * 512 MiB; the 32/64 GiB circuits are for counting and setup only).
@@ -7,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "circuits/builtin.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_seal.h"
 

@@ -2,7 +2,7 @@
  * the digest exposed (inputize) so the circuit has a public input. */
 #include <stdlib.h>
 
-#include "circuits/builtin.h"
+#include "builtin.h"
 #include "cuzk/gadgets/poseidon.h"
 
 static cuzk_status poseidon_open(cuzk_circuit *c, const char *args)

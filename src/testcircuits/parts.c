@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "circuits/builtin.h"
+#include "builtin.h"
 
 typedef struct {
     cuzk_circuit *inner;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "circuits/merkle_tree.h"
+#include "merkle_tree.h"
 #include "cuzk/hash.h"
 
 #define MAX_ARITY 8

@@ -2,7 +2,7 @@
  * PoRep circuit uses it (inputs: ONE, path). */
 #include <stdlib.h>
 
-#include "circuits/merkle_tree.h"
+#include "merkle_tree.h"
 
 static cuzk_status por_private_open(cuzk_circuit *c, const char *args) { return por_family_open(c, args, true); }
 

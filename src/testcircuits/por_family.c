@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "circuits/merkle_tree.h"
+#include "merkle_tree.h"
 
 #define MAX_LEAVES ((uint64_t)1 << 22) /* the native tree lives in memory */
 

@@ -1,10 +1,10 @@
 /* Native Merkle trees for the PoR circuits' witnesses, and the por / por-private families'
  * shared parsing and synthesis. */
-#ifndef CUZK_CIRCUITS_MERKLE_TREE_H
-#define CUZK_CIRCUITS_MERKLE_TREE_H
+#ifndef CUZK_TESTCIRCUITS_MERKLE_TREE_H
+#define CUZK_TESTCIRCUITS_MERKLE_TREE_H
 
 #include "cuzk/gadgets/merkle.h"
-#include "circuits/builtin.h"
+#include "builtin.h"
 
 /* A node from its children, as the vanilla hashers compute it: Poseidon of that arity, or
  * SHA-256 of the children's 32-byte little-endian encodings with the top two bits of the

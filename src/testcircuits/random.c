@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "circuits/builtin.h"
+#include "builtin.h"
 
 /* One step of the random circuit: which constraint it adds and how its witness is computed. */
 typedef struct random_gate {
