@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cuzk/gpu.h"
+#include "field_bench.h"
 
 typedef struct {
     unsigned log2, partitions;

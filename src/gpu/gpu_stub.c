@@ -115,10 +115,3 @@ size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr)
     return 0;
 }
 cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed) { return no_cuda(); }
-cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS]) { return no_cuda(); }
-cuzk_status cuzk_gpu_pipe_bench(double ops_per_s[CUZK_GPU_PIPE_FORMS]) { return no_cuda(); }
-const char *cuzk_gpu_field_bench_name(int i)
-{
-    (void)i;
-    return NULL;
-}

@@ -20,6 +20,7 @@ int main(void)
 }
 #else
 #include "gpu/gpu_emu.h"
+#include "gpu_emu_checks.h"
 
 static cuzk_rng rng;
 

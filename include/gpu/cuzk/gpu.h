@@ -157,17 +157,6 @@ cuzk_status cuzk_gpu_synthetic_points(void *out, size_t n, bool g2, uint64_t see
 /* An MSM object over n such points generated directly in device memory (for benchmarks). */
 cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
 
-/* Field multiplication throughput of each multiplication form (for the record), muls/s;
- * cuzk_gpu_field_bench_name(i) names form i (NULL past the last). */
-#define CUZK_GPU_FIELD_FORMS 10
-cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS]) CUZK_WARN_UNUSED;
-const char *cuzk_gpu_field_bench_name(int i);
-/* Multiplier pipes: 32-bit IMAD alone, FP64 DFMA alone, and one of each per step
- * (independent chains on every SM), in operations per second: whether the double-precision
- * pipe multiplies beside the integer one. */
-#define CUZK_GPU_PIPE_FORMS 3
-cuzk_status cuzk_gpu_pipe_bench(double ops_per_s[CUZK_GPU_PIPE_FORMS]) CUZK_WARN_UNUSED;
-
 #ifdef __cplusplus
 }
 #endif

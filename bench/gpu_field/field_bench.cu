@@ -1,18 +1,18 @@
-/* Field multiplication throughput of each multiplication form (bench gpu-field): one
- * dependent chain of multiplications per thread, a thousand threads per multiprocessor. The
- * forms must agree on every result. */
+/* Field multiplication throughput of each multiplication form the GPU layer uses (bench
+ * gpu-field): one dependent chain of multiplications per thread, a thousand threads per
+ * multiprocessor. The forms must agree on every result. Benchmark code, linked by the cli
+ * only; it reads the device arithmetic of src/gpu. */
 #include <string.h>
 
 #include <vector>
 
+#include "field_bench.h"
 #include "gpu/internal.cuh"
 
-enum { FB_FP_CIOS, FB_FP_EO, FB_FP_PORTABLE, FB_FP_64, FB_FR_CIOS, FB_FR_EO, FB_FP_SQR_MUL, FB_FP_SQR, FB_FP_SQR_ROWS, FB_FR_SHOUP, FB_COUNT };
+enum { FB_FP_EO, FB_FR_EO, FB_FP_SQR_MUL, FB_FP_SQR, FB_FP_SQR_ROWS, FB_FR_SHOUP, FB_COUNT };
 
 static const char *const fb_names[FB_COUNT] = {
-    "Fp, 32-bit limbs, CIOS carry chain",     "Fp, 32-bit limbs, even/odd carry chains",
-    "Fp, 32-bit limbs, plain C 64-bit products", "Fp, 64-bit limbs, 128-bit products",
-    "Fr, 32-bit limbs, CIOS carry chain",     "Fr, 32-bit limbs, even/odd carry chains",
+    "Fp, 32-bit limbs, even/odd carry chains",   "Fr, 32-bit limbs, even/odd carry chains",
     "Fp squaring as an even/odd multiplication", "Fp squaring, even/odd, separate reduction",
     "Fp squaring, even/odd rows (the default)",  "Fr times a constant, Shoup (NTT twiddles)",
 };
@@ -31,16 +31,7 @@ template <int V> __global__ void k_field_bench(uint32_t *io, size_t nthreads, in
     fr_shoup_t sp; /* rb as a Shoup constant: the same products as the Montgomery forms */
     if (V == FB_FR_SHOUP) fr_shoup_from_mont(sp, rb);
     for (int k = 0; k < iters; k++) {
-        if (V == FB_FP_CIOS) mp_mul<fp_params>(a.v, a.v, b.v);
-        else if (V == FB_FP_EO) mp_mul_eo<fp_params>(a.v, a.v, b.v);
-        else if (V == FB_FP_PORTABLE) mp_mul_portable<fp_params>(a.v, a.v, b.v);
-        else if (V == FB_FP_64) {
-            fp64_t x, y;
-            memcpy(&x, &a, 48);
-            memcpy(&y, &b, 48);
-            mul64(x, x, y);
-            memcpy(&a, &x, 48);
-        } else if (V == FB_FR_CIOS) mp_mul<fr_params>(ra.v, ra.v, rb.v);
+        if (V == FB_FP_EO) mp_mul_eo<fp_params>(a.v, a.v, b.v);
         else if (V == FB_FR_EO) mp_mul_eo<fr_params>(ra.v, ra.v, rb.v);
         else if (V == FB_FP_SQR_MUL) mp_mul_eo<fp_params>(a.v, a.v, a.v);
         else if (V == FB_FR_SHOUP) mul_shoup_lazy(ra, ra, sp);
@@ -49,7 +40,7 @@ template <int V> __global__ void k_field_bench(uint32_t *io, size_t nthreads, in
     }
     fp_t *out = (fp_t *)io + 2 * nthreads + (size_t)V * nthreads;
     if (V == FB_FR_SHOUP) reduce_lazy(ra, ra);
-    if (V == FB_FR_CIOS || V == FB_FR_EO || V == FB_FR_SHOUP) {
+    if (V == FB_FR_EO || V == FB_FR_SHOUP) {
         memset(&a, 0, sizeof a);
         memcpy(&a, &ra, 32);
     }
@@ -75,7 +66,7 @@ static cuzk_status bench_device(int *sms)
 
 extern "C" cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS])
 {
-    static_assert(FB_COUNT == CUZK_GPU_FIELD_FORMS, "gpu.h lists every form");
+    static_assert(FB_COUNT == CUZK_GPU_FIELD_FORMS, "field_bench.h counts every form");
     int sms = 0;
     cuzk_status st = bench_device(&sms);
     if (st) return st;
@@ -98,9 +89,8 @@ extern "C" cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FOR
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
-    void (*launch[FB_COUNT])(uint32_t *, size_t, int) = {fb_launch<0>, fb_launch<1>, fb_launch<2>, fb_launch<3>,
-                                                         fb_launch<4>, fb_launch<5>, fb_launch<6>, fb_launch<7>, fb_launch<8>,
-                                                         fb_launch<9>};
+    void (*launch[FB_COUNT])(uint32_t *, size_t, int) = {fb_launch<0>, fb_launch<1>, fb_launch<2>,
+                                                         fb_launch<3>, fb_launch<4>, fb_launch<5>};
     for (int v = 0; v < FB_COUNT; v++) {
         for (int rep = 0; rep < 2; rep++) { /* first run warms up */
             cudaEventRecord(a);
@@ -119,8 +109,9 @@ extern "C" cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FOR
     cudaEventDestroy(b);
     if (e != cudaSuccess) return cuzk_fail(CUZK_EINTERNAL, "field bench: %s", cudaGetErrorString(e));
     const fp_t *res = &h[2 * T];
-    for (int v = 1; v < FB_COUNT; v++) {
-        int ref = v < FB_FR_CIOS ? FB_FP_CIOS : v < FB_FP_SQR_MUL || v == FB_FR_SHOUP ? FB_FR_CIOS : FB_FP_SQR_MUL;
+    /* the squarings agree with squaring by multiplication, Shoup with the Montgomery product */
+    for (int v = 0; v < FB_COUNT; v++) {
+        int ref = v == FB_FR_SHOUP ? FB_FR_EO : v == FB_FP_SQR || v == FB_FP_SQR_ROWS ? FB_FP_SQR_MUL : v;
         if (v == ref) continue;
         for (size_t i = 0; i < T; i++)
             if (memcmp(&res[(size_t)v * T + i], &res[(size_t)ref * T + i], sizeof(fp_t)))
