@@ -1,5 +1,5 @@
-# The CUDA prover (src/gpu): built when nvcc is found (CUZK_CUDA=AUTO) or required (ON).
-# The host library works without it; cuzk_core then reports "no GPU support compiled in".
+# The gpu layer (src/gpu): the CUDA prover when nvcc is found (CUZK_CUDA=AUTO) or required
+# (ON); otherwise src/gpu/gpu_stub.c, whose every call reports "built without CUDA support".
 set(CUZK_HAVE_CUDA OFF)
 file(GLOB CUZK_GPU_SOURCES CONFIGURE_DEPENDS src/gpu/*.cu)
 if(NOT CUZK_CUDA STREQUAL "OFF" AND CUZK_GPU_SOURCES)
@@ -13,9 +13,8 @@ if(NOT CUZK_CUDA STREQUAL "OFF" AND CUZK_GPU_SOURCES)
 endif()
 if(CUZK_HAVE_CUDA)
   enable_language(CUDA)
-  include(cmake/cuda_targets.cmake OPTIONAL)
-elseif(EXISTS ${CMAKE_SOURCE_DIR}/src/gpu/gpu_stub.c)
-  # gpu.h still links: every call reports "built without CUDA support"
-  target_sources(cuzk_core PRIVATE src/gpu/gpu_stub.c)
+  include(cmake/cuda_targets.cmake)
+else()
+  cuzk_layer(gpu PUBLIC groth16 r1cs SOURCES ${CMAKE_SOURCE_DIR}/src/gpu/gpu_stub.c ${CMAKE_SOURCE_DIR}/src/gpu/gpu_config.c)
 endif()
 message(STATUS "CUDA prover: ${CUZK_HAVE_CUDA}")

@@ -1,11 +1,23 @@
-# Every tests/unit/test_*.c is one test program, run by ctest.
+# Every tests/unit/test_*.c is one test program, run by ctest. The tests link every layer (a
+# test may reach the private headers of the layer it tests, from src/); with CUDA,
+# test_gpu_emu also links the host emulation of the single kernels (tests/gpu_emu).
+if(CUZK_HAVE_CUDA)
+  add_library(cuzk_gpu_emu STATIC tests/gpu_emu/emu.cu)
+  cuzk_cuda_target(cuzk_gpu_emu)
+  target_include_directories(cuzk_gpu_emu PUBLIC tests/gpu_emu)
+  target_link_libraries(cuzk_gpu_emu PUBLIC cuzk_gpu)
+endif()
+
 file(GLOB CUZK_UNIT_TESTS CONFIGURE_DEPENDS tests/unit/test_*.c)
 file(GLOB CUZK_TEST_SUPPORT CONFIGURE_DEPENDS tests/unit/harness.c tests/unit/support_*.c)
 foreach(src ${CUZK_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
   add_executable(${name} ${src} ${CUZK_TEST_SUPPORT})
   target_include_directories(${name} PRIVATE src tests/unit)
-  target_link_libraries(${name} PRIVATE cuzk_core)
+  target_link_libraries(${name} PRIVATE cuzk_all)
+  if(name STREQUAL "test_gpu_emu" AND CUZK_HAVE_CUDA)
+    target_link_libraries(${name} PRIVATE cuzk_gpu_emu)
+  endif()
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77
                        ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
@@ -21,3 +33,6 @@ foreach(script ${CUZK_SCRIPT_TESTS})
   set_tests_properties(${dirname}_${name} PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77
                        ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CUZK_BUILD_DIR=${CMAKE_BINARY_DIR}")
 endforeach()
+
+# The layer table holds: no include reaches a layer the table does not allow (scripts/check-layers.sh).
+add_test(NAME check_layers COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/check-layers.sh)

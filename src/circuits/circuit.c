@@ -1,65 +1,9 @@
-/* The built-in circuit registry and the conveniences over constraint systems. */
+/* Circuits as objects (include/cuzk/circuits.h): synthesis of a whole circuit or of a header
+ * and its parts, and the conveniences over a fresh constraint system. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "circuits/builtin.h"
-
-static const cuzk_circuit_def *const FAMILIES[] = {
-    &cuzk_circuit_cubic,
-    &cuzk_circuit_random,
-    &cuzk_circuit_random_parts,
-    &cuzk_circuit_parts,
-    &cuzk_circuit_porep,
-    &cuzk_circuit_porep_test,
-    &cuzk_circuit_sha256_compress,
-    &cuzk_circuit_sha256_bytes,
-    &cuzk_circuit_poseidon,
-    &cuzk_circuit_por,
-    &cuzk_circuit_por_private,
-};
-#define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
-
-const char *cuzk_circuit_names(void)
-{
-    static char buf[4096];
-    if (!buf[0]) {
-        size_t o = 0;
-        for (size_t i = 0; i < NFAMILIES && o < sizeof buf; i++)
-            o += (size_t)snprintf(buf + o, sizeof buf - o, "  %s\n", FAMILIES[i]->help);
-    }
-    return buf;
-}
-
-const char *cuzk_circuit_example(size_t i) { return i < NFAMILIES ? FAMILIES[i]->example : NULL; }
-size_t cuzk_circuit_family_count(void) { return NFAMILIES; }
-
-cuzk_status cuzk_circuit_open(cuzk_circuit **out, const char *name)
-{
-    *out = NULL;
-    const cuzk_circuit_def *def = NULL;
-    const char *args = "";
-    for (size_t i = 0; i < NFAMILIES && !def; i++) {
-        const char *p = FAMILIES[i]->prefix;
-        size_t n = strlen(p);
-        if (p[n - 1] == ':' ? !strncmp(name, p, n) : !strcmp(name, p)) {
-            def = FAMILIES[i];
-            args = name + (p[n - 1] == ':' ? n : strlen(name));
-        }
-    }
-    if (!def) return cuzk_fail(CUZK_EINVAL, "unknown circuit '%s'; known circuits:\n%s", name, cuzk_circuit_names());
-    cuzk_circuit *c = calloc(1, sizeof *c);
-    if (!c) return cuzk_fail(CUZK_ENOMEM, "out of memory");
-    snprintf(c->name, sizeof c->name, "%s", name);
-    snprintf(c->shape_key, sizeof c->shape_key, "%s", name);
-    c->def = def;
-    cuzk_status st = def->open(c, args);
-    if (st) {
-        cuzk_circuit_free(c);
-        return st;
-    }
-    *out = c;
-    return CUZK_OK;
-}
+#include "cuzk/circuits.h"
 
 void cuzk_circuit_free(cuzk_circuit *c)
 {
@@ -140,34 +84,4 @@ void cuzk_cs_emit_r1cs(cuzk_cs *cs, const cuzk_r1cs *m, const cuzk_fr *input, co
             }
         cuzk_cs_enforce(cs, "row");
     }
-}
-
-/* ---------------------------------------------------------------- matrix circuits */
-
-void matrix_circuit_free(void *state)
-{
-    matrix_circuit *mc = state;
-    cuzk_r1cs_free(&mc->r1cs);
-    free(mc->gates);
-    free(mc);
-}
-
-void matrix_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed)
-{
-    const matrix_circuit *mc = c->state;
-    cuzk_fr *input = NULL, *aux = NULL;
-    if (cs->values) {
-        input = calloc(mc->r1cs.num_inputs, sizeof(cuzk_fr));
-        aux = calloc(mc->r1cs.num_aux + 1, sizeof(cuzk_fr));
-        cuzk_status st = !input || !aux ? cuzk_fail(CUZK_ENOMEM, "out of memory") : mc->witness(mc, seed, input, aux);
-        if (st) {
-            cuzk_cs_fail(cs, st);
-            free(input);
-            free(aux);
-            return;
-        }
-    }
-    cuzk_cs_emit_r1cs(cs, &mc->r1cs, input, aux);
-    free(input);
-    free(aux);
 }

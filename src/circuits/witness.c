@@ -1,53 +1,72 @@
 /* Circuit layouts (counts and part marks, computed once per shape) and witness generation,
  * sequential or with the parts of a circuit in parallel at the offsets of its layout. */
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/circuits.h"
 
-/* Layouts by (family, shape key), computed once. */
+/* Layouts by (family, shape key), computed once. The list's lock is held only to find or
+ * insert an entry; the COUNT pass runs under the entry's own lock, so two shapes count at the
+ * same time and callers asking for the same shape wait for the one pass. A failed pass leaves
+ * the entry not done, and the next caller counts again. */
 typedef struct layout_entry {
     const cuzk_circuit_def *def;
     char key[96];
+    pthread_mutex_t lock; /* guards done and layout */
+    bool done;
     cuzk_circuit_layout layout;
     struct layout_entry *next;
 } layout_entry;
 static layout_entry *layouts;
 static pthread_mutex_t layouts_lock = PTHREAD_MUTEX_INITIALIZER;
 
-cuzk_status cuzk_circuit_layout_get(const cuzk_circuit *c, const cuzk_circuit_layout **out)
+/* The entry of c's shape, inserted when missing (NULL: out of memory). */
+static layout_entry *layout_entry_for(const cuzk_circuit *c)
 {
     pthread_mutex_lock(&layouts_lock);
-    cuzk_status st = CUZK_OK;
     layout_entry *e;
     for (e = layouts; e; e = e->next)
         if (e->def == c->def && !strcmp(e->key, c->shape_key)) break;
-    if (!e) {
-        cuzk_cs *cs;
-        st = cuzk_cs_create(&cs, CUZK_CS_COUNT, false);
-        if (!st) {
-            st = cuzk_circuit_synthesize(c, cs, 0);
-            e = calloc(1, sizeof *e);
-            if (!st && !e) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-            if (!st) {
-                e->def = c->def;
-                snprintf(e->key, sizeof e->key, "%s", c->shape_key);
-                e->layout.constraints = cs->num_constraints;
-                e->layout.inputs = cs->num_inputs;
-                e->layout.aux = cs->num_aux;
-                cuzk_cs_take_marks(cs, &e->layout.marks, &e->layout.nmarks);
-                e->next = layouts;
-                layouts = e;
-            } else {
-                free(e);
-                e = NULL;
-            }
-            cuzk_cs_destroy(cs);
-        }
+    if (!e && (e = calloc(1, sizeof *e))) {
+        e->def = c->def;
+        snprintf(e->key, sizeof e->key, "%s", c->shape_key);
+        pthread_mutex_init(&e->lock, NULL);
+        e->next = layouts;
+        layouts = e;
     }
     pthread_mutex_unlock(&layouts_lock);
-    *out = e ? &e->layout : NULL;
+    return e;
+}
+
+static cuzk_status layout_count(const cuzk_circuit *c, cuzk_circuit_layout *out)
+{
+    cuzk_cs *cs;
+    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_COUNT, false);
+    if (st) return st;
+    st = cuzk_circuit_synthesize(c, cs, 0);
+    if (!st) {
+        out->constraints = cs->num_constraints;
+        out->inputs = cs->num_inputs;
+        out->aux = cs->num_aux;
+        cuzk_cs_take_marks(cs, &out->marks, &out->nmarks);
+    }
+    cuzk_cs_destroy(cs);
+    return st;
+}
+
+cuzk_status cuzk_circuit_layout_get(const cuzk_circuit *c, const cuzk_circuit_layout **out)
+{
+    *out = NULL;
+    layout_entry *e = layout_entry_for(c);
+    if (!e) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    pthread_mutex_lock(&e->lock);
+    cuzk_status st = CUZK_OK;
+    if (!e->done && !(st = layout_count(c, &e->layout))) e->done = true;
+    pthread_mutex_unlock(&e->lock);
+    if (!st) *out = &e->layout;
     return st;
 }
 

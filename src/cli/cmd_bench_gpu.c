@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/settings.h"
 #include "cuzk/gpu.h"
+#include "field_bench.h"
 
 typedef struct {
     unsigned log2, partitions;

@@ -15,6 +15,7 @@
 #include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/gpu.h"
+#include "cuzk/testcircuits.h"
 
 typedef struct {
     const char *name;

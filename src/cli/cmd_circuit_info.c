@@ -4,7 +4,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 
 int cli_circuit_info(int argc, char **argv)
 {

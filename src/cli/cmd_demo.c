@@ -10,7 +10,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/settings.h"
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_seal.h"
 #include "cuzk/groth16.h"
@@ -45,8 +45,9 @@ static int demo_circuit(const char *circuit, cuzk_timeline *tl)
         st = cuzk_groth16_verify(&p.vk, &proof, pr.input + 1, pr.num_inputs - 1);
         cuzk_span_end(tl, span);
     }
-    if (!st) printf("cuzk demo: %s, %zu constraints, %zu public inputs: verified OK\n", circuit, m.num_constraints,
-                    m.num_inputs - 1);
+    if (!st)
+        printf("cuzk demo: %s, %zu constraints, %zu public inputs: verified OK\n", circuit, m.num_constraints,
+               m.num_inputs - 1);
     cuzk_prove_result_free(&pr);
     cuzk_groth16_params_free(&p);
     cuzk_r1cs_free(&m);
@@ -67,7 +68,8 @@ static cuzk_status cached_params(const char *cache, cuzk_groth16_params *p, cuzk
         cuzk_span_end(tl, span);
         return st;
     }
-    if (mkdir(cache, 0777) != 0 && errno != EEXIST) return cuzk_fail(CUZK_EIO, "cannot create %s: %s", cache, strerror(errno));
+    if (mkdir(cache, 0777) != 0 && errno != EEXIST)
+        return cuzk_fail(CUZK_EIO, "cannot create %s: %s", cache, strerror(errno));
     fprintf(stderr, "cuzk demo: making Groth16 parameters for porep:2KiB once (cached in %s)...\n", cache);
     cuzk_circuit *c;
     cuzk_status st = cuzk_circuit_open(&c, "porep:2KiB");

@@ -6,7 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/engine.h"
 #include "cuzk/groth16.h"
 

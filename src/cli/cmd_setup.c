@@ -3,7 +3,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/groth16.h"
 
 int cli_setup(int argc, char **argv)

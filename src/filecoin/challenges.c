@@ -7,7 +7,6 @@
 
 #include "cuzk/filecoin.h"
 #include "cuzk/hash.h"
-#include "fil_crypto.h"
 
 void cuzk_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id,
                            const uint8_t ticket[32], const uint8_t comm_d[32], const uint8_t porep_id[32])
@@ -93,11 +92,11 @@ static const uint8_t SYNTH_NONCE[12] = {'s', 'y', 'n', 't', 'h', '-', 'p', 'o', 
 
 static void synth_key(uint8_t out[32], const char *blake_key, const uint8_t a[32], const uint8_t b[32])
 {
-    fil_blake2b s;
-    fil_blake2b_init(&s, 32, blake_key, strlen(blake_key));
-    fil_blake2b_update(&s, a, 32);
-    fil_blake2b_update(&s, b, 32);
-    fil_blake2b_final(&s, out);
+    cuzk_blake2b s;
+    cuzk_blake2b_init(&s, 32, blake_key, strlen(blake_key));
+    cuzk_blake2b_update(&s, a, 32);
+    cuzk_blake2b_update(&s, b, 32);
+    cuzk_blake2b_final(&s, out);
 }
 
 uint64_t cuzk_porep_synth_challenge_at(uint64_t nodes, const uint8_t replica_id[32], const uint8_t comm_r[32],
@@ -106,7 +105,7 @@ uint64_t cuzk_porep_synth_challenge_at(uint64_t nodes, const uint8_t replica_id[
     uint8_t key[32], x[32] = {0};
     synth_key(key, "filecoin.io|PoRep|1|Synthetic|1|Generation", replica_id, comm_r);
     /* challenge i is keystream bytes [32 i, 32 i + 32) */
-    fil_chacha20_keystream(x, 32, key, SYNTH_NONCE, i * 32);
+    cuzk_chacha20_keystream(x, 32, key, SYNTH_NONCE, i * 32);
     return to_challenge(x, nodes);
 }
 
@@ -120,10 +119,10 @@ void cuzk_porep_synth_challenges(uint64_t *out, size_t count, uint64_t nodes, ui
     for (size_t i = 0; i < count; i++) {
         /* index i of partition k: u32 LE at keystream byte 4 (k count + i), mod num_synth */
         uint8_t b[4] = {0};
-        fil_chacha20_keystream(b, 4, sel_key, SYNTH_NONCE, ((uint64_t)k * count + i) * 4);
+        cuzk_chacha20_keystream(b, 4, sel_key, SYNTH_NONCE, ((uint64_t)k * count + i) * 4);
         uint64_t idx = ((uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24) % num_synth;
         uint8_t x[32] = {0};
-        fil_chacha20_keystream(x, 32, gen_key, SYNTH_NONCE, idx * 32);
+        cuzk_chacha20_keystream(x, 32, gen_key, SYNTH_NONCE, idx * 32);
         out[i] = to_challenge(x, nodes);
     }
 }

@@ -16,7 +16,6 @@
 
 #include "cuzk/filecoin.h"
 #include "cuzk/hash.h"
-#include "fil_crypto.h"
 
 static void domain_seed(uint8_t out[32], const char *tag, const uint8_t porep_id[32])
 {
@@ -77,8 +76,8 @@ void cuzk_porep_drg_parents(const cuzk_porep_graph *g, uint32_t node, uint32_t p
     uint8_t seed[32];
     memcpy(seed, g->drg_seed, 28);
     for (int i = 0; i < 4; i++) seed[28 + i] = (uint8_t)(node >> (8 * i));
-    fil_chacha8_rng rng;
-    fil_chacha8_rng_init(&rng, seed);
+    cuzk_chacha8_rng rng;
+    cuzk_chacha8_rng_init(&rng, seed);
 
     const uint64_t m_prime = CUZK_POREP_DRG_PARENTS - 1;
     uint64_t meta = (uint64_t)node * m_prime;
@@ -87,11 +86,11 @@ void cuzk_porep_drg_parents(const cuzk_porep_graph *g, uint32_t node, uint32_t p
     uint64_t n_buckets = 64 - (uint64_t)__builtin_clzll(meta - 1);
     uint32_t *draws = g->api_version == CUZK_API_V1_0_0 ? parents : parents + 1;
     for (uint64_t k = 0; k < m_prime; k++) {
-        uint64_t bucket = fil_chacha8_rng_u64(&rng) % n_buckets + 1;
+        uint64_t bucket = cuzk_chacha8_rng_u64(&rng) % n_buckets + 1;
         uint64_t largest = meta < (1ULL << bucket) ? meta : (1ULL << bucket);
         uint64_t smallest = largest >> 1 > 2 ? largest >> 1 : 2;
         uint64_t n_dist = largest - smallest + 1;
-        uint64_t distance = smallest + fil_chacha8_rng_u64(&rng) % n_dist;
+        uint64_t distance = smallest + cuzk_chacha8_rng_u64(&rng) % n_dist;
         uint32_t mapped = (uint32_t)((meta - distance) / m_prime);
         draws[k] = mapped == node ? node - 1 : mapped;
     }
@@ -107,7 +106,7 @@ static uint64_t feistel_round(uint64_t right, uint64_t key, uint64_t mask)
         data[i] = (uint8_t)(right >> (56 - 8 * i));
         data[8 + i] = (uint8_t)(key >> (56 - 8 * i));
     }
-    fil_blake2b_512(h, data, 16);
+    cuzk_blake2b_512(h, data, 16);
     uint64_t r = 0;
     for (int i = 0; i < 8; i++) r = (r << 8) | h[i];
     return r & mask;

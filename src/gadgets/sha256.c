@@ -8,7 +8,7 @@
  * round (a_i for i = -3..64, where a_-1..a_-3 are the incoming b, c, d), and the previous
  * round's S1, ch, K, S0 and maj are kept beside the current ones. */
 #include "cuzk/gadgets/sha256.h"
-#include "gadgets/hash_internal.h"
+#include "cuzk/hash.h"
 
 static const uint32_t IV[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};

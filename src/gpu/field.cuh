@@ -8,11 +8,10 @@
  *
  * Why 32-bit limbs: the GPU's integer multiplier is 32x32 bits (IMAD, with .hi and carry
  * variants); a 64-bit multiplication is four of them plus glue. Multiplication is the
- * even/odd schedule (mp_mul_eo, below): two independent carry chains per row. CIOS (coarsely
- * integrated operand scanning: per word of b, one chain for the low halves of a*b_i, one for
- * the high halves, then the same for m*p, then a one-word shift) is kept for measurement, as
- * are the same CIOS in plain C on 64-bit products and 64-bit limbs with 128-bit products
- * (bench gpu-field). With p < 2^381 (and r < 2^255) the running sum never needs an extra
+ * even/odd schedule (mp_mul_eo, below): two independent carry chains per row. It replaced
+ * CIOS (one carry chain per row), the same CIOS in plain C on 64-bit products, and 64-bit limbs
+ * with 128-bit products, which were measured against it and removed (docs/BENCHMARKS.md,
+ * "bench gpu-field"). With p < 2^381 (and r < 2^255) the running sum never needs an extra
  * word. Fp2 products are two sums of products (mp_mul2_eo); the NTT's lazy forms keep values
  * below 2r. */
 #ifndef CUZK_GPU_FIELD_CUH
@@ -63,34 +62,6 @@ struct fr_params {
 
 /* ---------------------------------------------------------------- limb-array kernels */
 
-/* One CIOS step: t += a * bi, then t += m * p with m chosen so the low word becomes zero,
- * then shift one word (t has N + 1 words). */
-template <class P> HDM void mp_mul_step(uint32_t *t, const uint32_t *a, const uint32_t bi)
-{
-    constexpr int N = P::N;
-    /* t += a * b_i: low halves into t[j], then high halves into t[j+1] */
-    t[0] = mad_lo_cc(a[0], bi, t[0]);
-#pragma unroll
-    for (int j = 1; j < N; j++) t[j] = madc_lo_cc(a[j], bi, t[j]);
-    t[N] = addc(t[N], 0);
-    t[1] = mad_hi_cc(a[0], bi, t[1]);
-#pragma unroll
-    for (int j = 1; j < N - 1; j++) t[j + 1] = madc_hi_cc(a[j], bi, t[j + 1]);
-    t[N] = madc_hi(a[N - 1], bi, t[N]);
-    const uint32_t m = t[0] * P::INV;
-    (void)mad_lo_cc(m, P::p(0), t[0]);
-#pragma unroll
-    for (int j = 1; j < N; j++) t[j] = madc_lo_cc(m, P::p(j), t[j]);
-    t[N] = addc(t[N], 0);
-    t[1] = mad_hi_cc(m, P::p(0), t[1]);
-#pragma unroll
-    for (int j = 1; j < N - 1; j++) t[j + 1] = madc_hi_cc(m, P::p(j), t[j + 1]);
-    t[N] = madc_hi(m, P::p(N - 1), t[N]);
-#pragma unroll
-    for (int j = 0; j < N; j++) t[j] = t[j + 1];
-    t[N] = 0;
-}
-
 /* r = t mod p for t < 2p: subtract p unless that borrows */
 template <class P> HDM void mp_reduce_once(uint32_t *r, const uint32_t *t)
 {
@@ -102,43 +73,6 @@ template <class P> HDM void mp_reduce_once(uint32_t *r, const uint32_t *t)
     const uint32_t borrow = subc(0, 0);
 #pragma unroll
     for (int j = 0; j < N; j++) r[j] = borrow ? t[j] : s[j];
-}
-
-/* r = a * b * R^-1 mod p (CIOS, carry chains). r may alias a or b. */
-template <class P> HDM void mp_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-    constexpr int N = P::N;
-    uint32_t t[N + 1];
-#pragma unroll
-    for (int j = 0; j <= N; j++) t[j] = 0;
-#pragma unroll
-    for (int i = 0; i < N; i++) mp_mul_step<P>(t, a, b[i]);
-    mp_reduce_once<P>(r, t);
-}
-
-/* The same with the outer loop rolled: about a twelfth of the code. The G2 kernels inline
- * some thirty Fp multiplications per point addition, which fully unrolled is more code than
- * the instruction cache holds (Nsight Compute on the H200: 45 % of the G2 accumulation's
- * stall cycles were instruction fetches). b rotates through registers, so that no array is
- * indexed by the loop counter (which would put it in local memory). */
-template <class P> HDM void mp_mul_compact(uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-    constexpr int N = P::N;
-    uint32_t t[N + 1], bb[N];
-#pragma unroll
-    for (int j = 0; j < N; j++) {
-        t[j] = 0;
-        bb[j] = b[j];
-    }
-    t[N] = 0;
-#pragma unroll 1
-    for (int i = 0; i < N; i++) {
-        const uint32_t bi = bb[0];
-#pragma unroll
-        for (int j = 0; j < N - 1; j++) bb[j] = bb[j + 1];
-        mp_mul_step<P>(t, a, bi);
-    }
-    mp_reduce_once<P>(r, t);
 }
 
 /* Even/odd Montgomery multiplication: the same products and reduction as CIOS, kept in two
@@ -517,50 +451,6 @@ template <class P> HDM void mp_add_lazy(uint32_t *r, const uint32_t *a, const ui
 }
 
 
-/* The same CIOS in plain C with 64-bit products (no carry flag): for measurement. */
-template <class P> HDM void mp_mul_portable(uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-    constexpr int N = P::N;
-    uint32_t t[N + 2];
-#pragma unroll
-    for (int j = 0; j < N + 2; j++) t[j] = 0;
-#pragma unroll
-    for (int i = 0; i < N; i++) {
-        uint64_t c = 0;
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            c += (uint64_t)a[j] * b[i] + t[j];
-            t[j] = (uint32_t)c;
-            c >>= 32;
-        }
-        c += t[N];
-        t[N] = (uint32_t)c;
-        t[N + 1] = (uint32_t)(c >> 32);
-        const uint32_t m = t[0] * P::INV;
-        c = ((uint64_t)m * P::p(0) + t[0]) >> 32;
-#pragma unroll
-        for (int j = 1; j < N; j++) {
-            c += (uint64_t)m * P::p(j) + t[j];
-            t[j - 1] = (uint32_t)c;
-            c >>= 32;
-        }
-        c += t[N];
-        t[N - 1] = (uint32_t)c;
-        t[N] = t[N + 1] + (uint32_t)(c >> 32);
-    }
-    uint32_t s[N];
-    int64_t bw = 0;
-#pragma unroll
-    for (int j = 0; j < N; j++) {
-        bw += (int64_t)t[j] - P::p(j);
-        s[j] = (uint32_t)bw;
-        bw >>= 32;
-    }
-    const bool keep = bw < 0;
-#pragma unroll
-    for (int j = 0; j < N; j++) r[j] = keep ? t[j] : s[j];
-}
-
 /* r = a + b mod p */
 template <class P> HDM void mp_add(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
@@ -610,22 +500,15 @@ template <int N> HD bool mp_eq(const uint32_t *a, const uint32_t *b)
     return x == 0;
 }
 
-/* The multiplication every field operation uses: even/odd chains unless CUZK_GPU_MUL_CIOS is
- * defined (kept to measure one against the other with two builds). */
-#ifdef CUZK_GPU_MUL_CIOS
-#define MP_MUL mp_mul
-#define MP_MUL_COMPACT mp_mul_compact
-#else
+/* The multiplication every field operation uses. */
 #define MP_MUL mp_mul_eo
-#define MP_MUL_COMPACT mp_mul_eo
-#endif
 /* Squaring: the row squaring (mp_sqr_rows) unless CUZK_GPU_SQR_AS_MUL (a multiplication) or
  * CUZK_GPU_SQR_EO (the separate-product form, which was faster alone, 28.2 against 26.3 G/s
  * in bench gpu-field on the H200, but made the G1 accumulation, capped at 128 registers,
  * slower: 195.3 against 188.6 ms per 2^25 chunk, its two product arrays cost registers the
  * kernel does not have). The row squaring runs at 34.4 G/s in the same benchmark and took G1
- * 2^26 from 6.16 to 5.93 ns/point. The CIOS build multiplies. */
-#if defined(CUZK_GPU_MUL_CIOS) || defined(CUZK_GPU_SQR_AS_MUL)
+ * 2^26 from 6.16 to 5.93 ns/point. */
+#if defined(CUZK_GPU_SQR_AS_MUL)
 template <class P> HDM void mp_sqr_as_mul(uint32_t *r, const uint32_t *a) { MP_MUL<P>(r, a, a); }
 #define MP_SQR mp_sqr_as_mul
 #elif defined(CUZK_GPU_SQR_EO)
@@ -722,11 +605,9 @@ HD void sub_lazy(fr_t &r, const fr_t &a, const fr_t &b) { mp_sub<fr_params, true
 HD void reduce_lazy(fr_t &r, const fr_t &a) { mp_reduce_once<fr_params>(r.v, a.v); }
 
 /* ---------------------------------------------------------------- Fp2 = Fp[u]/(u^2+1) */
-/* Fp multiplication inside Fp2 arithmetic. With CIOS, the compact form (see
- * mp_mul_compact); the even/odd form runs unrolled: on the H200 G2 2^24 took 24.3 ns/point
- * unrolled against 27.6 with its outer loop rolled (the instruction-fetch stalls that made
- * unrolled CIOS slow did not come back). */
-HD void mul_c(fp_t &r, const fp_t &a, const fp_t &b) { MP_MUL_COMPACT<fp_params>(r.v, a.v, b.v); }
+/* Fp multiplication inside Fp2 arithmetic: the even/odd form runs unrolled (on the H200 G2
+ * 2^24 took 24.3 ns/point unrolled against 27.6 with its outer loop rolled). */
+HD void mul_c(fp_t &r, const fp_t &a, const fp_t &b) { mp_mul_eo<fp_params>(r.v, a.v, b.v); }
 /* a + b without the reduction: below 2p < 2^382, which the even/odd multiplication takes as
  * an operand (the product's reduction ends below (4p^2 + R p) / R < 2p, and the operands'
  * top limbs stay below 2^31) */
@@ -754,7 +635,8 @@ HDM void mul_sub_mul(fp_t &r, const fp_t &a, const fp_t &b, const fp_t &c, const
 }
 /* Fp2 product as two sums of products, one reduction each: c0 = a0 b0 + (p - a1) b1,
  * c1 = a0 b1 + a1 b0 (the same 2 x 288 + 2 x 144 limb products as Karatsuba's three
- * multiplications, with two final subtractions instead of three and no sums) */
+ * multiplications, with two final subtractions instead of three and no sums; G2 2^24 on the
+ * H200 22.4 ns/point against 23.4 with Karatsuba, which was removed) */
 HDM void mul_sop(fp2_t &r, const fp2_t &a, const fp2_t &b)
 {
     fp_t na1, c0; /* p - a1, in [1, p] */
@@ -763,43 +645,12 @@ HDM void mul_sop(fp2_t &r, const fp2_t &a, const fp2_t &b)
     mp_mul2_eo<fp_params>(r.c1.v, a.c0.v, b.c1.v, a.c1.v, b.c0.v);
     r.c0 = c0;
 }
-/* Karatsuba: 3 Fp multiplications */
-HDM void mul_karatsuba(fp2_t &r, const fp2_t &a, const fp2_t &b)
-{
-    fp_t t0, t1, s0, s1;
-    mul_c(t0, a.c0, b.c0);
-    mul_c(t1, a.c1, b.c1);
-#ifdef CUZK_GPU_MUL_CIOS
-    add(s0, a.c0, a.c1);
-    add(s1, b.c0, b.c1);
-#else
-    add_unreduced(s0, a.c0, a.c1);
-    add_unreduced(s1, b.c0, b.c1);
-#endif
-    mul_c(s0, s0, s1);
-    sub(r.c0, t0, t1);
-    sub(s0, s0, t0);
-    sub(r.c1, s0, t1);
-}
-/* the sums of products unless CUZK_GPU_FP2_KARATSUBA (or the CIOS build): G2 2^24 on the
- * H200 22.4 ns/point against 23.4 with Karatsuba */
-HDM void mul(fp2_t &r, const fp2_t &a, const fp2_t &b)
-{
-#if !defined(CUZK_GPU_MUL_CIOS) && !defined(CUZK_GPU_FP2_KARATSUBA)
-    mul_sop(r, a, b);
-#else
-    mul_karatsuba(r, a, b);
-#endif
-}
+HDM void mul(fp2_t &r, const fp2_t &a, const fp2_t &b) { mul_sop(r, a, b); }
 HDM void sqr(fp2_t &r, const fp2_t &a)
 {
     /* (a0 + a1)(a0 - a1) + 2 a0 a1 u */
     fp_t s, d, m;
-#ifdef CUZK_GPU_MUL_CIOS
-    add(s, a.c0, a.c1);
-#else
     add_unreduced(s, a.c0, a.c1);
-#endif
     sub(d, a.c0, a.c1);
     mul_c(m, a.c0, a.c1);
     mul_c(r.c0, s, d);
@@ -859,50 +710,5 @@ HDM void inv(fp2_t &r, const fp2_t &a)
     mul(n1, a.c1, n0);
     neg(r.c1, n1);
 }
-
-/* ---------------------------------------------------------------- 64-bit limbs (measurement) */
-struct fp64_t { uint64_t v[6]; };
-#if defined(__CUDA_ARCH__) || defined(__SIZEOF_INT128__)
-HDM void mul64(fp64_t &r, const fp64_t &a, const fp64_t &b)
-{
-    const uint64_t P[6] = {0xb9feffffffffaaabull, 0x1eabfffeb153ffffull, 0x6730d2a0f6b0f624ull,
-                           0x64774b84f38512bfull, 0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull};
-    const uint64_t INV = 0x89f3fffcfffcfffdull;
-    uint64_t t[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-#pragma unroll
-    for (int i = 0; i < 6; i++) {
-        unsigned __int128 c = 0;
-#pragma unroll
-        for (int j = 0; j < 6; j++) {
-            c += (unsigned __int128)a.v[j] * b.v[i] + t[j];
-            t[j] = (uint64_t)c;
-            c >>= 64;
-        }
-        c += t[6];
-        t[6] = (uint64_t)c;
-        t[7] = (uint64_t)(c >> 64);
-        const uint64_t m = t[0] * INV;
-        c = ((unsigned __int128)m * P[0] + t[0]) >> 64;
-#pragma unroll
-        for (int j = 1; j < 6; j++) {
-            c += (unsigned __int128)m * P[j] + t[j];
-            t[j - 1] = (uint64_t)c;
-            c >>= 64;
-        }
-        c += t[6];
-        t[5] = (uint64_t)c;
-        t[6] = t[7] + (uint64_t)(c >> 64);
-    }
-    uint64_t s[6], bw = 0;
-#pragma unroll
-    for (int j = 0; j < 6; j++) {
-        unsigned __int128 d = (unsigned __int128)t[j] - P[j] - bw;
-        s[j] = (uint64_t)d;
-        bw = (uint64_t)(d >> 64) & 1;
-    }
-#pragma unroll
-    for (int j = 0; j < 6; j++) r.v[j] = bw ? t[j] : s[j];
-}
-#endif
 
 #endif

@@ -44,7 +44,8 @@ cuzk_status cuzk_gpu_host_register(void *ptr, size_t bytes) { return no_cuda(); 
 void cuzk_gpu_host_unregister(void *ptr) {}
 cuzk_status cuzk_gpu_upload(void *dev, const void *host, size_t bytes) { return no_cuda(); }
 cuzk_status cuzk_gpu_download(void *host, const void *dev, size_t bytes) { return no_cuda(); }
-cuzk_status cuzk_gpu_ntt(cuzk_gpu_device *d, cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind, bool on_device)
+cuzk_status cuzk_gpu_ntt(cuzk_gpu_device *d, cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind,
+                         bool on_device)
 {
     return no_cuda();
 }
@@ -79,7 +80,8 @@ cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out, co
     *out = NULL;
     return no_cuda();
 }
-cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *shape)
+cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                             const cuzk_gpu_synthetic_shape *shape)
 {
     *out = NULL;
     return no_cuda();
@@ -124,11 +126,7 @@ size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr)
     (void)pr;
     return 0;
 }
-cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, size_t n, bool g2, uint64_t seed) { return no_cuda(); }
-cuzk_status cuzk_gpu_field_bench(double muls_per_s[CUZK_GPU_FIELD_FORMS]) { return no_cuda(); }
-cuzk_status cuzk_gpu_pipe_bench(double ops_per_s[CUZK_GPU_PIPE_FORMS]) { return no_cuda(); }
-const char *cuzk_gpu_field_bench_name(int i)
+cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, size_t n, bool g2, uint64_t seed)
 {
-    (void)i;
-    return NULL;
+    return no_cuda();
 }

@@ -1,5 +1,5 @@
 /* Distinct coefficients with an open-addressing index kept at most half full. */
-#include "r1cs/coeff_table.h"
+#include "coeff_table.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cuzk/cs.h"
-#include "r1cs/pce_internal.h"
+#include "pce_internal.h"
 
 typedef struct {
     cuzk_term *terms; /* A, B, C terms back to back */

@@ -4,7 +4,7 @@
 
 #include "cuzk/pce.h"
 
-#include "r1cs/pce_internal.h"
+#include "pce_internal.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

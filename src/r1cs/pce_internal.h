@@ -3,7 +3,7 @@
 #define CUZK_R1CS_PCE_INTERNAL_H
 
 #include "cuzk/pce.h"
-#include "r1cs/coeff_table.h"
+#include "coeff_table.h"
 
 /* Takes the table's values as p's coefficients (t is freed) and computes the densities from
  * p's matrices. */

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "cuzk/testcircuits.h"
 #include "harness.h"
 
 void job_open(job *j, const char *name, uint64_t seed)

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "cuzk/testcircuits.h"
 #include "harness.h"
 
 int pce_job_open(pce_job *j, const char *name, uint64_t seed, size_t max_constraints)

@@ -3,7 +3,7 @@
  * equals PROVE's assignment; TEST names the failing constraint; LCs merge like bellpepper. */
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/cs.h"
 #include "harness.h"
 

@@ -7,7 +7,6 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/hash.h"
 #include "harness.h"
-#include "filecoin/fil_crypto.h"
 
 static void hex(uint8_t *out, size_t n, const char *h)
 {
@@ -20,35 +19,35 @@ static void hex(uint8_t *out, size_t n, const char *h)
 static void test_blake2b(void)
 {
     uint8_t out[64], want[64];
-    fil_blake2b_512(out, "abc", 3);
+    cuzk_blake2b_512(out, "abc", 3);
     hex(want, 64, "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc95"
                   "18d38aa8dbf1925ab92386edd4009923");
     CHECK(memcmp(out, want, 64) == 0);
     /* keyed, 32-byte digests (hashlib.blake2b(key=..., digest_size=32)) */
-    fil_blake2b s;
+    cuzk_blake2b s;
     uint8_t a[32], b[32];
     memset(a, 1, 32);
     memset(b, 2, 32);
     const char *key = "filecoin.io|PoRep|1|Synthetic|1|Generation";
-    fil_blake2b_init(&s, 32, key, strlen(key));
-    fil_blake2b_update(&s, a, 32);
-    fil_blake2b_update(&s, b, 32);
-    fil_blake2b_final(&s, out);
+    cuzk_blake2b_init(&s, 32, key, strlen(key));
+    cuzk_blake2b_update(&s, a, 32);
+    cuzk_blake2b_update(&s, b, 32);
+    cuzk_blake2b_final(&s, out);
     hex(want, 32, "474f904cc0400e914b0294cba8d8dc04cd5fb14d129fc42291978788204fcdc4");
     CHECK(memcmp(out, want, 32) == 0);
-    fil_blake2b_init(&s, 32, "k", 1);
-    fil_blake2b_final(&s, out);
+    cuzk_blake2b_init(&s, 32, "k", 1);
+    cuzk_blake2b_final(&s, out);
     hex(want, 32, "490b6c8300eb23464bd2f9ca37c036be5091da14ddbeafab424c4c0a1f9eaac5");
     CHECK(memcmp(out, want, 32) == 0);
     /* several blocks, 64-byte key, fed in odd pieces */
     uint8_t msg[200], k64[64];
     for (int i = 0; i < 200; i++) msg[i] = (uint8_t)i;
     for (int i = 0; i < 64; i++) k64[i] = (uint8_t)i;
-    fil_blake2b_init(&s, 64, k64, 64);
-    fil_blake2b_update(&s, msg, 7);
-    fil_blake2b_update(&s, msg + 7, 121);
-    fil_blake2b_update(&s, msg + 128, 72);
-    fil_blake2b_final(&s, out);
+    cuzk_blake2b_init(&s, 64, k64, 64);
+    cuzk_blake2b_update(&s, msg, 7);
+    cuzk_blake2b_update(&s, msg + 7, 121);
+    cuzk_blake2b_update(&s, msg + 128, 72);
+    cuzk_blake2b_final(&s, out);
     hex(want, 64, "3095a349d245708c7cf550118703d7302c27b60af5d4e67fc978f8a4e60953c7a04f92fcf41aee64321ccb707a895851"
                   "552b1e37b00bc5e6b72fa5bcef9e3fff");
     CHECK(memcmp(out, want, 64) == 0);
@@ -60,9 +59,9 @@ static void test_chacha(void)
     uint8_t kb[32];
     for (int i = 0; i < 32; i++) kb[i] = (uint8_t)i;
     uint32_t key[8], out[16];
-    fil_chacha_key(key, kb);
+    cuzk_chacha_key(key, kb);
     uint32_t w[4] = {1, 0x09000000, 0x4a000000, 0};
-    fil_chacha_block(out, key, w, 20);
+    cuzk_chacha_block(out, key, w, 20);
     static const uint32_t want[16] = {0xe4e7f110, 0x15593bd1, 0x1fdd0f50, 0xc47120a3, 0xc7f4d1c7, 0x0368c033,
                                       0x9aaa2204, 0x4e6cd4c3, 0x466482d2, 0x09aa9f07, 0x05d7c214, 0xa2028bd9,
                                       0xd19c12b5, 0xb94e16de, 0xe883d0cb, 0x4e3c50a2};
@@ -70,25 +69,25 @@ static void test_chacha(void)
     /* rand_chacha's ChaCha20Rng::from_seed([0; 32]) starts 0xade0b876, 0x903df1a0 (the zero-key
      * keystream); the 8-round variant differs only in the round count */
     uint32_t zero_key[8] = {0}, zw[4] = {0};
-    fil_chacha_block(out, zero_key, zw, 20);
+    cuzk_chacha_block(out, zero_key, zw, 20);
     CHECK(out[0] == 0xade0b876 && out[1] == 0x903df1a0);
     /* u64 draws combine word pairs low word first, across blocks */
-    fil_chacha8_rng rng;
+    cuzk_chacha8_rng rng;
     uint8_t seed[32] = {0};
-    fil_chacha8_rng_init(&rng, seed);
+    cuzk_chacha8_rng_init(&rng, seed);
     uint32_t blk0[16], blk1[16];
-    fil_chacha_block(blk0, zero_key, zw, 8);
+    cuzk_chacha_block(blk0, zero_key, zw, 8);
     uint32_t w1[4] = {1, 0, 0, 0};
-    fil_chacha_block(blk1, zero_key, w1, 8);
+    cuzk_chacha_block(blk1, zero_key, w1, 8);
     uint64_t v[9];
-    for (int i = 0; i < 9; i++) v[i] = fil_chacha8_rng_u64(&rng);
+    for (int i = 0; i < 9; i++) v[i] = cuzk_chacha8_rng_u64(&rng);
     CHECK(v[0] == ((uint64_t)blk0[1] << 32 | blk0[0]));
     CHECK(v[7] == ((uint64_t)blk0[15] << 32 | blk0[14]));
     CHECK(v[8] == ((uint64_t)blk1[1] << 32 | blk1[0]));
     /* IETF keystream at an offset (Python cryptography's ChaCha20, counter 0) */
     uint8_t ks[40] = {0}, kwant[40];
     const uint8_t nonce[12] = {'s', 'y', 'n', 't', 'h', '-', 'p', 'o', 'r', 'e', 'p', 0};
-    fil_chacha20_keystream(ks, 40, kb, nonce, 197);
+    cuzk_chacha20_keystream(ks, 40, kb, nonce, 197);
     hex(kwant, 40, "2c2d80c1c333eb3c56616029b2bcfc6ea79c10fcf6675ee4723d85b6723dd3617e922d958544455a");
     CHECK(memcmp(ks, kwant, 40) == 0);
 }

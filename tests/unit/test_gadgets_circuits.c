@@ -5,7 +5,7 @@
  * verifies with its inputs and not with others. */
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/gadgets/multipack.h"
 #include "cuzk/groth16.h"
 #include "cuzk/hash.h"

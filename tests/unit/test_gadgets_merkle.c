@@ -4,8 +4,8 @@
  * caught by name, the same R1CS in every mode, and the built-in por / por-private circuits. */
 #include <string.h>
 
-#include "circuits/merkle_tree.h"
-#include "cuzk/circuits.h"
+#include "testcircuits/merkle_tree.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/gadgets/insertion.h"
 #include "cuzk/gadgets/merkle.h"
 #include "cuzk/hash.h"

@@ -3,7 +3,7 @@
  * and the same R1CS in every constraint-system mode. */
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/gadgets/poseidon.h"
 #include "gadget_modes.h"
 #include "cuzk/hash.h"

@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/engine.h"
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"

@@ -6,7 +6,7 @@
  * whole GPU prover, both entry points, against the CPU prover's proof bytes. */
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/groth16.h"
 #include "cuzk/gpu.h"
 #include "harness.h"
@@ -20,6 +20,7 @@ int main(void)
 }
 #else
 #include "gpu/gpu_emu.h"
+#include "gpu_emu_checks.h"
 
 static cuzk_rng rng;
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cuzk/hash.h"
-#include "gadgets/hash_internal.h"
+#include "hash/hash_internal.h"
 #include "harness.h"
 
 static void from_hex(uint8_t *out, size_t n, const char *hex)

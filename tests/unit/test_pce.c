@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/engine.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"

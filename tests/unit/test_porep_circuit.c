@@ -4,7 +4,7 @@
  * a wrong vanilla value is pinpointed by constraint path. */
 #include <string.h>
 
-#include "cuzk/circuits.h"
+#include "cuzk/testcircuits.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_seal.h"
 #include "harness.h"

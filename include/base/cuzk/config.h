@@ -1,0 +1,49 @@
+/* cuzk configuration keys: each subsystem describes its config struct as a table of keys
+ * (section, name, type, offset into the struct, range, default, environment override, help),
+ * so that one table gives the defaults, the parsing of a config file or an override with
+ * exact range checks, and the commented file `cuzk config --print-defaults` writes.
+ * Library code never reads the environment: the CLI applies overrides through these tables. */
+#ifndef CUZK_CONFIG_H
+#define CUZK_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cuzk/base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    CUZK_CFG_BOOL,  /* bool: true/false, yes/no, on/off, 1/0 */
+    CUZK_CFG_UINT,  /* unsigned int in [min, max] */
+    CUZK_CFG_U64,   /* uint64_t in [min, max] */
+    CUZK_CFG_STRING /* char[max + 1]: at most max bytes */
+} cuzk_config_type;
+
+typedef struct {
+    const char *section, *name;
+    cuzk_config_type type;
+    size_t offset;
+    uint64_t min, max;
+    const char *dflt; /* the default, as it would be written in the file */
+    const char *env;  /* environment variable the CLI reads as an override, or NULL */
+    const char *help; /* one line */
+} cuzk_config_key;
+
+/* Sets every key of the table to its default in the struct at base. */
+void cuzk_config_defaults(const cuzk_config_key *keys, size_t n, void *base);
+/* Sets key k from text; the error names the key, the value and the accepted range. */
+cuzk_status cuzk_config_set(const cuzk_config_key *k, void *base, const char *value) CUZK_WARN_UNUSED;
+/* The key of the table called section.name, or NULL. */
+const cuzk_config_key *cuzk_config_find(const cuzk_config_key *keys, size_t n, const char *section, const char *name);
+/* Writes key k's current value as text into out. */
+void cuzk_config_format(const cuzk_config_key *k, const void *base, char *out, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,205 @@
+/* cuzk GPU layer: NTT, MSM (G1, G2, with the Groth16 0/1 split) and the partition prover on
+ * one CUDA device, bit-compatible with the CPU layer (ff.h, groth16.h).
+ *
+ * Built from the CUDA sources in src/gpu when nvcc is found; otherwise every function here fails with
+ * CUZK_EUNSUPPORTED ("built without CUDA support") and cuzk_gpu_available says so.
+ * All state lives in a device context (cuzk_gpu_device) opened for one CUDA device ordinal
+ * with a tuning configuration: NTT tables, the memory pool setting, and every object made on
+ * it (MSMs, provers, resident circuits), which must be destroyed before the context. Two
+ * contexts (on one device or two) are independent.
+ * Scalars are Fr in Montgomery form (cuzk_fr); points are blst affine points (Montgomery Fp
+ * limbs, infinity all zero), as everywhere in cuzk. Objects are not thread-safe: use one per
+ * thread, or lock. Every fallible call returns a cuzk_status and sets cuzk_last_error(). */
+#ifndef CUZK_GPU_H
+#define CUZK_GPU_H
+
+#include <stdbool.h>
+
+#include "cuzk/config.h"
+#include "cuzk/groth16.h"
+#include "cuzk/pce.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- tuning */
+/* Tuning of the GPU code, fixed when a device context is opened. The defaults
+ * (cuzk_gpu_config_default) are the measured best on the H200 (docs/BENCHMARKS.md); the other
+ * values exist for measurement and for the emulation tests (small NTT passes). The keys, their
+ * ranges and defaults are one table (cuzk_gpu_config_table, section "gpu" of the config file). */
+typedef struct {
+    unsigned ntt_pass_bits;   /* most row bits per NTT pass (3..11) */
+    unsigned ntt_tile_bits;   /* most elements per NTT block, as a power of two (3..11) */
+    unsigned ntt_threads;     /* threads per NTT block (32..1024) */
+    bool ntt_full_table;      /* the top pass reads a full twiddle table where memory allows */
+    bool ntt_natural_out;     /* natural order out through a second buffer, not a reversal pass */
+    unsigned msm_window_bits; /* Pippenger window bits (0: chosen from the size) */
+    unsigned msm_s1;          /* first-round range per thread (0: chosen) */
+    bool msm_accum_reg_cap;   /* G1 accumulation kernel capped at 128 registers */
+    uint64_t msm_chunk;       /* scalars per MSM chunk (0: 2^25, 2^26 with the scalar split) */
+    unsigned msm_reduce_bits; /* buckets per reduction group, as a power of two (2..6) */
+    unsigned msm_first_shift; /* the first of several MSM pieces is 2^this smaller (0..8) */
+    unsigned msm_sum_k;       /* points per thread and step when summing groups (2..64) */
+    bool h_glv;               /* the H MSM splits its scalars (phi(H) resident beside H) */
+    bool side_high_priority;  /* urgent side work (L, A, B beside the NTTs) at high priority */
+    bool profile;             /* synchronize at each stage mark and print its time to stderr */
+} cuzk_gpu_config;
+void cuzk_gpu_config_default(cuzk_gpu_config *cfg);
+/* The keys of cuzk_gpu_config (offsets into it), for config files and overrides. */
+const cuzk_config_key *cuzk_gpu_config_table(size_t *n);
+
+/* ---------------------------------------------------------------- device */
+/* true when a usable CUDA device is present; otherwise false with the reason in `reason`
+ * (e.g. "built without CUDA support", "no CUDA device: ..."). */
+bool cuzk_gpu_available(char *reason, size_t n);
+/* CUDA devices present (0 without CUDA support or a driver). */
+int cuzk_gpu_device_count(void);
+
+typedef struct cuzk_gpu_device cuzk_gpu_device;
+/* Opens a context on device `ordinal` (cfg NULL: the defaults; copied). */
+cuzk_status cuzk_gpu_device_open(cuzk_gpu_device **out, int ordinal, const cuzk_gpu_config *cfg) CUZK_WARN_UNUSED;
+/* Frees the context's tables; every object made on it must have been destroyed. */
+void cuzk_gpu_device_close(cuzk_gpu_device *d);
+const cuzk_gpu_config *cuzk_gpu_device_config(const cuzk_gpu_device *d);
+int cuzk_gpu_device_ordinal(const cuzk_gpu_device *d);
+/* One line naming the device (name, SMs, memory), for benchmark tables. */
+void cuzk_gpu_describe(const cuzk_gpu_device *d, char *out, size_t n);
+/* Device memory: total and currently free, in bytes. */
+cuzk_status cuzk_gpu_mem_info(const cuzk_gpu_device *d, size_t *free_bytes, size_t *total_bytes) CUZK_WARN_UNUSED;
+
+/* Device and pinned host buffers. cuzk_gpu_host_alloc returns page-locked memory (fast
+ * uploads, usable with every device); free it with cuzk_gpu_host_free. */
+cuzk_status cuzk_gpu_malloc(const cuzk_gpu_device *d, void **ptr, size_t bytes) CUZK_WARN_UNUSED;
+void cuzk_gpu_free(void *ptr);
+cuzk_status cuzk_gpu_host_alloc(void **ptr, size_t bytes) CUZK_WARN_UNUSED;
+void cuzk_gpu_host_free(void *ptr);
+/* Page-locks memory allocated elsewhere (a reused witness buffer, say) so uploads from it run
+ * at full speed; unregister before freeing it. Registering takes time (about a second per
+ * few GB): do it once per buffer, not per proof. */
+cuzk_status cuzk_gpu_host_register(void *ptr, size_t bytes) CUZK_WARN_UNUSED;
+void cuzk_gpu_host_unregister(void *ptr);
+cuzk_status cuzk_gpu_upload(void *dev, const void *host, size_t bytes) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_download(void *host, const void *dev, size_t bytes) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- NTT */
+typedef enum {
+    CUZK_GPU_NTT_FORWARD = 0,       /* a_k <- sum_j a_j w^(jk) (cuzk_ntt_forward) */
+    CUZK_GPU_NTT_INVERSE = 1,       /* with the 1/n factor (cuzk_ntt_inverse) */
+    CUZK_GPU_NTT_COSET_FORWARD = 2, /* a_j *= g^j, then forward (cuzk_ntt_coset_forward) */
+    CUZK_GPU_NTT_COSET_INVERSE = 3  /* inverse, then a_j *= g^-j (cuzk_ntt_coset_inverse) */
+} cuzk_gpu_ntt_kind;
+
+/* nvec vectors of 2^log_n elements each (log_n <= 28), back to back, natural order in and
+ * out, transformed in place. `data` is host memory (uploaded, transformed, downloaded; pinned
+ * memory uploads fastest) or, with on_device, device memory. Results are identical to the
+ * CPU NTT's. */
+cuzk_status cuzk_gpu_ntt(cuzk_gpu_device *d, cuzk_fr *data, unsigned log_n, size_t nvec, cuzk_gpu_ntt_kind kind,
+                         bool on_device) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- MSM with resident bases */
+typedef struct cuzk_gpu_msm cuzk_gpu_msm;
+
+/* Uploads n affine bases once (they stay in device memory until destroy). */
+cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p1_affine *bases, size_t n) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p2_affine *bases, size_t n) CUZK_WARN_UNUSED;
+void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m);
+size_t cuzk_gpu_msm_len(const cuzk_gpu_msm *m);
+
+enum {
+    CUZK_GPU_MSM_SCALARS_ON_DEVICE = 1, /* scalars point to device memory */
+    CUZK_GPU_MSM_NO_SPLIT = 2           /* run every scalar through Pippenger (no 0/1 split) */
+};
+
+/* What the last MSM on this object did. */
+typedef struct {
+    size_t tail;               /* scalars that went through Pippenger (n when not split) */
+    unsigned window_bits, windows;
+    double seconds;            /* wall time of the call, upload included */
+} cuzk_gpu_msm_stats;
+
+/* out = sum_{i<n} scalars[i] * bases[i] (n <= the number of bases), scalars in Montgomery form.
+ * By default zero scalars are skipped, points of one-scalars are added directly and only the
+ * rest goes through Pippenger. */
+cuzk_status cuzk_gpu_msm_g1(cuzk_gpu_msm *m, blst_p1 *out, const cuzk_fr *scalars, size_t n, int flags) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_g2(cuzk_gpu_msm *m, blst_p2 *out, const cuzk_fr *scalars, size_t n, int flags) CUZK_WARN_UNUSED;
+void cuzk_gpu_msm_last_stats(const cuzk_gpu_msm *m, cuzk_gpu_msm_stats *st);
+
+/* ---------------------------------------------------------------- the partition prover */
+typedef struct cuzk_gpu_prover cuzk_gpu_prover;
+
+/* Uploads H, L, A, B_G1 and B_G2 (and keeps the vk points the assembly needs); the
+ * parameters may be freed afterwards. Device workspace for one partition of this shape is
+ * reserved on the first proof and reused. */
+cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_groth16_params *p) CUZK_WARN_UNUSED;
+void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr);
+/* The device context the prover was made on. */
+cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr);
+
+/* The same proof as cuzk_groth16_prove for the same witness, r and s (NULL: drawn from the OS
+ * CSPRNG). Witness arrays may be ordinary or pinned host memory (pinned uploads directly;
+ * ordinary memory goes through the prover's pinned staging buffers). Stage spans (uploads,
+ * NTTs, each MSM, assembly) go on tl (may be NULL). */
+cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
+                           const cuzk_fr *r, const cuzk_fr *s, cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
+/* Memory the prover holds: device bytes (parameters + workspace) and pinned host bytes. */
+void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes);
+
+/* ---------------------------------------------------------------- resident precompiled circuit */
+/* The precompiled circuit (pce.h) in device memory: A, B, C (row offsets, columns,
+ * coefficient indices), the coefficient table, the density bitmaps and a plan for the long
+ * rows, uploaded once (a 32 GiB PoRep partition: about 7 GB). The host PCE may be freed
+ * afterwards. With it, a, b, c are computed on the device by a sparse matrix-vector product
+ * and never cross PCIe: only the assignment is uploaded. */
+typedef struct cuzk_gpu_pce cuzk_gpu_pce;
+cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p) CUZK_WARN_UNUSED;
+void cuzk_gpu_pce_destroy(cuzk_gpu_pce *g);
+/* device bytes the circuit occupies */
+size_t cuzk_gpu_pce_bytes(const cuzk_gpu_pce *g);
+
+/* a, b, c (num_constraints + num_inputs entries each, host memory) computed on the device
+ * and downloaded: the same bytes as cuzk_pce_evaluate. For checks; proofs use
+ * cuzk_gpu_prove_pce, which keeps them on the device. */
+cuzk_status cuzk_gpu_pce_evaluate(cuzk_gpu_pce *g, const cuzk_fr *input, const cuzk_fr *aux, cuzk_fr *a, cuzk_fr *b,
+                                  cuzk_fr *c) CUZK_WARN_UNUSED;
+
+/* The same proof as cuzk_gpu_prove (and cuzk_groth16_prove) for the witness whose a, b, c
+ * cuzk_pce_evaluate would give, but a, b, c are computed on the device from the uploaded
+ * assignment (input[ni], input[0] = ONE; aux[na]) and the resident circuit, whose densities
+ * are used too. pr and pce must fit (the error names what does not). */
+cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
+                               const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na, const cuzk_fr *r,
+                               const cuzk_fr *s, cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
+/* Starts copying a later proof's assignment (host memory left unchanged until that proof)
+ * to the device on a stream of its own, so that it overlaps the proof running now.
+ * cuzk_gpu_prove_pce with the same pointers and counts then uses the copy instead of
+ * uploading. Two staging slots alternate; a slot waits for the proof that last read it.
+ * Failing (no device memory for the slots) costs only the overlap. */
+cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk_fr *input, size_t ni, const cuzk_fr *aux,
+                                      size_t na) CUZK_WARN_UNUSED;
+/* How many proofs so far used a prefetched witness. */
+size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr);
+
+/* ---------------------------------------------------------------- benchmark support */
+/* Synthetic parameters generated on the device (valid, distinct curve points; no toxic waste
+ * is known, so proofs do not verify): vk from seed, h_len = N - 1, l_len = num_aux,
+ * a_len = num_inputs + a_popcount, b_len = b points in G1 and G2. */
+typedef struct {
+    size_t n_h, n_l, n_a, n_b;
+    size_t num_inputs;
+    uint64_t seed;
+} cuzk_gpu_synthetic_shape;
+cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *shape) CUZK_WARN_UNUSED;
+
+/* n distinct affine points (a + i b) G, i < n (a, b from seed), generated on the device into
+ * host memory `out` (blst_p1_affine, or blst_p2_affine when g2). */
+cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
+/* An MSM object over n such points generated directly in device memory (for benchmarks). */
+cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
