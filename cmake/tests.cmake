@@ -36,3 +36,6 @@ endforeach()
 
 # The layer table holds: no include reaches a layer the table does not allow (scripts/check-layers.sh).
 add_test(NAME check_layers COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/check-layers.sh)
+# Every C and CUDA file is as the root .clang-format lays it out (scripts/check-format.sh).
+add_test(NAME check_format COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/check-format.sh)
+set_tests_properties(check_format PROPERTIES SKIP_RETURN_CODE 77)

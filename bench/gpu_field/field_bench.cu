@@ -179,7 +179,8 @@ extern "C" cuzk_status cuzk_gpu_pipe_bench(double ops_per_s[CUZK_GPU_PIPE_FORMS]
     const int iters = 20000;
     uint32_t *o = NULL;
     double *od = NULL;
-    if (cudaMalloc(&o, (size_t)blocks * 256 * 4) != cudaSuccess || cudaMalloc(&od, (size_t)blocks * 256 * 8) != cudaSuccess) {
+    if (cudaMalloc(&o, (size_t)blocks * 256 * 4) != cudaSuccess ||
+        cudaMalloc(&od, (size_t)blocks * 256 * 8) != cudaSuccess) {
         cudaFree(o);
         return cuzk_fail(CUZK_ENOMEM, "pipe bench buffers");
     }
@@ -193,4 +194,3 @@ extern "C" cuzk_status cuzk_gpu_pipe_bench(double ops_per_s[CUZK_GPU_PIPE_FORMS]
     if (e != cudaSuccess) return cuzk_fail(CUZK_EINTERNAL, "pipe bench: %s", cudaGetErrorString(e));
     return CUZK_OK;
 }
-

@@ -13,7 +13,8 @@ static cuzk_status parse_bool(const cuzk_config_key *k, const char *v, bool *out
         if (!strcasecmp(v, yes[i])) return *out = true, CUZK_OK;
         if (!strcasecmp(v, no[i])) return *out = false, CUZK_OK;
     }
-    return cuzk_fail(CUZK_EINVAL, "%s.%s: '%s' is not a boolean (true/false, yes/no, on/off, 1/0)", k->section, k->name, v);
+    return cuzk_fail(CUZK_EINVAL, "%s.%s: '%s' is not a boolean (true/false, yes/no, on/off, 1/0)", k->section, k->name,
+                     v);
 }
 
 /* decimal digits only, no sign, no overflow */
@@ -25,7 +26,8 @@ static cuzk_status parse_u64(const cuzk_config_key *k, const char *v, uint64_t *
         if (*p < '0' || *p > '9')
             return cuzk_fail(CUZK_EINVAL, "%s.%s: '%s' is not a non-negative decimal integer", k->section, k->name, v);
         unsigned d = (unsigned)(*p - '0');
-        if (x > (UINT64_MAX - d) / 10) return cuzk_fail(CUZK_EINVAL, "%s.%s: '%s' is too large", k->section, k->name, v);
+        if (x > (UINT64_MAX - d) / 10)
+            return cuzk_fail(CUZK_EINVAL, "%s.%s: '%s' is too large", k->section, k->name, v);
         x = x * 10 + d;
     }
     if (x < k->min || x > k->max)
@@ -52,7 +54,8 @@ cuzk_status cuzk_config_set(const cuzk_config_key *k, void *base, const char *va
         return CUZK_OK;
     case CUZK_CFG_STRING:
         if (strlen(value) > k->max)
-            return cuzk_fail(CUZK_EINVAL, "%s.%s: longer than %llu bytes", k->section, k->name, (unsigned long long)k->max);
+            return cuzk_fail(CUZK_EINVAL, "%s.%s: longer than %llu bytes", k->section, k->name,
+                             (unsigned long long)k->max);
         strcpy(field, value);
         return CUZK_OK;
     }

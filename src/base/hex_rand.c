@@ -27,8 +27,7 @@ cuzk_status cuzk_hex_decode(uint8_t *out, size_t n, const char *hex)
 {
     if (hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X')) hex += 2;
     size_t len = strlen(hex);
-    if (len != 2 * n)
-        return cuzk_fail(CUZK_EINVAL, "expected %zu hex digits, got %zu", 2 * n, len);
+    if (len != 2 * n) return cuzk_fail(CUZK_EINVAL, "expected %zu hex digits, got %zu", 2 * n, len);
     for (size_t i = 0; i < n; i++) {
         int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
         if (hi < 0 || lo < 0)

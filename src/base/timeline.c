@@ -109,8 +109,7 @@ double cuzk_span_seconds(const cuzk_timeline *tl, const char *name)
 {
     if (!tl) return -1;
     for (int i = 0; i < tl->n; i++)
-        if (strcmp(tl->spans[i].name, name) == 0 && tl->spans[i].end >= 0)
-            return tl->spans[i].end - tl->spans[i].start;
+        if (strcmp(tl->spans[i].name, name) == 0 && tl->spans[i].end >= 0) return tl->spans[i].end - tl->spans[i].start;
     return -1;
 }
 
@@ -131,8 +130,7 @@ static void print_children(const cuzk_timeline *tl, FILE *out, int parent, int d
     }
     /* Children may run concurrently, so "covered" can exceed the parent; only report a gap. */
     if (nchild > 0 && parent >= 0 && parent_len - covered > 0.0005)
-        fprintf(out, "  %*s%-*s %10.3f ms\n", depth * 2, "", 40 - depth * 2, "(other)",
-                (parent_len - covered) * 1e3);
+        fprintf(out, "  %*s%-*s %10.3f ms\n", depth * 2, "", 40 - depth * 2, "(other)", (parent_len - covered) * 1e3);
 }
 
 void cuzk_timeline_print(const cuzk_timeline *tl, FILE *out)
@@ -154,8 +152,8 @@ void cuzk_timeline_print_json(const cuzk_timeline *tl, FILE *out)
     fputc('[', out);
     for (int i = 0; i < tl->n; i++) {
         const span *s = &tl->spans[i];
-        fprintf(out, "%s{\"name\":\"%s\",\"parent\":%d,\"start\":%.6f,\"seconds\":%.6f}", i ? "," : "",
-                s->name, s->parent, s->start - tl->t0, span_len(s));
+        fprintf(out, "%s{\"name\":\"%s\",\"parent\":%d,\"start\":%.6f,\"seconds\":%.6f}", i ? "," : "", s->name,
+                s->parent, s->start - tl->t0, span_len(s));
     }
     fputc(']', out);
     pthread_mutex_unlock((pthread_mutex_t *)&tl->mu);

@@ -78,8 +78,8 @@ void cuzk_cs_emit_r1cs(cuzk_cs *cs, const cuzk_r1cs *m, const cuzk_fr *input, co
             for (uint32_t j = m->row_ptr[k][row]; j < m->row_ptr[k][row + 1]; j++) {
                 uint32_t col = m->col[k][j];
                 cuzk_var v = col == 0 ? CUZK_VAR_ONE
-                             : col < ni ? (cuzk_var)(base_in + col - 1)
-                                        : (cuzk_var)(base_aux + col - ni) | CUZK_VAR_AUX;
+                    : col < ni        ? (cuzk_var)(base_in + col - 1)
+                                      : (cuzk_var)(base_aux + col - ni) | CUZK_VAR_AUX;
                 cuzk_lc_add(cs, &cs->lc[k], v, &m->val[k][j]);
             }
         cuzk_cs_enforce(cs, "row");

@@ -115,8 +115,9 @@ static void run_part(void *vctx, size_t i, size_t end, unsigned tid)
             size_t want_in = i + 1 < j->nmarks ? j->marks[i + 1].input : j->total_inputs;
             size_t want_aux = i + 1 < j->nmarks ? j->marks[i + 1].aux : j->total_aux;
             if (!st && (child->num_inputs != want_in || child->num_aux != want_aux))
-                st = cuzk_fail(CUZK_EINTERNAL, "part %zu allocated variables up to %zu/%zu, the count pass says %zu/%zu", i,
-                               child->num_inputs, child->num_aux, want_in, want_aux);
+                st =
+                    cuzk_fail(CUZK_EINTERNAL, "part %zu allocated variables up to %zu/%zu, the count pass says %zu/%zu",
+                              i, child->num_inputs, child->num_aux, want_in, want_aux);
             cuzk_cs_destroy(child);
         }
         j->status[i] = st;
@@ -138,8 +139,8 @@ static cuzk_status witness_parallel(const cuzk_circuit *c, uint64_t seed, cuzk_c
         st = cuzk_fail(CUZK_EINTERNAL, "the header allocated %zu/%zu variables, the count pass says %zu/%zu",
                        ws->num_inputs, ws->num_aux, marks[0].input, marks[0].aux);
     if (!st && nparts) {
-        parts_job j = {c, ws, seed, ctx, marks, nmarks, ni, na, calloc(nparts, sizeof(cuzk_status)),
-                       calloc(nparts, 256)};
+        parts_job j = {
+            c, ws, seed, ctx, marks, nmarks, ni, na, calloc(nparts, sizeof(cuzk_status)), calloc(nparts, 256)};
         if (!j.status || !j.errors) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
         else cuzk_parallel_tasks(nparts, run_part, &j);
         for (size_t i = 0; i < nparts && !st; i++)
@@ -177,4 +178,3 @@ cuzk_status cuzk_circuit_witness(const cuzk_circuit *c, uint64_t seed, bool para
     cuzk_cs_destroy(cs); /* the buffers stay with w */
     return st;
 }
-

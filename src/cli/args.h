@@ -10,8 +10,8 @@ typedef struct {
     const char *name;    /* without the leading "--" */
     const char *metavar; /* NULL for a flag */
     const char *help;
-    const char **value;  /* set for options with a value */
-    bool *flag;          /* set for flags */
+    const char **value; /* set for options with a value */
+    bool *flag;         /* set for flags */
 } cli_opt;
 
 /* Parses argv (argv[0] is the command name). Returns 0 to go on, or an exit status:

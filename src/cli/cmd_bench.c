@@ -124,7 +124,8 @@ static int bench_msm(int argc, char **argv)
         direct[r] = cuzk_now() - t0;
     }
     free(scratch);
-    int same = no_blst || (g2 ? blst_p2_is_equal((blst_p2 *)r1, (blst_p2 *)r2) : blst_p1_is_equal((blst_p1 *)r1, (blst_p1 *)r2));
+    int same = no_blst ||
+        (g2 ? blst_p2_is_equal((blst_p2 *)r1, (blst_p2 *)r2) : blst_p1_is_equal((blst_p1 *)r1, (blst_p1 *)r2));
     double t_ours = median(ours, reps), t_direct = median(direct, reps);
     double per_core = (double)n / t_ours / T, blst_rate = no_blst ? 0 : (double)n / t_direct;
     if (st) rc = cli_error("bench msm");
@@ -142,7 +143,8 @@ static int bench_msm(int argc, char **argv)
                (unsigned)reps);
         printf("  %-34s %10.1f ms  %10.0f points/s per core\n", "cuzk (tiled over the pool)", t_ours * 1e3, per_core);
         if (!no_blst) {
-            printf("  %-34s %10.1f ms  %10.0f points/s\n", "blst_pX s_mult_pippenger, 1 call", t_direct * 1e3, blst_rate);
+            printf("  %-34s %10.1f ms  %10.0f points/s\n", "blst_pX s_mult_pippenger, 1 call", t_direct * 1e3,
+                   blst_rate);
             printf("  %-34s %10.3f  (per-core rate / blst single-call rate)\n", "ratio", per_core / blst_rate);
         }
     }
@@ -287,7 +289,8 @@ static int bench_prove(int argc, char **argv)
                    "\"setup_seconds\":%.6f,\"synthesize_seconds\":%.6f,\"prove_seconds\":%.6f}\n",
                    circuit, nconstraints, T, (unsigned)reps, t_setup, s, pv);
         else {
-            printf("prove %s (%zu constraints), %u thread(s), median of %u\n", circuit, nconstraints, T, (unsigned)reps);
+            printf("prove %s (%zu constraints), %u thread(s), median of %u\n", circuit, nconstraints, T,
+                   (unsigned)reps);
             if (t_setup >= 0) printf("  %-24s %10.1f ms (once)\n", "setup", t_setup * 1e3);
             printf("  %-24s %10.1f ms\n", "synthesize (PROVE mode)", s * 1e3);
             printf("  %-24s %10.1f ms\n", "prove", pv * 1e3);
@@ -312,7 +315,8 @@ static int bench_synth(int argc, char **argv)
         {"circuit", "NAME", "built-in circuit", &circuit, NULL},
         {"synthetic", NULL, "porep:SIZE fed synthetic vanilla data of its shape (any size; timing only)", NULL,
          &synthetic},
-        {"mode", "MODE", "prove (PROVE backend), witness (WITNESS only) or pce (WITNESS + PCE evaluation)", &mode, NULL},
+        {"mode", "MODE", "prove (PROVE backend), witness (WITNESS only) or pce (WITNESS + PCE evaluation)", &mode,
+         NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
         {"json", NULL, "print JSON", NULL, &json},
@@ -376,8 +380,8 @@ static int bench_synth(int argc, char **argv)
             printf("{\"bench\":\"synth\",\"circuit\":\"%s\",\"mode\":\"%s\",\"constraints\":%zu,\"threads\":%u,"
                    "\"reps\":%u,\"seconds\":%.6f,\"witness_seconds\":%.6f,\"record_seconds\":%.6f,"
                    "\"constraints_per_s_per_core\":%.0f}\n",
-                   circuit, mode, counts.constraints, T, (unsigned)reps, med, strcmp(mode, "prove") ? medw : -1.0, t_record,
-                   rate / T);
+                   circuit, mode, counts.constraints, T, (unsigned)reps, med, strcmp(mode, "prove") ? medw : -1.0,
+                   t_record, rate / T);
         else {
             printf("synth %s (%zu constraints, %zu aux), mode %s, %u thread(s), median of %u\n", circuit,
                    counts.constraints, counts.aux, mode, T, (unsigned)reps);
@@ -401,12 +405,13 @@ int cli_bench(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         FILE *out = argc < 2 ? stderr : stdout;
-        fprintf(out, "usage: cuzk bench <what> [options]   (cuzk bench <what> --help)\n\n"
-                     "  msm     CPU MSM (G1 or G2) beside blst's own Pippenger\n"
-                     "  ntt     CPU NTT forward, inverse, coset\n"
-                     "  prove   synthesize and prove a built-in circuit\n"
-                     "  synth   synthesis alone: PROVE, WITNESS or WITNESS + PCE evaluation\n"
-                     "  gpu-msm, gpu-ntt, gpu-prove, gpu-field   GPU benchmarks (cmd_bench_gpu.c)\n");
+        fprintf(out,
+                "usage: cuzk bench <what> [options]   (cuzk bench <what> --help)\n\n"
+                "  msm     CPU MSM (G1 or G2) beside blst's own Pippenger\n"
+                "  ntt     CPU NTT forward, inverse, coset\n"
+                "  prove   synthesize and prove a built-in circuit\n"
+                "  synth   synthesis alone: PROVE, WITNESS or WITNESS + PCE evaluation\n"
+                "  gpu-msm, gpu-ntt, gpu-prove, gpu-field   GPU benchmarks (cmd_bench_gpu.c)\n");
         return argc < 2 ? 2 : 0;
     }
     const char *what = argv[1];

@@ -159,8 +159,8 @@ static int bench_msm(const bench_opts *o)
             printf("{\"bench\":\"gpu-msm\",\"group\":\"%s\",\"log2\":%u,\"n\":%zu,\"ones_fraction\":%.3f,"
                    "\"median_s\":%.6f,\"best_s\":%.6f,\"ns_per_point\":%.3f,\"tail\":%zu,\"window_bits\":%u,"
                    "\"windows\":%u,\"bases_generation_s\":%.3f,\"device\":\"%s\"}\n",
-                   o->g2 ? "G2" : "G1", o->log2, n, o->ones, med, best, med * 1e9 / (double)n, st.tail,
-                   st.window_bits, st.windows, gen, dev);
+                   o->g2 ? "G2" : "G1", o->log2, n, o->ones, med, best, med * 1e9 / (double)n, st.tail, st.window_bits,
+                   st.windows, gen, dev);
         else {
             printf("device: %s\n", dev);
             printf("%-6s %-6s %10s %8s %12s %12s %10s %6s\n", "group", "log2", "n", "ones", "median ms", "best ms",
@@ -364,7 +364,8 @@ static int bench_field(const bench_opts *o)
         printf("]}\n");
     } else {
         printf("%-44s %10s\n", "Montgomery multiplication", "Gmul/s");
-        for (int i = 0; i < CUZK_GPU_FIELD_FORMS; i++) printf("%-44s %10.2f\n", cuzk_gpu_field_bench_name(i), v[i] / 1e9);
+        for (int i = 0; i < CUZK_GPU_FIELD_FORMS; i++)
+            printf("%-44s %10.2f\n", cuzk_gpu_field_bench_name(i), v[i] / 1e9);
         printf("%-44s %10s\n", "Multiplier pipes (independent chains)", "Gop/s");
         for (int i = 0; i < CUZK_GPU_PIPE_FORMS; i++) printf("%-44s %10.1f\n", pipe_names[i], pv[i] / 1e9);
     }
@@ -382,7 +383,10 @@ int cli_bench_gpu(const char *what, int argc, char **argv)
         return 1;
     }
     if (!strcmp(what, "gpu-prove") && o.circuit)
-        return cli_bench_gpu_prove_circuit(o.circuit, o.pce, o.partitions, o.reps < 2 ? 2 : o.reps > 3 ? 3 : o.reps,
+        return cli_bench_gpu_prove_circuit(o.circuit, o.pce, o.partitions,
+                                           o.reps < 2       ? 2
+                                               : o.reps > 3 ? 3
+                                                            : o.reps,
                                            o.json);
     if (cli_gpu_open(&o.dev)) {
         fprintf(stderr, "cuzk bench %s: %s\n", what, cuzk_last_error());

@@ -47,15 +47,15 @@ int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned
     bool pinned = false;
     double t_witness = 0, t_pin = 0, t_params = 0, t_upload = 0, t_pipeline = 0, times[3] = {0, 0, 0};
 
-    cuzk_status st = !strncmp(name, "porep:", 6) ? cuzk_porep_synthetic_open(&c, &src.c1, name, 1)
-                                                 : cuzk_circuit_open(&c, name);
+    cuzk_status st =
+        !strncmp(name, "porep:", 6) ? cuzk_porep_synthetic_open(&c, &src.c1, name, 1) : cuzk_circuit_open(&c, name);
     if (!st) st = cuzk_pce_load_or_record(pce_path, c, &pce, setup);
     if (!st) st = cli_gpu_open(&dev);
     if (st) goto out;
     const size_t ni = pce.num_inputs, na = pce.num_aux, n = pce.num_constraints + ni;
     const unsigned lg = cuzk_log2_ceil(n);
-    cuzk_gpu_synthetic_shape sh = {((size_t)1 << lg) - 1, na, ni + pce.a_aux.popcount,
-                                   pce.b_input.popcount + pce.b_aux.popcount, ni, 5};
+    cuzk_gpu_synthetic_shape sh = {
+        ((size_t)1 << lg) - 1, na, ni + pce.a_aux.popcount, pce.b_input.popcount + pce.b_aux.popcount, ni, 5};
 
     /* the single proofs' witness, in page-locked memory */
     double t0 = cuzk_now();
@@ -131,16 +131,17 @@ int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned
         printf("}\n");
     } else {
         printf("device: %s\n", devname);
-        printf("circuit %s: domain 2^%u, %zu constraints + %zu inputs, %zu aux, A %zu, B %zu points; terms %zu/%zu/%zu\n",
-               name, lg, pce.num_constraints, ni, na, sh.n_a, sh.n_b, pce.nnz[0], pce.nnz[1], pce.nnz[2]);
+        printf(
+            "circuit %s: domain 2^%u, %zu constraints + %zu inputs, %zu aux, A %zu, B %zu points; terms %zu/%zu/%zu\n",
+            name, lg, pce.num_constraints, ni, na, sh.n_a, sh.n_b, pce.nnz[0], pce.nnz[1], pce.nnz[2]);
         cuzk_timeline_print(setup, stdout);
         printf("witness (CPU, %u threads) %.3f s; page-locking it %.2f s; synthetic parameters on the device %.2f s; "
                "precompiled circuit uploaded in %.2f s\n",
                cuzk_threads(), t_witness, t_pin, t_params, t_upload);
         cuzk_timeline_print(keep, stdout);
         if (ptl) cuzk_timeline_print(ptl, stdout);
-        printf("%-14s %8s %8s %11s %12s %16s %16s %13s\n", "circuit", "first s", "best s", "partitions",
-               "s/partition", "device GiB used", "of it circuit", "peak RSS GiB");
+        printf("%-14s %8s %8s %11s %12s %16s %16s %13s\n", "circuit", "first s", "best s", "partitions", "s/partition",
+               "device GiB used", "of it circuit", "peak RSS GiB");
         printf("%-14s %8.3f %8.3f %11u %12.3f %16.2f %16.2f %13.2f\n", name, times[0], best, partitions,
                partitions ? t_pipeline / partitions : 0.0, (double)dev_used / (1 << 30), (double)pce_bytes / (1 << 30),
                (double)hwm / (1 << 20));

@@ -33,7 +33,8 @@ int cli_circuit_info(int argc, char **argv)
     if (st) return cli_error("circuit-info");
     if (json) printf("{\"constraints\": %zu, \"inputs\": %zu, \"aux\": %zu}\n", n.constraints, n.inputs, n.aux);
     else
-        printf("circuit %s\n  constraints %zu\n  inputs      %zu (ONE included)\n  aux         %zu\n  counted in  %.3f s\n",
+        printf("circuit %s\n  constraints %zu\n  inputs      %zu (ONE included)\n  aux         %zu\n  counted in  %.3f "
+               "s\n",
                circuit, n.constraints, n.inputs, n.aux, t);
     return 0;
 }

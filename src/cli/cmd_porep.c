@@ -50,8 +50,8 @@ static cuzk_status prove_partition(const cuzk_porep_shape *shape, const cuzk_c1 
         const char *path = NULL;
         long bad = cs->status ? -1 : cuzk_cs_which_unsatisfied(cs, &path);
         st = cs->status ? cs->status
-                        : bad >= 0 ? cuzk_fail(CUZK_EVERIFY, "partition %u: constraint %ld is not satisfied: %s", k, bad, path)
-                                   : CUZK_OK;
+            : bad >= 0  ? cuzk_fail(CUZK_EVERIFY, "partition %u: constraint %ld is not satisfied: %s", k, bad, path)
+                        : CUZK_OK;
         cuzk_cs_destroy(cs);
         cuzk_span_end(tl, span);
         if (st) return st;
@@ -68,8 +68,7 @@ static cuzk_status prove_partition(const cuzk_porep_shape *shape, const cuzk_c1 
         st = cuzk_fail(CUZK_EINTERNAL, "partition %u: the circuit's public inputs differ from the recomputed ones", k);
     cuzk_groth16_witness w = cuzk_groth16_witness_of(&pr);
     if (!st) st = cuzk_groth16_check_shape(p, &w);
-    if (st == CUZK_EINVAL)
-        cuzk_fail_context(st, "the parameters do not fit a %s partition", c1->info->name);
+    if (st == CUZK_EINVAL) cuzk_fail_context(st, "the parameters do not fit a %s partition", c1->info->name);
     if (!st) st = gpu ? cuzk_gpu_prove(gpu, out, &w, NULL, NULL, tl) : cuzk_groth16_prove(out, p, &w, NULL, NULL, tl);
     cuzk_prove_result_free(&pr);
     return st;
@@ -112,18 +111,23 @@ int cli_prove_porep(int argc, char **argv)
                *threads = NULL, *pce_path = NULL;
     bool check = false, quiet = false, use_gpu = false, done;
     cli_opt opts[] = {
-        {"pce", "FILE", "precompiled circuit: parallel witness + matrices instead of PROVE synthesis (recorded and "
-                        "saved there on first use)", &pce_path, NULL},
+        {"pce", "FILE",
+         "precompiled circuit: parallel witness + matrices instead of PROVE synthesis (recorded and "
+         "saved there on first use)",
+         &pce_path, NULL},
         {"c1", "FILE", "C1 output: SealCommitPhase1Output JSON, or lotus-bench/curio's base64 wrapper", &c1_path, NULL},
         {"params", "FILE", "Groth16 parameters of the proof type (official .params or cuzk setup)", &params_path, NULL},
         {"out", "PROOF", "where to write the proofs (192 bytes per partition, in order)", &out_path, NULL},
-        {"vk", "FILE", "verifying key to check the proofs with before writing (default: the parameters' own)",
-         &vk_path, NULL},
-        {"inputs", "FILE", "also write the partitions' public inputs (JSON, an array per partition)", &inputs_path, NULL},
+        {"vk", "FILE", "verifying key to check the proofs with before writing (default: the parameters' own)", &vk_path,
+         NULL},
+        {"inputs", "FILE", "also write the partitions' public inputs (JSON, an array per partition)", &inputs_path,
+         NULL},
         {"check", NULL, "run TEST mode first and name the first unsatisfied constraint", NULL, &check},
-        {"gpu", NULL, "prove on the GPU (parameters uploaded once); with --pce the precompiled circuit is "
-                      "uploaded too, a, b, c are computed on the GPU and the next partition's witness is made "
-                      "on the CPU meanwhile", NULL, &use_gpu},
+        {"gpu", NULL,
+         "prove on the GPU (parameters uploaded once); with --pce the precompiled circuit is "
+         "uploaded too, a, b, c are computed on the GPU and the next partition's witness is made "
+         "on the CPU meanwhile",
+         NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
@@ -156,15 +160,17 @@ int cli_prove_porep(int argc, char **argv)
     if (!st) st = cuzk_porep_shape_for_proof(&shape, c1->proof);
     if (!st) st = recompute_inputs(c1->proof, c1->replica_id, c1->comm_d, c1->comm_r, c1->seed, &inputs, &nparts, &ni);
     if (!st && nparts != c1->partitions)
-        st = cuzk_fail(CUZK_EINVAL, "%s: %u partitions, a %s proof has %zu", c1_path, c1->partitions, c1->info->name, nparts);
+        st = cuzk_fail(CUZK_EINVAL, "%s: %u partitions, a %s proof has %zu", c1_path, c1->partitions, c1->info->name,
+                       nparts);
     if (!st) {
         span = cuzk_span_begin(tl, "read params");
         st = cuzk_groth16_params_read(&p, params_path, CUZK_PARAMS_UNCHECKED);
         cuzk_span_end(tl, span);
     }
     if (!st && p.vk.ic_len != ni + 1)
-        st = cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu public inputs, but a %s partition has %zu (wrong sector size "
-                                    "or proof type for these parameters?)",
+        st = cuzk_fail(CUZK_EINVAL,
+                       "%s: parameters for %zu public inputs, but a %s partition has %zu (wrong sector size "
+                       "or proof type for these parameters?)",
                        params_path, p.vk.ic_len ? p.vk.ic_len - 1 : 0, c1->info->name, ni);
     if (!st && vk_path) st = cuzk_groth16_vk_read(&vk, vk_path);
     if (!st && !(proofs = calloc(nparts, sizeof *proofs))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
@@ -206,13 +212,16 @@ int cli_prove_porep(int argc, char **argv)
     if (!st) {
         span = cuzk_span_begin(tl, "verify");
         st = cuzk_groth16_verify_batch(vk_path ? &vk : &p.vk, proofs, nparts, inputs, ni);
-        if (st) cuzk_fail_context(st, "the proofs do not verify against %s (nothing written)", vk_path ? vk_path : params_path);
+        if (st)
+            cuzk_fail_context(st, "the proofs do not verify against %s (nothing written)",
+                              vk_path ? vk_path : params_path);
         cuzk_span_end(tl, span);
     }
     if (!st) {
         uint8_t *bytes = calloc(nparts, CUZK_GROTH16_PROOF_BYTES);
         if (!bytes) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-        for (size_t k = 0; k < nparts && bytes; k++) cuzk_groth16_proof_encode(bytes + k * CUZK_GROTH16_PROOF_BYTES, &proofs[k]);
+        for (size_t k = 0; k < nparts && bytes; k++)
+            cuzk_groth16_proof_encode(bytes + k * CUZK_GROTH16_PROOF_BYTES, &proofs[k]);
         if (!st) st = cuzk_write_file_atomic(out_path, bytes, nparts * CUZK_GROTH16_PROOF_BYTES);
         if (!st && inputs_path) st = cuzk_inputs_json_write(inputs_path, inputs, nparts, ni, true);
         free(bytes);
@@ -237,8 +246,8 @@ int cli_verify_porep(int argc, char **argv)
     bool done;
     cli_opt opts[] = {
         {"c1", "FILE", "take the public data (replica id, comm_d, comm_r, seed) from a C1 output", &c1_path, NULL},
-        {"public", "JSON", "take it from sector.json (prover id, sector id, ticket, seed, comm_d, comm_r)", &public_path,
-         NULL},
+        {"public", "JSON", "take it from sector.json (prover id, sector id, ticket, seed, comm_d, comm_r)",
+         &public_path, NULL},
         {"vk", "FILE", "verifying key", &vk_path, NULL},
         {"proof", "FILE", "the partition proofs (192 bytes each)", &proof_path, NULL},
         {"inputs", "FILE", "the partitions' public inputs (JSON); with --c1 or --public they must agree", &inputs_path,

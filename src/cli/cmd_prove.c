@@ -28,8 +28,8 @@ static cuzk_status prove_one(const cuzk_circuit *c, const cuzk_groth16_params *p
 int cli_prove(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "porep")) return cli_prove_porep(argc - 1, argv + 1);
-    const char *circuit = NULL, *params = NULL, *proof = NULL, *inputs_path = NULL, *seed_s = NULL,
-               *count_s = NULL, *threads = NULL, *pce_path = NULL;
+    const char *circuit = NULL, *params = NULL, *proof = NULL, *inputs_path = NULL, *seed_s = NULL, *count_s = NULL,
+               *threads = NULL, *pce_path = NULL;
     bool checked = false, quiet = false, done;
     cli_opt opts[] = {
         {"circuit", "NAME", "built-in circuit", &circuit, NULL},
@@ -38,22 +38,25 @@ int cli_prove(int argc, char **argv)
         {"inputs", "OUT.json", "where to write the public inputs (decimal strings, ONE omitted)", &inputs_path, NULL},
         {"seed", "S", "witness seed (default 3); proof k uses S + k", &seed_s, NULL},
         {"count", "K", "make K proofs, back to back in one file (default 1)", &count_s, NULL},
-        {"pce", "FILE", "prove through the precompiled circuit (parallel witness + matrices); recorded there on first "
-                        "use", &pce_path, NULL},
+        {"pce", "FILE",
+         "prove through the precompiled circuit (parallel witness + matrices); recorded there on first "
+         "use",
+         &pce_path, NULL},
         {"checked", NULL, "subgroup-check every parameter point while reading", NULL, &checked},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
-    int rc = cli_parse(argc, argv, "cuzk prove --circuit NAME --params FILE --proof OUT.proof --inputs OUT.json [--seed S]",
-                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    int rc =
+        cli_parse(argc, argv, "cuzk prove --circuit NAME --params FILE --proof OUT.proof --inputs OUT.json [--seed S]",
+                  opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!circuit) return cli_missing("prove", "circuit");
     if (!params) return cli_missing("prove", "params");
     if (!proof) return cli_missing("prove", "proof");
     if (!inputs_path) return cli_missing("prove", "inputs");
     uint64_t seed = 3, count = 1;
-    if ((seed_s && cli_u64("prove", "seed", seed_s, &seed)) || (count_s && cli_u64("prove", "count", count_s, &count)) ||
-        cli_threads("prove", threads))
+    if ((seed_s && cli_u64("prove", "seed", seed_s, &seed)) ||
+        (count_s && cli_u64("prove", "count", count_s, &count)) || cli_threads("prove", threads))
         return 2;
     if (count < 1 || count > 1000000) {
         fprintf(stderr, "cuzk prove: --count must be from 1 to 1000000\n");
@@ -99,7 +102,8 @@ int cli_prove(int argc, char **argv)
         cuzk_span_end(tl, span);
     }
     if (!st) {
-        for (uint64_t k = 0; k < count; k++) cuzk_groth16_proof_encode(bytes + k * CUZK_GROTH16_PROOF_BYTES, &proofs[k]);
+        for (uint64_t k = 0; k < count; k++)
+            cuzk_groth16_proof_encode(bytes + k * CUZK_GROTH16_PROOF_BYTES, &proofs[k]);
         st = cuzk_write_file_atomic(proof, bytes, count * CUZK_GROTH16_PROOF_BYTES);
         if (!st) st = cuzk_inputs_json_write(inputs_path, inputs, count, ninputs, false);
     }

@@ -25,8 +25,10 @@ static cuzk_status pick_proof(const char *size, const char *type, cuzk_seal_proo
             else return cuzk_fail(CUZK_EINVAL, "--proof-type must be V1 or V1_1, not '%s'", type);
             return CUZK_OK;
         }
-    return cuzk_fail(CUZK_EINVAL, "--sector-size must be 2KiB, 8MiB or 512MiB, not '%s' (32 GiB sealing is not needed "
-                                  "for tests)", size);
+    return cuzk_fail(CUZK_EINVAL,
+                     "--sector-size must be 2KiB, 8MiB or 512MiB, not '%s' (32 GiB sealing is not needed "
+                     "for tests)",
+                     size);
 }
 
 static cuzk_status hex32_or_random(const char *opt, const char *hex, uint8_t out[32])

@@ -46,10 +46,11 @@ int cli_verify(int argc, char **argv)
     }
     if (!st) st = cuzk_inputs_json_read(inputs_path, &inputs, &nproofs, &nin);
     if (!st && nproofs != np)
-        st = cuzk_fail(CUZK_EINVAL, "%s holds %zu proofs but %s has inputs for %zu", proof_path, np, inputs_path, nproofs);
+        st = cuzk_fail(CUZK_EINVAL, "%s holds %zu proofs but %s has inputs for %zu", proof_path, np, inputs_path,
+                       nproofs);
     if (!st && nin != vk.ic_len - 1)
-        st = cuzk_fail(CUZK_EINVAL, "%s: %zu public inputs per proof, but the verifying key expects %zu", inputs_path, nin,
-                       vk.ic_len - 1);
+        st = cuzk_fail(CUZK_EINVAL, "%s: %zu public inputs per proof, but the verifying key expects %zu", inputs_path,
+                       nin, vk.ic_len - 1);
     if (st) {
         rc = cli_error("verify");
     } else {

@@ -18,8 +18,9 @@ static const cli_command COMMANDS[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: cuzk [--config FILE] <command> [options]   (cuzk <command> --help for its options)\n"
-                 "       cuzk --help-env   (the environment overrides)\n\ncommands:\n");
+    fprintf(out,
+            "usage: cuzk [--config FILE] <command> [options]   (cuzk <command> --help for its options)\n"
+            "       cuzk --help-env   (the environment overrides)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         fprintf(out, "  %-14s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
 }

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cli_settings settings;   /* the process's settings: the CLI is one process, one job */
-static cuzk_pool *cli_pool;     /* bound to the main thread */
+static cli_settings settings; /* the process's settings: the CLI is one process, one job */
+static cuzk_pool *cli_pool;   /* bound to the main thread */
 
-#define CLI_KEY(name, field, lo, hi, dflt, env, help)                                                  \
-    {"cuzk", name, CUZK_CFG_UINT, offsetof(cli_settings, field), lo, hi, dflt, env, help}
+#define CLI_KEY(name, field, lo, hi, dflt, env, help)                                       \
+    {                                                                                       \
+        "cuzk", name, CUZK_CFG_UINT, offsetof(cli_settings, field), lo, hi, dflt, env, help \
+    }
 
 static const cuzk_config_key cli_keys[] = {
     CLI_KEY("threads", threads, 0, 4096, "0", "CUZK_THREADS",
@@ -95,9 +97,10 @@ void cli_settings_print(FILE *out, bool defaults)
 {
     key_group g[2];
     size_t ng = groups(g);
-    fprintf(out, "# cuzk configuration: every key with its %s value.\n"
-                 "# Read with `cuzk --config FILE <command>` (or CUZK_CONFIG=FILE); environment\n"
-                 "# overrides (`cuzk --help-env`) and command options take precedence.\n",
+    fprintf(out,
+            "# cuzk configuration: every key with its %s value.\n"
+            "# Read with `cuzk --config FILE <command>` (or CUZK_CONFIG=FILE); environment\n"
+            "# overrides (`cuzk --help-env`) and command options take precedence.\n",
             defaults ? "default" : "current");
     for (size_t i = 0; i < ng; i++) {
         fprintf(out, "\n[%s]\n", g[i].keys[0].section);
@@ -108,7 +111,8 @@ void cli_settings_print(FILE *out, bool defaults)
             else cuzk_config_format(k, (const char *)&settings + g[i].base, v, sizeof v);
             fprintf(out, "# %s", k->help);
             if (k->type == CUZK_CFG_BOOL) fprintf(out, " (true/false)");
-            else if (k->type != CUZK_CFG_STRING) fprintf(out, " (%llu..%llu)", (unsigned long long)k->min, (unsigned long long)k->max);
+            else if (k->type != CUZK_CFG_STRING)
+                fprintf(out, " (%llu..%llu)", (unsigned long long)k->min, (unsigned long long)k->max);
             if (k->env) fprintf(out, "; env %s", k->env);
             fprintf(out, "\n%s = %s\n", k->name, v);
         }

@@ -17,7 +17,7 @@ typedef struct {
     cuzk_gpu_prover *gpu;
     bool witness_only; /* a, b, c are the GPU's (resident circuit): the witness is prefetched */
     bool prefetch_failed;
-    bool pin;          /* page-lock each buffer set once (GPU uploads) */
+    bool pin; /* page-lock each buffer set once (GPU uploads) */
     bool pin_tried[2];
     void *pinned[2][5]; /* what was registered, per set: input, aux, a, b, c */
     cuzk_timeline *tl;
@@ -204,19 +204,18 @@ cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, 
         cuzk_prove_buffers *b = &pl.buf[slot];
         cuzk_groth16_witness gw = cuzk_prove_buffers_witness(b, pce);
         if (b->w.num_inputs != ninputs + 1)
-            st = cuzk_fail(CUZK_EINVAL, "partition %u has %zu public inputs, expected %zu", k, b->w.num_inputs - 1, ninputs);
+            st = cuzk_fail(CUZK_EINVAL, "partition %u has %zu public inputs, expected %zu", k, b->w.num_inputs - 1,
+                           ninputs);
         if (!st && p) st = cuzk_groth16_check_shape(p, &gw); /* the GPU prover checks its own */
         char name[48];
         snprintf(name, sizeof name, "partition %u: prove%s", k, gpu ? " (gpu)" : "");
         int span = cuzk_span_begin(tl, name); /* the prover's own spans nest under it */
         if (!st) {
             if (gpce)
-                st = cuzk_gpu_prove_pce(gpu, gpce, &proofs[k], b->w.input, b->w.num_inputs, b->w.aux, b->w.num_aux, NULL,
-                                        NULL, tl);
-            else if (gpu)
-                st = cuzk_gpu_prove(gpu, &proofs[k], &gw, NULL, NULL, tl);
-            else
-                st = cuzk_groth16_prove_ws(&ws, &proofs[k], p, &gw, NULL, NULL, tl);
+                st = cuzk_gpu_prove_pce(gpu, gpce, &proofs[k], b->w.input, b->w.num_inputs, b->w.aux, b->w.num_aux,
+                                        NULL, NULL, tl);
+            else if (gpu) st = cuzk_gpu_prove(gpu, &proofs[k], &gw, NULL, NULL, tl);
+            else st = cuzk_groth16_prove_ws(&ws, &proofs[k], p, &gw, NULL, NULL, tl);
         }
         cuzk_span_end(tl, span);
         if (!st) memcpy(inputs + (size_t)k * ninputs, b->w.input + 1, ninputs * sizeof(cuzk_fr));

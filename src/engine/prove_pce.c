@@ -18,10 +18,10 @@ static cuzk_status check_counts(const cuzk_pce *pce, const cuzk_circuit *c, cons
     cuzk_status st = cuzk_circuit_layout_get(c, &l);
     if (st) return st;
     if (l->constraints != pce->num_constraints || l->inputs != pce->num_inputs || l->aux != pce->num_aux)
-        return cuzk_fail(CUZK_EINVAL,
-                         "%s: the precompiled circuit has %zu constraints, %zu inputs, %zu aux, but %s has %zu, %zu, %zu",
-                         path, pce->num_constraints, pce->num_inputs, pce->num_aux, c->name, l->constraints, l->inputs,
-                         l->aux);
+        return cuzk_fail(
+            CUZK_EINVAL,
+            "%s: the precompiled circuit has %zu constraints, %zu inputs, %zu aux, but %s has %zu, %zu, %zu", path,
+            pce->num_constraints, pce->num_inputs, pce->num_aux, c->name, l->constraints, l->inputs, l->aux);
     return CUZK_OK;
 }
 
@@ -93,8 +93,9 @@ cuzk_status cuzk_prove_buffers_fill(cuzk_prove_buffers *b, const cuzk_circuit *c
 
 cuzk_groth16_witness cuzk_prove_buffers_witness(const cuzk_prove_buffers *b, const cuzk_pce *pce)
 {
-    cuzk_groth16_witness w = {b->abc[0], b->abc[1], b->abc[2], pce->num_constraints + pce->num_inputs, b->w.input,
-                              b->w.num_inputs, b->w.aux, b->w.num_aux, &pce->a_aux, &pce->b_input, &pce->b_aux};
+    cuzk_groth16_witness w = {b->abc[0],   b->abc[1],       b->abc[2],  pce->num_constraints + pce->num_inputs,
+                              b->w.input,  b->w.num_inputs, b->w.aux,   b->w.num_aux,
+                              &pce->a_aux, &pce->b_input,   &pce->b_aux};
     return w;
 }
 

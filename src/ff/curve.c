@@ -6,7 +6,8 @@
 static cuzk_status point_error(BLST_ERROR e, const char *group)
 {
     switch (e) {
-    case BLST_BAD_ENCODING: return cuzk_fail(CUZK_EFORMAT, "bad %s point encoding (flag bits or coordinate not below p)", group);
+    case BLST_BAD_ENCODING:
+        return cuzk_fail(CUZK_EFORMAT, "bad %s point encoding (flag bits or coordinate not below p)", group);
     case BLST_POINT_NOT_ON_CURVE: return cuzk_fail(CUZK_EFORMAT, "%s point is not on the curve", group);
     case BLST_POINT_NOT_IN_GROUP: return cuzk_fail(CUZK_EFORMAT, "%s point is not in the prime-order subgroup", group);
     default: return cuzk_fail(CUZK_EFORMAT, "bad %s point (blst error %d)", group, (int)e);
@@ -17,12 +18,12 @@ static cuzk_status point_error(BLST_ERROR e, const char *group)
 static cuzk_status check_flags(const uint8_t *in, size_t len, size_t compressed_len, const char *group)
 {
     if (len != compressed_len && len != 2 * compressed_len)
-        return cuzk_fail(CUZK_EFORMAT, "%s point encoding must be %zu or %zu bytes, got %zu", group,
-                         compressed_len, 2 * compressed_len, len);
+        return cuzk_fail(CUZK_EFORMAT, "%s point encoding must be %zu or %zu bytes, got %zu", group, compressed_len,
+                         2 * compressed_len, len);
     int compressed = (in[0] & 0x80) != 0;
     if (compressed != (len == compressed_len))
-        return cuzk_fail(CUZK_EFORMAT, "%s point: compression flag does not match the %zu-byte %s form", group,
-                         len, len == compressed_len ? "compressed" : "uncompressed");
+        return cuzk_fail(CUZK_EFORMAT, "%s point: compression flag does not match the %zu-byte %s form", group, len,
+                         len == compressed_len ? "compressed" : "uncompressed");
     if (!compressed && (in[0] & 0x20))
         return cuzk_fail(CUZK_EFORMAT, "%s point: sign flag set in an uncompressed encoding", group);
     if (in[0] & 0x40) { /* infinity: every other bit must be zero */
@@ -45,7 +46,8 @@ cuzk_status cuzk_g1_decode(blst_p1_affine *out, const uint8_t *in, size_t len, i
         if (flags & CUZK_POINT_NO_INFINITY) return cuzk_fail(CUZK_EFORMAT, "G1 point is the point at infinity");
         return CUZK_OK;
     }
-    if (!(flags & CUZK_POINT_UNCHECKED) && !blst_p1_affine_in_g1(out)) return point_error(BLST_POINT_NOT_IN_GROUP, "G1");
+    if (!(flags & CUZK_POINT_UNCHECKED) && !blst_p1_affine_in_g1(out))
+        return point_error(BLST_POINT_NOT_IN_GROUP, "G1");
     return CUZK_OK;
 }
 
@@ -60,7 +62,8 @@ cuzk_status cuzk_g2_decode(blst_p2_affine *out, const uint8_t *in, size_t len, i
         if (flags & CUZK_POINT_NO_INFINITY) return cuzk_fail(CUZK_EFORMAT, "G2 point is the point at infinity");
         return CUZK_OK;
     }
-    if (!(flags & CUZK_POINT_UNCHECKED) && !blst_p2_affine_in_g2(out)) return point_error(BLST_POINT_NOT_IN_GROUP, "G2");
+    if (!(flags & CUZK_POINT_UNCHECKED) && !blst_p2_affine_in_g2(out))
+        return point_error(BLST_POINT_NOT_IN_GROUP, "G2");
     return CUZK_OK;
 }
 

@@ -5,8 +5,8 @@
 
 /* R mod r (Montgomery one) and zero, limbs little-endian. */
 const cuzk_fr CUZK_FR_ZERO = {{0, 0, 0, 0}};
-const cuzk_fr CUZK_FR_ONE = {{0x00000001fffffffeull, 0x5884b7fa00034802ull, 0x998c4fefecbc4ff5ull,
-                              0x1824b159acc5056full}};
+const cuzk_fr CUZK_FR_ONE = {
+    {0x00000001fffffffeull, 0x5884b7fa00034802ull, 0x998c4fefecbc4ff5ull, 0x1824b159acc5056full}};
 static const uint64_t MODULUS[4] = {0xffffffff00000001ull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull,
                                     0x73eda753299d7d48ull};
 const uint8_t CUZK_FR_MODULUS_LE[32] = {0x01, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0x5b, 0xfe,
@@ -151,7 +151,8 @@ cuzk_status cuzk_fr_from_decimal(cuzk_fr *out, const char *s)
         if (carry) return cuzk_fail(CUZK_EINVAL, "decimal number %.20s... is not below the field modulus r", s);
     }
     if (!limbs_below_modulus(l)) {
-        if (strlen(s) > 40) return cuzk_fail(CUZK_EINVAL, "decimal number %.40s... is not below the field modulus r", s);
+        if (strlen(s) > 40)
+            return cuzk_fail(CUZK_EINVAL, "decimal number %.40s... is not below the field modulus r", s);
         return cuzk_fail(CUZK_EINVAL, "decimal number %s is not below the field modulus r", s);
     }
     fr_from_limbs(out, l);

@@ -43,10 +43,10 @@ static void g2_add(void *o, const void *a, const void *b) { blst_p2_add_or_doubl
 static void g1_dbl(void *o, const void *a) { blst_p1_double(o, a); }
 static void g2_dbl(void *o, const void *a) { blst_p2_double(o, a); }
 
-static const group_ops G1_OPS = {sizeof(blst_p1), sizeof(blst_p1_affine), blst_p1s_mult_pippenger_scratch_sizeof,
-                                 g1_tile, g1_add, g1_dbl};
-static const group_ops G2_OPS = {sizeof(blst_p2), sizeof(blst_p2_affine), blst_p2s_mult_pippenger_scratch_sizeof,
-                                 g2_tile, g2_add, g2_dbl};
+static const group_ops G1_OPS = {
+    sizeof(blst_p1), sizeof(blst_p1_affine), blst_p1s_mult_pippenger_scratch_sizeof, g1_tile, g1_add, g1_dbl};
+static const group_ops G2_OPS = {
+    sizeof(blst_p2), sizeof(blst_p2_affine), blst_p2s_mult_pippenger_scratch_sizeof, g2_tile, g2_add, g2_dbl};
 
 /* blst's window choice for a Pippenger over n points. */
 static size_t window_for(size_t n)

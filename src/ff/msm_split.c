@@ -39,8 +39,8 @@ typedef struct {
     const uint8_t *points;
     const cuzk_fr *scalars;
     size_t n;
-    uint8_t *ones;   /* per chunk: the sum of its one-scalar points */
-    size_t *tails;   /* per chunk: its count of other terms, then its offset */
+    uint8_t *ones; /* per chunk: the sum of its one-scalar points */
+    size_t *tails; /* per chunk: its count of other terms, then its offset */
     uint8_t *tail_points;
     cuzk_fr *tail_scalars;
 } split_ctx;
@@ -85,8 +85,9 @@ static cuzk_status msm_split(const split_ops *ops, void *out, const void *points
     memset(out, 0, ops->point_size);
     if (n == 0) return CUZK_OK;
     size_t total = 0, nchunks = (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK;
-    split_ctx c = {ops, points, scalars, n, cuzk_calloc(nchunks, ops->point_size), cuzk_calloc(nchunks, sizeof(size_t)),
-                   NULL, NULL};
+    split_ctx c = {
+        ops,  points, scalars, n, cuzk_calloc(nchunks, ops->point_size), cuzk_calloc(nchunks, sizeof(size_t)),
+        NULL, NULL};
     cuzk_status st = CUZK_OK;
     if (!c.ones || !c.tails) {
         st = CUZK_ENOMEM;

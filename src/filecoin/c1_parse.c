@@ -13,10 +13,10 @@
 #include "c1_internal.h"
 #include "fil_json.h"
 
-#define TRY(x)                                                                         \
-    do {                                                                               \
-        cuzk_status st_ = (x);                                                         \
-        if (st_ != CUZK_OK) return st_;                                                \
+#define TRY(x)                          \
+    do {                                \
+        cuzk_status st_ = (x);          \
+        if (st_ != CUZK_OK) return st_; \
     } while (0)
 
 typedef struct {
@@ -114,7 +114,8 @@ static cuzk_status inclusion_path(parser *P, cuzk_path_elem *elems, uint32_t cou
                 TRY(next_field(P, PATH_ELEM_F, 2, &seen2, &f2));
                 if (f2 < 0) break;
                 if (f2 == 0) {
-                    TRY(nodes_array(P, elems[i].hashes, arity - 1, arity == 2 ? "element (sibling hash)" : "elements (sibling hashes)"));
+                    TRY(nodes_array(P, elems[i].hashes, arity - 1,
+                                    arity == 2 ? "element (sibling hash)" : "elements (sibling hashes)"));
                 } else {
                     uint64_t v;
                     TRY(fj_u64(&P->r, arity - 1, &v));
@@ -174,8 +175,7 @@ static cuzk_status merkle_proof(parser *P, cuzk_merkle_proof *mp, const c1_tree_
                 TRY(inclusion_path(P, mp->path, mp->nbase, s->base_arity));
             else if (strcmp(name, "sub_proof") == 0)
                 TRY(inclusion_path(P, mp->path + mp->nbase, mp->nsub, s->sub_arity));
-            else
-                TRY(inclusion_path(P, mp->path + mp->nbase + mp->nsub, mp->ntop, s->top_arity));
+            else TRY(inclusion_path(P, mp->path + mp->nbase + mp->nsub, mp->ntop, s->top_arity));
             fj_pop(&P->r);
         }
         TRY(check_fields(P, vf, nvf, vseen));
@@ -347,8 +347,9 @@ static cuzk_status vanilla_proofs(parser *P)
         if (strlen(pi->vanilla_name) == kl && memcmp(pi->vanilla_name, k, kl) == 0) P->shape = pi;
     }
     if (!P->shape)
-        return fj_error(&P->r, "unknown VanillaSealProof variant (expected StackedDrg2KiBV1, StackedDrg8MiBV1, "
-                               "StackedDrg512MiBV1, StackedDrg32GiBV1 or StackedDrg64GiBV1)");
+        return fj_error(&P->r,
+                        "unknown VanillaSealProof variant (expected StackedDrg2KiBV1, StackedDrg8MiBV1, "
+                        "StackedDrg512MiBV1, StackedDrg32GiBV1 or StackedDrg64GiBV1)");
     P->vname = P->shape->vanilla_name;
     c1_shape_tree_d(&P->td, P->shape);
     c1_shape_tree_rc(&P->trc, P->shape);
@@ -414,8 +415,9 @@ static cuzk_status cross_check(parser *P)
         return cuzk_fail(CUZK_EFORMAT, "vanilla_proofs.%s: expected %u partitions for %s, got %u", P->vname,
                          pi->partitions, pi->name, P->nparts);
     if (P->cpp != pi->challenges_per_partition)
-        return cuzk_fail(CUZK_EFORMAT, "vanilla_proofs.%s[0]: expected %u challenge proofs per partition for %s, got %u",
-                         P->vname, pi->challenges_per_partition, pi->name, P->cpp);
+        return cuzk_fail(CUZK_EFORMAT,
+                         "vanilla_proofs.%s[0]: expected %u challenge proofs per partition for %s, got %u", P->vname,
+                         pi->challenges_per_partition, pi->name, P->cpp);
     if (is_zero(c1->comm_d)) return cuzk_fail(CUZK_EFORMAT, "comm_d: all-zero commitment");
     if (is_zero(c1->comm_r)) return cuzk_fail(CUZK_EFORMAT, "comm_r: all-zero commitment");
     if (is_zero(c1->seed)) return cuzk_fail(CUZK_EFORMAT, "seed: all-zero porep challenge seed");
@@ -457,13 +459,14 @@ static cuzk_status cross_check(parser *P)
                            (unsigned long long)idx, (unsigned long long)ch);
             for (int c = 0; c < 1 + CUZK_POREP_PARENTS; c++) {
                 const cuzk_column_proof *col = c == 0 ? &cp->c_x
-                                               : c <= CUZK_POREP_DRG_PARENTS ? &cp->drg_parents[c - 1]
-                                                                             : &cp->exp_parents[c - 1 - CUZK_POREP_DRG_PARENTS];
+                    : c <= CUZK_POREP_DRG_PARENTS     ? &cp->drg_parents[c - 1]
+                                                      : &cp->exp_parents[c - 1 - CUZK_POREP_DRG_PARENTS];
                 if (c == 0) snprintf(where, sizeof where, "replica_column_proofs.c_x");
                 else if (c <= CUZK_POREP_DRG_PARENTS)
                     snprintf(where, sizeof where, "replica_column_proofs.drg_parents[%d]", c - 1);
                 else
-                    snprintf(where, sizeof where, "replica_column_proofs.exp_parents[%d]", c - 1 - CUZK_POREP_DRG_PARENTS);
+                    snprintf(where, sizeof where, "replica_column_proofs.exp_parents[%d]",
+                             c - 1 - CUZK_POREP_DRG_PARENTS);
                 if (col->index >= pi->nodes)
                     return bad(P, k, i, where, "column index %u outside the sector", col->index);
                 if (c == 0 && col->index != ch)
@@ -484,8 +487,8 @@ static cuzk_status cross_check(parser *P)
 /* ---------------------------------------------------------------- top level */
 static cuzk_status parse_top(parser *P)
 {
-    static const char *const F[] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d", "replica_id", "seed",
-                                    "ticket"};
+    static const char *const F[] = {"registered_proof", "vanilla_proofs", "comm_r", "comm_d",
+                                    "replica_id",       "seed",           "ticket"};
     cuzk_c1 *c1 = P->c1;
     unsigned seen = 0;
     int f;

@@ -17,7 +17,7 @@ typedef struct {
     const uint64_t *challenges;
     c1_tree_shape td, trc;
     cuzk_porep_graph graph;
-    char (*msgs)[MSG];   /* one per challenge proof; "" = passed */
+    char (*msgs)[MSG]; /* one per challenge proof; "" = passed */
     atomic_size_t first_bad;
 } verify_ctx;
 
@@ -48,10 +48,10 @@ static cuzk_status column_hash(const cuzk_column_proof *col, cuzk_node *out)
     return CUZK_OK;
 }
 
-#define FAIL(...)                                                                      \
-    do {                                                                               \
-        snprintf(msg, MSG, __VA_ARGS__);                                               \
-        return false;                                                                  \
+#define FAIL(...)                        \
+    do {                                 \
+        snprintf(msg, MSG, __VA_ARGS__); \
+        return false;                    \
     } while (0)
 
 static bool check_column(const verify_ctx *v, const cuzk_column_proof *col, const char *name, char *msg)
@@ -136,8 +136,7 @@ static void verify_task(void *vctx, size_t begin, size_t end, unsigned tid)
     for (size_t n = begin; n < end; n++) {
         if (check_one(v, n, v->msgs[n])) continue;
         size_t cur = atomic_load(&v->first_bad);
-        while (n < cur && !atomic_compare_exchange_weak(&v->first_bad, &cur, n)) {
-        }
+        while (n < cur && !atomic_compare_exchange_weak(&v->first_bad, &cur, n)) {}
     }
 }
 
@@ -161,7 +160,8 @@ cuzk_status cuzk_c1_verify(const cuzk_c1 *c1, const uint8_t prover_id[32], uint6
     pair[1] = c1->proofs[0].comm_r_last_proof.root;
     cuzk_status st = seal_hash_children(false, 2, pair, &r);
     if (st != CUZK_OK) return st;
-    if (memcmp(r.b, c1->comm_r, 32) != 0) return cuzk_fail(CUZK_EVERIFY, "comm_r is not Poseidon2(comm_c, comm_r_last)");
+    if (memcmp(r.b, c1->comm_r, 32) != 0)
+        return cuzk_fail(CUZK_EVERIFY, "comm_r is not Poseidon2(comm_c, comm_r_last)");
 
     size_t total = (size_t)c1->partitions * c1->challenges_per_partition;
     verify_ctx v = {.c1 = c1};
@@ -176,8 +176,8 @@ cuzk_status cuzk_c1_verify(const cuzk_c1 *c1, const uint8_t prover_id[32], uint6
         return CUZK_ENOMEM;
     }
     for (uint32_t k = 0; k < c1->partitions && st == CUZK_OK; k++)
-        st = cuzk_porep_challenges(ch + (size_t)k * c1->challenges_per_partition, c1->proof, c1->replica_id,
-                                   c1->comm_r, c1->seed, k);
+        st = cuzk_porep_challenges(ch + (size_t)k * c1->challenges_per_partition, c1->proof, c1->replica_id, c1->comm_r,
+                                   c1->seed, k);
     if (st == CUZK_OK) {
         v.challenges = ch;
         atomic_init(&v.first_bad, SIZE_MAX);

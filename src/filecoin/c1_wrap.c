@@ -11,10 +11,10 @@
 #include "c1_internal.h"
 #include "fil_json.h"
 
-#define TRY(x)                                                                         \
-    do {                                                                               \
-        cuzk_status st_ = (x);                                                         \
-        if (st_ != CUZK_OK) return st_;                                                \
+#define TRY(x)                          \
+    do {                                \
+        cuzk_status st_ = (x);          \
+        if (st_ != CUZK_OK) return st_; \
     } while (0)
 
 static cuzk_status b64_encode(const uint8_t *in, size_t n, char **out, size_t *outlen)
@@ -167,7 +167,7 @@ static bool looks_wrapped(const uint8_t *json, size_t len)
     size_t kl;
     if (fj_obj_next(&r, &has, &k, &kl) != CUZK_OK || !has) return false;
     return (kl == 9 && (memcmp(k, "SectorNum", 9) == 0 || memcmp(k, "Phase1Out", 9) == 0)) ||
-           (kl == 10 && memcmp(k, "SectorSize", 10) == 0);
+        (kl == 10 && memcmp(k, "SectorSize", 10) == 0);
 }
 
 cuzk_status cuzk_c1_parse_any(cuzk_c1 **out, const uint8_t *json, size_t len, int64_t *sector_num,

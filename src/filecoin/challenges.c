@@ -8,8 +8,8 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/hash.h"
 
-void cuzk_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id,
-                           const uint8_t ticket[32], const uint8_t comm_d[32], const uint8_t porep_id[32])
+void cuzk_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
+                           const uint8_t comm_d[32], const uint8_t porep_id[32])
 {
     uint8_t sid[8];
     for (int i = 0; i < 8; i++) sid[i] = (uint8_t)(sector_id >> (56 - 8 * i)); /* big-endian */
@@ -144,8 +144,8 @@ cuzk_status cuzk_porep_challenges(uint64_t *out, cuzk_seal_proof p, const uint8_
         if (!seed || !comm_r)
             return cuzk_fail(CUZK_EINVAL, "synthetic challenges (%s) need the seed and comm_r", pi->name);
         uint64_t num_synth = pi->nodes < CUZK_SYNTH_CHALLENGE_COUNT ? pi->nodes : CUZK_SYNTH_CHALLENGE_COUNT;
-        cuzk_porep_synth_challenges(out, pi->challenges_per_partition, pi->nodes, num_synth, replica_id, comm_r,
-                                    seed, k);
+        cuzk_porep_synth_challenges(out, pi->challenges_per_partition, pi->nodes, num_synth, replica_id, comm_r, seed,
+                                    k);
         return CUZK_OK;
     }
     case CUZK_CHALLENGES_NI:

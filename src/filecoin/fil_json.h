@@ -65,7 +65,8 @@ cuzk_status fj_null(fj_reader *r) CUZK_WARN_UNUSED;
 /* A string's raw bytes between the quotes (escapes left as they are; *escaped tells). */
 cuzk_status fj_string_raw(fj_reader *r, const uint8_t **s, size_t *len, bool *escaped) CUZK_WARN_UNUSED;
 /* Decodes the JSON escapes of a raw string into out (cap bytes); UTF-8 for \u escapes. */
-cuzk_status fj_unescape(fj_reader *r, const uint8_t *s, size_t len, char *out, size_t cap, size_t *outlen) CUZK_WARN_UNUSED;
+cuzk_status fj_unescape(fj_reader *r, const uint8_t *s, size_t len, char *out, size_t cap,
+                        size_t *outlen) CUZK_WARN_UNUSED;
 /* A 32-byte value: an array of exactly 32 integers 0..255. With `canonical`, the bytes read
  * as a little-endian integer must be below the BLS12-381 scalar field modulus. */
 cuzk_status fj_node(fj_reader *r, uint8_t out[32], bool canonical) CUZK_WARN_UNUSED;

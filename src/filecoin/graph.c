@@ -26,8 +26,7 @@ static void domain_seed(uint8_t out[32], const char *tag, const uint8_t porep_id
     cuzk_sha256_final(&c, out);
 }
 
-cuzk_status cuzk_porep_graph_init(cuzk_porep_graph *g, uint64_t nodes, const uint8_t porep_id[32],
-                                  cuzk_api_version api)
+cuzk_status cuzk_porep_graph_init(cuzk_porep_graph *g, uint64_t nodes, const uint8_t porep_id[32], cuzk_api_version api)
 {
     memset(g, 0, sizeof *g);
     if (nodes < 4 || nodes > (1ULL << 31) || (nodes & (nodes - 1)) != 0)
@@ -131,9 +130,7 @@ void cuzk_porep_exp_parents(const cuzk_porep_graph *g, uint32_t node, uint32_t p
         uint64_t u = feistel_encode(g, (uint64_t)node * CUZK_POREP_EXP_PARENTS + i);
         /* cycle-walk: the Feistel domain is a power of 4, possibly larger than n */
         while (u >= n) u = feistel_encode(g, u);
-        if (g->api_version == CUZK_API_V1_0_0)
-            parents[i] = (uint32_t)u / CUZK_POREP_EXP_PARENTS;
-        else
-            parents[i] = (uint32_t)(u / CUZK_POREP_EXP_PARENTS);
+        if (g->api_version == CUZK_API_V1_0_0) parents[i] = (uint32_t)u / CUZK_POREP_EXP_PARENTS;
+        else parents[i] = (uint32_t)(u / CUZK_POREP_EXP_PARENTS);
     }
 }

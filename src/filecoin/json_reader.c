@@ -23,10 +23,8 @@ void fj_path(const fj_reader *r, char *out, size_t cap)
     for (int i = 0; i < r->depth && o + 1 < cap; i++) {
         const fj_seg *s = &r->path[i];
         int n;
-        if (s->key)
-            n = snprintf(out + o, cap - o, "%s%.*s", o ? "." : "", (int)(s->klen > 80 ? 80 : s->klen), s->key);
-        else
-            n = snprintf(out + o, cap - o, "[%llu]", (unsigned long long)s->index);
+        if (s->key) n = snprintf(out + o, cap - o, "%s%.*s", o ? "." : "", (int)(s->klen > 80 ? 80 : s->klen), s->key);
+        else n = snprintf(out + o, cap - o, "[%llu]", (unsigned long long)s->index);
         if (n < 0) break;
         o += (size_t)n;
         if (o >= cap) {
@@ -188,7 +186,8 @@ static bool skip_value(fj_reader *r)
                 r->p++;
         }
         if (depth > 0) {
-            while (r->p < r->end && *r->p != '"' && *r->p != '[' && *r->p != '{' && *r->p != ']' && *r->p != '}') r->p++;
+            while (r->p < r->end && *r->p != '"' && *r->p != '[' && *r->p != '{' && *r->p != ']' && *r->p != '}')
+                r->p++;
         }
     } while (depth > 0);
     return true;
@@ -240,8 +239,8 @@ cuzk_status fj_u64(fj_reader *r, uint64_t max, uint64_t *v)
     if (overflow || x > max) {
         int n = (int)(r->p - s) > 40 ? 40 : (int)(r->p - s);
         r->p = s;
-        return fj_error(r, "integer %.*s%s out of range (at most %llu)", n, (const char *)s,
-                        n == 40 ? "..." : "", (unsigned long long)max);
+        return fj_error(r, "integer %.*s%s out of range (at most %llu)", n, (const char *)s, n == 40 ? "..." : "",
+                        (unsigned long long)max);
     }
     *v = x;
     return CUZK_OK;
@@ -429,7 +428,8 @@ static cuzk_status node_slow(fj_reader *r, uint8_t out[32])
 cuzk_status fj_node(fj_reader *r, uint8_t out[32], bool canonical)
 {
     const uint8_t *p = r->p, *e = r->end, *begin;
-#define WS while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++
+#define WS \
+    while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) p++
     WS;
     begin = p;
     if (p >= e || *p != '[') goto slow;

@@ -21,9 +21,9 @@ typedef struct {
 } porep_state;
 
 typedef struct {
-    void *stacked;       /* the StackedCircuit header context */
-    const cuzk_c1 *c1;   /* NULL without values */
-    cuzk_c1 *sealed;     /* owned, when the witness came from sealing a test sector */
+    void *stacked;     /* the StackedCircuit header context */
+    const cuzk_c1 *c1; /* NULL without values */
+    cuzk_c1 *sealed;   /* owned, when the witness came from sealing a test sector */
     unsigned partition;
 } porep_ctx;
 
@@ -59,8 +59,10 @@ static cuzk_status porep_test_open(cuzk_circuit *c, const char *args)
     unsigned layers, challenges;
     char tail;
     if (sscanf(args, "%31[0-9-]:%llu:%u:%u%c", shape, &nodes, &layers, &challenges, &tail) != 4)
-        return cuzk_fail(CUZK_EINVAL, "circuit '%s': expected porep-test:SHAPE:NODES:LAYERS:CHALLENGES, e.g. "
-                                      "porep-test:8-0-0:8:2:1", c->name);
+        return cuzk_fail(CUZK_EINVAL,
+                         "circuit '%s': expected porep-test:SHAPE:NODES:LAYERS:CHALLENGES, e.g. "
+                         "porep-test:8-0-0:8:2:1",
+                         c->name);
     cuzk_status s = cuzk_porep_shape_parse(&st->shape, shape, nodes, layers, challenges);
     return s ? cuzk_fail_context(s, "circuit '%s'", c->name) : CUZK_OK;
 }
@@ -103,10 +105,11 @@ static void *porep_header(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed)
     x->partition = st->partition;
     if (cs->values && !x->c1) {
         cuzk_status rc = st->proof == CUZK_SEAL_PROOF_COUNT
-                             ? cuzk_fail(CUZK_EUNSUPPORTED, "circuit '%s' has no built-in witness (the test sealer makes "
-                                                            "the published sector sizes): use it for counts and setup",
-                                         c->name)
-                             : seal_for_seed(st, seed, &x->sealed);
+            ? cuzk_fail(CUZK_EUNSUPPORTED,
+                        "circuit '%s' has no built-in witness (the test sealer makes "
+                        "the published sector sizes): use it for counts and setup",
+                        c->name)
+            : seal_for_seed(st, seed, &x->sealed);
         if (rc) {
             cuzk_cs_fail(cs, rc);
             return x;

@@ -20,8 +20,8 @@ cuzk_status cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, cuzk_seal_proof p
     const cuzk_seal_proof_info *pi = cuzk_seal_proof_info_get(p);
     if (!pi) return CUZK_EUNSUPPORTED;
     size_t need = cuzk_seal_proof_num_inputs(p);
-    if (cap < need) return cuzk_fail(CUZK_EINVAL, "public inputs of %s need %zu elements, got room for %zu",
-                                     pi->name, need, cap);
+    if (cap < need)
+        return cuzk_fail(CUZK_EINVAL, "public inputs of %s need %zu elements, got room for %zu", pi->name, need, cap);
     cuzk_status st;
     if ((st = fr_input(&out[0], replica_id, "replica_id")) != CUZK_OK) return st;
     if ((st = fr_input(&out[1], comm_d, "comm_d")) != CUZK_OK) return st;

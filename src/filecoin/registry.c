@@ -19,8 +19,10 @@
 #define GIB32 (32ULL << 30)
 #define GIB64 (64ULL << 30)
 
-#define ENTRY(ID, NAME, VNAME, SIZE, LAYERS, PARTS, CPP, SUB, TOP, BASELEN, DDEPTH, API, CH) \
-    {ID, NAME, VNAME, SIZE, (SIZE) / 32, LAYERS, PARTS, CPP, 8, SUB, TOP, BASELEN, DDEPTH, API, CH}
+#define ENTRY(ID, NAME, VNAME, SIZE, LAYERS, PARTS, CPP, SUB, TOP, BASELEN, DDEPTH, API, CH)          \
+    {                                                                                                 \
+        ID, NAME, VNAME, SIZE, (SIZE) / 32, LAYERS, PARTS, CPP, 8, SUB, TOP, BASELEN, DDEPTH, API, CH \
+    }
 
 /* base_path_len = log8(nodes / (sub * top)): 2 KiB 64 nodes -> 2; 8 MiB 2^18 -> 6;
  * 512 MiB 2^24 -> 8; 32 GiB 2^30 / 8 -> 9; 64 GiB 2^31 / 16 -> 9. */

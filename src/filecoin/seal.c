@@ -18,7 +18,7 @@ struct cuzk_sealed_sector {
     cuzk_porep_graph graph;
     cuzk_seal_params params; /* data borrowed */
     cuzk_seal_commitments comm;
-    cuzk_node *labels;       /* layers x nodes, owned (cuzk_big_alloc) */
+    cuzk_node *labels; /* layers x nodes, owned (cuzk_big_alloc) */
     size_t labels_bytes;
     seal_tree tree_d, tree_c, tree_r;
 };
@@ -40,7 +40,8 @@ static void leaf_c(void *ctx, uint64_t first, uint64_t n, cuzk_node *out)
     for (uint64_t i = 0; i < n; i++) {
         cuzk_fr rows[CUZK_POREP_MAX_LAYERS], h;
         for (unsigned l = 0; l < layers; l++)
-            if (cuzk_fr_from_bytes_le(&rows[l], s->labels[(size_t)l * nodes + first + i].b) != CUZK_OK) rows[l] = CUZK_FR_ZERO;
+            if (cuzk_fr_from_bytes_le(&rows[l], s->labels[(size_t)l * nodes + first + i].b) != CUZK_OK)
+                rows[l] = CUZK_FR_ZERO;
         if (cuzk_poseidon_hash(&h, layers, rows) != CUZK_OK) h = CUZK_FR_ZERO; /* arity 2 / 11 always exist */
         cuzk_fr_to_bytes_le(out[i].b, &h);
     }
@@ -90,8 +91,7 @@ static void check_data(void *vctx, size_t begin, size_t end, unsigned tid)
             }
         if (!below) {
             uint64_t cur = atomic_load(&c->first_bad);
-            while (i < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, i)) {
-            }
+            while (i < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, i)) {}
         }
     }
 }
@@ -112,8 +112,8 @@ cuzk_status cuzk_seal_precommit(cuzk_sealed_sector **out, const cuzk_seal_params
     const cuzk_seal_proof_info *pi = cuzk_seal_proof_info_get(params->proof);
     if (!pi) return CUZK_EUNSUPPORTED;
     if (pi->sub_arity || pi->top_arity)
-        return cuzk_fail(CUZK_EUNSUPPORTED, "the test sealer handles single-tree sectors (2 KiB, 8 MiB, 512 MiB), not %s",
-                         pi->name);
+        return cuzk_fail(CUZK_EUNSUPPORTED,
+                         "the test sealer handles single-tree sectors (2 KiB, 8 MiB, 512 MiB), not %s", pi->name);
     cuzk_sealed_sector *s = cuzk_calloc(1, sizeof *s);
     if (!s) return CUZK_ENOMEM;
     s->info = pi;
@@ -201,9 +201,9 @@ static cuzk_status alloc_challenge(cuzk_c1 *c1, cuzk_challenge_proof *cp, const 
     if ((st = c1_alloc_merkle(c1->arena, &cp->comm_d_proof, td)) != CUZK_OK) return st;
     if ((st = c1_alloc_merkle(c1->arena, &cp->comm_r_last_proof, trc)) != CUZK_OK) return st;
     for (int c = 0; c < 1 + CUZK_POREP_PARENTS; c++) {
-        cuzk_column_proof *col = c == 0 ? &cp->c_x
-                                 : c <= CUZK_POREP_DRG_PARENTS ? &cp->drg_parents[c - 1]
-                                                               : &cp->exp_parents[c - 1 - CUZK_POREP_DRG_PARENTS];
+        cuzk_column_proof *col = c == 0   ? &cp->c_x
+            : c <= CUZK_POREP_DRG_PARENTS ? &cp->drg_parents[c - 1]
+                                          : &cp->exp_parents[c - 1 - CUZK_POREP_DRG_PARENTS];
         col->nrows = layers;
         col->rows = c1_arena_alloc(c1->arena, layers * sizeof(cuzk_node));
         if (!col->rows) return CUZK_ENOMEM;

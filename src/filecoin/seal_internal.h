@@ -19,9 +19,9 @@ typedef struct {
     unsigned arity, log_arity;
     bool sha;
     uint64_t leaves;
-    unsigned height;      /* levels above the leaves */
-    unsigned cache_from;  /* lowest level kept, 1..height */
-    cuzk_node *store;     /* levels cache_from..height, lowest first; owned */
+    unsigned height;     /* levels above the leaves */
+    unsigned cache_from; /* lowest level kept, 1..height */
+    cuzk_node *store;    /* levels cache_from..height, lowest first; owned */
     size_t store_nodes;
     uint64_t level_off[40];
     seal_leaf_fn leaf;
@@ -40,8 +40,8 @@ cuzk_status seal_hash_children(bool sha, unsigned arity, const cuzk_node *childr
 
 /* ---------------------------------------------------------------- labeling */
 /* Computes all layers of SDR labels: labels[(layer - 1) * nodes + v] for layer 1..layers. */
-cuzk_status seal_labels(cuzk_node *labels, const cuzk_porep_graph *g, unsigned layers,
-                        const uint8_t replica_id[32], cuzk_timeline *tl) CUZK_WARN_UNUSED;
+cuzk_status seal_labels(cuzk_node *labels, const cuzk_porep_graph *g, unsigned layers, const uint8_t replica_id[32],
+                        cuzk_timeline *tl) CUZK_WARN_UNUSED;
 /* The 37 label parents of node v on `layer` (1-based), as the labeling proof lists them:
  * layer 1: the 6 DRG parents' layer-1 labels, six times, then the first again; layer > 1: the
  * 6 DRG parents on this layer and the 8 expander parents on the previous one, twice, then the

@@ -42,7 +42,7 @@ static cuzk_status reduce(const seal_tree *t, cuzk_node *nodes, uint64_t n)
 
 typedef struct {
     seal_tree *t;
-    unsigned level;        /* level being written */
+    unsigned level; /* level being written */
     atomic_int failed;
 } build_ctx;
 
@@ -81,8 +81,7 @@ static void build_level(void *vctx, size_t begin, size_t end, unsigned tid)
         if (seal_hash_children(t->sha, t->arity, below + j * t->arity, &out[j]) != CUZK_OK) atomic_store(&c->failed, 1);
 }
 
-cuzk_status seal_tree_build(seal_tree *t, bool sha, uint64_t leaves, unsigned cache_from, seal_leaf_fn leaf,
-                            void *ctx)
+cuzk_status seal_tree_build(seal_tree *t, bool sha, uint64_t leaves, unsigned cache_from, seal_leaf_fn leaf, void *ctx)
 {
     memset(t, 0, sizeof *t);
     t->sha = sha;
@@ -93,7 +92,8 @@ cuzk_status seal_tree_build(seal_tree *t, bool sha, uint64_t leaves, unsigned ca
     t->ctx = ctx;
     while ((1ULL << (t->log_arity * t->height)) < leaves) t->height++;
     if ((1ULL << (t->log_arity * t->height)) != leaves || t->height == 0 || t->height >= 40)
-        return cuzk_fail(CUZK_EINVAL, "%llu leaves do not make a full %u-ary tree", (unsigned long long)leaves, t->arity);
+        return cuzk_fail(CUZK_EINVAL, "%llu leaves do not make a full %u-ary tree", (unsigned long long)leaves,
+                         t->arity);
     t->cache_from = cache_from < 1 ? 1 : cache_from > t->height ? t->height : cache_from;
     for (unsigned l = t->cache_from; l <= t->height; l++) {
         t->level_off[l] = t->store_nodes;
@@ -153,7 +153,7 @@ cuzk_status seal_tree_prove(const seal_tree *t, uint64_t i, cuzk_merkle_proof *m
     mp->leaf = sub[i - b * block];
     off = 0;
     for (unsigned l = 0; l < t->height; l++) {
-        uint64_t j = i >> (la * l);             /* the node's index on level l */
+        uint64_t j = i >> (la * l);              /* the node's index on level l */
         uint64_t first = j & ~(uint64_t)(a - 1); /* its first sibling */
         const cuzk_node *row;
         uint64_t base = 0; /* global index of row[0] */

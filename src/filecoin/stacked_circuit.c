@@ -56,8 +56,8 @@ cuzk_status cuzk_porep_shape_parse(cuzk_porep_shape *out, const char *tree_shape
         return cuzk_fail(CUZK_EINVAL, "tree shape '%s': the base arity must be 2, 4 or 8", tree_shape);
     unsigned base_bits = base == 2 ? 1 : base == 4 ? 2 : 3;
     if (layers != 2 && layers != 11)
-        return cuzk_fail(CUZK_EINVAL, "%u layers: the column hash exists for 2 and 11 layers only (upstream panics too)",
-                         layers);
+        return cuzk_fail(CUZK_EINVAL,
+                         "%u layers: the column hash exists for 2 and 11 layers only (upstream panics too)", layers);
     if (challenges < 1 || challenges > 1024) return cuzk_fail(CUZK_EINVAL, "challenges must be from 1 to 1024");
     uint64_t per_base = nodes / ((sub ? sub : 1) * (top ? top : 1));
     if (nodes < 2 || (nodes & (nodes - 1)) || per_base * (sub ? sub : 1) * (top ? top : 1) != nodes || per_base < base)
@@ -236,7 +236,8 @@ static cuzk_num create_label(cuzk_cs *cs, const stacked_ctx *x, cuzk_bool (*pare
     cuzk_u32_into_bits_be(&lay, pre + 256);
     cuzk_u64_to_bits_be(node, pre + 288);
     for (size_t i = 352; i < 512; i++) pre[i] = cuzk_bool_constant(false);
-    for (int p = 0; p < CUZK_POREP_LABEL_PARENTS; p++) memcpy(pre + 512 + 256 * p, parents[expanded[p]], 256 * sizeof *pre);
+    for (int p = 0; p < CUZK_POREP_LABEL_PARENTS; p++)
+        memcpy(pre + 512 + 256 * p, parents[expanded[p]], 256 * sizeof *pre);
     cuzk_bool digest[256], rev[256];
     cuzk_cs_push(cs, "hash");
     cuzk_sha256_gadget(cs, pre, BITS, digest);
@@ -356,8 +357,8 @@ static cuzk_status check_path(const cuzk_merkle_proof *mp, const cuzk_tree_shape
 {
     unsigned levels = cuzk_tree_shape_levels(shape);
     if (mp->nbase + mp->nsub + mp->ntop != levels)
-        return cuzk_fail(CUZK_EINVAL, "partition %u challenge %u: %s has %u path levels, the circuit needs %u", k, i, what,
-                         mp->nbase + mp->nsub + mp->ntop, levels);
+        return cuzk_fail(CUZK_EINVAL, "partition %u challenge %u: %s has %u path levels, the circuit needs %u", k, i,
+                         what, mp->nbase + mp->nsub + mp->ntop, levels);
     for (unsigned l = 0; l < levels; l++) {
         unsigned arity = cuzk_tree_shape_level_arity(shape, l);
         if (mp->path[l].nhashes != arity - 1 || mp->path[l].index >= arity)
@@ -384,7 +385,8 @@ cuzk_status cuzk_stacked_check_c1(const cuzk_porep_shape *s, const cuzk_c1 *c1, 
             const cuzk_column_proof *cp = j < 6 ? &p->drg_parents[j] : &p->exp_parents[j - 6];
             st = check_path(&cp->inclusion, &s->tree_rc, j < 6 ? "drg parent" : "exp parent", partition, i);
             if (!st && cp->nrows != s->layers)
-                st = cuzk_fail(CUZK_EINVAL, "partition %u challenge %u: a parent column has %u rows, the circuit %u layers",
+                st = cuzk_fail(CUZK_EINVAL,
+                               "partition %u challenge %u: a parent column has %u rows, the circuit %u layers",
                                partition, i, cp->nrows, s->layers);
         }
         if (!st && p->nlabeling != s->layers)

@@ -156,8 +156,10 @@ cuzk_bool cuzk_bool_xor(cuzk_cs *cs, cuzk_bool a, cuzk_bool b)
     if (is_const(a, true)) return cuzk_bool_not(b);
     if (is_const(b, true)) return cuzk_bool_not(a);
     /* Is ^ Not = not(Is ^ Is), with the Is operand first whichever side it came from */
-    if (a.kind == CUZK_BOOL_IS && b.kind == CUZK_BOOL_NOT) return cuzk_bool_not(cuzk_bool_is(cuzk_abit_xor(cs, a.bit, b.bit)));
-    if (a.kind == CUZK_BOOL_NOT && b.kind == CUZK_BOOL_IS) return cuzk_bool_not(cuzk_bool_is(cuzk_abit_xor(cs, b.bit, a.bit)));
+    if (a.kind == CUZK_BOOL_IS && b.kind == CUZK_BOOL_NOT)
+        return cuzk_bool_not(cuzk_bool_is(cuzk_abit_xor(cs, a.bit, b.bit)));
+    if (a.kind == CUZK_BOOL_NOT && b.kind == CUZK_BOOL_IS)
+        return cuzk_bool_not(cuzk_bool_is(cuzk_abit_xor(cs, b.bit, a.bit)));
     /* Is ^ Is, and Not ^ Not = Is ^ Is */
     return cuzk_bool_is(cuzk_abit_xor(cs, a.bit, b.bit));
 }

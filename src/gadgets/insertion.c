@@ -39,14 +39,14 @@ static const pick_step INSERT_2[] = {
 static const unsigned char INSERT_2_OUT[] = {2, 3};
 
 static const pick_step INSERT_4[] = {
-    {"p0_x0", B0, S_B, A},   /* 4 */
-    {"p0", B1, S_B, 4},      /* 5 */
-    {"p1_x0", B0, A, S_B},   /* 6 */
-    {"p1", B1, S_C, 6},      /* 7 */
-    {"p2_x1", B0, S_D, A},   /* 8 */
-    {"p2", B1, 8, S_C},      /* 9 */
-    {"p3_x1", B0, A, S_D},   /* 10 */
-    {"p3", B1, 10, S_D},     /* 11 */
+    {"p0_x0", B0, S_B, A}, /* 4 */
+    {"p0", B1, S_B, 4},    /* 5 */
+    {"p1_x0", B0, A, S_B}, /* 6 */
+    {"p1", B1, S_C, 6},    /* 7 */
+    {"p2_x1", B0, S_D, A}, /* 8 */
+    {"p2", B1, 8, S_C},    /* 9 */
+    {"p3_x1", B0, A, S_D}, /* 10 */
+    {"p3", B1, 10, S_D},   /* 11 */
 };
 static const unsigned char INSERT_4_OUT[] = {5, 7, 9, 11};
 

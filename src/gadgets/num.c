@@ -36,7 +36,7 @@ void cuzk_num_to_bits_le(cuzk_cs *cs, cuzk_num x, cuzk_bool out[255])
         out[i] = cuzk_bool_is(cuzk_abit_alloc(cs, (le[i / 8] >> (i % 8)) & 1));
         cuzk_cs_pop(cs);
     }
-    if (cs->keep_lcs) { /* 0 * 0 = sum 2^i b_i - x */
+    if (cs->keep_lcs) {                         /* 0 * 0 = sum 2^i b_i - x */
         cuzk_lc_sub_one(cs, &cs->lc[2], x.var); /* first: the bits then append in order */
         for (unsigned i = 0; i < FR_NUM_BITS; i++) cuzk_lc_add_slow(cs, &cs->lc[2], out[i].bit.var, cuzk_fr_pow2(i));
     }

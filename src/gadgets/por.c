@@ -13,7 +13,8 @@ static unsigned log2u(unsigned a) { return a == 2 ? 1 : a == 4 ? 2 : 3; }
 
 cuzk_status cuzk_tree_shape_check(const cuzk_tree_shape *s)
 {
-    if (!arity_ok(s->base_arity)) return cuzk_fail(CUZK_EINVAL, "tree shape: base arity %u is not 2, 4 or 8", s->base_arity);
+    if (!arity_ok(s->base_arity))
+        return cuzk_fail(CUZK_EINVAL, "tree shape: base arity %u is not 2, 4 or 8", s->base_arity);
     if (s->sub_arity && !arity_ok(s->sub_arity))
         return cuzk_fail(CUZK_EINVAL, "tree shape: sub-tree arity %u is not 0, 2, 4 or 8", s->sub_arity);
     if (s->top_arity && !arity_ok(s->top_arity))

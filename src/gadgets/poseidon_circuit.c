@@ -18,8 +18,8 @@
 
 typedef struct {
     bool allocated;
-    cuzk_num num; /* allocated: the variable and its value */
-    cuzk_lc lc;   /* otherwise: the combination ... */
+    cuzk_num num;  /* allocated: the variable and its value */
+    cuzk_lc lc;    /* otherwise: the combination ... */
     cuzk_fr value; /* ... and its value (cs->values) */
 } elt;
 
@@ -27,7 +27,7 @@ typedef struct {
     cuzk_cs *cs;
     const cuzk_poseidon_constants *pc;
     unsigned t;
-    size_t offset; /* next compressed round constant */
+    size_t offset;  /* next compressed round constant */
     unsigned round; /* rounds mixed so far (neptune's current_round) */
     elt e[MAXT], scratch[MAXT];
 } circuit;
@@ -119,8 +119,9 @@ static cuzk_num mul_sum(cuzk_cs *cs, cuzk_num a, cuzk_num b, const cuzk_fr *pre,
         cuzk_fr_neg(&neg, post);
         cuzk_lc_add(cs, &cs->lc[2], CUZK_VAR_ONE, &neg);
     }
-    cuzk_cs_enforce(cs, pre ? (post ? "mul sum constraint pre-post-add" : "mul sum constraint pre-add")
-                            : (post ? "mul sum constraint post-add" : "mul sum constraint"));
+    cuzk_cs_enforce(cs,
+                    pre ? (post ? "mul sum constraint pre-post-add" : "mul sum constraint pre-add")
+                        : (post ? "mul sum constraint post-add" : "mul sum constraint"));
     return res;
 }
 
@@ -306,8 +307,9 @@ cuzk_num cuzk_poseidon_circuit(cuzk_cs *cs, unsigned arity, const cuzk_num *prei
     cuzk_cs_pop(cs);
 
     if (c.offset != pc->compressed_len && !cs->status)
-        cuzk_cs_fail(cs, cuzk_fail(CUZK_EINTERNAL, "poseidon circuit used %zu of %zu compressed constants", c.offset,
-                                   pc->compressed_len));
+        cuzk_cs_fail(cs,
+                     cuzk_fail(CUZK_EINTERNAL, "poseidon circuit used %zu of %zu compressed constants", c.offset,
+                               pc->compressed_len));
     for (unsigned i = 0; i < c.t; i++) {
         cuzk_lc_free(&c.e[i].lc);
         cuzk_lc_free(&c.scratch[i].lc);

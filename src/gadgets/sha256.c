@@ -47,7 +47,8 @@ static void add(cuzk_cs *cs, cuzk_multieq *me, cuzk_u32 *out, const cuzk_u32 *co
 /* One compression with a MultiEq that is empty on entry and flushed on return (the upstream
  * MultiEq lives exactly this long); its storage is the caller's, so that hashing several
  * blocks reuses it. */
-static void compress(cuzk_cs *cs, cuzk_multieq *me, const cuzk_bool input[512], const cuzk_u32 state[8], cuzk_u32 out[8])
+static void compress(cuzk_cs *cs, cuzk_multieq *me, const cuzk_bool input[512], const cuzk_u32 state[8],
+                     cuzk_u32 out[8])
 {
     const uint32_t *K = cuzk_sha256_k();
     cuzk_u32 w[64];
@@ -83,7 +84,8 @@ static void compress(cuzk_cs *cs, cuzk_multieq *me, const cuzk_bool input[512], 
         cuzk_cs_pop(cs);
         cuzk_u32_constant(&KC[cur], K[i]);
         if (i > 0) { /* a_i = h + S1 + ch + K + w + S0 + maj of round i - 1 */
-            const cuzk_u32 *ops[7] = {&E[SLOT(i - 4)], &S1[prev], &CH[prev], &KC[prev], &w[i - 1], &S0[prev], &MAJ[prev]};
+            const cuzk_u32 *ops[7] = {&E[SLOT(i - 4)], &S1[prev], &CH[prev], &KC[prev],
+                                      &w[i - 1],       &S0[prev], &MAJ[prev]};
             add(cs, me, &A[SLOT(i)], ops, 7, "deferred a computation");
         }
         sigma(cs, &S0[cur], &A[SLOT(i)], 2, 13, 22, false, "S0");

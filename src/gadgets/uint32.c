@@ -4,13 +4,13 @@
 #include "cuzk/gadgets/uint32.h"
 
 /* Per-bit namespaces only matter for TEST paths; skip the call elsewhere. */
-#define NS_PUSH(cs, ...)                                                                           \
-    do {                                                                                           \
-        if ((cs)->mode == CUZK_CS_TEST) cuzk_cs_push(cs, __VA_ARGS__);                             \
+#define NS_PUSH(cs, ...)                                               \
+    do {                                                               \
+        if ((cs)->mode == CUZK_CS_TEST) cuzk_cs_push(cs, __VA_ARGS__); \
     } while (0)
-#define NS_POP(cs)                                                                                 \
-    do {                                                                                           \
-        if ((cs)->mode == CUZK_CS_TEST) cuzk_cs_pop(cs);                                           \
+#define NS_POP(cs)                                       \
+    do {                                                 \
+        if ((cs)->mode == CUZK_CS_TEST) cuzk_cs_pop(cs); \
     } while (0)
 
 /* ---------------------------------------------------------------- MultiEq */
@@ -201,7 +201,8 @@ void cuzk_u32_addmany(cuzk_cs *cs, cuzk_multieq *me, cuzk_u32 *out, const cuzk_u
     unsigned shift = cuzk_multieq_reserve(cs, me, nbits);
     if (cs->keep_lcs && !cs->status) {
         for (size_t k = 0; k < n; k++)
-            for (unsigned i = 0; i < 32; i++) cuzk_bool_add_to_lc(cs, &me->lhs, ops[k]->bits[i], cuzk_fr_pow2(shift + i));
+            for (unsigned i = 0; i < 32; i++)
+                cuzk_bool_add_to_lc(cs, &me->lhs, ops[k]->bits[i], cuzk_fr_pow2(shift + i));
         for (unsigned i = 0; i < nbits; i++) cuzk_lc_add_slow(cs, &me->rhs, res[i].bit.var, cuzk_fr_pow2(shift + i));
     }
     memcpy(out->bits, res, sizeof out->bits); /* the carry bits are dropped */

@@ -29,18 +29,78 @@
 
 #if defined(__CUDA_ARCH__)
 
-HD uint32_t add_cc(uint32_t a, uint32_t b) { uint32_t r; asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
-HD uint32_t addc_cc(uint32_t a, uint32_t b) { uint32_t r; asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
-HD uint32_t addc(uint32_t a, uint32_t b) { uint32_t r; asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
-HD uint32_t sub_cc(uint32_t a, uint32_t b) { uint32_t r; asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
-HD uint32_t subc_cc(uint32_t a, uint32_t b) { uint32_t r; asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
-HD uint32_t subc(uint32_t a, uint32_t b) { uint32_t r; asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b)); return r; }
-HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
-HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
-HD uint32_t madc_lo(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
-HD uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
-HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
-HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
+HD uint32_t add_cc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+HD uint32_t addc_cc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+HD uint32_t addc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+HD uint32_t sub_cc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+HD uint32_t subc_cc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+HD uint32_t subc(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+HD uint32_t madc_lo(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+HD uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
 
 HD uint32_t mul_hi(uint32_t a, uint32_t b) { return __umulhi(a, b); }
 HD uint32_t popc64(uint64_t x) { return (uint32_t)__popcll(x); }
@@ -51,17 +111,56 @@ HD uint32_t brev32(uint32_t x) { return __brev(x); }
 namespace {
 uint32_t cc_flag; /* PTX CC.CF */
 }
-HD uint32_t add_cc(uint32_t a, uint32_t b) { uint64_t s = (uint64_t)a + b; cc_flag = (uint32_t)(s >> 32); return (uint32_t)s; }
-HD uint32_t addc_cc(uint32_t a, uint32_t b) { uint64_t s = (uint64_t)a + b + cc_flag; cc_flag = (uint32_t)(s >> 32); return (uint32_t)s; }
+HD uint32_t add_cc(uint32_t a, uint32_t b)
+{
+    uint64_t s = (uint64_t)a + b;
+    cc_flag = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+}
+HD uint32_t addc_cc(uint32_t a, uint32_t b)
+{
+    uint64_t s = (uint64_t)a + b + cc_flag;
+    cc_flag = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+}
 HD uint32_t addc(uint32_t a, uint32_t b) { return a + b + cc_flag; }
-HD uint32_t sub_cc(uint32_t a, uint32_t b) { cc_flag = a < b; return a - b; }
-HD uint32_t subc_cc(uint32_t a, uint32_t b) { uint64_t bb = (uint64_t)b + cc_flag; cc_flag = (uint64_t)a < bb; return (uint32_t)((uint64_t)a - bb); }
+HD uint32_t sub_cc(uint32_t a, uint32_t b)
+{
+    cc_flag = a < b;
+    return a - b;
+}
+HD uint32_t subc_cc(uint32_t a, uint32_t b)
+{
+    uint64_t bb = (uint64_t)b + cc_flag;
+    cc_flag = (uint64_t)a < bb;
+    return (uint32_t)((uint64_t)a - bb);
+}
 HD uint32_t subc(uint32_t a, uint32_t b) { return a - b - cc_flag; }
-HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint64_t s = (uint64_t)(uint32_t)(a * b) + c; cc_flag = (uint32_t)(s >> 32); return (uint32_t)s; }
-HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint64_t s = (uint64_t)(uint32_t)(a * b) + c + cc_flag; cc_flag = (uint32_t)(s >> 32); return (uint32_t)s; }
+HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint64_t s = (uint64_t)(uint32_t)(a * b) + c;
+    cc_flag = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+}
+HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint64_t s = (uint64_t)(uint32_t)(a * b) + c + cc_flag;
+    cc_flag = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+}
 HD uint32_t madc_lo(uint32_t a, uint32_t b, uint32_t c) { return a * b + c + cc_flag; }
-HD uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint64_t s = (((uint64_t)a * b) >> 32) + c; cc_flag = (uint32_t)(s >> 32); return (uint32_t)s; }
-HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint64_t s = (((uint64_t)a * b) >> 32) + c + cc_flag; cc_flag = (uint32_t)(s >> 32); return (uint32_t)s; }
+HD uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint64_t s = (((uint64_t)a * b) >> 32) + c;
+    cc_flag = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+}
+HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint64_t s = (((uint64_t)a * b) >> 32) + c + cc_flag;
+    cc_flag = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+}
 HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) { return (uint32_t)(((uint64_t)a * b) >> 32) + c + cc_flag; }
 
 HD uint32_t mul_hi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }

@@ -11,8 +11,12 @@
 
 #include "gpu/field.cuh"
 
-template <class F> struct affine_t { F x, y; };
-template <class F> struct xyzz_t { F X, Y, ZZ, ZZZ; };
+template <class F> struct affine_t {
+    F x, y;
+};
+template <class F> struct xyzz_t {
+    F X, Y, ZZ, ZZZ;
+};
 
 typedef affine_t<fp_t> g1_affine;
 typedef affine_t<fp2_t> g2_affine;
@@ -165,7 +169,6 @@ template <class F> HDM void xyzz_add(xyzz_t<F> &r, const xyzz_t<F> &q)
     mul(r.ZZZ, r.ZZZ, q.ZZZ);
     mul(r.ZZZ, r.ZZZ, PPP);
 }
-
 
 /* r = k * p for a small k (double and add, from the top bit). Only the synthetic-base
  * generator uses it (see docs/GPU.md on why the MSM does without it). */

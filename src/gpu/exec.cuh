@@ -134,12 +134,15 @@ template <class K> __global__ void k_blocks(K k)
 struct exec_dev {
     cudaStream_t stream = 0, copy_stream = 0;
     const cuzk_gpu_config *cfg = gpu_config_defaults(); /* tuning (the device context's); never NULL */
-    int ordinal = 0;                                     /* the CUDA device its streams are on */
+    int ordinal = 0;                                    /* the CUDA device its streams are on */
     cuzk_status err = CUZK_OK;
     std::vector<cudaEvent_t> upload_events;
     int sm_count = 132;
     /* named stage timings (events), collected by the caller after sync */
-    struct stage { const char *name; cudaEvent_t a, b; };
+    struct stage {
+        const char *name;
+        cudaEvent_t a, b;
+    };
     std::vector<stage> stages;
     int open_stage = -1;
 
@@ -169,7 +172,7 @@ struct exec_dev {
      * ms from partition to partition on the H200). */
     cudaStream_t side_stream = 0, side_stream_lo = 0, main_stream = 0, side_cur = 0;
     int side_depth = 0;
-    int side_mark(); /* a point of the compute stream to start side work at */
+    int side_mark();                                     /* a point of the compute stream to start side work at */
     void side_begin(int after = -1, bool urgent = true); /* after: a side_mark() token (-1: now) */
     int side_end();
     /* destroys the events of finished uploads and side work (call after sync) */

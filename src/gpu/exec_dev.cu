@@ -11,8 +11,9 @@
 bool exec_dev::check(cudaError_t e, const char *what)
 {
     if (e == cudaSuccess) return true;
-    if (err == CUZK_OK) err = cuzk_fail(e == cudaErrorMemoryAllocation ? CUZK_ENOMEM : CUZK_EINTERNAL, "CUDA %s: %s",
-                                        what, cudaGetErrorString(e));
+    if (err == CUZK_OK)
+        err = cuzk_fail(e == cudaErrorMemoryAllocation ? CUZK_ENOMEM : CUZK_EINTERNAL, "CUDA %s: %s", what,
+                        cudaGetErrorString(e));
     return false;
 }
 
@@ -187,8 +188,7 @@ void exec_dev::wait_upload(int token)
     check(cudaStreamWaitEvent(stream, upload_events[(size_t)token], 0), "stream wait");
 }
 
-void exec_dev::sort_pairs(uint32_t *keys, uint32_t *keys_alt, uint32_t *vals, uint32_t *vals_alt, size_t n,
-                          int end_bit)
+void exec_dev::sort_pairs(uint32_t *keys, uint32_t *keys_alt, uint32_t *vals, uint32_t *vals_alt, size_t n, int end_bit)
 {
     if (!ok() || n == 0) return;
     cub::DoubleBuffer<uint32_t> k(keys, keys_alt), v(vals, vals_alt);

@@ -21,12 +21,24 @@
 
 struct __align__(16) fp_t { uint32_t v[12]; };
 struct __align__(16) fr_t { uint32_t v[8]; };
-struct fp2_t { fp_t c0, c1; };
+struct fp2_t {
+    fp_t c0, c1;
+};
 
-#define K12(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)                                          \
-    (i == 0 ? a0 : i == 1 ? a1 : i == 2 ? a2 : i == 3 ? a3 : i == 4 ? a4 : i == 5 ? a5 : i == 6 ? a6   \
-     : i == 7 ? a7 : i == 8 ? a8 : i == 9 ? a9 : i == 10 ? a10 : a11)
-#define K8(a0, a1, a2, a3, a4, a5, a6, a7)                                                             \
+#define K12(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+    (i == 0        ? a0                                       \
+         : i == 1  ? a1                                       \
+         : i == 2  ? a2                                       \
+         : i == 3  ? a3                                       \
+         : i == 4  ? a4                                       \
+         : i == 5  ? a5                                       \
+         : i == 6  ? a6                                       \
+         : i == 7  ? a7                                       \
+         : i == 8  ? a8                                       \
+         : i == 9  ? a9                                       \
+         : i == 10 ? a10                                      \
+                   : a11)
+#define K8(a0, a1, a2, a3, a4, a5, a6, a7) \
     (i == 0 ? a0 : i == 1 ? a1 : i == 2 ? a2 : i == 3 ? a3 : i == 4 ? a4 : i == 5 ? a5 : i == 6 ? a6 : a7)
 
 struct fp_params {
@@ -53,7 +65,7 @@ struct fr_params {
                   0x73eda753u);
     }
     HD static constexpr uint32_t p2(int i) { return (p(i) << 1) | (i ? p(i - 1) >> 31 : 0); } /* 2r < 2^256 */
-    HD static constexpr uint32_t one(int i) /* R mod r */
+    HD static constexpr uint32_t one(int i)                                                   /* R mod r */
     {
         return K8(0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau, 0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu,
                   0x1824b159u);
@@ -130,7 +142,7 @@ template <class P, bool FIRST> HDM void mp_eo_prod(uint32_t *e, uint32_t *o, con
 template <class P> HDM void mp_eo_even_mp(uint32_t *e, uint32_t *o, const uint32_t m)
 {
     constexpr int N = P::N;
-    if (P::p(0) == 1) { /* Fr: m * 1 needs no multiplier */
+    if (P::p(0) == 1) {         /* Fr: m * 1 needs no multiplier */
         e[0] = add_cc(e[0], m); /* becomes zero */
         e[1] = addc_cc(e[1], 0);
     } else {
@@ -402,8 +414,8 @@ template <class P> HDM void mp_sqr_rows(uint32_t *r, const uint32_t *a)
 
 /* r = (a b + c d) R^-1 mod p for a, c <= p (b, d < p): one reduction for two products, as
  * Fp2 multiplication needs (below (2p^2 + R p) / R < 2p before the last subtraction) */
-template <class P> HDM void mp_mul2_eo(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c,
-                                       const uint32_t *d)
+template <class P>
+HDM void mp_mul2_eo(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c, const uint32_t *d)
 {
     constexpr int N = P::N;
     uint32_t x[N], y[N];
@@ -449,7 +461,6 @@ template <class P> HDM void mp_add_lazy(uint32_t *r, const uint32_t *a, const ui
 #pragma unroll
     for (int j = 0; j < N; j++) r[j] = keep ? t[j] : u[j];
 }
-
 
 /* r = a + b mod p */
 template <class P> HDM void mp_add(uint32_t *r, const uint32_t *a, const uint32_t *b)

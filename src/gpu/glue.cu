@@ -106,9 +106,9 @@ const cuzk_gpu_config *gpu_config_defaults()
 struct cuzk_gpu_device {
     int ordinal;
     cuzk_gpu_config cfg;
-    std::mutex mu;                       /* guards the tables */
-    fr_t *tabs = NULL;                   /* tl, tm, gl, gh, gil, gih, gihc */
-    fr_shoup_t *tabs_s = NULL;           /* tms */
+    std::mutex mu;                          /* guards the tables */
+    fr_t *tabs = NULL;                      /* tl, tm, gl, gh, gil, gih, gihc */
+    fr_shoup_t *tabs_s = NULL;              /* tms */
     fr_shoup_t *full[NTT_LOG_MAX + 1] = {}; /* full tables built so far, by log size */
 };
 
@@ -119,7 +119,8 @@ cuzk_status gpu_init(void)
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
         cudaGetLastError();
-        return cuzk_fail(CUZK_EUNSUPPORTED, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return cuzk_fail(CUZK_EUNSUPPORTED, "no CUDA device: %s",
+                         e != cudaSuccess ? cudaGetErrorString(e) : "none found");
     }
     return CUZK_OK;
 }
@@ -128,8 +129,9 @@ cuzk_status gpu_use(const cuzk_gpu_device *d)
 {
     if (!d) return cuzk_fail(CUZK_EINVAL, "no GPU device context given");
     cudaError_t e = cudaSetDevice(d->ordinal);
-    return e == cudaSuccess ? CUZK_OK
-                            : cuzk_fail(CUZK_EINTERNAL, "selecting CUDA device %d: %s", d->ordinal, cudaGetErrorString(e));
+    return e == cudaSuccess
+        ? CUZK_OK
+        : cuzk_fail(CUZK_EINTERNAL, "selecting CUDA device %d: %s", d->ordinal, cudaGetErrorString(e));
 }
 
 extern "C" int cuzk_gpu_device_count(void)
@@ -149,7 +151,8 @@ extern "C" cuzk_status cuzk_gpu_device_open(cuzk_gpu_device **out, int ordinal, 
     if (st) return st;
     int n = cuzk_gpu_device_count();
     if (ordinal < 0 || ordinal >= n)
-        return cuzk_fail(CUZK_EINVAL, "CUDA device %d does not exist (%d device%s present)", ordinal, n, n == 1 ? "" : "s");
+        return cuzk_fail(CUZK_EINVAL, "CUDA device %d does not exist (%d device%s present)", ordinal, n,
+                         n == 1 ? "" : "s");
     cuzk_gpu_device *d = new (std::nothrow) cuzk_gpu_device();
     if (!d) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     d->ordinal = ordinal;
@@ -355,8 +358,7 @@ extern "C" cuzk_status cuzk_gpu_host_alloc(void **ptr, size_t bytes)
     cuzk_status st = gpu_init();
     if (st) return st;
     cudaError_t e = cudaHostAlloc(ptr, bytes ? bytes : 1, cudaHostAllocPortable);
-    return e == cudaSuccess ? CUZK_OK
-                            : cuzk_fail(CUZK_ENOMEM, "cudaHostAlloc(%zu): %s", bytes, cudaGetErrorString(e));
+    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "cudaHostAlloc(%zu): %s", bytes, cudaGetErrorString(e));
 }
 
 extern "C" void cuzk_gpu_host_free(void *ptr)

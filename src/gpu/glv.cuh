@@ -14,8 +14,8 @@
 /* beta in Montgomery form (the cube root of unity that goes with lambda = z^2 - 1) */
 HD fp_t glv_beta()
 {
-    fp_t b = {{0x8671f071u, 0xcd03c9e4u, 0x1fcda5d2u, 0x5dab2246u, 0xd3851b95u, 0x587042afu, 0x01bacb9eu,
-               0x8eb60ebeu, 0x83d050d2u, 0x03f97d6eu, 0x54638741u, 0x18f02065u}};
+    fp_t b = {{0x8671f071u, 0xcd03c9e4u, 0x1fcda5d2u, 0x5dab2246u, 0xd3851b95u, 0x587042afu, 0x01bacb9eu, 0x8eb60ebeu,
+               0x83d050d2u, 0x03f97d6eu, 0x54638741u, 0x18f02065u}};
     return b;
 }
 

@@ -5,8 +5,10 @@
 
 #include "cuzk/gpu.h"
 
-#define K(name, type, field, lo, hi, dflt, env, help)                                                  \
-    {"gpu", name, type, offsetof(cuzk_gpu_config, field), lo, hi, dflt, env, help}
+#define K(name, type, field, lo, hi, dflt, env, help)                                \
+    {                                                                                \
+        "gpu", name, type, offsetof(cuzk_gpu_config, field), lo, hi, dflt, env, help \
+    }
 
 static const cuzk_config_key gpu_keys[] = {
     K("ntt_pass_bits", CUZK_CFG_UINT, ntt_pass_bits, 3, 11, "11", "CUZK_GPU_NTT_PASS_BITS",

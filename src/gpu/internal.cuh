@@ -34,8 +34,16 @@ struct ntt_host_tables {
     ntt_tables view(const cuzk_gpu_config &cfg) const
     {
         const bool full = cfg.ntt_full_table;
-        return {tl.data(), tm.data(), gl.data(), gh.data(), gil.data(), gih.data(), gihc.data(), tms.data(),
-                full ? tf.data() : NULL, full ? NTT_HOST_FULL_LOG : 0u};
+        return {tl.data(),
+                tm.data(),
+                gl.data(),
+                gh.data(),
+                gil.data(),
+                gih.data(),
+                gihc.data(),
+                tms.data(),
+                full ? tf.data() : NULL,
+                full ? NTT_HOST_FULL_LOG : 0u};
     }
 };
 const ntt_host_tables &ntt_host_tables_get();
@@ -59,8 +67,7 @@ void synthetic_ab_g2(g2_affine *A, g2_affine *Q, uint64_t seed);
 /* natural order in and out, one vector, data in the executor's memory; scratch (NULL or as
  * large as data) saves the bit-reversal pass */
 void ntt_natural(exec_dev &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind, fr_t *scratch);
-void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind,
-                 fr_t *scratch);
+void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n, cuzk_gpu_ntt_kind kind, fr_t *scratch);
 /* the H polynomial from a, b, c (N elements each, zero padded) into a, coefficients at
  * bit-reversed positions */
 void ntt_h_pipeline(exec_dev &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b,

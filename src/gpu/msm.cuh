@@ -121,8 +121,8 @@ struct k_digits_glv {
  * indices with a sign bit (round 1); otherwise XYZZ partial sums (later rounds). */
 template <class F, bool FROM_POINTS> struct k_accum {
     const uint32_t *keys;
-    const uint32_t *vals;         /* FROM_POINTS */
-    const xyzz_t<F> *pvals;       /* !FROM_POINTS */
+    const uint32_t *vals;   /* FROM_POINTS */
+    const xyzz_t<F> *pvals; /* !FROM_POINTS */
     const affine_t<F> *bases;
     size_t n;
     uint32_t S;
@@ -415,13 +415,16 @@ static inline unsigned msm_reduce_bits(const cuzk_gpu_config &t)
 
 /* MSMs of several host-scalar pieces (msm_impl.cuh) or device chunks (msm_core): the first
  * is 2^msm_first_shift (default 3) times smaller */
-static inline unsigned msm_first_shift(const cuzk_gpu_config &t) { return t.msm_first_shift > 8 ? 8 : t.msm_first_shift; }
+static inline unsigned msm_first_shift(const cuzk_gpu_config &t)
+{
+    return t.msm_first_shift > 8 ? 8 : t.msm_first_shift;
+}
 
 struct msm_config {
-    unsigned c;     /* window bits; 0: chosen from n */
-    size_t chunk;   /* scalars per chunk; 0: default */
-    uint32_t S1;    /* first-round range per thread; 0: chosen */
-    uint32_t S2;    /* later rounds; 0: 8 */
+    unsigned c;       /* window bits; 0: chosen from n */
+    size_t chunk;     /* scalars per chunk; 0: default */
+    uint32_t S1;      /* first-round range per thread; 0: chosen */
+    uint32_t S2;      /* later rounds; 0: 8 */
     uint32_t phi_off; /* G1 only: phi(bases[i]) is bases[phi_off + i], use the scalar split */
 };
 
@@ -797,7 +800,8 @@ static size_t msm_classify(X &x, const fr_t *s, size_t n, density_map dm, size_t
     x.to_host(&last[1], sc.flag + n - 1, 4);
     x.to_host(&last[2], sc.pos1 + n - 1, 4);
     x.to_host(&last[3], sc.flag1 + n - 1, 4);
-    k_scatter_split ks = {s, sc.cls, sc.pos, sc.pos1, dm, (uint32_t)start, (uint32_t)start1, tail_s, tail_idx, sc.ones_idx};
+    k_scatter_split ks = {s,      sc.cls,   sc.pos,     sc.pos1, dm, (uint32_t)start, (uint32_t)start1,
+                          tail_s, tail_idx, sc.ones_idx};
     x.parallel(n, ks);
     x.mark("split classify+compact");
     *ones = (size_t)last[2] + last[3];

@@ -249,7 +249,8 @@ template <class X, class F> static void gen_impl(X &x, affine_t<F> *out, size_t 
 {
     const uint32_t K = 256;
     size_t chunk = x.is_device() ? ((size_t)1 << 24) : 4096;
-    F *zz = (F *)x.alloc(chunk * sizeof(F)), *zzz = (F *)x.alloc(chunk * sizeof(F)), *pp = (F *)x.alloc(chunk * sizeof(F));
+    F *zz = (F *)x.alloc(chunk * sizeof(F)), *zzz = (F *)x.alloc(chunk * sizeof(F)),
+      *pp = (F *)x.alloc(chunk * sizeof(F));
     for (size_t first = 0; first < n && x.ok(); first += chunk) {
         size_t last = first + chunk < n ? first + chunk : n;
         k_gen_points<F> k = {A, Q, first, last, K, out, zz, zzz, pp};

@@ -132,7 +132,8 @@ void ntt_h_pipeline(exec_host &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *
 extern "C" cuzk_status cuzk_gpu_ntt(cuzk_gpu_device *dev, cuzk_fr *data, unsigned log_n, size_t nvec,
                                     cuzk_gpu_ntt_kind kind, bool on_device)
 {
-    if (log_n > CUZK_NTT_MAX_LOG) return cuzk_fail(CUZK_EINVAL, "NTT size 2^%u is above the supported 2^%d", log_n, CUZK_NTT_MAX_LOG);
+    if (log_n > CUZK_NTT_MAX_LOG)
+        return cuzk_fail(CUZK_EINVAL, "NTT size 2^%u is above the supported 2^%d", log_n, CUZK_NTT_MAX_LOG);
     if ((unsigned)kind > 3) return cuzk_fail(CUZK_EINVAL, "unknown NTT kind %d", (int)kind);
     cuzk_status st = gpu_use(dev);
     if (st) return st;

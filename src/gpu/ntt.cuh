@@ -82,7 +82,7 @@ HD fr_t ntt_tw(const ntt_tables &tb, uint32_t e, bool inverse)
     return r;
 }
 
-enum { NTT_NR = 0, NTT_RN = 1 };          /* order: natural->bitrev (DIF), bitrev->natural (DIT) */
+enum { NTT_NR = 0, NTT_RN = 1 }; /* order: natural->bitrev (DIF), bitrev->natural (DIT) */
 enum { SCALE_NONE = 0, SCALE_PRE = 1, SCALE_POST = 2 };
 enum { POW_NONE = 0, POW_G = 1, POW_GINV = 2 };
 

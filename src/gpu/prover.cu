@@ -224,7 +224,8 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
  * and densities; the NTT of a starts as soon as a has arrived. */
 template <class X>
 static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
-                              const cuzk_groth16_witness *w, const cuzk_fr &r, const cuzk_fr &s, cuzk_groth16_proof *out)
+                              const cuzk_groth16_witness *w, const cuzk_fr &r, const cuzk_fr &s,
+                              cuzk_groth16_proof *out)
 {
     const size_t n = w->n, ni = w->num_inputs, na = w->num_aux, fb = sizeof(fr_t);
     prove_bufs pb;
@@ -337,9 +338,17 @@ static prover_vk vk_of(const cuzk_groth16_vk &v)
 extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
                                           const cuzk_groth16_witness *w, const cuzk_fr *r_in, const cuzk_fr *s_in)
 {
-    prover_bases B = {(const g1_affine *)p->h, (const g1_affine *)p->l, (const g1_affine *)p->a,
-                      (const g1_affine *)p->b_g1, (const g2_affine *)p->b_g2, p->h_len, p->l_len, p->a_len,
-                      p->b_g1_len, p->vk.ic_len, 0};
+    prover_bases B = {(const g1_affine *)p->h,
+                      (const g1_affine *)p->l,
+                      (const g1_affine *)p->a,
+                      (const g1_affine *)p->b_g1,
+                      (const g2_affine *)p->b_g2,
+                      p->h_len,
+                      p->l_len,
+                      p->a_len,
+                      p->b_g1_len,
+                      p->vk.ic_len,
+                      0};
     cuzk_status st = check_shape(B, w);
     if (st) return st;
     h_with_phi hp;
@@ -355,8 +364,8 @@ static cuzk_status check_pce_shape(const prover_bases &B, size_t nc, size_t pni,
                                    const cuzk_density *b_input, const cuzk_density *b_aux, size_t ni, size_t na)
 {
     if (ni != pni || na != pna)
-        return cuzk_fail(CUZK_EINVAL, "the precompiled circuit has %zu inputs and %zu aux, the assignment %zu and %zu", pni,
-                         pna, ni, na);
+        return cuzk_fail(CUZK_EINVAL, "the precompiled circuit has %zu inputs and %zu aux, the assignment %zu and %zu",
+                         pni, pna, ni, na);
     cuzk_groth16_witness w;
     memset(&w, 0, sizeof w);
     w.n = nc + ni;
@@ -372,11 +381,19 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuz
                                               const cuzk_pce *pce, unsigned seg, const cuzk_fr *input, size_t ni,
                                               const cuzk_fr *aux, size_t na, const cuzk_fr *r_in, const cuzk_fr *s_in)
 {
-    prover_bases B = {(const g1_affine *)p->h, (const g1_affine *)p->l, (const g1_affine *)p->a,
-                      (const g1_affine *)p->b_g1, (const g2_affine *)p->b_g2, p->h_len, p->l_len, p->a_len,
-                      p->b_g1_len, p->vk.ic_len, 0};
-    cuzk_status st = check_pce_shape(B, pce->num_constraints, pce->num_inputs, pce->num_aux, &pce->a_aux,
-                                     &pce->b_input, &pce->b_aux, ni, na);
+    prover_bases B = {(const g1_affine *)p->h,
+                      (const g1_affine *)p->l,
+                      (const g1_affine *)p->a,
+                      (const g1_affine *)p->b_g1,
+                      (const g2_affine *)p->b_g2,
+                      p->h_len,
+                      p->l_len,
+                      p->a_len,
+                      p->b_g1_len,
+                      p->vk.ic_len,
+                      0};
+    cuzk_status st = check_pce_shape(B, pce->num_constraints, pce->num_inputs, pce->num_aux, &pce->a_aux, &pce->b_input,
+                                     &pce->b_aux, ni, na);
     if (st) return st;
     cuzk_fr r, s;
     if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
@@ -644,8 +661,9 @@ extern "C" cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk
     prefetch_slot &sl = pr->pf[pr->pf_next];
     pr->pf_next ^= 1;
     sl.valid = false;
-    if (!sl.copied && (cudaEventCreateWithFlags(&sl.copied, cudaEventDisableTiming) != cudaSuccess ||
-                       cudaEventCreateWithFlags(&sl.used, cudaEventDisableTiming) != cudaSuccess))
+    if (!sl.copied &&
+        (cudaEventCreateWithFlags(&sl.copied, cudaEventDisableTiming) != cudaSuccess ||
+         cudaEventCreateWithFlags(&sl.used, cudaEventDisableTiming) != cudaSuccess))
         return cuzk_fail(CUZK_EINTERNAL, "prefetch: cannot create events");
     /* the last proof that read this slot must be done with it (and so must its copy) */
     cudaStreamWaitEvent(pr->pf_stream, sl.used, 0);
@@ -653,8 +671,7 @@ extern "C" cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk
     if (!slot_reserve(&sl.in, &sl.cap_in, ni) || !slot_reserve(&sl.aux, &sl.cap_aux, na))
         return cuzk_fail(CUZK_ENOMEM, "prefetch: no device memory for %zu + %zu assignment values", ni, na);
     cudaError_t e = cudaMemcpyAsync(sl.in, input, ni * sizeof(fr_t), cudaMemcpyHostToDevice, pr->pf_stream);
-    if (e == cudaSuccess)
-        e = cudaMemcpyAsync(sl.aux, aux, na * sizeof(fr_t), cudaMemcpyHostToDevice, pr->pf_stream);
+    if (e == cudaSuccess) e = cudaMemcpyAsync(sl.aux, aux, na * sizeof(fr_t), cudaMemcpyHostToDevice, pr->pf_stream);
     if (e == cudaSuccess) e = cudaEventRecord(sl.copied, pr->pf_stream);
     if (e != cudaSuccess) return cuzk_fail(CUZK_EINTERNAL, "prefetch: %s", cudaGetErrorString(e));
     sl.h_in = input;
@@ -669,8 +686,8 @@ extern "C" cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pc
                                           const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
                                           const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl)
 {
-    cuzk_status st = check_pce_shape(pr->B, pce->v.nc, pce->v.ni, pce->v.na, &pce->a_aux, &pce->b_input, &pce->b_aux,
-                                     ni, na);
+    cuzk_status st =
+        check_pce_shape(pr->B, pce->v.nc, pce->v.ni, pce->v.na, &pce->a_aux, &pce->b_input, &pce->b_aux, ni, na);
     if (st) return st;
     /* a prefetched copy of this very witness: the proof's stream waits for it instead of
      * uploading (the slot stays claimed until the proof's work is done) */

@@ -40,21 +40,21 @@ extern "C" {
 #include "cuzk/pce.h"
 }
 
-#define SPMV_SEG 16u     /* most terms (or partial sums) one thread adds */
+#define SPMV_SEG 16u       /* most terms (or partial sums) one thread adds */
 #define SPMV_MAX_LEVELS 32 /* enough for 2^32 terms with groups of 2 (the smallest plan) */
 
 /* One matrix in executor memory, with its long-row plan. */
 struct spmv_matrix {
     const uint32_t *row_ptr, *col, *coeff;
-    uint32_t seg;            /* SPMV_SEG, or smaller to exercise the plan in tests */
-    uint32_t nlong;          /* rows of more than seg terms */
-    const uint32_t *long_row; /* their row indices, ascending */
-    uint32_t nseg;           /* segments of the long rows, row by row */
+    uint32_t seg;                        /* SPMV_SEG, or smaller to exercise the plan in tests */
+    uint32_t nlong;                      /* rows of more than seg terms */
+    const uint32_t *long_row;            /* their row indices, ascending */
+    uint32_t nseg;                       /* segments of the long rows, row by row */
     const uint32_t *seg_begin, *seg_end; /* term ranges */
-    unsigned nlevels;        /* reduction levels (>= 1 when nlong > 0) */
+    unsigned nlevels;                    /* reduction levels (>= 1 when nlong > 0) */
     uint32_t ngrp[SPMV_MAX_LEVELS];
     const uint32_t *grp_ptr[SPMV_MAX_LEVELS]; /* ngrp + 1 offsets into the previous level's sums */
-    size_t partials;         /* scratch sums: nseg + the groups of every level but the last */
+    size_t partials;                          /* scratch sums: nseg + the groups of every level but the last */
 };
 
 /* A precompiled circuit in executor memory (device, or host for the emulation). */

@@ -51,7 +51,9 @@ cuzk_status cuzk_inputs_json_read(const char *path, cuzk_fr **inputs, size_t *np
     *nproofs = *ninputs = 0;
     json_error_t err;
     json_t *top = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
-    if (!top) return cuzk_fail(CUZK_EINVAL, "%s: not valid JSON (line %d, column %d): %s", path, err.line, err.column, err.text);
+    if (!top)
+        return cuzk_fail(CUZK_EINVAL, "%s: not valid JSON (line %d, column %d): %s", path, err.line, err.column,
+                         err.text);
     cuzk_status st = CUZK_OK;
     if (!json_is_array(top)) {
         st = cuzk_fail(CUZK_EINVAL, "%s: expected an array of decimal strings, or an array of such arrays", path);
@@ -79,7 +81,8 @@ cuzk_status cuzk_inputs_json_read(const char *path, cuzk_fr **inputs, size_t *np
             st = cuzk_fail(CUZK_EINVAL, "%s: [%zu] has %zu inputs but [0] has %zu", path, p, json_array_size(arr), ni);
             break;
         }
-        for (size_t i = 0; i < ni && !st; i++) st = parse_value(path, json_array_get(arr, i), p, i, nested, &vals[p * ni + i]);
+        for (size_t i = 0; i < ni && !st; i++)
+            st = parse_value(path, json_array_get(arr, i), p, i, nested, &vals[p * ni + i]);
     }
     if (st) free(vals);
     else {

@@ -12,7 +12,6 @@
 #define G1_BYTES 96
 #define G2_BYTES 192
 
-
 typedef struct {
     const uint8_t *data;
     size_t size, pos;
@@ -41,12 +40,12 @@ static void decode_range(void *vctx, size_t b, size_t e, unsigned tid)
 {
     decode_ctx *c = vctx;
     for (size_t i = b; i < e; i++) {
-        cuzk_status st = c->g2 ? cuzk_g2_decode((blst_p2_affine *)c->dst + i, c->src + i * G2_BYTES, G2_BYTES, c->flags)
-                               : cuzk_g1_decode((blst_p1_affine *)c->dst + i, c->src + i * G1_BYTES, G1_BYTES, c->flags);
+        cuzk_status st = c->g2
+            ? cuzk_g2_decode((blst_p2_affine *)c->dst + i, c->src + i * G2_BYTES, G2_BYTES, c->flags)
+            : cuzk_g1_decode((blst_p1_affine *)c->dst + i, c->src + i * G1_BYTES, G1_BYTES, c->flags);
         if (st) {
             size_t cur = atomic_load(&c->first_bad);
-            while (i < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, i)) {
-            }
+            while (i < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, i)) {}
             return;
         }
     }
@@ -58,7 +57,8 @@ static cuzk_status read_points(reader *r, const char *section, size_t n, int g2,
     size_t psize = g2 ? G2_BYTES : G1_BYTES;
     *out = NULL;
     if (n > (r->size - r->pos) / psize)
-        return cuzk_fail(CUZK_EFORMAT, "%s: section %s claims %zu points (%zu bytes) at offset %zu but only %zu bytes remain",
+        return cuzk_fail(CUZK_EFORMAT,
+                         "%s: section %s claims %zu points (%zu bytes) at offset %zu but only %zu bytes remain",
                          r->path, section, n, n * psize, r->pos, r->size - r->pos);
     void *dst = cuzk_big_alloc(n * (g2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine)));
     if (!dst) return CUZK_ENOMEM;
@@ -132,8 +132,8 @@ cuzk_status cuzk_groth16_vk_read(cuzk_groth16_vk *vk, const char *path)
     reader r = {f.data, f.size, 0, path};
     st = parse_vk(&r, vk);
     if (st == CUZK_OK && r.pos != r.size) {
-        st = cuzk_fail(CUZK_EFORMAT, "%s: %zu unexpected bytes after the verifying key (which ends at offset %zu)", path,
-                       r.size - r.pos, r.pos);
+        st = cuzk_fail(CUZK_EFORMAT, "%s: %zu unexpected bytes after the verifying key (which ends at offset %zu)",
+                       path, r.size - r.pos, r.pos);
         cuzk_groth16_vk_free(vk);
     }
     cuzk_unmap_file(&f);
@@ -159,8 +159,8 @@ cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, i
         if (!st) *lens[k] = n;
     }
     if (!st && r.pos != r.size)
-        st = cuzk_fail(CUZK_EFORMAT, "%s: %zu unexpected bytes after b_g2 (which ends at offset %zu)", path, r.size - r.pos,
-                       r.pos);
+        st = cuzk_fail(CUZK_EFORMAT, "%s: %zu unexpected bytes after b_g2 (which ends at offset %zu)", path,
+                       r.size - r.pos, r.pos);
     if (!st && p->b_g1_len != p->b_g2_len)
         st = cuzk_fail(CUZK_EFORMAT, "%s: b_g1 has %zu points but b_g2 has %zu", path, p->b_g1_len, p->b_g2_len);
     cuzk_unmap_file(&f);
@@ -189,7 +189,10 @@ static void put_u32(uint8_t *p, size_t v)
     p[3] = (uint8_t)v;
 }
 
-size_t cuzk_groth16_vk_size(const cuzk_groth16_vk *vk) { return 3 * G1_BYTES + 3 * G2_BYTES + 4 + vk->ic_len * G1_BYTES; }
+size_t cuzk_groth16_vk_size(const cuzk_groth16_vk *vk)
+{
+    return 3 * G1_BYTES + 3 * G2_BYTES + 4 + vk->ic_len * G1_BYTES;
+}
 
 void cuzk_groth16_vk_encode(uint8_t *out, const cuzk_groth16_vk *vk)
 {

@@ -9,8 +9,8 @@
 
 cuzk_groth16_witness cuzk_groth16_witness_of(const cuzk_prove_result *pr)
 {
-    cuzk_groth16_witness w = {pr->a, pr->b, pr->c, pr->n, pr->input, pr->num_inputs, pr->aux, pr->num_aux,
-                              &pr->a_aux, &pr->b_input, &pr->b_aux};
+    cuzk_groth16_witness w = {pr->a,   pr->b,       pr->c,      pr->n,        pr->input, pr->num_inputs,
+                              pr->aux, pr->num_aux, &pr->a_aux, &pr->b_input, &pr->b_aux};
     return w;
 }
 
@@ -28,7 +28,8 @@ cuzk_status cuzk_groth16_check_shape(const cuzk_groth16_params *p, const cuzk_gr
         return cuzk_fail(CUZK_EINVAL, "parameters have %zu public inputs (ic) but the witness has %zu", p->vk.ic_len,
                          w->num_inputs);
     if (p->h_len != N - 1)
-        return cuzk_fail(CUZK_EINVAL, "parameters have %zu h points (domain %zu) but the witness needs domain %zu (%zu rows)",
+        return cuzk_fail(CUZK_EINVAL,
+                         "parameters have %zu h points (domain %zu) but the witness needs domain %zu (%zu rows)",
                          p->h_len, p->h_len + 1, N, w->n);
     if (p->l_len != w->num_aux)
         return cuzk_fail(CUZK_EINVAL, "parameters have %zu l points but the witness has %zu aux variables", p->l_len,
@@ -41,7 +42,8 @@ cuzk_status cuzk_groth16_check_shape(const cuzk_groth16_params *p, const cuzk_gr
                          w->num_inputs + w->a_aux_density->popcount);
     size_t nb = w->b_input_density->popcount + w->b_aux_density->popcount;
     if (p->b_g1_len != nb || p->b_g2_len != nb)
-        return cuzk_fail(CUZK_EINVAL, "parameters have %zu b_g1 / %zu b_g2 points but the circuit's B density needs %zu",
+        return cuzk_fail(CUZK_EINVAL,
+                         "parameters have %zu b_g1 / %zu b_g2 points but the circuit's B density needs %zu",
                          p->b_g1_len, p->b_g2_len, nb);
     return CUZK_OK;
 }
@@ -199,7 +201,8 @@ static void count_range(void *vctx, size_t b, size_t e, unsigned tid)
     gather_ctx *g = vctx;
     for (size_t ch = b; ch < e; ch++) {
         size_t end, cnt = 0;
-        for (size_t w = chunk_words(g->d, ch, &end); w < end; w++) cnt += (size_t)__builtin_popcountll(density_word(g->d, w));
+        for (size_t w = chunk_words(g->d, ch, &end); w < end; w++)
+            cnt += (size_t)__builtin_popcountll(density_word(g->d, w));
         g->offsets[ch] = cnt;
     }
 }
@@ -210,7 +213,8 @@ static void copy_range(void *vctx, size_t b, size_t e, unsigned tid)
     for (size_t ch = b; ch < e; ch++) {
         size_t end, o = g->offsets[ch];
         for (size_t w = chunk_words(g->d, ch, &end); w < end; w++)
-            for (uint64_t v = density_word(g->d, w); v; v &= v - 1) g->dst[o++] = g->src[w * 64 + (size_t)__builtin_ctzll(v)];
+            for (uint64_t v = density_word(g->d, w); v; v &= v - 1)
+                g->dst[o++] = g->src[w * 64 + (size_t)__builtin_ctzll(v)];
     }
 }
 

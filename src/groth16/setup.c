@@ -99,7 +99,8 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
     blst_p1_affine vk1[3];
     blst_p2_affine vk2[3];
     cuzk_fr vk_sc2[3] = {beta, gamma, delta};
-    if ((st = cuzk_g1_fixed_base_mul(vk1, g1, vk_sc, 3)) || (st = cuzk_g2_fixed_base_mul(vk2, g2, vk_sc2, 3))) goto fail;
+    if ((st = cuzk_g1_fixed_base_mul(vk1, g1, vk_sc, 3)) || (st = cuzk_g2_fixed_base_mul(vk2, g2, vk_sc2, 3)))
+        goto fail;
     out->vk.alpha_g1 = vk1[0];
     out->vk.beta_g1 = vk1[1];
     out->vk.delta_g1 = vk1[2];

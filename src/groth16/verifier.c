@@ -31,8 +31,8 @@ static cuzk_status check_counts(const cuzk_groth16_vk *vk, size_t num_inputs)
 {
     if (vk->ic_len == 0) return cuzk_fail(CUZK_EINVAL, "verifying key has no IC points");
     if (num_inputs != vk->ic_len - 1)
-        return cuzk_fail(CUZK_EINVAL, "wrong number of public inputs: got %zu, the verifying key expects %zu", num_inputs,
-                         vk->ic_len - 1);
+        return cuzk_fail(CUZK_EINVAL, "wrong number of public inputs: got %zu, the verifying key expects %zu",
+                         num_inputs, vk->ic_len - 1);
     return CUZK_OK;
 }
 
@@ -103,7 +103,8 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_vk *vk, const cuzk_grot
             blst_fp12 f;
             blst_final_exp(&f, &acc);
             if (!blst_fp12_is_one(&f))
-                st = cuzk_fail(CUZK_EVERIFY, nproofs > 1 ? "the batch of %zu proofs does not verify" : "proof does not verify",
+                st = cuzk_fail(CUZK_EVERIFY,
+                               nproofs > 1 ? "the batch of %zu proofs does not verify" : "proof does not verify",
                                nproofs);
         }
     }

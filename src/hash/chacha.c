@@ -7,12 +7,16 @@
 
 static inline uint32_t rotl32(uint32_t x, unsigned n) { return (x << n) | (x >> (32 - n)); }
 
-#define QR(a, b, c, d)                                                                 \
-    do {                                                                               \
-        x[a] += x[b]; x[d] = rotl32(x[d] ^ x[a], 16);                                  \
-        x[c] += x[d]; x[b] = rotl32(x[b] ^ x[c], 12);                                  \
-        x[a] += x[b]; x[d] = rotl32(x[d] ^ x[a], 8);                                   \
-        x[c] += x[d]; x[b] = rotl32(x[b] ^ x[c], 7);                                   \
+#define QR(a, b, c, d)                  \
+    do {                                \
+        x[a] += x[b];                   \
+        x[d] = rotl32(x[d] ^ x[a], 16); \
+        x[c] += x[d];                   \
+        x[b] = rotl32(x[b] ^ x[c], 12); \
+        x[a] += x[b];                   \
+        x[d] = rotl32(x[d] ^ x[a], 8);  \
+        x[c] += x[d];                   \
+        x[b] = rotl32(x[b] ^ x[c], 7);  \
     } while (0)
 
 void cuzk_chacha_block(uint32_t out[16], const uint32_t key[8], const uint32_t w[4], unsigned rounds)
@@ -39,7 +43,7 @@ void cuzk_chacha_key(uint32_t key[8], const uint8_t b[32])
 {
     for (int i = 0; i < 8; i++)
         key[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 | (uint32_t)b[4 * i + 2] << 16 |
-                 (uint32_t)b[4 * i + 3] << 24;
+            (uint32_t)b[4 * i + 3] << 24;
 }
 
 void cuzk_chacha8_rng_init(cuzk_chacha8_rng *r, const uint8_t seed[32])
@@ -62,14 +66,13 @@ uint64_t cuzk_chacha8_rng_u64(cuzk_chacha8_rng *r)
     return hi << 32 | lo;
 }
 
-void cuzk_chacha20_keystream(uint8_t *buf, size_t n, const uint8_t key_bytes[32], const uint8_t nonce[12],
-                            uint64_t pos)
+void cuzk_chacha20_keystream(uint8_t *buf, size_t n, const uint8_t key_bytes[32], const uint8_t nonce[12], uint64_t pos)
 {
     uint32_t key[8], nw[3];
     cuzk_chacha_key(key, key_bytes);
     for (int i = 0; i < 3; i++)
         nw[i] = (uint32_t)nonce[4 * i] | (uint32_t)nonce[4 * i + 1] << 8 | (uint32_t)nonce[4 * i + 2] << 16 |
-                (uint32_t)nonce[4 * i + 3] << 24;
+            (uint32_t)nonce[4 * i + 3] << 24;
     uint64_t block = pos / 64;
     size_t off = (size_t)(pos % 64);
     while (n > 0) {

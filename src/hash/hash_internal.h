@@ -43,11 +43,11 @@ void cuzk_poseidon_cauchy_mds(cuzk_fr *m, unsigned t);
 /* neptune's factor_to_sparse_matrixes(m, n): pre_sparse (t x t) and n sparse matrices,
  * w_hat[k * t ..] (first column) and v_rest[k * (t - 1) ..] (first row without [0][0]),
  * in the order the partial rounds use them. false when a minor is singular. */
-bool cuzk_poseidon_factor_sparse(cuzk_fr *pre_sparse, cuzk_fr *w_hat, cuzk_fr *v_rest, const cuzk_fr *m,
-                                 unsigned t, unsigned n);
+bool cuzk_poseidon_factor_sparse(cuzk_fr *pre_sparse, cuzk_fr *w_hat, cuzk_fr *v_rest, const cuzk_fr *m, unsigned t,
+                                 unsigned n);
 /* neptune's compress_round_constants with every partial round preprocessed:
  * r_f * t + r_p constants from the (r_f + r_p) * t round constants. */
-void cuzk_poseidon_compress_constants(cuzk_fr *out, const cuzk_fr *rc, const cuzk_fr *m_inv, unsigned t,
-                                      unsigned r_f, unsigned r_p);
+void cuzk_poseidon_compress_constants(cuzk_fr *out, const cuzk_fr *rc, const cuzk_fr *m_inv, unsigned t, unsigned r_f,
+                                      unsigned r_p);
 
 #endif

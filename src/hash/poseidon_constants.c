@@ -12,11 +12,11 @@
  * through the preceding MDS (times M^-1). Across the partial rounds they are pulled back
  * through the whole partial section, leaving one scalar per partial round (for the single
  * S-box lane) and one vector that lands after the last initial full round. */
-void cuzk_poseidon_compress_constants(cuzk_fr *out, const cuzk_fr *rc, const cuzk_fr *m_inv, unsigned t,
-                                      unsigned r_f, unsigned r_p)
+void cuzk_poseidon_compress_constants(cuzk_fr *out, const cuzk_fr *rc, const cuzk_fr *m_inv, unsigned t, unsigned r_f,
+                                      unsigned r_p)
 {
     const unsigned half = r_f / 2;
-#define RK(r) (rc + (size_t)(r) * t)
+#define RK(r) (rc + (size_t)(r)*t)
     size_t o = 0;
     memcpy(out, RK(0), sizeof(cuzk_fr) * t);
     o += t;
@@ -54,8 +54,8 @@ typedef struct {
     char err[256];
 } constant_slot;
 
-static constant_slot SLOTS[4] = {{.once = PTHREAD_ONCE_INIT}, {.once = PTHREAD_ONCE_INIT},
-                                 {.once = PTHREAD_ONCE_INIT}, {.once = PTHREAD_ONCE_INIT}};
+static constant_slot SLOTS[4] = {
+    {.once = PTHREAD_ONCE_INIT}, {.once = PTHREAD_ONCE_INIT}, {.once = PTHREAD_ONCE_INIT}, {.once = PTHREAD_ONCE_INIT}};
 
 static cuzk_status build(cuzk_poseidon_constants *c, unsigned arity)
 {
@@ -93,12 +93,11 @@ static cuzk_status build(cuzk_poseidon_constants *c, unsigned arity)
     return CUZK_OK;
 }
 
-#define SLOT_INIT(k)                                                                       \
-    static void init_slot_##k(void)                                                        \
-    {                                                                                      \
-        SLOTS[k].st = build(&SLOTS[k].c, ARITIES[k]);                                      \
-        if (SLOTS[k].st != CUZK_OK)                                                        \
-            snprintf(SLOTS[k].err, sizeof SLOTS[k].err, "%s", cuzk_last_error());          \
+#define SLOT_INIT(k)                                                                                      \
+    static void init_slot_##k(void)                                                                       \
+    {                                                                                                     \
+        SLOTS[k].st = build(&SLOTS[k].c, ARITIES[k]);                                                     \
+        if (SLOTS[k].st != CUZK_OK) snprintf(SLOTS[k].err, sizeof SLOTS[k].err, "%s", cuzk_last_error()); \
     }
 SLOT_INIT(0)
 SLOT_INIT(1)

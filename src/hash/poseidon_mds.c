@@ -112,8 +112,8 @@ static bool factor_step(cuzk_fr *m_prime, cuzk_fr *w_hat_full, cuzk_fr *v, const
     return true;
 }
 
-bool cuzk_poseidon_factor_sparse(cuzk_fr *pre_sparse, cuzk_fr *w_hat, cuzk_fr *v_rest, const cuzk_fr *m,
-                                 unsigned t, unsigned n)
+bool cuzk_poseidon_factor_sparse(cuzk_fr *pre_sparse, cuzk_fr *w_hat, cuzk_fr *v_rest, const cuzk_fr *m, unsigned t,
+                                 unsigned n)
 {
     /* curr starts as M; each step factors curr = m' * m'' and continues with M * m'. The m''
      * are produced last round first, so they are stored from the back. */

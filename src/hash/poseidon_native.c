@@ -45,8 +45,7 @@ static inline void mix_sparse(cuzk_fr *s, const cuzk_fr *w_hat, const cuzk_fr *v
 }
 
 /* Looks up the constants for `arity` and loads the initial state [tag, preimage...]. */
-static cuzk_status load_state(cuzk_fr *s, const cuzk_poseidon_constants **pc, unsigned arity,
-                              const cuzk_fr *preimage)
+static cuzk_status load_state(cuzk_fr *s, const cuzk_poseidon_constants **pc, unsigned arity, const cuzk_fr *preimage)
 {
     cuzk_status st = cuzk_poseidon_constants_lookup(arity, pc);
     if (st != CUZK_OK) return cuzk_fail_context(st, "poseidon hash");

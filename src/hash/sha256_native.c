@@ -72,10 +72,8 @@ void cuzk_sha256_blocks_portable(uint32_t state[8], const uint8_t *blocks, size_
 
 void cuzk_sha256_blocks(uint32_t state[8], const uint8_t *blocks, size_t n)
 {
-    if (cuzk_sha256_have_shani())
-        cuzk_sha256_blocks_shani(state, blocks, n);
-    else
-        cuzk_sha256_blocks_portable(state, blocks, n);
+    if (cuzk_sha256_have_shani()) cuzk_sha256_blocks_shani(state, blocks, n);
+    else cuzk_sha256_blocks_portable(state, blocks, n);
 }
 
 void cuzk_sha256_compress(uint32_t state[8], const uint8_t block[64]) { cuzk_sha256_blocks(state, block, 1); }

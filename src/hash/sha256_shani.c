@@ -9,25 +9,20 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
-bool cuzk_sha256_have_shani(void)
-{
-    return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1");
-}
+bool cuzk_sha256_have_shani(void) { return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1"); }
 
 /* Four rounds: message words m (already scheduled) plus K[4g .. 4g+3]. */
-#define QROUNDS(m, g)                                                                          \
-    do {                                                                                       \
-        __m128i k_ = _mm_add_epi32((m), _mm_loadu_si128((const __m128i *)(k + 4 * (g))));   \
-        s1 = _mm_sha256rnds2_epu32(s1, s0, k_);                                                \
-        s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_shuffle_epi32(k_, 0x0e));                       \
+#define QROUNDS(m, g)                                                                     \
+    do {                                                                                  \
+        __m128i k_ = _mm_add_epi32((m), _mm_loadu_si128((const __m128i *)(k + 4 * (g)))); \
+        s1 = _mm_sha256rnds2_epu32(s1, s0, k_);                                           \
+        s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_shuffle_epi32(k_, 0x0e));                  \
     } while (0)
 /* Message schedule: w0 = W[g-4] becomes W[g] from W[g-3], W[g-2], W[g-1]. */
-#define SCHEDULE(w0, w1, w2, w3)                                                               \
-    (w0) = _mm_sha256msg2_epu32(                                                               \
-        _mm_add_epi32(_mm_sha256msg1_epu32((w0), (w1)), _mm_alignr_epi8((w3), (w2), 4)), (w3))
+#define SCHEDULE(w0, w1, w2, w3) \
+    (w0) = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32((w0), (w1)), _mm_alignr_epi8((w3), (w2), 4)), (w3))
 
-__attribute__((target("sha,sse4.1"))) void cuzk_sha256_blocks_shani(uint32_t state[8], const uint8_t *blocks,
-                                                                    size_t n)
+__attribute__((target("sha,sse4.1"))) void cuzk_sha256_blocks_shani(uint32_t state[8], const uint8_t *blocks, size_t n)
 {
     const uint32_t *k = cuzk_sha256_k();
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bll, 0x0405060700010203ll);

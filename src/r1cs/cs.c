@@ -160,7 +160,8 @@ cuzk_status cuzk_cs_reserve(cuzk_cs *cs, size_t num_inputs, size_t num_aux, size
         size_t cap = cs->be->abc_cap;
         for (int k = 0; k < 3; k++) {
             cap = cs->be->abc_cap;
-            if (grow(cs, (void **)&cs->be->abc[k], &cap, num_constraints + num_inputs, sizeof(cuzk_fr))) return cs->status;
+            if (grow(cs, (void **)&cs->be->abc[k], &cap, num_constraints + num_inputs, sizeof(cuzk_fr)))
+                return cs->status;
         }
         cs->be->abc_cap = cap;
     }
@@ -169,7 +170,8 @@ cuzk_status cuzk_cs_reserve(cuzk_cs *cs, size_t num_inputs, size_t num_aux, size
 
 cuzk_status cuzk_cs_use_buffers(cuzk_cs *cs, cuzk_fr *input, size_t input_cap, cuzk_fr *aux, size_t aux_cap)
 {
-    if (!cs->values || cs->borrowed) return cuzk_fail(CUZK_EINVAL, "assignment buffers need an owning system with values");
+    if (!cs->values || cs->borrowed)
+        return cuzk_fail(CUZK_EINVAL, "assignment buffers need an owning system with values");
     if (cs->num_inputs > input_cap || cs->num_aux > aux_cap)
         return cuzk_fail(CUZK_EINVAL, "assignment buffers smaller than what is already allocated");
     if (cs->num_inputs) memcpy(input, cs->input_vals, cs->num_inputs * sizeof(cuzk_fr));
@@ -217,7 +219,8 @@ static cuzk_var alloc_var(cuzk_cs *cs, const cuzk_fr *value, bool input)
         (*vals)[idx] = value ? *value : CUZK_FR_ZERO;
     }
     if (cs->mode == CUZK_CS_PROVE) {
-        if (input ? density_fit(cs, 1, idx + 1) : (density_fit(cs, 0, idx + 1) || density_fit(cs, 2, idx + 1))) return 0;
+        if (input ? density_fit(cs, 1, idx + 1) : (density_fit(cs, 0, idx + 1) || density_fit(cs, 2, idx + 1)))
+            return 0;
     }
     if (input) {
         cs->num_inputs++;
@@ -430,8 +433,7 @@ size_t cuzk_cs_test_constraint_count(const cuzk_cs *cs) { return cs->mode == CUZ
 cuzk_status cuzk_cs_witness_child(cuzk_cs *parent, size_t input_offset, size_t aux_offset, cuzk_cs **out)
 {
     *out = NULL;
-    if (parent->mode != CUZK_CS_WITNESS)
-        return cuzk_fail(CUZK_EINVAL, "witness children exist only in WITNESS mode");
+    if (parent->mode != CUZK_CS_WITNESS) return cuzk_fail(CUZK_EINVAL, "witness children exist only in WITNESS mode");
     if (input_offset > parent->input_cap || aux_offset > parent->aux_cap)
         return cuzk_fail(CUZK_EINVAL, "witness child offsets are beyond the reserved assignment");
     cuzk_cs *cs = calloc(1, sizeof *cs);

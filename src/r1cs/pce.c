@@ -212,8 +212,8 @@ cuzk_status cuzk_pce_save(const cuzk_pce *p, const char *path)
     XXH64_update(h, nnz, sizeof nnz);
     for (int i = 0; i < ns; i++) XXH64_update(h, s[i].ptr, s[i].bytes);
     XXH64_update(h, marks, p->nmarks * sizeof *marks);
-    pce_header hd = {PCE_MAGIC, PCE_VERSION, 0, p->num_constraints, p->num_inputs, p->num_aux, p->ncoeffs, p->nmarks,
-                     XXH64_digest(h)};
+    pce_header hd = {PCE_MAGIC,  PCE_VERSION, 0,         p->num_constraints, p->num_inputs,
+                     p->num_aux, p->ncoeffs,  p->nmarks, XXH64_digest(h)};
     memcpy(hd.magic, PCE_MAGIC, 8);
     XXH64_freeState(h);
     cuzk_out_file f;
@@ -234,17 +234,18 @@ static cuzk_status validate(const cuzk_pce *p, const char *path)
     for (int k = 0; k < 3; k++) {
         const uint32_t *rp = p->row_ptr[k];
         if (rp[0] != 0 || rp[p->num_constraints] != p->nnz[k])
-            return cuzk_fail(CUZK_EFORMAT, "%s: matrix %c row offsets do not span its %zu terms", path, "ABC"[k], p->nnz[k]);
+            return cuzk_fail(CUZK_EFORMAT, "%s: matrix %c row offsets do not span its %zu terms", path, "ABC"[k],
+                             p -> nnz[k]);
         for (size_t r = 0; r < p->num_constraints; r++)
             if (rp[r + 1] < rp[r])
                 return cuzk_fail(CUZK_EFORMAT, "%s: matrix %c row %zu has a negative length", path, "ABC"[k], r);
         for (size_t j = 0; j < p->nnz[k]; j++) {
             if (p->col[k][j] >= nv)
                 return cuzk_fail(CUZK_EFORMAT, "%s: matrix %c term %zu refers to variable %u of %zu", path, "ABC"[k], j,
-                                 p->col[k][j], nv);
+                                 p -> col[k][j], nv);
             if (p->coeff[k][j] >= p->ncoeffs)
-                return cuzk_fail(CUZK_EFORMAT, "%s: matrix %c term %zu refers to coefficient %u of %zu", path, "ABC"[k], j,
-                                 p->coeff[k][j], p->ncoeffs);
+                return cuzk_fail(CUZK_EFORMAT, "%s: matrix %c term %zu refers to coefficient %u of %zu", path, "ABC"[k],
+                                 j, p -> coeff[k][j], p -> ncoeffs);
         }
     }
     cuzk_fr minus_one;
@@ -273,8 +274,8 @@ cuzk_status cuzk_pce_load(cuzk_pce *p, const char *path)
         goto out;
     }
     if (hd.version != PCE_VERSION) {
-        st = cuzk_fail(CUZK_EFORMAT, "%s: precompiled circuit version %u, this build reads version %u", path, hd.version,
-                       PCE_VERSION);
+        st = cuzk_fail(CUZK_EFORMAT, "%s: precompiled circuit version %u, this build reads version %u", path,
+                       hd.version, PCE_VERSION);
         goto out;
     }
     /* sizes from the header, with overflow-safe limits, must add up to the file length */
@@ -290,11 +291,12 @@ cuzk_status cuzk_pce_load(cuzk_pce *p, const char *path)
     p->ncoeffs = hd.ncoeffs;
     p->nmarks = hd.nmarks;
     uint64_t want = PCE_HEADER + sizeof nnz + 3 * (hd.num_constraints + 1) * 4 + 8 * (nnz[0] + nnz[1] + nnz[2]) +
-                    hd.ncoeffs * sizeof(cuzk_fr) + 2 * density_bytes(hd.num_aux) + density_bytes(hd.num_inputs) +
-                    hd.nmarks * sizeof(pce_mark_disk);
+        hd.ncoeffs * sizeof(cuzk_fr) + 2 * density_bytes(hd.num_aux) + density_bytes(hd.num_inputs) +
+        hd.nmarks * sizeof(pce_mark_disk);
     if (want != f.size) {
-        st = cuzk_fail(CUZK_EFORMAT, "%s: the header describes %llu bytes but the file has %zu (truncated or corrupted)",
-                       path, (unsigned long long)want, f.size);
+        st =
+            cuzk_fail(CUZK_EFORMAT, "%s: the header describes %llu bytes but the file has %zu (truncated or corrupted)",
+                      path, (unsigned long long)want, f.size);
         goto out;
     }
     if (XXH64(f.data + PCE_HEADER, f.size - PCE_HEADER, 0) != hd.checksum) {
@@ -342,7 +344,8 @@ cuzk_status cuzk_pce_load(cuzk_pce *p, const char *path)
     cuzk_density *ds[3] = {&p->a_aux, &p->b_input, &p->b_aux};
     for (int k = 0; k < 3; k++) {
         ds[k]->popcount = 0;
-        for (size_t w = 0; w < (ds[k]->bits + 63) / 64; w++) ds[k]->popcount += (size_t)__builtin_popcountll(ds[k]->words[w]);
+        for (size_t w = 0; w < (ds[k]->bits + 63) / 64; w++)
+            ds[k]->popcount += (size_t)__builtin_popcountll(ds[k]->words[w]);
     }
     st = validate(p, path);
 out:

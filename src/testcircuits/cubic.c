@@ -36,14 +36,19 @@ static cuzk_status cubic_open(cuzk_circuit *c, const char *args)
     cuzk_fr_from_u64(&five, 5);
     const cuzk_fr *one = &CUZK_FR_ONE;
     /* x * x = x2;  x2 * x = x3;  (x3 + x) * 1 = t;  (t + 5) * 1 = y */
-    if ((st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_X, one)) || (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_B, V_X, one)) ||
+    if ((st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_X, one)) ||
+        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_B, V_X, one)) ||
         (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_C, V_X2, one)) || (st = cuzk_r1cs_builder_row(&b)) ||
-        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_X2, one)) || (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_B, V_X, one)) ||
+        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_X2, one)) ||
+        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_B, V_X, one)) ||
         (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_C, V_X3, one)) || (st = cuzk_r1cs_builder_row(&b)) ||
-        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_X3, one)) || (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_X, one)) ||
-        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_B, V_ONE, one)) || (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_C, V_T, one)) ||
-        (st = cuzk_r1cs_builder_row(&b)) || (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_T, one)) ||
-        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_ONE, &five)) || (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_B, V_ONE, one)) ||
+        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_X3, one)) ||
+        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_X, one)) ||
+        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_B, V_ONE, one)) ||
+        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_C, V_T, one)) || (st = cuzk_r1cs_builder_row(&b)) ||
+        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_T, one)) ||
+        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_A, V_ONE, &five)) ||
+        (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_B, V_ONE, one)) ||
         (st = cuzk_r1cs_builder_term(&b, CUZK_MAT_C, V_Y, one)) || (st = cuzk_r1cs_builder_row(&b)) ||
         (st = cuzk_r1cs_builder_finish(&b, 4, &mc->r1cs))) {
         cuzk_r1cs_builder_free(&b);

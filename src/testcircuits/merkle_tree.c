@@ -12,7 +12,8 @@
 
 cuzk_status cuzk_merkle_node(cuzk_fr *out, cuzk_hasher h, unsigned arity, const cuzk_fr *children)
 {
-    if (arity < 2 || arity > MAX_ARITY) return cuzk_fail(CUZK_EINVAL, "merkle node: arity %u is not 2..%u", arity, MAX_ARITY);
+    if (arity < 2 || arity > MAX_ARITY)
+        return cuzk_fail(CUZK_EINVAL, "merkle node: arity %u is not 2..%u", arity, MAX_ARITY);
     if (h == CUZK_HASHER_POSEIDON) return cuzk_poseidon_hash(out, arity, children);
     uint8_t buf[MAX_ARITY * 32], digest[32];
     for (unsigned i = 0; i < arity; i++) cuzk_fr_to_bytes_le(&buf[32 * i], &children[i]);
@@ -27,7 +28,9 @@ cuzk_status cuzk_merkle_tree_path(cuzk_hasher h, const cuzk_tree_shape *shape, c
     cuzk_status st = cuzk_tree_shape_check(shape);
     if (st) return st;
     uint64_t n = cuzk_tree_shape_leaves(shape);
-    if (index >= n) return cuzk_fail(CUZK_EINVAL, "merkle path: leaf %llu of %llu", (unsigned long long)index, (unsigned long long)n);
+    if (index >= n)
+        return cuzk_fail(CUZK_EINVAL, "merkle path: leaf %llu of %llu", (unsigned long long)index,
+                         (unsigned long long)n);
     cuzk_fr *row = cuzk_malloc((size_t)n * sizeof *row);
     if (!row) return CUZK_ENOMEM;
     memcpy(row, leaves, (size_t)n * sizeof *row);

@@ -9,8 +9,8 @@ static cuzk_status por_open(cuzk_circuit *c, const char *args) { return por_fami
 const cuzk_circuit_def cuzk_circuit_por = {
     .prefix = "por:",
     .help =
-    "por:HASHER:SHAPE:LEAVES  Merkle inclusion proof of a random leaf (HASHER sha256|poseidon, SHAPE e.g. 2-0-0, "
-    "8-8-2, LEAVES e.g. 64); public inputs: the packed index bits and the root",
+        "por:HASHER:SHAPE:LEAVES  Merkle inclusion proof of a random leaf (HASHER sha256|poseidon, SHAPE e.g. 2-0-0, "
+        "8-8-2, LEAVES e.g. 64); public inputs: the packed index bits and the root",
     .example = "por:poseidon:8-0-0:64",
     .open = por_open,
     .synthesize = por_family_synthesize,

@@ -47,7 +47,8 @@ cuzk_status por_family_open(cuzk_circuit *c, const char *args, bool private_root
     const char *fam = private_root ? "por-private" : "por";
     const char *c1 = strchr(args, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c1 || !c2)
-        return cuzk_fail(CUZK_EINVAL, "%s: want %s:HASHER:SHAPE:LEAVES (e.g. %s:poseidon:8-0-0:64), got '%s'", fam, fam, fam, c->name);
+        return cuzk_fail(CUZK_EINVAL, "%s: want %s:HASHER:SHAPE:LEAVES (e.g. %s:poseidon:8-0-0:64), got '%s'", fam, fam,
+                         fam, c->name);
     por_state *ps = calloc(1, sizeof *ps);
     if (!ps) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     c->state = ps;
@@ -76,8 +77,8 @@ cuzk_status por_family_open(cuzk_circuit *c, const char *args, bool private_root
     while (per > 1 && per % ar[0] == 0) per /= ar[0], levels++;
     if (leaves % trees || per != 1 || levels == 0)
         return cuzk_fail(CUZK_EINVAL,
-                         "%s: %llu leaves do not fit shape %u-%u-%u (want %llu base tree(s) of %u^k leaves, k >= 1)", fam,
-                         (unsigned long long)leaves, ar[0], ar[1], ar[2], (unsigned long long)trees, ar[0]);
+                         "%s: %llu leaves do not fit shape %u-%u-%u (want %llu base tree(s) of %u^k leaves, k >= 1)",
+                         fam, (unsigned long long)leaves, ar[0], ar[1], ar[2], (unsigned long long)trees, ar[0]);
     if (leaves > MAX_LEAVES)
         return cuzk_fail(CUZK_EINVAL, "%s: %llu leaves; at most %llu for the built-in circuit", fam,
                          (unsigned long long)leaves, (unsigned long long)MAX_LEAVES);
@@ -109,7 +110,8 @@ void por_family_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed)
             goto out;
         }
     }
-    cuzk_por_circuit(cs, ps->h, &ps->shape, cuzk_root_val(&leaf), cuzk_root_val(&root), ps->private_root, siblings, index);
+    cuzk_por_circuit(cs, ps->h, &ps->shape, cuzk_root_val(&leaf), cuzk_root_val(&root), ps->private_root, siblings,
+                     index);
 out:
     free(leaves);
     free(siblings);

@@ -41,9 +41,9 @@ static void poseidon_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t see
 
 const cuzk_circuit_def cuzk_circuit_poseidon = {
     .prefix = "poseidon:",
-    .help =
-    "poseidon:ARITY  neptune legacy Poseidon circuit (ARITY 2, 4, 8, 11) of a random allocated preimage; the digest "
-    "is inputized, so it has one public input",
+    .help = "poseidon:ARITY  neptune legacy Poseidon circuit (ARITY 2, 4, 8, 11) of a random allocated preimage; the "
+            "digest "
+            "is inputized, so it has one public input",
     .example = "poseidon:11",
     .open = poseidon_open,
     .synthesize = poseidon_synthesize,

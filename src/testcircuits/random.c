@@ -117,8 +117,7 @@ static cuzk_status random_witness(const matrix_circuit *c, uint64_t seed, cuzk_f
             cuzk_fr_sub(&aux[g->z], &aux[g->z], &t);
             break;
         }
-        case OP_PACK:
-        {
+        case OP_PACK: {
             cuzk_fr acc = CUZK_FR_ZERO;
             for (uint32_t k = g->k; k-- > 0;) {
                 cuzk_fr_add(&acc, &acc, &acc);

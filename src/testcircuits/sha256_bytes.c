@@ -19,7 +19,8 @@ static cuzk_status bytes_open(cuzk_circuit *c, const char *args)
     errno = 0;
     unsigned long long n = args[0] >= '0' && args[0] <= '9' ? strtoull(args, &end, 10) : 0;
     if (!end || *end || errno || n > SHA256_BYTES_MAX)
-        return cuzk_fail(CUZK_EINVAL, "sha256:BYTES wants a byte count from 0 to %zu, not '%s'", SHA256_BYTES_MAX, args);
+        return cuzk_fail(CUZK_EINVAL, "sha256:BYTES wants a byte count from 0 to %zu, not '%s'", SHA256_BYTES_MAX,
+                         args);
     size_t *state = malloc(sizeof *state);
     if (!state) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     *state = (size_t)n;
@@ -60,9 +61,8 @@ static void bytes_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed)
 
 const cuzk_circuit_def cuzk_circuit_sha256_bytes = {
     .prefix = "sha256:",
-    .help =
-    "sha256:BYTES   SHA-256 of BYTES allocated random bytes (0 to 1048576); public inputs: the 256 digest "
-    "bits (MSB first) packed 254 + 2",
+    .help = "sha256:BYTES   SHA-256 of BYTES allocated random bytes (0 to 1048576); public inputs: the 256 digest "
+            "bits (MSB first) packed 254 + 2",
     .example = "sha256:64",
     .open = bytes_open,
     .synthesize = bytes_synthesize,

@@ -27,9 +27,8 @@ static void compress_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t see
 
 const cuzk_circuit_def cuzk_circuit_sha256_compress = {
     .prefix = "sha256-compress",
-    .help =
-    "sha256-compress one SHA-256 compression of 512 allocated bits from the IV (bellperson test_full_block: "
-    "512 + 25,840 constraints); no public input but ONE",
+    .help = "sha256-compress one SHA-256 compression of 512 allocated bits from the IV (bellperson test_full_block: "
+            "512 + 25,840 constraints); no public input but ONE",
     .example = "sha256-compress",
     .open = compress_open,
     .synthesize = compress_synthesize,

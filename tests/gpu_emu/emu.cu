@@ -17,9 +17,9 @@ static void rand_fp(blst_fp *out, cuzk_rng *rng)
     blst_fp_from_bendian(out, b);
 }
 
-#define FAIL_IF(cond, ...)                                                                                             \
-    do {                                                                                                               \
-        if (cond) return cuzk_fail(CUZK_EINTERNAL, __VA_ARGS__);                                                      \
+#define FAIL_IF(cond, ...)                                       \
+    do {                                                         \
+        if (cond) return cuzk_fail(CUZK_EINTERNAL, __VA_ARGS__); \
     } while (0)
 
 static bool below_2r(const fr_t &a)
@@ -208,7 +208,8 @@ extern "C" cuzk_status cuzk_gpu_emu_field_check(uint64_t seed, int iters)
                 if (!below_2r(z)) return cuzk_fail(CUZK_EINTERNAL, "Fr %s not below 2r (iteration %d)", what, it);
                 fr_t red;
                 reduce_lazy(red, z);
-                if (memcmp(&red, expect, 32)) return cuzk_fail(CUZK_EINTERNAL, "Fr %s differs (iteration %d)", what, it);
+                if (memcmp(&red, expect, 32))
+                    return cuzk_fail(CUZK_EINTERNAL, "Fr %s differs (iteration %d)", what, it);
                 return CUZK_OK;
             };
             mul_lazy(z2, u, lv);
@@ -487,8 +488,8 @@ extern "C" cuzk_status cuzk_gpu_emu_glv_check(uint64_t seed, int iters)
         if (it == 3) s = lam;
         if (it == 4) cuzk_fr_sub(&s, &lam, &CUZK_FR_ONE);
         if (it == 5) cuzk_fr_add(&s, &lam, &CUZK_FR_ONE);
-        if (it == 6) cuzk_fr_sqr(&s, &lam);                              /* r - lambda - 1 */
-        if (it == 7) cuzk_fr_sqr(&s, &lam), cuzk_fr_add(&s, &s, &lam);  /* r - 1 = lambda (lambda + 1) */
+        if (it == 6) cuzk_fr_sqr(&s, &lam);                            /* r - lambda - 1 */
+        if (it == 7) cuzk_fr_sqr(&s, &lam), cuzk_fr_add(&s, &s, &lam); /* r - 1 = lambda (lambda + 1) */
         if (it == 8) cuzk_fr_sqr(&s, &lam), cuzk_fr_sub(&s, &s, &CUZK_FR_ONE);
         uint8_t cb[32];
         cuzk_fr_to_bytes_le(cb, &s);
@@ -498,8 +499,8 @@ extern "C" cuzk_status cuzk_gpu_emu_glv_check(uint64_t seed, int iters)
         glv_split(kc, k1, k2);
         for (int i = 4; i < 8; i++) FAIL_IF(k1[i] || k2[i], "split halves above 2^128 (iteration %d)", it);
         const uint64_t a0 = k1[0] | (uint64_t)k1[1] << 32, a1 = k1[2] | (uint64_t)k1[3] << 32;
-        FAIL_IF(a1 > GLV_LAMBDA_HI || (a1 == GLV_LAMBDA_HI && a0 >= GLV_LAMBDA_LO), "k1 not below lambda (iteration %d)",
-                it);
+        FAIL_IF(a1 > GLV_LAMBDA_HI || (a1 == GLV_LAMBDA_HI && a0 >= GLV_LAMBDA_LO),
+                "k1 not below lambda (iteration %d)", it);
         cuzk_fr f1, f2, sum;
         FAIL_IF(cuzk_fr_from_bytes_le(&f1, (const uint8_t *)k1) || cuzk_fr_from_bytes_le(&f2, (const uint8_t *)k2),
                 "split halves not below r (iteration %d)", it);
@@ -518,7 +519,8 @@ extern "C" cuzk_status cuzk_gpu_emu_ntt(cuzk_fr *data, unsigned log_n, cuzk_gpu_
     if (cfg) x.cfg = cfg;
     std::vector<fr_t> scratch;
     if (x.cfg->ntt_natural_out) scratch.resize((size_t)1 << log_n);
-    ntt_natural(x, ntt_host_tables_get().view(*x.cfg), (fr_t *)data, log_n, kind, scratch.empty() ? NULL : scratch.data());
+    ntt_natural(x, ntt_host_tables_get().view(*x.cfg), (fr_t *)data, log_n, kind,
+                scratch.empty() ? NULL : scratch.data());
     return x.err;
 }
 

@@ -13,37 +13,36 @@ extern int harness_checks, harness_failures;
 int harness_finish(const char *name);
 void harness_fail(const char *file, int line, const char *expr);
 
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        harness_checks++;                                                              \
-        if (!(cond)) harness_fail(__FILE__, __LINE__, #cond);                          \
+#define CHECK(cond)                                           \
+    do {                                                      \
+        harness_checks++;                                     \
+        if (!(cond)) harness_fail(__FILE__, __LINE__, #cond); \
     } while (0)
 /* Checks that a cuzk call succeeded, printing cuzk_last_error() when it did not. */
-#define CHECK_OK(call)                                                                 \
-    do {                                                                               \
-        harness_checks++;                                                              \
-        cuzk_status st_ = (call);                                                      \
-        if (st_ != CUZK_OK) {                                                          \
-            harness_fail(__FILE__, __LINE__, #call);                                   \
-            fprintf(stderr, "    status %d: %s\n", (int)st_, cuzk_last_error());       \
-        }                                                                              \
+#define CHECK_OK(call)                                                           \
+    do {                                                                         \
+        harness_checks++;                                                        \
+        cuzk_status st_ = (call);                                                \
+        if (st_ != CUZK_OK) {                                                    \
+            harness_fail(__FILE__, __LINE__, #call);                             \
+            fprintf(stderr, "    status %d: %s\n", (int)st_, cuzk_last_error()); \
+        }                                                                        \
     } while (0)
 /* Checks that a cuzk call failed with the given status. */
-#define CHECK_FAILS(call, status)                                                      \
-    do {                                                                               \
-        harness_checks++;                                                              \
-        cuzk_status st_ = (call);                                                      \
-        if (st_ != (status)) {                                                         \
-            harness_fail(__FILE__, __LINE__, #call);                                   \
-            fprintf(stderr, "    expected status %d, got %d (%s)\n", (int)(status),     \
-                    (int)st_, cuzk_last_error());                                      \
-        }                                                                              \
+#define CHECK_FAILS(call, status)                                                                                 \
+    do {                                                                                                          \
+        harness_checks++;                                                                                         \
+        cuzk_status st_ = (call);                                                                                 \
+        if (st_ != (status)) {                                                                                    \
+            harness_fail(__FILE__, __LINE__, #call);                                                              \
+            fprintf(stderr, "    expected status %d, got %d (%s)\n", (int)(status), (int)st_, cuzk_last_error()); \
+        }                                                                                                         \
     } while (0)
 #define TEST_SKIP_CODE 77
-#define TEST_SKIP(reason)                                                              \
-    do {                                                                               \
-        printf("SKIPPED: %s\n", reason);                                               \
-        exit(TEST_SKIP_CODE);                                                          \
+#define TEST_SKIP(reason)                \
+    do {                                 \
+        printf("SKIPPED: %s\n", reason); \
+        exit(TEST_SKIP_CODE);            \
     } while (0)
 
 #endif

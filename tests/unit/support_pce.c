@@ -28,8 +28,9 @@ int pce_job_open(pce_job *j, const char *name, uint64_t seed, size_t max_constra
     j->n = j->pce.num_constraints + j->pce.num_inputs;
     for (int k = 0; k < 3; k++) j->abc[k] = calloc(j->n, sizeof(cuzk_fr));
     cuzk_pce_evaluate(&j->pce, j->w.input, j->w.aux, j->abc[0], j->abc[1], j->abc[2]);
-    cuzk_groth16_witness gw = {j->abc[0], j->abc[1], j->abc[2], j->n,        j->w.input,      j->w.num_inputs,
-                               j->w.aux,    j->w.num_aux, &j->pce.a_aux, &j->pce.b_input, &j->pce.b_aux};
+    cuzk_groth16_witness gw = {j->abc[0],     j->abc[1],       j->abc[2],    j->n,
+                               j->w.input,    j->w.num_inputs, j->w.aux,     j->w.num_aux,
+                               &j->pce.a_aux, &j->pce.b_input, &j->pce.b_aux};
     j->gw = gw;
     return 1;
 }
@@ -59,7 +60,7 @@ int pce_job_same_abc(const pce_job *j, cuzk_fr *const got[3], const char *what)
         for (size_t i = 0; i < j->n; i++)
             if (memcmp(&got[k][i], &j->abc[k][i], sizeof(cuzk_fr))) {
                 fprintf(stderr, "    %s: %s differs from the CPU's %c at row %zu of %zu\n", j->circuit->name, what,
-                        "abc"[k], i, j->n);
+                        "abc"[k], i, j -> n);
                 return 0;
             }
     return 1;

@@ -12,8 +12,8 @@ typedef struct {
     cuzk_circuit *circuit;
     cuzk_pce pce;
     cuzk_witness w;
-    size_t n;          /* rows of a, b, c: constraints + inputs */
-    cuzk_fr *abc[3];   /* cuzk_pce_evaluate's result */
+    size_t n;                /* rows of a, b, c: constraints + inputs */
+    cuzk_fr *abc[3];         /* cuzk_pce_evaluate's result */
     cuzk_groth16_witness gw; /* the CPU prover's view */
 } pce_job;
 

@@ -40,7 +40,9 @@ int main(void)
     char path[4096];
     const char *env = getenv("CUZK_SHARED_VECTORS");
     if (env) snprintf(path, sizeof path, "%s", env);
-    else snprintf(path, sizeof path, "%s/../shared/vectors/bellman-kat.json", getenv("CUZK_SOURCE_DIR") ? getenv("CUZK_SOURCE_DIR") : "..");
+    else
+        snprintf(path, sizeof path, "%s/../shared/vectors/bellman-kat.json",
+                 getenv("CUZK_SOURCE_DIR") ? getenv("CUZK_SOURCE_DIR") : "..");
     json_error_t err;
     json_t *top = json_load_file(path, 0, &err);
     if (!top) TEST_SKIP("bellman test vectors not available (set CUZK_SHARED_VECTORS)");

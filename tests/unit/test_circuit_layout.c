@@ -11,9 +11,9 @@
 
 static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
-static int started;        /* COUNT passes begun */
-static int met;            /* a pass saw the other shape's pass running */
-static int passes_of[2];   /* COUNT passes per shape */
+static int started;      /* COUNT passes begun */
+static int met;          /* a pass saw the other shape's pass running */
+static int passes_of[2]; /* COUNT passes per shape */
 
 /* One constraint x * x = x per unit of the shape (1 or 2): waits up to 10 s for the other
  * shape's pass to begin. */

@@ -14,14 +14,24 @@ static void from_hex(uint8_t *out, size_t n, const char *hex)
     }
 }
 
-static const char *G1_GEN = "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
-static const char *G1_2GEN = "a572cbea904d67468808c8eb50a9450c9721db309128012543902d0ac358a62ae28f75bb8f1c7c42c39a8c5529bf0f4e";
-static const char *G2_GEN = "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8";
+static const char *G1_GEN =
+    "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
+static const char *G1_2GEN =
+    "a572cbea904d67468808c8eb50a9450c9721db309128012543902d0ac358a62ae28f75bb8f1c7c42c39a8c5529bf0f4e";
+static const char *G2_GEN =
+    "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e024aa2b2f08f0a9126"
+    "0805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8";
 /* k = 0x0123456789abcdef0123456789abcdef */
-static const char *G1_K = "925df9dcf3357068877c0d54bc6c844d9a20368a8e1d315c7523b3fd1ddd3a58b5b8eff43995197eafa61e9a5d7c319e";
-static const char *G1_K_UNCOMPRESSED = "125df9dcf3357068877c0d54bc6c844d9a20368a8e1d315c7523b3fd1ddd3a58b5b8eff43995197eafa61e9a5d7c319e0148a99a3df00015feb3e7576c4b949ac98dda61a9969b0f8bf84332191e2691e6ee44dc0dff06eff4fa548eaabca355";
-static const char *G2_K = "847e8f05106c0629b853f35a3a2f0cde3fa99e5998ee2e771b9a60eac38aacc449c601d40bd865834f71a5d0cffc817f01ad8fc0ae560cb33aac47aae06899ed3dd4c40eb60b9b4a1f66d46cc53f5a6fd7d38647090aabad47c8e02a9e55ce29";
-static const char *G1_RM1 = "b7f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
+static const char *G1_K =
+    "925df9dcf3357068877c0d54bc6c844d9a20368a8e1d315c7523b3fd1ddd3a58b5b8eff43995197eafa61e9a5d7c319e";
+static const char *G1_K_UNCOMPRESSED =
+    "125df9dcf3357068877c0d54bc6c844d9a20368a8e1d315c7523b3fd1ddd3a58b5b8eff43995197eafa61e9a5d7c319e0148a99a3df00015fe"
+    "b3e7576c4b949ac98dda61a9969b0f8bf84332191e2691e6ee44dc0dff06eff4fa548eaabca355";
+static const char *G2_K =
+    "847e8f05106c0629b853f35a3a2f0cde3fa99e5998ee2e771b9a60eac38aacc449c601d40bd865834f71a5d0cffc817f01ad8fc0ae560cb33a"
+    "ac47aae06899ed3dd4c40eb60b9b4a1f66d46cc53f5a6fd7d38647090aabad47c8e02a9e55ce29";
+static const char *G1_RM1 =
+    "b7f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
 static const char *ROOT32 = "16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b";
 static const char *R_MINUS_1 = "52435875175126190479447740508185965837690552500527637822603658699938581184512";
 static const char *R_DEC = "52435875175126190479447740508185965837690552500527637822603658699938581184513";
@@ -42,7 +52,9 @@ static void test_fr(void)
     CHECK_FAILS(cuzk_fr_from_decimal(&a, ""), CUZK_EINVAL);
     CHECK_FAILS(cuzk_fr_from_decimal(&a, "12x"), CUZK_EINVAL);
     CHECK_FAILS(cuzk_fr_from_decimal(&a, "-1"), CUZK_EINVAL);
-    CHECK_FAILS(cuzk_fr_from_decimal(&a, "1157920892373161954235709850086879078532699846656405640394575840079131296399360"), CUZK_EINVAL);
+    CHECK_FAILS(
+        cuzk_fr_from_decimal(&a, "1157920892373161954235709850086879078532699846656405640394575840079131296399360"),
+        CUZK_EINVAL);
     CHECK_OK(cuzk_fr_from_decimal(&a, "0"));
     CHECK(cuzk_fr_is_zero(&a));
     cuzk_fr_to_decimal(dec, &a);
@@ -247,7 +259,7 @@ static void test_msm(void)
         default: cuzk_fr_random(&sc[i], &rng);
         }
         if (i % 11 == 5) memset(&pts[i], 0, sizeof pts[i]); /* infinity */
-        if (i % 13 == 6 && i > 0) pts[i] = pts[i - 1];     /* repeated point */
+        if (i % 13 == 6 && i > 0) pts[i] = pts[i - 1];      /* repeated point */
     }
     for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
         size_t n = sizes[t];
@@ -327,7 +339,7 @@ static void test_msm_split(void)
     cuzk_g1_batch_to_affine(pts, pj, maxn);
     cuzk_g2_batch_to_affine(pts2, qj, maxn2);
     for (size_t i = 5; i < maxn; i += 1009) memset(&pts[i], 0, sizeof pts[i]); /* infinity */
-    for (size_t i = 7; i < maxn; i += 997) pts[i] = pts[i - 1];                 /* repeats */
+    for (size_t i = 7; i < maxn; i += 997) pts[i] = pts[i - 1];                /* repeats */
     for (size_t i = 5; i < maxn2; i += 1009) memset(&pts2[i], 0, sizeof pts2[i]);
     /* profiles: percent zero, percent one (the rest uniform; every 50th r-1) */
     const int prof[][2] = {{40, 55}, {10, 10}, {100, 0}, {0, 100}, {0, 0}, {50, 50}};

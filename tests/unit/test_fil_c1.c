@@ -117,8 +117,8 @@ static void test_devnet_roundtrip(void)
         CHECK(back->proof == CUZK_SEAL_2KIB_V1_1 && back->partitions == 1 && back->challenges_per_partition == 2);
         /* the circuit's public inputs agree with what the C1 carries */
         cuzk_fr in[39], x;
-        CHECK_OK(cuzk_porep_public_inputs(in, 39, back->proof, back->replica_id, back->comm_d, back->comm_r,
-                                          back->seed, 0));
+        CHECK_OK(
+            cuzk_porep_public_inputs(in, 39, back->proof, back->replica_id, back->comm_d, back->comm_r, back->seed, 0));
         uint8_t seed[32];
         memcpy(seed, back->seed, 32);
         cuzk_fr in2[39];
@@ -139,8 +139,9 @@ static void test_devnet_roundtrip(void)
                 CHECK(cuzk_fr_eq(&b[7 + j], &x));
             }
         }
-        CHECK_FAILS(cuzk_porep_public_inputs(in, 38, back->proof, back->replica_id, back->comm_d, back->comm_r,
-                                             back->seed, 0), CUZK_EINVAL);
+        CHECK_FAILS(
+            cuzk_porep_public_inputs(in, 38, back->proof, back->replica_id, back->comm_d, back->comm_r, back->seed, 0),
+            CUZK_EINVAL);
         cuzk_c1_free(back);
     }
 
@@ -181,7 +182,8 @@ static void test_devnet_roundtrip(void)
     size_t wlen = 0, ilen = 0;
     CHECK_OK(cuzk_c1_wrap(&w, &wlen, json, len, 1, 2048));
     CHECK(wlen > 40 && memcmp(w, "{\"SectorNum\":1,\"Phase1Out\":\"eyJyZWdpc3RlcmVkX3Byb29m", 52) == 0);
-    CHECK(memcmp(w + wlen - 19, "\",\"SectorSize\":2048}", 19) == 0 || memcmp(w + wlen - 20, "\",\"SectorSize\":2048}", 20) == 0);
+    CHECK(memcmp(w + wlen - 19, "\",\"SectorSize\":2048}", 19) == 0 ||
+          memcmp(w + wlen - 20, "\",\"SectorSize\":2048}", 20) == 0);
     int64_t num = 0;
     uint64_t size = 0;
     CHECK_OK(cuzk_c1_unwrap(w, wlen, &inner, &ilen, &num, &size));
@@ -223,8 +225,9 @@ static void test_devnet_roundtrip(void)
     const char *cd = "\"comm_d_proofs\":{\"data\":{\"Single\":{\"root\":";
     char *e;
     /* a second sibling hash in a binary path */
-    e = replace(s, cd, "\"hashes\":[[", "\"hashes\":[[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,"
-                                          "25,26,27,28,29,30,31,32],[");
+    e = replace(s, cd, "\"hashes\":[[",
+                "\"hashes\":[[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,"
+                "25,26,27,28,29,30,31,32],[");
     expect_error(e, CUZK_EFORMAT,
                  "vanilla_proofs.StackedDrg2KiBV1[0][0].comm_d_proofs.data.Single.path.path[0].hashes: expected 1 "
                  "element (sibling hash), got 2");
@@ -238,19 +241,22 @@ static void test_devnet_roundtrip(void)
     expect_error(e, CUZK_EFORMAT, "comm_r_last_proof.data.Single.path.path[0].index: integer 9");
     free(e);
     e = replace(s, NULL, "StackedDrg2KiBV1_1", "StackedDrg2KiBV9");
-    expect_error(e, CUZK_EFORMAT, "registered_proof: unknown or unsupported registered seal proof \"StackedDrg2KiBV9\"");
+    expect_error(e, CUZK_EFORMAT,
+                 "registered_proof: unknown or unsupported registered seal proof \"StackedDrg2KiBV9\"");
     free(e);
     e = replace(s, NULL, "\"StackedDrg2KiBV1\":[[", "\"StackedDrg4KiBV1\":[[");
     expect_error(e, CUZK_EFORMAT, "vanilla_proofs.StackedDrg4KiBV1: unknown VanillaSealProof variant");
     free(e);
     /* a proof type of another size than the vanilla proofs */
     e = replace(s, NULL, "StackedDrg2KiBV1_1", "StackedDrg8MiBV1_1");
-    expect_error(e, CUZK_EFORMAT, "vanilla_proofs: variant StackedDrg2KiBV1 does not match registered_proof StackedDrg8MiBV1_1");
+    expect_error(e, CUZK_EFORMAT,
+                 "vanilla_proofs: variant StackedDrg2KiBV1 does not match registered_proof StackedDrg8MiBV1_1");
     free(e);
     /* NI proofs of this size have 13 partitions */
     e = replace(s, NULL, "StackedDrg2KiBV1_1", "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep");
-    expect_error(e, CUZK_EFORMAT, "vanilla_proofs.StackedDrg2KiBV1: expected 13 partitions for "
-                                  "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep, got 1");
+    expect_error(e, CUZK_EFORMAT,
+                 "vanilla_proofs.StackedDrg2KiBV1: expected 13 partitions for "
+                 "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep, got 1");
     free(e);
     e = replace(s, "\"comm_r\":[", "[183,", "[256,");
     expect_error(e, CUZK_EFORMAT, "comm_r[0]: integer 256 out of range (at most 255)");
@@ -307,11 +313,13 @@ static void test_devnet_roundtrip(void)
     e = replace(s, "\"drg_parents\":[", "{\"column\"", "{}, {\"column\"");
     expect_error(e, CUZK_EFORMAT, "[0][0].replica_column_proofs.drg_parents[0]: missing field \"column\"");
     free(e);
-    e = replace(s, NULL, "\"labeling_proofs\":[{", "\"labeling_proofs\":[{\"parents\":[],\"layer_index\":1,\"node\":1},{");
+    e = replace(s, NULL, "\"labeling_proofs\":[{",
+                "\"labeling_proofs\":[{\"parents\":[],\"layer_index\":1,\"node\":1},{");
     expect_error(e, CUZK_EFORMAT, "labeling_proofs[0].parents: expected 37 parents, got 0");
     free(e);
     e = replace(s, NULL, "\"layer_index\":1", "\"layer_index\":2");
-    expect_error(e, CUZK_EFORMAT, "vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0]: layer_index 2, expected 1");
+    expect_error(e, CUZK_EFORMAT,
+                 "vanilla_proofs.StackedDrg2KiBV1[0][0].labeling_proofs[0]: layer_index 2, expected 1");
     free(e);
     /* the tree R root of challenge 1 differs from challenge 0's */
     {

@@ -20,8 +20,9 @@ static void test_blake2b(void)
 {
     uint8_t out[64], want[64];
     cuzk_blake2b_512(out, "abc", 3);
-    hex(want, 64, "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc95"
-                  "18d38aa8dbf1925ab92386edd4009923");
+    hex(want, 64,
+        "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc95"
+        "18d38aa8dbf1925ab92386edd4009923");
     CHECK(memcmp(out, want, 64) == 0);
     /* keyed, 32-byte digests (hashlib.blake2b(key=..., digest_size=32)) */
     cuzk_blake2b s;
@@ -48,8 +49,9 @@ static void test_blake2b(void)
     cuzk_blake2b_update(&s, msg + 7, 121);
     cuzk_blake2b_update(&s, msg + 128, 72);
     cuzk_blake2b_final(&s, out);
-    hex(want, 64, "3095a349d245708c7cf550118703d7302c27b60af5d4e67fc978f8a4e60953c7a04f92fcf41aee64321ccb707a895851"
-                  "552b1e37b00bc5e6b72fa5bcef9e3fff");
+    hex(want, 64,
+        "3095a349d245708c7cf550118703d7302c27b60af5d4e67fc978f8a4e60953c7a04f92fcf41aee64321ccb707a895851"
+        "552b1e37b00bc5e6b72fa5bcef9e3fff");
     CHECK(memcmp(out, want, 64) == 0);
 }
 
@@ -254,7 +256,7 @@ static void test_synthetic_hardcoded(void)
 {
     /* challenges.rs test_synth_challenges_against_hardcoded: nodes 2^10, replica_id = 55,
      * comm_r = 101, 21 synthetic challenges, porep randomness [1; 32], 10 porep challenges */
-    static const uint64_t SYNTH[21] = {178, 297, 869, 211, 875, 477, 94, 781, 124, 332, 856,
+    static const uint64_t SYNTH[21] = {178, 297, 869, 211, 875, 477, 94,  781, 124, 332, 856,
                                        801, 176, 692, 429, 691, 290, 204, 986, 210, 973};
     static const uint64_t POREP[10] = {176, 781, 801, 986, 290, 211, 692, 856, 986, 332};
     uint8_t rid[32] = {55}, comm_r[32] = {101}, rand[32];

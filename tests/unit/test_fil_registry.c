@@ -11,14 +11,26 @@
 
 static void test_names_and_ids(void)
 {
-    static const char *const NAMES[CUZK_SEAL_PROOF_COUNT] = {
-        "StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1", "StackedDrg32GiBV1", "StackedDrg64GiBV1",
-        "StackedDrg2KiBV1_1", "StackedDrg8MiBV1_1", "StackedDrg512MiBV1_1", "StackedDrg32GiBV1_1",
-        "StackedDrg64GiBV1_1", "StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg8MiBV1_1_Feat_SyntheticPoRep",
-        "StackedDrg512MiBV1_1_Feat_SyntheticPoRep", "StackedDrg32GiBV1_1_Feat_SyntheticPoRep",
-        "StackedDrg64GiBV1_1_Feat_SyntheticPoRep", "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep",
-        "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep",
-        "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep"};
+    static const char *const NAMES[CUZK_SEAL_PROOF_COUNT] = {"StackedDrg2KiBV1",
+                                                             "StackedDrg8MiBV1",
+                                                             "StackedDrg512MiBV1",
+                                                             "StackedDrg32GiBV1",
+                                                             "StackedDrg64GiBV1",
+                                                             "StackedDrg2KiBV1_1",
+                                                             "StackedDrg8MiBV1_1",
+                                                             "StackedDrg512MiBV1_1",
+                                                             "StackedDrg32GiBV1_1",
+                                                             "StackedDrg64GiBV1_1",
+                                                             "StackedDrg2KiBV1_1_Feat_SyntheticPoRep",
+                                                             "StackedDrg8MiBV1_1_Feat_SyntheticPoRep",
+                                                             "StackedDrg512MiBV1_1_Feat_SyntheticPoRep",
+                                                             "StackedDrg32GiBV1_1_Feat_SyntheticPoRep",
+                                                             "StackedDrg64GiBV1_1_Feat_SyntheticPoRep",
+                                                             "StackedDrg2KiBV1_2_Feat_NonInteractivePoRep",
+                                                             "StackedDrg8MiBV1_2_Feat_NonInteractivePoRep",
+                                                             "StackedDrg512MiBV1_2_Feat_NonInteractivePoRep",
+                                                             "StackedDrg32GiBV1_2_Feat_NonInteractivePoRep",
+                                                             "StackedDrg64GiBV1_2_Feat_NonInteractivePoRep"};
     static const uint64_t SIZES[5] = {2048, 8ULL << 20, 512ULL << 20, 32ULL << 30, 64ULL << 30};
     static const char *const VNAMES[5] = {"StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1",
                                           "StackedDrg32GiBV1", "StackedDrg64GiBV1"};
@@ -43,8 +55,10 @@ static void test_names_and_ids(void)
         CHECK((1ULL << (3 * pi->base_path_len)) * trees == pi->nodes);
         CHECK((1ULL << pi->tree_d_depth) == pi->nodes);
         CHECK(pi->api_version == (i < 5 ? CUZK_API_V1_0_0 : i < 10 ? CUZK_API_V1_1_0 : CUZK_API_V1_2_0));
-        CHECK(pi->challenges == (i < 10 ? CUZK_CHALLENGES_INTERACTIVE
-                                 : i < 15 ? CUZK_CHALLENGES_SYNTHETIC : CUZK_CHALLENGES_NI));
+        CHECK(pi->challenges ==
+              (i < 10       ? CUZK_CHALLENGES_INTERACTIVE
+                   : i < 15 ? CUZK_CHALLENGES_SYNTHETIC
+                            : CUZK_CHALLENGES_NI));
         CHECK(cuzk_seal_proof_num_inputs((cuzk_seal_proof)i) == (big ? 327u : 39u));
 
         cuzk_seal_proof back;

@@ -103,9 +103,10 @@ static void test_arms(void)
             bool ok = dc == want && da == want && cuzk_bool_value(r) == native(op, v);
             CHECK(ok);
             if (!ok)
-                fprintf(stderr, "    %s(%s=%d, %s=%d, %s=%d): %zu constraints, %zu aux (want %zu), value %d\n", OP_NAME[op],
-                        KIND_NAME[k[0]], v[0], KIND_NAME[k[1]], v[1], OP_ARITY[op] > 2 ? KIND_NAME[k[2]] : "-",
-                        OP_ARITY[op] > 2 ? v[2] : 0, dc, da, want, cuzk_bool_value(r));
+                fprintf(stderr, "    %s(%s=%d, %s=%d, %s=%d): %zu constraints, %zu aux (want %zu), value %d\n",
+                        OP_NAME[op], KIND_NAME[k[0]], v[0], KIND_NAME[k[1]], v[1],
+                        OP_ARITY[op] > 2 ? KIND_NAME[k[2]] : "-", OP_ARITY[op] > 2 ? v[2] : 0, dc, da, want,
+                        cuzk_bool_value(r));
             CHECK(cuzk_cs_which_unsatisfied(cs, NULL) == -1);
             if (r.kind != CUZK_BOOL_CONSTANT) {
                 /* the tracked bit value is the assigned one */
@@ -169,10 +170,10 @@ static bool row_is(const cuzk_r1cs *m, size_t row, int k, const term *t, size_t 
     return true;
 }
 
-#define ROW(m, r, k, ...)                                                                           \
-    do {                                                                                            \
-        static const term t_[] = {__VA_ARGS__};                                                     \
-        CHECK(row_is(m, r, k, t_, sizeof t_ / sizeof t_[0]));                                       \
+#define ROW(m, r, k, ...)                                     \
+    do {                                                      \
+        static const term t_[] = {__VA_ARGS__};               \
+        CHECK(row_is(m, r, k, t_, sizeof t_ / sizeof t_[0])); \
     } while (0)
 #define ROW_EMPTY(m, r, k) CHECK(row_is(m, r, k, NULL, 0))
 

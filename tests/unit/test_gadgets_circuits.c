@@ -20,8 +20,8 @@ static void counts(const char *name, size_t constraints, size_t inputs)
     CHECK_OK(cuzk_circuit_count(c, &n));
     CHECK(n.constraints == constraints && n.inputs == inputs);
     if (n.constraints != constraints || n.inputs != inputs)
-        fprintf(stderr, "    %s: %zu constraints, %zu inputs (want %zu, %zu)\n", name, n.constraints, n.inputs, constraints,
-                inputs);
+        fprintf(stderr, "    %s: %zu constraints, %zu inputs (want %zu, %zu)\n", name, n.constraints, n.inputs,
+                constraints, inputs);
     printf("%s: %zu constraints, %zu inputs, %zu aux\n", name, n.constraints, n.inputs, n.aux);
     cuzk_circuit_free(c);
 }

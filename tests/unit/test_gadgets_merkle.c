@@ -85,9 +85,9 @@ static void test_pick(void)
             cuzk_cs *cs;
             CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_TEST, true));
             cuzk_abit ab = cuzk_abit_alloc(cs, bit);
-            cuzk_bool cond = kind == 0   ? cuzk_bool_is(ab)
-                             : kind == 1 ? cuzk_bool_not(cuzk_bool_is(ab))
-                                         : cuzk_bool_constant(kind == 3);
+            cuzk_bool cond = kind == 0 ? cuzk_bool_is(ab)
+                : kind == 1            ? cuzk_bool_not(cuzk_bool_is(ab))
+                                       : cuzk_bool_constant(kind == 3);
             cuzk_num a = cuzk_num_alloc(cs, &va), b = cuzk_num_alloc(cs, &vb);
             cuzk_num c = cuzk_pick(cs, cond, a, b);
             bool take_a = cuzk_bool_value(cond);
@@ -98,9 +98,9 @@ static void test_pick(void)
     }
     cuzk_cs *cs;
     CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_RECORD, false));
-    cuzk_abit ab = cuzk_abit_alloc(cs, false);                     /* aux 0, row 0 */
+    cuzk_abit ab = cuzk_abit_alloc(cs, false);                           /* aux 0, row 0 */
     cuzk_num a = cuzk_num_alloc(cs, NULL), b = cuzk_num_alloc(cs, NULL); /* aux 1, 2 */
-    cuzk_pick(cs, cuzk_bool_not(cuzk_bool_is(ab)), a, b);            /* aux 3, row 1 */
+    cuzk_pick(cs, cuzk_bool_not(cuzk_bool_is(ab)), a, b);                /* aux 3, row 1 */
     cuzk_r1cs m;
     CHECK_OK(cuzk_cs_finish_record(cs, &m, NULL, NULL));
     cuzk_cs_destroy(cs);
@@ -290,13 +290,15 @@ static void test_por_modes(void)
         unsigned base, sub, top;
         uint64_t leaves;
     } cases[] = {
-        {CUZK_HASHER_POSEIDON, 2, 0, 0, 64},  {CUZK_HASHER_POSEIDON, 8, 0, 0, 64},  {CUZK_HASHER_POSEIDON, 8, 8, 0, 512},
-        {CUZK_HASHER_POSEIDON, 8, 8, 2, 1024}, {CUZK_HASHER_POSEIDON, 8, 4, 2, 512}, {CUZK_HASHER_SHA256, 2, 0, 0, 4},
+        {CUZK_HASHER_POSEIDON, 2, 0, 0, 64},  {CUZK_HASHER_POSEIDON, 8, 0, 0, 64},
+        {CUZK_HASHER_POSEIDON, 8, 8, 0, 512}, {CUZK_HASHER_POSEIDON, 8, 8, 2, 1024},
+        {CUZK_HASHER_POSEIDON, 8, 4, 2, 512}, {CUZK_HASHER_SHA256, 2, 0, 0, 4},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int priv = 0; priv < 2; priv++) {
             por_ctx c;
-            por_setup(&c, cases[i].h, shape_of(cases[i].base, cases[i].sub, cases[i].top, cases[i].leaves), priv, 20 + i);
+            por_setup(&c, cases[i].h, shape_of(cases[i].base, cases[i].sub, cases[i].top, cases[i].leaves), priv,
+                      20 + i);
             gm_counts n = gm_check_all_modes(synth_por, &c);
             CHECK(n.inputs == (priv ? 2u : 3u));
             free(c.leaves);
@@ -315,17 +317,17 @@ typedef struct {
  * 129,135, _base_4 130,296, _base_8 174,503) have no hasher here. */
 static const count_case UPSTREAM[] = {
     /* test_por_circuit (root public, 3 inputs) */
-    {"por:sha256:2-0-0:64", 272295, 3},     /* test_por_circuit_sha256_base_2 */
-    {"por:poseidon:2-0-0:64", 1887, 3},     /* test_por_circuit_poseidon_base_2 */
-    {"por:sha256:4-0-0:64", 216258, 3},     /* test_por_circuit_sha256_base_4 */
-    {"por:poseidon:4-0-0:64", 1164, 3},     /* test_por_circuit_poseidon_base_4 */
-    {"por:sha256:8-0-0:64", 250987, 3},     /* test_por_circuit_sha256_base_8 */
-    {"por:poseidon:8-0-0:64", 1063, 3},     /* test_por_circuit_poseidon_base_8 */
-    {"por:poseidon:8-2-0:128", 1377, 3},    /* test_por_circuit_poseidon_sub_8_2 */
-    {"por:poseidon:8-4-2:512", 1764, 3},    /* test_por_circuit_poseidon_top_8_4_2 */
-    {"por:poseidon:8-8-0:512", 1593, 3},    /* test_por_circuit_poseidon_sub_8_8 */
-    {"por:poseidon:8-8-2:1024", 1907, 3},   /* test_por_circuit_poseidon_top_8_8_2 */
-    {"por:poseidon:8-2-4:512", 1764, 3},    /* test_por_circuit_poseidon_top_8_2_4 */
+    {"por:sha256:2-0-0:64", 272295, 3},   /* test_por_circuit_sha256_base_2 */
+    {"por:poseidon:2-0-0:64", 1887, 3},   /* test_por_circuit_poseidon_base_2 */
+    {"por:sha256:4-0-0:64", 216258, 3},   /* test_por_circuit_sha256_base_4 */
+    {"por:poseidon:4-0-0:64", 1164, 3},   /* test_por_circuit_poseidon_base_4 */
+    {"por:sha256:8-0-0:64", 250987, 3},   /* test_por_circuit_sha256_base_8 */
+    {"por:poseidon:8-0-0:64", 1063, 3},   /* test_por_circuit_poseidon_base_8 */
+    {"por:poseidon:8-2-0:128", 1377, 3},  /* test_por_circuit_poseidon_sub_8_2 */
+    {"por:poseidon:8-4-2:512", 1764, 3},  /* test_por_circuit_poseidon_top_8_4_2 */
+    {"por:poseidon:8-8-0:512", 1593, 3},  /* test_por_circuit_poseidon_sub_8_8 */
+    {"por:poseidon:8-8-2:1024", 1907, 3}, /* test_por_circuit_poseidon_top_8_8_2 */
+    {"por:poseidon:8-2-4:512", 1764, 3},  /* test_por_circuit_poseidon_top_8_2_4 */
     /* test_por_circuit_private_root (root private, 2 inputs) */
     {"por-private:poseidon:2-0-0:64", 1886, 2}, /* test_por_circuit_poseidon_base_2_private_root */
     {"por-private:poseidon:4-0-0:64", 1163, 2}, /* test_por_circuit_poseidon_base_4_private_root */
@@ -406,10 +408,12 @@ int main(void)
     test_insert();
     test_por_known_root();
     test_por_tampered();
-    static const unsigned shapes[][4] = {{2, 0, 0, 64}, {4, 0, 0, 64}, {8, 0, 0, 64}, {8, 2, 0, 128}, {8, 4, 0, 256},
-                                         {8, 8, 0, 512}, {8, 4, 2, 512}, {8, 8, 2, 1024}, {8, 2, 4, 512}};
+    static const unsigned shapes[][4] = {{2, 0, 0, 64},  {4, 0, 0, 64},   {8, 0, 0, 64},
+                                         {8, 2, 0, 128}, {8, 4, 0, 256},  {8, 8, 0, 512},
+                                         {8, 4, 2, 512}, {8, 8, 2, 1024}, {8, 2, 4, 512}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        test_por_values(CUZK_HASHER_POSEIDON, shape_of(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]), 100 + i);
+        test_por_values(CUZK_HASHER_POSEIDON, shape_of(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]),
+                        100 + i);
     test_sha256_node();
     test_por_values(CUZK_HASHER_SHA256, shape_of(2, 0, 0, 4), 7);
     test_por_modes();

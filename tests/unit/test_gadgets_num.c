@@ -45,8 +45,8 @@ static void test_nums(void)
     for (int i = 0; i < 255; i++) {
         bool want = (le[i / 8] >> (i % 8)) & 1;
         bits_ok &= bits[i].kind == CUZK_BOOL_IS && bits[i].bit.value == want &&
-                   cuzk_fr_eq(cuzk_cs_value(cs, bits[i].bit.var), want ? &CUZK_FR_ONE : &CUZK_FR_ZERO) &&
-                   cuzk_var_index(bits[i].bit.var) == 2u + (unsigned)i;
+            cuzk_fr_eq(cuzk_cs_value(cs, bits[i].bit.var), want ? &CUZK_FR_ONE : &CUZK_FR_ZERO) &&
+            cuzk_var_index(bits[i].bit.var) == 2u + (unsigned)i;
     }
     CHECK(bits_ok);
     cuzk_num p = cuzk_num_mul(cs, x, y), s = cuzk_num_square(cs, p);

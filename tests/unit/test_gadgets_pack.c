@@ -24,12 +24,13 @@ static void test_uint64(void)
     bool ok = x.value == v;
     for (int i = 0; i < 64; i++)
         ok &= x.bits[i].kind == CUZK_BOOL_IS && x.bits[i].bit.value == ((v >> i) & 1) &&
-              cuzk_var_index(x.bits[i].bit.var) == (uint32_t)i;
+            cuzk_var_index(x.bits[i].bit.var) == (uint32_t)i;
     CHECK(ok);
     cuzk_bool be[64], le[64];
     cuzk_u64_to_bits_be(&x, be);
     cuzk_u64_to_bits_le(&x, le);
-    CHECK(be[0].bit.var == x.bits[63].bit.var && be[63].bit.var == x.bits[0].bit.var && le[5].bit.var == x.bits[5].bit.var);
+    CHECK(be[0].bit.var == x.bits[63].bit.var && be[63].bit.var == x.bits[0].bit.var &&
+          le[5].bit.var == x.bits[5].bit.var);
     cuzk_u64 y;
     cuzk_u64_from_bits_be(&y, be);
     CHECK(y.value == v && y.bits[0].bit.var == x.bits[0].bit.var);
@@ -74,8 +75,8 @@ static void synth_pack(cuzk_cs *cs, void *vctx)
     CHECK(first == in0 && cs->num_inputs == in0 + 2);
     if (cs->values)
         ctx->ok = cuzk_fr_eq(cuzk_cs_value(cs, first), &ctx->want[0]) &&
-                  cuzk_fr_eq(cuzk_cs_value(cs, first + 1), &ctx->want[1]) &&
-                  cuzk_fr_eq(&packed.value, &ctx->want[0]) && cuzk_fr_eq(cuzk_cs_value(cs, packed.var), &ctx->want[0]);
+            cuzk_fr_eq(cuzk_cs_value(cs, first + 1), &ctx->want[1]) && cuzk_fr_eq(&packed.value, &ctx->want[0]) &&
+            cuzk_fr_eq(cuzk_cs_value(cs, packed.var), &ctx->want[0]);
 }
 
 static void test_multipack(void)
@@ -91,7 +92,8 @@ static void test_multipack(void)
     cuzk_fr direct;
     CHECK_OK(cuzk_fr_from_bytes_le(&direct, le));
     CHECK(cuzk_fr_eq(&direct, &ctx.want[0]));
-    CHECK(cuzk_multipack_num_inputs(300) == 2 && cuzk_multipack_num_inputs(254) == 1 && cuzk_multipack_num_inputs(0) == 0);
+    CHECK(cuzk_multipack_num_inputs(300) == 2 && cuzk_multipack_num_inputs(254) == 1 &&
+          cuzk_multipack_num_inputs(0) == 0);
     ctx.ok = false;
     gm_counts c = gm_check_all_modes(synth_pack, &ctx);
     CHECK(ctx.ok);
@@ -112,7 +114,8 @@ static void test_multipack(void)
 
     /* nothing to pack: no input, no row */
     CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_COUNT, false));
-    CHECK(cuzk_multipack_pack_into_inputs(cs, NULL, 0) == CUZK_VAR_ONE && cs->num_inputs == 1 && cs->num_constraints == 0);
+    CHECK(cuzk_multipack_pack_into_inputs(cs, NULL, 0) == CUZK_VAR_ONE && cs->num_inputs == 1 &&
+          cs->num_constraints == 0);
     cuzk_cs_destroy(cs);
 }
 
@@ -132,7 +135,8 @@ static void test_reverse_bit_numbering(void)
         }
     CHECK(ok);
     CHECK(out[248].kind == CUZK_BOOL_CONSTANT); /* bit 7 of byte 31 is the padding */
-    CHECK(cuzk_reverse_bit_numbering(in, 16, out) == 16 && out[0].bit.var == in[7].bit.var && out[15].bit.var == in[8].bit.var);
+    CHECK(cuzk_reverse_bit_numbering(in, 16, out) == 16 && out[0].bit.var == in[7].bit.var &&
+          out[15].bit.var == in[8].bit.var);
     CHECK(cuzk_reverse_bit_numbering(in, 0, out) == 0);
 
     /* bytes into bits: LE and BE within each byte; reversing one gives the other */

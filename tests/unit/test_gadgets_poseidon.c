@@ -187,10 +187,10 @@ static void test_matrices(void)
         const uint32_t P = arity; /* preimage aux */
         /* column of aux index i; row r allocates aux P + r (every step is one aux, one row) */
 #define AUX(i) ((uint32_t)(1 + (i)))
-        const size_t r1 = 3 * (t - 1);        /* first row of initial full round 1 */
-        const size_t rpart = r1 + 12 * t;     /* first row of the partial rounds */
-        const size_t rfin = rpart + 4 * rp;   /* first row of the final full rounds */
-        const size_t rres = rfin + 16 * t;    /* the hash result row */
+        const size_t r1 = 3 * (t - 1);      /* first row of initial full round 1 */
+        const size_t rpart = r1 + 12 * t;   /* first row of the partial rounds */
+        const size_t rfin = rpart + 4 * rp; /* first row of the final full rounds */
+        const size_t rres = rfin + 16 * t;  /* the hash result row */
         CHECK(m.num_constraints == rres + 1);
         int bad = 0;
 
@@ -199,7 +199,8 @@ static void test_matrices(void)
             size_t r = 3 * (i - 1);
             cuzk_fr neg_post;
             cuzk_fr_neg(&neg_post, &cc[t + i]);
-            bad |= !(row_len(&m, 0, r) == 2 && row_has(&m, 0, r, 0, &cc[i]) && row_has(&m, 0, r, AUX(i - 1), &CUZK_FR_ONE));
+            bad |= !(row_len(&m, 0, r) == 2 && row_has(&m, 0, r, 0, &cc[i]) &&
+                     row_has(&m, 0, r, AUX(i - 1), &CUZK_FR_ONE));
             bad |= !(row_len(&m, 1, r) == 2 && row_len(&m, 2, r) == 1 && row_has(&m, 2, r, AUX(P + r), &CUZK_FR_ONE));
             bad |= !(row_len(&m, 0, r + 1) == 1 && row_has(&m, 0, r + 1, AUX(P + r), &CUZK_FR_ONE));
             bad |= !(row_len(&m, 0, r + 2) == 2 && row_has(&m, 0, r + 2, AUX(i - 1), &CUZK_FR_ONE) &&
@@ -288,7 +289,8 @@ static void test_matrices(void)
         for (unsigned j = 0; j < t; j++) bad |= row_len(&m, 2, rfin + 12 * t + 4 * j + 3) != 1;
         CHECK(!bad);
         /* hash result: sum_i M[i][1] l5_i of the terminal round, * ONE = result */
-        bad = !(row_len(&m, 0, rres) == t && row_len(&m, 1, rres) == 1 && row_has(&m, 2, rres, AUX(P + rres), &CUZK_FR_ONE));
+        bad = !(row_len(&m, 0, rres) == t && row_len(&m, 1, rres) == 1 &&
+                row_has(&m, 2, rres, AUX(P + rres), &CUZK_FR_ONE));
         for (unsigned i = 0; i < t; i++)
             bad |= !row_has(&m, 0, rres, AUX(P + rfin + 12 * t + 4 * i + 3), &M[i * t + 1]);
         CHECK(!bad);

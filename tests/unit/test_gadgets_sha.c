@@ -230,7 +230,8 @@ static void test_porep_shapes(void)
     cuzk_reverse_bit_numbering(out, 256, le);
     cuzk_multipack_pack_bits(cs, le, 256);
     CHECK(cs->num_constraints - c0 == 522269 && cs->num_aux - a0 == 521749);
-    printf("PoRep label: %zu constraints, %zu aux (derived 522269, 521749)\n", cs->num_constraints - c0, cs->num_aux - a0);
+    printf("PoRep label: %zu constraints, %zu aux (derived 522269, 521749)\n", cs->num_constraints - c0,
+           cs->num_aux - a0);
     cuzk_cs_destroy(cs);
 
     /* storage-proofs-porep create_label.rs test_create_label (asserted upstream: 532,025):

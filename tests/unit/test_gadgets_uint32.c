@@ -201,7 +201,8 @@ static void test_bitwise(void)
     for (int trial = 0; trial < 64; trial++) {
         cuzk_cs *cs;
         CHECK_OK(cuzk_cs_create(&cs, CUZK_CS_TEST, true));
-        uint32_t va = (uint32_t)cuzk_rng_next(&rng), vb = (uint32_t)cuzk_rng_next(&rng), vc = (uint32_t)cuzk_rng_next(&rng);
+        uint32_t va = (uint32_t)cuzk_rng_next(&rng), vb = (uint32_t)cuzk_rng_next(&rng),
+                 vc = (uint32_t)cuzk_rng_next(&rng);
         cuzk_u32 a, b, c, r;
         make_word(cs, &a, va, trial % 4);
         make_word(cs, &b, vb, (trial / 4) % 4);

@@ -28,8 +28,8 @@ static void rand_scalars(cuzk_fr *s, size_t n)
 /* ---------------------------------------------------------------- NTT */
 static void test_ntt(void)
 {
-    static const cuzk_gpu_ntt_kind kinds[4] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE,
-                                               CUZK_GPU_NTT_COSET_FORWARD, CUZK_GPU_NTT_COSET_INVERSE};
+    static const cuzk_gpu_ntt_kind kinds[4] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE, CUZK_GPU_NTT_COSET_FORWARD,
+                                               CUZK_GPU_NTT_COSET_INVERSE};
     unsigned maxlog = large ? 24 : 20;
     for (unsigned lg = 0; lg <= maxlog; lg += (lg < 12 ? 1 : lg < 20 ? 2 : 4)) {
         size_t n = (size_t)1 << lg;
@@ -385,8 +385,8 @@ static void test_spmv(const char *name)
         CHECK_OK(cuzk_gpu_pce_evaluate(g, j.w.input, j.w.aux, got[0], got[1], got[2]));
         CHECK(pce_job_same_abc(&j, got, "device SpMV"));
         if (rep == 1)
-            printf("spmv %s: %zu constraints, %zu terms, %.1f MB resident: a, b, c = CPU (%.3f s with transfers)\n", name,
-                   j.pce.num_constraints, j.pce.nnz[0] + j.pce.nnz[1] + j.pce.nnz[2], cuzk_gpu_pce_bytes(g) / 1e6,
+            printf("spmv %s: %zu constraints, %zu terms, %.1f MB resident: a, b, c = CPU (%.3f s with transfers)\n",
+                   name, j.pce.num_constraints, j.pce.nnz[0] + j.pce.nnz[1] + j.pce.nnz[2], cuzk_gpu_pce_bytes(g) / 1e6,
                    cuzk_now() - t);
     }
     for (int k = 0; k < 3; k++) free(got[k]);
@@ -434,8 +434,9 @@ static void test_prove_pce(const char *name)
     free(other);
     if (pr && g) {
         cuzk_groth16_proof pg;
-        CHECK_FAILS(cuzk_gpu_prove_pce(pr, g, &pg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux - 1, NULL, NULL, NULL),
-                    CUZK_EINVAL);
+        CHECK_FAILS(
+            cuzk_gpu_prove_pce(pr, g, &pg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux - 1, NULL, NULL, NULL),
+            CUZK_EINVAL);
     }
     printf("prover %s through the resident circuit: GPU proof bytes = CPU proof bytes, verified\n", name);
     cuzk_gpu_pce_destroy(g);

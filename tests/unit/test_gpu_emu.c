@@ -14,10 +14,7 @@
 #include "support_pce.h"
 
 #ifndef CUZK_HAVE_CUDA
-int main(void)
-{
-    TEST_SKIP("built without CUDA support: the GPU code is not compiled");
-}
+int main(void) { TEST_SKIP("built without CUDA support: the GPU code is not compiled"); }
 #else
 #include "gpu/gpu_emu.h"
 #include "gpu_emu_checks.h"
@@ -39,8 +36,8 @@ static void test_arith(void)
 
 static void test_ntt_sizes(const unsigned *logs, size_t nlogs, const cuzk_gpu_config *cfg)
 {
-    static const cuzk_gpu_ntt_kind kinds[4] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE,
-                                               CUZK_GPU_NTT_COSET_FORWARD, CUZK_GPU_NTT_COSET_INVERSE};
+    static const cuzk_gpu_ntt_kind kinds[4] = {CUZK_GPU_NTT_FORWARD, CUZK_GPU_NTT_INVERSE, CUZK_GPU_NTT_COSET_FORWARD,
+                                               CUZK_GPU_NTT_COSET_INVERSE};
     for (size_t li = 0; li < nlogs; li++) {
         unsigned lg = logs[li];
         size_t n = (size_t)1 << lg;
@@ -102,8 +99,8 @@ static int msm_g1_case(const blst_p1_affine *b, const cuzk_fr *s, size_t n, cons
     blst_p1 want, got;
     CHECK_OK(cuzk_g1_msm(&want, b, s, n));
     static const cuzk_gpu_emu_msm_cfg cfgs[] = {
-        {0, 0, 0, 0, 0},  {5, 7, 3, 0, 0}, {4, 0, 2, 0, 0},  {9, 33, 0, 0, 0}, {14, 0, 0, 0, 0}, {5, 7, 3, 1, 0},
-        {0, 64, 0, 1, 0}, {0, 0, 0, 1, 0}, /* the scalar split: */
+        {0, 0, 0, 0, 0},  {5, 7, 3, 0, 0}, {4, 0, 2, 0, 0},   {9, 33, 0, 0, 0},
+        {14, 0, 0, 0, 0}, {5, 7, 3, 1, 0}, {0, 64, 0, 1, 0},  {0, 0, 0, 1, 0}, /* the scalar split: */
         {0, 0, 0, 0, 1},  {5, 7, 3, 0, 1}, {11, 33, 0, 0, 1}, {4, 0, 2, 1, 1}};
     int bad = 0;
     for (size_t k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++)
@@ -199,7 +196,6 @@ static void test_msm_g2(void)
     free(s);
 }
 
-
 static void test_prover(const char *name)
 {
     job j;
@@ -253,8 +249,8 @@ static void test_spmv(const char *name, size_t max_constraints)
         snprintf(what, sizeof what, "emulated SpMV (seg %u)", segs[i]);
         CHECK(pce_job_same_abc(&j, got, what));
     }
-    printf("spmv %s: %zu constraints, %zu + %zu + %zu terms = CPU (%.1f s)\n", name, j.pce.num_constraints, j.pce.nnz[0],
-           j.pce.nnz[1], j.pce.nnz[2], cuzk_now() - t);
+    printf("spmv %s: %zu constraints, %zu + %zu + %zu terms = CPU (%.1f s)\n", name, j.pce.num_constraints,
+           j.pce.nnz[0], j.pce.nnz[1], j.pce.nnz[2], cuzk_now() - t);
     for (int k = 0; k < 3; k++) free(got[k]);
     pce_job_close(&j);
 }
@@ -275,7 +271,9 @@ static void test_prove_pce(const char *name)
         CHECK_OK(cuzk_gpu_emu_prove_pce(&pg, &p, &j.pce, seg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux, &r, &s));
         int same = proofs_same_bytes(&pc, &pg);
         CHECK(same);
-        if (!same) fprintf(stderr, "    %s: emulated GPU proof through the PCE (seg %u) differs from the CPU proof\n", name, seg);
+        if (!same)
+            fprintf(stderr, "    %s: emulated GPU proof through the PCE (seg %u) differs from the CPU proof\n", name,
+                    seg);
     }
     CHECK_OK(cuzk_groth16_verify(&p.vk, &pg, j.w.input + 1, j.w.num_inputs - 1));
     printf("prove %s through the resident circuit: emulated GPU proof bytes = CPU proof bytes\n", name);

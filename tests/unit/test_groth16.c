@@ -8,18 +8,17 @@
 #include "harness.h"
 #include "support_job.h"
 
-
 static int same_params(const cuzk_groth16_params *x, const cuzk_groth16_params *y)
 {
     if (x->h_len != y->h_len || x->l_len != y->l_len || x->a_len != y->a_len || x->b_g1_len != y->b_g1_len ||
         x->b_g2_len != y->b_g2_len || x->vk.ic_len != y->vk.ic_len)
         return 0;
     return !memcmp(&x->vk.alpha_g1, &y->vk.alpha_g1, sizeof x->vk.alpha_g1) &&
-           !memcmp(&x->vk.delta_g2, &y->vk.delta_g2, sizeof x->vk.delta_g2) &&
-           !memcmp(x->vk.ic, y->vk.ic, x->vk.ic_len * sizeof *x->vk.ic) &&
-           !memcmp(x->h, y->h, x->h_len * sizeof *x->h) && !memcmp(x->l, y->l, x->l_len * sizeof *x->l) &&
-           !memcmp(x->a, y->a, x->a_len * sizeof *x->a) && !memcmp(x->b_g1, y->b_g1, x->b_g1_len * sizeof *x->b_g1) &&
-           !memcmp(x->b_g2, y->b_g2, x->b_g2_len * sizeof *x->b_g2);
+        !memcmp(&x->vk.delta_g2, &y->vk.delta_g2, sizeof x->vk.delta_g2) &&
+        !memcmp(x->vk.ic, y->vk.ic, x->vk.ic_len * sizeof *x->vk.ic) && !memcmp(x->h, y->h, x->h_len * sizeof *x->h) &&
+        !memcmp(x->l, y->l, x->l_len * sizeof *x->l) && !memcmp(x->a, y->a, x->a_len * sizeof *x->a) &&
+        !memcmp(x->b_g1, y->b_g1, x->b_g1_len * sizeof *x->b_g1) &&
+        !memcmp(x->b_g2, y->b_g2, x->b_g2_len * sizeof *x->b_g2);
 }
 
 static void test_cubic(void)
@@ -74,7 +73,8 @@ static void test_cubic(void)
         f[bit / 8] ^= (uint8_t)(1 << (bit % 8));
         cuzk_groth16_proof fp;
         flips++;
-        if (cuzk_groth16_proof_decode(&fp, f) != CUZK_OK || cuzk_groth16_verify(&p.vk, &fp, &j.input[1], 1) == CUZK_EVERIFY)
+        if (cuzk_groth16_proof_decode(&fp, f) != CUZK_OK ||
+            cuzk_groth16_verify(&p.vk, &fp, &j.input[1], 1) == CUZK_EVERIFY)
             caught++;
     }
     CHECK(flips == caught);
@@ -159,7 +159,7 @@ static void test_random_and_files(void)
     size_t size;
     CHECK_OK(cuzk_read_file(path, &data, &size));
     size_t expect = 864 + 4 + 96 * p.vk.ic_len + 4 + 96 * p.h_len + 4 + 96 * p.l_len + 4 + 96 * p.a_len + 4 +
-                    96 * p.b_g1_len + 4 + 192 * p.b_g2_len;
+        96 * p.b_g1_len + 4 + 192 * p.b_g2_len;
     CHECK(size == expect);
     CHECK(data[864] == 0 && data[865] == 0 && data[866] == 0 && data[867] == 5);
 

@@ -332,8 +332,7 @@ static void test_poseidon_known_answers(void)
      * Fr::ONE, Fr::ZERO, Fr::ZERO, Fr::ONE (canonical reprs); node = Poseidon-2(left, right). */
     static const uint64_t NODE_1_0[4] = {0xb339ff6079800b5e, 0xec5907b3dc3094af, 0x93c003cc74a24f26,
                                          0x042f94ffbe786bc3};
-    static const uint64_t ROOT[4] = {0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae,
-                                     0x1effebb7b26ad9eb};
+    static const uint64_t ROOT[4] = {0xefbb8be3e291e671, 0x77cc72b8cb2b5ad2, 0x30eb6385ae6b74ae, 0x1effebb7b26ad9eb};
     cuzk_fr leaves[4] = {CUZK_FR_ONE, CUZK_FR_ZERO, CUZK_FR_ZERO, CUZK_FR_ONE}, level[2], root;
     CHECK_OK(cuzk_poseidon_hash(&level[0], 2, &leaves[0]));
     CHECK_OK(cuzk_poseidon_hash(&level[1], 2, &leaves[2]));

@@ -108,7 +108,8 @@ static void check_circuit(const char *name, const char *dir)
     size_t n = pce.num_constraints + pce.num_inputs;
     cuzk_fr *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *cc = calloc(n, sizeof *cc);
     cuzk_pce_evaluate(&pce, w.input, w.aux, a, b, cc);
-    cuzk_groth16_witness gw = {a, b, cc, n, w.input, w.num_inputs, w.aux, w.num_aux, &pce.a_aux, &pce.b_input, &pce.b_aux};
+    cuzk_groth16_witness gw = {a,         b,          cc,           n,         w.input, w.num_inputs, w.aux,
+                               w.num_aux, &pce.a_aux, &pce.b_input, &pce.b_aux};
     cuzk_groth16_proof proof;
     CHECK_OK(cuzk_groth16_prove(&proof, &p, &gw, NULL, NULL, NULL));
     CHECK_OK(cuzk_groth16_verify(&p.vk, &proof, w.input + 1, w.num_inputs - 1));

@@ -142,7 +142,9 @@ cuzk_status cuzk_hex_decode(uint8_t *out, size_t n, const char *hex) CUZK_WARN_U
 cuzk_status cuzk_os_random(void *out, size_t n) CUZK_WARN_UNUSED;
 /* A small deterministic generator (xoshiro256**) for tests, benchmarks and seeded witnesses;
  * not for secrets. */
-typedef struct { uint64_t s[4]; } cuzk_rng;
+typedef struct {
+    uint64_t s[4];
+} cuzk_rng;
 void cuzk_rng_seed(cuzk_rng *rng, uint64_t seed);
 uint64_t cuzk_rng_next(cuzk_rng *rng);
 void cuzk_rng_bytes(cuzk_rng *rng, void *out, size_t n);

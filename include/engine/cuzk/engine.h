@@ -32,7 +32,8 @@ cuzk_status cuzk_prove_buffers_fill(cuzk_prove_buffers *b, const cuzk_circuit *c
 /* The witness step alone (for provers that compute a, b, c themselves from a resident
  * circuit): b->w only, checked against the PCE's counts; b->abc is left as it is. */
 cuzk_status cuzk_prove_buffers_fill_witness(cuzk_prove_buffers *b, const cuzk_circuit *c, uint64_t seed,
-                                            const cuzk_pce *pce, cuzk_timeline *tl, const char *prefix) CUZK_WARN_UNUSED;
+                                            const cuzk_pce *pce, cuzk_timeline *tl,
+                                            const char *prefix) CUZK_WARN_UNUSED;
 /* Sizes b for pce's witness (and a, b, c when abc), so that later fills reuse the memory
  * (a caller may page-lock it once). */
 cuzk_status cuzk_prove_buffers_reserve(cuzk_prove_buffers *b, const cuzk_pce *pce, bool abc) CUZK_WARN_UNUSED;

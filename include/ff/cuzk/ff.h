@@ -64,9 +64,9 @@ void cuzk_fr_root_of_unity(cuzk_fr *out, unsigned log_n);
 /* ---------------------------------------------------------------- points */
 /* Decoding flags. */
 enum {
-    CUZK_POINT_CHECKED = 0,       /* on-curve and subgroup checks (untrusted input) */
-    CUZK_POINT_UNCHECKED = 1,     /* on-curve only: for trusted parameter files */
-    CUZK_POINT_NO_INFINITY = 2    /* reject the point at infinity */
+    CUZK_POINT_CHECKED = 0,    /* on-curve and subgroup checks (untrusted input) */
+    CUZK_POINT_UNCHECKED = 1,  /* on-curve only: for trusted parameter files */
+    CUZK_POINT_NO_INFINITY = 2 /* reject the point at infinity */
 };
 /* ZCash encodings. `len` selects compressed (48 / 96) or uncompressed (96 / 192) and must
  * agree with the compression flag in the first byte. Errors name the defect (flags, not on

@@ -57,24 +57,24 @@ typedef enum {
     CUZK_CHALLENGES_NI = 2           /* Sha256(tag || replica_id || comm_r || j), no seed */
 } cuzk_challenge_kind;
 
-#define CUZK_POREP_DRG_PARENTS 6     /* BASE_DEGREE */
-#define CUZK_POREP_EXP_PARENTS 8     /* EXP_DEGREE */
+#define CUZK_POREP_DRG_PARENTS 6 /* BASE_DEGREE */
+#define CUZK_POREP_EXP_PARENTS 8 /* EXP_DEGREE */
 #define CUZK_POREP_PARENTS 14
-#define CUZK_POREP_LABEL_PARENTS 37  /* TOTAL_PARENTS: the expanded parent list hashed per label */
+#define CUZK_POREP_LABEL_PARENTS 37 /* TOTAL_PARENTS: the expanded parent list hashed per label */
 #define CUZK_POREP_MAX_LAYERS 11
 
 typedef struct {
     cuzk_seal_proof id;
-    const char *name;          /* serde name, e.g. "StackedDrg32GiBV1_1" */
-    const char *vanilla_name;  /* VanillaSealProof variant, e.g. "StackedDrg32GiBV1" (no _1) */
-    uint64_t sector_size;      /* bytes */
-    uint64_t nodes;            /* sector_size / 32 */
-    unsigned layers;           /* 2 for test sizes, 11 for 32/64 GiB */
-    unsigned partitions;       /* 1 / 10 interactive, 13 / 126 non-interactive */
-    unsigned challenges_per_partition; /* 2 / 18 */
+    const char *name;                          /* serde name, e.g. "StackedDrg32GiBV1_1" */
+    const char *vanilla_name;                  /* VanillaSealProof variant, e.g. "StackedDrg32GiBV1" (no _1) */
+    uint64_t sector_size;                      /* bytes */
+    uint64_t nodes;                            /* sector_size / 32 */
+    unsigned layers;                           /* 2 for test sizes, 11 for 32/64 GiB */
+    unsigned partitions;                       /* 1 / 10 interactive, 13 / 126 non-interactive */
+    unsigned challenges_per_partition;         /* 2 / 18 */
     unsigned base_arity, sub_arity, top_arity; /* tree R / tree C shape (8, 0|8, 0|2) */
-    unsigned base_path_len;    /* levels of one base tree: log8(nodes / (sub * top)) */
-    unsigned tree_d_depth;     /* log2(nodes) */
+    unsigned base_path_len;                    /* levels of one base tree: log8(nodes / (sub * top)) */
+    unsigned tree_d_depth;                     /* log2(nodes) */
     cuzk_api_version api_version;
     cuzk_challenge_kind challenges;
 } cuzk_seal_proof_info;
@@ -117,8 +117,8 @@ cuzk_status cuzk_seal_proof_find_params(const char *dir, cuzk_seal_proof p, char
 typedef struct {
     uint64_t nodes;
     cuzk_api_version api_version;
-    uint8_t drg_seed[28];         /* Sha256("Filecoin_DRSample" || porep_id)[..28] */
-    uint64_t feistel_keys[4];     /* Sha256("Filecoin_Feistel" || porep_id) as 4 LE u64 */
+    uint8_t drg_seed[28];     /* Sha256("Filecoin_DRSample" || porep_id)[..28] */
+    uint64_t feistel_keys[4]; /* Sha256("Filecoin_Feistel" || porep_id) as 4 LE u64 */
     uint64_t feistel_left_mask, feistel_right_mask, feistel_half_bits;
 } cuzk_porep_graph;
 
@@ -137,8 +137,8 @@ void cuzk_porep_exp_parents(const cuzk_porep_graph *g, uint32_t node, uint32_t p
 /* Sha256(prover_id || sector_id u64 BE || ticket || comm_d || porep_id), top two bits of byte
  * 31 cleared. prover_id is the 32-byte zero-padded payload of the miner's ID address (the
  * unsigned LEB128 of the actor id). */
-void cuzk_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id,
-                           const uint8_t ticket[32], const uint8_t comm_d[32], const uint8_t porep_id[32]);
+void cuzk_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id, const uint8_t ticket[32],
+                           const uint8_t comm_d[32], const uint8_t porep_id[32]);
 /* prover_id for miner actor id (the "t0" / "f0" number): LEB128, zero padded. */
 void cuzk_prover_id_from_actor(uint8_t out[32], uint64_t actor_id);
 
@@ -159,8 +159,8 @@ void cuzk_porep_ni_challenges(uint64_t *out, size_t count, uint64_t nodes, const
  * partition k are the synthetic challenges at indices drawn from a second stream keyed by
  * (replica_id || seed). */
 void cuzk_porep_synth_challenges(uint64_t *out, size_t count, uint64_t nodes, uint64_t num_synth,
-                                 const uint8_t replica_id[32], const uint8_t comm_r[32],
-                                 const uint8_t seed[32], unsigned k);
+                                 const uint8_t replica_id[32], const uint8_t comm_r[32], const uint8_t seed[32],
+                                 unsigned k);
 /* Synthetic challenge number i (i < num_synth) on its own. */
 uint64_t cuzk_porep_synth_challenge_at(uint64_t nodes, const uint8_t replica_id[32], const uint8_t comm_r[32],
                                        uint64_t i);
@@ -173,8 +173,8 @@ uint64_t cuzk_porep_synth_challenge_at(uint64_t nodes, const uint8_t replica_id[
  * out has room for cuzk_seal_proof_num_inputs(p) elements (cap checks it). replica_id, comm_d and
  * comm_r must be canonical field elements (CUZK_EINVAL otherwise). */
 cuzk_status cuzk_porep_public_inputs(cuzk_fr *out, size_t cap, cuzk_seal_proof p, const uint8_t replica_id[32],
-                                     const uint8_t comm_d[32], const uint8_t comm_r[32],
-                                     const uint8_t seed[32], unsigned k) CUZK_WARN_UNUSED;
+                                     const uint8_t comm_d[32], const uint8_t comm_r[32], const uint8_t seed[32],
+                                     unsigned k) CUZK_WARN_UNUSED;
 /* The same from what the chain knows about a sector (replica_id derived here). */
 cuzk_status cuzk_porep_public_inputs_for_sector(cuzk_fr *out, size_t cap, cuzk_seal_proof p,
                                                 const uint8_t prover_id[32], uint64_t sector_id,

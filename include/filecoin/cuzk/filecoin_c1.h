@@ -54,9 +54,9 @@ typedef struct {
 } cuzk_merkle_proof;
 
 typedef struct {
-    uint32_t index;    /* the column's node */
-    uint32_t nrows;    /* = layers */
-    cuzk_node *rows;   /* rows[l] = label of layer l + 1 */
+    uint32_t index;              /* the column's node */
+    uint32_t nrows;              /* = layers */
+    cuzk_node *rows;             /* rows[l] = label of layer l + 1 */
     cuzk_merkle_proof inclusion; /* of the column hash in tree C */
 } cuzk_column_proof;
 
@@ -64,7 +64,7 @@ typedef struct {
 typedef struct {
     uint32_t layer_index; /* 1-based */
     uint64_t node;
-    uint32_t nparents;    /* = 37 */
+    uint32_t nparents; /* = 37 */
     cuzk_node *parents;
 } cuzk_labeling_proof;
 
@@ -75,7 +75,7 @@ typedef struct {
     cuzk_column_proof c_x;
     cuzk_column_proof drg_parents[CUZK_POREP_DRG_PARENTS];
     cuzk_column_proof exp_parents[CUZK_POREP_EXP_PARENTS];
-    uint32_t nlabeling;                  /* = layers */
+    uint32_t nlabeling; /* = layers */
     cuzk_labeling_proof *labeling;
     cuzk_labeling_proof encoding;
 } cuzk_challenge_proof;

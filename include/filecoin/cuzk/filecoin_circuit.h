@@ -20,9 +20,9 @@ extern "C" {
 /* The shape a partition circuit depends on (and nothing else). */
 typedef struct {
     uint64_t nodes;
-    unsigned layers;       /* 2 or 11 (the column hash is Poseidon of that arity) */
-    unsigned challenges;   /* per partition */
-    unsigned tree_d_depth; /* binary SHA-256 tree D: log2(nodes) levels */
+    unsigned layers;         /* 2 or 11 (the column hash is Poseidon of that arity) */
+    unsigned challenges;     /* per partition */
+    unsigned tree_d_depth;   /* binary SHA-256 tree D: log2(nodes) levels */
     cuzk_tree_shape tree_rc; /* tree R and tree C: base 8 (2 and 4 in upstream's tests), optional sub, top */
 } cuzk_porep_shape;
 

@@ -22,7 +22,7 @@ extern "C" {
 
 typedef struct {
     cuzk_seal_proof proof;
-    uint8_t prover_id[32];   /* cuzk_prover_id_from_actor() for an ID address */
+    uint8_t prover_id[32]; /* cuzk_prover_id_from_actor() for an ID address */
     uint64_t sector_id;
     uint8_t ticket[32];
     /* sector_size bytes of unsealed data (already Fr32-padded: every 32-byte node must be a

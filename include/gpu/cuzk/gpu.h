@@ -101,8 +101,10 @@ cuzk_status cuzk_gpu_ntt(cuzk_gpu_device *d, cuzk_fr *data, unsigned log_n, size
 typedef struct cuzk_gpu_msm cuzk_gpu_msm;
 
 /* Uploads n affine bases once (they stay in device memory until destroy). */
-cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p1_affine *bases, size_t n) CUZK_WARN_UNUSED;
-cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p2_affine *bases, size_t n) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_create_g1(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p1_affine *bases,
+                                   size_t n) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_create_g2(cuzk_gpu_device *d, cuzk_gpu_msm **out, const blst_p2_affine *bases,
+                                   size_t n) CUZK_WARN_UNUSED;
 void cuzk_gpu_msm_destroy(cuzk_gpu_msm *m);
 size_t cuzk_gpu_msm_len(const cuzk_gpu_msm *m);
 
@@ -113,16 +115,18 @@ enum {
 
 /* What the last MSM on this object did. */
 typedef struct {
-    size_t tail;               /* scalars that went through Pippenger (n when not split) */
+    size_t tail; /* scalars that went through Pippenger (n when not split) */
     unsigned window_bits, windows;
-    double seconds;            /* wall time of the call, upload included */
+    double seconds; /* wall time of the call, upload included */
 } cuzk_gpu_msm_stats;
 
 /* out = sum_{i<n} scalars[i] * bases[i] (n <= the number of bases), scalars in Montgomery form.
  * By default zero scalars are skipped, points of one-scalars are added directly and only the
  * rest goes through Pippenger. */
-cuzk_status cuzk_gpu_msm_g1(cuzk_gpu_msm *m, blst_p1 *out, const cuzk_fr *scalars, size_t n, int flags) CUZK_WARN_UNUSED;
-cuzk_status cuzk_gpu_msm_g2(cuzk_gpu_msm *m, blst_p2 *out, const cuzk_fr *scalars, size_t n, int flags) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_g1(cuzk_gpu_msm *m, blst_p1 *out, const cuzk_fr *scalars, size_t n,
+                            int flags) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_g2(cuzk_gpu_msm *m, blst_p2 *out, const cuzk_fr *scalars, size_t n,
+                            int flags) CUZK_WARN_UNUSED;
 void cuzk_gpu_msm_last_stats(const cuzk_gpu_msm *m, cuzk_gpu_msm_stats *st);
 
 /* ---------------------------------------------------------------- the partition prover */
@@ -131,7 +135,8 @@ typedef struct cuzk_gpu_prover cuzk_gpu_prover;
 /* Uploads H, L, A, B_G1 and B_G2 (and keeps the vk points the assembly needs); the
  * parameters may be freed afterwards. Device workspace for one partition of this shape is
  * reserved on the first proof and reused. */
-cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_groth16_params *p) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                   const cuzk_groth16_params *p) CUZK_WARN_UNUSED;
 void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr);
 /* The device context the prover was made on. */
 cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr);
@@ -191,13 +196,15 @@ typedef struct {
     size_t num_inputs;
     uint64_t seed;
 } cuzk_gpu_synthetic_shape;
-cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_gpu_synthetic_shape *shape) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                             const cuzk_gpu_synthetic_shape *shape) CUZK_WARN_UNUSED;
 
 /* n distinct affine points (a + i b) G, i < n (a, b from seed), generated on the device into
  * host memory `out` (blst_p1_affine, or blst_p2_affine when g2). */
 cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
 /* An MSM object over n such points generated directly in device memory (for benchmarks). */
-cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_msm **out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_msm_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_msm **out, size_t n, bool g2,
+                                          uint64_t seed) CUZK_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

@@ -36,8 +36,8 @@ typedef struct {
 
 /* Reading flags. */
 enum {
-    CUZK_PARAMS_CHECKED = 0,   /* every point: on the curve and in the subgroup */
-    CUZK_PARAMS_UNCHECKED = 1  /* query points: on-curve only (trusted files); vk always checked */
+    CUZK_PARAMS_CHECKED = 0,  /* every point: on the curve and in the subgroup */
+    CUZK_PARAMS_UNCHECKED = 1 /* query points: on-curve only (trusted files); vk always checked */
 };
 
 /* Reads a .params file (mmap, parallel decode). Every count is checked against the file size
@@ -49,7 +49,8 @@ void cuzk_groth16_params_free(cuzk_groth16_params *p);
 cuzk_status cuzk_groth16_vk_read(cuzk_groth16_vk *vk, const char *path) CUZK_WARN_UNUSED;
 /* Parses a .vk from memory (the first bytes of a .params file have the same layout);
  * *consumed gets the vk's length. */
-cuzk_status cuzk_groth16_vk_parse(cuzk_groth16_vk *vk, const uint8_t *data, size_t size, size_t *consumed) CUZK_WARN_UNUSED;
+cuzk_status cuzk_groth16_vk_parse(cuzk_groth16_vk *vk, const uint8_t *data, size_t size,
+                                  size_t *consumed) CUZK_WARN_UNUSED;
 cuzk_status cuzk_groth16_vk_write(const cuzk_groth16_vk *vk, const char *path) CUZK_WARN_UNUSED;
 void cuzk_groth16_vk_free(cuzk_groth16_vk *vk);
 size_t cuzk_groth16_vk_size(const cuzk_groth16_vk *vk); /* bytes of its encoding */
@@ -65,7 +66,8 @@ typedef struct {
 #define CUZK_GROTH16_PROOF_BYTES 192
 void cuzk_groth16_proof_encode(uint8_t out[CUZK_GROTH16_PROOF_BYTES], const cuzk_groth16_proof *p);
 /* Checked decode (subgroup checks; identity rejected, as bellperson does). */
-cuzk_status cuzk_groth16_proof_decode(cuzk_groth16_proof *p, const uint8_t in[CUZK_GROTH16_PROOF_BYTES]) CUZK_WARN_UNUSED;
+cuzk_status cuzk_groth16_proof_decode(cuzk_groth16_proof *p,
+                                      const uint8_t in[CUZK_GROTH16_PROOF_BYTES]) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- the prover's input */
 /* What synthesis produces, exactly as bellperson's ProvingAssignment holds it:
@@ -94,9 +96,8 @@ cuzk_status cuzk_groth16_check_shape(const cuzk_groth16_params *p, const cuzk_gr
  * coset; inverse coset NTT; H MSM over N - 1 coefficients; L over aux; A, B_G1, B_G2 over the
  * density-filtered assignment (L, A, B with the 0/1 split); randomizers r and s; assembly. r and s given (deterministic
  * tests) or NULL to draw them from the OS CSPRNG. Stages are timed on tl (may be NULL). */
-cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
-                               const cuzk_groth16_witness *w, const cuzk_fr *r, const cuzk_fr *s,
-                               cuzk_timeline *tl) CUZK_WARN_UNUSED;
+cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p, const cuzk_groth16_witness *w,
+                               const cuzk_fr *r, const cuzk_fr *s, cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
 /* The CPU prover's large memory, kept across proofs so that a prover of many partitions
  * allocates nothing large per proof: the three N-element vectors of the H polynomial, the
@@ -104,7 +105,7 @@ cuzk_status cuzk_groth16_prove(cuzk_groth16_proof *out, const cuzk_groth16_param
  * Zero it before first use; one per thread. cuzk_groth16_prove uses a temporary one. */
 typedef struct {
     cuzk_fr *v[3];
-    size_t v_cap;          /* elements of each v[k] */
+    size_t v_cap;           /* elements of each v[k] */
     cuzk_ntt_domain domain; /* twiddles NULL until first use */
     cuzk_fr *scratch;
     size_t scratch_cap;
@@ -131,8 +132,8 @@ cuzk_status cuzk_groth16_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w
 /* inputs: the public inputs without the leading ONE (vk->ic_len - 1 values).
  * CUZK_OK when the proof verifies, CUZK_EVERIFY when it does not, CUZK_EINVAL on a wrong
  * input count. */
-cuzk_status cuzk_groth16_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_proof *proof,
-                                const cuzk_fr *inputs, size_t num_inputs) CUZK_WARN_UNUSED;
+cuzk_status cuzk_groth16_verify(const cuzk_groth16_vk *vk, const cuzk_groth16_proof *proof, const cuzk_fr *inputs,
+                                size_t num_inputs) CUZK_WARN_UNUSED;
 /* Several proofs against one vk with a random linear combination and one final
  * exponentiation; inputs are nproofs consecutive groups of num_inputs values. */
 cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_vk *vk, const cuzk_groth16_proof *proofs, size_t nproofs,
@@ -145,7 +146,8 @@ cuzk_status cuzk_inputs_json_write(const char *path, const cuzk_fr *inputs, size
                                    bool nested) CUZK_WARN_UNUSED;
 /* Reads either form; *inputs (malloc'd, nproofs * ninputs values) belongs to the caller.
  * Values must be canonical decimal strings below r; errors name the element, e.g. "[1][0]". */
-cuzk_status cuzk_inputs_json_read(const char *path, cuzk_fr **inputs, size_t *nproofs, size_t *ninputs) CUZK_WARN_UNUSED;
+cuzk_status cuzk_inputs_json_read(const char *path, cuzk_fr **inputs, size_t *nproofs,
+                                  size_t *ninputs) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- setup */
 /* Random parameters for an R1CS (toxic waste from the OS CSPRNG, or from rng when given, for

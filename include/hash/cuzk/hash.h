@@ -19,7 +19,7 @@ extern "C" {
 /* ---------------------------------------------------------------- SHA-256 */
 typedef struct {
     uint32_t h[8];
-    uint64_t len;      /* bytes hashed so far */
+    uint64_t len; /* bytes hashed so far */
     uint8_t buf[64];
     size_t buf_len;
 } cuzk_sha256_ctx;
@@ -35,20 +35,20 @@ const uint32_t *cuzk_sha256_k(void);
 
 /* ---------------------------------------------------------------- Poseidon */
 typedef struct {
-    unsigned arity, width;            /* width t = arity + 1 */
+    unsigned arity, width;                /* width t = arity + 1 */
     unsigned full_rounds, partial_rounds; /* R_F (total, half before and half after), R_P */
-    cuzk_fr domain_tag;               /* 2^arity - 1 for HashType::MerkleTree */
-    cuzk_fr *round_constants;         /* (R_F + R_P) * t, in generation order */
-    cuzk_fr *mds;                     /* t * t, row-major m[i][j] */
-    cuzk_fr *mds_inv;                 /* t * t */
-    cuzk_fr *compressed_constants;    /* neptune's compress_round_constants: R_F * t + R_P */
+    cuzk_fr domain_tag;                   /* 2^arity - 1 for HashType::MerkleTree */
+    cuzk_fr *round_constants;             /* (R_F + R_P) * t, in generation order */
+    cuzk_fr *mds;                         /* t * t, row-major m[i][j] */
+    cuzk_fr *mds_inv;                     /* t * t */
+    cuzk_fr *compressed_constants;        /* neptune's compress_round_constants: R_F * t + R_P */
     size_t compressed_len;
-    cuzk_fr *pre_sparse;              /* t * t, used by the last initial full round */
+    cuzk_fr *pre_sparse; /* t * t, used by the last initial full round */
     /* Partial round r mixes with the sparse matrix r (state as a row vector times it):
      * w_hat is its whole first column (t entries, [0][0] included), v_rest its first row
      * without [0][0]; the rest is the identity. */
-    cuzk_fr *sparse_w_hat;            /* R_P * t */
-    cuzk_fr *sparse_v_rest;           /* R_P * (t - 1) */
+    cuzk_fr *sparse_w_hat;  /* R_P * t */
+    cuzk_fr *sparse_v_rest; /* R_P * (t - 1) */
 } cuzk_poseidon_constants;
 
 /* The constants for an arity in {2, 4, 8, 11} (others: NULL, with the error set). */
@@ -66,7 +66,7 @@ cuzk_status cuzk_poseidon_hash_correct(cuzk_fr *out, unsigned arity, const cuzk_
  * are described next to each function. */
 typedef struct {
     uint64_t h[8];
-    uint64_t t;        /* bytes compressed so far (inputs here never exceed 2^64) */
+    uint64_t t; /* bytes compressed so far (inputs here never exceed 2^64) */
     uint8_t buf[128];
     size_t buf_len;
     size_t out_len;
@@ -102,8 +102,7 @@ uint64_t cuzk_chacha8_rng_u64(cuzk_chacha8_rng *r);
 /* The IETF ChaCha20 stream cipher (RFC 8439 layout: w12 = 32-bit block counter, w13..w15 =
  * the 96-bit nonce), as the RustCrypto `chacha20` crate applies it: keystream byte `pos`
  * onward, xored into buf (pass zeros to read the keystream). */
-void cuzk_chacha20_keystream(uint8_t *buf, size_t n, const uint8_t key[32], const uint8_t nonce[12],
-                            uint64_t pos);
+void cuzk_chacha20_keystream(uint8_t *buf, size_t n, const uint8_t key[32], const uint8_t nonce[12], uint64_t pos);
 
 #ifdef __cplusplus
 }

@@ -142,7 +142,8 @@ size_t cuzk_cs_test_constraint_count(const cuzk_cs *cs);
 /* ---------------------------------------------------------------- WITNESS children */
 /* A child system writing into the parent's (presized) assignment arrays from the given
  * offsets, for one independent sub-circuit on another thread. Destroy it before the parent. */
-cuzk_status cuzk_cs_witness_child(cuzk_cs *parent, size_t input_offset, size_t aux_offset, cuzk_cs **out) CUZK_WARN_UNUSED;
+cuzk_status cuzk_cs_witness_child(cuzk_cs *parent, size_t input_offset, size_t aux_offset,
+                                  cuzk_cs **out) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- PROVE output */
 /* What bellperson's ProvingAssignment holds after synthesis: a, b, c with the appended

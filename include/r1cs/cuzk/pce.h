@@ -23,7 +23,7 @@ enum { CUZK_PCE_ONE = 0, CUZK_PCE_MINUS_ONE = 1 };
 
 struct cuzk_pce {
     size_t num_constraints, num_inputs, num_aux; /* constraints exclude the appended input rows */
-    uint32_t *row_ptr[3];                         /* num_constraints + 1 each */
+    uint32_t *row_ptr[3];                        /* num_constraints + 1 each */
     uint32_t *col[3];
     uint32_t *coeff[3]; /* index into coeffs */
     size_t nnz[3];

@@ -23,7 +23,10 @@ typedef struct {
     size_t popcount;
 } cuzk_density;
 
-static inline int cuzk_density_get(const cuzk_density *d, size_t i) { return (int)((d->words[i / 64] >> (i % 64)) & 1); }
+static inline int cuzk_density_get(const cuzk_density *d, size_t i)
+{
+    return (int)((d->words[i / 64] >> (i % 64)) & 1);
+}
 cuzk_status cuzk_density_init(cuzk_density *d, size_t bits) CUZK_WARN_UNUSED; /* all clear */
 void cuzk_density_set(cuzk_density *d, size_t i);
 void cuzk_density_free(cuzk_density *d);

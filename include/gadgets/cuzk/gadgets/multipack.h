@@ -16,7 +16,10 @@ extern "C" {
  * (CUZK_VAR_ONE when n is 0 and nothing is allocated). */
 cuzk_var cuzk_multipack_pack_into_inputs(cuzk_cs *cs, const cuzk_bool *bits, size_t n);
 /* The number of inputs pack_into_inputs allocates for n bits. */
-static inline size_t cuzk_multipack_num_inputs(size_t n) { return (n + CUZK_MULTIPACK_CAPACITY - 1) / CUZK_MULTIPACK_CAPACITY; }
+static inline size_t cuzk_multipack_num_inputs(size_t n)
+{
+    return (n + CUZK_MULTIPACK_CAPACITY - 1) / CUZK_MULTIPACK_CAPACITY;
+}
 
 /* pack_bits: the first min(n, 254) bits as one aux x with (sum 2^i b_i) * ONE = x. */
 cuzk_num cuzk_multipack_pack_bits(cuzk_cs *cs, const cuzk_bool *bits, size_t n);
