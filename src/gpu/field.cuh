@@ -513,20 +513,10 @@ template <int N> HD bool mp_eq(const uint32_t *a, const uint32_t *b)
 
 /* The multiplication every field operation uses. */
 #define MP_MUL mp_mul_eo
-/* Squaring: the row squaring (mp_sqr_rows) unless CUZK_GPU_SQR_AS_MUL (a multiplication) or
- * CUZK_GPU_SQR_EO (the separate-product form, which was faster alone, 28.2 against 26.3 G/s
- * in bench gpu-field on the H200, but made the G1 accumulation, capped at 128 registers,
- * slower: 195.3 against 188.6 ms per 2^25 chunk, its two product arrays cost registers the
- * kernel does not have). The row squaring runs at 34.4 G/s in the same benchmark and took G1
- * 2^26 from 6.16 to 5.93 ns/point. */
-#if defined(CUZK_GPU_SQR_AS_MUL)
-template <class P> HDM void mp_sqr_as_mul(uint32_t *r, const uint32_t *a) { MP_MUL<P>(r, a, a); }
-#define MP_SQR mp_sqr_as_mul
-#elif defined(CUZK_GPU_SQR_EO)
-#define MP_SQR mp_sqr_eo
-#else
+/* Squaring: the row squaring (mp_sqr_rows). The separate-product form (mp_sqr_eo, kept for
+ * `cuzk bench gpu-field` and the emulation checks) is faster alone but costs registers the
+ * G1 accumulation kernel, capped at 128, does not have (docs/BENCHMARKS.md). */
 #define MP_SQR mp_sqr_rows
-#endif
 
 /* ---------------------------------------------------------------- Fp */
 HD void mul(fp_t &r, const fp_t &a, const fp_t &b) { MP_MUL<fp_params>(r.v, a.v, b.v); }
