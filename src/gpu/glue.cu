@@ -176,13 +176,14 @@ extern "C" cuzk_status cuzk_gpu_device_open(cuzk_gpu_device **out, int ordinal, 
 extern "C" void cuzk_gpu_device_close(cuzk_gpu_device *d)
 {
     if (!d) return;
-    if (gpu_use(d) == CUZK_OK) {
-        cudaDeviceSynchronize();
+    /* no message on failure: a caller closing after an error keeps that error's message
+     * (cudaFree waits for the work still reading the tables) */
+    if (cudaSetDevice(d->ordinal) == cudaSuccess) {
         cudaFree(d->tabs);
         cudaFree(d->tabs_s);
         for (fr_shoup_t *f : d->full) cudaFree(f);
     }
-    cuzk_clear_error();
+    cudaGetLastError();
     delete d;
 }
 

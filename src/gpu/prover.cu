@@ -335,20 +335,26 @@ static prover_vk vk_of(const cuzk_groth16_vk &v)
 }
 
 /* ---------------------------------------------------------------- host emulation */
+/* the parameters' bases where they are, in host memory (no phi(H)) */
+static prover_bases host_bases(const cuzk_groth16_params *p)
+{
+    return {(const g1_affine *)p->h,
+            (const g1_affine *)p->l,
+            (const g1_affine *)p->a,
+            (const g1_affine *)p->b_g1,
+            (const g2_affine *)p->b_g2,
+            p->h_len,
+            p->l_len,
+            p->a_len,
+            p->b_g1_len,
+            p->vk.ic_len,
+            0};
+}
+
 extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
                                           const cuzk_groth16_witness *w, const cuzk_fr *r_in, const cuzk_fr *s_in)
 {
-    prover_bases B = {(const g1_affine *)p->h,
-                      (const g1_affine *)p->l,
-                      (const g1_affine *)p->a,
-                      (const g1_affine *)p->b_g1,
-                      (const g2_affine *)p->b_g2,
-                      p->h_len,
-                      p->l_len,
-                      p->a_len,
-                      p->b_g1_len,
-                      p->vk.ic_len,
-                      0};
+    prover_bases B = host_bases(p);
     cuzk_status st = check_shape(B, w);
     if (st) return st;
     h_with_phi hp;
@@ -381,17 +387,7 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuz
                                               const cuzk_pce *pce, unsigned seg, const cuzk_fr *input, size_t ni,
                                               const cuzk_fr *aux, size_t na, const cuzk_fr *r_in, const cuzk_fr *s_in)
 {
-    prover_bases B = {(const g1_affine *)p->h,
-                      (const g1_affine *)p->l,
-                      (const g1_affine *)p->a,
-                      (const g1_affine *)p->b_g1,
-                      (const g2_affine *)p->b_g2,
-                      p->h_len,
-                      p->l_len,
-                      p->a_len,
-                      p->b_g1_len,
-                      p->vk.ic_len,
-                      0};
+    prover_bases B = host_bases(p);
     cuzk_status st = check_pce_shape(B, pce->num_constraints, pce->num_inputs, pce->num_aux, &pce->a_aux, &pce->b_input,
                                      &pce->b_aux, ni, na);
     if (st) return st;
