@@ -52,12 +52,6 @@ cuzk_status cuzk_config_set(const cuzk_config_key *k, void *base, const char *va
         if ((st = parse_u64(k, value, &x))) return st;
         *(uint64_t *)field = x;
         return CUZK_OK;
-    case CUZK_CFG_STRING:
-        if (strlen(value) > k->max)
-            return cuzk_fail(CUZK_EINVAL, "%s.%s: longer than %llu bytes", k->section, k->name,
-                             (unsigned long long)k->max);
-        strcpy(field, value);
-        return CUZK_OK;
     }
     return cuzk_fail(CUZK_EINTERNAL, "%s.%s: unknown key type", k->section, k->name);
 }
@@ -85,6 +79,5 @@ void cuzk_config_format(const cuzk_config_key *k, const void *base, char *out, s
     case CUZK_CFG_BOOL: snprintf(out, cap, "%s", *(const bool *)field ? "true" : "false"); break;
     case CUZK_CFG_UINT: snprintf(out, cap, "%u", *(const unsigned *)field); break;
     case CUZK_CFG_U64: snprintf(out, cap, "%llu", (unsigned long long)*(const uint64_t *)field); break;
-    case CUZK_CFG_STRING: snprintf(out, cap, "%s", field); break;
     }
 }

@@ -18,10 +18,9 @@ extern "C" {
 #endif
 
 typedef enum {
-    CUZK_CFG_BOOL,  /* bool: true/false, yes/no, on/off, 1/0 */
-    CUZK_CFG_UINT,  /* unsigned int in [min, max] */
-    CUZK_CFG_U64,   /* uint64_t in [min, max] */
-    CUZK_CFG_STRING /* char[max + 1]: at most max bytes */
+    CUZK_CFG_BOOL, /* bool: true/false, yes/no, on/off, 1/0 */
+    CUZK_CFG_UINT, /* unsigned int in [min, max] */
+    CUZK_CFG_U64   /* uint64_t in [min, max] */
 } cuzk_config_type;
 
 typedef struct {
