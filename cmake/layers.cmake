@@ -37,7 +37,7 @@ cuzk_layer(filecoin PUBLIC ff circuits gadgets PRIVATE hash)
 target_link_libraries(cuzk_filecoin PRIVATE PkgConfig::LIBCRYPTO)
 # gpu: cmake/cuda.cmake (the CUDA prover, or the stub without nvcc)
 include(cmake/cuda.cmake)
-cuzk_layer(engine PUBLIC circuits groth16 r1cs PRIVATE gpu)
+cuzk_layer(engine PUBLIC circuits groth16 r1cs gpu PRIVATE filecoin hash)
 
 # Beside the layers: the named test circuits, which the production path never links.
 cuzk_layer(testcircuits PUBLIC circuits PRIVATE gadgets hash filecoin)

@@ -1,17 +1,225 @@
-/* cuzk engine: proving a circuit along the fast path — the witness (parts in parallel) into
- * reused buffers, a, b, c from the precompiled circuit, then the Groth16 prover — with every
- * stage on the job's timeline. Buffers live in a cuzk_prove_buffers that callers keep across
- * proofs, so the hot path allocates nothing large. */
+/* cuzk engine: the proving engine (a long-lived object that takes jobs — PoRep C2, the PoSt and
+ * SnapDeals proofs, registered circuits — schedules their partitions over the GPUs and the CPU
+ * backend by priority, keeps parameters and precompiled circuits resident under memory budgets,
+ * verifies every proof and returns it with a timeline), and below it the fast path it proves
+ * through: the witness (parts in parallel) into reused buffers, a, b, c from the precompiled
+ * circuit, then the Groth16 prover.
+ *
+ * The engine is thread-safe: any thread may submit, await, cancel and ask for status at any
+ * time, while the engine's own threads (one witness lane for bulk work and one for urgent work,
+ * one worker per device, a loader per circuit being loaded, a finisher that verifies, a
+ * reclaimer for big frees) do the work. Failures of a job are in-band (its result says FAILED
+ * and why); the calls themselves fail only for bad requests and unknown jobs. */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
 
 #include "cuzk/circuits.h"
+#include "cuzk/config.h"
+#include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ================================================================ the engine */
+
+/* Proof kinds, with the values of cuzk.v1's ProofKind; CIRCUIT is the engine's own: a circuit
+ * registered with cuzk_engine_register_circuit (tests, benchmarks, `cuzk prove --circuit`). */
+typedef enum {
+    CUZK_KIND_POREP = 1,        /* PoRep C2: input is the C1 output JSON (or its base64 wrapper) */
+    CUZK_KIND_SNAP = 2,         /* SnapDeals EmptySectorUpdate: vanilla partition proofs */
+    CUZK_KIND_WINDOW_POST = 3,  /* WindowPoSt, one partition: vanilla sector proofs */
+    CUZK_KIND_WINNING_POST = 4, /* WinningPoSt: vanilla sector proofs */
+    CUZK_KIND_CIRCUIT = 100
+} cuzk_job_kind;
+#define CUZK_KINDS 5 /* kinds in tables: POREP, SNAP, WINDOW_POST, WINNING_POST, CIRCUIT */
+/* Index of a kind in the status and metrics tables (0..CUZK_KINDS-1), -1 for others. */
+int cuzk_kind_index(cuzk_job_kind k);
+/* "porep", "snap", "window-post", "winning-post", "circuit" (NULL for others). */
+const char *cuzk_kind_name(cuzk_job_kind k);
+/* Parses a kind name (those above); CUZK_EINVAL naming it otherwise. */
+cuzk_status cuzk_kind_parse(cuzk_job_kind *out, const char *name) CUZK_WARN_UNUSED;
+
+/* Priorities, with the values of cuzk.v1's Priority; DEFAULT takes the kind's default
+ * (WinningPoSt CRITICAL, WindowPoSt HIGH, the others NORMAL). */
+typedef enum {
+    CUZK_PRIORITY_DEFAULT = 0,
+    CUZK_PRIORITY_LOW = 1,
+    CUZK_PRIORITY_NORMAL = 2,
+    CUZK_PRIORITY_HIGH = 3,
+    CUZK_PRIORITY_CRITICAL = 4
+} cuzk_priority;
+const char *cuzk_priority_name(cuzk_priority p); /* "low" .. "critical" ("default" for 0) */
+cuzk_status cuzk_priority_parse(cuzk_priority *out, const char *name) CUZK_WARN_UNUSED;
+
+/* The engine's configuration: the numeric keys are one table (cuzk_engine_config_table,
+ * section "engine" of the config file); the strings and the test hook are set by the client. */
+typedef struct {
+    unsigned gpus;          /* GPUs to use, from ordinal 0 (default: all found; 0: none) */
+    bool cpu_worker;        /* prove on the CPU backend beside the GPUs too (always when no GPU) */
+    unsigned threads;       /* threads of the bulk pool: witnesses and CPU proving (0: all CPUs) */
+    unsigned urgent_threads; /* threads of the urgent lane's pool (0: a quarter of the CPUs, >= 1) */
+    unsigned witness_buffers; /* witness buffers ahead of the devices (0: devices + 2) */
+    uint64_t witness_buffer_bytes; /* each buffer reserved and page-locked at start (0: at first use) */
+    uint64_t host_budget;   /* host bytes for parameters, circuits, buffers, inputs (0: 80 % of RAM) */
+    uint64_t device_budget; /* bytes per GPU for resident parameters and circuits (0: its memory - reserve) */
+    uint64_t device_reserve; /* bytes per GPU left to the workspaces and the runtime */
+    unsigned aging_s;       /* seconds a waiting job takes to rise one priority class (0: no aging) */
+    unsigned result_ttl_s;  /* finished results are kept this long ... */
+    unsigned result_max;    /* ... and at most this many (the oldest dropped first) */
+    unsigned max_queued;    /* jobs waiting at most; a submit beyond fails */
+    uint64_t max_input_bytes; /* largest input a request may carry */
+    /* set by the client (NULL: defaults) */
+    const char *param_dir; /* where official .params/.vk files are (NULL: the default directory) */
+    const char *cache_dir; /* where precompiled circuits are kept (NULL: recorded in memory on load) */
+    cuzk_pool *pool;       /* the bulk pool to use instead of making one (not owned) */
+    /* Test hook: called before each partition is proved; a nonzero status fails the partition
+     * with the hook's message (CUZK_EIO from the hook means a device error: the device is taken
+     * out of service too). NULL in production. */
+    cuzk_status (*test_hook)(void *ctx, uint64_t job, unsigned partition, int device);
+    void *test_hook_ctx;
+} cuzk_engine_config;
+void cuzk_engine_config_default(cuzk_engine_config *cfg);
+const cuzk_config_key *cuzk_engine_config_table(size_t *n);
+
+typedef struct cuzk_engine cuzk_engine;
+/* Starts the engine: opens the GPUs (a device that fails to open is reported in status and left
+ * out), starts the pools and threads, reserves the witness buffers. cfg NULL: the defaults;
+ * gpu_cfg: tuning for every device (NULL: defaults). */
+cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
+                               const cuzk_gpu_config *gpu_cfg) CUZK_WARN_UNUSED;
+/* Ends every job still queued or running as CANCELLED (a partition on a device finishes first),
+ * wakes every waiter, stops the threads and frees everything. No call may start after it. */
+void cuzk_engine_destroy(cuzk_engine *e);
+
+/* A circuit the engine proves by id (kind CIRCUIT): open gives partition k of a job (its seed
+ * and input bytes are the job's); parameters from params_path (vk_path: the key proofs are
+ * verified with, NULL: the parameters' own) or, with synthetic, generated on each GPU to the
+ * circuit's shape (benchmarks: such proofs cannot verify, and results say so). The precompiled
+ * circuit is recorded from partition 0 on first load (kept in pce_path when given). */
+typedef struct {
+    const char *id;
+    cuzk_status (*open)(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned partition,
+                        cuzk_circuit **out);
+    void *ctx;
+    const char *params_path, *vk_path, *pce_path;
+    bool synthetic;
+} cuzk_engine_circuit;
+/* Copies the strings; CUZK_EINVAL when the id is taken (by a registration or a built-in id). */
+cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circuit *c) CUZK_WARN_UNUSED;
+
+typedef struct {
+    cuzk_job_kind kind;
+    cuzk_priority priority;
+    const char *request_id; /* optional: a request id seen before joins that job */
+    const uint8_t *input;   /* copied */
+    size_t input_len;
+    bool has_registered_proof; /* the client names the registered proof (it must match the input's) */
+    uint64_t registered_proof; /* numeric RegisteredSealProof for PoRep */
+    uint64_t sector_number;    /* PoRep: must match the C1 wrapper's when both are given (0: any) */
+    const char *circuit;       /* CIRCUIT: the registered id */
+    unsigned partitions;       /* CIRCUIT: proofs to make, partition k with seed + k (0: 1) */
+    uint64_t seed;             /* CIRCUIT */
+} cuzk_job_request;
+
+typedef enum {
+    CUZK_JOB_QUEUED = 0,
+    CUZK_JOB_RUNNING = 1,
+    CUZK_JOB_COMPLETED = 2,
+    CUZK_JOB_FAILED = 3,
+    CUZK_JOB_CANCELLED = 4,
+    CUZK_JOB_TIMEOUT = 5 /* only as an await result: the wait ended, the job goes on */
+} cuzk_job_state;
+const char *cuzk_job_state_name(cuzk_job_state s);
+
+/* Submits a job and returns its id (ids start at 1). A request id seen before returns the
+ * existing job's id (*joined true). Fails (nothing queued) for a malformed request: unknown kind
+ * or circuit, empty or oversized input, too many jobs queued, the engine shutting down. Bad input
+ * content (a C1 that does not parse or check) makes a job that ends FAILED with the reason. */
+cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id,
+                               bool *joined) CUZK_WARN_UNUSED;
+
+typedef struct {
+    cuzk_job_state state;
+    cuzk_job_kind kind;
+    cuzk_priority priority;
+    char circuit[64];
+    unsigned partitions;
+    uint8_t *proof; /* partitions x 192 bytes, in order (COMPLETED only; malloc'd) */
+    size_t proof_len;
+    cuzk_fr *inputs; /* the public inputs, partitions x ninputs (ONE omitted; malloc'd) */
+    size_t ninputs;
+    bool verified;      /* false only for circuits with synthetic parameters */
+    char error[1024];   /* FAILED / CANCELLED: why */
+    char *timeline_json; /* one JSON object: the job's spans (malloc'd) */
+    double queue_s, run_s; /* submit to first partition on a device; from there to the end */
+} cuzk_job_result;
+void cuzk_job_result_free(cuzk_job_result *r);
+
+/* Waits up to timeout_s (< 0: forever) for the job to end. On return r->state is its state, or
+ * TIMEOUT when the wait ended first (the job goes on). CUZK_EINVAL for an unknown id (never
+ * made, or its result dropped after result_ttl_s / result_max). */
+cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *r) CUZK_WARN_UNUSED;
+/* Cancels a job: a queued one ends CANCELLED at once, a running one at its next partition
+ * boundary. *was_running tells which; a job already ended is left as it is (CUZK_OK, false). */
+cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_running) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- status and metrics */
+#define CUZK_ENGINE_MAX_DEVICES 16
+#define CUZK_ENGINE_MAX_CIRCUITS 64
+typedef struct {
+    int ordinal; /* CUDA ordinal, -1 for the CPU backend */
+    char name[160];
+    bool in_service;
+    char out_of_service_reason[256];
+    uint64_t running_job; /* 0 when idle */
+    unsigned running_partition;
+    uint64_t partitions_proved;
+    double busy_s, idle_s; /* since the engine started */
+    uint64_t resident_bytes, budget_bytes; /* resident parameters + circuits vs its budget */
+    uint64_t mem_total, mem_free; /* device memory as the driver reports it (0 for the CPU) */
+} cuzk_engine_device_status;
+typedef struct {
+    char id[64];
+    bool host_params, host_pce; /* tiers: in host memory */
+    bool device[CUZK_ENGINE_MAX_DEVICES]; /* resident on GPU i (parameters and circuit) */
+    bool loading;
+    uint64_t host_bytes, device_bytes; /* device bytes summed over the GPUs */
+    unsigned refs; /* jobs using it now */
+    double idle_s; /* since it was last used */
+} cuzk_engine_circuit_status;
+typedef struct {
+    unsigned queued[CUZK_KINDS], running[CUZK_KINDS]; /* by cuzk_kind_index */
+    uint64_t completed[CUZK_KINDS], failed[CUZK_KINDS], cancelled[CUZK_KINDS];
+    unsigned ndevices;
+    cuzk_engine_device_status devices[CUZK_ENGINE_MAX_DEVICES];
+    unsigned ncircuits;
+    cuzk_engine_circuit_status circuits[CUZK_ENGINE_MAX_CIRCUITS];
+    uint64_t host_bytes, host_budget, pinned_bytes;
+    unsigned results_kept;
+    double uptime_s;
+} cuzk_engine_status;
+void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
+/* The status as one JSON object (malloc'd). */
+char *cuzk_engine_status_json(cuzk_engine *e);
+/* Prometheus text exposition of the counters (malloc'd). */
+char *cuzk_engine_metrics(cuzk_engine *e);
+
+/* Makes a circuit resident (parameters and precompiled circuit, on every GPU that has room, or
+ * in host memory for the CPU backend) and waits for it: "porep-32g"-style ids or a registered
+ * id. *seconds: how long it took (0 when already resident). */
+cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit, double *seconds) CUZK_WARN_UNUSED;
+/* Drops an idle circuit from every tier (memory freed in the background); *freed: the bytes.
+ * CUZK_EINVAL while jobs use it. */
+cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit, uint64_t *freed) CUZK_WARN_UNUSED;
+
+/* The circuit id of a PoRep proof: "porep-2k", "porep-8m", "porep-512m", "porep-32g",
+ * "porep-64g" (the NI proofs "ni-" before them). */
+void cuzk_porep_circuit_id(char out[64], uint64_t registered_proof);
+
+/* ================================================================ the fast path */
 
 typedef struct {
     cuzk_witness w; /* the last witness (its public inputs are w.input[1..]) */
