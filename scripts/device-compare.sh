@@ -6,6 +6,9 @@
 #   micro      G1 MSM 2^26, G2 MSM 2^24, NTT 2^27: REPS rounds, old then new each round
 #   partition  the 32 GiB PoRep partition through the pipeline (10 partitions), old, new, old, new
 #   test       test_gpu of this tree (quick: CUZK_GPU_TEST_LARGE=0)
+#   engine     this tree's engine on the GPU: verified proofs of random:65536 through
+#              `bench engine`, then the 32 GiB PoRep shape (synthetic data and parameters) with a
+#              CRITICAL random:524288 job mid-run; then old and new `bench gpu-prove` (REPS jobs)
 # JSON lines go to $OUT/compare.jsonl, logs to $OUT. Needs .devdeps from scripts/device-prep.sh.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +66,28 @@ partition)
     grep -E "partition [0-9]+: prove" "$out/partition-$b.txt" | awk '{print $NF, $0}' | head -12 >"$out/partition-$b-lines.txt"
     grep -E "^ *partition [0-9]+: prove" "$out/partition-$b.txt" | head -10
     cat "$out/partition-$b.txt" >>"$out/partition-all.txt"
+  done
+  ;;
+engine)
+  bin=$bn/cuzk
+  t0=$(date +%s)
+  $bin setup --circuit random:65536 --params /tmp/r64k.params --vk /tmp/r64k.vk --quiet >"$out/setup.txt" 2>&1
+  echo "setup random:65536 rc $? in $(( $(date +%s) - t0 )) s"
+  timeout 120 $bin bench engine --kind circuit --circuit random:65536 --params /tmp/r64k.params --jobs 12 \
+    --concurrency 3 --partitions 3 --gpu >"$out/engine-small.txt" 2>&1
+  echo "engine random:65536 rc $?"; cat "$out/engine-small.txt"
+  t0=$(date +%s)
+  CUZK_ENGINE_WITNESS_BUFFER_BYTES=4200000000 timeout 420 $bin bench engine --kind porep --synthetic \
+    --sector-size 32GiB --pce /tmp/porep32.pce --jobs "$reps" --concurrency 2 --gpu --critical random:524288 \
+    >"$out/engine-32g.txt" 2>&1
+  echo "engine porep 32GiB rc $? in $(( $(date +%s) - t0 )) s"; cat "$out/engine-32g.txt"
+  ;;
+gpuprove) # the pipeline's partition, old and new builds alternating
+  for b in old new old new; do
+    timeout 200 /tmp/build-$b/cuzk bench gpu-prove --circuit porep:32GiB --pce /tmp/porep32.pce --partitions 10 \
+      --reps 2 >"$out/gpuprove-$b.txt" 2>&1
+    echo "$b rc $?: $(grep -E "^ *partition [0-9]+: prove" "$out/gpuprove-$b.txt" | awk '{print $(NF-1)}' | sort -n | \
+      awk '{a[NR]=$1} END {print "partitions", NR, "median", a[int((NR+1)/2)], "ms"}')"
   done
   ;;
 esac

@@ -47,6 +47,27 @@ static double quantile(double *v, size_t n, double q)
     return v[i < n ? i : n - 1];
 }
 
+/* The first job's top-level spans and partition 0's (where its extra time went). */
+static void print_first(const char *json)
+{
+    json_error_t err;
+    json_t *spans = json ? json_loads(json, 0, &err) : NULL;
+    long p0 = -2;
+    printf("  first job's timeline     ");
+    for (size_t i = 0; i < json_array_size(spans); i++) {
+        json_t *s = json_array_get(spans, i);
+        const char *name = json_string_value(json_object_get(s, "name"));
+        long parent = (long)json_integer_value(json_object_get(s, "parent"));
+        if (!name || (parent != -1 && parent != p0)) continue;
+        if (parent == -1 && !strcmp(name, "partition 0")) p0 = (long)i;
+        if (parent == -1 && !strncmp(name, "partition ", 10) && strcmp(name, "partition 0")) continue;
+        printf(" %s%s %.3f s;", parent == -1 ? "" : "(partition 0) ", name,
+               json_number_value(json_object_get(s, "seconds")));
+    }
+    printf("\n");
+    json_decref(spans);
+}
+
 /* the device time of every partition in a result's timeline */
 static void partition_times(const char *json, double **v, size_t *n, size_t *cap)
 {
@@ -294,6 +315,7 @@ int cli_bench_engine(int argc, char **argv)
                dev_gap_max * 1e3, dev_gaps ? dev_gap_total / (double)dev_gaps * 1e3 : 0, (unsigned long long)dev_gaps);
         printf("  first job's extra cost    %.3f s over the steady interval (loads, first witness)\n",
                first - interval);
+        print_first(jobs[0].r.timeline_json);
         printf("  peak host RSS             %.2f GiB\n", (double)hwm / (1 << 20));
         if (crit_sent)
             printf("  CRITICAL %s mid-run       %s, waited %.1f ms for a device, proved in %.1f ms\n", critical,

@@ -90,7 +90,7 @@ static void job_free(engine_job *j)
 }
 
 /* Drops ended results beyond result_max or older than result_ttl_s (locked). */
-static void prune_results(cuzk_engine *e)
+void engine_prune_results(cuzk_engine *e)
 {
     double now = cuzk_now();
     unsigned kept = 0;
@@ -500,7 +500,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
         res_want_host(e, j->circ, j);
         pthread_cond_broadcast(&e->work_cv);
     }
-    prune_results(e);
+    engine_prune_results(e);
     engine_leave(e);
     return CUZK_OK;
 }
@@ -513,7 +513,7 @@ static cuzk_status fill_result(const engine_job *j, cuzk_job_result *r)
     r->kind = j->kind;
     r->priority = j->prio;
     if (j->circ) snprintf(r->circuit, sizeof r->circuit, "%s", j->circ->id);
-    r->partitions = j->plan.nparts;
+    r->partitions = j->circ ? j->plan.nparts : 0; /* set once the input is checked */
     snprintf(r->error, sizeof r->error, "%s", j->error);
     r->queue_s = j->started ? j->start_t - j->submit_t : (engine_job_live(j) ? cuzk_now() : j->end_t) - j->submit_t;
     r->run_s = j->started ? (engine_job_live(j) ? cuzk_now() : j->end_t) - j->start_t : 0;
@@ -558,6 +558,7 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s,
     memset(r, 0, sizeof *r);
     cuzk_status st = engine_enter(e);
     if (st) return st;
+    engine_prune_results(e);
     struct timespec dl;
     if (timeout_s >= 0) deadline_of(&dl, timeout_s);
     engine_job *j = find_job(e, job_id);
@@ -583,6 +584,7 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_runnin
     *was_running = false;
     cuzk_status st = engine_enter(e);
     if (st) return st;
+    engine_prune_results(e);
     engine_job *j = find_job(e, job_id);
     if (!j) st = cuzk_fail(CUZK_EINVAL, "no job %llu", (unsigned long long)job_id);
     else if (engine_job_live(j)) {

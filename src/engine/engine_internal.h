@@ -237,6 +237,9 @@ struct cuzk_engine {
 /* engine.c */
 cuzk_status engine_enter(cuzk_engine *e); /* an API call begins: locks (fails while stopping) */
 void engine_leave(cuzk_engine *e);        /* ... and ends: unlocks */
+/* Drops results beyond result_max or older than result_ttl_s (locked; from API calls only,
+ * never while a job list is being walked). */
+void engine_prune_results(cuzk_engine *e);
 void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st); /* locked */
 void engine_job_fail(engine_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool engine_job_live(const engine_job *j);

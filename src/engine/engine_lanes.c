@@ -17,9 +17,10 @@ static cuzk_status slot_fit(witness_slot *s, size_t ni, size_t na, bool pin, cuz
                             int64_t *pinned)
 {
     *grown = 0;
-    *pinned = -(int64_t)(s->pinned_in_bytes + s->pinned_aux_bytes);
+    *pinned = 0;
     if (s->w.input_cap >= ni && s->w.aux_cap >= na) return CUZK_OK;
-    int span = cuzk_span_begin(tl, "grow and page-lock a witness buffer (once)");
+    *pinned = -(int64_t)(s->pinned_in_bytes + s->pinned_aux_bytes);
+    int span = cuzk_span_begin(tl, pin ? "grow and page-lock a witness buffer (once)" : "grow a witness buffer (once)");
     if (s->pinned_in) cuzk_gpu_host_unregister(s->pinned_in);
     if (s->pinned_aux) cuzk_gpu_host_unregister(s->pinned_aux);
     s->pinned_in = s->pinned_aux = NULL;
@@ -241,7 +242,8 @@ static bool pending_work(const cuzk_engine *e)
 {
     if (e->ready) return true;
     for (const engine_job *j = e->jobs; j; j = j->next)
-        if (engine_job_live(j) && !j->cancel_req && !j->failing && j->next_part < j->plan.nparts) return true;
+        if (j->circ && engine_job_live(j) && !j->cancel_req && !j->failing && j->next_part < j->plan.nparts)
+            return true;
     return false;
 }
 

@@ -46,6 +46,7 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
 {
     memset(out, 0, sizeof *out);
     pthread_mutex_lock(&e->mu);
+    engine_prune_results(e);
     double now = cuzk_now();
     for (engine_job *j = e->jobs; j; j = j->next) {
         int k = cuzk_kind_index(j->kind);
@@ -287,11 +288,15 @@ cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit, double *sec
     double t0 = cuzk_now();
     if (!c) st = cuzk_fail(CUZK_EINVAL, "circuit_id: unknown circuit '%s'", circuit);
     else {
+        bool resident = c->host_ready;
+        for (unsigned i = 0; i < e->ndev; i++)
+            if (e->dev[i].ordinal >= 0 && e->dev[i].in_service && !c->dev[i].prover && !c->dev[i].unfit)
+                resident = false;
         c->refs++; /* not evicted while it loads */
         st = res_preload(e, c);
         c->refs--;
         c->last_used = cuzk_now();
-        *seconds = cuzk_now() - t0;
+        *seconds = resident ? 0 : cuzk_now() - t0;
     }
     engine_leave(e);
     return st;

@@ -322,7 +322,7 @@ static cuzk_status record_or_load_pce(load_task *t, cuzk_pce *pce, cuzk_timeline
 static void copy_vk(cuzk_groth16_vk *dst, const cuzk_groth16_vk *src)
 {
     *dst = *src;
-    dst->ic = malloc(src->ic_len * sizeof *src->ic);
+    dst->ic = cuzk_big_alloc(src->ic_len * sizeof *src->ic); /* as the reader allocates: vk_free unmaps it */
     if (dst->ic) memcpy(dst->ic, src->ic, src->ic_len * sizeof *src->ic);
     else dst->ic_len = 0;
 }

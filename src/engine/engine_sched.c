@@ -59,7 +59,9 @@ engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
     double now = cuzk_now();
     engine_job *best = NULL;
     for (engine_job *j = e->jobs; j; j = j->next) {
-        if (!engine_job_live(j) || j->cancel_req || j->failing || j->next_part >= j->plan.nparts) continue;
+        /* a job whose input is still being checked has no circuit yet */
+        if (!j->circ || !engine_job_live(j) || j->cancel_req || j->failing || j->next_part >= j->plan.nparts)
+            continue;
         if (urgent && j->prio < CUZK_PRIORITY_HIGH) continue;
         engine_circuit *c = j->circ;
         if (!c->host_ready) {

@@ -69,7 +69,7 @@ typedef struct {
     unsigned aging_s;       /* seconds a waiting job takes to rise one priority class (0: no aging) */
     unsigned result_ttl_s;  /* finished results are kept this long ... */
     unsigned result_max;    /* ... and at most this many (the oldest dropped first) */
-    unsigned max_queued;    /* jobs waiting at most; a submit beyond fails */
+    unsigned max_queued;    /* jobs queued or running at most; a submit beyond fails */
     uint64_t max_input_bytes; /* largest input a request may carry */
     /* set by the client (NULL: defaults) */
     const char *param_dir; /* where official .params/.vk files are (NULL: the default directory) */
@@ -160,7 +160,7 @@ typedef struct {
     size_t ninputs;
     bool verified;      /* false only for circuits with synthetic parameters */
     char error[1024];   /* FAILED / CANCELLED: why */
-    char *timeline_json; /* one JSON object: the job's spans (malloc'd) */
+    char *timeline_json; /* the job's spans, a JSON array of {name, parent, start, seconds[, other]} (malloc'd) */
     double queue_s, run_s; /* submit to first partition on a device; from there to the end */
 } cuzk_job_result;
 void cuzk_job_result_free(cuzk_job_result *r);
