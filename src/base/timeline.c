@@ -4,6 +4,7 @@
 #include "cuzk/base.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -142,6 +143,18 @@ void cuzk_timeline_print(const cuzk_timeline *tl, FILE *out)
     pthread_mutex_unlock((pthread_mutex_t *)&tl->mu);
 }
 
+static void json_string(FILE *out, const char *v)
+{
+    fputc('"', out);
+    for (; *v; v++) {
+        unsigned char ch = (unsigned char)*v;
+        if (ch == '"' || ch == '\\') fprintf(out, "\\%c", ch);
+        else if (ch < 0x20) fprintf(out, "\\u%04x", ch);
+        else fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
 void cuzk_timeline_print_json(const cuzk_timeline *tl, FILE *out)
 {
     if (!tl) {
@@ -152,9 +165,60 @@ void cuzk_timeline_print_json(const cuzk_timeline *tl, FILE *out)
     fputc('[', out);
     for (int i = 0; i < tl->n; i++) {
         const span *s = &tl->spans[i];
-        fprintf(out, "%s{\"name\":\"%s\",\"parent\":%d,\"start\":%.6f,\"seconds\":%.6f}", i ? "," : "", s->name,
-                s->parent, s->start - tl->t0, span_len(s));
+        fprintf(out, "%s{\"name\":", i ? "," : "");
+        json_string(out, s->name);
+        fprintf(out, ",\"parent\":%d,\"start\":%.6f,\"seconds\":%.6f", s->parent, s->start - tl->t0, span_len(s));
+        /* the parent's time its children do not account for (children may overlap) */
+        double covered = 0;
+        bool parent = false;
+        for (int j = i + 1; j < tl->n; j++)
+            if (tl->spans[j].parent == i) {
+                covered += span_len(&tl->spans[j]);
+                parent = true;
+            }
+        if (parent) fprintf(out, ",\"other\":%.6f", span_len(s) > covered ? span_len(s) - covered : 0.0);
+        fputc('}', out);
     }
     fputc(']', out);
     pthread_mutex_unlock((pthread_mutex_t *)&tl->mu);
 }
+
+char *cuzk_timeline_json(const cuzk_timeline *tl)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    cuzk_timeline_print_json(tl, f);
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+int cuzk_span_add_at(cuzk_timeline *tl, int parent, const char *name, double start, double end)
+{
+    if (!tl) return -1;
+    pthread_mutex_lock(&tl->mu);
+    int id = push_span(tl, parent, name, start, end);
+    pthread_mutex_unlock(&tl->mu);
+    return id;
+}
+
+void cuzk_timeline_graft(cuzk_timeline *dst, int parent, const cuzk_timeline *src)
+{
+    if (!dst || !src || dst == src) return;
+    pthread_mutex_lock((pthread_mutex_t *)&src->mu);
+    pthread_mutex_lock(&dst->mu);
+    int base = dst->n;
+    for (int i = 0; i < src->n; i++) {
+        const span *s = &src->spans[i];
+        double end = s->end >= 0 ? s->end : cuzk_now();
+        push_span(dst, s->parent < 0 ? parent : base + s->parent, s->name, s->start, end);
+    }
+    pthread_mutex_unlock(&dst->mu);
+    pthread_mutex_unlock((pthread_mutex_t *)&src->mu);
+}
+
+double cuzk_timeline_origin(const cuzk_timeline *tl) { return tl ? tl->t0 : 0; }

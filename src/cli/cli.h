@@ -3,6 +3,8 @@
 #ifndef CUZK_CLI_H
 #define CUZK_CLI_H
 
+#include <stdio.h>
+
 typedef struct {
     const char *name, *summary;
     int (*run)(int argc, char **argv);
@@ -22,6 +24,10 @@ int cli_verify_porep(int argc, char **argv);
 int cli_bench_gpu(const char *what, int argc, char **argv);
 /* bench gpu-prove --circuit (cmd_bench_gpu_circuit.c) */
 int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json);
+/* bench engine (cmd_bench_engine.c) */
+int cli_bench_engine(int argc, char **argv);
+/* Prints the timeline JSON of an engine result as an indented tree (timeline_print.c). */
+void cli_print_timeline_json(const char *title, const char *json, FILE *out);
 /* a field of /proc/self/status in KiB (e.g. "VmHWM:"), -1 if absent */
 long cli_rss_kib(const char *key);
 

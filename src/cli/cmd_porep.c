@@ -10,7 +10,6 @@
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/engine.h"
-#include "cuzk/gpu.h"
 
 /* Public inputs of every partition, recomputed natively: out[partitions * ninputs]. */
 static cuzk_status recompute_inputs(cuzk_seal_proof proof, const uint8_t replica_id[32], const uint8_t comm_d[32],
@@ -35,42 +34,22 @@ static cuzk_status recompute_inputs(cuzk_seal_proof proof, const uint8_t replica
     return CUZK_OK;
 }
 
-/* One partition: synthesis (PROVE), a check that synthesis made the recomputed public
- * inputs, and the Groth16 proof. With check, TEST mode first names a failing constraint. */
-static cuzk_status prove_partition(const cuzk_porep_shape *shape, const cuzk_c1 *c1, unsigned k,
-                                   const cuzk_groth16_params *p, cuzk_gpu_prover *gpu, const cuzk_fr *want_inputs,
-                                   size_t ni, bool check, cuzk_groth16_proof *out, cuzk_timeline *tl)
+/* --check: each partition in TEST mode, naming the first unsatisfied constraint. */
+static cuzk_status check_partitions(const cuzk_c1 *c1)
 {
-    cuzk_cs *cs;
-    cuzk_status st;
-    if (check) {
-        int span = cuzk_span_begin(tl, "check (TEST mode)");
+    cuzk_porep_shape shape;
+    cuzk_status st = cuzk_porep_shape_for_proof(&shape, c1->proof);
+    for (unsigned k = 0; k < c1->partitions && !st; k++) {
+        cuzk_cs *cs;
         if ((st = cuzk_cs_create(&cs, CUZK_CS_TEST, true))) return st;
-        cuzk_stacked_synthesize(cs, shape, c1, k);
+        cuzk_stacked_synthesize(cs, &shape, c1, k);
         const char *path = NULL;
         long bad = cs->status ? -1 : cuzk_cs_which_unsatisfied(cs, &path);
         st = cs->status ? cs->status
             : bad >= 0  ? cuzk_fail(CUZK_EVERIFY, "partition %u: constraint %ld is not satisfied: %s", k, bad, path)
                         : CUZK_OK;
         cuzk_cs_destroy(cs);
-        cuzk_span_end(tl, span);
-        if (st) return st;
     }
-    int span = cuzk_span_begin(tl, "synthesize");
-    if ((st = cuzk_cs_create(&cs, CUZK_CS_PROVE, true))) return st;
-    cuzk_stacked_synthesize(cs, shape, c1, k);
-    cuzk_prove_result pr;
-    st = cuzk_cs_finish_prove(cs, &pr);
-    cuzk_cs_destroy(cs);
-    cuzk_span_end(tl, span);
-    if (st) return st;
-    if (pr.num_inputs != ni + 1 || memcmp(pr.input + 1, want_inputs, ni * sizeof(cuzk_fr)))
-        st = cuzk_fail(CUZK_EINTERNAL, "partition %u: the circuit's public inputs differ from the recomputed ones", k);
-    cuzk_groth16_witness w = cuzk_groth16_witness_of(&pr);
-    if (!st) st = cuzk_groth16_check_shape(p, &w);
-    if (st == CUZK_EINVAL) cuzk_fail_context(st, "the parameters do not fit a %s partition", c1->info->name);
-    if (!st) st = gpu ? cuzk_gpu_prove(gpu, out, &w, NULL, NULL, tl) : cuzk_groth16_prove(out, p, &w, NULL, NULL, tl);
-    cuzk_prove_result_free(&pr);
     return st;
 }
 
@@ -99,22 +78,14 @@ static cuzk_status pinpoint(const cuzk_c1 *c1, cuzk_status st)
     return cuzk_fail(st, "%s", vanilla);
 }
 
-/* Partition k of the C1 as a circuit, for the pipeline. */
-static cuzk_status open_partition(void *ctx, unsigned k, cuzk_circuit **out)
-{
-    return cuzk_porep_circuit_open(out, ctx, k);
-}
-
 int cli_prove_porep(int argc, char **argv)
 {
     const char *c1_path = NULL, *params_path = NULL, *out_path = NULL, *vk_path = NULL, *inputs_path = NULL,
                *threads = NULL, *pce_path = NULL;
     bool check = false, quiet = false, use_gpu = false, done;
     cli_opt opts[] = {
-        {"pce", "FILE",
-         "precompiled circuit: parallel witness + matrices instead of PROVE synthesis (recorded and "
-         "saved there on first use)",
-         &pce_path, NULL},
+        {"pce", "FILE", "keep the precompiled circuit there (recorded on first use; default: in memory)", &pce_path,
+         NULL},
         {"c1", "FILE", "C1 output: SealCommitPhase1Output JSON, or lotus-bench/curio's base64 wrapper", &c1_path, NULL},
         {"params", "FILE", "Groth16 parameters of the proof type (official .params or cuzk setup)", &params_path, NULL},
         {"out", "PROOF", "where to write the proofs (192 bytes per partition, in order)", &out_path, NULL},
@@ -124,9 +95,8 @@ int cli_prove_porep(int argc, char **argv)
          NULL},
         {"check", NULL, "run TEST mode first and name the first unsatisfied constraint", NULL, &check},
         {"gpu", NULL,
-         "prove on the GPU (parameters uploaded once); with --pce the precompiled circuit is "
-         "uploaded too, a, b, c are computed on the GPU and the next partition's witness is made "
-         "on the CPU meanwhile",
+         "prove on the GPUs (parameters and the precompiled circuit resident there; the next partition's "
+         "witness is made on the CPU meanwhile)",
          NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
@@ -139,104 +109,42 @@ int cli_prove_porep(int argc, char **argv)
     if (!out_path) return cli_missing("prove porep", "out");
     if (cli_threads("prove porep", threads)) return 2;
 
-    cuzk_timeline *tl = cuzk_timeline_create("prove porep");
+    cuzk_mapped_file f = {0};
     cuzk_c1 *c1 = NULL;
-    cuzk_groth16_params p = {0};
-    cuzk_groth16_vk vk = {0};
-    cuzk_groth16_proof *proofs = NULL;
-    cuzk_fr *inputs = NULL;
-    size_t nparts = 0, ni = 0;
-    cuzk_porep_shape shape;
-    int span = cuzk_span_begin(tl, "read c1");
-    cuzk_status st = cuzk_c1_parse_file(&c1, c1_path, NULL);
-    cuzk_span_end(tl, span);
-    if (!st) {
-        span = cuzk_span_begin(tl, "check vanilla proofs");
+    cuzk_engine *e = NULL;
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    cuzk_status st = cuzk_map_file(&f, c1_path);
+    /* the circuit is known from the C1's registered proof; --check's TEST pass runs here, the
+     * vanilla checks run in the engine */
+    if (!st) st = cuzk_c1_parse_any(&c1, f.data, f.size, NULL, NULL);
+    if (st) cuzk_fail_context(st, "%s", c1_path);
+    if (!st && check) {
         st = cuzk_c1_verify(c1, NULL, 0);
+        if (st) st = pinpoint(c1, st);
+        else st = check_partitions(c1);
         if (st) cuzk_fail_context(st, "%s", c1_path);
-        cuzk_span_end(tl, span);
-        if (st && check) st = pinpoint(c1, st); /* --check: also name the constraint it breaks */
     }
-    if (!st) st = cuzk_porep_shape_for_proof(&shape, c1->proof);
-    if (!st) st = recompute_inputs(c1->proof, c1->replica_id, c1->comm_d, c1->comm_r, c1->seed, &inputs, &nparts, &ni);
-    if (!st && nparts != c1->partitions)
-        st = cuzk_fail(CUZK_EINVAL, "%s: %u partitions, a %s proof has %zu", c1_path, c1->partitions, c1->info->name,
-                       nparts);
+    char id[64] = "";
+    if (!st) cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
+    if (!st) st = cli_engine_create(&e, use_gpu);
+    if (!st) st = cuzk_engine_set_files(e, id, params_path, vk_path, pce_path);
+    uint64_t job = 0;
+    cuzk_job_request req = {.kind = CUZK_KIND_POREP, .input = f.data, .input_len = f.size};
+    if (!st) st = cuzk_engine_submit(e, &req, &job, NULL);
+    if (!st) st = cuzk_engine_await(e, job, -1, &r);
+    if (!st && r.state != CUZK_JOB_COMPLETED) st = cuzk_fail(CUZK_EVERIFY, "%s: %s (nothing written)", c1_path, r.error);
+    if (!st) st = cuzk_write_file_atomic(out_path, r.proof, r.proof_len);
+    if (!st && inputs_path) st = cuzk_inputs_json_write(inputs_path, r.inputs, r.partitions, r.ninputs, true);
     if (!st) {
-        span = cuzk_span_begin(tl, "read params");
-        st = cuzk_groth16_params_read(&p, params_path, CUZK_PARAMS_UNCHECKED);
-        cuzk_span_end(tl, span);
-    }
-    if (!st && p.vk.ic_len != ni + 1)
-        st = cuzk_fail(CUZK_EINVAL,
-                       "%s: parameters for %zu public inputs, but a %s partition has %zu (wrong sector size "
-                       "or proof type for these parameters?)",
-                       params_path, p.vk.ic_len ? p.vk.ic_len - 1 : 0, c1->info->name, ni);
-    if (!st && vk_path) st = cuzk_groth16_vk_read(&vk, vk_path);
-    if (!st && !(proofs = calloc(nparts, sizeof *proofs))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-    cuzk_pce pce = {0};
-    cuzk_gpu_prover *gpu = NULL;
-    cuzk_gpu_device *dev = NULL;
-    if (!st && use_gpu) {
-        span = cuzk_span_begin(tl, "upload params to the GPU");
-        st = cli_gpu_open(&dev);
-        if (!st) st = cuzk_gpu_prover_create(dev, &gpu, &p);
-        cuzk_span_end(tl, span);
-    }
-    if (!st && pce_path && !check) {
-        cuzk_circuit *c0;
-        st = cuzk_porep_circuit_open(&c0, c1, 0);
-        if (!st) {
-            st = cuzk_pce_load_or_record(pce_path, c0, &pce, tl);
-            cuzk_circuit_free(c0);
-        }
-        cuzk_fr *made = st ? NULL : calloc((size_t)nparts * ni + 1, sizeof *made);
-        if (!st && !made) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-        if (!st) st = cuzk_prove_partitions(nparts, open_partition, c1, &pce, &p, gpu, proofs, made, ni, tl);
-        if (st == CUZK_EINVAL) cuzk_fail_context(st, "the parameters do not fit a %s partition", c1->info->name);
-        if (!st && memcmp(made, inputs, (size_t)nparts * ni * sizeof(cuzk_fr)))
-            st = cuzk_fail(CUZK_EINTERNAL, "the circuit's public inputs differ from the recomputed ones");
-        free(made);
-    } else {
-        for (unsigned k = 0; k < nparts && !st; k++) {
-            char name[32];
-            snprintf(name, sizeof name, "partition %u", k);
-            span = cuzk_span_begin(tl, name);
-            st = prove_partition(&shape, c1, k, &p, gpu, inputs + k * ni, ni, check, &proofs[k], tl);
-            cuzk_span_end(tl, span);
-        }
-    }
-    cuzk_gpu_prover_destroy(gpu);
-    cuzk_gpu_device_close(dev);
-    cuzk_pce_free(&pce);
-    if (!st) {
-        span = cuzk_span_begin(tl, "verify");
-        st = cuzk_groth16_verify_batch(vk_path ? &vk : &p.vk, proofs, nparts, inputs, ni);
-        if (st)
-            cuzk_fail_context(st, "the proofs do not verify against %s (nothing written)",
-                              vk_path ? vk_path : params_path);
-        cuzk_span_end(tl, span);
-    }
-    if (!st) {
-        uint8_t *bytes = calloc(nparts, CUZK_GROTH16_PROOF_BYTES);
-        if (!bytes) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-        for (size_t k = 0; k < nparts && bytes; k++)
-            cuzk_groth16_proof_encode(bytes + k * CUZK_GROTH16_PROOF_BYTES, &proofs[k]);
-        if (!st) st = cuzk_write_file_atomic(out_path, bytes, nparts * CUZK_GROTH16_PROOF_BYTES);
-        if (!st && inputs_path) st = cuzk_inputs_json_write(inputs_path, inputs, nparts, ni, true);
-        free(bytes);
-    }
-    if (!st) {
-        fprintf(stderr, "%s: %zu partition proof(s) written to %s\n", c1->info->name, nparts, out_path);
-        if (!quiet) cuzk_timeline_print(tl, stderr);
+        fprintf(stderr, "%s: %u partition proof(s) written to %s\n", c1->info->name, r.partitions, out_path);
+        if (!quiet) cli_print_timeline_json("prove porep", r.timeline_json, stderr);
     }
     rc = st ? cli_error("prove porep") : 0;
-    free(proofs);
-    free(inputs);
-    cuzk_groth16_vk_free(&vk);
-    cuzk_groth16_params_free(&p);
+    cuzk_job_result_free(&r);
+    cuzk_engine_destroy(e);
     cuzk_c1_free(c1);
-    cuzk_timeline_destroy(tl);
+    cuzk_unmap_file(&f);
     return rc;
 }
 

@@ -7,12 +7,14 @@
 
 #include <stdio.h>
 
+#include "cuzk/engine.h"
 #include "cuzk/gpu.h"
 
 typedef struct {
     unsigned threads;    /* [cuzk] threads: the CLI's pool (0: one per CPU) */
     unsigned gpu_device; /* [cuzk] gpu_device: the CUDA ordinal `--gpu` work runs on */
     cuzk_gpu_config gpu; /* [gpu] ... */
+    cuzk_engine_config engine; /* [engine] ... */
     const char *home;    /* $HOME (NULL when unset): the demo's default cache is under it */
 } cli_settings;
 
@@ -32,6 +34,9 @@ int cli_pool_start(void);
 int cli_pool_resize(unsigned threads);
 void cli_pool_stop(void);
 
+/* The in-process engine every prove command runs through, with the configured [engine] keys,
+ * the CLI's pool, and the GPUs only when gpu (else the CPU backend). */
+cuzk_status cli_engine_create(cuzk_engine **out, bool gpu) CUZK_WARN_UNUSED;
 /* Opens the configured GPU with the configured tuning. */
 cuzk_status cli_gpu_open(cuzk_gpu_device **out) CUZK_WARN_UNUSED;
 

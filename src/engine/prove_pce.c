@@ -25,6 +25,18 @@ static cuzk_status check_counts(const cuzk_pce *pce, const cuzk_circuit *c, cons
     return CUZK_OK;
 }
 
+cuzk_status cuzk_pce_record(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl)
+{
+    int span = cuzk_span_begin(tl, "record precompiled circuit (once)");
+    cuzk_cs *cs;
+    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
+    if (!st) st = cuzk_circuit_synthesize(c, cs, 0);
+    if (!st) st = cuzk_cs_finish_record_pce(cs, pce);
+    cuzk_cs_destroy(cs);
+    cuzk_span_end(tl, span);
+    return st;
+}
+
 cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl)
 {
     cuzk_status st;
@@ -33,14 +45,8 @@ cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuz
         st = cuzk_pce_load(pce, path);
         cuzk_span_end(tl, span);
     } else {
-        int span = cuzk_span_begin(tl, "record precompiled circuit (once)");
-        cuzk_cs *cs;
-        st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
-        if (!st) st = cuzk_circuit_synthesize(c, cs, 0);
-        if (!st) st = cuzk_cs_finish_record_pce(cs, pce);
-        cuzk_cs_destroy(cs);
+        st = cuzk_pce_record(c, pce, tl);
         if (!st) st = cuzk_pce_save(pce, path);
-        cuzk_span_end(tl, span);
     }
     if (!st) st = check_counts(pce, c, path);
     if (st) cuzk_pce_free(pce);

@@ -121,6 +121,12 @@ cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk_fr *input,
 {
     return no_cuda();
 }
+void cuzk_gpu_prefetch_drop(cuzk_gpu_prover *pr, const cuzk_fr *input, const cuzk_fr *aux)
+{
+    (void)pr;
+    (void)input;
+    (void)aux;
+}
 size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr)
 {
     (void)pr;

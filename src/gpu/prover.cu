@@ -708,6 +708,13 @@ extern "C" cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pc
 
 extern "C" cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr) { return pr ? pr->dev : NULL; }
 
+extern "C" void cuzk_gpu_prefetch_drop(cuzk_gpu_prover *pr, const cuzk_fr *input, const cuzk_fr *aux)
+{
+    std::lock_guard<std::mutex> lk(pr->pf_mu);
+    for (prefetch_slot &sl : pr->pf)
+        if (sl.valid && (sl.h_in == input || sl.h_aux == aux)) sl.valid = false;
+}
+
 extern "C" size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr)
 {
     std::lock_guard<std::mutex> lk(pr->pf_mu);

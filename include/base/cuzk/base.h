@@ -106,6 +106,16 @@ double cuzk_span_seconds(const cuzk_timeline *tl, const char *name);
 void cuzk_timeline_print(const cuzk_timeline *tl, FILE *out);
 /* Writes the spans as a JSON array of {"name","parent","start","seconds"} into out. */
 void cuzk_timeline_print_json(const cuzk_timeline *tl, FILE *out);
+/* The same JSON as a malloc'd string (NULL when out of memory); a span with children also has
+ * "other", the time they do not account for. */
+char *cuzk_timeline_json(const cuzk_timeline *tl);
+/* Adds a span with given start and end times (cuzk_now() clock) under parent; returns its id. */
+int cuzk_span_add_at(cuzk_timeline *tl, int parent, const char *name, double start, double end);
+/* Copies every span of src into dst, src's top-level spans under parent (times kept): work
+ * timed on a thread's own timeline joins a job's. */
+void cuzk_timeline_graft(cuzk_timeline *dst, int parent, const cuzk_timeline *src);
+/* The cuzk_now() time the timeline was created at (JSON starts are relative to it). */
+double cuzk_timeline_origin(const cuzk_timeline *tl);
 
 /* ---------------------------------------------------------------- files */
 typedef struct {

@@ -106,9 +106,16 @@ typedef struct {
     void *ctx;
     const char *params_path, *vk_path, *pce_path;
     bool synthetic;
+    bool check_params; /* subgroup-check every parameter point when reading (slower) */
 } cuzk_engine_circuit;
 /* Copies the strings; CUZK_EINVAL when the id is taken (by a registration or a built-in id). */
 cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circuit *c) CUZK_WARN_UNUSED;
+
+/* The files of a built-in circuit ("porep-2k", ...) instead of the official names under
+ * param_dir: parameters, verifying key (NULL: the parameters' own) and where its precompiled
+ * circuit is kept (NULL: cache_dir's). Before the circuit is first loaded. */
+cuzk_status cuzk_engine_set_files(cuzk_engine *e, const char *circuit, const char *params_path, const char *vk_path,
+                                  const char *pce_path) CUZK_WARN_UNUSED;
 
 typedef struct {
     cuzk_job_kind kind;
@@ -178,6 +185,8 @@ typedef struct {
     unsigned running_partition;
     uint64_t partitions_proved;
     double busy_s, idle_s; /* since the engine started */
+    double gap_max_s, gap_total_s; /* idle between two partitions while work waited */
+    uint64_t gaps;
     uint64_t resident_bytes, budget_bytes; /* resident parameters + circuits vs its budget */
     uint64_t mem_total, mem_free; /* device memory as the driver reports it (0 for the CPU) */
 } cuzk_engine_device_status;
@@ -199,6 +208,8 @@ typedef struct {
     cuzk_engine_circuit_status circuits[CUZK_ENGINE_MAX_CIRCUITS];
     uint64_t host_bytes, host_budget, pinned_bytes;
     unsigned results_kept;
+    uint64_t reclaimed_bytes; /* freed by the background reclaimer */
+    double reclaim_s;
     double uptime_s;
 } cuzk_engine_status;
 void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
@@ -228,6 +239,8 @@ typedef struct {
 } cuzk_prove_buffers;
 void cuzk_prove_buffers_free(cuzk_prove_buffers *b);
 
+/* Records c's precompiled circuit (a RECORD pass) into pce. */
+cuzk_status cuzk_pce_record(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl) CUZK_WARN_UNUSED;
 /* Loads the precompiled circuit from path; when path does not exist, records it from c (a
  * RECORD pass) and saves it there. The loaded circuit must have c's counts. */
 cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuzk_pce *pce,

@@ -184,6 +184,9 @@ cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuz
  * Failing (no device memory for the slots) costs only the overlap. */
 cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk_fr *input, size_t ni, const cuzk_fr *aux,
                                       size_t na) CUZK_WARN_UNUSED;
+/* Forgets a prefetched copy of a witness at input / aux that will not be proved here (its host
+ * buffers are about to hold another witness, which must not be taken for the copy). */
+void cuzk_gpu_prefetch_drop(cuzk_gpu_prover *pr, const cuzk_fr *input, const cuzk_fr *aux);
 /* How many proofs so far used a prefetched witness. */
 size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr);
 

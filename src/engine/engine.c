@@ -1,0 +1,597 @@
+/* The engine object (include/cuzk/engine.h): create and destroy, submit, await, cancel, and the
+ * result store. The scheduler, the threads and residency are in the files engine_internal.h
+ * lists. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine_internal.h"
+
+/* ---------------------------------------------------------------- jobs */
+bool engine_job_live(const engine_job *j) { return j->state == CUZK_JOB_QUEUED || j->state == CUZK_JOB_RUNNING; }
+
+void engine_job_fail(engine_job *j, const char *fmt, ...)
+{
+    if (j->failing) return; /* the first reason stays */
+    j->failing = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(j->error, sizeof j->error, fmt, ap);
+    va_end(ap);
+}
+
+/* The class a job competes in: its priority, raised one class per aging_s waited. */
+int engine_rank(const cuzk_engine *e, const engine_job *j, double now)
+{
+    int r = (int)j->prio;
+    if (e->cfg.aging_s && r < CUZK_PRIORITY_CRITICAL) {
+        double waited = now - j->submit_t;
+        int up = (int)(waited / e->cfg.aging_s);
+        r = r + up > CUZK_PRIORITY_HIGH ? (r > CUZK_PRIORITY_HIGH ? r : CUZK_PRIORITY_HIGH) : r + up;
+    }
+    return r;
+}
+
+static void free_big_input(void *arg) { free(arg); }
+
+/* Frees what a job holds beyond its result (input, parsed state, working arrays). Locked. */
+static void job_release(cuzk_engine *e, engine_job *j)
+{
+    if (j->plan.free_state && j->plan.state) j->plan.free_state(j->plan.state);
+    j->plan.state = NULL;
+    free(j->plan.expect);
+    j->plan.expect = NULL;
+    if (j->input) {
+        e->host_used -= j->input_len;
+        /* a large input goes to the reclaimer: its free never sits on a proving thread */
+        if (j->input_len >= (64u << 20)) reclaim_push(e, free_big_input, j->input, j->input_len, "a job's input");
+        else free(j->input);
+        j->input = NULL;
+    }
+    free(j->proofs);
+    j->proofs = NULL;
+    if (j->circ) {
+        j->circ->refs--;
+        j->circ->last_used = cuzk_now();
+    }
+}
+
+/* Ends a job (locked): its result is fixed, waiters wake, its memory goes. */
+void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
+{
+    if (!engine_job_live(j)) return;
+    int ki = cuzk_kind_index(j->kind);
+    j->state = st;
+    j->end_t = cuzk_now();
+    if (!j->started) cuzk_span_end(j->tl, j->queue_span);
+    if (st == CUZK_JOB_CANCELLED && !j->error[0]) snprintf(j->error, sizeof j->error, "cancelled");
+    if (st == CUZK_JOB_COMPLETED) e->completed[ki]++;
+    else if (st == CUZK_JOB_FAILED) e->failed[ki]++;
+    else e->cancelled[ki]++;
+    int span = cuzk_span_begin_under(j->tl, -1, "release");
+    job_release(e, j);
+    cuzk_span_end(j->tl, span);
+    report_add_stages(e, j->tl);
+    j->timeline_json = cuzk_timeline_json(j->tl);
+    e->queued_or_running--;
+    pthread_cond_broadcast(&e->done_cv);
+    pthread_cond_broadcast(&e->work_cv);
+}
+
+static void job_free(engine_job *j)
+{
+    cuzk_timeline_destroy(j->tl);
+    free(j->proof_bytes);
+    free(j->inputs);
+    free(j->timeline_json);
+    free(j);
+}
+
+/* Drops ended results beyond result_max or older than result_ttl_s (locked). */
+static void prune_results(cuzk_engine *e)
+{
+    double now = cuzk_now();
+    unsigned kept = 0;
+    for (engine_job **pp = &e->jobs; *pp;) {
+        engine_job *j = *pp;
+        if (engine_job_live(j)) {
+            pp = &j->next;
+            continue;
+        }
+        /* jobs are newest first, so the ones beyond result_max are the oldest */
+        if (kept >= e->cfg.result_max || now - j->end_t > e->cfg.result_ttl_s) {
+            *pp = j->next;
+            job_free(j);
+            continue;
+        }
+        kept++;
+        pp = &j->next;
+    }
+}
+
+static engine_job *find_job(cuzk_engine *e, uint64_t id)
+{
+    for (engine_job *j = e->jobs; j; j = j->next)
+        if (j->id == id) return j;
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- create / destroy */
+static uint64_t machine_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : (8ull << 30);
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static cuzk_status open_devices(cuzk_engine *e)
+{
+    int found = e->cfg.gpus ? cuzk_gpu_device_count() : 0;
+    unsigned want = found < 0 ? 0 : (unsigned)found;
+    if (want > e->cfg.gpus) want = e->cfg.gpus;
+    for (unsigned i = 0; i < want; i++) {
+        engine_device *d = &e->dev[e->ndev];
+        memset(d, 0, sizeof *d);
+        d->index = (int)e->ndev;
+        d->ordinal = (int)i;
+        if (cuzk_gpu_device_open(&d->gpu, (int)i, &e->gpu_cfg)) {
+            /* reported in status, not used */
+            snprintf(d->name, sizeof d->name, "GPU %u", i);
+            snprintf(d->out_reason, sizeof d->out_reason, "could not open: %s", cuzk_last_error());
+            d->in_service = false;
+            e->ndev++;
+            continue;
+        }
+        cuzk_gpu_describe(d->gpu, d->name, sizeof d->name);
+        size_t fr = 0, total = 0;
+        if (cuzk_gpu_mem_info(d->gpu, &fr, &total)) total = 0;
+        d->mem_total = total;
+        uint64_t b = e->cfg.device_budget;
+        if (!b) b = total > e->cfg.device_reserve ? total - e->cfg.device_reserve : total / 2;
+        d->budget = b;
+        d->in_service = true;
+        e->ndev++;
+    }
+    bool any_gpu = false;
+    for (unsigned i = 0; i < e->ndev; i++) any_gpu |= e->dev[i].in_service;
+    /* the CPU backend: always present, proving when asked to or when no GPU serves */
+    engine_device *c = &e->dev[e->ndev];
+    memset(c, 0, sizeof *c);
+    c->index = (int)e->ndev;
+    c->ordinal = -1;
+    snprintf(c->name, sizeof c->name, "CPU backend (%u threads)", cuzk_pool_size(e->lanes[0].pool));
+    c->in_service = true;
+    c->budget = 0;
+    e->cpu_dev = (int)e->ndev;
+    e->cpu_fallback = !e->cfg.cpu_worker;
+    (void)any_gpu;
+    e->ndev++;
+    return CUZK_OK;
+}
+
+static cuzk_status reserve_slots(cuzk_engine *e)
+{
+    unsigned gpus = 0;
+    for (unsigned i = 0; i < e->ndev; i++) gpus += e->dev[i].ordinal >= 0 && e->dev[i].in_service;
+    unsigned n = e->cfg.witness_buffers ? e->cfg.witness_buffers : (gpus ? gpus : 1) + 2;
+    if (n < 2) n = 2;
+    e->slots = calloc(n, sizeof *e->slots);
+    if (!e->slots) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    e->nslots = n;
+    e->slots[n - 1].urgent = true;
+    if (!e->cfg.witness_buffer_bytes) return CUZK_OK;
+    /* reserved and page-locked once, here, so that no proof waits for it later */
+    size_t elems = (size_t)(e->cfg.witness_buffer_bytes / sizeof(cuzk_fr));
+    for (unsigned i = 0; i < n; i++) {
+        witness_slot *s = &e->slots[i];
+        size_t ni = 1u << 16, na = elems > ni ? elems - ni : 1;
+        cuzk_status st = cuzk_witness_reserve(&s->w, ni, na);
+        if (st) return cuzk_fail_context(st, "reserving witness buffer %u of %llu bytes (engine.witness_buffer_bytes)",
+                                         i, (unsigned long long)e->cfg.witness_buffer_bytes);
+        e->host_used += (s->w.input_cap + s->w.aux_cap) * sizeof(cuzk_fr);
+        if (gpus && !cuzk_gpu_host_register(s->w.input, s->w.input_cap * sizeof(cuzk_fr))) {
+            s->pinned_in = s->w.input;
+            s->pinned_in_bytes = s->w.input_cap * sizeof(cuzk_fr);
+        }
+        if (gpus && !cuzk_gpu_host_register(s->w.aux, s->w.aux_cap * sizeof(cuzk_fr))) {
+            s->pinned_aux = s->w.aux;
+            s->pinned_aux_bytes = s->w.aux_cap * sizeof(cuzk_fr);
+        }
+        e->pinned_bytes += s->pinned_in_bytes + s->pinned_aux_bytes;
+    }
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, const cuzk_gpu_config *gpu_cfg)
+{
+    *out = NULL;
+    cuzk_engine *e = calloc(1, sizeof *e);
+    if (!e) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    if (cfg) e->cfg = *cfg;
+    else cuzk_engine_config_default(&e->cfg);
+    if (gpu_cfg) e->gpu_cfg = *gpu_cfg;
+    else cuzk_gpu_config_default(&e->gpu_cfg);
+    if (!e->cfg.result_max) e->cfg.result_max = 1;
+    if (!e->cfg.max_queued) e->cfg.max_queued = 1;
+    if (!e->cfg.max_input_bytes) e->cfg.max_input_bytes = 1;
+    e->param_dir = dup_or_null(e->cfg.param_dir);
+    e->cache_dir = dup_or_null(e->cfg.cache_dir);
+    e->cfg.param_dir = e->param_dir;
+    e->cfg.cache_dir = e->cache_dir;
+    e->start_t = cuzk_now();
+    e->next_id = 1;
+    e->cpu_dev = -1;
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->work_cv, NULL);
+    pthread_cond_init(&e->done_cv, NULL);
+    pthread_cond_init(&e->finish_cv, NULL);
+    pthread_cond_init(&e->reclaim_cv, NULL);
+    e->host_budget = e->cfg.host_budget ? e->cfg.host_budget : machine_memory() / 10 * 8;
+
+    cuzk_status st = CUZK_OK;
+    /* pools: the bulk lane's (the caller's or our own) and the urgent lane's */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (ncpu < 1) ncpu = 1;
+    if (e->cfg.pool) e->lanes[0].pool = e->cfg.pool;
+    else if (!(st = cuzk_pool_create(&e->lanes[0].pool, e->cfg.threads))) e->lanes[0].own_pool = true;
+    unsigned ut = e->cfg.urgent_threads ? e->cfg.urgent_threads : (unsigned)(ncpu / 4 ? ncpu / 4 : 1);
+    if (!st && !(st = cuzk_pool_create(&e->lanes[1].pool, ut))) e->lanes[1].own_pool = true;
+    e->lanes[1].urgent = true;
+    if (!st) st = open_devices(e);
+    if (!st) st = reserve_slots(e);
+    if (!st) st = lanes_start(e);
+    if (st) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", cuzk_last_error());
+        cuzk_engine_destroy(e);
+        return cuzk_fail(st, "starting the engine: %s", msg);
+    }
+    *out = e;
+    return CUZK_OK;
+}
+
+static void join_threads(cuzk_engine *e)
+{
+    for (int i = 0; i < 2; i++)
+        if (e->lanes[i].started) pthread_join(e->lanes[i].thread, NULL);
+    for (unsigned i = 0; i < e->ndev; i++)
+        if (e->dev[i].thread_started) pthread_join(e->dev[i].thread, NULL);
+    if (e->finisher_started) pthread_join(e->finisher, NULL);
+    res_join_loaders(e, true);
+    /* the reclaimer last: everything before may hand it memory */
+    pthread_mutex_lock(&e->mu);
+    e->reclaim_stop = true;
+    pthread_cond_broadcast(&e->reclaim_cv);
+    pthread_mutex_unlock(&e->mu);
+    if (e->reclaimer_started) pthread_join(e->reclaimer, NULL);
+}
+
+void cuzk_engine_destroy(cuzk_engine *e)
+{
+    if (!e) return;
+    pthread_mutex_lock(&e->mu);
+    e->stopping = true;
+    for (engine_job *j = e->jobs; j; j = j->next) {
+        if (!engine_job_live(j)) continue;
+        j->cancel_req = true;
+        if (!j->error[0]) snprintf(j->error, sizeof j->error, "cancelled: the engine is shutting down");
+        sched_drop_ready_of(e, j);
+        if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_CANCELLED);
+    }
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_cond_broadcast(&e->done_cv);
+    pthread_cond_broadcast(&e->finish_cv);
+    /* partitions on the devices finish; their jobs end as they do */
+    while (e->callers) pthread_cond_wait(&e->done_cv, &e->mu);
+    pthread_mutex_unlock(&e->mu);
+    join_threads(e);
+    for (engine_job *j = e->jobs; j; j = j->next)
+        if (engine_job_live(j)) engine_end_job(e, j, CUZK_JOB_CANCELLED);
+    for (ready_item *r = e->ready, *n; r; r = n) {
+        n = r->next;
+        cuzk_timeline_destroy(r->tl);
+        free(r);
+    }
+    /* reclaim what the ends above queued, on this thread */
+    for (reclaim_item *r = e->reclaim_q, *n; r; r = n) {
+        n = r->next;
+        r->fn(r->arg);
+        free(r);
+    }
+    for (engine_job *j = e->jobs, *n; j; j = n) {
+        n = j->next;
+        job_free(j);
+    }
+    res_free_all(e);
+    for (unsigned i = 0; i < e->nslots; i++) {
+        witness_slot *s = &e->slots[i];
+        if (s->pinned_in) cuzk_gpu_host_unregister(s->pinned_in);
+        if (s->pinned_aux) cuzk_gpu_host_unregister(s->pinned_aux);
+        cuzk_witness_free(&s->w);
+    }
+    free(e->slots);
+    for (unsigned i = 0; i < e->ndev; i++) {
+        engine_device *d = &e->dev[i];
+        cuzk_groth16_workspace_free(&d->ws);
+        for (int k = 0; k < 3; k++) cuzk_big_free(d->abc[k], d->abc_n * sizeof(cuzk_fr));
+        cuzk_gpu_device_close(d->gpu);
+    }
+    for (int i = 0; i < 2; i++)
+        if (e->lanes[i].own_pool) cuzk_pool_destroy(e->lanes[i].pool);
+    pthread_mutex_destroy(&e->mu);
+    pthread_cond_destroy(&e->work_cv);
+    pthread_cond_destroy(&e->done_cv);
+    pthread_cond_destroy(&e->finish_cv);
+    pthread_cond_destroy(&e->reclaim_cv);
+    free(e->param_dir);
+    free(e->cache_dir);
+    free(e);
+}
+
+/* ---------------------------------------------------------------- submit */
+static cuzk_priority default_priority(cuzk_job_kind k)
+{
+    switch (k) {
+    case CUZK_KIND_WINNING_POST: return CUZK_PRIORITY_CRITICAL;
+    case CUZK_KIND_WINDOW_POST: return CUZK_PRIORITY_HIGH;
+    default: return CUZK_PRIORITY_NORMAL;
+    }
+}
+
+/* The CIRCUIT kind: partition k is the registered circuit with seed + k. */
+static cuzk_status circuit_open(engine_job *j, unsigned k, cuzk_circuit **out)
+{
+    const cuzk_engine_circuit *r = &j->circ->reg;
+    return r->open(r->ctx, j->input, j->input_len, j->seed + k, k, out);
+}
+
+cuzk_status engine_enter(cuzk_engine *e)
+{
+    pthread_mutex_lock(&e->mu);
+    if (e->stopping) {
+        pthread_mutex_unlock(&e->mu);
+        return cuzk_fail(CUZK_EINVAL, "the engine is shutting down");
+    }
+    e->callers++;
+    return CUZK_OK;
+}
+
+void engine_leave(cuzk_engine *e)
+{
+    e->callers--;
+    if (!e->callers) pthread_cond_broadcast(&e->done_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+static cuzk_status check_request(const cuzk_engine *e, const cuzk_job_request *req)
+{
+    if (cuzk_kind_index(req->kind) < 0)
+        return cuzk_fail(CUZK_EINVAL, "proof_kind: unknown kind %d (1 PoRep, 2 SnapDeals, 3 WindowPoSt, 4 WinningPoSt)",
+                         (int)req->kind);
+    if ((unsigned)req->priority > CUZK_PRIORITY_CRITICAL)
+        return cuzk_fail(CUZK_EINVAL, "priority: unknown value %d (0..4)", (int)req->priority);
+    if (req->input_len > e->cfg.max_input_bytes)
+        return cuzk_fail(CUZK_EINVAL, "input: %zu bytes, more than the %llu the engine accepts (engine.max_input_bytes)",
+                         req->input_len, (unsigned long long)e->cfg.max_input_bytes);
+    if (req->input_len && !req->input) return cuzk_fail(CUZK_EINVAL, "input: NULL with a length");
+    if (req->kind != CUZK_KIND_CIRCUIT && !req->input_len)
+        return cuzk_fail(CUZK_EINVAL, "input: empty (a %s job needs its vanilla proof)", cuzk_kind_name(req->kind));
+    if (req->kind == CUZK_KIND_CIRCUIT && (!req->circuit || !req->circuit[0]))
+        return cuzk_fail(CUZK_EINVAL, "circuit: a circuit job names a registered circuit");
+    if (req->kind == CUZK_KIND_CIRCUIT && req->partitions > 100000)
+        return cuzk_fail(CUZK_EINVAL, "partitions: %u, at most 100000", req->partitions);
+    if (req->request_id && strlen(req->request_id) >= sizeof(((engine_job *)0)->request_id))
+        return cuzk_fail(CUZK_EINVAL, "request_id: longer than %zu bytes", sizeof(((engine_job *)0)->request_id) - 1);
+    return CUZK_OK;
+}
+
+/* Makes the job's plan: parses and checks the input (on the caller's thread, unlocked). A
+ * failure here is the job's (FAILED with the reason), not the call's. */
+static void make_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id)
+{
+    switch (req->kind) {
+    case CUZK_KIND_POREP:
+        if (porep_plan(e, j, req, circuit_id)) engine_job_fail(j, "%s", cuzk_last_error());
+        return;
+    case CUZK_KIND_CIRCUIT:
+        snprintf(circuit_id, 64, "%s", req->circuit);
+        j->plan.nparts = req->partitions ? req->partitions : 1;
+        j->plan.open = circuit_open;
+        return;
+    default:
+        engine_job_fail(j, "%s proofs are not implemented in this build yet (their circuit is not built)",
+                        cuzk_kind_name(req->kind));
+        return;
+    }
+}
+
+cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, bool *joined)
+{
+    *job_id = 0;
+    if (joined) *joined = false;
+    cuzk_status st = check_request(e, req);
+    if (st) return st;
+    if ((st = engine_enter(e))) return st;
+    /* a request id seen before joins its job */
+    if (req->request_id && req->request_id[0])
+        for (engine_job *j = e->jobs; j; j = j->next)
+            if (!strcmp(j->request_id, req->request_id)) {
+                *job_id = j->id;
+                if (joined) *joined = true;
+                engine_leave(e);
+                return CUZK_OK;
+            }
+    if (e->queued_or_running >= e->cfg.max_queued) {
+        engine_leave(e);
+        return cuzk_fail(CUZK_EINVAL, "too many jobs: %u queued or running (engine.max_queued)", e->queued_or_running);
+    }
+    if (req->kind == CUZK_KIND_CIRCUIT) {
+        engine_circuit *c = res_find(e, req->circuit);
+        if (!c || c->porep) {
+            engine_leave(e);
+            return cuzk_fail(CUZK_EINVAL, "circuit: '%s' is not registered with the engine", req->circuit);
+        }
+    }
+    engine_job *j = calloc(1, sizeof *j);
+    uint8_t *input = req->input_len ? malloc(req->input_len) : NULL;
+    if (!j || (req->input_len && !input)) {
+        free(j);
+        free(input);
+        engine_leave(e);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory for a job of %zu input bytes", req->input_len);
+    }
+    j->id = e->next_id++;
+    j->seq = e->next_seq++;
+    j->kind = req->kind;
+    j->prio = req->priority ? req->priority : default_priority(req->kind);
+    j->seed = req->seed;
+    j->submit_t = cuzk_now();
+    j->state = CUZK_JOB_QUEUED;
+    if (req->request_id) snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
+    char name[96];
+    snprintf(name, sizeof name, "job %llu (%s)", (unsigned long long)j->id, cuzk_kind_name(req->kind));
+    j->tl = cuzk_timeline_create(name);
+    j->queue_span = -1;
+    /* the job is visible (a retry of its request id joins it) while its input is checked */
+    j->in_flight = 1;
+    j->next = e->jobs;
+    e->jobs = j;
+    e->queued_or_running++;
+    e->submitted[cuzk_kind_index(req->kind)]++;
+    j->input = input;
+    j->input_len = req->input_len;
+    e->host_used += req->input_len;
+    pthread_mutex_unlock(&e->mu);
+
+    if (input) memcpy(input, req->input, req->input_len);
+    char circuit_id[64] = "";
+    int span = cuzk_span_begin(j->tl, "check input");
+    make_plan(e, j, req, circuit_id);
+    cuzk_span_end(j->tl, span);
+
+    pthread_mutex_lock(&e->mu);
+    j->in_flight = 0;
+    *job_id = j->id;
+    if (!j->failing && !e->stopping) {
+        engine_circuit *c = NULL;
+        if (j->kind == CUZK_KIND_POREP) {
+            if (res_get_porep(e, j->plan.seal_proof, &c))
+                engine_job_fail(j, "%s", cuzk_last_error());
+        } else {
+            c = res_find(e, circuit_id);
+            if (!c) engine_job_fail(j, "circuit '%s' is not registered", circuit_id);
+        }
+        if (c) {
+            j->circ = c;
+            c->refs++;
+        }
+    }
+    if (!j->failing && !(j->proofs = calloc(j->plan.nparts, sizeof *j->proofs)))
+        engine_job_fail(j, "out of memory for %u partitions", j->plan.nparts);
+    if (e->stopping) {
+        engine_end_job(e, j, CUZK_JOB_CANCELLED);
+    } else if (j->failing) {
+        engine_end_job(e, j, CUZK_JOB_FAILED);
+    } else {
+        j->queue_span = cuzk_span_begin_under(j->tl, -1, "queue wait");
+        res_want_host(e, j->circ, j);
+        pthread_cond_broadcast(&e->work_cv);
+    }
+    prune_results(e);
+    engine_leave(e);
+    return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------- await / cancel */
+static cuzk_status fill_result(const engine_job *j, cuzk_job_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->state = j->state;
+    r->kind = j->kind;
+    r->priority = j->prio;
+    if (j->circ) snprintf(r->circuit, sizeof r->circuit, "%s", j->circ->id);
+    r->partitions = j->plan.nparts;
+    snprintf(r->error, sizeof r->error, "%s", j->error);
+    r->queue_s = j->started ? j->start_t - j->submit_t : (engine_job_live(j) ? cuzk_now() : j->end_t) - j->submit_t;
+    r->run_s = j->started ? (engine_job_live(j) ? cuzk_now() : j->end_t) - j->start_t : 0;
+    if (!engine_job_live(j) && j->timeline_json && !(r->timeline_json = strdup(j->timeline_json)))
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    if (j->state != CUZK_JOB_COMPLETED) return CUZK_OK;
+    r->verified = j->verified;
+    r->proof_len = (size_t)j->plan.nparts * CUZK_GROTH16_PROOF_BYTES;
+    r->ninputs = j->circ ? j->circ->ninputs : 0;
+    r->proof = malloc(r->proof_len);
+    r->inputs = malloc((size_t)j->plan.nparts * r->ninputs * sizeof(cuzk_fr) + 1);
+    if (!r->proof || !r->inputs) {
+        cuzk_job_result_free(r);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
+    memcpy(r->proof, j->proof_bytes, r->proof_len);
+    memcpy(r->inputs, j->inputs, (size_t)j->plan.nparts * r->ninputs * sizeof(cuzk_fr));
+    return CUZK_OK;
+}
+
+void cuzk_job_result_free(cuzk_job_result *r)
+{
+    if (!r) return;
+    free(r->proof);
+    free(r->inputs);
+    free(r->timeline_json);
+    r->proof = NULL;
+    r->inputs = NULL;
+    r->timeline_json = NULL;
+}
+
+static void deadline_of(struct timespec *ts, double timeout_s)
+{
+    clock_gettime(CLOCK_REALTIME, ts);
+    double t = (double)ts->tv_sec + ts->tv_nsec * 1e-9 + timeout_s;
+    ts->tv_sec = (time_t)t;
+    ts->tv_nsec = (long)((t - (double)ts->tv_sec) * 1e9);
+}
+
+cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *r)
+{
+    memset(r, 0, sizeof *r);
+    cuzk_status st = engine_enter(e);
+    if (st) return st;
+    struct timespec dl;
+    if (timeout_s >= 0) deadline_of(&dl, timeout_s);
+    engine_job *j = find_job(e, job_id);
+    while (j && engine_job_live(j) && !e->stopping) {
+        if (timeout_s < 0) pthread_cond_wait(&e->done_cv, &e->mu);
+        else if (pthread_cond_timedwait(&e->done_cv, &e->mu, &dl)) break;
+        j = find_job(e, job_id);
+    }
+    if (!j) st = cuzk_fail(CUZK_EINVAL, "no job %llu (never submitted, or its result was dropped)",
+                           (unsigned long long)job_id);
+    else if (engine_job_live(j)) {
+        st = fill_result(j, r);
+        r->state = CUZK_JOB_TIMEOUT;
+    } else {
+        st = fill_result(j, r);
+    }
+    engine_leave(e);
+    return st;
+}
+
+cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_running)
+{
+    *was_running = false;
+    cuzk_status st = engine_enter(e);
+    if (st) return st;
+    engine_job *j = find_job(e, job_id);
+    if (!j) st = cuzk_fail(CUZK_EINVAL, "no job %llu", (unsigned long long)job_id);
+    else if (engine_job_live(j)) {
+        *was_running = j->state == CUZK_JOB_RUNNING;
+        j->cancel_req = true;
+        sched_drop_ready_of(e, j);
+        if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_CANCELLED);
+        pthread_cond_broadcast(&e->work_cv);
+    }
+    engine_leave(e);
+    return st;
+}

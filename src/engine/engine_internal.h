@@ -1,0 +1,288 @@
+/* The engine's state (include/cuzk/engine.h), shared by its files:
+ *   engine.c          create / destroy, submit, await, cancel, the result store
+ *   engine_sched.c    the scheduler: which partition a witness lane or a device takes next
+ *   engine_lanes.c    the witness lanes, the device workers and the finisher (verification)
+ *   engine_residency.c circuits, their tiers (host, device) under the budgets, the loaders
+ *   engine_porep.c    the PoRep kind: C1 in, partition circuits and public inputs out
+ *   engine_reclaim.c  the background reclaimer for big frees
+ *   engine_report.c   status, status JSON and metrics
+ *   engine_config.c   the configuration table and the kind and priority names
+ * One mutex (engine.mu) guards everything below; work that takes time (a witness, a proof, a
+ * load, a verification, a free) runs without it, on data the lock hands out. */
+#ifndef CUZK_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/gpu.h"
+
+typedef struct engine_job engine_job;
+typedef struct engine_circuit engine_circuit;
+
+/* ---------------------------------------------------------------- circuits and residency */
+typedef struct {
+    cuzk_gpu_prover *prover; /* parameters on the device */
+    cuzk_gpu_pce *pce;       /* the precompiled circuit on the device (NULL: a, b, c on the CPU) */
+    uint64_t bytes;          /* measured: prover memory + circuit bytes */
+    bool loading;
+    bool unfit; /* does not fit on this device (why): its partitions go elsewhere */
+    char why[384];
+    unsigned busy; /* partitions of it on this device now */
+} circuit_on_device;
+
+struct engine_circuit {
+    char id[64];
+    bool porep; /* a built-in PoRep circuit (the kind adapter opens its partitions) */
+    uint64_t seal_proof;
+    cuzk_engine_circuit reg; /* registered circuits (strings owned) */
+    char *params_path, *vk_path, *pce_path;
+    bool synthetic;
+    bool check_params;
+
+    /* host tier */
+    bool host_loading, host_ready;
+    cuzk_groth16_params params; /* empty for synthetic circuits, or once dropped from the host */
+    bool has_params;
+    cuzk_groth16_vk vk; /* the key proofs are verified with (kept with the circuit) */
+    bool has_vk;
+    cuzk_pce pce;
+    size_t ninputs; /* public inputs without ONE */
+    uint64_t params_bytes, pce_bytes;
+    uint64_t host_need; /* bytes a load asks of the host budget before it starts */
+
+    circuit_on_device dev[CUZK_ENGINE_MAX_DEVICES];
+    unsigned refs; /* jobs using it (queued or running) */
+    double last_used;
+    engine_circuit *next;
+};
+
+/* ---------------------------------------------------------------- witness buffers */
+typedef struct {
+    cuzk_witness w;
+    void *pinned_in, *pinned_aux; /* what is page-locked (registered) */
+    size_t pinned_in_bytes, pinned_aux_bytes;
+    bool busy;
+    bool urgent; /* kept for the urgent lane */
+} witness_slot;
+
+/* A witness made and waiting for a device. */
+typedef struct ready_item {
+    engine_job *job;
+    unsigned part;
+    int slot;
+    int bound_dev; /* prefetched to this device's prover (only it takes the item), or -1 */
+    double ready_t;
+    cuzk_timeline *tl; /* the witness spans, grafted into the job's when proved */
+    double witness_start;
+    struct ready_item *next;
+} ready_item;
+
+/* ---------------------------------------------------------------- jobs */
+/* How a kind turns a job's input into partition circuits (engine_porep.c for PoRep). */
+typedef struct {
+    unsigned nparts;
+    size_t ninputs;     /* public inputs per partition, ONE omitted */
+    cuzk_fr *expect;    /* nparts x ninputs recomputed from public data, or NULL */
+    void *state;        /* the kind's parsed input */
+    void (*free_state)(void *state);
+    cuzk_status (*open)(engine_job *j, unsigned k, cuzk_circuit **out);
+    uint64_t seal_proof; /* PoRep: the registered proof (its circuit) */
+} job_plan;
+
+struct engine_job {
+    uint64_t id, seq;
+    char request_id[160];
+    cuzk_job_kind kind;
+    cuzk_priority prio;
+    cuzk_job_state state;
+    engine_circuit *circ;
+    uint8_t *input;
+    size_t input_len;
+    uint64_t seed;
+    job_plan plan;
+
+    unsigned next_part;     /* the next partition to make a witness for */
+    unsigned in_flight;     /* partitions being made, waiting, or proved */
+    unsigned done_parts;
+    bool started;           /* a partition reached a device */
+    bool cancel_req, failing;
+    bool waiting_load;      /* its circuit is loading */
+    cuzk_groth16_proof *proofs;
+    cuzk_fr *inputs; /* nparts x ninputs from the witnesses */
+    char error[1024];
+
+    double submit_t, start_t, end_t;
+    cuzk_timeline *tl;
+    int queue_span;
+
+    /* the result, once ended */
+    uint8_t *proof_bytes;
+    bool verified;
+    char *timeline_json;
+    engine_job *next;
+    engine_job *finish_next; /* in engine.finish_q */
+    bool finishing;
+};
+
+/* ---------------------------------------------------------------- devices */
+typedef struct {
+    struct cuzk_engine *e;
+    int index;   /* in engine.dev */
+    int ordinal; /* CUDA ordinal, -1: the CPU backend */
+    cuzk_gpu_device *gpu;
+    char name[160];
+    bool in_service;
+    char out_reason[256];
+    pthread_t thread;
+    bool thread_started;
+    uint64_t running_job;
+    unsigned running_part;
+    uint64_t proved;
+    double busy_s, started_t;
+    double gap_max_s, gap_total_s;
+    uint64_t gaps;
+    uint64_t budget;
+    uint64_t mem_total;
+    cuzk_groth16_workspace ws; /* CPU backend */
+    cuzk_fr *abc[3];           /* a, b, c when computed on the CPU (grown; owned) */
+    size_t abc_n;
+} engine_device;
+
+/* ---------------------------------------------------------------- reclaimer */
+typedef struct reclaim_item {
+    void (*fn)(void *arg);
+    void *arg;
+    uint64_t bytes;
+    char what[96];
+    struct reclaim_item *next;
+} reclaim_item;
+
+/* ---------------------------------------------------------------- metrics */
+#define ENGINE_STAGES 48
+typedef struct {
+    char name[48];
+    double seconds;
+    uint64_t count;
+} stage_sum;
+
+typedef struct {
+    struct cuzk_engine *e;
+    pthread_t thread;
+    bool started;
+    bool urgent;
+    cuzk_pool *pool;
+    bool own_pool;
+} witness_lane;
+
+typedef struct loader {
+    pthread_t thread;
+    struct loader *next;
+    bool done;
+} loader;
+
+struct cuzk_engine {
+    cuzk_engine_config cfg;
+    cuzk_gpu_config gpu_cfg;
+    char *param_dir, *cache_dir;
+    pthread_mutex_t mu;
+    pthread_cond_t work_cv; /* lanes and devices: something to do */
+    pthread_cond_t done_cv; /* a job ended, a load finished */
+    bool stopping;
+    unsigned callers; /* threads inside API calls (destroy waits for them) */
+    double start_t;
+
+    engine_job *jobs; /* every job, newest first, ended ones until dropped */
+    uint64_t next_id, next_seq;
+    unsigned queued_or_running;
+
+    engine_circuit *circuits;
+
+    witness_slot *slots;
+    unsigned nslots;
+    witness_lane lanes[2];
+    ready_item *ready;
+
+    engine_device dev[CUZK_ENGINE_MAX_DEVICES + 1];
+    unsigned ndev; /* GPUs and the CPU backend (when active) */
+    int cpu_dev;   /* index of the CPU backend, -1 when none */
+    bool cpu_fallback; /* the CPU backend proves only when no GPU is in service */
+
+    engine_job *finish_q; /* jobs whose partitions are all proved (or that must end) */
+    pthread_t finisher;
+    bool finisher_started;
+    pthread_cond_t finish_cv;
+
+    reclaim_item *reclaim_q, *reclaim_tail;
+    pthread_t reclaimer;
+    bool reclaimer_started;
+    pthread_cond_t reclaim_cv;
+    bool reclaim_stop;
+    uint64_t reclaimed_bytes, reclaims;
+    double reclaim_s;
+
+    loader *loaders;
+
+    uint64_t host_used;   /* parameters, circuits, buffers, job inputs */
+    uint64_t pinned_bytes;
+    uint64_t host_budget;
+
+    uint64_t submitted[CUZK_KINDS], completed[CUZK_KINDS], failed[CUZK_KINDS], cancelled[CUZK_KINDS];
+    uint64_t partitions_proved;
+    double queue_wait_s[CUZK_KINDS];
+    stage_sum stages[ENGINE_STAGES];
+};
+
+/* engine.c */
+cuzk_status engine_enter(cuzk_engine *e); /* an API call begins: locks (fails while stopping) */
+void engine_leave(cuzk_engine *e);        /* ... and ends: unlocks */
+void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st); /* locked */
+void engine_job_fail(engine_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool engine_job_live(const engine_job *j);
+int engine_rank(const cuzk_engine *e, const engine_job *j, double now);
+
+/* engine_sched.c (all locked) */
+engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot);
+ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d);
+void sched_drop_ready_of(cuzk_engine *e, engine_job *j);
+void sched_release_slot(cuzk_engine *e, int slot, engine_job *j);
+void sched_maybe_finish(cuzk_engine *e, engine_job *j);
+
+/* engine_lanes.c */
+cuzk_status lanes_start(cuzk_engine *e);
+void *device_main(void *arg);
+void *finisher_main(void *arg);
+
+/* engine_residency.c (locked unless said) */
+engine_circuit *res_find(cuzk_engine *e, const char *id);
+cuzk_status res_get_porep(cuzk_engine *e, uint64_t seal_proof, engine_circuit **out);
+/* Starts the host load of c if needed; the job that triggers it supplies partition 0. */
+void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j);
+/* Starts loading c onto device d if it may; false when it cannot go there. */
+bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d);
+bool res_device_ready(const engine_circuit *c, const engine_device *d);
+bool res_cpu_ready(const engine_circuit *c);
+/* Frees idle circuits, least recently used first, until need more bytes fit the host budget. */
+bool res_make_host_room(cuzk_engine *e, uint64_t need, const engine_circuit *keep);
+uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c); /* drops every tier; returns bytes */
+void res_free_all(cuzk_engine *e);
+void res_join_loaders(cuzk_engine *e, bool all); /* unlocked */
+cuzk_status res_preload(cuzk_engine *e, engine_circuit *c); /* unlocked; waits */
+
+/* engine_porep.c (unlocked: runs on the submitting thread) */
+cuzk_status porep_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id);
+
+/* engine_reclaim.c */
+void reclaim_push(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes, const char *what); /* locked */
+void *reclaimer_main(void *arg);
+void reclaim_free_big(void *arg); /* arg: a reclaim_big */
+typedef struct {
+    void *ptr;
+    size_t bytes;
+} reclaim_big;
+
+/* engine_report.c */
+void report_add_stages(cuzk_engine *e, const cuzk_timeline *tl); /* locked */
+
+#endif

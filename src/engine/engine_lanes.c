@@ -1,0 +1,404 @@
+/* The engine's threads: two witness lanes (bulk work on the main pool; HIGH and CRITICAL work
+ * at once on a small pool of its own, so an urgent witness never waits for a bulk one), one
+ * worker per device (each GPU, and the CPU backend), and the finisher, which verifies a job's
+ * proofs in one batch before anything is returned. Witnesses are made ahead of the devices
+ * into the engine's reused buffers; a device takes the best made witness at each partition
+ * boundary. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+/* ---------------------------------------------------------------- witness lanes */
+/* Grows a buffer for ni inputs and na aux, page-locking it once when GPUs prove (unlocked:
+ * the slot is this lane's). */
+static cuzk_status slot_fit(witness_slot *s, size_t ni, size_t na, bool pin, cuzk_timeline *tl, uint64_t *grown,
+                            int64_t *pinned)
+{
+    *grown = 0;
+    *pinned = -(int64_t)(s->pinned_in_bytes + s->pinned_aux_bytes);
+    if (s->w.input_cap >= ni && s->w.aux_cap >= na) return CUZK_OK;
+    int span = cuzk_span_begin(tl, "grow and page-lock a witness buffer (once)");
+    if (s->pinned_in) cuzk_gpu_host_unregister(s->pinned_in);
+    if (s->pinned_aux) cuzk_gpu_host_unregister(s->pinned_aux);
+    s->pinned_in = s->pinned_aux = NULL;
+    s->pinned_in_bytes = s->pinned_aux_bytes = 0;
+    size_t before = s->w.input_cap + s->w.aux_cap;
+    cuzk_status st = cuzk_witness_reserve(&s->w, ni > s->w.input_cap ? ni : s->w.input_cap,
+                                          na > s->w.aux_cap ? na : s->w.aux_cap);
+    *grown = (uint64_t)(s->w.input_cap + s->w.aux_cap - before) * sizeof(cuzk_fr);
+    if (!st && pin) {
+        if (!cuzk_gpu_host_register(s->w.input, s->w.input_cap * sizeof(cuzk_fr))) {
+            s->pinned_in = s->w.input;
+            s->pinned_in_bytes = s->w.input_cap * sizeof(cuzk_fr);
+        }
+        if (!cuzk_gpu_host_register(s->w.aux, s->w.aux_cap * sizeof(cuzk_fr))) {
+            s->pinned_aux = s->w.aux;
+            s->pinned_aux_bytes = s->w.aux_cap * sizeof(cuzk_fr);
+        }
+    }
+    *pinned += (int64_t)(s->pinned_in_bytes + s->pinned_aux_bytes);
+    cuzk_span_end(tl, span);
+    return st;
+}
+
+static bool any_gpu(const cuzk_engine *e)
+{
+    for (unsigned i = 0; i < e->ndev; i++)
+        if (e->dev[i].ordinal >= 0 && e->dev[i].in_service) return true;
+    return false;
+}
+
+/* The GPU a made witness is copied to ahead of its proof: one where the circuit is resident
+ * with its matrices, with the fewest witnesses already bound to it (locked). -1: none. */
+static int prefetch_target(cuzk_engine *e, const engine_circuit *c)
+{
+    int best = -1;
+    unsigned best_n = 0;
+    for (unsigned i = 0; i < e->ndev; i++) {
+        const engine_device *d = &e->dev[i];
+        if (d->ordinal < 0 || !d->in_service || !c->dev[i].prover || !c->dev[i].pce || c->dev[i].loading) continue;
+        unsigned n = 0;
+        for (ready_item *r = e->ready; r; r = r->next) n += r->bound_dev == (int)i;
+        if (n >= 2) continue; /* the prover has two staging slots */
+        if (best < 0 || n < best_n) best = (int)i, best_n = n;
+    }
+    return best;
+}
+
+static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned k, int slot_i)
+{
+    witness_slot *s = &e->slots[slot_i];
+    engine_circuit *c = j->circ;
+    const cuzk_pce *pce = &c->pce;
+    bool pin = any_gpu(e);
+    pthread_mutex_unlock(&e->mu);
+
+    ready_item *r = calloc(1, sizeof *r);
+    cuzk_timeline *tl = cuzk_timeline_create("witness");
+    double t0 = cuzk_now();
+    cuzk_status st = r && tl ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
+    uint64_t grown = 0;
+    int64_t pinned = 0;
+    if (!st) st = slot_fit(s, pce->num_inputs, pce->num_aux, pin, tl, &grown, &pinned);
+    cuzk_circuit *circ = NULL;
+    if (!st) st = j->plan.open(j, k, &circ);
+    if (!st) {
+        int span = cuzk_span_begin(tl, lane->urgent ? "witness (urgent lane)" : "witness");
+        st = cuzk_circuit_witness(circ, j->seed + k, true, &s->w);
+        cuzk_span_end(tl, span);
+    }
+    cuzk_circuit_free(circ);
+    if (!st && (s->w.num_inputs != pce->num_inputs || s->w.num_aux != pce->num_aux))
+        st = cuzk_fail(CUZK_EINTERNAL, "the witness has %zu inputs and %zu aux, the circuit %s %zu and %zu",
+                       s->w.num_inputs, s->w.num_aux, c->id, pce->num_inputs, pce->num_aux);
+    char err[1024] = "";
+    if (st) snprintf(err, sizeof err, "%s", cuzk_last_error());
+
+    /* copy it to the GPU that will prove it while that GPU proves something else */
+    pthread_mutex_lock(&e->mu);
+    e->host_used += grown;
+    e->pinned_bytes = (uint64_t)((int64_t)e->pinned_bytes + pinned);
+    int target = st || j->cancel_req || j->failing ? -1 : prefetch_target(e, c);
+    if (target >= 0) {
+        r->bound_dev = target;
+        cuzk_gpu_prover *pr = c->dev[target].prover;
+        pthread_mutex_unlock(&e->mu);
+        if (cuzk_gpu_prefetch_witness(pr, s->w.input, s->w.num_inputs, s->w.aux, s->w.num_aux)) {
+            cuzk_gpu_prefetch_drop(pr, s->w.input, s->w.aux);
+            r->bound_dev = -1; /* the proof uploads it itself */
+        }
+        pthread_mutex_lock(&e->mu);
+    } else if (r) {
+        r->bound_dev = -1;
+    }
+
+    if (!st && j->plan.expect && j->plan.ninputs != c->ninputs)
+        snprintf(err, sizeof err, "the circuit %s has %zu public inputs, the proof type %zu", c->id, c->ninputs,
+                 j->plan.ninputs),
+            st = CUZK_EINTERNAL;
+    if (!st && !j->failing) {
+        /* the public inputs the circuit made; PoRep's must equal those recomputed natively */
+        size_t ni = c->ninputs;
+        memcpy(j->inputs + (size_t)k * ni, s->w.input + 1, ni * sizeof(cuzk_fr));
+        if (j->plan.expect && memcmp(j->plan.expect + (size_t)k * ni, s->w.input + 1, ni * sizeof(cuzk_fr))) {
+            snprintf(err, sizeof err,
+                     "partition %u: the circuit's public inputs differ from those recomputed from the public data", k);
+            st = CUZK_EINTERNAL;
+        }
+    }
+    if (st || j->cancel_req || j->failing) {
+        if (st) engine_job_fail(j, "partition %u: %s", k, err);
+        if (r && r->bound_dev >= 0) cuzk_gpu_prefetch_drop(c->dev[r->bound_dev].prover, s->w.input, s->w.aux);
+        cuzk_timeline_destroy(tl);
+        free(r);
+        sched_release_slot(e, slot_i, j);
+        j->in_flight--;
+        sched_maybe_finish(e, j);
+        return;
+    }
+    r->job = j;
+    r->part = k;
+    r->slot = slot_i;
+    r->tl = tl;
+    r->witness_start = t0;
+    r->ready_t = cuzk_now();
+    ready_item **pp = &e->ready;
+    while (*pp) pp = &(*pp)->next;
+    *pp = r;
+    pthread_cond_broadcast(&e->work_cv);
+}
+
+static void *lane_main(void *arg)
+{
+    witness_lane *lane = arg;
+    cuzk_engine *e = lane->e;
+    cuzk_pool_bind(lane->pool);
+    pthread_mutex_lock(&e->mu);
+    while (!e->stopping) {
+        int slot;
+        engine_job *j = sched_pick_witness(e, lane->urgent, &slot);
+        if (!j) {
+            pthread_cond_wait(&e->work_cv, &e->mu);
+            continue;
+        }
+        if (!j->inputs && !(j->inputs = calloc((size_t)j->plan.nparts * j->circ->ninputs + 1, sizeof(cuzk_fr)))) {
+            engine_job_fail(j, "out of memory for the public inputs");
+            sched_maybe_finish(e, j);
+            continue;
+        }
+        unsigned k = j->next_part++;
+        j->in_flight++;
+        j->state = CUZK_JOB_RUNNING;
+        e->slots[slot].busy = true;
+        make_one(e, lane, j, k, slot); /* returns locked */
+    }
+    pthread_mutex_unlock(&e->mu);
+    cuzk_pool_bind(NULL);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- device workers */
+static cuzk_status cpu_abc(engine_device *d, const cuzk_pce *pce, const cuzk_witness *w)
+{
+    size_t n = pce->num_constraints + pce->num_inputs;
+    if (d->abc_n < n) {
+        for (int k = 0; k < 3; k++) {
+            cuzk_big_free(d->abc[k], d->abc_n * sizeof(cuzk_fr));
+            d->abc[k] = NULL;
+        }
+        d->abc_n = 0;
+        for (int k = 0; k < 3; k++)
+            if (!(d->abc[k] = cuzk_big_alloc(n * sizeof(cuzk_fr)))) return CUZK_ENOMEM;
+        d->abc_n = n;
+    }
+    cuzk_pce_evaluate(pce, w->input, w->aux, d->abc[0], d->abc[1], d->abc[2]);
+    return CUZK_OK;
+}
+
+/* One partition on device d (unlocked). */
+static cuzk_status prove_on(engine_device *d, engine_circuit *c, const witness_slot *s,
+                            cuzk_groth16_proof *out, cuzk_timeline *tl)
+{
+    const cuzk_pce *pce = &c->pce;
+    const cuzk_witness *w = &s->w;
+    circuit_on_device *cd = d->ordinal >= 0 ? &c->dev[d->index] : NULL;
+    if (cd && cd->pce)
+        return cuzk_gpu_prove_pce(cd->prover, cd->pce, out, w->input, w->num_inputs, w->aux, w->num_aux, NULL, NULL,
+                                  tl);
+    int span = cuzk_span_begin(tl, "a, b, c (cpu)");
+    cuzk_status st = cpu_abc(d, pce, w);
+    cuzk_span_end(tl, span);
+    if (st) return st;
+    cuzk_groth16_witness gw = {d->abc[0],   d->abc[1],     d->abc[2], pce->num_constraints + pce->num_inputs,
+                               w->input,    w->num_inputs, w->aux,    w->num_aux,
+                               &pce->a_aux, &pce->b_input, &pce->b_aux};
+    if (cd) return cuzk_gpu_prove(cd->prover, out, &gw, NULL, NULL, tl);
+    st = cuzk_groth16_check_shape(&c->params, &gw);
+    if (!st) st = cuzk_groth16_prove_ws(&d->ws, out, &c->params, &gw, NULL, NULL, tl);
+    return st;
+}
+
+/* A device error takes the device out of service; its bound witnesses go back to any device. */
+static void out_of_service(cuzk_engine *e, engine_device *d, const char *why)
+{
+    d->in_service = false;
+    snprintf(d->out_reason, sizeof d->out_reason, "%s", why);
+    for (ready_item *r = e->ready; r; r = r->next)
+        if (r->bound_dev == d->index) {
+            engine_circuit *c = r->job->circ;
+            if (c->dev[d->index].prover)
+                cuzk_gpu_prefetch_drop(c->dev[d->index].prover, e->slots[r->slot].w.input,
+                                       e->slots[r->slot].w.aux);
+            r->bound_dev = -1;
+        }
+    pthread_cond_broadcast(&e->work_cv);
+}
+
+/* Partitions waiting for a witness or a device (locked). */
+static bool pending_work(const cuzk_engine *e)
+{
+    if (e->ready) return true;
+    for (const engine_job *j = e->jobs; j; j = j->next)
+        if (engine_job_live(j) && !j->cancel_req && !j->failing && j->next_part < j->plan.nparts) return true;
+    return false;
+}
+
+void *device_main(void *arg)
+{
+    engine_device *d = arg;
+    cuzk_engine *e = d->e;
+    cuzk_pool_bind(e->lanes[0].pool); /* a, b, c (and CPU proofs) run on the bulk pool */
+    pthread_mutex_lock(&e->mu);
+    d->started_t = cuzk_now();
+    double last_end = -1;
+    bool gap_open = false; /* work was waiting when the last partition ended */
+    while (!e->stopping && d->in_service) {
+        ready_item *r = sched_pick_ready(e, d);
+        if (!r) {
+            pthread_cond_wait(&e->work_cv, &e->mu);
+            continue;
+        }
+        engine_job *j = r->job;
+        engine_circuit *c = j->circ;
+        double t0 = cuzk_now();
+        /* the idle time between two partitions while work was waiting */
+        if (last_end >= 0 && gap_open) {
+            double g = t0 - last_end;
+            d->gap_total_s += g;
+            d->gaps++;
+            if (g > d->gap_max_s) d->gap_max_s = g;
+        }
+        if (!j->started) {
+            j->started = true;
+            j->start_t = t0;
+            cuzk_span_end(j->tl, j->queue_span);
+            e->queue_wait_s[cuzk_kind_index(j->kind)] += t0 - j->submit_t;
+        }
+        d->running_job = j->id;
+        d->running_part = r->part;
+        if (d->ordinal >= 0) c->dev[d->index].busy++;
+        witness_slot *s = &e->slots[r->slot];
+        pthread_mutex_unlock(&e->mu);
+
+        cuzk_timeline *ptl = cuzk_timeline_create("prove");
+        cuzk_groth16_proof proof;
+        cuzk_status st = e->cfg.test_hook ? e->cfg.test_hook(e->cfg.test_hook_ctx, j->id, r->part, d->ordinal) : 0;
+        bool hook_failed = st != CUZK_OK;
+        if (!st) st = prove_on(d, c, s, &proof, ptl);
+        char err[1024] = "";
+        if (st) snprintf(err, sizeof err, "%s", cuzk_last_error());
+        double t1 = cuzk_now();
+
+        pthread_mutex_lock(&e->mu);
+        if (d->ordinal >= 0) {
+            c->dev[d->index].busy--;
+            if (r->bound_dev >= 0 && c->dev[d->index].prover)
+                cuzk_gpu_prefetch_drop(c->dev[d->index].prover, s->w.input, s->w.aux);
+        }
+        d->busy_s += t1 - t0;
+        d->running_job = 0;
+        last_end = t1;
+        gap_open = pending_work(e);
+        char name[64];
+        snprintf(name, sizeof name, "partition %u", r->part);
+        int ps = cuzk_span_add_at(j->tl, -1, name, r->witness_start, t1);
+        cuzk_timeline_graft(j->tl, ps, r->tl);
+        cuzk_span_add_at(j->tl, ps, "wait for a device", r->ready_t, t0);
+        int on = cuzk_span_add_at(j->tl, ps, d->ordinal < 0 ? "prove on the CPU" : "prove on a GPU", t0, t1);
+        cuzk_timeline_graft(j->tl, on, ptl);
+        cuzk_timeline_destroy(ptl);
+        cuzk_timeline_destroy(r->tl);
+        if (st) {
+            engine_job_fail(j, "partition %u on %s: %s", r->part, d->name, err);
+            /* a device error (not a bad witness or a full memory) takes the device out */
+            bool device_error = d->ordinal >= 0 && (hook_failed ? st == CUZK_EIO : st == CUZK_EINTERNAL);
+            if (device_error) out_of_service(e, d, err);
+        } else {
+            j->proofs[r->part] = proof;
+            j->done_parts++;
+            d->proved++;
+            e->partitions_proved++;
+        }
+        sched_release_slot(e, r->slot, j);
+        j->in_flight--;
+        free(r);
+        sched_maybe_finish(e, j);
+    }
+    pthread_mutex_unlock(&e->mu);
+    cuzk_pool_bind(NULL);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- finisher */
+void *finisher_main(void *arg)
+{
+    cuzk_engine *e = arg;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        engine_job *j = e->finish_q;
+        if (!j) {
+            if (e->stopping) break;
+            pthread_cond_wait(&e->finish_cv, &e->mu);
+            continue;
+        }
+        e->finish_q = j->finish_next;
+        engine_circuit *c = j->circ;
+        unsigned n = j->plan.nparts;
+        pthread_mutex_unlock(&e->mu);
+
+        int span = cuzk_span_begin_under(j->tl, -1, "verify (batch, CPU)");
+        cuzk_status st = CUZK_OK;
+        char err[1024] = "";
+        bool verified = false;
+        if (c->has_vk) {
+            st = cuzk_groth16_verify_batch(&c->vk, j->proofs, n, j->inputs, c->ninputs);
+            if (st) snprintf(err, sizeof err, "the proofs do not verify against %s's key: %s (nothing returned)", c->id,
+                             cuzk_last_error());
+            verified = !st;
+        }
+        cuzk_span_end(j->tl, span);
+        uint8_t *bytes = st ? NULL : malloc((size_t)n * CUZK_GROTH16_PROOF_BYTES);
+        if (!st && !bytes) snprintf(err, sizeof err, "out of memory");
+        for (unsigned k = 0; bytes && k < n; k++)
+            cuzk_groth16_proof_encode(bytes + (size_t)k * CUZK_GROTH16_PROOF_BYTES, &j->proofs[k]);
+
+        pthread_mutex_lock(&e->mu);
+        j->in_flight = 0;
+        j->proof_bytes = bytes;
+        j->verified = verified;
+        if (err[0]) engine_job_fail(j, "%s", err);
+        engine_end_job(e, j, bytes && !err[0] ? CUZK_JOB_COMPLETED : j->cancel_req ? CUZK_JOB_CANCELLED : CUZK_JOB_FAILED);
+    }
+    /* shutting down: what is left ends cancelled */
+    for (engine_job *j = e->finish_q; j; j = j->finish_next) {
+        j->in_flight = 0;
+        engine_end_job(e, j, CUZK_JOB_CANCELLED);
+    }
+    e->finish_q = NULL;
+    pthread_mutex_unlock(&e->mu);
+    return NULL;
+}
+
+cuzk_status lanes_start(cuzk_engine *e)
+{
+    if (pthread_create(&e->reclaimer, NULL, reclaimer_main, e)) return cuzk_fail(CUZK_EINTERNAL, "no thread");
+    e->reclaimer_started = true;
+    if (pthread_create(&e->finisher, NULL, finisher_main, e)) return cuzk_fail(CUZK_EINTERNAL, "no thread");
+    e->finisher_started = true;
+    for (int i = 0; i < 2; i++) {
+        e->lanes[i].e = e;
+        if (pthread_create(&e->lanes[i].thread, NULL, lane_main, &e->lanes[i]))
+            return cuzk_fail(CUZK_EINTERNAL, "no thread");
+        e->lanes[i].started = true;
+    }
+    for (unsigned i = 0; i < e->ndev; i++) {
+        if (!e->dev[i].in_service) continue;
+        e->dev[i].e = e;
+        if (pthread_create(&e->dev[i].thread, NULL, device_main, &e->dev[i]))
+            return cuzk_fail(CUZK_EINTERNAL, "no thread");
+        e->dev[i].thread_started = true;
+    }
+    return CUZK_OK;
+}

@@ -1,0 +1,331 @@
+/* What the engine tells its clients: status (queues, devices, residency, memory), the status
+ * as JSON, Prometheus metrics (counters, and every job's timeline summed by stage), and the
+ * preload / evict calls that change residency on request. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/filecoin.h"
+#include "engine_internal.h"
+
+void report_add_stages(cuzk_engine *e, const cuzk_timeline *tl)
+{
+    /* the spans of the job, summed by name, from its JSON (stage names are few and fixed) */
+    char *js = cuzk_timeline_json(tl);
+    if (!js) return;
+    for (char *p = js; (p = strstr(p, "{\"name\":\"")); p++) {
+        char *name = p + 9, *q = strchr(name, '"');
+        char *sec = q ? strstr(q, "\"seconds\":") : NULL;
+        if (!q || !sec) break;
+        size_t len = (size_t)(q - name);
+        /* partitions are numbered: sum them as one stage */
+        if (len > 10 && !strncmp(name, "partition ", 10)) len = 9;
+        double v = strtod(sec + 10, NULL);
+        int slot = -1;
+        for (int i = 0; i < ENGINE_STAGES; i++) {
+            if (!e->stages[i].name[0]) {
+                if (len >= sizeof e->stages[i].name) break;
+                memcpy(e->stages[i].name, name, len);
+                e->stages[i].name[len] = 0;
+                slot = i;
+                break;
+            }
+            if (strlen(e->stages[i].name) == len && !strncmp(e->stages[i].name, name, len)) {
+                slot = i;
+                break;
+            }
+        }
+        if (slot < 0) continue;
+        e->stages[slot].seconds += v;
+        e->stages[slot].count++;
+    }
+    free(js);
+}
+
+void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
+{
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&e->mu);
+    double now = cuzk_now();
+    for (engine_job *j = e->jobs; j; j = j->next) {
+        int k = cuzk_kind_index(j->kind);
+        if (j->state == CUZK_JOB_QUEUED) out->queued[k]++;
+        else if (j->state == CUZK_JOB_RUNNING) out->running[k]++;
+        else out->results_kept++;
+    }
+    memcpy(out->completed, e->completed, sizeof out->completed);
+    memcpy(out->failed, e->failed, sizeof out->failed);
+    memcpy(out->cancelled, e->cancelled, sizeof out->cancelled);
+    for (unsigned i = 0; i < e->ndev && out->ndevices < CUZK_ENGINE_MAX_DEVICES; i++) {
+        const engine_device *d = &e->dev[i];
+        if (d->ordinal < 0 && e->cpu_fallback) {
+            bool gpu = false;
+            for (unsigned g = 0; g < e->ndev; g++) gpu |= e->dev[g].ordinal >= 0 && e->dev[g].in_service;
+            if (gpu) continue; /* the fallback, idle while GPUs serve */
+        }
+        cuzk_engine_device_status *s = &out->devices[out->ndevices++];
+        s->ordinal = d->ordinal;
+        snprintf(s->name, sizeof s->name, "%s", d->name);
+        s->in_service = d->in_service;
+        snprintf(s->out_of_service_reason, sizeof s->out_of_service_reason, "%s", d->out_reason);
+        s->running_job = d->running_job;
+        s->running_partition = d->running_part;
+        s->partitions_proved = d->proved;
+        s->busy_s = d->busy_s;
+        s->idle_s = (now - (d->started_t ? d->started_t : now)) - d->busy_s;
+        if (s->idle_s < 0) s->idle_s = 0;
+        s->gap_max_s = d->gap_max_s;
+        s->gap_total_s = d->gap_total_s;
+        s->gaps = d->gaps;
+        for (const engine_circuit *c = e->circuits; c; c = c->next) s->resident_bytes += c->dev[i].bytes;
+        s->budget_bytes = d->budget;
+        s->mem_total = d->mem_total;
+        size_t fr = 0, tot = 0;
+        if (d->gpu && !cuzk_gpu_mem_info(d->gpu, &fr, &tot)) s->mem_free = fr;
+    }
+    for (const engine_circuit *c = e->circuits; c && out->ncircuits < CUZK_ENGINE_MAX_CIRCUITS; c = c->next) {
+        cuzk_engine_circuit_status *s = &out->circuits[out->ncircuits++];
+        snprintf(s->id, sizeof s->id, "%s", c->id);
+        s->host_params = c->has_params;
+        s->host_pce = c->host_ready;
+        s->loading = c->host_loading;
+        s->host_bytes = c->params_bytes + c->pce_bytes;
+        for (unsigned i = 0; i < e->ndev && i < CUZK_ENGINE_MAX_DEVICES; i++) {
+            s->device[i] = c->dev[i].prover != NULL;
+            s->loading |= c->dev[i].loading;
+            s->device_bytes += c->dev[i].bytes;
+        }
+        s->refs = c->refs;
+        s->idle_s = now - c->last_used;
+    }
+    out->host_bytes = e->host_used;
+    out->host_budget = e->host_budget;
+    out->pinned_bytes = e->pinned_bytes;
+    out->uptime_s = now - e->start_t;
+    out->reclaimed_bytes = e->reclaimed_bytes;
+    out->reclaim_s = e->reclaim_s;
+    pthread_mutex_unlock(&e->mu);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+        else fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static const cuzk_job_kind all_kinds[CUZK_KINDS] = {CUZK_KIND_POREP, CUZK_KIND_SNAP, CUZK_KIND_WINDOW_POST,
+                                                    CUZK_KIND_WINNING_POST, CUZK_KIND_CIRCUIT};
+
+char *cuzk_engine_status_json(cuzk_engine *e)
+{
+    cuzk_engine_status *s = malloc(sizeof *s);
+    if (!s) return NULL;
+    cuzk_engine_get_status(e, s);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        free(s);
+        return NULL;
+    }
+    fprintf(f, "{\"uptime_s\":%.3f,\"queues\":{", s->uptime_s);
+    for (int k = 0; k < CUZK_KINDS; k++)
+        fprintf(f, "%s\"%s\":{\"queued\":%u,\"running\":%u,\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu}",
+                k ? "," : "", cuzk_kind_name(all_kinds[k]), s->queued[k], s->running[k],
+                (unsigned long long)s->completed[k], (unsigned long long)s->failed[k],
+                (unsigned long long)s->cancelled[k]);
+    fputs("},\"devices\":[", f);
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        const cuzk_engine_device_status *d = &s->devices[i];
+        fprintf(f, "%s{\"ordinal\":%d,\"name\":", i ? "," : "", d->ordinal);
+        json_str(f, d->name);
+        fprintf(f, ",\"in_service\":%s,\"out_of_service_reason\":", d->in_service ? "true" : "false");
+        json_str(f, d->out_of_service_reason);
+        fprintf(f,
+                ",\"running_job\":%llu,\"running_partition\":%u,\"partitions_proved\":%llu,\"busy_s\":%.3f,"
+                "\"idle_s\":%.3f,\"gap_max_s\":%.6f,\"gap_total_s\":%.6f,\"gaps\":%llu,\"resident_bytes\":%llu,"
+                "\"budget_bytes\":%llu,\"mem_total\":%llu,\"mem_free\":%llu}",
+                (unsigned long long)d->running_job, d->running_partition, (unsigned long long)d->partitions_proved,
+                d->busy_s, d->idle_s, d->gap_max_s, d->gap_total_s, (unsigned long long)d->gaps,
+                (unsigned long long)d->resident_bytes, (unsigned long long)d->budget_bytes,
+                (unsigned long long)d->mem_total, (unsigned long long)d->mem_free);
+    }
+    fputs("],\"circuits\":[", f);
+    for (unsigned i = 0; i < s->ncircuits; i++) {
+        const cuzk_engine_circuit_status *c = &s->circuits[i];
+        fprintf(f, "%s{\"id\":", i ? "," : "");
+        json_str(f, c->id);
+        fprintf(f, ",\"host_params\":%s,\"host_pce\":%s,\"loading\":%s,\"devices\":[", c->host_params ? "true" : "false",
+                c->host_pce ? "true" : "false", c->loading ? "true" : "false");
+        bool first = true;
+        for (unsigned d = 0; d < CUZK_ENGINE_MAX_DEVICES; d++)
+            if (c->device[d]) {
+                fprintf(f, "%s%u", first ? "" : ",", d);
+                first = false;
+            }
+        fprintf(f, "],\"host_bytes\":%llu,\"device_bytes\":%llu,\"refs\":%u,\"idle_s\":%.3f}",
+                (unsigned long long)c->host_bytes, (unsigned long long)c->device_bytes, c->refs, c->idle_s);
+    }
+    fprintf(f,
+            "],\"host_bytes\":%llu,\"host_budget\":%llu,\"pinned_bytes\":%llu,\"results_kept\":%u,"
+            "\"reclaimed_bytes\":%llu,\"reclaim_s\":%.3f}",
+            (unsigned long long)s->host_bytes, (unsigned long long)s->host_budget,
+            (unsigned long long)s->pinned_bytes, s->results_kept, (unsigned long long)s->reclaimed_bytes,
+            s->reclaim_s);
+    free(s);
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static const char *metric_kind(int k)
+{
+    static const char *const names[CUZK_KINDS] = {"porep_c2", "snap_update", "window_post", "winning_post",
+                                                  "circuit"};
+    return names[k];
+}
+
+char *cuzk_engine_metrics(cuzk_engine *e)
+{
+    cuzk_engine_status *s = malloc(sizeof *s);
+    if (!s) return NULL;
+    cuzk_engine_get_status(e, s);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        free(s);
+        return NULL;
+    }
+    pthread_mutex_lock(&e->mu);
+    fputs("# HELP cuzk_jobs_submitted_total Jobs submitted, by proof kind.\n# TYPE cuzk_jobs_submitted_total counter\n",
+          f);
+    for (int k = 0; k < CUZK_KINDS; k++)
+        fprintf(f, "cuzk_jobs_submitted_total{kind=\"%s\"} %llu\n", metric_kind(k),
+                (unsigned long long)e->submitted[k]);
+    fputs("# HELP cuzk_jobs_completed_total Jobs ended, by kind and outcome.\n"
+          "# TYPE cuzk_jobs_completed_total counter\n",
+          f);
+    for (int k = 0; k < CUZK_KINDS; k++) {
+        fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"completed\"} %llu\n", metric_kind(k),
+                (unsigned long long)e->completed[k]);
+        fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"failed\"} %llu\n", metric_kind(k),
+                (unsigned long long)e->failed[k]);
+        fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"cancelled\"} %llu\n", metric_kind(k),
+                (unsigned long long)e->cancelled[k]);
+    }
+    fputs("# HELP cuzk_queue_depth Jobs queued or running now.\n# TYPE cuzk_queue_depth gauge\n", f);
+    for (int k = 0; k < CUZK_KINDS; k++) {
+        fprintf(f, "cuzk_queue_depth{kind=\"%s\",state=\"queued\"} %u\n", metric_kind(k), s->queued[k]);
+        fprintf(f, "cuzk_queue_depth{kind=\"%s\",state=\"running\"} %u\n", metric_kind(k), s->running[k]);
+    }
+    fputs("# HELP cuzk_queue_wait_seconds_total Time from submit to the first partition on a device.\n"
+          "# TYPE cuzk_queue_wait_seconds_total counter\n",
+          f);
+    for (int k = 0; k < CUZK_KINDS; k++)
+        fprintf(f, "cuzk_queue_wait_seconds_total{kind=\"%s\"} %.6f\n", metric_kind(k), e->queue_wait_s[k]);
+    fprintf(f, "# TYPE cuzk_partitions_proved_total counter\ncuzk_partitions_proved_total %llu\n",
+            (unsigned long long)e->partitions_proved);
+    fputs("# HELP cuzk_stage_seconds_total Every ended job's timeline, summed by stage.\n"
+          "# TYPE cuzk_stage_seconds_total counter\n",
+          f);
+    for (int i = 0; i < ENGINE_STAGES && e->stages[i].name[0]; i++) {
+        fputs("cuzk_stage_seconds_total{stage=", f);
+        json_str(f, e->stages[i].name);
+        fprintf(f, "} %.6f\n", e->stages[i].seconds);
+    }
+    fprintf(f, "# TYPE cuzk_reclaimed_bytes_total counter\ncuzk_reclaimed_bytes_total %llu\n",
+            (unsigned long long)e->reclaimed_bytes);
+    fprintf(f, "# TYPE cuzk_reclaim_seconds_total counter\ncuzk_reclaim_seconds_total %.6f\n", e->reclaim_s);
+    pthread_mutex_unlock(&e->mu);
+    fputs("# TYPE cuzk_device_busy_seconds_total counter\n", f);
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_busy_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal,
+                s->devices[i].busy_s);
+    fputs("# HELP cuzk_device_gap_seconds_total Idle time between partitions while work waited.\n"
+          "# TYPE cuzk_device_gap_seconds_total counter\n",
+          f);
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_gap_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal,
+                s->devices[i].gap_total_s);
+    fputs("# TYPE cuzk_device_partitions_total counter\n", f);
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_partitions_total{device=\"%d\"} %llu\n", s->devices[i].ordinal,
+                (unsigned long long)s->devices[i].partitions_proved);
+    fputs("# TYPE cuzk_device_resident_bytes gauge\n", f);
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_resident_bytes{device=\"%d\"} %llu\n", s->devices[i].ordinal,
+                (unsigned long long)s->devices[i].resident_bytes);
+    fprintf(f, "# TYPE cuzk_host_bytes gauge\ncuzk_host_bytes %llu\n", (unsigned long long)s->host_bytes);
+    fprintf(f, "# TYPE cuzk_host_budget_bytes gauge\ncuzk_host_budget_bytes %llu\n",
+            (unsigned long long)s->host_budget);
+    fprintf(f, "# TYPE cuzk_pinned_bytes gauge\ncuzk_pinned_bytes %llu\n", (unsigned long long)s->pinned_bytes);
+    fprintf(f, "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %.3f\n", s->uptime_s);
+    free(s);
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* ---------------------------------------------------------------- preload / evict */
+/* A circuit by id: registered, or a PoRep id ("porep-32g") made known here (locked). */
+static engine_circuit *circuit_by_id(cuzk_engine *e, const char *id)
+{
+    engine_circuit *c = res_find(e, id);
+    if (c) return c;
+    for (uint64_t p = 0; p < 64; p++) {
+        if (!cuzk_seal_proof_info_get((cuzk_seal_proof)p)) continue;
+        char pid[64];
+        cuzk_porep_circuit_id(pid, p);
+        if (!strcmp(pid, id)) return res_get_porep(e, p, &c) ? NULL : c;
+    }
+    cuzk_clear_error();
+    return NULL;
+}
+
+cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit, double *seconds)
+{
+    *seconds = 0;
+    cuzk_status st = engine_enter(e);
+    if (st) return st;
+    engine_circuit *c = circuit_by_id(e, circuit);
+    double t0 = cuzk_now();
+    if (!c) st = cuzk_fail(CUZK_EINVAL, "circuit_id: unknown circuit '%s'", circuit);
+    else {
+        c->refs++; /* not evicted while it loads */
+        st = res_preload(e, c);
+        c->refs--;
+        c->last_used = cuzk_now();
+        *seconds = cuzk_now() - t0;
+    }
+    engine_leave(e);
+    return st;
+}
+
+cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit, uint64_t *freed)
+{
+    *freed = 0;
+    cuzk_status st = engine_enter(e);
+    if (st) return st;
+    engine_circuit *c = res_find(e, circuit);
+    if (!c) st = cuzk_fail(CUZK_EINVAL, "circuit_id: unknown circuit '%s'", circuit);
+    else if (c->refs) st = cuzk_fail(CUZK_EINVAL, "circuit %s is in use by %u job(s)", circuit, c->refs);
+    else {
+        bool busy = c->host_loading;
+        for (unsigned i = 0; i < e->ndev; i++) busy |= c->dev[i].loading || c->dev[i].busy;
+        if (busy) st = cuzk_fail(CUZK_EINVAL, "circuit %s is loading or proving", circuit);
+        else *freed = res_evict_circuit(e, c);
+    }
+    engine_leave(e);
+    return st;
+}

@@ -1,0 +1,654 @@
+/* Circuits and where they live. A circuit's parameters and precompiled circuit are in tiers:
+ * on disk (nothing loaded), in host memory (what the CPU backend proves with and the GPUs are
+ * loaded from), and on each GPU (the prover's resident parameters and the circuit's matrices).
+ * Loads run on threads of their own, never under the engine's lock, so a 44 GiB parameter
+ * load holds up neither intake nor other jobs' proving; the jobs that need the circuit wait.
+ * Room is made under the host and device budgets by evicting idle circuits, least recently
+ * used first; what each tier holds is measured from its allocations once loaded. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuzk/filecoin.h"
+#include "cuzk/filecoin_circuit.h"
+#include "engine_internal.h"
+
+engine_circuit *res_find(cuzk_engine *e, const char *id)
+{
+    for (engine_circuit *c = e->circuits; c; c = c->next)
+        if (!strcmp(c->id, id)) return c;
+    return NULL;
+}
+
+static uint64_t file_bytes(const char *path)
+{
+    struct stat sb;
+    return path && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+}
+
+static char *pce_cache_path(const cuzk_engine *e, const char *id)
+{
+    if (!e->cache_dir) return NULL;
+    size_t n = strlen(e->cache_dir) + strlen(id) + 16;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s/%s.pce", e->cache_dir, id);
+    return p;
+}
+
+static engine_circuit *new_circuit(cuzk_engine *e, const char *id)
+{
+    engine_circuit *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    snprintf(c->id, sizeof c->id, "%s", id);
+    c->last_used = cuzk_now();
+    c->next = e->circuits;
+    e->circuits = c;
+    return c;
+}
+
+static char *dup_opt(const char *s) { return s ? strdup(s) : NULL; }
+
+cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circuit *reg)
+{
+    if (!reg->id || !reg->id[0] || strlen(reg->id) >= 64)
+        return cuzk_fail(CUZK_EINVAL, "a circuit id is 1 to 63 characters");
+    if (!reg->open) return cuzk_fail(CUZK_EINVAL, "circuit %s: no open function", reg->id);
+    if (!reg->synthetic && !reg->params_path)
+        return cuzk_fail(CUZK_EINVAL, "circuit %s: parameters needed (a file, or synthetic)", reg->id);
+    pthread_mutex_lock(&e->mu);
+    cuzk_status st = CUZK_OK;
+    engine_circuit *c = NULL;
+    if (!strncmp(reg->id, "porep-", 6) || !strncmp(reg->id, "ni-porep-", 9) || res_find(e, reg->id))
+        st = cuzk_fail(CUZK_EINVAL, "circuit id %s is taken", reg->id);
+    else if (!(c = new_circuit(e, reg->id)))
+        st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    if (c) {
+        c->reg = *reg;
+        c->reg.id = c->id;
+        c->params_path = dup_opt(reg->params_path);
+        c->vk_path = dup_opt(reg->vk_path);
+        c->pce_path = reg->pce_path ? strdup(reg->pce_path) : pce_cache_path(e, reg->id);
+        c->synthetic = reg->synthetic;
+        c->check_params = reg->check_params;
+        c->reg.params_path = c->params_path;
+        c->reg.vk_path = c->vk_path;
+        c->reg.pce_path = c->pce_path;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+cuzk_status res_get_porep(cuzk_engine *e, uint64_t seal_proof, engine_circuit **out)
+{
+    char id[64];
+    cuzk_porep_circuit_id(id, seal_proof);
+    engine_circuit *c = res_find(e, id);
+    if (!c) {
+        char *params = NULL, *vk = NULL;
+        cuzk_status st = cuzk_seal_proof_find_params(e->param_dir, (cuzk_seal_proof)seal_proof, &params, &vk);
+        if (st) return st;
+        if (!(c = new_circuit(e, id))) {
+            free(params);
+            free(vk);
+            return cuzk_fail(CUZK_ENOMEM, "out of memory");
+        }
+        c->porep = true;
+        c->seal_proof = seal_proof;
+        c->params_path = params;
+        c->vk_path = access(vk, R_OK) == 0 ? vk : NULL;
+        if (!c->vk_path) free(vk);
+        c->pce_path = pce_cache_path(e, id);
+    }
+    *out = c;
+    return CUZK_OK;
+}
+
+static cuzk_status replace(char **dst, const char *v)
+{
+    if (!v) return CUZK_OK;
+    char *n = strdup(v);
+    if (!n) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    free(*dst);
+    *dst = n;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_engine_set_files(cuzk_engine *e, const char *circuit, const char *params_path, const char *vk_path,
+                                  const char *pce_path)
+{
+    cuzk_status st = engine_enter(e);
+    if (st) return st;
+    engine_circuit *c = NULL;
+    for (uint64_t p = 0; p < 64 && !c; p++) {
+        if (!cuzk_seal_proof_info_get((cuzk_seal_proof)p)) continue;
+        char pid[64];
+        cuzk_porep_circuit_id(pid, p);
+        if (!strcmp(pid, circuit) && (st = res_get_porep(e, p, &c))) break;
+    }
+    cuzk_clear_error();
+    if (!st && !c) st = cuzk_fail(CUZK_EINVAL, "%s is not a built-in circuit", circuit);
+    else if (!st && (c->host_ready || c->host_loading))
+        st = cuzk_fail(CUZK_EINVAL, "%s is loaded already: evict it first", circuit);
+    if (!st) st = replace(&c->params_path, params_path);
+    if (!st && vk_path) st = replace(&c->vk_path, vk_path);
+    if (!st) st = replace(&c->pce_path, pce_path);
+    engine_leave(e);
+    return st;
+}
+
+/* ---------------------------------------------------------------- sizes */
+static uint64_t params_host_bytes(const cuzk_groth16_params *p)
+{
+    return (uint64_t)(p->h_len + p->l_len + p->a_len + p->b_g1_len + p->vk.ic_len) * sizeof(blst_p1_affine) +
+           (uint64_t)p->b_g2_len * sizeof(blst_p2_affine);
+}
+
+static uint64_t pce_host_bytes(const cuzk_pce *p)
+{
+    uint64_t b = (uint64_t)p->ncoeffs * sizeof(cuzk_fr);
+    for (int k = 0; k < 3; k++) b += (uint64_t)(p->num_constraints + 1) * 4 + (uint64_t)p->nnz[k] * 8;
+    b += (p->num_aux * 2 + p->num_inputs) / 8;
+    return b;
+}
+
+static uint64_t device_resident(const cuzk_engine *e, int di)
+{
+    uint64_t b = 0;
+    for (const engine_circuit *c = e->circuits; c; c = c->next) b += c->dev[di].bytes;
+    return b;
+}
+
+/* ---------------------------------------------------------------- eviction */
+typedef struct {
+    cuzk_groth16_params params;
+    bool has_params;
+    cuzk_groth16_vk vk;
+    bool has_vk;
+    cuzk_pce pce;
+} host_garbage;
+
+static void free_host_garbage(void *arg)
+{
+    host_garbage *g = arg;
+    if (g->has_params) cuzk_groth16_params_free(&g->params);
+    if (g->has_vk) cuzk_groth16_vk_free(&g->vk);
+    cuzk_pce_free(&g->pce);
+    free(g);
+}
+
+typedef struct {
+    cuzk_gpu_prover *prover;
+    cuzk_gpu_pce *pce;
+} device_garbage;
+
+static void free_device_garbage(void *arg)
+{
+    device_garbage *g = arg;
+    cuzk_gpu_pce_destroy(g->pce);
+    cuzk_gpu_prover_destroy(g->prover);
+    free(g);
+}
+
+static uint64_t evict_device(cuzk_engine *e, engine_circuit *c, int di)
+{
+    circuit_on_device *cd = &c->dev[di];
+    if (!cd->prover) return 0;
+    uint64_t b = cd->bytes;
+    device_garbage *g = calloc(1, sizeof *g);
+    if (g) {
+        g->prover = cd->prover;
+        g->pce = cd->pce;
+        reclaim_push(e, free_device_garbage, g, b, "a circuit's device memory");
+    } else {
+        free_device_garbage(&(device_garbage){cd->prover, cd->pce});
+    }
+    cd->prover = NULL;
+    cd->pce = NULL;
+    cd->bytes = 0;
+    return b;
+}
+
+uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c)
+{
+    uint64_t freed = 0;
+    for (unsigned i = 0; i < e->ndev; i++) freed += evict_device(e, c, (int)i);
+    if (c->host_ready) {
+        host_garbage *g = calloc(1, sizeof *g);
+        uint64_t hb = c->params_bytes + c->pce_bytes;
+        if (g) {
+            g->params = c->params;
+            g->has_params = c->has_params;
+            g->vk = c->vk;
+            g->has_vk = c->has_vk;
+            g->pce = c->pce;
+            reclaim_push(e, free_host_garbage, g, hb, "a circuit's host memory");
+        }
+        memset(&c->params, 0, sizeof c->params);
+        memset(&c->vk, 0, sizeof c->vk);
+        memset(&c->pce, 0, sizeof c->pce);
+        c->has_params = c->has_vk = false;
+        c->host_ready = false;
+        e->host_used -= hb;
+        freed += hb;
+        c->params_bytes = c->pce_bytes = 0;
+    }
+    for (unsigned i = 0; i < e->ndev; i++) c->dev[i].unfit = false;
+    return freed;
+}
+
+static bool idle(const engine_circuit *c)
+{
+    if (c->refs || c->host_loading) return false;
+    for (int i = 0; i < CUZK_ENGINE_MAX_DEVICES; i++)
+        if (c->dev[i].loading || c->dev[i].busy) return false;
+    return true;
+}
+
+static engine_circuit *lru_idle(cuzk_engine *e, const engine_circuit *keep, int di)
+{
+    engine_circuit *best = NULL;
+    for (engine_circuit *c = e->circuits; c; c = c->next) {
+        if (c == keep || !idle(c)) continue;
+        if (di >= 0 ? !c->dev[di].prover : !c->host_ready) continue;
+        if (!best || c->last_used < best->last_used) best = c;
+    }
+    return best;
+}
+
+bool res_make_host_room(cuzk_engine *e, uint64_t need, const engine_circuit *keep)
+{
+    while (e->host_used + need > e->host_budget) {
+        engine_circuit *c = lru_idle(e, keep, -1);
+        if (!c) return false;
+        res_evict_circuit(e, c);
+    }
+    return true;
+}
+
+static bool make_device_room(cuzk_engine *e, int di, uint64_t need, const engine_circuit *keep)
+{
+    while (device_resident(e, di) + need > e->dev[di].budget) {
+        engine_circuit *c = lru_idle(e, keep, di);
+        if (!c) return false;
+        evict_device(e, c, di);
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- loaders */
+typedef struct {
+    cuzk_engine *e;
+    engine_circuit *c;
+    engine_job *job;      /* the job whose partition 0 gives the circuit (kept in flight), or NULL */
+    cuzk_circuit *circ;   /* partition 0, for recording the precompiled circuit */
+    cuzk_c1 *c1;          /* synthetic public data behind circ (preload of PoRep) */
+    int dev;              /* -1: the host tier; else this device */
+    loader *self;
+} load_task;
+
+static cuzk_status record_or_load_pce(load_task *t, cuzk_pce *pce, cuzk_timeline *tl)
+{
+    engine_circuit *c = t->c;
+    if (c->pce_path && access(c->pce_path, F_OK) == 0 && !t->circ) return cuzk_pce_load(pce, c->pce_path);
+    if (!t->circ) return cuzk_fail(CUZK_EINVAL, "%s: no precompiled circuit and nothing to record it from", c->id);
+    if (c->pce_path) return cuzk_pce_load_or_record(c->pce_path, t->circ, pce, tl);
+    return cuzk_pce_record(t->circ, pce, tl);
+}
+
+static void copy_vk(cuzk_groth16_vk *dst, const cuzk_groth16_vk *src)
+{
+    *dst = *src;
+    dst->ic = malloc(src->ic_len * sizeof *src->ic);
+    if (dst->ic) memcpy(dst->ic, src->ic, src->ic_len * sizeof *src->ic);
+    else dst->ic_len = 0;
+}
+
+/* Fails every job waiting on circuit c (locked). */
+static void fail_jobs_of(cuzk_engine *e, engine_circuit *c, const char *msg)
+{
+    for (engine_job *j = e->jobs; j; j = j->next) {
+        if (!engine_job_live(j) || j->circ != c) continue;
+        engine_job_fail(j, "%s", msg);
+        sched_drop_ready_of(e, j);
+        sched_maybe_finish(e, j);
+    }
+}
+
+static void host_load(load_task *t)
+{
+    cuzk_engine *e = t->e;
+    engine_circuit *c = t->c;
+    cuzk_timeline *tl = cuzk_timeline_create("load");
+    char name[128];
+    snprintf(name, sizeof name, "load %s (parameters, precompiled circuit)", c->id);
+    int top = cuzk_span_begin(tl, name);
+    cuzk_pce pce = {0};
+    cuzk_groth16_params params = {0};
+    cuzk_groth16_vk vk = {0};
+    bool has_vk = false;
+    int span = cuzk_span_begin(tl, "precompiled circuit");
+    cuzk_status st = record_or_load_pce(t, &pce, tl);
+    cuzk_span_end(tl, span);
+    if (!st && !c->synthetic) {
+        span = cuzk_span_begin(tl, "read parameters");
+        st = cuzk_groth16_params_read(&params, c->params_path,
+                                      c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED);
+        cuzk_span_end(tl, span);
+        if (!st && params.vk.ic_len != pce.num_inputs)
+            st = cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu public inputs, but the circuit %s has %zu",
+                           c->params_path, params.vk.ic_len ? params.vk.ic_len - 1 : 0, c->id,
+                           pce.num_inputs ? pce.num_inputs - 1 : 0);
+        if (!st && params.l_len != pce.num_aux)
+            st = cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu private values, but the circuit %s has %zu",
+                           c->params_path, params.l_len, c->id, pce.num_aux);
+        if (!st && c->vk_path) {
+            st = cuzk_groth16_vk_read(&vk, c->vk_path);
+            has_vk = !st;
+        } else if (!st) {
+            copy_vk(&vk, &params.vk);
+            has_vk = vk.ic_len == params.vk.ic_len;
+            if (!has_vk) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+        }
+    }
+    char err[1024] = "";
+    if (st) snprintf(err, sizeof err, "loading circuit %s: %s", c->id, cuzk_last_error());
+    cuzk_span_end(tl, top);
+    cuzk_circuit_free(t->circ);
+    cuzk_c1_free(t->c1);
+
+    pthread_mutex_lock(&e->mu);
+    c->host_loading = false;
+    if (st) {
+        cuzk_pce_free(&pce);
+        cuzk_groth16_params_free(&params);
+        cuzk_groth16_vk_free(&vk);
+        e->host_used -= c->host_need;
+        fail_jobs_of(e, c, err);
+    } else {
+        c->pce = pce;
+        c->params = params;
+        c->has_params = !c->synthetic;
+        c->vk = vk;
+        c->has_vk = has_vk;
+        c->ninputs = pce.num_inputs - 1;
+        c->pce_bytes = pce_host_bytes(&pce);
+        c->params_bytes = c->synthetic ? 0 : params_host_bytes(&params);
+        /* the estimate made way for the load; the measured sizes replace it */
+        e->host_used = e->host_used - c->host_need + c->pce_bytes + c->params_bytes;
+        c->host_ready = true;
+        c->last_used = cuzk_now();
+    }
+    if (t->job) {
+        cuzk_timeline_graft(t->job->tl, -1, tl);
+        t->job->in_flight--;
+        t->job->waiting_load = false;
+        sched_maybe_finish(e, t->job);
+    }
+    cuzk_timeline_destroy(tl);
+    t->self->done = true;
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_cond_broadcast(&e->done_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+static void device_load(load_task *t)
+{
+    cuzk_engine *e = t->e;
+    engine_circuit *c = t->c;
+    engine_device *d = &e->dev[t->dev];
+    circuit_on_device *cd = &c->dev[t->dev];
+    cuzk_gpu_prover *pr = NULL;
+    cuzk_gpu_pce *gp = NULL;
+    size_t free0 = 0, free1 = 0, total = 0;
+    if (cuzk_gpu_mem_info(d->gpu, &free0, &total)) free0 = 0;
+    cuzk_status st;
+    if (c->synthetic) {
+        const cuzk_pce *p = &c->pce;
+        size_t ni = p->num_inputs, n = p->num_constraints + ni;
+        cuzk_gpu_synthetic_shape sh = {((size_t)1 << cuzk_log2_ceil(n)) - 1, p->num_aux, ni + p->a_aux.popcount,
+                                       p->b_input.popcount + p->b_aux.popcount, ni, 5};
+        st = cuzk_gpu_prover_create_synthetic(d->gpu, &pr, &sh);
+    } else {
+        st = cuzk_gpu_prover_create(d->gpu, &pr, &c->params);
+    }
+    char why[384] = "";
+    if (st) snprintf(why, sizeof why, "the parameters of %s do not fit on %s: %s", c->id, d->name, cuzk_last_error());
+    /* the matrices are optional: without them a, b, c are computed on the CPU */
+    if (!st && cuzk_gpu_pce_create(d->gpu, &gp, &c->pce)) gp = NULL;
+    uint64_t bytes = 0;
+    if (pr) {
+        size_t db = 0, hb = 0;
+        cuzk_gpu_prover_memory(pr, &db, &hb);
+        bytes = db + (gp ? cuzk_gpu_pce_bytes(gp) : 0);
+        if (!cuzk_gpu_mem_info(d->gpu, &free1, &total) && free0 > free1 && free0 - free1 > bytes) bytes = free0 - free1;
+    }
+    pthread_mutex_lock(&e->mu);
+    cd->loading = false;
+    if (st) {
+        cd->unfit = true;
+        snprintf(cd->why, sizeof cd->why, "%s", why);
+    } else if (device_resident(e, t->dev) + bytes > d->budget && !make_device_room(e, t->dev, bytes, c)) {
+        cd->unfit = true;
+        char id[64];
+        snprintf(id, sizeof id, "%s", c->id);
+        snprintf(cd->why, sizeof cd->why,
+                 "%s takes %llu bytes on %s (measured), more than the %llu left of its budget of %llu "
+                 "(engine.device_budget, engine.device_reserve)",
+                 id, (unsigned long long)bytes, d->name,
+                 (unsigned long long)(d->budget - device_resident(e, t->dev)), (unsigned long long)d->budget);
+        device_garbage *g = calloc(1, sizeof *g);
+        if (g) {
+            g->prover = pr;
+            g->pce = gp;
+            reclaim_push(e, free_device_garbage, g, bytes, "a circuit over the device budget");
+        }
+    } else {
+        cd->prover = pr;
+        cd->pce = gp;
+        cd->bytes = bytes;
+        c->last_used = cuzk_now();
+    }
+    t->self->done = true;
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_cond_broadcast(&e->done_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
+static void *load_main(void *arg)
+{
+    load_task *t = arg;
+    if (t->dev < 0) {
+        cuzk_pool_bind(t->e->lanes[0].pool);
+        host_load(t);
+        cuzk_pool_bind(NULL);
+    } else {
+        device_load(t);
+    }
+    free(t);
+    return NULL;
+}
+
+static bool spawn(cuzk_engine *e, load_task *t)
+{
+    loader *l = calloc(1, sizeof *l);
+    if (!l) return false;
+    t->self = l;
+    if (pthread_create(&l->thread, NULL, load_main, t)) {
+        free(l);
+        return false;
+    }
+    l->next = e->loaders;
+    e->loaders = l;
+    return true;
+}
+
+void res_join_loaders(cuzk_engine *e, bool all)
+{
+    for (;;) {
+        pthread_mutex_lock(&e->mu);
+        loader *pick = NULL;
+        for (loader **pp = &e->loaders; *pp; pp = &(*pp)->next)
+            if ((*pp)->done || all) {
+                pick = *pp;
+                *pp = pick->next;
+                break;
+            }
+        pthread_mutex_unlock(&e->mu);
+        if (!pick) return;
+        pthread_join(pick->thread, NULL);
+        free(pick);
+    }
+}
+
+/* The circuit of partition 0 for recording (locked; the plan's open is cheap). */
+static cuzk_status shape_circuit(cuzk_engine *e, engine_circuit *c, engine_job *j, load_task *t)
+{
+    (void)e;
+    if (c->pce_path && access(c->pce_path, F_OK) == 0) return CUZK_OK; /* loaded, not recorded */
+    if (j) return j->plan.open(j, 0, &t->circ);
+    if (c->porep) {
+        const cuzk_seal_proof_info *info = cuzk_seal_proof_info_get((cuzk_seal_proof)c->seal_proof);
+        if (!info) return CUZK_EINVAL;
+        char name[64];
+        uint64_t sz = info->sector_size;
+        const char *unit = sz >= (1ull << 30) ? "GiB" : sz >= (1ull << 20) ? "MiB" : "KiB";
+        sz >>= sz >= (1ull << 30) ? 30 : sz >= (1ull << 20) ? 20 : 10;
+        snprintf(name, sizeof name, "porep:%llu%s", (unsigned long long)sz, unit);
+        return cuzk_porep_synthetic_open(&t->circ, &t->c1, name, 1);
+    }
+    return c->reg.open(c->reg.ctx, NULL, 0, 0, 0, &t->circ);
+}
+
+void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
+{
+    if (c->host_ready || c->host_loading) return;
+    if (e->stopping) return;
+    /* admission: what the load will hold, from the files' sizes (the decoded points are the
+     * size of the file's uncompressed ones) */
+    uint64_t need = (c->synthetic ? 0 : file_bytes(c->params_path)) + file_bytes(c->pce_path);
+    uint64_t fixed = 0; /* buffers and inputs: what eviction cannot free */
+    for (unsigned i = 0; i < e->nslots; i++)
+        fixed += (uint64_t)(e->slots[i].w.input_cap + e->slots[i].w.aux_cap) * sizeof(cuzk_fr);
+    if (need + fixed > e->host_budget) {
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "circuit %s needs %llu bytes of host memory (parameters %s), more than the host budget of %llu "
+                 "bytes leaves beside the witness buffers (%llu bytes; engine.host_budget)",
+                 c->id, (unsigned long long)need, c->params_path ? c->params_path : "synthetic",
+                 (unsigned long long)e->host_budget, (unsigned long long)fixed);
+        fail_jobs_of(e, c, msg);
+        return;
+    }
+    if (!res_make_host_room(e, need, c)) return; /* busy circuits hold the room: retried as they end */
+    load_task *t = calloc(1, sizeof *t);
+    if (!t) return;
+    t->e = e;
+    t->c = c;
+    t->dev = -1;
+    if (j && !j->failing && !j->cancel_req) t->job = j;
+    cuzk_status st = shape_circuit(e, c, t->job, t);
+    if (st) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "circuit %s: %s", c->id, cuzk_last_error());
+        free(t);
+        fail_jobs_of(e, c, msg);
+        return;
+    }
+    c->host_loading = true;
+    c->host_need = need;
+    e->host_used += need;
+    if (t->job) {
+        t->job->in_flight++;
+        t->job->waiting_load = true;
+    }
+    if (!spawn(e, t)) {
+        c->host_loading = false;
+        e->host_used -= need;
+        if (t->job) t->job->in_flight--;
+        cuzk_circuit_free(t->circ);
+        cuzk_c1_free(t->c1);
+        free(t);
+        fail_jobs_of(e, c, "no thread to load the circuit");
+    }
+}
+
+bool res_device_ready(const engine_circuit *c, const engine_device *d)
+{
+    const circuit_on_device *cd = &c->dev[d->index];
+    return cd->prover && !cd->loading;
+}
+
+bool res_cpu_ready(const engine_circuit *c) { return c->host_ready && c->has_params; }
+
+bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d)
+{
+    circuit_on_device *cd = &c->dev[d->index];
+    if (cd->unfit || !c->host_ready || e->stopping) return false;
+    if (cd->loading || cd->prover) return true;
+    if (!c->synthetic && !c->has_params) return false;
+    /* the room the last measurement (or the host sizes) says it takes */
+    uint64_t need = c->params_bytes + c->pce_bytes;
+    if (need > d->budget) {
+        cd->unfit = true;
+        char id[64];
+        snprintf(id, sizeof id, "%s", c->id);
+        snprintf(cd->why, sizeof cd->why,
+                 "%s needs about %llu bytes on %s, more than its budget of %llu (engine.device_budget, "
+                 "engine.device_reserve)",
+                 id, (unsigned long long)need, d->name, (unsigned long long)d->budget);
+        return false;
+    }
+    if (!make_device_room(e, d->index, need, c)) return true; /* wait for busy circuits to go idle */
+    load_task *t = calloc(1, sizeof *t);
+    if (!t) return false;
+    t->e = e;
+    t->c = c;
+    t->dev = d->index;
+    cd->loading = true;
+    if (!spawn(e, t)) {
+        cd->loading = false;
+        free(t);
+        return false;
+    }
+    return true;
+}
+
+cuzk_status res_preload(cuzk_engine *e, engine_circuit *c)
+{
+    /* locked on entry and exit */
+    res_want_host(e, c, NULL);
+    while (c->host_loading && !e->stopping) pthread_cond_wait(&e->done_cv, &e->mu);
+    if (!c->host_ready) return cuzk_fail(CUZK_EINVAL, "circuit %s could not be loaded (see the jobs' errors)", c->id);
+    for (unsigned i = 0; i < e->ndev; i++) {
+        engine_device *d = &e->dev[i];
+        if (d->ordinal >= 0 && d->in_service) res_want_device(e, c, d);
+    }
+    for (;;) {
+        bool loading = false;
+        for (unsigned i = 0; i < e->ndev; i++) loading |= c->dev[i].loading;
+        if (!loading || e->stopping) break;
+        pthread_cond_wait(&e->done_cv, &e->mu);
+    }
+    return CUZK_OK;
+}
+
+void res_free_all(cuzk_engine *e)
+{
+    for (engine_circuit *c = e->circuits, *n; c; c = n) {
+        n = c->next;
+        for (unsigned i = 0; i < e->ndev; i++) {
+            cuzk_gpu_pce_destroy(c->dev[i].pce);
+            cuzk_gpu_prover_destroy(c->dev[i].prover);
+        }
+        if (c->has_params) cuzk_groth16_params_free(&c->params);
+        if (c->has_vk) cuzk_groth16_vk_free(&c->vk);
+        cuzk_pce_free(&c->pce);
+        free(c->params_path);
+        free(c->vk_path);
+        free(c->pce_path);
+        free(c);
+    }
+    e->circuits = NULL;
+}

@@ -1,0 +1,156 @@
+/* The scheduler: which partition a witness lane makes next and which made witness a device
+ * proves next. Both pick the job of the highest class (its priority, raised by waiting: see
+ * engine_rank), FIFO within a class, so a CRITICAL job submitted behind twenty NORMAL ones
+ * takes the next free lane and the next free device: preemption at partition boundaries,
+ * never inside a partition. All functions here run with engine.mu held. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine_internal.h"
+
+/* true when a runs before b */
+static bool before(const cuzk_engine *e, const engine_job *a, const engine_job *b, double now)
+{
+    int ra = engine_rank(e, a, now), rb = engine_rank(e, b, now);
+    return ra != rb ? ra > rb : a->seq < b->seq;
+}
+
+static bool cpu_active(const cuzk_engine *e)
+{
+    if (e->cpu_dev < 0) return false;
+    if (!e->cpu_fallback) return true;
+    for (unsigned i = 0; i < e->ndev; i++)
+        if (e->dev[i].ordinal >= 0 && e->dev[i].in_service) return false;
+    return true;
+}
+
+static int free_slot(cuzk_engine *e, bool urgent)
+{
+    int any = -1;
+    for (unsigned i = 0; i < e->nslots; i++) {
+        if (e->slots[i].busy) continue;
+        if (e->slots[i].urgent && urgent) return (int)i;
+        if (!e->slots[i].urgent && any < 0) any = (int)i;
+    }
+    return any;
+}
+
+/* Whether some device could prove circuit c (now or once it is loaded); otherwise why not. */
+static bool some_device_can(cuzk_engine *e, const engine_circuit *c, char *why, size_t cap)
+{
+    if (cpu_active(e) && !c->synthetic) return true;
+    why[0] = 0;
+    for (unsigned i = 0; i < e->ndev; i++) {
+        const engine_device *d = &e->dev[i];
+        if (d->ordinal < 0 || !d->in_service) continue;
+        if (!c->dev[i].unfit) return true;
+        snprintf(why, cap, "%s", c->dev[i].why);
+    }
+    if (!why[0])
+        snprintf(why, cap, "%s",
+                 c->synthetic ? "synthetic parameters need a GPU, and no GPU is in service"
+                              : "no device is in service to prove it");
+    return false;
+}
+
+engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
+{
+    *slot = -1;
+    double now = cuzk_now();
+    engine_job *best = NULL;
+    for (engine_job *j = e->jobs; j; j = j->next) {
+        if (!engine_job_live(j) || j->cancel_req || j->failing || j->next_part >= j->plan.nparts) continue;
+        if (urgent && j->prio < CUZK_PRIORITY_HIGH) continue;
+        engine_circuit *c = j->circ;
+        if (!c->host_ready) {
+            res_want_host(e, c, j);
+            continue;
+        }
+        char why[400];
+        if (!some_device_can(e, c, why, sizeof why)) {
+            engine_job_fail(j, "%s: %s", c->id, why);
+            if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_FAILED);
+            /* the job list is unchanged (ended jobs stay until pruned) */
+            continue;
+        }
+        if (!best || before(e, j, best, now)) best = j;
+    }
+    if (!best) return NULL;
+    *slot = free_slot(e, urgent);
+    return *slot < 0 ? NULL : best;
+}
+
+ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d)
+{
+    double now = cuzk_now();
+    bool cpu = d->ordinal < 0;
+    if (cpu && !cpu_active(e)) return NULL;
+    ready_item **best = NULL;
+    for (ready_item **pp = &e->ready; *pp; pp = &(*pp)->next) {
+        ready_item *r = *pp;
+        if (r->bound_dev >= 0 && r->bound_dev != d->index) continue;
+        engine_circuit *c = r->job->circ;
+        if (cpu) {
+            if (!res_cpu_ready(c)) continue;
+        } else if (!res_device_ready(c, d)) {
+            if (!res_want_device(e, c, d)) continue;
+            continue; /* loading: another item may go first */
+        }
+        if (!best || before(e, r->job, (*best)->job, now) ||
+            (r->job == (*best)->job && r->part < (*best)->part))
+            best = pp;
+    }
+    if (!best) return NULL;
+    ready_item *r = *best;
+    *best = r->next;
+    r->next = NULL;
+    return r;
+}
+
+void sched_release_slot(cuzk_engine *e, int slot, engine_job *j)
+{
+    (void)j;
+    if (slot >= 0 && (unsigned)slot < e->nslots) e->slots[slot].busy = false;
+    pthread_cond_broadcast(&e->work_cv);
+}
+
+/* Removes the job's made witnesses from the ready list (a cancel, a failure). */
+void sched_drop_ready_of(cuzk_engine *e, engine_job *j)
+{
+    for (ready_item **pp = &e->ready; *pp;) {
+        ready_item *r = *pp;
+        if (r->job != j) {
+            pp = &r->next;
+            continue;
+        }
+        *pp = r->next;
+        if (r->bound_dev >= 0 && j->circ->dev[r->bound_dev].prover) {
+            witness_slot *s = &e->slots[r->slot];
+            cuzk_gpu_prefetch_drop(j->circ->dev[r->bound_dev].prover, s->w.input, s->w.aux);
+        }
+        sched_release_slot(e, r->slot, j);
+        cuzk_timeline_destroy(r->tl);
+        free(r);
+        j->in_flight--;
+    }
+}
+
+void sched_maybe_finish(cuzk_engine *e, engine_job *j)
+{
+    if (!engine_job_live(j) || j->in_flight) return;
+    if (j->cancel_req) {
+        engine_end_job(e, j, CUZK_JOB_CANCELLED);
+    } else if (j->failing) {
+        engine_end_job(e, j, CUZK_JOB_FAILED);
+    } else if (j->done_parts == j->plan.nparts) {
+        /* all proved: the finisher verifies them (the job stays in flight until it ends) */
+        if (j->finishing) return;
+        j->finishing = true;
+        j->in_flight = 1;
+        engine_job **pp = &e->finish_q;
+        while (*pp) pp = &(*pp)->finish_next;
+        j->finish_next = NULL;
+        *pp = j;
+        pthread_cond_broadcast(&e->finish_cv);
+    }
+}
