@@ -411,7 +411,8 @@ int cli_bench(int argc, char **argv)
                 "  ntt     CPU NTT forward, inverse, coset\n"
                 "  prove   synthesize and prove a built-in circuit\n"
                 "  synth   synthesis alone: PROVE, WITNESS or WITNESS + PCE evaluation\n"
-                "  gpu-msm, gpu-ntt, gpu-prove, gpu-field   GPU benchmarks (cmd_bench_gpu.c)\n");
+                "  engine  jobs through the proving engine: latency, throughput, device idle time\n"
+                "  gpu-msm, gpu-ntt, gpu-prove, gpu-field   GPU benchmarks\n");
         return argc < 2 ? 2 : 0;
     }
     const char *what = argv[1];
@@ -419,7 +420,8 @@ int cli_bench(int argc, char **argv)
     if (!strcmp(what, "ntt")) return bench_ntt(argc - 1, argv + 1);
     if (!strcmp(what, "prove")) return bench_prove(argc - 1, argv + 1);
     if (!strcmp(what, "synth")) return bench_synth(argc - 1, argv + 1);
+    if (!strcmp(what, "engine")) return cli_bench_engine(argc - 1, argv + 1);
     if (!strncmp(what, "gpu-", 4)) return cli_bench_gpu(what, argc - 1, argv + 1);
-    fprintf(stderr, "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth)\n", what);
+    fprintf(stderr, "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth, engine, gpu-msm, gpu-ntt, gpu-prove, gpu-field)\n", what);
     return 2;
 }

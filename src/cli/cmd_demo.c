@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
@@ -13,7 +14,28 @@
 #include "cuzk/testcircuits.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_seal.h"
+#include "cuzk/engine.h"
 #include "cuzk/groth16.h"
+
+static cuzk_status open_named(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,
+                              cuzk_circuit **out)
+{
+    (void)input;
+    (void)input_len;
+    (void)seed;
+    (void)k;
+    return cuzk_circuit_open(out, ctx);
+}
+
+/* Proves one job through an in-process engine (the one proving path) and prints its timeline. */
+static cuzk_status run_job(cuzk_engine *e, const cuzk_job_request *req, cuzk_job_result *r)
+{
+    uint64_t id;
+    cuzk_status st = cuzk_engine_submit(e, req, &id, NULL);
+    if (!st) st = cuzk_engine_await(e, id, -1, r);
+    if (!st && r->state != CUZK_JOB_COMPLETED) st = cuzk_fail(CUZK_EVERIFY, "%s", r->error);
+    return st;
+}
 
 static int demo_circuit(const char *circuit, cuzk_timeline *tl)
 {
@@ -21,53 +43,53 @@ static int demo_circuit(const char *circuit, cuzk_timeline *tl)
     if (cuzk_circuit_open(&c, circuit)) return cli_error("demo");
     cuzk_r1cs m = {0};
     cuzk_groth16_params p = {0};
-    cuzk_prove_result pr = {0};
-    cuzk_groth16_proof proof;
+    char dir[] = "/tmp/cuzk-demo-XXXXXX", params[64], vk[64];
+    bool made = mkdtemp(dir) != NULL;
+    snprintf(params, sizeof params, "%s/demo.params", dir);
+    snprintf(vk, sizeof vk, "%s/demo.vk", dir);
     int span = cuzk_span_begin(tl, "record circuit");
-    cuzk_status st = cuzk_circuit_record(c, &m);
+    cuzk_status st = made ? cuzk_circuit_record(c, &m) : cuzk_fail(CUZK_EIO, "cannot make a folder under /tmp");
     cuzk_span_end(tl, span);
     if (!st) {
         span = cuzk_span_begin(tl, "setup");
         st = cuzk_groth16_setup(&p, &m, NULL, tl);
+        if (!st) st = cuzk_groth16_params_write(&p, params);
         cuzk_span_end(tl, span);
     }
+    cuzk_engine *e = NULL;
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    if (!st) st = cli_engine_create(&e, false);
+    cuzk_engine_circuit reg = {circuit, open_named, (void *)circuit, params, NULL, NULL, false, false};
+    if (!st) st = cuzk_engine_register_circuit(e, &reg);
+    cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = circuit, .partitions = 1, .seed = 3};
+    if (!st) st = run_job(e, &req, &r);
+    cuzk_engine_destroy(e);
     if (!st) {
-        span = cuzk_span_begin(tl, "synthesize");
-        st = cuzk_circuit_prove_input(c, 3, &pr);
-        cuzk_span_end(tl, span);
+        printf("cuzk demo: %s, %zu constraints, %zu public inputs: proved and verified OK\n", circuit,
+               m.num_constraints, m.num_inputs - 1);
+        cuzk_timeline_print(tl, stdout);
+        cli_print_timeline_json("the proof (engine)", r.timeline_json, stdout);
     }
-    if (!st) {
-        cuzk_groth16_witness w = cuzk_groth16_witness_of(&pr);
-        st = cuzk_groth16_prove(&proof, &p, &w, NULL, NULL, tl);
+    cuzk_job_result_free(&r);
+    if (made) {
+        remove(params);
+        remove(vk);
+        rmdir(dir);
     }
-    if (!st) {
-        span = cuzk_span_begin(tl, "verify");
-        st = cuzk_groth16_verify(&p.vk, &proof, pr.input + 1, pr.num_inputs - 1);
-        cuzk_span_end(tl, span);
-    }
-    if (!st)
-        printf("cuzk demo: %s, %zu constraints, %zu public inputs: verified OK\n", circuit, m.num_constraints,
-               m.num_inputs - 1);
-    cuzk_prove_result_free(&pr);
     cuzk_groth16_params_free(&p);
     cuzk_r1cs_free(&m);
     cuzk_circuit_free(c);
     return st ? cli_error("demo") : 0;
 }
 
-/* Parameters for porep:2KiB from the cache folder, made there on first use. */
-static cuzk_status cached_params(const char *cache, cuzk_groth16_params *p, cuzk_timeline *tl)
+/* Parameters for porep:2KiB in the cache folder (path, vk), made there on first use. */
+static cuzk_status cached_params(const char *cache, char *path, char *vk, size_t cap, cuzk_timeline *tl)
 {
-    char path[4096], vk[4096];
-    snprintf(path, sizeof path, "%s/porep-2KiB.params", cache);
-    snprintf(vk, sizeof vk, "%s/porep-2KiB.vk", cache);
+    snprintf(path, cap, "%s/porep-2KiB.params", cache);
+    snprintf(vk, cap, "%s/porep-2KiB.vk", cache);
     struct stat sb;
-    if (stat(path, &sb) == 0) {
-        int span = cuzk_span_begin(tl, "read cached params");
-        cuzk_status st = cuzk_groth16_params_read(p, path, CUZK_PARAMS_UNCHECKED);
-        cuzk_span_end(tl, span);
-        return st;
-    }
+    if (stat(path, &sb) == 0 && stat(vk, &sb) == 0) return CUZK_OK;
     if (mkdir(cache, 0777) != 0 && errno != EEXIST)
         return cuzk_fail(CUZK_EIO, "cannot create %s: %s", cache, strerror(errno));
     fprintf(stderr, "cuzk demo: making Groth16 parameters for porep:2KiB once (cached in %s)...\n", cache);
@@ -75,15 +97,17 @@ static cuzk_status cached_params(const char *cache, cuzk_groth16_params *p, cuzk
     cuzk_status st = cuzk_circuit_open(&c, "porep:2KiB");
     if (st) return st;
     cuzk_r1cs m;
+    cuzk_groth16_params p = {0};
     int span = cuzk_span_begin(tl, "setup (first run only)");
     st = cuzk_circuit_record(c, &m);
     cuzk_circuit_free(c);
     if (!st) {
-        st = cuzk_groth16_setup(p, &m, NULL, tl);
+        st = cuzk_groth16_setup(&p, &m, NULL, tl);
         cuzk_r1cs_free(&m);
     }
-    if (!st) st = cuzk_groth16_params_write(p, path);
-    if (!st) st = cuzk_groth16_vk_write(&p->vk, vk);
+    if (!st) st = cuzk_groth16_params_write(&p, path);
+    if (!st) st = cuzk_groth16_vk_write(&p.vk, vk);
+    cuzk_groth16_params_free(&p);
     cuzk_span_end(tl, span);
     return st;
 }
@@ -101,57 +125,51 @@ static int demo_porep(const char *cache, cuzk_timeline *tl)
     if (!st) st = cuzk_hex_decode(seed, 32, "62a9ec8794bdb9cf9899e3e1fde9dd3c84ecb285bfeeace7fdbf4924b25eba85");
     cuzk_sealed_sector *s = NULL;
     cuzk_c1 *c1 = NULL;
-    cuzk_groth16_params p = {0};
-    cuzk_prove_result pr = {0};
-    cuzk_groth16_proof proof;
-    cuzk_fr inputs[64];
-    cuzk_porep_shape shape;
+    char params[4200], vk[4200], id[64];
+    uint8_t *json = NULL;
+    size_t json_len = 0;
+    cuzk_engine *e = NULL;
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
     int job = cuzk_span_begin(tl, "PoRep C2, 2 KiB sector");
     int span = cuzk_span_begin(tl, "seal (precommit + commit1)");
     if (!st) st = cuzk_seal_precommit(&s, &sp, tl);
     if (!st) st = cuzk_seal_commit1(&c1, s, seed, tl);
+    if (!st) st = cuzk_c1_write(c1, &json, &json_len); /* the C1 JSON, as Curio would send it */
     cuzk_span_end(tl, span);
-    if (!st) st = cached_params(cache, &p, tl);
-    if (!st) st = cuzk_porep_shape_for_proof(&shape, c1->proof);
+    if (!st) st = cached_params(cache, params, vk, sizeof params, tl);
+    /* the proof through an in-process engine: vanilla checks, witness, prover, verification */
     if (!st) {
-        span = cuzk_span_begin(tl, "synthesize");
-        cuzk_cs *cs;
-        st = cuzk_cs_create(&cs, CUZK_CS_PROVE, true);
-        if (!st) {
-            cuzk_stacked_synthesize(cs, &shape, c1, 0);
-            st = cuzk_cs_finish_prove(cs, &pr);
-            cuzk_cs_destroy(cs);
-        }
+        cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
+        span = cuzk_span_begin(tl, "start the engine");
+        st = cli_engine_create(&e, false);
+        if (!st) st = cuzk_engine_set_files(e, id, params, vk, NULL);
         cuzk_span_end(tl, span);
     }
+    cuzk_job_request req = {.kind = CUZK_KIND_POREP, .input = json, .input_len = json_len};
     if (!st) {
-        cuzk_groth16_witness w = cuzk_groth16_witness_of(&pr);
-        st = cuzk_groth16_prove(&proof, &p, &w, NULL, NULL, tl);
-    }
-    if (!st) {
-        span = cuzk_span_begin(tl, "verify");
-        st = cuzk_porep_public_inputs(inputs, 64, c1->proof, c1->replica_id, c1->comm_d, c1->comm_r, c1->seed, 0);
-        if (!st) st = cuzk_groth16_verify(&p.vk, &proof, inputs, cuzk_seal_proof_num_inputs(c1->proof));
+        span = cuzk_span_begin(tl, "prove (engine job)");
+        st = run_job(e, &req, &r);
         cuzk_span_end(tl, span);
     }
+    cuzk_engine_destroy(e);
     cuzk_span_end(tl, job);
     if (!st) {
         const cuzk_seal_commitments *cm = cuzk_sealed_commitments(s);
-        char d[65], r[65], hex[2 * CUZK_GROTH16_PROOF_BYTES + 1];
-        uint8_t bytes[CUZK_GROTH16_PROOF_BYTES];
+        char d[65], rr[65], hex[2 * CUZK_GROTH16_PROOF_BYTES + 1];
         cuzk_hex_encode(d, cm->comm_d, 32);
-        cuzk_hex_encode(r, cm->comm_r, 32);
-        cuzk_groth16_proof_encode(bytes, &proof);
-        cuzk_hex_encode(hex, bytes, sizeof bytes);
+        cuzk_hex_encode(rr, cm->comm_r, 32);
+        cuzk_hex_encode(hex, r.proof, CUZK_GROTH16_PROOF_BYTES);
         printf("cuzk demo: PoRep C2 of a 2 KiB sector (StackedDrg2KiBV1_1, t01002, sector 1), %u threads\n"
                "comm_d %s\ncomm_r %s\nproof  %s\n",
-               cuzk_threads(), d, r, hex);
+               cuzk_threads(), d, rr, hex);
         cuzk_timeline_print(tl, stdout);
+        cli_print_timeline_json("the proof (engine job)", r.timeline_json, stdout);
         printf("verified: OK (%zu public inputs recomputed from the sector's public data)\n",
                cuzk_seal_proof_num_inputs(c1->proof));
     }
-    cuzk_prove_result_free(&pr);
-    cuzk_groth16_params_free(&p);
+    cuzk_job_result_free(&r);
+    free(json);
     cuzk_c1_free(c1);
     cuzk_sealed_sector_free(s);
     return st ? cli_error("demo") : 0;

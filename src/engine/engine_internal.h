@@ -256,6 +256,7 @@ void *finisher_main(void *arg);
 
 /* engine_residency.c (locked unless said) */
 engine_circuit *res_find(cuzk_engine *e, const char *id);
+engine_circuit *res_by_id(cuzk_engine *e, const char *id); /* also "porep-32g"-style ids */
 cuzk_status res_get_porep(cuzk_engine *e, uint64_t seal_proof, engine_circuit **out);
 /* Starts the host load of c if needed; the job that triggers it supplies partition 0. */
 void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j);

@@ -278,27 +278,12 @@ char *cuzk_engine_metrics(cuzk_engine *e)
 }
 
 /* ---------------------------------------------------------------- preload / evict */
-/* A circuit by id: registered, or a PoRep id ("porep-32g") made known here (locked). */
-static engine_circuit *circuit_by_id(cuzk_engine *e, const char *id)
-{
-    engine_circuit *c = res_find(e, id);
-    if (c) return c;
-    for (uint64_t p = 0; p < 64; p++) {
-        if (!cuzk_seal_proof_info_get((cuzk_seal_proof)p)) continue;
-        char pid[64];
-        cuzk_porep_circuit_id(pid, p);
-        if (!strcmp(pid, id)) return res_get_porep(e, p, &c) ? NULL : c;
-    }
-    cuzk_clear_error();
-    return NULL;
-}
-
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit, double *seconds)
 {
     *seconds = 0;
     cuzk_status st = engine_enter(e);
     if (st) return st;
-    engine_circuit *c = circuit_by_id(e, circuit);
+    engine_circuit *c = res_by_id(e, circuit);
     double t0 = cuzk_now();
     if (!c) st = cuzk_fail(CUZK_EINVAL, "circuit_id: unknown circuit '%s'", circuit);
     else {

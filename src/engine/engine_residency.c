@@ -86,23 +86,48 @@ cuzk_status res_get_porep(cuzk_engine *e, uint64_t seal_proof, engine_circuit **
     cuzk_porep_circuit_id(id, seal_proof);
     engine_circuit *c = res_find(e, id);
     if (!c) {
-        char *params = NULL, *vk = NULL;
-        cuzk_status st = cuzk_seal_proof_find_params(e->param_dir, (cuzk_seal_proof)seal_proof, &params, &vk);
-        if (st) return st;
-        if (!(c = new_circuit(e, id))) {
+        const char *dir = e->param_dir ? e->param_dir : cuzk_param_dir_default();
+        char stem[CUZK_PARAM_STEM_MAX];
+        cuzk_seal_proof_param_stem(stem, (cuzk_seal_proof)seal_proof);
+        size_t n = strlen(dir) + strlen(stem) + 16;
+        char *params = malloc(n), *vk = malloc(n);
+        if (!params || !vk || !(c = new_circuit(e, id))) {
             free(params);
             free(vk);
             return cuzk_fail(CUZK_ENOMEM, "out of memory");
         }
+        snprintf(params, n, "%s/%s.params", dir, stem);
+        snprintf(vk, n, "%s/%s.vk", dir, stem);
+        /* the official files; a missing one fails the load with the file named */
         c->porep = true;
         c->seal_proof = seal_proof;
         c->params_path = params;
-        c->vk_path = access(vk, R_OK) == 0 ? vk : NULL;
-        if (!c->vk_path) free(vk);
+        c->vk_path = vk;
         c->pce_path = pce_cache_path(e, id);
     }
     *out = c;
     return CUZK_OK;
+}
+
+/* The registered proof whose circuit id is id, or -1. */
+static int64_t porep_of_id(const char *id)
+{
+    for (uint64_t p = 0; p < 64; p++) {
+        if (!cuzk_seal_proof_info_get((cuzk_seal_proof)p)) continue;
+        char pid[64];
+        cuzk_porep_circuit_id(pid, p);
+        if (!strcmp(pid, id)) return (int64_t)p;
+    }
+    cuzk_clear_error();
+    return -1;
+}
+
+engine_circuit *res_by_id(cuzk_engine *e, const char *id)
+{
+    engine_circuit *c = res_find(e, id);
+    if (c) return c;
+    int64_t p = porep_of_id(id);
+    return p >= 0 && !res_get_porep(e, (uint64_t)p, &c) ? c : NULL;
 }
 
 static cuzk_status replace(char **dst, const char *v)
@@ -120,18 +145,15 @@ cuzk_status cuzk_engine_set_files(cuzk_engine *e, const char *circuit, const cha
 {
     cuzk_status st = engine_enter(e);
     if (st) return st;
-    engine_circuit *c = NULL;
-    for (uint64_t p = 0; p < 64 && !c; p++) {
-        if (!cuzk_seal_proof_info_get((cuzk_seal_proof)p)) continue;
-        char pid[64];
-        cuzk_porep_circuit_id(pid, p);
-        if (!strcmp(pid, circuit) && (st = res_get_porep(e, p, &c))) break;
-    }
-    cuzk_clear_error();
-    if (!st && !c) st = cuzk_fail(CUZK_EINVAL, "%s is not a built-in circuit", circuit);
+    engine_circuit *c = porep_of_id(circuit) >= 0 ? res_by_id(e, circuit) : NULL;
+    if (!c) st = cuzk_fail(CUZK_EINVAL, "%s is not a built-in circuit", circuit);
     else if (!st && (c->host_ready || c->host_loading))
         st = cuzk_fail(CUZK_EINVAL, "%s is loaded already: evict it first", circuit);
     if (!st) st = replace(&c->params_path, params_path);
+    if (!st && params_path && !vk_path) { /* the parameters' own key */
+        free(c->vk_path);
+        c->vk_path = NULL;
+    }
     if (!st && vk_path) st = replace(&c->vk_path, vk_path);
     if (!st) st = replace(&c->pce_path, pce_path);
     engine_leave(e);
@@ -337,9 +359,10 @@ static void host_load(load_task *t)
                                       c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED);
         cuzk_span_end(tl, span);
         if (!st && params.vk.ic_len != pce.num_inputs)
-            st = cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu public inputs, but the circuit %s has %zu",
+            st = cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu public inputs, but the circuit %s has %zu%s",
                            c->params_path, params.vk.ic_len ? params.vk.ic_len - 1 : 0, c->id,
-                           pce.num_inputs ? pce.num_inputs - 1 : 0);
+                           pce.num_inputs ? pce.num_inputs - 1 : 0,
+                           c->porep ? " (wrong sector size or proof type for these parameters?)" : "");
         if (!st && params.l_len != pce.num_aux)
             st = cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu private values, but the circuit %s has %zu",
                            c->params_path, params.l_len, c->id, pce.num_aux);

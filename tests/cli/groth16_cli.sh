@@ -62,7 +62,7 @@ head -c 5000 r.params > short.params
 expect_fail "truncated params" 1 "short.params" "$CUZK" prove --circuit random:3000 --params short.params --proof x.proof --inputs x.json --quiet
 no_file "no proof after bad params" x.proof
 no_file "no inputs after bad params" x.json
-expect_fail "params of another circuit" 1 "parameters have" "$CUZK" prove --circuit cubic --params r.params --proof x.proof --inputs x.json --quiet
+expect_fail "params of another circuit" 1 "parameters for .* but the circuit" "$CUZK" prove --circuit cubic --params r.params --proof x.proof --inputs x.json --quiet
 no_file "no proof after shape mismatch" x.proof
 expect_fail "unknown circuit" 1 "unknown circuit 'nope'" "$CUZK" prove --circuit nope --params c.params --proof x.proof --inputs x.json
 expect_fail "bad random size" 1 "N must be" "$CUZK" setup --circuit random:3 --params x.params --vk x.vk

@@ -1,0 +1,315 @@
+/* cuzk bench engine: jobs driven through an in-process engine, C at a time, as a client would:
+ * per-job latency (median, p95), the interval between job ends once the pipeline is full,
+ * throughput, each partition's device time, the devices' idle time between partitions, the
+ * first job's extra cost, and peak host memory. Optionally one CRITICAL job in the middle of
+ * the run, whose wait for a device is the preemption latency. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/settings.h"
+#include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
+#include "cuzk/filecoin_c1.h"
+#include "cuzk/filecoin_circuit.h"
+#include "cuzk/testcircuits.h"
+
+typedef struct {
+    const char *name; /* circuit name (testcircuits), or NULL with c1 */
+    cuzk_c1 *c1;      /* synthetic PoRep data: every partition proves its partition 0's shape */
+} bench_circuit;
+
+static cuzk_status open_bench(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,
+                              cuzk_circuit **out)
+{
+    (void)input;
+    (void)input_len;
+    (void)seed;
+    (void)k;
+    const bench_circuit *b = ctx;
+    return b->c1 ? cuzk_porep_circuit_open(out, b->c1, 0) : cuzk_circuit_open(out, b->name);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double quantile(double *v, size_t n, double q)
+{
+    if (!n) return 0;
+    qsort(v, n, sizeof *v, cmp_d);
+    size_t i = (size_t)(q * (double)(n - 1) + 0.5);
+    return v[i < n ? i : n - 1];
+}
+
+/* the device time of every partition in a result's timeline */
+static void partition_times(const char *json, double **v, size_t *n, size_t *cap)
+{
+    json_error_t err;
+    json_t *spans = json ? json_loads(json, 0, &err) : NULL;
+    for (size_t i = 0; i < json_array_size(spans); i++) {
+        json_t *s = json_array_get(spans, i);
+        const char *name = json_string_value(json_object_get(s, "name"));
+        if (!name || strncmp(name, "prove on ", 9)) continue;
+        if (*n == *cap) {
+            size_t c = *cap ? *cap * 2 : 64;
+            double *nv = realloc(*v, c * sizeof *nv);
+            if (!nv) break;
+            *v = nv;
+            *cap = c;
+        }
+        (*v)[(*n)++] = json_number_value(json_object_get(s, "seconds"));
+    }
+    json_decref(spans);
+}
+
+typedef struct {
+    uint64_t id;
+    double submit_t, end_t;
+    cuzk_job_result r;
+} bench_job;
+
+int cli_bench_engine(int argc, char **argv)
+{
+    const char *kind_s = "circuit", *circuit = NULL, *params = NULL, *c1_path = NULL, *size_s = NULL,
+               *jobs_s = NULL, *conc_s = NULL, *parts_s = NULL, *prio_s = NULL, *critical = NULL, *crit_after_s = NULL,
+               *pce_path = NULL, *threads = NULL;
+    bool synthetic = false, use_gpu = false, json = false, done;
+    cli_opt opts[] = {
+        {"kind", "K", "circuit (a built-in circuit) or porep (a C1, or --synthetic for any sector size)", &kind_s, NULL},
+        {"circuit", "NAME", "kind circuit: the built-in circuit", &circuit, NULL},
+        {"params", "FILE", "its parameters (or --synthetic)", &params, NULL},
+        {"c1", "FILE", "kind porep: the C1 output every job proves", &c1_path, NULL},
+        {"sector-size", "SIZE", "kind porep --synthetic: 2KiB .. 64GiB (default 32GiB)", &size_s, NULL},
+        {"synthetic", NULL,
+         "synthetic parameters made on the GPU (and synthetic vanilla data for porep): timed, not verified", NULL,
+         &synthetic},
+        {"pce", "FILE", "keep the precompiled circuit there (a 32 GiB PoRep records in about 40 s)", &pce_path, NULL},
+        {"jobs", "N", "jobs to run (default 6)", &jobs_s, NULL},
+        {"concurrency", "C", "jobs in flight at once (default 2)", &conc_s, NULL},
+        {"partitions", "P", "kind circuit: partitions per job (default 1)", &parts_s, NULL},
+        {"priority", "P", "the jobs' priority (low, normal, high, critical; default: the kind's)", &prio_s, NULL},
+        {"critical", "NAME", "also one CRITICAL job of this built-in circuit (synthetic parameters) mid-run", &critical,
+         NULL},
+        {"critical-after", "S", "seconds after the first partition ends to submit it (default 3)", &crit_after_s, NULL},
+        {"gpu", NULL, "prove on the GPUs (the [engine] gpus key says how many)", NULL, &use_gpu},
+        {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"json", NULL, "one JSON object instead of the table", NULL, &json},
+    };
+    int rc = cli_parse(argc, argv,
+                       "cuzk bench engine --kind circuit --circuit NAME (--params FILE | --synthetic) | --kind porep "
+                       "(--c1 FILE --params FILE | --synthetic [--sector-size SIZE]) [--jobs N] [--concurrency C]",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    const char *me = "bench engine";
+    uint64_t njobs = 6, conc = 2, parts = 1, crit_after = 3;
+    if ((jobs_s && cli_u64(me, "jobs", jobs_s, &njobs)) || (conc_s && cli_u64(me, "concurrency", conc_s, &conc)) ||
+        (parts_s && cli_u64(me, "partitions", parts_s, &parts)) ||
+        (crit_after_s && cli_u64(me, "critical-after", crit_after_s, &crit_after)) || cli_threads(me, threads))
+        return 2;
+    if (!njobs || njobs > 100000 || !conc || conc > 1024 || !parts || parts > 100000) {
+        fprintf(stderr, "cuzk bench engine: --jobs 1..100000, --concurrency 1..1024, --partitions 1..100000\n");
+        return 2;
+    }
+    cuzk_priority prio = CUZK_PRIORITY_DEFAULT;
+    if (prio_s && cuzk_priority_parse(&prio, prio_s)) {
+        cli_error(me);
+        return 2;
+    }
+    bool porep = !strcmp(kind_s, "porep");
+    if (!porep && strcmp(kind_s, "circuit")) {
+        fprintf(stderr, "cuzk bench engine: --kind circuit or porep (the other kinds come with their circuits)\n");
+        return 2;
+    }
+    if (!porep && !circuit) return cli_missing(me, "circuit");
+    if (porep && !synthetic && !c1_path) return cli_missing(me, "c1 (or --synthetic)");
+    if (!synthetic && !params) return cli_missing(me, "params (or --synthetic)");
+    if (synthetic && !use_gpu) {
+        fprintf(stderr, "cuzk bench engine: --synthetic parameters are made on a GPU: add --gpu\n");
+        return 2;
+    }
+
+    bench_circuit bc = {circuit, NULL};
+    cuzk_mapped_file c1f = {0};
+    char reg_id[96] = "";
+    cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .priority = prio, .partitions = (unsigned)parts};
+    cuzk_status st = CUZK_OK;
+    double t_setup = cuzk_now();
+    if (porep && synthetic) {
+        const char *size = size_s ? size_s : "32GiB";
+        char name[48];
+        snprintf(name, sizeof name, "porep:%.32s", size);
+        cuzk_circuit *c = NULL;
+        st = cuzk_porep_synthetic_open(&c, &bc.c1, name, 1);
+        cuzk_circuit_free(c);
+        if (!st) {
+            snprintf(reg_id, sizeof reg_id, "%s-synthetic", name);
+            req.partitions = bc.c1->info->partitions;
+        }
+    } else if (porep) {
+        st = cuzk_map_file(&c1f, c1_path);
+        req.kind = CUZK_KIND_POREP;
+        req.input = c1f.data;
+        req.input_len = c1f.size;
+    } else {
+        cuzk_circuit *c = NULL;
+        st = cuzk_circuit_open(&c, circuit);
+        cuzk_circuit_free(c);
+        snprintf(reg_id, sizeof reg_id, "%s", circuit);
+    }
+    double t_data = cuzk_now() - t_setup;
+    cuzk_engine *e = NULL;
+    double t0 = cuzk_now();
+    if (!st) st = cli_engine_create(&e, use_gpu);
+    double t_create = cuzk_now() - t0;
+    if (!st && reg_id[0]) {
+        cuzk_engine_circuit reg = {reg_id, open_bench, &bc, params, NULL, pce_path, synthetic, false};
+        st = cuzk_engine_register_circuit(e, &reg);
+        req.circuit = reg_id;
+    } else if (!st && porep) {
+        cuzk_c1 *c1 = NULL;
+        char id[64];
+        st = cuzk_c1_parse_any(&c1, c1f.data, c1f.size, NULL, NULL);
+        if (!st) cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
+        if (!st) st = cuzk_engine_set_files(e, id, params, NULL, pce_path);
+        cuzk_c1_free(c1);
+    }
+    bench_circuit crit_bc = {critical, NULL};
+    if (!st && critical) {
+        cuzk_engine_circuit reg = {critical, open_bench, &crit_bc, NULL, NULL, NULL, true, false};
+        st = cuzk_engine_register_circuit(e, &reg);
+        double s;
+        if (!st) st = cuzk_engine_preload(e, critical, &s); /* resident before the run, like WinningPoSt */
+    }
+    bench_job *jobs = st ? NULL : calloc(njobs, sizeof *jobs);
+    if (!st && !jobs) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+
+    /* C jobs in flight: a job is submitted when one ends */
+    size_t next = 0, ended = 0, failed = 0;
+    bench_job crit = {0};
+    bool crit_sent = false;
+    double first_part_end = -1, run_t0 = cuzk_now();
+    while (!st && ended < njobs) {
+        while (next < njobs && next - ended < conc && !st) {
+            jobs[next].submit_t = cuzk_now();
+            st = cuzk_engine_submit(e, &req, &jobs[next].id, NULL);
+            next++;
+        }
+        if (st) break;
+        bench_job *b = &jobs[ended];
+        /* wait for the oldest; meanwhile, the critical job at its time */
+        for (;;) {
+            st = cuzk_engine_await(e, b->id, critical && !crit_sent ? 0.05 : -1, &b->r);
+            if (st || b->r.state != CUZK_JOB_TIMEOUT) break;
+            cuzk_job_result_free(&b->r);
+            if (first_part_end < 0) {
+                cuzk_engine_status s;
+                cuzk_engine_get_status(e, &s);
+                for (unsigned d = 0; d < s.ndevices; d++)
+                    if (s.devices[d].partitions_proved) first_part_end = cuzk_now();
+            }
+            if (critical && !crit_sent && first_part_end >= 0 && cuzk_now() - first_part_end >= (double)crit_after) {
+                cuzk_job_request cr = {.kind = CUZK_KIND_CIRCUIT, .priority = CUZK_PRIORITY_CRITICAL,
+                                       .circuit = critical, .partitions = 1};
+                crit.submit_t = cuzk_now();
+                st = cuzk_engine_submit(e, &cr, &crit.id, NULL);
+                crit_sent = true;
+                if (st) break;
+            }
+        }
+        if (st) break;
+        b->end_t = cuzk_now();
+        if (b->r.state != CUZK_JOB_COMPLETED) {
+            fprintf(stderr, "cuzk bench engine: job %llu %s: %s\n", (unsigned long long)b->id,
+                    cuzk_job_state_name(b->r.state), b->r.error);
+            failed++;
+        }
+        ended++;
+    }
+    double run_s = cuzk_now() - run_t0;
+    if (!st && crit_sent) st = cuzk_engine_await(e, crit.id, -1, &crit.r);
+    cuzk_engine_status *es = st ? NULL : calloc(1, sizeof *es);
+    if (es) cuzk_engine_get_status(e, es);
+    if (st) {
+        rc = cli_error(me);
+        goto out;
+    }
+
+    double *lat = calloc(njobs, sizeof *lat), *gap = calloc(njobs, sizeof *gap), *pt = NULL;
+    size_t npt = 0, cap = 0, ngap = 0;
+    for (size_t i = 0; i < njobs; i++) {
+        lat[i] = jobs[i].end_t - jobs[i].submit_t;
+        if (i) gap[ngap++] = jobs[i].end_t - jobs[i - 1].end_t;
+        partition_times(jobs[i].r.timeline_json, &pt, &npt, &cap);
+    }
+    double first = lat[0];
+    double lat_med = quantile(lat, njobs, 0.5), lat_p95 = quantile(lat, njobs, 0.95);
+    double interval = ngap ? quantile(gap, ngap, 0.5) : 0;
+    double part_med = quantile(pt, npt, 0.5);
+    double dev_gap_max = 0, dev_gap_total = 0, busy = 0;
+    uint64_t dev_gaps = 0;
+    for (unsigned d = 0; d < es->ndevices; d++) {
+        if (es->devices[d].gap_max_s > dev_gap_max) dev_gap_max = es->devices[d].gap_max_s;
+        dev_gap_total += es->devices[d].gap_total_s;
+        dev_gaps += es->devices[d].gaps;
+        busy += es->devices[d].busy_s;
+    }
+    long hwm = cli_rss_kib("VmHWM:");
+    const char *what = reg_id[0] ? reg_id : c1_path;
+    if (json) {
+        printf("{\"bench\":\"engine\",\"kind\":\"%s\",\"circuit\":\"%s\",\"jobs\":%llu,\"concurrency\":%llu,"
+               "\"partitions_per_job\":%u,\"failed\":%zu,\"latency_median_s\":%.4f,\"latency_p95_s\":%.4f,"
+               "\"first_job_s\":%.4f,\"interval_median_s\":%.4f,\"throughput_jobs_per_s\":%.5f,"
+               "\"partition_median_s\":%.4f,\"partitions\":%zu,\"device_gap_max_s\":%.6f,"
+               "\"device_gap_mean_s\":%.6f,\"device_busy_s\":%.3f,\"run_s\":%.3f,\"engine_start_s\":%.3f,"
+               "\"data_s\":%.3f,\"peak_rss_kib\":%ld,\"pinned_bytes\":%llu,\"verified\":%s",
+               kind_s, what, (unsigned long long)njobs, (unsigned long long)conc, req.partitions ? req.partitions : 1,
+               failed, lat_med, lat_p95, first, interval, (double)njobs / run_s, part_med, npt, dev_gap_max,
+               dev_gaps ? dev_gap_total / (double)dev_gaps : 0, busy, run_s, t_create, t_data, hwm,
+               (unsigned long long)es->pinned_bytes, jobs[0].r.verified ? "true" : "false");
+        if (crit_sent)
+            printf(",\"critical\":{\"circuit\":\"%s\",\"state\":\"%s\",\"wait_s\":%.4f,\"run_s\":%.4f}", critical,
+                   cuzk_job_state_name(crit.r.state), crit.r.queue_s, crit.r.run_s);
+        printf("}\n");
+    } else {
+        printf("engine: %u device(s):", es->ndevices);
+        for (unsigned d = 0; d < es->ndevices; d++) printf(" [%s]", es->devices[d].name);
+        printf("; %u threads; started in %.2f s (buffers reserved and page-locked: %.2f GB)\n", cuzk_threads(),
+               t_create, (double)es->pinned_bytes / 1e9);
+        printf("%s %s: %llu jobs x %u partitions, %llu at a time, %zu failed%s\n", kind_s, what,
+               (unsigned long long)njobs, req.partitions ? req.partitions : 1, (unsigned long long)conc, failed,
+               synthetic ? " (synthetic parameters: timed, not verified)"
+                         : jobs[0].r.verified ? " (every proof verified)" : "");
+        printf("  latency per job           median %.3f s, p95 %.3f s (first %.3f s)\n", lat_med, lat_p95, first);
+        printf("  interval between job ends median %.3f s; throughput %.4f jobs/s (%.1f s in all)\n", interval,
+               (double)njobs / run_s, run_s);
+        printf("  device time per partition median %.1f ms over %zu partitions; device busy %.2f s\n",
+               part_med * 1e3, npt, busy);
+        printf("  device idle between partitions while work waited: max %.2f ms, mean %.3f ms over %llu\n",
+               dev_gap_max * 1e3, dev_gaps ? dev_gap_total / (double)dev_gaps * 1e3 : 0, (unsigned long long)dev_gaps);
+        printf("  first job's extra cost    %.3f s over the steady interval (loads, first witness)\n",
+               first - interval);
+        printf("  peak host RSS             %.2f GiB\n", (double)hwm / (1 << 20));
+        if (crit_sent)
+            printf("  CRITICAL %s mid-run       %s, waited %.1f ms for a device, proved in %.1f ms\n", critical,
+                   cuzk_job_state_name(crit.r.state), crit.r.queue_s * 1e3, crit.r.run_s * 1e3);
+    }
+    rc = failed || (crit_sent && crit.r.state != CUZK_JOB_COMPLETED) ? 1 : 0;
+    free(lat);
+    free(gap);
+    free(pt);
+out:
+    free(es);
+    for (size_t i = 0; jobs && i < njobs; i++) cuzk_job_result_free(&jobs[i].r);
+    cuzk_job_result_free(&crit.r);
+    free(jobs);
+    cuzk_engine_destroy(e);
+    cuzk_c1_free(bc.c1);
+    cuzk_unmap_file(&c1f);
+    return rc;
+}
