@@ -1,0 +1,1132 @@
+/* The proving engine on the CPU backend, with small registered test circuits: many jobs
+ * submitted at once from several threads all complete with proofs that verify on their own;
+ * request ids join; a CRITICAL job overtakes waiting NORMAL ones; queued and running jobs
+ * cancel (and their inputs' memory comes back); host budgets refuse circuits that cannot fit;
+ * failures injected by the test hook or by a circuit fail only their job; destroy with jobs in
+ * flight wakes a waiter; the results store keeps result_max results; status, metrics,
+ * preload and evict; bad requests are refused. `test_engine NAME...` runs only the named parts. */
+#define _GNU_SOURCE /* strcasestr, pthread_timedjoin_np */
+#include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/groth16.h"
+#include "cuzk/testcircuits.h"
+#include "harness.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+#define MIB ((uint64_t)1 << 20)
+#define WAIT_S 120.0 /* the longest any await of the test waits (a hung engine fails, not hangs) */
+
+/* ---------------------------------------------------------------- parameters */
+/* The circuits of the test, with parameters made once into a temporary folder. */
+typedef struct {
+    const char *name; /* the named test circuit */
+    char params[300], vk_path[300];
+    cuzk_groth16_vk vk; /* read back from vk_path */
+    size_t ninputs;     /* public inputs, ONE omitted */
+    uint64_t params_bytes;
+} test_params;
+
+static char tmpdir[64];
+static test_params small, big; /* random:1024 (proofs of ~30 ms), random:16384 (8.9 MB of parameters) */
+
+static void make_params(test_params *tp, const char *name, uint64_t seed)
+{
+    tp->name = name;
+    snprintf(tp->params, sizeof tp->params, "%s/%s.params", tmpdir, name + strlen("random:"));
+    snprintf(tp->vk_path, sizeof tp->vk_path, "%s/%s.vk", tmpdir, name + strlen("random:"));
+    cuzk_circuit *c;
+    cuzk_r1cs m;
+    cuzk_groth16_params p;
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, seed);
+    if (cuzk_circuit_open(&c, name) || cuzk_circuit_record(c, &m) || cuzk_groth16_setup(&p, &m, &rng, NULL) ||
+        cuzk_groth16_params_write(&p, tp->params) || cuzk_groth16_vk_write(&p.vk, tp->vk_path) ||
+        cuzk_groth16_vk_read(&tp->vk, tp->vk_path)) {
+        fprintf(stderr, "cannot make the parameters of %s: %s\n", name, cuzk_last_error());
+        exit(1);
+    }
+    tp->ninputs = m.num_inputs - 1;
+    FILE *f = fopen(tp->params, "rb");
+    CHECK(f != NULL);
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        tp->params_bytes = (uint64_t)ftell(f);
+        fclose(f);
+    }
+    cuzk_groth16_params_free(&p);
+    cuzk_r1cs_free(&m);
+    cuzk_circuit_free(c);
+}
+
+/* The public inputs (ONE omitted) of partition seed of a named circuit, as the engine must
+ * have proved it. */
+static bool expected_inputs(const char *name, uint64_t seed, cuzk_fr *out, size_t ninputs)
+{
+    cuzk_circuit *c;
+    cuzk_prove_result pr;
+    if (cuzk_circuit_open(&c, name)) return false;
+    bool ok = cuzk_circuit_prove_input(c, seed, &pr) == CUZK_OK;
+    if (ok) {
+        ok = pr.num_inputs == ninputs + 1;
+        if (ok) memcpy(out, pr.input + 1, ninputs * sizeof *out);
+        cuzk_prove_result_free(&pr);
+    }
+    cuzk_circuit_free(c);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- circuits by id */
+typedef struct {
+    const char *name;   /* the named test circuit every partition opens */
+    int fail_partition; /* open fails for this partition (-1: never), a bad vanilla proof's stand-in */
+    atomic_uint opens;
+} circuit_ctx;
+
+static cuzk_status open_circuit(void *vctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned partition,
+                                cuzk_circuit **out)
+{
+    circuit_ctx *c = vctx;
+    atomic_fetch_add(&c->opens, 1);
+    if (c->fail_partition >= 0 && partition == (unsigned)c->fail_partition)
+        return cuzk_fail(CUZK_EFORMAT, "bad vanilla proof of partition %u", partition);
+    return cuzk_circuit_open(out, c->name);
+}
+
+static circuit_ctx small_ctx = {"random:1024", -1, 0}, big_ctx = {"random:16384", -1, 0},
+                   bad_ctx = {"random:1024", 1, 0};
+
+static void register_circuit(cuzk_engine *e, const char *id, circuit_ctx *ctx, const test_params *tp)
+{
+    cuzk_engine_circuit c = {0};
+    c.id = id;
+    c.open = open_circuit;
+    c.ctx = ctx;
+    c.params_path = tp->params;
+    CHECK_OK(cuzk_engine_register_circuit(e, &c));
+}
+
+/* ---------------------------------------------------------------- engine helpers */
+static void config_base(cuzk_engine_config *cfg)
+{
+    cuzk_engine_config_default(cfg);
+    cfg->gpus = 0;
+    cfg->cpu_worker = true;
+    cfg->threads = 2;
+    cfg->urgent_threads = 1;
+}
+
+static cuzk_engine *engine_start(const cuzk_engine_config *cfg)
+{
+    cuzk_engine *e = NULL;
+    if (cuzk_engine_create(&e, cfg, NULL) != CUZK_OK) {
+        fprintf(stderr, "cannot start the engine: %s\n", cuzk_last_error());
+        exit(1);
+    }
+    return e;
+}
+
+static cuzk_job_request circuit_request(const char *id, unsigned partitions, uint64_t seed, cuzk_priority prio)
+{
+    cuzk_job_request req = {0};
+    req.kind = CUZK_KIND_CIRCUIT;
+    req.priority = prio;
+    req.circuit = id;
+    req.partitions = partitions;
+    req.seed = seed;
+    return req;
+}
+
+/* Submits a CIRCUIT job (checked); 0 when the submit failed. */
+static uint64_t submit_circuit(cuzk_engine *e, const char *id, unsigned partitions, uint64_t seed, cuzk_priority prio)
+{
+    cuzk_job_request req = circuit_request(id, partitions, seed, prio);
+    uint64_t job = 0;
+    bool joined = true;
+    CHECK_OK(cuzk_engine_submit(e, &req, &job, &joined));
+    CHECK(job != 0 && !joined);
+    return job;
+}
+
+/* Awaits a job (checked call); returns its state, the result in *r (freed by the caller). */
+static cuzk_job_state await_job(cuzk_engine *e, uint64_t job, cuzk_job_result *r)
+{
+    memset(r, 0, sizeof *r);
+    cuzk_status st = cuzk_engine_await(e, job, WAIT_S, r);
+    CHECK(st == CUZK_OK);
+    if (st) {
+        fprintf(stderr, "    await of job %llu: status %d: %s\n", (unsigned long long)job, (int)st, cuzk_last_error());
+        return (cuzk_job_state)-1;
+    }
+    return r->state;
+}
+
+/* Awaits a job that must complete and frees its result. */
+static void expect_completed(cuzk_engine *e, uint64_t job)
+{
+    cuzk_job_result r;
+    cuzk_job_state s = await_job(e, job, &r);
+    CHECK(s == CUZK_JOB_COMPLETED);
+    if (s != CUZK_JOB_COMPLETED)
+        fprintf(stderr, "    job %llu: state %d, error '%s'\n", (unsigned long long)job, (int)s, r.error);
+    cuzk_job_result_free(&r);
+}
+
+static cuzk_engine_status *status_of(cuzk_engine *e)
+{
+    cuzk_engine_status *s = calloc(1, sizeof *s);
+    if (!s) exit(1);
+    cuzk_engine_get_status(e, s);
+    return s;
+}
+
+static const cuzk_engine_circuit_status *circuit_status(const cuzk_engine_status *s, const char *id)
+{
+    for (unsigned i = 0; i < s->ncircuits && i < CUZK_ENGINE_MAX_CIRCUITS; i++)
+        if (!strcmp(s->circuits[i].id, id)) return &s->circuits[i];
+    return NULL;
+}
+
+/* The job on the CPU device (0 when idle). */
+static uint64_t running_job(cuzk_engine *e)
+{
+    cuzk_engine_status *s = status_of(e);
+    uint64_t job = 0;
+    for (unsigned i = 0; i < s->ndevices && i < CUZK_ENGINE_MAX_DEVICES; i++)
+        if (s->devices[i].running_job) job = s->devices[i].running_job;
+    free(s);
+    return job;
+}
+
+/* Polls the status until the device runs `job` (any job for 0); false after timeout_s. */
+static bool wait_running(cuzk_engine *e, uint64_t job, double timeout_s)
+{
+    double end = cuzk_now() + timeout_s;
+    while (cuzk_now() < end) {
+        uint64_t j = running_job(e);
+        if (job ? j == job : j != 0) return true;
+        usleep(500);
+    }
+    return false;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+static uint64_t sum_u64(const uint64_t *v, size_t n)
+{
+    uint64_t s = 0;
+    for (size_t i = 0; i < n; i++) s += v[i];
+    return s;
+}
+
+static unsigned sum_uint(const unsigned *v, size_t n)
+{
+    unsigned s = 0;
+    for (size_t i = 0; i < n; i++) s += v[i];
+    return s;
+}
+
+/* A COMPLETED result of `partitions` proofs of the named circuit from `seed`: the shape, the
+ * public inputs those of partitions seed + k, and every proof verifying against vk. */
+static bool result_verifies(const cuzk_job_result *r, const test_params *tp, unsigned partitions, uint64_t seed)
+{
+    enum { MAXP = 8 };
+    if (r->state != CUZK_JOB_COMPLETED || r->partitions != partitions || partitions > MAXP) return false;
+    if (r->proof_len != (size_t)partitions * CUZK_GROTH16_PROOF_BYTES || !r->proof) return false;
+    if (r->ninputs != tp->ninputs || !r->inputs || !r->verified) return false;
+    cuzk_groth16_proof proofs[MAXP];
+    for (unsigned k = 0; k < partitions; k++)
+        if (cuzk_groth16_proof_decode(&proofs[k], r->proof + (size_t)k * CUZK_GROTH16_PROOF_BYTES)) return false;
+    if (cuzk_groth16_verify_batch(&tp->vk, proofs, partitions, r->inputs, r->ninputs)) return false;
+    cuzk_fr expect[16];
+    if (tp->ninputs > 16) return false;
+    for (unsigned k = 0; k < partitions; k++) {
+        if (!expected_inputs(tp->name, seed + k, expect, tp->ninputs)) return false;
+        if (memcmp(expect, r->inputs + (size_t)k * r->ninputs, tp->ninputs * sizeof *expect)) return false;
+    }
+    return true;
+}
+
+/* 2: text is a JSON object, 1: JSON of another type, 0: not JSON. */
+static int json_kind(const char *text)
+{
+    if (!text) return 0;
+    json_error_t err;
+    json_t *j = json_loads(text, JSON_DECODE_ANY, &err);
+    int kind = !j ? 0 : json_is_object(j) ? 2 : 1;
+    json_decref(j);
+    return kind;
+}
+
+/* The sum of the samples of a metric in Prometheus text ("name{...} v" or "name v" lines);
+ * -1 when there is none. */
+static double metric_sum(const char *text, const char *name)
+{
+    double sum = -1;
+    size_t n = strlen(name);
+    for (const char *line = text; line && *line;) {
+        const char *next = strchr(line, '\n');
+        if (!strncmp(line, name, n) && (line[n] == '{' || line[n] == ' ')) {
+            const char *end = next ? next : line + strlen(line);
+            const char *v = end;
+            while (v > line && v[-1] != ' ') v--;
+            if (sum < 0) sum = 0;
+            sum += strtod(v, NULL);
+        }
+        line = next ? next + 1 : NULL;
+    }
+    return sum;
+}
+
+static long rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    char line[256];
+    long v = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &v) == 1) break;
+    fclose(f);
+    return v;
+}
+
+/* ---------------------------------------------------------------- names */
+static void test_names(void)
+{
+    CHECK(cuzk_kind_index(CUZK_KIND_POREP) == 0 && cuzk_kind_index(CUZK_KIND_WINNING_POST) == 3);
+    CHECK(cuzk_kind_index(CUZK_KIND_CIRCUIT) == 4 && cuzk_kind_index((cuzk_job_kind)7) == -1);
+    CHECK(cuzk_kind_name(CUZK_KIND_WINDOW_POST) && !strcmp(cuzk_kind_name(CUZK_KIND_WINDOW_POST), "window-post"));
+    CHECK(cuzk_kind_name((cuzk_job_kind)7) == NULL);
+    cuzk_job_kind k = CUZK_KIND_POREP;
+    CHECK_OK(cuzk_kind_parse(&k, "circuit"));
+    CHECK(k == CUZK_KIND_CIRCUIT);
+    CHECK_FAILS(cuzk_kind_parse(&k, "sealing"), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "sealing") != NULL);
+    CHECK(!strcmp(cuzk_priority_name(CUZK_PRIORITY_DEFAULT), "default"));
+    CHECK(!strcmp(cuzk_priority_name(CUZK_PRIORITY_CRITICAL), "critical"));
+    cuzk_priority p = CUZK_PRIORITY_LOW;
+    CHECK_OK(cuzk_priority_parse(&p, "high"));
+    CHECK(p == CUZK_PRIORITY_HIGH);
+    CHECK(cuzk_priority_parse(&p, "urgent") != CUZK_OK);
+    for (int s = CUZK_JOB_QUEUED; s <= CUZK_JOB_TIMEOUT; s++) CHECK(cuzk_job_state_name((cuzk_job_state)s) != NULL);
+    char id[64];
+    cuzk_porep_circuit_id(id, 0); /* StackedDrg2KiBV1 */
+    CHECK(!strcmp(id, "porep-2k"));
+    cuzk_porep_circuit_id(id, 8); /* StackedDrg32GiBV1_1 */
+    CHECK(!strcmp(id, "porep-32g"));
+    /* the configuration: a table of section "engine" whose defaults are the default function's */
+    size_t n = 0;
+    const cuzk_config_key *keys = cuzk_engine_config_table(&n);
+    CHECK(keys && n > 0);
+    for (size_t i = 0; keys && i < n; i++) CHECK(!strcmp(keys[i].section, "engine"));
+    cuzk_engine_config a, b;
+    memset(&a, 0x5a, sizeof a);
+    memset(&b, 0x5a, sizeof b);
+    cuzk_engine_config_default(&a);
+    cuzk_config_defaults(keys, n, &b);
+    CHECK(a.gpus == b.gpus && a.threads == b.threads && a.result_max == b.result_max &&
+          a.max_input_bytes == b.max_input_bytes && a.host_budget == b.host_budget);
+    CHECK(a.test_hook == NULL && a.pool == NULL && a.param_dir == NULL && a.cache_dir == NULL);
+}
+
+/* ---------------------------------------------------------------- 1, 9: many jobs, status */
+#define SUBMITTERS 5
+#define PER_SUBMITTER 10
+#define MANY (SUBMITTERS * PER_SUBMITTER)
+
+typedef struct {
+    cuzk_engine *e;
+    pthread_barrier_t *go;
+    unsigned t;
+    cuzk_priority prio[PER_SUBMITTER];
+    unsigned parts[PER_SUBMITTER];
+    uint64_t seed[PER_SUBMITTER], id[PER_SUBMITTER];
+    cuzk_status submit_st[PER_SUBMITTER], await_st[PER_SUBMITTER];
+    bool joined[PER_SUBMITTER];
+    cuzk_job_result res[PER_SUBMITTER];
+} submitter;
+
+static void *submit_and_await(void *arg)
+{
+    submitter *s = arg;
+    pthread_barrier_wait(s->go);
+    for (unsigned i = 0; i < PER_SUBMITTER; i++) {
+        unsigned k = s->t * PER_SUBMITTER + i;
+        s->prio[i] = (cuzk_priority)(CUZK_PRIORITY_LOW + (k % 4));
+        s->parts[i] = 1 + k % 3;
+        s->seed[i] = 1000 + 10 * (uint64_t)k;
+        cuzk_job_request req = circuit_request("small", s->parts[i], s->seed[i], s->prio[i]);
+        s->submit_st[i] = cuzk_engine_submit(s->e, &req, &s->id[i], &s->joined[i]);
+    }
+    for (unsigned i = 0; i < PER_SUBMITTER; i++)
+        s->await_st[i] = s->submit_st[i] ? CUZK_EINVAL : cuzk_engine_await(s->e, s->id[i], WAIT_S, &s->res[i]);
+    return NULL;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_many_jobs_and_status(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+
+    /* 1. 50 jobs from 5 threads at once, every priority, 1-3 partitions */
+    static submitter subs[SUBMITTERS];
+    pthread_t th[SUBMITTERS];
+    pthread_barrier_t go;
+    pthread_barrier_init(&go, NULL, SUBMITTERS);
+    double t0 = cuzk_now();
+    for (unsigned t = 0; t < SUBMITTERS; t++) {
+        memset(&subs[t], 0, sizeof subs[t]);
+        subs[t].e = e;
+        subs[t].go = &go;
+        subs[t].t = t;
+        CHECK(pthread_create(&th[t], NULL, submit_and_await, &subs[t]) == 0);
+    }
+    for (unsigned t = 0; t < SUBMITTERS; t++) pthread_join(th[t], NULL);
+    pthread_barrier_destroy(&go);
+    double t1 = cuzk_now();
+
+    uint64_t ids[MANY];
+    unsigned submitted = 0, completed = 0, verified = 0, shaped = 0, total_parts = 0, timelines = 0, timelines_json = 0,
+             timeline_shown = 0;
+    for (unsigned t = 0; t < SUBMITTERS; t++)
+        for (unsigned i = 0; i < PER_SUBMITTER; i++) {
+            submitter *s = &subs[t];
+            cuzk_job_result *r = &s->res[i];
+            ids[t * PER_SUBMITTER + i] = s->id[i];
+            if (s->submit_st[i] == CUZK_OK && !s->joined[i]) submitted++;
+            if (s->await_st[i] != CUZK_OK || r->state != CUZK_JOB_COMPLETED) {
+                fprintf(stderr, "    job %llu: await %d, state %d, error '%s'\n", (unsigned long long)s->id[i],
+                        (int)s->await_st[i], (int)r->state, r->error);
+                cuzk_job_result_free(r);
+                continue;
+            }
+            completed++;
+            total_parts += s->parts[i];
+            if (r->kind == CUZK_KIND_CIRCUIT && r->priority == s->prio[i] && !strcmp(r->circuit, "small") &&
+                r->partitions == s->parts[i] && r->proof_len == s->parts[i] * 192u && r->verified && r->queue_s >= 0 &&
+                r->run_s >= 0 && r->queue_s + r->run_s <= t1 - t0 + 0.01)
+                shaped++;
+            if (result_verifies(r, &small, s->parts[i], s->seed[i])) verified++;
+            int jk = json_kind(r->timeline_json);
+            timelines_json += jk > 0;
+            timelines += jk == 2;
+            if (jk < 2 && !timeline_shown++)
+                fprintf(stderr, "    job %llu: timeline_json is %s: %.160s\n", (unsigned long long)s->id[i],
+                        jk ? "JSON but no object" : "no JSON", r->timeline_json ? r->timeline_json : "(null)");
+        }
+    CHECK(submitted == MANY);
+    CHECK(completed == MANY);
+    CHECK(shaped == MANY);
+    CHECK(verified == MANY);
+    CHECK(timelines_json == MANY);
+    CHECK(timelines == MANY); /* engine.h: "one JSON object" */
+    /* the independent verification can fail: one input changed */
+    {
+        cuzk_job_result *r = &subs[0].res[2]; /* 3 partitions */
+        if (r->state == CUZK_JOB_COMPLETED && r->partitions == 3 && r->proof_len == 3 * 192) {
+            cuzk_groth16_proof pr[3];
+            bool dec = true;
+            for (int k = 0; k < 3; k++) dec = dec && cuzk_groth16_proof_decode(&pr[k], r->proof + 192 * k) == CUZK_OK;
+            CHECK(dec);
+            cuzk_fr saved = r->inputs[r->ninputs + 1];
+            cuzk_fr_add(&r->inputs[r->ninputs + 1], &r->inputs[r->ninputs + 1], &CUZK_FR_ONE);
+            CHECK_FAILS(cuzk_groth16_verify_batch(&small.vk, pr, 3, r->inputs, r->ninputs), CUZK_EVERIFY);
+            r->inputs[r->ninputs + 1] = saved;
+            CHECK_OK(cuzk_groth16_verify_batch(&small.vk, pr, 3, r->inputs, r->ninputs));
+        } else {
+            harness_fail(__FILE__, __LINE__, "job 2 of the first submitter completed with 3 partitions");
+        }
+    }
+    /* distinct ids, none 0 */
+    qsort(ids, MANY, sizeof ids[0], cmp_u64);
+    unsigned dups = 0;
+    for (unsigned i = 1; i < MANY; i++) dups += ids[i] == ids[i - 1];
+    CHECK(ids[0] != 0 && dups == 0);
+    for (unsigned t = 0; t < SUBMITTERS; t++)
+        for (unsigned i = 0; i < PER_SUBMITTER; i++) cuzk_job_result_free(&subs[t].res[i]);
+
+    cuzk_engine_status *st = status_of(e);
+    int ci = cuzk_kind_index(CUZK_KIND_CIRCUIT);
+    CHECK(sum_u64(st->completed, CUZK_KINDS) == MANY && st->completed[ci] == MANY);
+    CHECK(sum_u64(st->failed, CUZK_KINDS) == 0 && sum_u64(st->cancelled, CUZK_KINDS) == 0);
+    CHECK(sum_uint(st->queued, CUZK_KINDS) == 0 && sum_uint(st->running, CUZK_KINDS) == 0);
+    CHECK(st->ndevices == 1 && st->devices[0].ordinal == -1 && st->devices[0].in_service);
+    CHECK(st->devices[0].running_job == 0);
+    CHECK(st->devices[0].partitions_proved == total_parts);
+    if (st->devices[0].partitions_proved != total_parts)
+        fprintf(stderr, "    partitions proved %llu, expected %u\n",
+                (unsigned long long)st->devices[0].partitions_proved, total_parts);
+    CHECK(st->uptime_s > 0 && st->host_bytes > 0);
+    free(st);
+    printf("  50 jobs, %u partitions: %.2f s\n", total_parts, t1 - t0);
+
+    /* 9. status JSON, metrics */
+    char *js = cuzk_engine_status_json(e);
+    CHECK(js != NULL && js[0] == '{' && strstr(js, "devices") != NULL);
+    if (js) {
+        json_error_t err;
+        json_t *j = json_loads(js, 0, &err);
+        CHECK(j != NULL && json_is_object(j));
+        json_t *devs = j ? json_object_get(j, "devices") : NULL;
+        CHECK(devs != NULL && json_is_array(devs) && json_array_size(devs) == 1);
+        if (!j) fprintf(stderr, "    status JSON: %s at %d\n", err.text, err.position);
+        json_decref(j);
+    }
+    free(js);
+    char *metrics = cuzk_engine_metrics(e);
+    CHECK(metrics != NULL && strstr(metrics, "cuzk_jobs_completed_total") != NULL);
+    if (metrics) {
+        double v = metric_sum(metrics, "cuzk_jobs_completed_total");
+        CHECK(v == MANY);
+        if (v != MANY) fprintf(stderr, "    cuzk_jobs_completed_total sums to %g\n", v);
+    }
+    free(metrics);
+
+    /* 9. residency: resident already; evict while idle frees it; preload makes it resident */
+    double secs = -1;
+    CHECK_OK(cuzk_engine_preload(e, "small", &secs));
+    CHECK(secs == 0);
+    if (secs != 0) fprintf(stderr, "    preload of a resident circuit: %g s\n", secs);
+    st = status_of(e);
+    const cuzk_engine_circuit_status *cs = circuit_status(st, "small");
+    CHECK(cs && cs->host_params && cs->refs == 0 && cs->host_bytes > 0);
+    free(st);
+    uint64_t freed = 0;
+    CHECK_OK(cuzk_engine_evict(e, "small", &freed));
+    CHECK(freed > 0);
+    st = status_of(e);
+    cs = circuit_status(st, "small");
+    CHECK(!cs || !cs->host_params);
+    free(st);
+    secs = -1;
+    CHECK_OK(cuzk_engine_preload(e, "small", &secs));
+    CHECK(secs > 0);
+    st = status_of(e);
+    cs = circuit_status(st, "small");
+    CHECK(cs && cs->host_params && !cs->loading);
+    free(st);
+    CHECK_FAILS(cuzk_engine_evict(e, "no-such-circuit", &freed), CUZK_EINVAL);
+    CHECK(cuzk_engine_preload(e, "no-such-circuit", &secs) != CUZK_OK);
+    /* still proves after the round trip */
+    expect_completed(e, submit_circuit(e, "small", 1, 7, CUZK_PRIORITY_NORMAL));
+    cuzk_engine_destroy(e);
+}
+
+/* ---------------------------------------------------------------- 2: request ids */
+static void test_request_ids(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    cuzk_job_request req = circuit_request("small", 2, 50, CUZK_PRIORITY_NORMAL);
+    req.request_id = "req-A";
+    uint64_t a = 0, a2 = 0, b = 0, a3 = 0;
+    bool joined = true;
+    CHECK_OK(cuzk_engine_submit(e, &req, &a, &joined));
+    CHECK(a != 0 && !joined);
+    CHECK_OK(cuzk_engine_submit(e, &req, &a2, &joined));
+    CHECK(a2 == a && joined);
+    req.request_id = "req-B";
+    CHECK_OK(cuzk_engine_submit(e, &req, &b, &joined));
+    CHECK(b != 0 && b != a && !joined);
+    cuzk_job_result r;
+    CHECK(await_job(e, a, &r) == CUZK_JOB_COMPLETED);
+    CHECK(result_verifies(&r, &small, 2, 50));
+    cuzk_job_result_free(&r);
+    CHECK(await_job(e, b, &r) == CUZK_JOB_COMPLETED);
+    CHECK(result_verifies(&r, &small, 2, 50));
+    cuzk_job_result_free(&r);
+    /* after it ended, a request id seen before still names its job */
+    req.request_id = "req-A";
+    CHECK_OK(cuzk_engine_submit(e, &req, &a3, &joined));
+    CHECK(a3 == a && joined);
+    /* cancelling an ended job leaves it as it is */
+    bool was_running = true;
+    CHECK_OK(cuzk_engine_cancel(e, a, &was_running));
+    CHECK(!was_running);
+    CHECK(await_job(e, a, &r) == CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&r);
+    cuzk_engine_status *st = status_of(e);
+    CHECK(st->completed[cuzk_kind_index(CUZK_KIND_CIRCUIT)] == 2);
+    free(st);
+    cuzk_engine_destroy(e);
+}
+
+/* ---------------------------------------------------------------- 3: priority */
+#define NORMALS 20
+
+static void test_priority(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.threads = 2;
+    cfg.urgent_threads = 1;
+    cfg.aging_s = 0;
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    double secs;
+    CHECK_OK(cuzk_engine_preload(e, "small", &secs));
+
+    uint64_t normal[NORMALS];
+    double submitted[NORMALS];
+    for (unsigned i = 0; i < NORMALS; i++) {
+        submitted[i] = cuzk_now();
+        normal[i] = submit_circuit(e, "small", 4, 2000 + 10 * (uint64_t)i, CUZK_PRIORITY_NORMAL);
+    }
+    CHECK(wait_running(e, 0, 30));
+    sleep_s(0.05); /* well into the first jobs */
+    double c0 = cuzk_now();
+    uint64_t crit = submit_circuit(e, "small", 2, 3000, CUZK_PRIORITY_CRITICAL);
+    double c1 = cuzk_now();
+
+    cuzk_job_result r;
+    CHECK(await_job(e, crit, &r) == CUZK_JOB_COMPLETED);
+    CHECK(result_verifies(&r, &small, 2, 3000));
+    CHECK(r.priority == CUZK_PRIORITY_CRITICAL);
+    double crit_start = c0 + r.queue_s;
+    cuzk_job_result_free(&r);
+    unsigned before = 0, waiting = 0, unclear = 0, overtaken = 0, done = 0;
+    for (unsigned i = 0; i < NORMALS; i++) {
+        cuzk_job_state s = await_job(e, normal[i], &r);
+        if (s == CUZK_JOB_COMPLETED) done++;
+        double start = submitted[i] + r.queue_s;
+        if (s != CUZK_JOB_COMPLETED) {
+            /* counted above */
+        } else if (start < c0) {
+            before++; /* had started when the CRITICAL job came */
+        } else if (start > c1) {
+            waiting++;
+            if (!(crit_start < start)) {
+                overtaken++;
+                fprintf(stderr,
+                        "    NORMAL job %llu started %.4f s after the CRITICAL submit, the CRITICAL job %.4f s\n",
+                        (unsigned long long)normal[i], start - c0, crit_start - c0);
+            }
+        } else {
+            unclear++; /* started during the submit call */
+        }
+        cuzk_job_result_free(&r);
+    }
+    CHECK(done == NORMALS);
+    CHECK(waiting >= 5); /* the check means something: most NORMAL jobs still waited */
+    CHECK(overtaken == 0);
+    printf("  priority: %u NORMAL jobs had started, %u waiting, %u during the submit; CRITICAL started %.3f s after "
+           "its submit; %u waiting NORMAL jobs started before it\n",
+           before, waiting, unclear, crit_start - c0, overtaken);
+    cuzk_engine_destroy(e);
+}
+
+/* ---------------------------------------------------------------- 4: cancel, and memory */
+static void test_cancel(void)
+{
+    const size_t input_len = UNDER_ASAN ? 16 * MIB : 256 * MIB;
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.max_input_bytes = 512 * MIB;
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    /* a first job, so that parameters, circuit and buffers are in the baseline */
+    expect_completed(e, submit_circuit(e, "small", 2, 1, CUZK_PRIORITY_NORMAL));
+
+    uint8_t *input = malloc(input_len);
+    CHECK(input != NULL);
+    if (!input) return;
+    memset(input, 0x5a, input_len);
+    long base = rss_kib();
+
+    cuzk_job_request req = circuit_request("small", 40, 100, CUZK_PRIORITY_NORMAL);
+    req.input = input;
+    req.input_len = input_len;
+    uint64_t running = 0, queued = 0;
+    bool joined;
+    CHECK_OK(cuzk_engine_submit(e, &req, &running, &joined));
+    req.priority = CUZK_PRIORITY_LOW;
+    req.partitions = 2;
+    CHECK_OK(cuzk_engine_submit(e, &req, &queued, &joined));
+    long after_submit = rss_kib();
+    CHECK(running != 0 && queued != 0 && running != queued);
+
+    bool seen = wait_running(e, running, 30);
+    CHECK(seen);
+    if (!seen)
+        fprintf(stderr, "    job %llu never seen on the device; it runs %llu\n", (unsigned long long)running,
+                (unsigned long long)running_job(e));
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    CHECK_OK(cuzk_engine_await(e, running, 0, &r));
+    CHECK(r.state == CUZK_JOB_TIMEOUT);
+    cuzk_job_result_free(&r);
+    uint64_t freed = 0;
+    CHECK_FAILS(cuzk_engine_evict(e, "small", &freed), CUZK_EINVAL); /* in use */
+
+    bool was_running = true;
+    CHECK_OK(cuzk_engine_cancel(e, queued, &was_running));
+    CHECK(!was_running);
+    was_running = false;
+    CHECK_OK(cuzk_engine_cancel(e, running, &was_running));
+    CHECK(was_running);
+    double t0 = cuzk_now();
+    for (int k = 0; k < 2; k++) {
+        uint64_t job = k ? running : queued;
+        cuzk_job_state s = await_job(e, job, &r);
+        CHECK(s == CUZK_JOB_CANCELLED);
+        CHECK(r.error[0] != 0 && r.proof == NULL);
+        if (s != CUZK_JOB_CANCELLED)
+            fprintf(stderr, "    the %s job %llu: state %d, error '%s'\n", k ? "running" : "queued",
+                    (unsigned long long)job, (int)s, r.error);
+        cuzk_job_result_free(&r);
+    }
+    double cancel_s = cuzk_now() - t0;
+    CHECK(cancel_s < 2); /* a partition boundary is ~30 ms away */
+    was_running = true;
+    CHECK_OK(cuzk_engine_cancel(e, running, &was_running)); /* ended: left as it is */
+    CHECK(!was_running);
+
+    /* the inputs' memory comes back (freed in the background) */
+    long after_cancel = rss_kib();
+    for (double end = cuzk_now() + 10; after_cancel - base > 64 * 1024 && cuzk_now() < end; after_cancel = rss_kib())
+        usleep(20000);
+    if (UNDER_ASAN) {
+        printf("  cancel: RSS checks skipped under AddressSanitizer\n");
+    } else {
+        CHECK(after_submit - base >= 200 * 1024);
+        CHECK(after_cancel - base <= 64 * 1024);
+        printf("  cancel: RSS %ld MiB, %+ld MiB after two submits of 256 MiB, %+ld MiB after the cancels\n",
+               base / 1024, (after_submit - base) / 1024, (after_cancel - base) / 1024);
+    }
+    free(input);
+    cuzk_engine_status *st = status_of(e);
+    int ci = cuzk_kind_index(CUZK_KIND_CIRCUIT);
+    CHECK(st->cancelled[ci] == 2 && st->completed[ci] == 1);
+    CHECK(sum_uint(st->queued, CUZK_KINDS) == 0 && sum_uint(st->running, CUZK_KINDS) == 0);
+    free(st);
+    /* the engine goes on */
+    expect_completed(e, submit_circuit(e, "small", 1, 5, CUZK_PRIORITY_NORMAL));
+    cuzk_engine_destroy(e);
+}
+
+/* ---------------------------------------------------------------- 5: host budget */
+static void test_budget(void)
+{
+    const uint64_t budget = 4 * MIB;
+    CHECK(big.params_bytes > budget && small.params_bytes * 4 < budget);
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.host_budget = budget;
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    register_circuit(e, "big", &big_ctx, &big);
+    uint64_t job_big = submit_circuit(e, "big", 1, 1, CUZK_PRIORITY_NORMAL);
+    cuzk_job_result r;
+    double t0 = cuzk_now();
+    cuzk_job_state s = await_job(e, job_big, &r);
+    double fail_s = cuzk_now() - t0;
+    CHECK(s == CUZK_JOB_FAILED);
+    CHECK(strcasestr(r.error, "budget") != NULL);
+    CHECK(fail_s < 10);
+    printf("  budget: the big circuit's job: state %s after %.2f s: %s\n",
+           cuzk_job_state_name(s) ? cuzk_job_state_name(s) : "?", fail_s, r.error);
+    cuzk_job_result_free(&r);
+    uint64_t job_small = submit_circuit(e, "small", 2, 9, CUZK_PRIORITY_NORMAL);
+    s = await_job(e, job_small, &r);
+    CHECK(s == CUZK_JOB_COMPLETED);
+    CHECK(result_verifies(&r, &small, 2, 9));
+    if (s != CUZK_JOB_COMPLETED) fprintf(stderr, "    the small circuit's job: %s\n", r.error);
+    cuzk_job_result_free(&r);
+    cuzk_engine_status *st = status_of(e);
+    CHECK(st->host_budget == budget && st->host_bytes <= budget);
+    free(st);
+    cuzk_engine_destroy(e);
+}
+
+/* ---------------------------------------------------------------- 6: injected failures */
+typedef struct {
+    atomic_bool ready;    /* the hook waits until the target is known */
+    atomic_ullong target; /* the job whose partition 1 fails */
+    atomic_uint calls, target_calls;
+} hook_ctx;
+
+static cuzk_status fail_hook(void *vctx, uint64_t job, unsigned partition, int device)
+{
+    hook_ctx *h = vctx;
+    while (!atomic_load(&h->ready)) usleep(200);
+    atomic_fetch_add(&h->calls, 1);
+    if (job == atomic_load(&h->target) && partition == 1) {
+        atomic_fetch_add(&h->target_calls, 1);
+        return cuzk_fail(CUZK_EINVAL, "injected");
+    }
+    return CUZK_OK;
+}
+
+static void test_injected_failures(void)
+{
+    static hook_ctx hook;
+    atomic_init(&hook.ready, false);
+    atomic_init(&hook.target, 0);
+    atomic_init(&hook.calls, 0);
+    atomic_init(&hook.target_calls, 0);
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.test_hook = fail_hook;
+    cfg.test_hook_ctx = &hook;
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    register_circuit(e, "bad", &bad_ctx, &small); /* same shape: the same parameters */
+
+    enum { N = 5, TARGET = 2 };
+    uint64_t ids[N];
+    for (unsigned i = 0; i < N; i++)
+        ids[i] = submit_circuit(e, "small", 3, 500 + 10 * (uint64_t)i, CUZK_PRIORITY_NORMAL);
+    atomic_store(&hook.target, ids[TARGET]);
+    atomic_store(&hook.ready, true);
+    unsigned ok = 0;
+    for (unsigned i = 0; i < N; i++) {
+        cuzk_job_result r;
+        cuzk_job_state s = await_job(e, ids[i], &r);
+        if (i == TARGET) {
+            CHECK(s == CUZK_JOB_FAILED);
+            CHECK(strstr(r.error, "injected") != NULL);
+            CHECK(r.proof == NULL || r.proof_len == 0);
+            printf("  injected: job %llu %s: %s\n", (unsigned long long)ids[i],
+                   cuzk_job_state_name(s) ? cuzk_job_state_name(s) : "?", r.error);
+        } else if (s == CUZK_JOB_COMPLETED && result_verifies(&r, &small, 3, 500 + 10 * (uint64_t)i)) {
+            ok++;
+        } else {
+            fprintf(stderr, "    job %llu: state %d: %s\n", (unsigned long long)ids[i], (int)s, r.error);
+        }
+        cuzk_job_result_free(&r);
+    }
+    CHECK(ok == N - 1);
+    CHECK(atomic_load(&hook.target_calls) == 1);
+    CHECK(atomic_load(&hook.calls) >= (N - 1) * 3 + 2); /* before each partition proved */
+
+    /* a circuit whose partition 1 cannot be opened fails that job alone */
+    unsigned opens = atomic_load(&bad_ctx.opens);
+    uint64_t good1 = submit_circuit(e, "small", 2, 700, CUZK_PRIORITY_NORMAL);
+    uint64_t bad = submit_circuit(e, "bad", 3, 710, CUZK_PRIORITY_NORMAL);
+    uint64_t good2 = submit_circuit(e, "small", 2, 720, CUZK_PRIORITY_NORMAL);
+    cuzk_job_result r;
+    cuzk_job_state s = await_job(e, bad, &r);
+    CHECK(s == CUZK_JOB_FAILED);
+    CHECK(strstr(r.error, "bad vanilla proof of partition 1") != NULL);
+    printf("  bad circuit: job %llu %s: %s\n", (unsigned long long)bad,
+           cuzk_job_state_name(s) ? cuzk_job_state_name(s) : "?", r.error);
+    cuzk_job_result_free(&r);
+    CHECK(atomic_load(&bad_ctx.opens) > opens);
+    CHECK(await_job(e, good1, &r) == CUZK_JOB_COMPLETED);
+    CHECK(result_verifies(&r, &small, 2, 700));
+    cuzk_job_result_free(&r);
+    CHECK(await_job(e, good2, &r) == CUZK_JOB_COMPLETED);
+    CHECK(result_verifies(&r, &small, 2, 720));
+    cuzk_job_result_free(&r);
+    cuzk_engine_status *st = status_of(e);
+    int ci = cuzk_kind_index(CUZK_KIND_CIRCUIT);
+    CHECK(st->failed[ci] == 2 && st->completed[ci] == N - 1 + 2);
+    CHECK(st->devices[0].in_service); /* a failure that is no device error leaves it in service */
+    free(st);
+    cuzk_engine_destroy(e);
+}
+
+/* ---------------------------------------------------------------- 7: destroy with jobs in flight */
+typedef struct {
+    cuzk_engine *e;
+    uint64_t job;
+    atomic_bool entered, returned;
+    cuzk_status st;
+    cuzk_job_result r;
+} awaiter;
+
+static void *await_forever(void *arg)
+{
+    awaiter *a = arg;
+    atomic_store(&a->entered, true);
+    a->st = cuzk_engine_await(a->e, a->job, -1, &a->r);
+    atomic_store(&a->returned, true);
+    return NULL;
+}
+
+static void test_destroy_in_flight(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    enum { N = 10 };
+    uint64_t ids[N];
+    for (unsigned i = 0; i < N; i++)
+        ids[i] = submit_circuit(e, "small", 4, 800 + 10 * (uint64_t)i, CUZK_PRIORITY_NORMAL);
+    CHECK(wait_running(e, 0, 30));
+    static awaiter a;
+    memset(&a, 0, sizeof a);
+    a.e = e;
+    a.job = ids[N - 1];
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, await_forever, &a) == 0);
+    while (!atomic_load(&a.entered)) usleep(100);
+    sleep_s(0.2); /* in the wait by now */
+    CHECK(!atomic_load(&a.returned));
+    double t0 = cuzk_now();
+    cuzk_engine_destroy(e);
+    double destroy_s = cuzk_now() - t0;
+    struct timespec limit;
+    clock_gettime(CLOCK_REALTIME, &limit);
+    limit.tv_sec += 30;
+    if (pthread_timedjoin_np(th, NULL, &limit) != 0) {
+        harness_fail(__FILE__, __LINE__, "the waiter returns when the engine is destroyed");
+        fprintf(stderr, "    the waiter of job %llu still waits 30 s after cuzk_engine_destroy\n",
+                (unsigned long long)a.job);
+        exit(harness_finish("test_engine"));
+    }
+    CHECK((a.st == CUZK_OK && a.r.state == CUZK_JOB_CANCELLED) || a.st == CUZK_EINVAL);
+    printf("  destroy: %.2f s with jobs in flight; the waiter got status %d, state %d\n", destroy_s, (int)a.st,
+           (int)a.r.state);
+    if (a.st == CUZK_OK) cuzk_job_result_free(&a.r);
+}
+
+/* ---------------------------------------------------------------- 8: results store */
+static void test_results_store(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.result_max = 3;
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    uint64_t ids[5];
+    for (unsigned i = 0; i < 5; i++) {
+        ids[i] = submit_circuit(e, "small", 1, 900 + (uint64_t)i, CUZK_PRIORITY_NORMAL);
+        expect_completed(e, ids[i]);
+    }
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    CHECK_FAILS(cuzk_engine_await(e, ids[0], 1, &r), CUZK_EINVAL);
+    cuzk_job_result_free(&r); /* filled had the result been kept */
+    CHECK_FAILS(cuzk_engine_await(e, ids[1], 1, &r), CUZK_EINVAL);
+    cuzk_job_result_free(&r);
+    for (unsigned i = 2; i < 5; i++) {
+        CHECK(await_job(e, ids[i], &r) == CUZK_JOB_COMPLETED);
+        CHECK(result_verifies(&r, &small, 1, 900 + (uint64_t)i));
+        cuzk_job_result_free(&r);
+    }
+    cuzk_engine_status *st = status_of(e);
+    CHECK(st->results_kept == 3);
+    free(st);
+    cuzk_engine_destroy(e);
+
+    /* result_ttl_s: a result is dropped once it is older */
+    config_base(&cfg);
+    cfg.result_ttl_s = 1;
+    e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    uint64_t job = submit_circuit(e, "small", 1, 950, CUZK_PRIORITY_NORMAL);
+    expect_completed(e, job);
+    double done = cuzk_now();
+    cuzk_status s = CUZK_OK;
+    while (s == CUZK_OK && cuzk_now() - done < 6) {
+        usleep(100000);
+        memset(&r, 0, sizeof r);
+        s = cuzk_engine_await(e, job, 1, &r);
+        if (s == CUZK_OK) cuzk_job_result_free(&r);
+    }
+    double dropped_after = cuzk_now() - done;
+    CHECK(s == CUZK_EINVAL);
+    CHECK(dropped_after >= 0.9);
+    printf("  results: a result with result_ttl_s 1 was dropped after %.2f s\n", dropped_after);
+    cuzk_engine_destroy(e);
+}
+
+/* ---------------------------------------------------------------- 10: bad requests */
+static void test_bad_requests(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.max_input_bytes = MIB;
+    cfg.max_queued = 4;
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    cuzk_engine_circuit dup = {0};
+    dup.id = "small";
+    dup.open = open_circuit;
+    dup.ctx = &small_ctx;
+    dup.params_path = small.params;
+    CHECK_FAILS(cuzk_engine_register_circuit(e, &dup), CUZK_EINVAL);
+    dup.id = "porep-32g";
+    CHECK_FAILS(cuzk_engine_register_circuit(e, &dup), CUZK_EINVAL);
+
+    static const uint8_t bytes[] = "some bytes";
+    cuzk_job_request req = circuit_request("small", 1, 1, CUZK_PRIORITY_NORMAL);
+    uint64_t job = 0;
+    bool joined;
+    req.kind = (cuzk_job_kind)99;
+    CHECK(cuzk_engine_submit(e, &req, &job, &joined) != CUZK_OK);
+    req = circuit_request("no-such-circuit", 1, 1, CUZK_PRIORITY_NORMAL);
+    CHECK(cuzk_engine_submit(e, &req, &job, &joined) != CUZK_OK);
+    req.circuit = NULL;
+    CHECK(cuzk_engine_submit(e, &req, &job, &joined) != CUZK_OK);
+    memset(&req, 0, sizeof req);
+    req.kind = CUZK_KIND_POREP;
+    req.input = bytes;
+    req.input_len = 0;
+    CHECK(cuzk_engine_submit(e, &req, &job, &joined) != CUZK_OK);
+    uint8_t *huge = calloc(1, MIB + 1);
+    req = circuit_request("small", 1, 1, CUZK_PRIORITY_NORMAL);
+    req.input = huge;
+    req.input_len = MIB + 1;
+    CHECK(cuzk_engine_submit(e, &req, &job, &joined) != CUZK_OK);
+    req.input_len = MIB; /* at the limit: accepted */
+    job = 0;
+    CHECK_OK(cuzk_engine_submit(e, &req, &job, &joined));
+    if (job) expect_completed(e, job);
+    free(huge);
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    CHECK_FAILS(cuzk_engine_await(e, 987654321, 1, &r), CUZK_EINVAL);
+    cuzk_job_result_free(&r);
+    bool was_running;
+    CHECK(cuzk_engine_cancel(e, 987654321, &was_running) != CUZK_OK);
+
+    /* a C1 that does not parse: accepted, then FAILED with the reason */
+    static const char garbage[] = "{not json";
+    memset(&req, 0, sizeof req);
+    req.kind = CUZK_KIND_POREP;
+    req.input = (const uint8_t *)garbage;
+    req.input_len = strlen(garbage);
+    job = 0;
+    CHECK_OK(cuzk_engine_submit(e, &req, &job, &joined));
+    if (job) {
+        cuzk_job_state s = await_job(e, job, &r);
+        CHECK(s == CUZK_JOB_FAILED && r.error[0] != 0);
+        printf("  PoRep with a bad C1: %s\n", r.error);
+        cuzk_job_result_free(&r);
+    }
+    /* WindowPoSt: refused, or a job that fails as not implemented */
+    memset(&req, 0, sizeof req);
+    req.kind = CUZK_KIND_WINDOW_POST;
+    req.input = bytes;
+    req.input_len = sizeof bytes - 1;
+    job = 0;
+    cuzk_status st = cuzk_engine_submit(e, &req, &job, &joined);
+    if (st != CUZK_OK) {
+        printf("  WindowPoSt refused at submit: %s\n", cuzk_last_error());
+    } else {
+        cuzk_job_state s = await_job(e, job, &r);
+        CHECK(s == CUZK_JOB_FAILED);
+        CHECK(strcasestr(r.error, "implemented") != NULL || strcasestr(r.error, "support") != NULL);
+        printf("  WindowPoSt job: %s\n", r.error);
+        cuzk_job_result_free(&r);
+    }
+
+    /* max_queued: one job running, at most 4 more wait */
+    uint64_t first = submit_circuit(e, "small", 20, 40, CUZK_PRIORITY_NORMAL);
+    CHECK(wait_running(e, first, 30));
+    uint64_t more[6];
+    unsigned accepted = 0, refused = 0;
+    for (unsigned i = 0; i < 6; i++) {
+        req = circuit_request("small", 1, 60 + (uint64_t)i, CUZK_PRIORITY_NORMAL);
+        more[i] = 0;
+        if (cuzk_engine_submit(e, &req, &more[i], &joined) == CUZK_OK) accepted++;
+        else refused++;
+    }
+    /* 4 wait; one more at most, had one started meanwhile (the first has 20 partitions to go) */
+    CHECK(refused >= 1 && accepted >= 4 && accepted <= 5);
+    if (accepted < 4 || accepted > 5 || !refused)
+        fprintf(stderr, "    max_queued 4, one job running: %u more accepted, %u refused (%s)\n", accepted, refused,
+                refused ? cuzk_last_error() : "");
+    CHECK_OK(cuzk_engine_cancel(e, first, &was_running));
+    for (unsigned i = 0; i < 6; i++)
+        if (more[i]) {
+            cuzk_job_state s = await_job(e, more[i], &r);
+            CHECK(s == CUZK_JOB_COMPLETED);
+            cuzk_job_result_free(&r);
+        }
+    CHECK(await_job(e, first, &r) == CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&r);
+    cuzk_engine_destroy(e);
+}
+
+static const struct {
+    const char *name;
+    void (*fn)(void);
+} tests[] = {
+    {"names", test_names},
+    {"many", test_many_jobs_and_status},
+    {"request-ids", test_request_ids},
+    {"priority", test_priority},
+    {"cancel", test_cancel},
+    {"budget", test_budget},
+    {"injected", test_injected_failures},
+    {"destroy", test_destroy_in_flight},
+    {"results", test_results_store},
+    {"bad-requests", test_bad_requests},
+};
+#define NTESTS (sizeof tests / sizeof tests[0])
+
+/* test_engine [NAME...]: the named parts only (all by default). */
+int main(int argc, char **argv)
+{
+    for (int a = 1; a < argc; a++) {
+        size_t i = 0;
+        while (i < NTESTS && strcmp(argv[a], tests[i].name)) i++;
+        if (i == NTESTS) {
+            fprintf(stderr, "usage: test_engine [NAME...], names:");
+            for (i = 0; i < NTESTS; i++) fprintf(stderr, " %s", tests[i].name);
+            fprintf(stderr, "\n");
+            return 2;
+        }
+    }
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk-engine-XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    make_params(&small, "random:1024", 21);
+    make_params(&big, "random:16384", 22);
+    double t0 = cuzk_now();
+    for (size_t i = 0; i < NTESTS; i++) {
+        bool run = argc == 1;
+        for (int a = 1; a < argc; a++) run = run || !strcmp(argv[a], tests[i].name);
+        if (!run) continue;
+        int failures = harness_failures;
+        double t = cuzk_now();
+        tests[i].fn();
+        printf("%s: %s, %.2f s\n", tests[i].name, harness_failures == failures ? "ok" : "FAILED", cuzk_now() - t);
+        fflush(stdout);
+    }
+    printf("engine tests: %.1f s\n", cuzk_now() - t0);
+
+    cuzk_groth16_vk_free(&small.vk);
+    cuzk_groth16_vk_free(&big.vk);
+    unlink(small.params);
+    unlink(small.vk_path);
+    unlink(big.params);
+    unlink(big.vk_path);
+    if (rmdir(tmpdir) != 0) fprintf(stderr, "note: %s not empty, left in place\n", tmpdir);
+    return harness_finish("test_engine");
+}
