@@ -422,6 +422,9 @@ int cli_bench(int argc, char **argv)
     if (!strcmp(what, "synth")) return bench_synth(argc - 1, argv + 1);
     if (!strcmp(what, "engine")) return cli_bench_engine(argc - 1, argv + 1);
     if (!strncmp(what, "gpu-", 4)) return cli_bench_gpu(what, argc - 1, argv + 1);
-    fprintf(stderr, "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth, engine, gpu-msm, gpu-ntt, gpu-prove, gpu-field)\n", what);
+    fprintf(
+        stderr,
+        "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth, engine, gpu-msm, gpu-ntt, gpu-prove, gpu-field)\n",
+        what);
     return 2;
 }

@@ -97,12 +97,13 @@ typedef struct {
 
 int cli_bench_engine(int argc, char **argv)
 {
-    const char *kind_s = "circuit", *circuit = NULL, *params = NULL, *c1_path = NULL, *size_s = NULL,
-               *jobs_s = NULL, *conc_s = NULL, *parts_s = NULL, *prio_s = NULL, *critical = NULL, *crit_after_s = NULL,
+    const char *kind_s = "circuit", *circuit = NULL, *params = NULL, *c1_path = NULL, *size_s = NULL, *jobs_s = NULL,
+               *conc_s = NULL, *parts_s = NULL, *prio_s = NULL, *critical = NULL, *crit_after_s = NULL,
                *pce_path = NULL, *threads = NULL;
     bool synthetic = false, use_gpu = false, json = false, done;
     cli_opt opts[] = {
-        {"kind", "K", "circuit (a built-in circuit) or porep (a C1, or --synthetic for any sector size)", &kind_s, NULL},
+        {"kind", "K", "circuit (a built-in circuit) or porep (a C1, or --synthetic for any sector size)", &kind_s,
+         NULL},
         {"circuit", "NAME", "kind circuit: the built-in circuit", &circuit, NULL},
         {"params", "FILE", "its parameters (or --synthetic)", &params, NULL},
         {"c1", "FILE", "kind porep: the C1 output every job proves", &c1_path, NULL},
@@ -235,8 +236,10 @@ int cli_bench_engine(int argc, char **argv)
                     if (s.devices[d].partitions_proved) first_part_end = cuzk_now();
             }
             if (critical && !crit_sent && first_part_end >= 0 && cuzk_now() - first_part_end >= (double)crit_after) {
-                cuzk_job_request cr = {.kind = CUZK_KIND_CIRCUIT, .priority = CUZK_PRIORITY_CRITICAL,
-                                       .circuit = critical, .partitions = 1};
+                cuzk_job_request cr = {.kind = CUZK_KIND_CIRCUIT,
+                                       .priority = CUZK_PRIORITY_CRITICAL,
+                                       .circuit = critical,
+                                       .partitions = 1};
                 crit.submit_t = cuzk_now();
                 st = cuzk_engine_submit(e, &cr, &crit.id, NULL);
                 crit_sent = true;
@@ -304,13 +307,14 @@ int cli_bench_engine(int argc, char **argv)
                t_create, (double)es->pinned_bytes / 1e9);
         printf("%s %s: %llu jobs x %u partitions, %llu at a time, %zu failed%s\n", kind_s, what,
                (unsigned long long)njobs, req.partitions ? req.partitions : 1, (unsigned long long)conc, failed,
-               synthetic ? " (synthetic parameters: timed, not verified)"
-                         : jobs[0].r.verified ? " (every proof verified)" : "");
+               synthetic                ? " (synthetic parameters: timed, not verified)"
+                   : jobs[0].r.verified ? " (every proof verified)"
+                                        : "");
         printf("  latency per job           median %.3f s, p95 %.3f s (first %.3f s)\n", lat_med, lat_p95, first);
         printf("  interval between job ends median %.3f s; throughput %.4f jobs/s (%.1f s in all)\n", interval,
                (double)njobs / run_s, run_s);
-        printf("  device time per partition median %.1f ms over %zu partitions; device busy %.2f s\n",
-               part_med * 1e3, npt, busy);
+        printf("  device time per partition median %.1f ms over %zu partitions; device busy %.2f s\n", part_med * 1e3,
+               npt, busy);
         printf("  device idle between partitions while work waited: max %.2f ms, mean %.3f ms over %llu\n",
                dev_gap_max * 1e3, dev_gaps ? dev_gap_total / (double)dev_gaps * 1e3 : 0, (unsigned long long)dev_gaps);
         printf("  first job's extra cost    %.3f s over the steady interval (loads, first witness)\n",

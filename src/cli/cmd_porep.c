@@ -133,7 +133,8 @@ int cli_prove_porep(int argc, char **argv)
     cuzk_job_request req = {.kind = CUZK_KIND_POREP, .input = f.data, .input_len = f.size};
     if (!st) st = cuzk_engine_submit(e, &req, &job, NULL);
     if (!st) st = cuzk_engine_await(e, job, -1, &r);
-    if (!st && r.state != CUZK_JOB_COMPLETED) st = cuzk_fail(CUZK_EVERIFY, "%s: %s (nothing written)", c1_path, r.error);
+    if (!st && r.state != CUZK_JOB_COMPLETED)
+        st = cuzk_fail(CUZK_EVERIFY, "%s: %s (nothing written)", c1_path, r.error);
     if (!st) st = cuzk_write_file_atomic(out_path, r.proof, r.proof_len);
     if (!st && inputs_path) st = cuzk_inputs_json_write(inputs_path, r.inputs, r.partitions, r.ninputs, true);
     if (!st) {

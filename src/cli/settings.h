@@ -11,11 +11,11 @@
 #include "cuzk/gpu.h"
 
 typedef struct {
-    unsigned threads;    /* [cuzk] threads: the CLI's pool (0: one per CPU) */
-    unsigned gpu_device; /* [cuzk] gpu_device: the CUDA ordinal `--gpu` work runs on */
-    cuzk_gpu_config gpu; /* [gpu] ... */
+    unsigned threads;          /* [cuzk] threads: the CLI's pool (0: one per CPU) */
+    unsigned gpu_device;       /* [cuzk] gpu_device: the CUDA ordinal `--gpu` work runs on */
+    cuzk_gpu_config gpu;       /* [gpu] ... */
     cuzk_engine_config engine; /* [engine] ... */
-    const char *home;    /* $HOME (NULL when unset): the demo's default cache is under it */
+    const char *home;          /* $HOME (NULL when unset): the demo's default cache is under it */
 } cli_settings;
 
 /* Defaults, then the file (NULL: CUZK_CONFIG when set, else none), then the environment.

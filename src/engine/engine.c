@@ -189,8 +189,9 @@ static cuzk_status reserve_slots(cuzk_engine *e)
         witness_slot *s = &e->slots[i];
         size_t ni = 1u << 16, na = elems > ni ? elems - ni : 1;
         cuzk_status st = cuzk_witness_reserve(&s->w, ni, na);
-        if (st) return cuzk_fail_context(st, "reserving witness buffer %u of %llu bytes (engine.witness_buffer_bytes)",
-                                         i, (unsigned long long)e->cfg.witness_buffer_bytes);
+        if (st)
+            return cuzk_fail_context(st, "reserving witness buffer %u of %llu bytes (engine.witness_buffer_bytes)", i,
+                                     (unsigned long long)e->cfg.witness_buffer_bytes);
         e->host_used += (s->w.input_cap + s->w.aux_cap) * sizeof(cuzk_fr);
         if (gpus && !cuzk_gpu_host_register(s->w.input, s->w.input_cap * sizeof(cuzk_fr))) {
             s->pinned_in = s->w.input;
@@ -374,7 +375,8 @@ static cuzk_status check_request(const cuzk_engine *e, const cuzk_job_request *r
     if ((unsigned)req->priority > CUZK_PRIORITY_CRITICAL)
         return cuzk_fail(CUZK_EINVAL, "priority: unknown value %d (0..4)", (int)req->priority);
     if (req->input_len > e->cfg.max_input_bytes)
-        return cuzk_fail(CUZK_EINVAL, "input: %zu bytes, more than the %llu the engine accepts (engine.max_input_bytes)",
+        return cuzk_fail(CUZK_EINVAL,
+                         "input: %zu bytes, more than the %llu the engine accepts (engine.max_input_bytes)",
                          req->input_len, (unsigned long long)e->cfg.max_input_bytes);
     if (req->input_len && !req->input) return cuzk_fail(CUZK_EINVAL, "input: NULL with a length");
     if (req->kind != CUZK_KIND_CIRCUIT && !req->input_len)
@@ -478,8 +480,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     if (!j->failing && !e->stopping) {
         engine_circuit *c = NULL;
         if (j->kind == CUZK_KIND_POREP) {
-            if (res_get_porep(e, j->plan.seal_proof, &c))
-                engine_job_fail(j, "%s", cuzk_last_error());
+            if (res_get_porep(e, j->plan.seal_proof, &c)) engine_job_fail(j, "%s", cuzk_last_error());
         } else {
             c = res_find(e, circuit_id);
             if (!c) engine_job_fail(j, "circuit '%s' is not registered", circuit_id);
@@ -567,8 +568,9 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s,
         else if (pthread_cond_timedwait(&e->done_cv, &e->mu, &dl)) break;
         j = find_job(e, job_id);
     }
-    if (!j) st = cuzk_fail(CUZK_EINVAL, "no job %llu (never submitted, or its result was dropped)",
-                           (unsigned long long)job_id);
+    if (!j)
+        st = cuzk_fail(CUZK_EINVAL, "no job %llu (never submitted, or its result was dropped)",
+                       (unsigned long long)job_id);
     else if (engine_job_live(j)) {
         st = fill_result(j, r);
         r->state = CUZK_JOB_TIMEOUT;

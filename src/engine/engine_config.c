@@ -7,8 +7,8 @@
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
 
-#define K(name, type, field, lo, hi, dflt, env, help)                                   \
-    {                                                                                   \
+#define K(name, type, field, lo, hi, dflt, env, help)                                      \
+    {                                                                                      \
         "engine", name, type, offsetof(cuzk_engine_config, field), lo, hi, dflt, env, help \
     }
 #define GIB (1ull << 30)

@@ -83,9 +83,9 @@ typedef struct ready_item {
 /* How a kind turns a job's input into partition circuits (engine_porep.c for PoRep). */
 typedef struct {
     unsigned nparts;
-    size_t ninputs;     /* public inputs per partition, ONE omitted */
-    cuzk_fr *expect;    /* nparts x ninputs recomputed from public data, or NULL */
-    void *state;        /* the kind's parsed input */
+    size_t ninputs;  /* public inputs per partition, ONE omitted */
+    cuzk_fr *expect; /* nparts x ninputs recomputed from public data, or NULL */
+    void *state;     /* the kind's parsed input */
     void (*free_state)(void *state);
     cuzk_status (*open)(engine_job *j, unsigned k, cuzk_circuit **out);
     uint64_t seal_proof; /* PoRep: the registered proof (its circuit) */
@@ -103,12 +103,12 @@ struct engine_job {
     uint64_t seed;
     job_plan plan;
 
-    unsigned next_part;     /* the next partition to make a witness for */
-    unsigned in_flight;     /* partitions being made, waiting, or proved */
+    unsigned next_part; /* the next partition to make a witness for */
+    unsigned in_flight; /* partitions being made, waiting, or proved */
     unsigned done_parts;
-    bool started;           /* a partition reached a device */
+    bool started; /* a partition reached a device */
     bool cancel_req, failing;
-    bool waiting_load;      /* its circuit is loading */
+    bool waiting_load; /* its circuit is loading */
     cuzk_groth16_proof *proofs;
     cuzk_fr *inputs; /* nparts x ninputs from the witnesses */
     char error[1024];
@@ -205,8 +205,8 @@ struct cuzk_engine {
     ready_item *ready;
 
     engine_device dev[CUZK_ENGINE_MAX_DEVICES + 1];
-    unsigned ndev; /* GPUs and the CPU backend (when active) */
-    int cpu_dev;   /* index of the CPU backend, -1 when none */
+    unsigned ndev;     /* GPUs and the CPU backend (when active) */
+    int cpu_dev;       /* index of the CPU backend, -1 when none */
     bool cpu_fallback; /* the CPU backend proves only when no GPU is in service */
 
     engine_job *finish_q; /* jobs whose partitions are all proved (or that must end) */
@@ -224,7 +224,7 @@ struct cuzk_engine {
 
     loader *loaders;
 
-    uint64_t host_used;   /* parameters, circuits, buffers, job inputs */
+    uint64_t host_used; /* parameters, circuits, buffers, job inputs */
     uint64_t pinned_bytes;
     uint64_t host_budget;
 
@@ -271,7 +271,7 @@ bool res_cpu_ready(const engine_circuit *c);
 bool res_make_host_room(cuzk_engine *e, uint64_t need, const engine_circuit *keep);
 uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c); /* drops every tier; returns bytes */
 void res_free_all(cuzk_engine *e);
-void res_join_loaders(cuzk_engine *e, bool all); /* unlocked */
+void res_join_loaders(cuzk_engine *e, bool all);            /* unlocked */
 cuzk_status res_preload(cuzk_engine *e, engine_circuit *c); /* unlocked; waits */
 
 /* engine_porep.c (unlocked: runs on the submitting thread) */

@@ -26,8 +26,8 @@ static cuzk_status slot_fit(witness_slot *s, size_t ni, size_t na, bool pin, cuz
     s->pinned_in = s->pinned_aux = NULL;
     s->pinned_in_bytes = s->pinned_aux_bytes = 0;
     size_t before = s->w.input_cap + s->w.aux_cap;
-    cuzk_status st = cuzk_witness_reserve(&s->w, ni > s->w.input_cap ? ni : s->w.input_cap,
-                                          na > s->w.aux_cap ? na : s->w.aux_cap);
+    cuzk_status st =
+        cuzk_witness_reserve(&s->w, ni > s->w.input_cap ? ni : s->w.input_cap, na > s->w.aux_cap ? na : s->w.aux_cap);
     *grown = (uint64_t)(s->w.input_cap + s->w.aux_cap - before) * sizeof(cuzk_fr);
     if (!st && pin) {
         if (!cuzk_gpu_host_register(s->w.input, s->w.input_cap * sizeof(cuzk_fr))) {
@@ -199,8 +199,8 @@ static cuzk_status cpu_abc(engine_device *d, const cuzk_pce *pce, const cuzk_wit
 }
 
 /* One partition on device d (unlocked). */
-static cuzk_status prove_on(engine_device *d, engine_circuit *c, const witness_slot *s,
-                            cuzk_groth16_proof *out, cuzk_timeline *tl)
+static cuzk_status prove_on(engine_device *d, engine_circuit *c, const witness_slot *s, cuzk_groth16_proof *out,
+                            cuzk_timeline *tl)
 {
     const cuzk_pce *pce = &c->pce;
     const cuzk_witness *w = &s->w;
@@ -212,8 +212,8 @@ static cuzk_status prove_on(engine_device *d, engine_circuit *c, const witness_s
     cuzk_status st = cpu_abc(d, pce, w);
     cuzk_span_end(tl, span);
     if (st) return st;
-    cuzk_groth16_witness gw = {d->abc[0],   d->abc[1],     d->abc[2], pce->num_constraints + pce->num_inputs,
-                               w->input,    w->num_inputs, w->aux,    w->num_aux,
+    cuzk_groth16_witness gw = {d->abc[0],   d->abc[1],     d->abc[2],  pce->num_constraints + pce->num_inputs,
+                               w->input,    w->num_inputs, w->aux,     w->num_aux,
                                &pce->a_aux, &pce->b_input, &pce->b_aux};
     if (cd) return cuzk_gpu_prove(cd->prover, out, &gw, NULL, NULL, tl);
     st = cuzk_groth16_check_shape(&c->params, &gw);
@@ -230,8 +230,7 @@ static void out_of_service(cuzk_engine *e, engine_device *d, const char *why)
         if (r->bound_dev == d->index) {
             engine_circuit *c = r->job->circ;
             if (c->dev[d->index].prover)
-                cuzk_gpu_prefetch_drop(c->dev[d->index].prover, e->slots[r->slot].w.input,
-                                       e->slots[r->slot].w.aux);
+                cuzk_gpu_prefetch_drop(c->dev[d->index].prover, e->slots[r->slot].w.input, e->slots[r->slot].w.aux);
             r->bound_dev = -1;
         }
     pthread_cond_broadcast(&e->work_cv);
@@ -356,8 +355,9 @@ void *finisher_main(void *arg)
         bool verified = false;
         if (c->has_vk) {
             st = cuzk_groth16_verify_batch(&c->vk, j->proofs, n, j->inputs, c->ninputs);
-            if (st) snprintf(err, sizeof err, "the proofs do not verify against %s's key: %s (nothing returned)", c->id,
-                             cuzk_last_error());
+            if (st)
+                snprintf(err, sizeof err, "the proofs do not verify against %s's key: %s (nothing returned)", c->id,
+                         cuzk_last_error());
             verified = !st;
         }
         cuzk_span_end(j->tl, span);
@@ -371,7 +371,10 @@ void *finisher_main(void *arg)
         j->proof_bytes = bytes;
         j->verified = verified;
         if (err[0]) engine_job_fail(j, "%s", err);
-        engine_end_job(e, j, bytes && !err[0] ? CUZK_JOB_COMPLETED : j->cancel_req ? CUZK_JOB_CANCELLED : CUZK_JOB_FAILED);
+        engine_end_job(e, j,
+                       bytes && !err[0]    ? CUZK_JOB_COMPLETED
+                           : j->cancel_req ? CUZK_JOB_CANCELLED
+                                           : CUZK_JOB_FAILED);
     }
     /* shutting down: what is left ends cancelled */
     for (engine_job *j = e->finish_q; j; j = j->finish_next) {

@@ -162,8 +162,8 @@ char *cuzk_engine_status_json(cuzk_engine *e)
         const cuzk_engine_circuit_status *c = &s->circuits[i];
         fprintf(f, "%s{\"id\":", i ? "," : "");
         json_str(f, c->id);
-        fprintf(f, ",\"host_params\":%s,\"host_pce\":%s,\"loading\":%s,\"devices\":[", c->host_params ? "true" : "false",
-                c->host_pce ? "true" : "false", c->loading ? "true" : "false");
+        fprintf(f, ",\"host_params\":%s,\"host_pce\":%s,\"loading\":%s,\"devices\":[",
+                c->host_params ? "true" : "false", c->host_pce ? "true" : "false", c->loading ? "true" : "false");
         bool first = true;
         for (unsigned d = 0; d < CUZK_ENGINE_MAX_DEVICES; d++)
             if (c->device[d]) {
@@ -176,9 +176,8 @@ char *cuzk_engine_status_json(cuzk_engine *e)
     fprintf(f,
             "],\"host_bytes\":%llu,\"host_budget\":%llu,\"pinned_bytes\":%llu,\"results_kept\":%u,"
             "\"reclaimed_bytes\":%llu,\"reclaim_s\":%.3f}",
-            (unsigned long long)s->host_bytes, (unsigned long long)s->host_budget,
-            (unsigned long long)s->pinned_bytes, s->results_kept, (unsigned long long)s->reclaimed_bytes,
-            s->reclaim_s);
+            (unsigned long long)s->host_bytes, (unsigned long long)s->host_budget, (unsigned long long)s->pinned_bytes,
+            s->results_kept, (unsigned long long)s->reclaimed_bytes, s->reclaim_s);
     free(s);
     if (fclose(f)) {
         free(buf);
@@ -189,8 +188,7 @@ char *cuzk_engine_status_json(cuzk_engine *e)
 
 static const char *metric_kind(int k)
 {
-    static const char *const names[CUZK_KINDS] = {"porep_c2", "snap_update", "window_post", "winning_post",
-                                                  "circuit"};
+    static const char *const names[CUZK_KINDS] = {"porep_c2", "snap_update", "window_post", "winning_post", "circuit"};
     return names[k];
 }
 
@@ -249,8 +247,7 @@ char *cuzk_engine_metrics(cuzk_engine *e)
     pthread_mutex_unlock(&e->mu);
     fputs("# TYPE cuzk_device_busy_seconds_total counter\n", f);
     for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_busy_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal,
-                s->devices[i].busy_s);
+        fprintf(f, "cuzk_device_busy_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal, s->devices[i].busy_s);
     fputs("# HELP cuzk_device_gap_seconds_total Idle time between partitions while work waited.\n"
           "# TYPE cuzk_device_gap_seconds_total counter\n",
           f);

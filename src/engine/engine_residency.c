@@ -62,8 +62,7 @@ cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circu
     engine_circuit *c = NULL;
     if (!strncmp(reg->id, "porep-", 6) || !strncmp(reg->id, "ni-porep-", 9) || res_find(e, reg->id))
         st = cuzk_fail(CUZK_EINVAL, "circuit id %s is taken", reg->id);
-    else if (!(c = new_circuit(e, reg->id)))
-        st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    else if (!(c = new_circuit(e, reg->id))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
     if (c) {
         c->reg = *reg;
         c->reg.id = c->id;
@@ -164,7 +163,7 @@ cuzk_status cuzk_engine_set_files(cuzk_engine *e, const char *circuit, const cha
 static uint64_t params_host_bytes(const cuzk_groth16_params *p)
 {
     return (uint64_t)(p->h_len + p->l_len + p->a_len + p->b_g1_len + p->vk.ic_len) * sizeof(blst_p1_affine) +
-           (uint64_t)p->b_g2_len * sizeof(blst_p2_affine);
+        (uint64_t)p->b_g2_len * sizeof(blst_p2_affine);
 }
 
 static uint64_t pce_host_bytes(const cuzk_pce *p)
@@ -303,10 +302,10 @@ static bool make_device_room(cuzk_engine *e, int di, uint64_t need, const engine
 typedef struct {
     cuzk_engine *e;
     engine_circuit *c;
-    engine_job *job;      /* the job whose partition 0 gives the circuit (kept in flight), or NULL */
-    cuzk_circuit *circ;   /* partition 0, for recording the precompiled circuit */
-    cuzk_c1 *c1;          /* synthetic public data behind circ (preload of PoRep) */
-    int dev;              /* -1: the host tier; else this device */
+    engine_job *job;    /* the job whose partition 0 gives the circuit (kept in flight), or NULL */
+    cuzk_circuit *circ; /* partition 0, for recording the precompiled circuit */
+    cuzk_c1 *c1;        /* synthetic public data behind circ (preload of PoRep) */
+    int dev;            /* -1: the host tier; else this device */
     loader *self;
 } load_task;
 
@@ -430,8 +429,8 @@ static void device_load(load_task *t)
     if (c->synthetic) {
         const cuzk_pce *p = &c->pce;
         size_t ni = p->num_inputs, n = p->num_constraints + ni;
-        cuzk_gpu_synthetic_shape sh = {((size_t)1 << cuzk_log2_ceil(n)) - 1, p->num_aux, ni + p->a_aux.popcount,
-                                       p->b_input.popcount + p->b_aux.popcount, ni, 5};
+        cuzk_gpu_synthetic_shape sh = {((size_t)1 << cuzk_log2_ceil(n)) - 1,    p->num_aux, ni + p->a_aux.popcount,
+                                       p->b_input.popcount + p->b_aux.popcount, ni,         5};
         st = cuzk_gpu_prover_create_synthetic(d->gpu, &pr, &sh);
     } else {
         st = cuzk_gpu_prover_create(d->gpu, &pr, &c->params);
@@ -459,8 +458,8 @@ static void device_load(load_task *t)
         snprintf(cd->why, sizeof cd->why,
                  "%s takes %llu bytes on %s (measured), more than the %llu left of its budget of %llu "
                  "(engine.device_budget, engine.device_reserve)",
-                 id, (unsigned long long)bytes, d->name,
-                 (unsigned long long)(d->budget - device_resident(e, t->dev)), (unsigned long long)d->budget);
+                 id, (unsigned long long)bytes, d->name, (unsigned long long)(d->budget - device_resident(e, t->dev)),
+                 (unsigned long long)d->budget);
         device_garbage *g = calloc(1, sizeof *g);
         if (g) {
             g->prover = pr;

@@ -60,8 +60,7 @@ engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
     engine_job *best = NULL;
     for (engine_job *j = e->jobs; j; j = j->next) {
         /* a job whose input is still being checked has no circuit yet */
-        if (!j->circ || !engine_job_live(j) || j->cancel_req || j->failing || j->next_part >= j->plan.nparts)
-            continue;
+        if (!j->circ || !engine_job_live(j) || j->cancel_req || j->failing || j->next_part >= j->plan.nparts) continue;
         if (urgent && j->prio < CUZK_PRIORITY_HIGH) continue;
         engine_circuit *c = j->circ;
         if (!c->host_ready) {
@@ -98,8 +97,7 @@ ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d)
             if (!res_want_device(e, c, d)) continue;
             continue; /* loading: another item may go first */
         }
-        if (!best || before(e, r->job, (*best)->job, now) ||
-            (r->job == (*best)->job && r->part < (*best)->part))
+        if (!best || before(e, r->job, (*best)->job, now) || (r->job == (*best)->job && r->part < (*best)->part))
             best = pp;
     }
     if (!best) return NULL;

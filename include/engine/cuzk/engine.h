@@ -57,20 +57,20 @@ cuzk_status cuzk_priority_parse(cuzk_priority *out, const char *name) CUZK_WARN_
 /* The engine's configuration: the numeric keys are one table (cuzk_engine_config_table,
  * section "engine" of the config file); the strings and the test hook are set by the client. */
 typedef struct {
-    unsigned gpus;          /* GPUs to use, from ordinal 0 (default: all found; 0: none) */
-    bool cpu_worker;        /* prove on the CPU backend beside the GPUs too (always when no GPU) */
-    unsigned threads;       /* threads of the bulk pool: witnesses and CPU proving (0: all CPUs) */
-    unsigned urgent_threads; /* threads of the urgent lane's pool (0: a quarter of the CPUs, >= 1) */
-    unsigned witness_buffers; /* witness buffers ahead of the devices (0: devices + 2) */
+    unsigned gpus;                 /* GPUs to use, from ordinal 0 (default: all found; 0: none) */
+    bool cpu_worker;               /* prove on the CPU backend beside the GPUs too (always when no GPU) */
+    unsigned threads;              /* threads of the bulk pool: witnesses and CPU proving (0: all CPUs) */
+    unsigned urgent_threads;       /* threads of the urgent lane's pool (0: a quarter of the CPUs, >= 1) */
+    unsigned witness_buffers;      /* witness buffers ahead of the devices (0: devices + 2) */
     uint64_t witness_buffer_bytes; /* each buffer reserved and page-locked at start (0: at first use) */
-    uint64_t host_budget;   /* host bytes for parameters, circuits, buffers, inputs (0: 80 % of RAM) */
-    uint64_t device_budget; /* bytes per GPU for resident parameters and circuits (0: its memory - reserve) */
-    uint64_t device_reserve; /* bytes per GPU left to the workspaces and the runtime */
-    unsigned aging_s;       /* seconds a waiting job takes to rise one priority class (0: no aging) */
-    unsigned result_ttl_s;  /* finished results are kept this long ... */
-    unsigned result_max;    /* ... and at most this many (the oldest dropped first) */
-    unsigned max_queued;    /* jobs queued or running at most; a submit beyond fails */
-    uint64_t max_input_bytes; /* largest input a request may carry */
+    uint64_t host_budget;          /* host bytes for parameters, circuits, buffers, inputs (0: 80 % of RAM) */
+    uint64_t device_budget;        /* bytes per GPU for resident parameters and circuits (0: its memory - reserve) */
+    uint64_t device_reserve;       /* bytes per GPU left to the workspaces and the runtime */
+    unsigned aging_s;              /* seconds a waiting job takes to rise one priority class (0: no aging) */
+    unsigned result_ttl_s;         /* finished results are kept this long ... */
+    unsigned result_max;           /* ... and at most this many (the oldest dropped first) */
+    unsigned max_queued;           /* jobs queued or running at most; a submit beyond fails */
+    uint64_t max_input_bytes;      /* largest input a request may carry */
     /* set by the client (NULL: defaults) */
     const char *param_dir; /* where official .params/.vk files are (NULL: the default directory) */
     const char *cache_dir; /* where precompiled circuits are kept (NULL: recorded in memory on load) */
@@ -158,9 +158,9 @@ typedef struct {
     size_t proof_len;
     cuzk_fr *inputs; /* the public inputs, partitions x ninputs (ONE omitted; malloc'd) */
     size_t ninputs;
-    bool verified;      /* false only for circuits with synthetic parameters */
-    char error[1024];   /* FAILED / CANCELLED: why */
-    char *timeline_json; /* the job's spans, a JSON array of {name, parent, start, seconds[, other]} (malloc'd) */
+    bool verified;         /* false only for circuits with synthetic parameters */
+    char error[1024];      /* FAILED / CANCELLED: why */
+    char *timeline_json;   /* the job's spans, a JSON array of {name, parent, start, seconds[, other]} (malloc'd) */
     double queue_s, run_s; /* submit to first partition on a device; from there to the end */
 } cuzk_job_result;
 void cuzk_job_result_free(cuzk_job_result *r);
@@ -184,20 +184,20 @@ typedef struct {
     uint64_t running_job; /* 0 when idle */
     unsigned running_partition;
     uint64_t partitions_proved;
-    double busy_s, idle_s; /* since the engine started */
+    double busy_s, idle_s;         /* since the engine started */
     double gap_max_s, gap_total_s; /* idle between two partitions while work waited */
     uint64_t gaps;
     uint64_t resident_bytes, budget_bytes; /* resident parameters + circuits vs its budget */
-    uint64_t mem_total, mem_free; /* device memory as the driver reports it (0 for the CPU) */
+    uint64_t mem_total, mem_free;          /* device memory as the driver reports it (0 for the CPU) */
 } cuzk_engine_device_status;
 typedef struct {
     char id[64];
-    bool host_params, host_pce; /* tiers: in host memory */
+    bool host_params, host_pce;           /* tiers: in host memory */
     bool device[CUZK_ENGINE_MAX_DEVICES]; /* resident on GPU i (parameters and circuit) */
     bool loading;
     uint64_t host_bytes, device_bytes; /* device bytes summed over the GPUs */
-    unsigned refs; /* jobs using it now */
-    double idle_s; /* since it was last used */
+    unsigned refs;                     /* jobs using it now */
+    double idle_s;                     /* since it was last used */
 } cuzk_engine_circuit_status;
 typedef struct {
     unsigned queued[CUZK_KINDS], running[CUZK_KINDS]; /* by cuzk_kind_index */
