@@ -3,6 +3,7 @@
  * throughput, each partition's device time, the devices' idle time between partitions, the
  * first job's extra cost, and peak host memory. Optionally one CRITICAL job in the middle of
  * the run, whose wait for a device is the preemption latency. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +100,7 @@ int cli_bench_engine(int argc, char **argv)
 {
     const char *kind_s = "circuit", *circuit = NULL, *params = NULL, *c1_path = NULL, *size_s = NULL, *jobs_s = NULL,
                *conc_s = NULL, *parts_s = NULL, *prio_s = NULL, *critical = NULL, *crit_after_s = NULL,
-               *pce_path = NULL, *threads = NULL;
+               *pce_path = NULL, *threads = NULL, *log_path = NULL;
     bool synthetic = false, use_gpu = false, json = false, done;
     cli_opt opts[] = {
         {"kind", "K", "circuit (a built-in circuit) or porep (a C1, or --synthetic for any sector size)", &kind_s,
@@ -121,6 +122,7 @@ int cli_bench_engine(int argc, char **argv)
         {"critical-after", "S", "seconds after the first partition ends to submit it (default 3)", &crit_after_s, NULL},
         {"gpu", NULL, "prove on the GPUs (the [engine] gpus key says how many)", NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"log", "FILE", "append each job's JSON log line (with its timeline) there", &log_path, NULL},
         {"json", NULL, "one JSON object instead of the table", NULL, &json},
     };
     int rc = cli_parse(argc, argv,
@@ -186,8 +188,11 @@ int cli_bench_engine(int argc, char **argv)
     }
     double t_data = cuzk_now() - t_setup;
     cuzk_engine *e = NULL;
+    FILE *log = NULL;
+    if (!st && log_path && !(log = fopen(log_path, "a")))
+        st = cuzk_fail(CUZK_EIO, "cannot open %s: %s", log_path, strerror(errno));
     double t0 = cuzk_now();
-    if (!st) st = cli_engine_create(&e, use_gpu);
+    if (!st) st = cli_engine_create(&e, use_gpu, log);
     double t_create = cuzk_now() - t0;
     if (!st && reg_id[0]) {
         cuzk_engine_circuit reg = {reg_id, open_bench, &bc, params, NULL, pce_path, synthetic, false};
@@ -335,6 +340,7 @@ out:
     cuzk_job_result_free(&crit.r);
     free(jobs);
     cuzk_engine_destroy(e);
+    if (log) fclose(log);
     cuzk_c1_free(bc.c1);
     cuzk_unmap_file(&c1f);
     return rc;

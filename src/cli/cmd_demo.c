@@ -59,7 +59,7 @@ static int demo_circuit(const char *circuit, cuzk_timeline *tl)
     cuzk_engine *e = NULL;
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
-    if (!st) st = cli_engine_create(&e, false);
+    if (!st) st = cli_engine_create(&e, false, NULL);
     cuzk_engine_circuit reg = {circuit, open_named, (void *)circuit, params, NULL, NULL, false, false};
     if (!st) st = cuzk_engine_register_circuit(e, &reg);
     cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = circuit, .partitions = 1, .seed = 3};
@@ -142,7 +142,7 @@ static int demo_porep(const char *cache, cuzk_timeline *tl)
     if (!st) {
         cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
         span = cuzk_span_begin(tl, "start the engine");
-        st = cli_engine_create(&e, false);
+        st = cli_engine_create(&e, false, NULL);
         if (!st) st = cuzk_engine_set_files(e, id, params, vk, NULL);
         cuzk_span_end(tl, span);
     }

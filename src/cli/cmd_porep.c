@@ -127,7 +127,7 @@ int cli_prove_porep(int argc, char **argv)
     }
     char id[64] = "";
     if (!st) cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
-    if (!st) st = cli_engine_create(&e, use_gpu);
+    if (!st) st = cli_engine_create(&e, use_gpu, NULL);
     if (!st) st = cuzk_engine_set_files(e, id, params_path, vk_path, pce_path);
     uint64_t job = 0;
     cuzk_job_request req = {.kind = CUZK_KIND_POREP, .input = f.data, .input_len = f.size};

@@ -66,7 +66,7 @@ int cli_prove(int argc, char **argv)
     cuzk_engine *e = NULL;
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
-    cuzk_status st = cli_engine_create(&e, use_gpu);
+    cuzk_status st = cli_engine_create(&e, use_gpu, NULL);
     cuzk_engine_circuit reg = {circuit, open_named, (void *)circuit, params, NULL, pce_path, false, checked};
     if (!st) st = cuzk_engine_register_circuit(e, &reg);
     uint64_t id = 0;

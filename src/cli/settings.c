@@ -171,9 +171,10 @@ cuzk_status cli_gpu_open(cuzk_gpu_device **out)
     return cuzk_gpu_device_open(out, (int)settings.gpu_device, &settings.gpu);
 }
 
-cuzk_status cli_engine_create(cuzk_engine **out, bool gpu)
+cuzk_status cli_engine_create(cuzk_engine **out, bool gpu, FILE *job_log)
 {
     cuzk_engine_config cfg = settings.engine;
+    cfg.job_log = job_log;
     if (!gpu) cfg.gpus = 0;
     cfg.pool = cli_pool; /* witnesses and CPU proofs get the CLI's threads (--threads) */
     cfg.threads = cuzk_pool_size(cli_pool);

@@ -35,8 +35,9 @@ int cli_pool_resize(unsigned threads);
 void cli_pool_stop(void);
 
 /* The in-process engine every prove command runs through, with the configured [engine] keys,
- * the CLI's pool, and the GPUs only when gpu (else the CPU backend). */
-cuzk_status cli_engine_create(cuzk_engine **out, bool gpu) CUZK_WARN_UNUSED;
+ * the CLI's pool, and the GPUs only when gpu (else the CPU backend); job_log (may be NULL)
+ * gets a JSON line per ended job. */
+cuzk_status cli_engine_create(cuzk_engine **out, bool gpu, FILE *job_log) CUZK_WARN_UNUSED;
 /* Opens the configured GPU with the configured tuning. */
 cuzk_status cli_gpu_open(cuzk_gpu_device **out) CUZK_WARN_UNUSED;
 

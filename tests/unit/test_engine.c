@@ -648,11 +648,32 @@ static void test_priority(void)
 }
 
 /* ---------------------------------------------------------------- 4: cancel, and memory */
+/* While armed, holds a job's first partition on the device until released, so that the test
+ * sees the job running however slowly the machine runs it. */
+typedef struct {
+    atomic_bool armed, released;
+} hold_ctx;
+
+static cuzk_status hold_hook(void *ctx, uint64_t job, unsigned partition, int device)
+{
+    (void)device;
+    hold_ctx *h = ctx;
+    (void)job;
+    if (!atomic_load(&h->armed) || partition) return CUZK_OK;
+    for (double end = cuzk_now() + 60; !atomic_load(&h->released) && cuzk_now() < end;) usleep(1000);
+    return CUZK_OK;
+}
+
 static void test_cancel(void)
 {
     const size_t input_len = UNDER_ASAN ? 16 * MIB : 256 * MIB;
     cuzk_engine_config cfg;
     config_base(&cfg);
+    static hold_ctx hold;
+    atomic_store(&hold.armed, false);
+    atomic_store(&hold.released, false);
+    cfg.test_hook = hold_hook;
+    cfg.test_hook_ctx = &hold;
     cfg.max_input_bytes = 512 * MIB;
     cuzk_engine *e = engine_start(&cfg);
     register_circuit(e, "small", &small_ctx, &small);
@@ -665,6 +686,7 @@ static void test_cancel(void)
     memset(input, 0x5a, input_len);
     long base = rss_kib();
 
+    atomic_store(&hold.armed, true);
     cuzk_job_request req = circuit_request("small", 40, 100, CUZK_PRIORITY_NORMAL);
     req.input = input;
     req.input_len = input_len;
@@ -696,6 +718,7 @@ static void test_cancel(void)
     was_running = false;
     CHECK_OK(cuzk_engine_cancel(e, running, &was_running));
     CHECK(was_running);
+    atomic_store(&hold.released, true); /* its partition on the device ends; the job with it */
     double t0 = cuzk_now();
     for (int k = 0; k < 2; k++) {
         uint64_t job = k ? running : queued;
@@ -732,6 +755,7 @@ static void test_cancel(void)
     CHECK(sum_uint(st->queued, CUZK_KINDS) == 0 && sum_uint(st->running, CUZK_KINDS) == 0);
     free(st);
     /* the engine goes on */
+    atomic_store(&hold.armed, false);
     expect_completed(e, submit_circuit(e, "small", 1, 5, CUZK_PRIORITY_NORMAL));
     cuzk_engine_destroy(e);
 }

@@ -75,6 +75,7 @@ typedef struct {
     const char *param_dir; /* where official .params/.vk files are (NULL: the default directory) */
     const char *cache_dir; /* where precompiled circuits are kept (NULL: recorded in memory on load) */
     cuzk_pool *pool;       /* the bulk pool to use instead of making one (not owned) */
+    FILE *job_log;         /* one JSON line per ended job (id, kind, state, times, error, timeline), or NULL */
     /* Test hook: called before each partition is proved; a nonzero status fails the partition
      * with the hook's message (CUZK_EIO from the hook means a device error: the device is taken
      * out of service too). NULL in production. */
