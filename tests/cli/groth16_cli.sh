@@ -74,4 +74,17 @@ expect_fail "unknown command" 2 "unknown command" "$CUZK" frobnicate
 expect_ok "help" "$CUZK" prove --help
 expect_ok "circuit-info" "$CUZK" circuit-info --circuit random:1000 --json
 grep -q '"constraints": 1000, "inputs": 5' out.txt || fail "circuit-info output: $(cat out.txt)"
+
+# bench engine: jobs through the engine on the CPU backend, every proof verified, a log line each
+expect_ok "bench engine" "$CUZK" bench engine --kind circuit --circuit random:3000 --params r.params --jobs 4 \
+  --concurrency 2 --partitions 2 --log jobs.log
+grep -q "4 jobs x 2 partitions, 2 at a time, 0 failed (every proof verified)" out.txt || fail "bench engine: $(cat out.txt)"
+CHECKS=$((CHECKS + 1))
+[ "$(grep -c '"state":"COMPLETED"' jobs.log)" = 4 ] || fail "bench engine --log: $(head -c 300 jobs.log)"
+expect_ok "bench engine --json" "$CUZK" bench engine --kind circuit --circuit random:3000 --params r.params --jobs 2 --json
+grep -q '"bench":"engine".*"failed":0.*"verified":true' out.txt || fail "bench engine --json: $(cat out.txt)"
+expect_fail "bench engine: synthetic without a GPU" 2 "add --gpu" "$CUZK" bench engine --kind porep --synthetic
+expect_fail "bench engine: unknown kind" 2 "circuit or porep" "$CUZK" bench engine --kind snap --circuit x
+expect_fail "bench engine: params of another circuit" 1 "parameters for" "$CUZK" bench engine --kind circuit \
+  --circuit cubic --params r.params --jobs 1
 finish
