@@ -104,14 +104,3 @@ cuzk_groth16_witness cuzk_prove_buffers_witness(const cuzk_prove_buffers *b, con
                               &pce->a_aux, &pce->b_input,   &pce->b_aux};
     return w;
 }
-
-cuzk_status cuzk_prove_with_pce(const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce, const cuzk_groth16_params *p,
-                                cuzk_prove_buffers *b, cuzk_groth16_proof *out, cuzk_timeline *tl)
-{
-    cuzk_status st = cuzk_prove_buffers_fill(b, c, seed, pce, tl, "");
-    if (st) return st;
-    cuzk_groth16_witness gw = cuzk_prove_buffers_witness(b, pce);
-    st = cuzk_groth16_check_shape(p, &gw);
-    if (!st) st = cuzk_groth16_prove(out, p, &gw, NULL, NULL, tl);
-    return st;
-}

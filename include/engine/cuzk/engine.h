@@ -262,10 +262,6 @@ cuzk_status cuzk_prove_buffers_reserve(cuzk_prove_buffers *b, const cuzk_pce *pc
 /* The prover's view of filled buffers (densities from the PCE). */
 cuzk_groth16_witness cuzk_prove_buffers_witness(const cuzk_prove_buffers *b, const cuzk_pce *pce);
 
-/* Fill, then the proof (r, s from the OS CSPRNG). Checks the parameters' shape first. */
-cuzk_status cuzk_prove_with_pce(const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce, const cuzk_groth16_params *p,
-                                cuzk_prove_buffers *b, cuzk_groth16_proof *out, cuzk_timeline *tl) CUZK_WARN_UNUSED;
-
 /* ---------------------------------------------------------------- partition pipeline */
 typedef struct cuzk_gpu_prover cuzk_gpu_prover;
 
