@@ -49,12 +49,12 @@ static double quantile(double *v, size_t n, double q)
 }
 
 /* The first job's top-level spans and partition 0's (where its extra time went). */
-static void print_first(const char *json)
+static void print_first(const char *title, const char *json)
 {
     json_error_t err;
     json_t *spans = json ? json_loads(json, 0, &err) : NULL;
     long p0 = -2;
-    printf("  first job's timeline     ");
+    printf("  %-25s", title);
     for (size_t i = 0; i < json_array_size(spans); i++) {
         json_t *s = json_array_get(spans, i);
         const char *name = json_string_value(json_object_get(s, "name"));
@@ -324,11 +324,12 @@ int cli_bench_engine(int argc, char **argv)
                dev_gap_max * 1e3, dev_gaps ? dev_gap_total / (double)dev_gaps * 1e3 : 0, (unsigned long long)dev_gaps);
         printf("  first job's extra cost    %.3f s over the steady interval (loads, first witness)\n",
                first - interval);
-        print_first(jobs[0].r.timeline_json);
+        print_first("first job's timeline", jobs[0].r.timeline_json);
         printf("  peak host RSS             %.2f GiB\n", (double)hwm / (1 << 20));
         if (crit_sent)
             printf("  CRITICAL %s mid-run       %s, waited %.1f ms for a device, proved in %.1f ms\n", critical,
                    cuzk_job_state_name(crit.r.state), crit.r.queue_s * 1e3, crit.r.run_s * 1e3);
+        if (crit_sent) print_first("CRITICAL job's timeline", crit.r.timeline_json);
     }
     rc = failed || (crit_sent && crit.r.state != CUZK_JOB_COMPLETED) ? 1 : 0;
     free(lat);
