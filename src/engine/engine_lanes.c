@@ -291,13 +291,12 @@ void *device_main(void *arg)
         char err[1024] = "";
         if (st) snprintf(err, sizeof err, "%s", cuzk_last_error());
         double t1 = cuzk_now();
+        /* a copy the proof did not use must not be taken for the buffer's next witness (outside
+         * the engine's lock: the prover's own lock may wait for a copy in flight) */
+        if (d->ordinal >= 0 && r->bound_dev >= 0) cuzk_gpu_prefetch_drop(c->dev[d->index].prover, s->w.input, s->w.aux);
 
         pthread_mutex_lock(&e->mu);
-        if (d->ordinal >= 0) {
-            c->dev[d->index].busy--;
-            if (r->bound_dev >= 0 && c->dev[d->index].prover)
-                cuzk_gpu_prefetch_drop(c->dev[d->index].prover, s->w.input, s->w.aux);
-        }
+        if (d->ordinal >= 0) c->dev[d->index].busy--;
         d->busy_s += t1 - t0;
         d->running_job = 0;
         last_end = t1;

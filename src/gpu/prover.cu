@@ -647,23 +647,30 @@ static bool slot_reserve(fr_t **buf, size_t *cap, size_t n)
 extern "C" cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk_fr *input, size_t ni,
                                                  const cuzk_fr *aux, size_t na)
 {
-    std::lock_guard<std::mutex> lk(pr->pf_mu);
     cuzk_status ust = gpu_use(pr->dev);
     if (ust) return ust;
-    if (!pr->pf_stream && cudaStreamCreateWithFlags(&pr->pf_stream, cudaStreamNonBlocking) != cudaSuccess) {
-        pr->pf_stream = 0;
-        return cuzk_fail(CUZK_EINTERNAL, "prefetch: cannot create a stream");
+    prefetch_slot *slp;
+    {
+        std::lock_guard<std::mutex> lk(pr->pf_mu);
+        if (!pr->pf_stream && cudaStreamCreateWithFlags(&pr->pf_stream, cudaStreamNonBlocking) != cudaSuccess) {
+            pr->pf_stream = 0;
+            return cuzk_fail(CUZK_EINTERNAL, "prefetch: cannot create a stream");
+        }
+        slp = &pr->pf[pr->pf_next];
+        pr->pf_next ^= 1;
+        slp->valid = false;
+        if (!slp->copied &&
+            (cudaEventCreateWithFlags(&slp->copied, cudaEventDisableTiming) != cudaSuccess ||
+             cudaEventCreateWithFlags(&slp->used, cudaEventDisableTiming) != cudaSuccess))
+            return cuzk_fail(CUZK_EINTERNAL, "prefetch: cannot create events");
     }
-    prefetch_slot &sl = pr->pf[pr->pf_next];
-    pr->pf_next ^= 1;
-    sl.valid = false;
-    if (!sl.copied &&
-        (cudaEventCreateWithFlags(&sl.copied, cudaEventDisableTiming) != cudaSuccess ||
-         cudaEventCreateWithFlags(&sl.used, cudaEventDisableTiming) != cudaSuccess))
-        return cuzk_fail(CUZK_EINTERNAL, "prefetch: cannot create events");
-    /* the last proof that read this slot must be done with it (and so must its copy) */
+    prefetch_slot &sl = *slp;
+    /* the last proof that read this slot must be done with it (and so must its copy); waited
+     * for without the lock, which a proof's lookup and a drop take (the slot is not valid, so
+     * nothing matches it meanwhile) */
     cudaStreamWaitEvent(pr->pf_stream, sl.used, 0);
     cudaEventSynchronize(sl.used); /* before freeing a buffer it may read */
+    std::lock_guard<std::mutex> lk(pr->pf_mu);
     if (!slot_reserve(&sl.in, &sl.cap_in, ni) || !slot_reserve(&sl.aux, &sl.cap_aux, na))
         return cuzk_fail(CUZK_ENOMEM, "prefetch: no device memory for %zu + %zu assignment values", ni, na);
     cudaError_t e = cudaMemcpyAsync(sl.in, input, ni * sizeof(fr_t), cudaMemcpyHostToDevice, pr->pf_stream);
