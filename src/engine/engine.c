@@ -604,7 +604,9 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s,
                        (unsigned long long)job_id);
     else if (engine_job_live(j)) {
         st = fill_result(j, r);
-        r->state = CUZK_JOB_TIMEOUT;
+        /* the engine is going: the job ends cancelled, whatever else it is now */
+        r->state = e->stopping ? CUZK_JOB_CANCELLED : CUZK_JOB_TIMEOUT;
+        if (e->stopping) snprintf(r->error, sizeof r->error, "cancelled: the engine is shutting down");
     } else {
         st = fill_result(j, r);
     }
