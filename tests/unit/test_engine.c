@@ -592,7 +592,7 @@ static void test_priority(void)
     config_base(&cfg);
     cfg.threads = 2;
     cfg.urgent_threads = 1;
-    cfg.aging_s = 0;
+    cfg.aging_s = 1;
     cuzk_engine *e = engine_start(&cfg);
     register_circuit(e, "small", &small_ctx, &small);
     double secs;
@@ -644,6 +644,43 @@ static void test_priority(void)
     printf("  priority: %u NORMAL jobs had started, %u waiting, %u during the submit; CRITICAL started %.3f s after "
            "its submit; %u waiting NORMAL jobs started before it\n",
            before, waiting, unclear, crit_start - c0, overtaken);
+    cuzk_engine_destroy(e);
+}
+
+/* ---------------------------------------------------------------- 3b: aging */
+/* A LOW job behind a steady stream of NORMAL jobs: with engine.aging_s = 1 it rises a class per
+ * second waited and runs long before the stream ends (without aging it would wait for all). */
+static void test_aging(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.aging_s = 1;
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    expect_completed(e, submit_circuit(e, "small", 1, 1, CUZK_PRIORITY_NORMAL)); /* loaded */
+    enum { STREAM = 400 };
+    uint64_t ids[STREAM];
+    unsigned n = 0;
+    for (; n < 4; n++) ids[n] = submit_circuit(e, "small", 2, 10 + n, CUZK_PRIORITY_NORMAL);
+    double low_submit = cuzk_now();
+    uint64_t low = submit_circuit(e, "small", 1, 5, CUZK_PRIORITY_LOW);
+    /* NORMAL jobs keep coming, always a few waiting, for 5 s */
+    double stream_end = low_submit + 5;
+    while (cuzk_now() < stream_end && n < STREAM) {
+        cuzk_engine_status *st = status_of(e);
+        unsigned waiting = sum_uint(st->queued, CUZK_KINDS);
+        free(st);
+        if (waiting < 4) ids[n] = submit_circuit(e, "small", 2, 100 + n, CUZK_PRIORITY_NORMAL), n++;
+        else usleep(2000);
+    }
+    cuzk_job_result r;
+    CHECK(await_job(e, low, &r) == CUZK_JOB_COMPLETED);
+    double low_start = low_submit + r.queue_s;
+    cuzk_job_result_free(&r);
+    CHECK(low_start < low_submit + 3); /* about 1 s of waiting makes it a NORMAL job ahead of newer ones */
+    printf("  aging: the LOW job started %.2f s after its submit, behind a stream of %u NORMAL jobs over 5 s\n",
+           low_start - low_submit, n);
+    for (unsigned i = 0; i < n; i++) expect_completed(e, ids[i]);
     cuzk_engine_destroy(e);
 }
 
@@ -1105,6 +1142,7 @@ static const struct {
     {"many", test_many_jobs_and_status},
     {"request-ids", test_request_ids},
     {"priority", test_priority},
+    {"aging", test_aging},
     {"cancel", test_cancel},
     {"budget", test_budget},
     {"injected", test_injected_failures},
