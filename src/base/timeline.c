@@ -143,18 +143,6 @@ void cuzk_timeline_print(const cuzk_timeline *tl, FILE *out)
     pthread_mutex_unlock((pthread_mutex_t *)&tl->mu);
 }
 
-static void json_string(FILE *out, const char *v)
-{
-    fputc('"', out);
-    for (; *v; v++) {
-        unsigned char ch = (unsigned char)*v;
-        if (ch == '"' || ch == '\\') fprintf(out, "\\%c", ch);
-        else if (ch < 0x20) fprintf(out, "\\u%04x", ch);
-        else fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
 void cuzk_timeline_print_json(const cuzk_timeline *tl, FILE *out)
 {
     if (!tl) {
@@ -166,7 +154,7 @@ void cuzk_timeline_print_json(const cuzk_timeline *tl, FILE *out)
     for (int i = 0; i < tl->n; i++) {
         const span *s = &tl->spans[i];
         fprintf(out, "%s{\"name\":", i ? "," : "");
-        json_string(out, s->name);
+        cuzk_json_string(out, s->name);
         fprintf(out, ",\"parent\":%d,\"start\":%.6f,\"seconds\":%.6f", s->parent, s->start - tl->t0, span_len(s));
         /* the parent's time its children do not account for (children may overlap) */
         double covered = 0;

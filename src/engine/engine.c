@@ -58,18 +58,6 @@ static void job_release(cuzk_engine *e, engine_job *j)
     }
 }
 
-static void log_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-        else fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
 /* The job's log line: what an operator greps for, and its timeline. */
 static void log_job(FILE *f, const engine_job *j)
 {
@@ -77,12 +65,12 @@ static void log_job(FILE *f, const engine_job *j)
     fprintf(
         f, "{\"job\":%llu,\"kind\":\"%s\",\"priority\":\"%s\",\"state\":\"%s\",\"circuit\":", (unsigned long long)j->id,
         cuzk_kind_name(j->kind), cuzk_priority_name(j->prio), cuzk_job_state_name(j->state));
-    log_json_string(f, j->circ ? j->circ->id : "");
+    cuzk_json_string(f, j->circ ? j->circ->id : "");
     fputs(",\"request_id\":", f);
-    log_json_string(f, j->request_id);
+    cuzk_json_string(f, j->request_id);
     fprintf(f, ",\"partitions\":%u,\"queue_s\":%.6f,\"total_s\":%.6f,\"error\":", j->circ ? j->plan.nparts : 0,
             (j->started ? j->start_t : j->end_t) - j->submit_t, j->end_t - j->submit_t);
-    log_json_string(f, j->error);
+    cuzk_json_string(f, j->error);
     fprintf(f, ",\"timeline\":%s}\n", j->timeline_json ? j->timeline_json : "[]");
     fflush(f);
     funlockfile(f);

@@ -108,22 +108,11 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     pthread_mutex_unlock(&e->mu);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-        else fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
 static const cuzk_job_kind all_kinds[CUZK_KINDS] = {CUZK_KIND_POREP, CUZK_KIND_SNAP, CUZK_KIND_WINDOW_POST,
                                                     CUZK_KIND_WINNING_POST, CUZK_KIND_CIRCUIT};
 
-char *cuzk_engine_status_json(cuzk_engine *e)
+/* A text made from a status snapshot by body (malloc'd; NULL when out of memory). */
+static char *report(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine_status *s, FILE *f))
 {
     cuzk_engine_status *s = malloc(sizeof *s);
     if (!s) return NULL;
@@ -131,10 +120,18 @@ char *cuzk_engine_status_json(cuzk_engine *e)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        free(s);
+    if (f) body(e, s, f);
+    free(s);
+    if (!f || fclose(f)) {
+        free(buf);
         return NULL;
     }
+    return buf;
+}
+
+static void status_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
+{
+    (void)e;
     fprintf(f, "{\"uptime_s\":%.3f,\"queues\":{", s->uptime_s);
     for (int k = 0; k < CUZK_KINDS; k++)
         fprintf(f, "%s\"%s\":{\"queued\":%u,\"running\":%u,\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu}",
@@ -145,9 +142,9 @@ char *cuzk_engine_status_json(cuzk_engine *e)
     for (unsigned i = 0; i < s->ndevices; i++) {
         const cuzk_engine_device_status *d = &s->devices[i];
         fprintf(f, "%s{\"ordinal\":%d,\"name\":", i ? "," : "", d->ordinal);
-        json_str(f, d->name);
+        cuzk_json_string(f, d->name);
         fprintf(f, ",\"in_service\":%s,\"out_of_service_reason\":", d->in_service ? "true" : "false");
-        json_str(f, d->out_of_service_reason);
+        cuzk_json_string(f, d->out_of_service_reason);
         fprintf(f,
                 ",\"running_job\":%llu,\"running_partition\":%u,\"partitions_proved\":%llu,\"busy_s\":%.3f,"
                 "\"idle_s\":%.3f,\"gap_max_s\":%.6f,\"gap_total_s\":%.6f,\"gaps\":%llu,\"resident_bytes\":%llu,"
@@ -161,7 +158,7 @@ char *cuzk_engine_status_json(cuzk_engine *e)
     for (unsigned i = 0; i < s->ncircuits; i++) {
         const cuzk_engine_circuit_status *c = &s->circuits[i];
         fprintf(f, "%s{\"id\":", i ? "," : "");
-        json_str(f, c->id);
+        cuzk_json_string(f, c->id);
         fprintf(f, ",\"host_params\":%s,\"host_pce\":%s,\"loading\":%s,\"devices\":[",
                 c->host_params ? "true" : "false", c->host_pce ? "true" : "false", c->loading ? "true" : "false");
         bool first = true;
@@ -178,13 +175,9 @@ char *cuzk_engine_status_json(cuzk_engine *e)
             "\"reclaimed_bytes\":%llu,\"reclaim_s\":%.3f}",
             (unsigned long long)s->host_bytes, (unsigned long long)s->host_budget, (unsigned long long)s->pinned_bytes,
             s->results_kept, (unsigned long long)s->reclaimed_bytes, s->reclaim_s);
-    free(s);
-    if (fclose(f)) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
 }
+
+char *cuzk_engine_status_json(cuzk_engine *e) { return report(e, status_body); }
 
 static const char *metric_kind(int k)
 {
@@ -192,18 +185,8 @@ static const char *metric_kind(int k)
     return names[k];
 }
 
-char *cuzk_engine_metrics(cuzk_engine *e)
+static void metrics_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
 {
-    cuzk_engine_status *s = malloc(sizeof *s);
-    if (!s) return NULL;
-    cuzk_engine_get_status(e, s);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        free(s);
-        return NULL;
-    }
     pthread_mutex_lock(&e->mu);
     fputs("# HELP cuzk_jobs_submitted_total Jobs submitted, by proof kind.\n# TYPE cuzk_jobs_submitted_total counter\n",
           f);
@@ -238,7 +221,7 @@ char *cuzk_engine_metrics(cuzk_engine *e)
           f);
     for (int i = 0; i < ENGINE_STAGES && e->stages[i].name[0]; i++) {
         fputs("cuzk_stage_seconds_total{stage=", f);
-        json_str(f, e->stages[i].name);
+        cuzk_json_string(f, e->stages[i].name);
         fprintf(f, "} %.6f\n", e->stages[i].seconds);
     }
     fprintf(f, "# TYPE cuzk_reclaimed_bytes_total counter\ncuzk_reclaimed_bytes_total %llu\n",
@@ -267,13 +250,9 @@ char *cuzk_engine_metrics(cuzk_engine *e)
             (unsigned long long)s->host_budget);
     fprintf(f, "# TYPE cuzk_pinned_bytes gauge\ncuzk_pinned_bytes %llu\n", (unsigned long long)s->pinned_bytes);
     fprintf(f, "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %.3f\n", s->uptime_s);
-    free(s);
-    if (fclose(f)) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
 }
+
+char *cuzk_engine_metrics(cuzk_engine *e) { return report(e, metrics_body); }
 
 /* ---------------------------------------------------------------- preload / evict */
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit, double *seconds)

@@ -117,6 +117,9 @@ void cuzk_timeline_graft(cuzk_timeline *dst, int parent, const cuzk_timeline *sr
 /* The cuzk_now() time the timeline was created at (JSON starts are relative to it). */
 double cuzk_timeline_origin(const cuzk_timeline *tl);
 
+/* Writes v as a JSON string (quoted, escaped). */
+void cuzk_json_string(FILE *out, const char *v);
+
 /* ---------------------------------------------------------------- files */
 typedef struct {
     const uint8_t *data; /* read-only mapping of the whole file (NULL for an empty file) */
