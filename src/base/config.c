@@ -52,6 +52,12 @@ cuzk_status cuzk_config_set(const cuzk_config_key *k, void *base, const char *va
         if ((st = parse_u64(k, value, &x))) return st;
         *(uint64_t *)field = x;
         return CUZK_OK;
+    case CUZK_CFG_STR:
+        if (strlen(value) >= k->max)
+            return cuzk_fail(CUZK_EINVAL, "%s.%s: the value is %zu bytes long, at most %llu are accepted", k->section,
+                             k->name, strlen(value), (unsigned long long)k->max - 1);
+        memcpy(field, value, strlen(value) + 1);
+        return CUZK_OK;
     }
     return cuzk_fail(CUZK_EINTERNAL, "%s.%s: unknown key type", k->section, k->name);
 }
@@ -79,5 +85,6 @@ void cuzk_config_format(const cuzk_config_key *k, const void *base, char *out, s
     case CUZK_CFG_BOOL: snprintf(out, cap, "%s", *(const bool *)field ? "true" : "false"); break;
     case CUZK_CFG_UINT: snprintf(out, cap, "%u", *(const unsigned *)field); break;
     case CUZK_CFG_U64: snprintf(out, cap, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case CUZK_CFG_STR: snprintf(out, cap, "%s", field); break;
     }
 }

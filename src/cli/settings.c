@@ -108,11 +108,12 @@ void cli_settings_print(FILE *out, bool defaults)
         fprintf(out, "\n[%s]\n", g[i].keys[0].section);
         for (size_t j = 0; j < g[i].n; j++) {
             const cuzk_config_key *k = &g[i].keys[j];
-            char v[64];
+            char v[1024];
             if (defaults) snprintf(v, sizeof v, "%s", k->dflt);
             else cuzk_config_format(k, (const char *)&settings + g[i].base, v, sizeof v);
             fprintf(out, "# %s", k->help);
             if (k->type == CUZK_CFG_BOOL) fprintf(out, " (true/false)");
+            else if (k->type == CUZK_CFG_STR) fprintf(out, " (text, at most %llu bytes)", (unsigned long long)k->max - 1);
             else fprintf(out, " (%llu..%llu)", (unsigned long long)k->min, (unsigned long long)k->max);
             if (k->env) fprintf(out, "; env %s", k->env);
             fprintf(out, "\n%s = %s\n", k->name, v);

@@ -620,3 +620,40 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_runnin
     engine_leave(e);
     return st;
 }
+
+cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *job_id)
+{
+    *job_id = 0;
+    if (!request_id || !request_id[0]) return cuzk_fail(CUZK_EINVAL, "an empty request id names no job");
+    cuzk_status st = engine_enter(e);
+    if (st) return st;
+    engine_prune_results(e);
+    for (engine_job *j = e->jobs; j; j = j->next)
+        if (!strcmp(j->request_id, request_id)) {
+            *job_id = j->id;
+            break;
+        }
+    if (!*job_id) st = cuzk_fail(CUZK_EINVAL, "no job '%s' (never submitted, or its result was dropped)", request_id);
+    engine_leave(e);
+    return st;
+}
+
+unsigned cuzk_engine_cancel_all(cuzk_engine *e, const char *why)
+{
+    if (engine_enter(e)) {
+        cuzk_clear_error();
+        return 0;
+    }
+    unsigned n = 0;
+    for (engine_job *j = e->jobs; j; j = j->next) {
+        if (!engine_job_live(j)) continue;
+        n++;
+        j->cancel_req = true;
+        if (!j->error[0]) snprintf(j->error, sizeof j->error, "cancelled: %s", why);
+        sched_drop_ready_of(e, j);
+        if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_CANCELLED);
+    }
+    pthread_cond_broadcast(&e->work_cv);
+    engine_leave(e);
+    return n;
+}

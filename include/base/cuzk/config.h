@@ -20,7 +20,8 @@ extern "C" {
 typedef enum {
     CUZK_CFG_BOOL, /* bool: true/false, yes/no, on/off, 1/0 */
     CUZK_CFG_UINT, /* unsigned int in [min, max] */
-    CUZK_CFG_U64   /* uint64_t in [min, max] */
+    CUZK_CFG_U64,  /* uint64_t in [min, max] */
+    CUZK_CFG_STR   /* text into a char array of max bytes (the NUL included); min unused */
 } cuzk_config_type;
 
 typedef struct {

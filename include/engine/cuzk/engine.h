@@ -163,6 +163,9 @@ typedef struct {
     char error[1024];      /* FAILED / CANCELLED: why */
     char *timeline_json;   /* the job's spans, a JSON array of {name, parent, start, seconds[, other]} (malloc'd) */
     double queue_s, run_s; /* submit to first partition on a device; from there to the end */
+    /* the job's timeline summed by stage (ended jobs): loading its circuit's parameters and
+     * precompiled circuit, witnesses (and a, b, c on the CPU), proving on the devices, verifying */
+    double load_s, witness_s, prove_s, verify_s;
 } cuzk_job_result;
 void cuzk_job_result_free(cuzk_job_result *r);
 
@@ -173,6 +176,13 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s,
 /* Cancels a job: a queued one ends CANCELLED at once, a running one at its next partition
  * boundary. *was_running tells which; a job already ended is left as it is (CUZK_OK, false). */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_running) CUZK_WARN_UNUSED;
+
+/* The job a request id names (CUZK_EINVAL when no job has it, or its result was dropped). */
+cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *job_id) CUZK_WARN_UNUSED;
+/* Cancels every job queued or running (as cuzk_engine_cancel does each), with why as their
+ * error; returns how many were live. Submits go on being accepted (a draining server stops
+ * taking calls first). */
+unsigned cuzk_engine_cancel_all(cuzk_engine *e, const char *why);
 
 /* ---------------------------------------------------------------- status and metrics */
 #define CUZK_ENGINE_MAX_DEVICES 16
