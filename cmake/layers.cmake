@@ -39,10 +39,13 @@ target_link_libraries(cuzk_filecoin PRIVATE PkgConfig::LIBCRYPTO)
 include(cmake/cuda.cmake)
 cuzk_layer(engine PUBLIC circuits groth16 r1cs gpu PRIVATE filecoin hash)
 
+# server: cmake/server.cmake (the daemon: gRPC, protobuf-c, libmicrohttpd)
+include(cmake/server.cmake)
+
 # Beside the layers: the named test circuits, which the production path never links.
 cuzk_layer(testcircuits PUBLIC circuits PRIVATE gadgets hash filecoin)
 
 # Every layer, for the cli and the tests (which may use them all).
 add_library(cuzk_all INTERFACE)
 target_link_libraries(cuzk_all INTERFACE cuzk_base cuzk_ff cuzk_hash cuzk_r1cs cuzk_gadgets cuzk_circuits
-                      cuzk_groth16 cuzk_filecoin cuzk_gpu cuzk_engine cuzk_testcircuits)
+                      cuzk_groth16 cuzk_filecoin cuzk_gpu cuzk_engine cuzk_server cuzk_testcircuits)

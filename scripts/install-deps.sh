@@ -2,7 +2,7 @@
 # Installs the Debian packages the build and tests need, only those that are missing.
 # Runs apt-get directly as root, through sudo otherwise.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libjansson-dev libxxhash-dev libssl-dev libinih-dev nodejs npm openssl ca-certificates)
+pkgs=(build-essential cmake pkg-config libjansson-dev libxxhash-dev libssl-dev libinih-dev libgrpc-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev python3-grpcio nodejs npm openssl ca-certificates)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -113,7 +113,8 @@ void cli_settings_print(FILE *out, bool defaults)
             else cuzk_config_format(k, (const char *)&settings + g[i].base, v, sizeof v);
             fprintf(out, "# %s", k->help);
             if (k->type == CUZK_CFG_BOOL) fprintf(out, " (true/false)");
-            else if (k->type == CUZK_CFG_STR) fprintf(out, " (text, at most %llu bytes)", (unsigned long long)k->max - 1);
+            else if (k->type == CUZK_CFG_STR)
+                fprintf(out, " (text, at most %llu bytes)", (unsigned long long)k->max - 1);
             else fprintf(out, " (%llu..%llu)", (unsigned long long)k->min, (unsigned long long)k->max);
             if (k->env) fprintf(out, "; env %s", k->env);
             fprintf(out, "\n%s = %s\n", k->name, v);

@@ -130,7 +130,7 @@ void engine_prune_results(cuzk_engine *e)
     }
 }
 
-static engine_job *find_job(cuzk_engine *e, uint64_t id)
+engine_job *find_job_locked(cuzk_engine *e, uint64_t id)
 {
     for (engine_job *j = e->jobs; j; j = j->next)
         if (j->id == id) return j;
@@ -581,11 +581,11 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s,
     engine_prune_results(e);
     struct timespec dl;
     if (timeout_s >= 0) deadline_of(&dl, timeout_s);
-    engine_job *j = find_job(e, job_id);
+    engine_job *j = find_job_locked(e, job_id);
     while (j && engine_job_live(j) && !e->stopping) {
         if (timeout_s < 0) pthread_cond_wait(&e->done_cv, &e->mu);
         else if (pthread_cond_timedwait(&e->done_cv, &e->mu, &dl)) break;
-        j = find_job(e, job_id);
+        j = find_job_locked(e, job_id);
     }
     if (!j)
         st = cuzk_fail(CUZK_EINVAL, "no job %llu (never submitted, or its result was dropped)",
@@ -608,7 +608,7 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_runnin
     cuzk_status st = engine_enter(e);
     if (st) return st;
     engine_prune_results(e);
-    engine_job *j = find_job(e, job_id);
+    engine_job *j = find_job_locked(e, job_id);
     if (!j) st = cuzk_fail(CUZK_EINVAL, "no job %llu", (unsigned long long)job_id);
     else if (engine_job_live(j)) {
         *was_running = j->state == CUZK_JOB_RUNNING;

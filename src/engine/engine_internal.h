@@ -241,6 +241,7 @@ void engine_leave(cuzk_engine *e);        /* ... and ends: unlocks */
  * never while a job list is being walked). */
 void engine_prune_results(cuzk_engine *e);
 void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st); /* locked */
+engine_job *find_job_locked(cuzk_engine *e, uint64_t id);              /* locked; NULL when none */
 void engine_job_fail(engine_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool engine_job_live(const engine_job *j);
 int engine_rank(const cuzk_engine *e, const engine_job *j, double now);

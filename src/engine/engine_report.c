@@ -71,6 +71,13 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
         snprintf(s->out_of_service_reason, sizeof s->out_of_service_reason, "%s", d->out_reason);
         s->running_job = d->running_job;
         s->running_partition = d->running_part;
+        if (d->running_job) {
+            const engine_job *j = find_job_locked(e, d->running_job);
+            if (j) {
+                snprintf(s->running_request, sizeof s->running_request, "%s", j->request_id);
+                s->running_kind = j->kind;
+            }
+        }
         s->partitions_proved = d->proved;
         s->busy_s = d->busy_s;
         s->idle_s = (now - (d->started_t ? d->started_t : now)) - d->busy_s;

@@ -192,7 +192,9 @@ typedef struct {
     char name[160];
     bool in_service;
     char out_of_service_reason[256];
-    uint64_t running_job; /* 0 when idle */
+    uint64_t running_job;      /* 0 when idle */
+    char running_request[160]; /* its request id ("" when it has none) */
+    cuzk_job_kind running_kind;
     unsigned running_partition;
     uint64_t partitions_proved;
     double busy_s, idle_s;         /* since the engine started */

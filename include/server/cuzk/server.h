@@ -1,0 +1,137 @@
+/* cuzk server: the daemon's layer. The cuzk.v1.ProvingEngine gRPC service (proto/cuzk/v1/
+ * proving.proto, over gRPC's C core: HTTP/2 on a Unix socket or TCP) as a thin layer over an
+ * engine, the HTTP /metrics and /status endpoint, and a client of the same protocol.
+ *
+ * Every RPC maps onto an engine call: SubmitProof -> cuzk_engine_submit (a request id seen before
+ * joins its job), AwaitProof -> cuzk_engine_await (timeout_ms honoured: TIMEOUT, the job goes on),
+ * Prove -> both, bounded by the call's deadline, CancelProof -> cuzk_engine_cancel, GetStatus /
+ * GetMetrics -> the engine's status, PreloadSRS / EvictSRS -> cuzk_engine_preload / evict.
+ * Proof failures are in-band (status FAILED and error_message); malformed requests are
+ * INVALID_ARGUMENT naming the field. */
+#ifndef CUZK_SERVER_H
+#define CUZK_SERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cuzk/config.h"
+#include "cuzk/engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A proof kind outside cuzk.v1's ProofKind enum, accepted only with test_kinds: it proves the
+ * built-in circuit named by vanilla_proof (e.g. "random:4096"), sector_number as its seed and
+ * partition_index + 1 partitions, so that load and fault tests run in seconds. */
+#define CUZK_SERVER_TEST_KIND 100
+
+/* The daemon's configuration: section "daemon" of the config file (cuzk_server_config_table). */
+typedef struct {
+    char listen[512];           /* unix:///PATH (or unix:PATH), or HOST:PORT (port 0: any free one) */
+    char http_listen[256];      /* HTTP /metrics and /status: HOST:PORT or PORT ("": off) */
+    uint64_t max_message_bytes; /* largest request or response message (RESOURCE_EXHAUSTED beyond) */
+    unsigned max_calls;         /* calls handled at once; beyond, RESOURCE_EXHAUSTED */
+    unsigned drain_grace_s;     /* on stop: seconds in-flight jobs may take to finish before cancel */
+    bool test_kinds;            /* accept CUZK_SERVER_TEST_KIND */
+    char param_dir[512];        /* official .params/.vk files (env FIL_PROOFS_PARAMETER_CACHE) */
+    char cache_dir[512];        /* precompiled circuits kept across restarts ("": recorded in memory) */
+    char log_file[512];         /* one JSON line per ended job ("": standard error); reopened by SIGHUP */
+} cuzk_server_config;
+void cuzk_server_config_default(cuzk_server_config *cfg);
+const cuzk_config_key *cuzk_server_config_table(size_t *n);
+
+/* What the server asks of its host (the CLI): a test kind's circuit made known to the engine
+ * (registered, with parameters) on first use; CUZK_EINVAL naming it when there is no such
+ * circuit. NULL: test kinds prove nothing. */
+typedef struct {
+    cuzk_status (*test_circuit)(void *ctx, cuzk_engine *e, const char *name);
+    void *ctx;
+} cuzk_server_hooks;
+
+typedef struct cuzk_server cuzk_server;
+/* Binds the listen address and starts serving on e (not owned: it must outlive the server).
+ * A Unix socket is created mode 0600, its parent folder made when missing, a stale socket
+ * replaced; another daemon listening on the path, or a path that is not a socket, is refused
+ * with a message saying so. Starts the HTTP endpoint when configured. */
+cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, cuzk_engine *e,
+                              const cuzk_server_hooks *hooks) CUZK_WARN_UNUSED;
+/* The address bound, as a client would dial it ("unix:///PATH", "127.0.0.1:PORT"). */
+const char *cuzk_server_address(const cuzk_server *s);
+/* The HTTP endpoint's bound port (0 when off). */
+unsigned cuzk_server_http_port(const cuzk_server *s);
+/* Calls being handled now. */
+unsigned cuzk_server_calls(const cuzk_server *s);
+/* Drains and frees: stops taking calls, lets the jobs queued or running end for up to grace_s
+ * seconds, cancels the rest (their callers get CANCELLED), answers every call still open, stops
+ * the HTTP endpoint and removes the Unix socket. The engine is left running. */
+void cuzk_server_stop(cuzk_server *s, double grace_s);
+
+/* ================================================================ client */
+
+/* A request as cuzk.v1's SubmitProofRequest carries it (pointers are borrowed). */
+typedef struct {
+    const char *request_id;
+    uint32_t proof_kind; /* ProofKind value (or the test kind) */
+    uint64_t sector_size, registered_proof;
+    uint32_t priority; /* Priority value (0: the kind's default) */
+    const uint8_t *vanilla_proof;
+    size_t vanilla_proof_len;
+    const uint8_t *const *vanilla_proofs; /* nvanilla blobs */
+    const size_t *vanilla_proofs_len;
+    size_t nvanilla;
+    uint64_t sector_number, miner_id;
+    const uint8_t *randomness;
+    size_t randomness_len;
+    uint32_t partition_index;
+    const uint8_t *comm_r_old, *comm_r_new, *comm_d_new; /* 32 bytes each, or NULL */
+} cuzk_rpc_request;
+
+/* AwaitProofResponse. */
+typedef enum {
+    CUZK_RPC_UNKNOWN = 0,
+    CUZK_RPC_COMPLETED = 1,
+    CUZK_RPC_FAILED = 2,
+    CUZK_RPC_CANCELLED = 3,
+    CUZK_RPC_TIMEOUT = 4
+} cuzk_rpc_status;
+const char *cuzk_rpc_status_name(cuzk_rpc_status s); /* "COMPLETED", ... */
+typedef struct {
+    char job_id[256];
+    cuzk_rpc_status status;
+    uint8_t *proof; /* malloc'd */
+    size_t proof_len;
+    char error_message[2048];
+    uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_compute_ms, total_ms;
+} cuzk_rpc_result;
+void cuzk_rpc_result_free(cuzk_rpc_result *r);
+
+typedef struct cuzk_client cuzk_client;
+/* A channel to addr ("unix:///PATH", "HOST:PORT"); connects on the first call. */
+cuzk_status cuzk_client_open(cuzk_client **out, const char *addr, uint64_t max_message_bytes) CUZK_WARN_UNUSED;
+void cuzk_client_close(cuzk_client *c);
+/* Each call fails with CUZK_EIO naming the method, the gRPC status and its message when the
+ * call does not end OK (*code, when given, gets the gRPC status code; 0 on success). deadline_s
+ * <= 0: no deadline. */
+cuzk_status cuzk_client_submit(cuzk_client *c, const cuzk_rpc_request *r, double deadline_s, char job_id[256],
+                               unsigned *queue_position, int *code) CUZK_WARN_UNUSED;
+cuzk_status cuzk_client_await(cuzk_client *c, const char *job_id, uint64_t timeout_ms, double deadline_s,
+                              cuzk_rpc_result *out, int *code) CUZK_WARN_UNUSED;
+cuzk_status cuzk_client_prove(cuzk_client *c, const cuzk_rpc_request *r, double deadline_s, cuzk_rpc_result *out,
+                              int *code) CUZK_WARN_UNUSED;
+cuzk_status cuzk_client_cancel(cuzk_client *c, const char *job_id, double deadline_s, bool *was_running,
+                               int *code) CUZK_WARN_UNUSED;
+/* GetStatus rendered as one JSON object (malloc'd). */
+cuzk_status cuzk_client_status(cuzk_client *c, double deadline_s, char **json, int *code) CUZK_WARN_UNUSED;
+cuzk_status cuzk_client_metrics(cuzk_client *c, double deadline_s, char **text, int *code) CUZK_WARN_UNUSED;
+cuzk_status cuzk_client_preload(cuzk_client *c, const char *circuit_id, double deadline_s, bool *already_loaded,
+                                uint64_t *load_time_ms, int *code) CUZK_WARN_UNUSED;
+cuzk_status cuzk_client_evict(cuzk_client *c, const char *circuit_id, double deadline_s, bool *was_loaded,
+                              uint64_t *freed_bytes, int *code) CUZK_WARN_UNUSED;
+/* The name of a gRPC status code ("OK", "INVALID_ARGUMENT", ...). */
+const char *cuzk_grpc_code_name(int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

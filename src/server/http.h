@@ -1,0 +1,16 @@
+/* The daemon's HTTP endpoint (libmicrohttpd): GET /metrics (Prometheus text exposition of the
+ * engine's counters and histograms) and GET /status (the engine's status as JSON); anything
+ * else 404, other methods 405. Private to the server layer. */
+#ifndef CUZK_SERVER_HTTP_H
+#define CUZK_SERVER_HTTP_H
+
+#include "cuzk/engine.h"
+
+typedef struct server_http server_http;
+/* Listens on listen ("HOST:PORT", or "PORT" for every address; port 0: any free one) and serves
+ * e until stopped. The message names the address when it cannot be bound. */
+cuzk_status server_http_start(server_http **out, const char *listen, cuzk_engine *e) CUZK_WARN_UNUSED;
+unsigned server_http_port(const server_http *h); /* the port bound */
+void server_http_stop(server_http *h);
+
+#endif
