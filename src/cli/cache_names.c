@@ -1,0 +1,54 @@
+/* Parameter file names in a parameter folder (cache_names.h). */
+#include "cli/cache_names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/filecoin.h"
+
+static char *join(const char *dir, const char *stem, const char *ext)
+{
+    size_t n = strlen(dir) + strlen(stem) + strlen(ext) + 2;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, "%s/%s%s", dir, stem, ext);
+    return s;
+}
+
+cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params, char **vk)
+{
+    if (params) *params = NULL;
+    if (vk) *vk = NULL;
+    char stem[CUZK_PARAM_STEM_MAX + 64];
+    cuzk_seal_proof p;
+    if (!strncmp(circuit, "porep:", 6)) {
+        /* porep:SIZE proves a V1_1 partition; V1 and V1_1 share their parameter files */
+        char name[64];
+        int n = snprintf(name, sizeof name, "StackedDrg%sV1_1", circuit + 6);
+        cuzk_status st = n > 0 && (size_t)n < sizeof name ? cuzk_seal_proof_from_name(&p, name, (size_t)n)
+                                                           : cuzk_fail(CUZK_EINVAL, "no such size");
+        if (st) return cuzk_fail(CUZK_EINVAL, "circuit '%s': not a PoRep sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)",
+                                 circuit);
+        cuzk_seal_proof_param_stem(stem, p);
+    } else {
+        size_t n = strlen(circuit);
+        if (!n || n > 64) return cuzk_fail(CUZK_EINVAL, "circuit name '%s': 1 to 64 characters expected", circuit);
+        int k = snprintf(stem, sizeof stem, "cuzk-test-");
+        for (size_t i = 0; i < n; i++) {
+            char ch = circuit[i];
+            bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                         ch == '.' || ch == '_' || ch == '-';
+            stem[k++] = plain ? ch : '-';
+        }
+        stem[k] = 0;
+    }
+    char *a = params ? join(dir, stem, ".params") : NULL, *b = vk ? join(dir, stem, ".vk") : NULL;
+    if ((params && !a) || (vk && !b)) {
+        free(a);
+        free(b);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
+    if (params) *params = a;
+    if (vk) *vk = b;
+    return CUZK_OK;
+}
