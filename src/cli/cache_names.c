@@ -26,9 +26,10 @@ cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params,
         char name[64];
         int n = snprintf(name, sizeof name, "StackedDrg%sV1_1", circuit + 6);
         cuzk_status st = n > 0 && (size_t)n < sizeof name ? cuzk_seal_proof_from_name(&p, name, (size_t)n)
-                                                           : cuzk_fail(CUZK_EINVAL, "no such size");
-        if (st) return cuzk_fail(CUZK_EINVAL, "circuit '%s': not a PoRep sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)",
-                                 circuit);
+                                                          : cuzk_fail(CUZK_EINVAL, "no such size");
+        if (st)
+            return cuzk_fail(CUZK_EINVAL, "circuit '%s': not a PoRep sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)",
+                             circuit);
         cuzk_seal_proof_param_stem(stem, p);
     } else {
         size_t n = strlen(circuit);
@@ -37,7 +38,7 @@ cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params,
         for (size_t i = 0; i < n; i++) {
             char ch = circuit[i];
             bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                         ch == '.' || ch == '_' || ch == '-';
+                ch == '.' || ch == '_' || ch == '-';
             stem[k++] = plain ? ch : '-';
         }
         stem[k] = 0;

@@ -423,7 +423,7 @@ static void make_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req
         j->plan.open = circuit_open;
         return;
     default:
-        engine_job_fail(j, "%s proofs are not implemented in this build yet (their circuit is not built)",
+        engine_job_fail(j, "unsupported proof kind %s: this build does not prove it yet (its circuit is not built)",
                         cuzk_kind_name(req->kind));
         return;
     }

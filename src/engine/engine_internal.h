@@ -50,7 +50,8 @@ struct engine_circuit {
     cuzk_pce pce;
     size_t ninputs; /* public inputs without ONE */
     uint64_t params_bytes, pce_bytes;
-    uint64_t host_need; /* bytes a load asks of the host budget before it starts */
+    uint64_t host_need;    /* bytes a load asks of the host budget before it starts */
+    char load_error[1024]; /* why the last host load failed ("" when it did not) */
 
     circuit_on_device dev[CUZK_ENGINE_MAX_DEVICES];
     unsigned refs; /* jobs using it (queued or running) */

@@ -387,6 +387,7 @@ static void host_load(load_task *t)
         cuzk_groth16_params_free(&params);
         cuzk_groth16_vk_free(&vk);
         e->host_used -= c->host_need;
+        snprintf(c->load_error, sizeof c->load_error, "%s", err);
         fail_jobs_of(e, c, err);
     } else {
         c->pce = pce;
@@ -400,6 +401,7 @@ static void host_load(load_task *t)
         /* the estimate made way for the load; the measured sizes replace it */
         e->host_used = e->host_used - c->host_need + c->pce_bytes + c->params_bytes;
         c->host_ready = true;
+        c->load_error[0] = 0;
         c->last_used = cuzk_now();
     }
     if (t->job) {
@@ -642,7 +644,8 @@ cuzk_status res_preload(cuzk_engine *e, engine_circuit *c)
     /* locked on entry and exit */
     res_want_host(e, c, NULL);
     while (c->host_loading && !e->stopping) pthread_cond_wait(&e->done_cv, &e->mu);
-    if (!c->host_ready) return cuzk_fail(CUZK_EINVAL, "circuit %s could not be loaded (see the jobs' errors)", c->id);
+    if (!c->host_ready)
+        return cuzk_fail(CUZK_EIO, "%s", c->load_error[0] ? c->load_error : "the load was stopped (shutting down)");
     for (unsigned i = 0; i < e->ndev; i++) {
         engine_device *d = &e->dev[i];
         if (d->ordinal >= 0 && d->in_service) res_want_device(e, c, d);

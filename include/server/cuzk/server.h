@@ -43,7 +43,8 @@ const cuzk_config_key *cuzk_server_config_table(size_t *n);
 
 /* What the server asks of its host (the CLI): a test kind's circuit made known to the engine
  * (registered, with parameters) on first use; CUZK_EINVAL naming it when there is no such
- * circuit. NULL: test kinds prove nothing. */
+ * circuit (the call gets INVALID_ARGUMENT), another status when it cannot be served (e.g. no
+ * parameters: FAILED_PRECONDITION). NULL: test kinds prove nothing. */
 typedef struct {
     cuzk_status (*test_circuit)(void *ctx, cuzk_engine *e, const char *name);
     void *ctx;
