@@ -247,13 +247,16 @@ static Cuzk__V1__AwaitProofResponse__Status rpc_status_of(cuzk_job_state st)
 
 static uint64_t ms(double s) { return s > 0 ? (uint64_t)(s * 1000 + 0.5) : 0; }
 
-/* Waits for the job until it ends, timeout_s passes (< 0: no limit), the call's deadline is
- * near or its client is gone; res gets the state (TIMEOUT when the wait ended first). */
-static cuzk_status wait_job(const rpc_call *call, uint64_t eid, double timeout_s, cuzk_job_result *res)
+/* Waits for the job until it ends, timeout_s passes (< 0: no limit), the call's deadline passes
+ * or its client is gone; res gets the state (TIMEOUT when the wait ended first) and *by_deadline
+ * whether the call's deadline (not timeout_s) ended the wait. */
+static cuzk_status wait_job(const rpc_call *call, uint64_t eid, double timeout_s, cuzk_job_result *res,
+                            bool *by_deadline)
 {
     double now = cuzk_now(), end = timeout_s >= 0 ? now + timeout_s : 0;
-    /* answer a little before the client's deadline, so that TIMEOUT reaches it */
-    if (call->deadline && (!end || call->deadline - 0.05 < end)) end = call->deadline - 0.05;
+    bool deadline_first = call->deadline && (!end || call->deadline < end);
+    if (deadline_first) end = call->deadline;
+    *by_deadline = false;
     for (;;) {
         double slice = 0.25;
         if (end) {
@@ -262,7 +265,10 @@ static cuzk_status wait_job(const rpc_call *call, uint64_t eid, double timeout_s
         }
         cuzk_status st = cuzk_engine_await(call->s->e, eid, slice, res);
         if (st || res->state != CUZK_JOB_TIMEOUT) return st;
-        if ((end && cuzk_now() >= end) || atomic_load(call->gone)) return CUZK_OK;
+        if ((end && cuzk_now() >= end) || atomic_load(call->gone)) {
+            *by_deadline = deadline_first && end && cuzk_now() >= end;
+            return CUZK_OK;
+        }
         cuzk_job_result_free(res);
     }
 }
@@ -290,8 +296,15 @@ static void await_reply(const rpc_call *call, const char *job_id, uint64_t eid, 
                         bool nested)
 {
     cuzk_job_result res;
-    cuzk_status st = wait_job(call, eid, timeout_s, &res);
+    bool by_deadline;
+    cuzk_status st = wait_job(call, eid, timeout_s, &res, &by_deadline);
     if (st) return rpc_fail(r, RPC_NOT_FOUND, "job_id: %s", cuzk_last_error());
+    if (by_deadline) {
+        /* the call's deadline is the client's: it ends the call as gRPC ends it, not with TIMEOUT */
+        cuzk_job_result_free(&res);
+        return rpc_fail(r, RPC_DEADLINE_EXCEEDED,
+                        "the call's deadline passed before job %s ended (the job goes on; AwaitProof it)", job_id);
+    }
     Cuzk__V1__AwaitProofResponse a = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
     fill_await(&a, job_id, &res);
     if (nested) {
