@@ -33,6 +33,29 @@ no_file() {
   if [ -e "$2" ] || ls "$2".tmp.* >/dev/null 2>&1; then fail "$1: $2 exists"; fi
 }
 
+# test_cache_setup CIRCUIT NAME: CIRCUIT's parameters, made once into the test cache
+# ($CUZK_TEST_CACHE, else the build tree's test-cache) as NAME.params and NAME.vk. A lock keeps
+# tests running at once from making them twice or pairing one run's params with another's vk.
+# Prints the setup's time when it ran; nonzero and a message when it fails.
+TEST_CACHE=${CUZK_TEST_CACHE:-${CUZK_BUILD_DIR:-$WORK}/test-cache}
+test_cache_setup() {
+  local circuit=$1 name=$2
+  mkdir -p "$TEST_CACHE" || return 1
+  (
+    flock -w 3600 9 || { echo "cannot lock $TEST_CACHE/.lock-$name" >&2; exit 1; }
+    [ -f "$TEST_CACHE/$name.params" ] && [ -f "$TEST_CACHE/$name.vk" ] && exit 0
+    t0=$SECONDS tmp="$TEST_CACHE/.tmp.$$.$name"
+    if ! "$CUZK" setup --circuit "$circuit" --params "$tmp.params" --vk "$tmp.vk" --quiet >"$tmp.log" 2>&1; then
+      echo "setup $circuit failed: $(tail -c 300 "$tmp.log")" >&2
+      rm -f "$tmp.params" "$tmp.vk" "$tmp.log"
+      exit 1
+    fi
+    rm -f "$TEST_CACHE/$name.params" "$tmp.log"
+    mv "$tmp.vk" "$TEST_CACHE/$name.vk" && mv "$tmp.params" "$TEST_CACHE/$name.params" || exit 1
+    echo "setup $circuit: $((SECONDS - t0)) s (cached in $TEST_CACHE as $name)"
+  ) 9>"$TEST_CACHE/.lock-$name"
+}
+
 finish() {
   echo "$(basename "$0"): $CHECKS checks, $FAILS failed"
   [ "$FAILS" -eq 0 ]

@@ -4,11 +4,8 @@
 # proof. Parameters for porep:2KiB are generated once and cached in the build tree.
 . "$(dirname "$0")/lib.bash"
 
-cache=${CUZK_TEST_CACHE:-${CUZK_BUILD_DIR:-$WORK}/test-cache}
-mkdir -p "$cache"
-if [ ! -f "$cache/porep-2KiB.params" ] || [ ! -f "$cache/porep-2KiB.vk" ]; then
-  expect_ok "setup porep:2KiB" "$CUZK" setup --circuit porep:2KiB --params "$cache/porep-2KiB.params" --vk "$cache/porep-2KiB.vk" --quiet
-fi
+cache=$TEST_CACHE
+expect_ok "setup porep:2KiB" test_cache_setup porep:2KiB porep-2KiB
 P=$cache/porep-2KiB.params
 V=$cache/porep-2KiB.vk
 
