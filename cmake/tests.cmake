@@ -34,6 +34,21 @@ foreach(script ${CUZK_SCRIPT_TESTS})
                        ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CUZK_BUILD_DIR=${CMAKE_BINARY_DIR}")
 endforeach()
 
+# Daemon tests: tests/daemon/*.sh get the cuzk binary, each under its own name (daemon_*) and
+# with the time limit its "# TIMEOUT SECONDS" line asks for (they start daemons and clients).
+file(GLOB CUZK_DAEMON_TESTS CONFIGURE_DEPENDS tests/daemon/*.sh)
+foreach(script ${CUZK_DAEMON_TESTS})
+  get_filename_component(name ${script} NAME_WE)
+  file(STRINGS ${script} limit REGEX "^# TIMEOUT [0-9]+$" LIMIT_COUNT 1)
+  string(REGEX REPLACE "^# TIMEOUT " "" limit "${limit}")
+  if(NOT limit)
+    set(limit 1200)
+  endif()
+  add_test(NAME ${name} COMMAND bash ${script} $<TARGET_FILE:cuzk>)
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${limit} SKIP_RETURN_CODE 77
+                       ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CUZK_BUILD_DIR=${CMAKE_BINARY_DIR}")
+endforeach()
+
 # The layer table holds: no include reaches a layer the table does not allow (scripts/check-layers.sh).
 add_test(NAME check_layers COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/check-layers.sh)
 # Every C and CUDA file is as the root .clang-format lays it out (scripts/check-format.sh).
