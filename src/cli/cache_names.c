@@ -1,9 +1,11 @@
 /* Parameter file names in a parameter folder (cache_names.h). */
 #include "cli/cache_names.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cuzk/filecoin.h"
 
@@ -26,9 +28,10 @@ cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params,
         char name[64];
         int n = snprintf(name, sizeof name, "StackedDrg%sV1_1", circuit + 6);
         cuzk_status st = n > 0 && (size_t)n < sizeof name ? cuzk_seal_proof_from_name(&p, name, (size_t)n)
-                                                           : cuzk_fail(CUZK_EINVAL, "no such size");
-        if (st) return cuzk_fail(CUZK_EINVAL, "circuit '%s': not a PoRep sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)",
-                                 circuit);
+                                                          : cuzk_fail(CUZK_EINVAL, "no such size");
+        if (st)
+            return cuzk_fail(CUZK_EINVAL, "circuit '%s': not a PoRep sector size (2KiB, 8MiB, 512MiB, 32GiB, 64GiB)",
+                             circuit);
         cuzk_seal_proof_param_stem(stem, p);
     } else {
         size_t n = strlen(circuit);
@@ -37,7 +40,7 @@ cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params,
         for (size_t i = 0; i < n; i++) {
             char ch = circuit[i];
             bool plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                         ch == '.' || ch == '_' || ch == '-';
+                ch == '.' || ch == '_' || ch == '-';
             stem[k++] = plain ? ch : '-';
         }
         stem[k] = 0;
@@ -51,4 +54,19 @@ cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params,
     if (params) *params = a;
     if (vk) *vk = b;
     return CUZK_OK;
+}
+
+cuzk_status cli_cache_dir_make(const char *dir)
+{
+    if (mkdir(dir, 0755) == 0) return CUZK_OK;
+    int err = errno;
+    struct stat sb;
+    if (err == EEXIST) {
+        /* a folder already there is the usual case; a file or other node of that name is not */
+        if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) return CUZK_OK;
+        return cuzk_fail(CUZK_EIO, "%s exists and is not a folder", dir);
+    }
+    /* only the last component is made: a mistyped parent should not grow a tree of folders */
+    if (err == ENOENT) return cuzk_fail(CUZK_EIO, "cannot make folder %s: its parent folder does not exist", dir);
+    return cuzk_fail(CUZK_EIO, "cannot make folder %s: %s", dir, strerror(err));
 }
