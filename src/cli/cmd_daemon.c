@@ -52,7 +52,7 @@ static cuzk_status register_synthetic(daemon_ctx *d, cuzk_engine *e, test_entry 
                                                      : cuzk_circuit_open(&c, t->name);
     cuzk_circuit_free(c);
     if (st) return cuzk_fail_context(CUZK_EINVAL, "test circuit '%s'", t->name);
-    char pce[600] = "", stem[80];
+    char pce[700] = "", stem[80];
     snprintf(stem, sizeof stem, "%s", t->name);
     for (char *p = stem; *p; p++) *p = *p == ':' || *p == '/' ? '-' : *p;
     if (d->cfg->cache_dir[0]) snprintf(pce, sizeof pce, "%s/cuzk-test-%s-synthetic.pce", d->cfg->cache_dir, stem);
