@@ -102,7 +102,10 @@ static void *handler_main(void *arg)
         in = grpc_byte_buffer_reader_readall(&rd);
         grpc_byte_buffer_reader_destroy(&rd);
     }
-    rpc_call view = {s, c->deadline, &c->gone};
+    /* one copy of a large request is enough */
+    grpc_byte_buffer_destroy(c->recv);
+    c->recv = NULL;
+    rpc_call view = {s, c->deadline, &c->gone, &in};
     rpc_reply r = {RPC_OK, "", NULL, 0};
     rpc_handle(&view, c->method, GRPC_SLICE_START_PTR(in), GRPC_SLICE_LENGTH(in), &r);
     grpc_slice_unref(in);

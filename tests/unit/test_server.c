@@ -249,7 +249,7 @@ static void fuzz(cuzk_server *s)
     const int seed_method[] = {0, 1, 6};
     uint8_t buf[512], mut[600];
     atomic_bool gone = false;
-    rpc_call call = {s, 0, &gone};
+    rpc_call call = {s, 0, &gone, NULL};
     uint64_t x = 0x9e3779b97f4a7c15ull;
     unsigned answers[17] = {0};
     for (int it = 0; it < 6000; it++) {
