@@ -332,6 +332,32 @@ int main(void)
         snprintf(tc.listen, sizeof tc.listen, "%s", cuzk_server_address(t));
         CHECK(cuzk_server_start(&s2, &tc, e, &hooks) && err_has("cannot bind"));
     }
+    /* a message over the limit: RESOURCE_EXHAUSTED from the transport */
+    cuzk_server *small = NULL;
+    cuzk_server_config mc = sc;
+    mc.max_message_bytes = 65536;
+    snprintf(mc.listen, sizeof mc.listen, "unix://%s/small.sock", tmpdir);
+    CHECK_OK(cuzk_server_start(&small, &mc, e, &hooks));
+    if (small) {
+        cuzk_client *c;
+        CHECK_OK(cuzk_client_open(&c, cuzk_server_address(small), 1 << 24));
+        uint8_t *big_in = calloc(1, 100000);
+        cuzk_rpc_request r = {0};
+        r.proof_kind = 1;
+        r.vanilla_proof = big_in;
+        r.vanilla_proof_len = 100000;
+        cuzk_rpc_result res;
+        int code = 0;
+        CHECK(cuzk_client_prove(c, &r, 10, &res, &code) && code == RPC_RESOURCE_EXHAUSTED);
+        /* and one under it is served */
+        r.vanilla_proof_len = 1000;
+        CHECK_OK(cuzk_client_prove(c, &r, 10, &res, &code));
+        CHECK(res.status == CUZK_RPC_FAILED);
+        cuzk_rpc_result_free(&res);
+        free(big_in);
+        cuzk_client_close(c);
+        cuzk_server_stop(small, 1);
+    }
     fuzz(s);
     /* a bad address is refused naming it */
     snprintf(tc.listen, sizeof tc.listen, "nonsense");
