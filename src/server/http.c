@@ -187,18 +187,26 @@ static char *text(const char *fmt, ...)
     return s;
 }
 
-/* Every request is answered from its headers (no endpoint takes a body: one sent is dropped). */
+/* GET and HEAD are answered once the request is in (a body sent with them is dropped), so that
+ * the connection may be kept for the next scrape; other methods at once, from their headers
+ * (their body is not read: the connection is closed after the answer). */
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
     server_http *h = cls;
     (void)version;
     (void)upload_data;
-    (void)con_cls;
-    *upload_data_size = 0;
     if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
         return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
                      text("method %s not allowed: GET /metrics or /status\n", method), "GET, HEAD");
+    if (!*con_cls) {
+        *con_cls = h; /* not NULL: the headers are in, the next call has the body or its end */
+        return MHD_YES;
+    }
+    if (*upload_data_size) {
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
     if (!strcmp(url, "/metrics"))
         return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", cuzk_engine_metrics(h->e), NULL);
     if (!strcmp(url, "/status")) return reply(c, MHD_HTTP_OK, "application/json", cuzk_engine_status_json(h->e), NULL);

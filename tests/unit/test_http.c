@@ -162,8 +162,15 @@ static void test_endpoints(cuzk_engine *e)
     if (a.status != 200 || a.body_len) show("HEAD /metrics", &a);
     free(a.body);
 
-    /* HTTP/1.1 works too (one request, then the connection closed) */
-    a = ask(port, false, "GET /status HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    /* HTTP/1.1: two requests on one connection (a scraper keeps it), the second closing it */
+    a = ask(port, false,
+            "GET /status HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            "GET /nope HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    CHECK(a.status == 200 && a.body && a.body[0] == '{' && strstr(a.body, "HTTP/1.1 404 "));
+    if (!a.body || !strstr(a.body, "HTTP/1.1 404 ")) show("two requests on one connection", &a);
+    free(a.body);
+    /* a GET with a body: the body is dropped */
+    a = ask(port, false, "GET /status HTTP/1.0\r\nContent-Length: 3\r\n\r\nabc");
     CHECK(a.status == 200 && a.body && a.body[0] == '{');
     free(a.body);
 
