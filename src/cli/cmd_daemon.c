@@ -49,7 +49,7 @@ static cuzk_status register_synthetic(daemon_ctx *d, cuzk_engine *e, test_entry 
 {
     cuzk_circuit *c = NULL;
     cuzk_status st = !strncmp(t->name, "porep:", 6) ? cuzk_porep_synthetic_open(&c, &t->c1, t->name, 1)
-                                                     : cuzk_circuit_open(&c, t->name);
+                                                    : cuzk_circuit_open(&c, t->name);
     cuzk_circuit_free(c);
     if (st) return cuzk_fail_context(CUZK_EINVAL, "test circuit '%s'", t->name);
     char pce[700] = "", stem[80];

@@ -186,7 +186,9 @@ static void on_recv(cuzk_server *s, call_ctx *c, bool ok)
     pthread_attr_t a;
     pthread_attr_init(&a);
     pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&a, 256 * 1024);
+    /* the default 8 MiB would be fine too (only touched pages count); a smaller stack must
+     * still hold the static TLS of every library loaded (the CUDA runtime's is large) */
+    pthread_attr_setstacksize(&a, 2u << 20);
     pthread_t t;
     int err = pthread_create(&t, &a, handler_main, c);
     pthread_attr_destroy(&a);
@@ -194,7 +196,9 @@ static void on_recv(cuzk_server *s, call_ctx *c, bool ok)
         pthread_mutex_lock(&s->mu);
         s->calls--;
         pthread_mutex_unlock(&s->mu);
-        respond(c, RPC_RESOURCE_EXHAUSTED, "no thread for the call", NULL, 0);
+        char m[160];
+        snprintf(m, sizeof m, "no thread for the call: %s", strerror(err));
+        respond(c, RPC_RESOURCE_EXHAUSTED, m, NULL, 0);
     }
 }
 
