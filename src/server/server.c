@@ -249,8 +249,7 @@ static void server_free(cuzk_server *s)
         if (s->cq_started) pthread_join(s->cq_thread, NULL);
         else /* the queue must be drained before it is destroyed */
             while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
-                   GRPC_QUEUE_SHUTDOWN) {
-            }
+                   GRPC_QUEUE_SHUTDOWN) {}
         grpc_completion_queue_destroy(s->cq);
     }
     if (s->socket_path[0]) unlink(s->socket_path);
