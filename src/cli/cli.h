@@ -3,7 +3,11 @@
 #ifndef CUZK_CLI_H
 #define CUZK_CLI_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+
+#include "cuzk/circuits.h"
 
 typedef struct {
     const char *name, *summary;
@@ -26,6 +30,13 @@ int cli_bench_gpu(const char *what, int argc, char **argv);
 int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json);
 /* bench engine (cmd_bench_engine.c) */
 int cli_bench_engine(int argc, char **argv);
+int cli_daemon(int argc, char **argv);
+int cli_client(int argc, char **argv);
+/* bench throughput (cmd_bench_throughput.c): Prove calls against a daemon */
+int cli_bench_throughput(int argc, char **argv);
+/* An engine circuit's open function for a built-in circuit: ctx is its name (cmd_prove.c). */
+cuzk_status cli_open_named(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,
+                           cuzk_circuit **out);
 /* Prints the timeline JSON of an engine result as an indented tree (timeline_print.c). */
 void cli_print_timeline_json(const char *title, const char *json, FILE *out);
 /* a field of /proc/self/status in KiB (e.g. "VmHWM:"), -1 if absent */

@@ -11,9 +11,8 @@
 #include "cuzk/engine.h"
 #include "cuzk/testcircuits.h"
 
-/* the engine opens partition k of a job as the named circuit (its seed is the job's + k) */
-static cuzk_status open_named(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,
-                              cuzk_circuit **out)
+cuzk_status cli_open_named(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,
+                           cuzk_circuit **out)
 {
     (void)input;
     (void)input_len;
@@ -67,7 +66,7 @@ int cli_prove(int argc, char **argv)
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
     cuzk_status st = cli_engine_create(&e, use_gpu, NULL);
-    cuzk_engine_circuit reg = {circuit, open_named, (void *)circuit, params, NULL, pce_path, false, checked};
+    cuzk_engine_circuit reg = {circuit, cli_open_named, (void *)circuit, params, NULL, pce_path, false, checked};
     if (!st) st = cuzk_engine_register_circuit(e, &reg);
     uint64_t id = 0;
     cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = circuit, .partitions = (unsigned)count, .seed = seed};

@@ -13,6 +13,8 @@ static const cli_command COMMANDS[] = {
     {"circuit-info", "count a circuit's constraints, inputs and aux", cli_circuit_info},
     {"bench", "benchmarks: msm, ntt, prove", cli_bench},
     {"demo", "set up, prove and verify a built-in circuit, printing the timeline", cli_demo},
+    {"daemon", "serve the cuzk.v1 gRPC ProvingEngine (what Curio calls) on a socket or TCP port", cli_daemon},
+    {"client", "call a daemon: prove, submit, await, cancel, status, metrics, preload, evict", cli_client},
     {"config", "print the configuration file: every key with its default (or current) value", cli_config},
 };
 

@@ -27,14 +27,16 @@ typedef struct {
     size_t n, base;
 } key_group;
 
-static size_t groups(key_group g[3])
+static size_t groups(key_group g[4])
 {
     g[0] = (key_group){cli_keys, sizeof cli_keys / sizeof cli_keys[0], 0};
     g[1].keys = cuzk_gpu_config_table(&g[1].n);
     g[1].base = offsetof(cli_settings, gpu);
     g[2].keys = cuzk_engine_config_table(&g[2].n);
     g[2].base = offsetof(cli_settings, engine);
-    return 3;
+    g[3].keys = cuzk_server_config_table(&g[3].n);
+    g[3].base = offsetof(cli_settings, daemon);
+    return 4;
 }
 
 const cli_settings *cli_settings_get(void) { return &settings; }
@@ -47,7 +49,7 @@ typedef struct {
 static int on_ini(void *user, const char *section, const char *name, const char *value)
 {
     ini_ctx *c = user;
-    key_group g[3];
+    key_group g[4];
     size_t ng = groups(g);
     for (size_t i = 0; i < ng; i++) {
         const cuzk_config_key *k = cuzk_config_find(g[i].keys, g[i].n, section, name);
@@ -63,7 +65,7 @@ static int on_ini(void *user, const char *section, const char *name, const char 
 
 int cli_settings_load(const char *file)
 {
-    key_group g[3];
+    key_group g[4];
     size_t ng = groups(g);
     for (size_t i = 0; i < ng; i++) cuzk_config_defaults(g[i].keys, g[i].n, (char *)&settings + g[i].base);
     settings.home = getenv("HOME");
@@ -97,7 +99,7 @@ int cli_settings_load(const char *file)
 
 void cli_settings_print(FILE *out, bool defaults)
 {
-    key_group g[3];
+    key_group g[4];
     size_t ng = groups(g);
     fprintf(out,
             "# cuzk configuration: every key with its %s value.\n"
@@ -124,7 +126,7 @@ void cli_settings_print(FILE *out, bool defaults)
 
 void cli_settings_print_env(FILE *out)
 {
-    key_group g[3];
+    key_group g[4];
     size_t ng = groups(g);
     fprintf(out, "Environment overrides (over the config file, under command options):\n");
     fprintf(out, "  %-28s %s\n", "CUZK_CONFIG", "the config file to read when --config is not given");
@@ -179,6 +181,17 @@ cuzk_status cli_engine_create(cuzk_engine **out, bool gpu, FILE *job_log)
     cfg.job_log = job_log;
     if (!gpu) cfg.gpus = 0;
     cfg.pool = cli_pool; /* witnesses and CPU proofs get the CLI's threads (--threads) */
+    cfg.threads = cuzk_pool_size(cli_pool);
+    return cuzk_engine_create(out, &cfg, &settings.gpu);
+}
+
+cuzk_status cli_engine_create_for_daemon(cuzk_engine **out, FILE *job_log, const char *param_dir, const char *cache_dir)
+{
+    cuzk_engine_config cfg = settings.engine;
+    cfg.job_log = job_log;
+    cfg.param_dir = param_dir;
+    cfg.cache_dir = cache_dir;
+    cfg.pool = cli_pool;
     cfg.threads = cuzk_pool_size(cli_pool);
     return cuzk_engine_create(out, &cfg, &settings.gpu);
 }

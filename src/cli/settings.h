@@ -9,12 +9,14 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/gpu.h"
+#include "cuzk/server.h"
 
 typedef struct {
     unsigned threads;          /* [cuzk] threads: the CLI's pool (0: one per CPU) */
     unsigned gpu_device;       /* [cuzk] gpu_device: the CUDA ordinal `--gpu` work runs on */
     cuzk_gpu_config gpu;       /* [gpu] ... */
     cuzk_engine_config engine; /* [engine] ... */
+    cuzk_server_config daemon; /* [daemon] ... */
     const char *home;          /* $HOME (NULL when unset): the demo's default cache is under it */
 } cli_settings;
 
@@ -38,6 +40,11 @@ void cli_pool_stop(void);
  * the CLI's pool, and the GPUs only when gpu (else the CPU backend); job_log (may be NULL)
  * gets a JSON line per ended job. */
 cuzk_status cli_engine_create(cuzk_engine **out, bool gpu, FILE *job_log) CUZK_WARN_UNUSED;
+/* The daemon's engine: the configured [engine] keys (GPUs as engine.gpus says), the CLI's
+ * pool, official parameters from param_dir, precompiled circuits kept in cache_dir (NULL: in
+ * memory). */
+cuzk_status cli_engine_create_for_daemon(cuzk_engine **out, FILE *job_log, const char *param_dir,
+                                         const char *cache_dir) CUZK_WARN_UNUSED;
 /* Opens the configured GPU with the configured tuning. */
 cuzk_status cli_gpu_open(cuzk_gpu_device **out) CUZK_WARN_UNUSED;
 

@@ -341,6 +341,7 @@ static void host_load(load_task *t)
 {
     cuzk_engine *e = t->e;
     engine_circuit *c = t->c;
+    double t0 = cuzk_now();
     cuzk_timeline *tl = cuzk_timeline_create("load");
     char name[128];
     snprintf(name, sizeof name, "load %s (parameters, precompiled circuit)", c->id);
@@ -382,11 +383,15 @@ static void host_load(load_task *t)
 
     pthread_mutex_lock(&e->mu);
     c->host_loading = false;
+    c->load_s[0] += cuzk_now() - t0;
+    if (st) c->load_failures[0]++;
+    else c->loads[0]++;
     if (st) {
         cuzk_pce_free(&pce);
         cuzk_groth16_params_free(&params);
         cuzk_groth16_vk_free(&vk);
         e->host_used -= c->host_need;
+        snprintf(c->load_error, sizeof c->load_error, "%s", err);
         fail_jobs_of(e, c, err);
     } else {
         c->pce = pce;
@@ -400,6 +405,7 @@ static void host_load(load_task *t)
         /* the estimate made way for the load; the measured sizes replace it */
         e->host_used = e->host_used - c->host_need + c->pce_bytes + c->params_bytes;
         c->host_ready = true;
+        c->load_error[0] = 0;
         c->last_used = cuzk_now();
     }
     if (t->job) {
@@ -423,6 +429,7 @@ static void device_load(load_task *t)
     circuit_on_device *cd = &c->dev[t->dev];
     cuzk_gpu_prover *pr = NULL;
     cuzk_gpu_pce *gp = NULL;
+    double t0 = cuzk_now();
     size_t free0 = 0, free1 = 0, total = 0;
     if (cuzk_gpu_mem_info(d->gpu, &free0, &total)) free0 = 0;
     cuzk_status st;
@@ -472,6 +479,9 @@ static void device_load(load_task *t)
         cd->bytes = bytes;
         c->last_used = cuzk_now();
     }
+    c->load_s[1] += cuzk_now() - t0;
+    if (cd->unfit) c->load_failures[1]++;
+    else c->loads[1]++;
     t->self->done = true;
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->done_cv);
@@ -642,7 +652,8 @@ cuzk_status res_preload(cuzk_engine *e, engine_circuit *c)
     /* locked on entry and exit */
     res_want_host(e, c, NULL);
     while (c->host_loading && !e->stopping) pthread_cond_wait(&e->done_cv, &e->mu);
-    if (!c->host_ready) return cuzk_fail(CUZK_EINVAL, "circuit %s could not be loaded (see the jobs' errors)", c->id);
+    if (!c->host_ready)
+        return cuzk_fail(CUZK_EIO, "%s", c->load_error[0] ? c->load_error : "the load was stopped (shutting down)");
     for (unsigned i = 0; i < e->ndev; i++) {
         engine_device *d = &e->dev[i];
         if (d->ordinal >= 0 && d->in_service) res_want_device(e, c, d);

@@ -1,0 +1,133 @@
+/* cuzk client: calls a running daemon over cuzk.v1 (the first tool for checking one). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/client_request.h"
+#include "cuzk/server.h"
+
+static const char *const VERBS = "prove, submit, await, cancel, status, metrics, preload, evict";
+
+static void print_result(const cuzk_rpc_result *r, FILE *out)
+{
+    fprintf(out, "job %s: %s", r->job_id, cuzk_rpc_status_name(r->status));
+    if (r->status == CUZK_RPC_COMPLETED) fprintf(out, ", %zu proof bytes", r->proof_len);
+    if (r->error_message[0]) fprintf(out, ": %s", r->error_message);
+    fprintf(out, "\n  queue %llu ms, parameters %llu ms, witness %llu ms, prove %llu ms, total %llu ms\n",
+            (unsigned long long)r->queue_wait_ms, (unsigned long long)r->srs_load_ms,
+            (unsigned long long)r->synthesis_ms, (unsigned long long)r->gpu_compute_ms,
+            (unsigned long long)r->total_ms);
+}
+
+/* A finished result: the proof written when asked; exit 0 only for COMPLETED. */
+static int finish(const char *cmd, const cuzk_rpc_result *r, const char *proof_path)
+{
+    print_result(r, stdout);
+    if (r->status != CUZK_RPC_COMPLETED) return 1;
+    if (proof_path && cuzk_write_file_atomic(proof_path, r->proof, r->proof_len)) return cli_error(cmd);
+    if (proof_path) printf("proof written to %s\n", proof_path);
+    return 0;
+}
+
+int cli_client(int argc, char **argv)
+{
+    if (argc < 2 || argv[1][0] == '-') {
+        if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+            printf("usage: cuzk client <%s> --addr ADDR [options]   (cuzk client <verb> --help)\n"
+                   "  e.g. cuzk client status --addr unix:///run/cuzk/cuzk.sock\n",
+                   VERBS);
+            return 0;
+        }
+        fprintf(stderr, "cuzk client: expected one of %s\n", VERBS);
+        return 2;
+    }
+    const char *verb = argv[1];
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "client %s", verb);
+    client_request_opts o;
+    client_request_opts_init(&o);
+    const char *addr = NULL, *job = NULL, *timeout_s = NULL, *deadline_s = NULL, *proof = NULL, *circuit_id = NULL;
+    bool done;
+    cli_opt common[] = {
+        {"addr", "ADDR", "the daemon: unix:///PATH or HOST:PORT", &addr, NULL},
+        {"deadline", "S", "give up the call after S seconds (default: none)", &deadline_s, NULL},
+        {"job", "ID", "await / cancel: the job id (the request id it was submitted with)", &job, NULL},
+        {"timeout-ms", "MS", "await: stop waiting after MS milliseconds (TIMEOUT; the job goes on)", &timeout_s, NULL},
+        {"proof", "OUT.proof", "prove / await: write the proof bytes there", &proof, NULL},
+        {"circuit-id", "ID", "preload / evict: e.g. porep-32g, porep-2k", &circuit_id, NULL},
+    };
+    cli_opt opts[64];
+    int n = client_request_opt_table(&o, opts, 40);
+    memcpy(opts + n, common, sizeof common);
+    n += (int)(sizeof common / sizeof common[0]);
+    char usage[256];
+    snprintf(usage, sizeof usage, "cuzk client %s --addr ADDR [options]", verb);
+    int rc = cli_parse(argc - 1, argv + 1, usage, opts, n, &done);
+    if (rc || done) {
+        client_request_opts_free(&o);
+        return rc;
+    }
+    if (!addr) return client_request_opts_free(&o), cli_missing(cmd, "addr");
+    uint64_t deadline = 0, timeout_ms = 0;
+    if ((deadline_s && cli_u64(cmd, "deadline", deadline_s, &deadline)) ||
+        (timeout_s && cli_u64(cmd, "timeout-ms", timeout_s, &timeout_ms)))
+        return client_request_opts_free(&o), 2;
+    bool needs_request = !strcmp(verb, "prove") || !strcmp(verb, "submit");
+    bool needs_job = !strcmp(verb, "await") || !strcmp(verb, "cancel");
+    bool needs_circuit = !strcmp(verb, "preload") || !strcmp(verb, "evict");
+    if (!needs_request && !needs_job && !needs_circuit && strcmp(verb, "status") && strcmp(verb, "metrics")) {
+        fprintf(stderr, "cuzk client: unknown verb '%s' (%s)\n", verb, VERBS);
+        return client_request_opts_free(&o), 2;
+    }
+    if (needs_job && !job) return client_request_opts_free(&o), cli_missing(cmd, "job");
+    if (needs_circuit && !circuit_id) return client_request_opts_free(&o), cli_missing(cmd, "circuit-id");
+    cuzk_rpc_request req;
+    if (needs_request && (rc = client_request_build(cmd, &o, &req))) return client_request_opts_free(&o), rc;
+
+    cuzk_client *c = NULL;
+    cuzk_status st = cuzk_client_open(&c, addr, 256ull << 20);
+    rc = 0;
+    if (st) rc = cli_error(cmd);
+    else if (!strcmp(verb, "prove") || !strcmp(verb, "await")) {
+        cuzk_rpc_result r;
+        st = verb[0] == 'p' ? cuzk_client_prove(c, &req, (double)deadline, &r, NULL)
+                            : cuzk_client_await(c, job, timeout_ms, (double)deadline, &r, NULL);
+        rc = st ? cli_error(cmd) : finish(cmd, &r, proof);
+        if (!st) cuzk_rpc_result_free(&r);
+    } else if (!strcmp(verb, "submit")) {
+        char id[256];
+        unsigned pos = 0;
+        if ((st = cuzk_client_submit(c, &req, (double)deadline, id, &pos, NULL))) rc = cli_error(cmd);
+        else printf("job %s submitted (queue position %u)\n", id, pos);
+    } else if (!strcmp(verb, "cancel")) {
+        bool was_running = false;
+        if ((st = cuzk_client_cancel(c, job, (double)deadline, &was_running, NULL))) rc = cli_error(cmd);
+        else printf("job %s: cancel asked (%s)\n", job, was_running ? "it was running" : "it was not running");
+    } else if (!strcmp(verb, "status") || !strcmp(verb, "metrics")) {
+        char *text = NULL;
+        st = verb[0] == 's' ? cuzk_client_status(c, (double)deadline, &text, NULL)
+                            : cuzk_client_metrics(c, (double)deadline, &text, NULL);
+        if (st) rc = cli_error(cmd);
+        else fputs(text, stdout), fputs(verb[0] == 's' ? "\n" : "", stdout);
+        free(text);
+    } else if (!strcmp(verb, "preload")) {
+        bool already = false;
+        uint64_t ms = 0;
+        if ((st = cuzk_client_preload(c, circuit_id, (double)deadline, &already, &ms, NULL))) rc = cli_error(cmd);
+        else
+            printf("%s: %s\n", circuit_id, already ? "already loaded" : "loaded"),
+                printf("  %llu ms\n", (unsigned long long)ms);
+    } else {
+        bool was = false;
+        uint64_t freed = 0;
+        if ((st = cuzk_client_evict(c, circuit_id, (double)deadline, &was, &freed, NULL))) rc = cli_error(cmd);
+        else
+            printf("%s: %s, %llu bytes freed\n", circuit_id, was ? "evicted" : "was not loaded",
+                   (unsigned long long)freed);
+    }
+    cuzk_client_close(c);
+    client_request_opts_free(&o);
+    return rc;
+}

@@ -1,0 +1,235 @@
+/* cuzk daemon: the engine behind the cuzk.v1 gRPC service, until SIGTERM or SIGINT (drain: no
+ * new calls, the jobs in flight get daemon.drain_grace_s to finish, the rest are cancelled,
+ * exit 0). SIGHUP reopens the job log. Signals are taken by this thread alone (sigwait), so no
+ * handler runs inside the engine's threads. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/cache_names.h"
+#include "cli/cli.h"
+#include "cli/settings.h"
+#include "cuzk/filecoin_c1.h"
+#include "cuzk/filecoin_circuit.h"
+#include "cuzk/server.h"
+#include "cuzk/testcircuits.h"
+
+#define MAX_TEST_CIRCUITS 256
+
+/* A test circuit the daemon registered: its name, and for synthetic porep:SIZE the synthetic
+ * public data every partition proves (partition 0's shape). */
+typedef struct {
+    char *name;
+    cuzk_c1 *c1;
+} test_entry;
+
+typedef struct {
+    const cuzk_server_config *cfg;
+    test_entry t[MAX_TEST_CIRCUITS];
+    unsigned n;
+} daemon_ctx;
+
+static cuzk_status open_test(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,
+                             cuzk_circuit **out)
+{
+    const test_entry *t = ctx;
+    if (t->c1) return cuzk_porep_circuit_open(out, t->c1, 0);
+    return cli_open_named(t->name, input, input_len, seed, k, out);
+}
+
+/* With daemon.test_synthetic: parameters made on the GPU to the circuit's shape, porep:SIZE
+ * fed synthetic vanilla data, the precompiled circuit kept in cache_dir when set. */
+static cuzk_status register_synthetic(daemon_ctx *d, cuzk_engine *e, test_entry *t)
+{
+    cuzk_circuit *c = NULL;
+    cuzk_status st = !strncmp(t->name, "porep:", 6) ? cuzk_porep_synthetic_open(&c, &t->c1, t->name, 1)
+                                                    : cuzk_circuit_open(&c, t->name);
+    cuzk_circuit_free(c);
+    if (st) return cuzk_fail_context(CUZK_EINVAL, "test circuit '%s'", t->name);
+    char pce[700] = "", stem[80];
+    snprintf(stem, sizeof stem, "%s", t->name);
+    for (char *p = stem; *p; p++) *p = *p == ':' || *p == '/' ? '-' : *p;
+    if (d->cfg->cache_dir[0]) snprintf(pce, sizeof pce, "%s/cuzk-test-%s-synthetic.pce", d->cfg->cache_dir, stem);
+    cuzk_engine_circuit reg = {t->name, open_test, t, NULL, NULL, pce[0] ? pce : NULL, true, false};
+    return cuzk_engine_register_circuit(e, &reg);
+}
+
+/* The test kind's circuit: a built-in circuit, its parameters from the parameter folder under
+ * the name `cuzk setup --into-cache` gives them. Called under the server's lock. */
+static cuzk_status test_circuit(void *ctx, cuzk_engine *e, const char *name)
+{
+    daemon_ctx *d = ctx;
+    for (unsigned i = 0; i < d->n; i++)
+        if (!strcmp(d->t[i].name, name)) return CUZK_OK;
+    if (d->n == MAX_TEST_CIRCUITS) return cuzk_fail(CUZK_EINVAL, "too many test circuits (%d)", MAX_TEST_CIRCUITS);
+    if (d->cfg->test_synthetic) {
+        test_entry *t = &d->t[d->n];
+        if (!(t->name = strdup(name))) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+        cuzk_status st = register_synthetic(d, e, t);
+        if (st) {
+            free(t->name);
+            cuzk_c1_free(t->c1);
+            memset(t, 0, sizeof *t);
+            return st;
+        }
+        d->n++;
+        return CUZK_OK;
+    }
+    cuzk_circuit *c;
+    if (cuzk_circuit_open(&c, name)) return cuzk_fail_context(CUZK_EINVAL, "test circuit '%s'", name);
+    cuzk_circuit_free(c);
+    char *params = NULL, *vk = NULL;
+    cuzk_status st = cli_cache_paths(d->cfg->param_dir, name, &params, &vk);
+    struct stat sb;
+    if (!st && (stat(params, &sb) || !S_ISREG(sb.st_mode)))
+        st = cuzk_fail(CUZK_EIO,
+                       "no parameters for the test circuit %s: %s is missing (make them with `cuzk setup "
+                       "--circuit %s --into-cache %s`)",
+                       name, params, name, d->cfg->param_dir);
+    test_entry *t = &d->t[d->n];
+    t->name = st ? NULL : strdup(name);
+    if (!st && !t->name) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    if (!st) {
+        bool has_vk = !stat(vk, &sb) && S_ISREG(sb.st_mode);
+        cuzk_engine_circuit reg = {t->name, open_test, t, params, has_vk ? vk : NULL, NULL, false, false};
+        st = cuzk_engine_register_circuit(e, &reg);
+    }
+    if (!st) d->n++;
+    else {
+        free(t->name);
+        t->name = NULL;
+    }
+    free(params);
+    free(vk);
+    return st;
+}
+
+/* The job log: standard error, or the configured file (line-buffered, appended). */
+static FILE *open_log(const char *path)
+{
+    if (!path[0]) return stderr;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "cuzk daemon: cannot open the job log %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    setvbuf(f, NULL, _IOLBF, 0);
+    return f;
+}
+
+/* SIGHUP: the file is opened anew (after a rotation) and put under the same FILE's descriptor,
+ * so the engine's writers keep their FILE. */
+static void reopen_log(FILE *f, const char *path)
+{
+    if (f == stderr) return;
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "cuzk daemon: SIGHUP: cannot reopen %s: %s (logging on to the old file)\n", path,
+                strerror(errno));
+        return;
+    }
+    fflush(f);
+    dup2(fd, fileno(f));
+    close(fd);
+    fprintf(stderr, "cuzk daemon: SIGHUP: reopened the job log %s\n", path);
+}
+
+int cli_daemon(int argc, char **argv)
+{
+    const char *config = NULL, *listen = NULL, *http = NULL, *threads = NULL;
+    bool test_kinds = false, test_synthetic = false, done;
+    cli_opt opts[] = {
+        {"config", "FILE", "the config file ([daemon], [engine], [gpu] sections; default: built-in defaults)", &config,
+         NULL},
+        {"listen", "ADDR", "gRPC address: unix:///PATH or HOST:PORT (overrides daemon.listen)", &listen, NULL},
+        {"http", "ADDR", "HTTP /metrics and /status on HOST:PORT or PORT (overrides daemon.http_listen)", &http, NULL},
+        {"test-kinds", NULL, "accept the test proof kind 100 (built-in circuits; for tests)", NULL, &test_kinds},
+        {"test-synthetic", NULL, "... with synthetic parameters made on the GPU (porep:SIZE: synthetic data; timing)",
+         NULL, &test_synthetic},
+        {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+    };
+    int rc = cli_parse(argc, argv,
+                       "cuzk daemon [--config FILE] [--listen unix:///PATH | HOST:PORT] [--http ADDR]\n"
+                       "  e.g. cuzk daemon --listen unix:///run/cuzk/cuzk.sock",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    if (config && (rc = cli_settings_load(config))) return rc;
+    if (cli_threads("daemon", threads)) return 2;
+    cuzk_server_config cfg = cli_settings_get()->daemon;
+    size_t nk;
+    const cuzk_config_key *keys = cuzk_server_config_table(&nk);
+    if ((listen && cuzk_config_set(cuzk_config_find(keys, nk, "daemon", "listen"), &cfg, listen)) ||
+        (http && cuzk_config_set(cuzk_config_find(keys, nk, "daemon", "http_listen"), &cfg, http)))
+        return cli_error("daemon");
+    if (test_kinds) cfg.test_kinds = true;
+    if (test_synthetic) cfg.test_kinds = cfg.test_synthetic = true;
+
+    /* the signals go to sigwait below, in every thread made from here on */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    FILE *log = open_log(cfg.log_file);
+    if (!log) return 1;
+    cuzk_engine *e = NULL;
+    cuzk_status st = cli_engine_create_for_daemon(&e, log, cfg.param_dir, cfg.cache_dir[0] ? cfg.cache_dir : NULL);
+    static daemon_ctx dctx; /* large; lives for the whole command */
+    dctx.cfg = &cfg;
+    cuzk_server_hooks hooks = {test_circuit, &dctx};
+    cuzk_server *s = NULL;
+    if (!st) st = cuzk_server_start(&s, &cfg, e, &hooks);
+    if (st) {
+        rc = cli_error("daemon");
+        cuzk_engine_destroy(e);
+        if (log != stderr) fclose(log);
+        return rc;
+    }
+    cuzk_engine_status es;
+    cuzk_engine_get_status(e, &es);
+    unsigned gpus = 0;
+    for (unsigned i = 0; i < es.ndevices; i++) gpus += es.devices[i].ordinal >= 0;
+    fprintf(stderr, "cuzk daemon: listening on %s", cuzk_server_address(s));
+    if (cuzk_server_http_port(s)) fprintf(stderr, ", HTTP /metrics and /status on port %u", cuzk_server_http_port(s));
+    fprintf(stderr, "; %u GPU(s)%s; parameters from %s%s\n", gpus, gpus ? "" : " (proving on the CPU)", cfg.param_dir,
+            cfg.test_kinds ? "; test kind 100 on" : "");
+    fflush(stderr);
+
+    for (;;) {
+        int sig = 0;
+        if (sigwait(&sigs, &sig)) continue;
+        if (sig == SIGHUP) {
+            reopen_log(log, cfg.log_file);
+            continue;
+        }
+        fprintf(stderr, "cuzk daemon: %s: draining (no new calls; jobs in flight get %u s, then are cancelled)\n",
+                sig == SIGTERM ? "SIGTERM" : "SIGINT", cfg.drain_grace_s);
+        break;
+    }
+    cuzk_server_stop(s, cfg.drain_grace_s);
+    cuzk_engine_get_status(e, &es);
+    uint64_t done_n = 0, failed = 0, cancelled = 0;
+    for (int k = 0; k < CUZK_KINDS; k++) {
+        done_n += es.completed[k];
+        failed += es.failed[k];
+        cancelled += es.cancelled[k];
+    }
+    cuzk_engine_destroy(e);
+    fprintf(stderr, "cuzk daemon: stopped (%llu proofs completed, %llu failed, %llu cancelled)\n",
+            (unsigned long long)done_n, (unsigned long long)failed, (unsigned long long)cancelled);
+    for (unsigned i = 0; i < dctx.n; i++) {
+        free(dctx.t[i].name);
+        cuzk_c1_free(dctx.t[i].c1);
+    }
+    if (log != stderr) fclose(log);
+    return 0;
+}

@@ -1,0 +1,377 @@
+/* The gRPC server over gRPC's C core: one completion-queue thread takes every event (new calls,
+ * received messages, clients going away, responses sent), and each call's handler runs on a
+ * thread of its own, since Prove and AwaitProof block for as long as a proof takes (minutes).
+ * A call holds a reference for each operation in flight and one for its handler; the last
+ * one released frees it. */
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc_security.h>
+#include <grpc/support/time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "server_internal.h"
+
+typedef enum { TAG_NEW_CALL, TAG_RECV, TAG_CLOSE, TAG_SENT, TAG_SHUTDOWN } tag_kind;
+
+typedef struct call_ctx call_ctx;
+typedef struct {
+    tag_kind kind;
+    call_ctx *c;
+} tag;
+
+struct call_ctx {
+    cuzk_server *s;
+    grpc_call *call;
+    grpc_call_details details;
+    grpc_metadata_array md;
+    grpc_byte_buffer *recv, *send;
+    grpc_slice status_details;
+    bool has_details;
+    int cancelled; /* written by the core when the close arrives */
+    atomic_bool gone;
+    atomic_int refs;
+    int method;
+    double deadline;
+    tag t_new, t_recv, t_close, t_sent;
+};
+
+static tag shutdown_tag = {TAG_SHUTDOWN, NULL};
+
+static void call_release(call_ctx *c)
+{
+    if (atomic_fetch_sub(&c->refs, 1) != 1) return;
+    if (c->recv) grpc_byte_buffer_destroy(c->recv);
+    if (c->send) grpc_byte_buffer_destroy(c->send);
+    if (c->has_details) grpc_slice_unref(c->status_details);
+    grpc_call_details_destroy(&c->details);
+    grpc_metadata_array_destroy(&c->md);
+    if (c->call) grpc_call_unref(c->call);
+    free(c);
+}
+
+/* Asks the core for the next incoming call (one is always asked for while serving). */
+static void request_call(cuzk_server *s)
+{
+    call_ctx *c = calloc(1, sizeof *c);
+    if (!c) return; /* out of memory: the next event retries */
+    c->s = s;
+    c->t_new = (tag){TAG_NEW_CALL, c};
+    c->t_recv = (tag){TAG_RECV, c};
+    c->t_close = (tag){TAG_CLOSE, c};
+    c->t_sent = (tag){TAG_SENT, c};
+    grpc_call_details_init(&c->details);
+    grpc_metadata_array_init(&c->md);
+    atomic_init(&c->refs, 1);
+    atomic_init(&c->gone, false);
+    if (grpc_server_request_call(s->server, &c->call, &c->details, &c->md, s->cq, s->cq, &c->t_new) != GRPC_CALL_OK)
+        call_release(c);
+}
+
+/* Sends the status (and the message when OK); the call's handler reference passes to the send. */
+static void respond(call_ctx *c, int code, const char *message, const uint8_t *out, size_t out_len)
+{
+    grpc_op ops[3];
+    memset(ops, 0, sizeof ops);
+    size_t n = 0;
+    ops[n++].op = GRPC_OP_SEND_INITIAL_METADATA;
+    if (code == RPC_OK) {
+        grpc_slice sl = grpc_slice_from_copied_buffer((const char *)out, out_len);
+        c->send = grpc_raw_byte_buffer_create(&sl, 1);
+        grpc_slice_unref(sl);
+        ops[n].op = GRPC_OP_SEND_MESSAGE;
+        ops[n++].data.send_message.send_message = c->send;
+    }
+    c->status_details = grpc_slice_from_copied_string(code == RPC_OK ? "" : message);
+    c->has_details = true;
+    ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
+    ops[n].data.send_status_from_server.status = (grpc_status_code)code;
+    ops[n++].data.send_status_from_server.status_details = &c->status_details;
+    if (grpc_call_start_batch(c->call, ops, n, &c->t_sent, NULL) != GRPC_CALL_OK) call_release(c);
+}
+
+static void *handler_main(void *arg)
+{
+    call_ctx *c = arg;
+    cuzk_server *s = c->s;
+    grpc_byte_buffer_reader rd;
+    grpc_slice in = grpc_empty_slice();
+    if (grpc_byte_buffer_reader_init(&rd, c->recv)) {
+        in = grpc_byte_buffer_reader_readall(&rd);
+        grpc_byte_buffer_reader_destroy(&rd);
+    }
+    /* one copy of a large request is enough */
+    grpc_byte_buffer_destroy(c->recv);
+    c->recv = NULL;
+    rpc_call view = {s, c->deadline, &c->gone, &in};
+    rpc_reply r = {RPC_OK, "", NULL, 0};
+    rpc_handle(&view, c->method, GRPC_SLICE_START_PTR(in), GRPC_SLICE_LENGTH(in), &r);
+    grpc_slice_unref(in);
+    if (r.code == RPC_OK && r.out_len > s->cfg.max_message_bytes)
+        rpc_fail(&r, RPC_RESOURCE_EXHAUSTED, "the response is %zu bytes, more than daemon.max_message_bytes (%llu)",
+                 r.out_len, (unsigned long long)s->cfg.max_message_bytes);
+    respond(c, r.code, r.message, r.out, r.out_len);
+    free(r.out);
+    pthread_mutex_lock(&s->mu);
+    s->calls--;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+static double deadline_of(gpr_timespec d)
+{
+    gpr_timespec inf = gpr_inf_future(d.clock_type);
+    if (gpr_time_cmp(d, inf) >= 0) return 0;
+    gpr_timespec left = gpr_time_sub(gpr_convert_clock_type(d, GPR_CLOCK_MONOTONIC), gpr_now(GPR_CLOCK_MONOTONIC));
+    double t = cuzk_now() + (double)left.tv_sec + left.tv_nsec * 1e-9;
+    return t > 0 ? t : 1e-9;
+}
+
+/* A new call: watch for its end, read its one message. */
+static void on_new_call(cuzk_server *s, call_ctx *c)
+{
+    c->method =
+        rpc_method_index((const char *)GRPC_SLICE_START_PTR(c->details.method), GRPC_SLICE_LENGTH(c->details.method));
+    c->deadline = deadline_of(c->details.deadline);
+    grpc_op op;
+    memset(&op, 0, sizeof op);
+    op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
+    op.data.recv_close_on_server.cancelled = &c->cancelled;
+    atomic_fetch_add(&c->refs, 1);
+    if (grpc_call_start_batch(c->call, &op, 1, &c->t_close, NULL) != GRPC_CALL_OK) call_release(c);
+    memset(&op, 0, sizeof op);
+    op.op = GRPC_OP_RECV_MESSAGE;
+    op.data.recv_message.recv_message = &c->recv;
+    /* the new-call reference passes to the receive */
+    if (grpc_call_start_batch(c->call, &op, 1, &c->t_recv, NULL) != GRPC_CALL_OK) call_release(c);
+    (void)s;
+}
+
+/* The message is in (or the call failed before it came). */
+static void on_recv(cuzk_server *s, call_ctx *c, bool ok)
+{
+    if (!ok || atomic_load(&c->gone)) {
+        call_release(c); /* the core has answered the client already (e.g. RESOURCE_EXHAUSTED) */
+        return;
+    }
+    if (c->method < 0) {
+        char m[200];
+        int len = (int)GRPC_SLICE_LENGTH(c->details.method);
+        snprintf(m, sizeof m,
+                 "unknown method %.*s (cuzk.v1.ProvingEngine has SubmitProof, AwaitProof, Prove, "
+                 "CancelProof, GetStatus, GetMetrics, PreloadSRS, EvictSRS)",
+                 len > 120 ? 120 : len, (const char *)GRPC_SLICE_START_PTR(c->details.method));
+        respond(c, RPC_UNIMPLEMENTED, m, NULL, 0);
+        return;
+    }
+    if (!c->recv) {
+        respond(c, RPC_INVALID_ARGUMENT, "the call carried no request message", NULL, 0);
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    bool full = s->calls >= s->cfg.max_calls, draining = s->draining;
+    if (!full && !draining) s->calls++;
+    pthread_mutex_unlock(&s->mu);
+    if (draining) {
+        respond(c, RPC_UNAVAILABLE, "the daemon is shutting down", NULL, 0);
+        return;
+    }
+    if (full) {
+        respond(c, RPC_RESOURCE_EXHAUSTED, "too many calls in progress (daemon.max_calls)", NULL, 0);
+        return;
+    }
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    /* the default 8 MiB would be fine too (only touched pages count); a smaller stack must
+     * still hold the static TLS of every library loaded (the CUDA runtime's is large) */
+    pthread_attr_setstacksize(&a, 2u << 20);
+    pthread_t t;
+    int err = pthread_create(&t, &a, handler_main, c);
+    pthread_attr_destroy(&a);
+    if (err) {
+        pthread_mutex_lock(&s->mu);
+        s->calls--;
+        pthread_mutex_unlock(&s->mu);
+        char m[160];
+        snprintf(m, sizeof m, "no thread for the call: %s", strerror(err));
+        respond(c, RPC_RESOURCE_EXHAUSTED, m, NULL, 0);
+    }
+}
+
+static void *cq_main(void *arg)
+{
+    cuzk_server *s = arg;
+    for (;;) {
+        grpc_event ev = grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+        if (ev.type == GRPC_QUEUE_SHUTDOWN) break;
+        if (ev.type != GRPC_OP_COMPLETE) continue;
+        tag *t = ev.tag;
+        call_ctx *c = t->c;
+        switch (t->kind) {
+        case TAG_NEW_CALL:
+            if (!ev.success) {
+                call_release(c); /* the server is shutting down */
+                break;
+            }
+            pthread_mutex_lock(&s->mu);
+            bool serving = !s->draining;
+            pthread_mutex_unlock(&s->mu);
+            if (serving) request_call(s);
+            on_new_call(s, c);
+            break;
+        case TAG_RECV: on_recv(s, c, ev.success); break;
+        case TAG_CLOSE:
+            if (c->cancelled) atomic_store(&c->gone, true);
+            call_release(c);
+            break;
+        case TAG_SENT: call_release(c); break;
+        case TAG_SHUTDOWN:
+            pthread_mutex_lock(&s->mu);
+            s->shutdown_done = true;
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->mu);
+            break;
+        }
+    }
+    return NULL;
+}
+
+static void server_free(cuzk_server *s)
+{
+    if (s->http) server_http_stop(s->http);
+    if (s->server) grpc_server_destroy(s->server);
+    if (s->cq) {
+        grpc_completion_queue_shutdown(s->cq);
+        if (s->cq_started) pthread_join(s->cq_thread, NULL);
+        else /* the queue must be drained before it is destroyed */
+            while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+                   GRPC_QUEUE_SHUTDOWN) {}
+        grpc_completion_queue_destroy(s->cq);
+    }
+    if (s->socket_path[0]) unlink(s->socket_path);
+    pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->test_mu);
+    pthread_cond_destroy(&s->cv);
+    free(s);
+    grpc_shutdown();
+}
+
+cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, cuzk_engine *e,
+                              const cuzk_server_hooks *hooks)
+{
+    *out = NULL;
+    cuzk_server *s = calloc(1, sizeof *s);
+    if (!s) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    s->cfg = *cfg;
+    if (hooks) s->hooks = *hooks;
+    s->e = e;
+    s->start_t = cuzk_now();
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->test_mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    atomic_init(&s->stopping, false);
+    grpc_init();
+
+    char addr[600];
+    cuzk_status st = listen_prepare(cfg->listen, addr, sizeof addr, s->socket_path, sizeof s->socket_path);
+    if (st) {
+        s->socket_path[0] = 0;
+        server_free(s);
+        return st;
+    }
+    int max = cfg->max_message_bytes > INT32_MAX ? INT32_MAX : (int)cfg->max_message_bytes;
+    grpc_arg args[3] = {
+        {GRPC_ARG_INTEGER, GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, {.integer = max}},
+        {GRPC_ARG_INTEGER, GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, {.integer = max}},
+        /* a second daemon must not share the port (the core enables SO_REUSEPORT by default) */
+        {GRPC_ARG_INTEGER, GRPC_ARG_ALLOW_REUSEPORT, {.integer = 0}},
+    };
+    grpc_channel_args ca = {3, args};
+    s->server = grpc_server_create(&ca, NULL);
+    s->cq = grpc_completion_queue_create_for_next(NULL);
+    grpc_server_register_completion_queue(s->server, s->cq, NULL);
+    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
+    /* the socket is made by the bind below: made 0600 from the start, not chmod'ed after */
+    mode_t old = s->socket_path[0] ? umask(0177) : 0;
+    int port = grpc_server_add_http2_port(s->server, addr, creds);
+    if (s->socket_path[0]) umask(old);
+    grpc_server_credentials_release(creds);
+    if (!port) {
+        st = cuzk_fail(CUZK_EIO, "listen: cannot bind %s (in use, or not an address of this machine)", cfg->listen);
+        if (s->socket_path[0]) s->socket_path[0] = 0; /* not ours */
+        server_free(s);
+        return st;
+    }
+    if (s->socket_path[0]) {
+        chmod(s->socket_path, 0600);
+        snprintf(s->address, sizeof s->address, "unix://%s", s->socket_path);
+    } else {
+        const char *colon = strrchr(cfg->listen, ':');
+        snprintf(s->address, sizeof s->address, "%.*s:%d", (int)(colon - cfg->listen), cfg->listen, port);
+    }
+    grpc_server_start(s->server);
+    if (pthread_create(&s->cq_thread, NULL, cq_main, s)) {
+        server_free(s);
+        return cuzk_fail(CUZK_EIO, "cannot start the server's thread");
+    }
+    s->cq_started = true;
+    if (cfg->http_listen[0] && (st = server_http_start(&s->http, cfg->http_listen, e))) {
+        grpc_server_shutdown_and_notify(s->server, s->cq, &shutdown_tag);
+        grpc_server_cancel_all_calls(s->server);
+        pthread_mutex_lock(&s->mu);
+        while (!s->shutdown_done) pthread_cond_wait(&s->cv, &s->mu);
+        pthread_mutex_unlock(&s->mu);
+        server_free(s);
+        return st;
+    }
+    for (int i = 0; i < 4; i++) request_call(s);
+    *out = s;
+    return CUZK_OK;
+}
+
+const char *cuzk_server_address(const cuzk_server *s) { return s->address; }
+unsigned cuzk_server_http_port(const cuzk_server *s) { return s->http ? server_http_port(s->http) : 0; }
+
+unsigned cuzk_server_calls(const cuzk_server *s)
+{
+    pthread_mutex_lock((pthread_mutex_t *)&s->mu);
+    unsigned n = s->calls;
+    pthread_mutex_unlock((pthread_mutex_t *)&s->mu);
+    return n;
+}
+
+static unsigned live_jobs(cuzk_engine *e)
+{
+    cuzk_engine_status st;
+    cuzk_engine_get_status(e, &st);
+    unsigned n = 0;
+    for (int k = 0; k < CUZK_KINDS; k++) n += st.queued[k] + st.running[k];
+    return n;
+}
+
+void cuzk_server_stop(cuzk_server *s, double grace_s)
+{
+    if (!s) return;
+    pthread_mutex_lock(&s->mu);
+    s->draining = true;
+    pthread_mutex_unlock(&s->mu);
+    /* no new calls; the calls open go on */
+    grpc_server_shutdown_and_notify(s->server, s->cq, &shutdown_tag);
+    double end = cuzk_now() + grace_s;
+    while (live_jobs(s->e) && cuzk_now() < end) usleep(50 * 1000);
+    cuzk_engine_cancel_all(s->e, "the daemon is shutting down");
+    /* handlers waiting on jobs see them end (CANCELLED) or stop waiting */
+    atomic_store(&s->stopping, true);
+    pthread_mutex_lock(&s->mu);
+    while (s->calls) pthread_cond_wait(&s->cv, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+    grpc_server_cancel_all_calls(s->server);
+    pthread_mutex_lock(&s->mu);
+    while (!s->shutdown_done) pthread_cond_wait(&s->cv, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+    server_free(s);
+}

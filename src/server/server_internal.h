@@ -1,0 +1,82 @@
+/* The server layer's private pieces: the state of the server, the view of one call that the
+ * RPC handlers get, and the address helpers. */
+#ifndef CUZK_SERVER_INTERNAL_H
+#define CUZK_SERVER_INTERNAL_H
+
+#include <grpc/grpc.h>
+#include <protobuf-c/protobuf-c.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "cuzk/server.h"
+#include "http.h"
+
+/* gRPC status codes (the values of grpc_status_code, named for the handlers) */
+enum {
+    RPC_OK = 0,
+    RPC_CANCELLED = 1,
+    RPC_INVALID_ARGUMENT = 3,
+    RPC_DEADLINE_EXCEEDED = 4,
+    RPC_NOT_FOUND = 5,
+    RPC_RESOURCE_EXHAUSTED = 8,
+    RPC_FAILED_PRECONDITION = 9,
+    RPC_UNIMPLEMENTED = 12,
+    RPC_INTERNAL = 13,
+    RPC_UNAVAILABLE = 14
+};
+
+struct cuzk_server {
+    cuzk_server_config cfg;
+    cuzk_server_hooks hooks;
+    cuzk_engine *e;
+    grpc_server *server;
+    grpc_completion_queue *cq;
+    pthread_t cq_thread;
+    bool cq_started;
+    char address[600];
+    char socket_path[512]; /* the Unix socket made (removed on stop), or "" */
+    server_http *http;
+    double start_t;
+
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned calls;          /* handler threads running */
+    bool draining;           /* no new calls are taken */
+    bool shutdown_done;      /* the gRPC server said it has shut down */
+    atomic_bool stopping;    /* waits in handlers end (their callers get CANCELLED or UNAVAILABLE) */
+    pthread_mutex_t test_mu; /* test circuits are made known to the engine one at a time */
+};
+
+/* What a handler knows of its call. */
+typedef struct {
+    cuzk_server *s;
+    double deadline;         /* cuzk_now() clock; 0: none */
+    const atomic_bool *gone; /* the client went away (cancelled, disconnected, deadline) */
+    grpc_slice *in;          /* the request's bytes, released once decoded (NULL: not the caller's) */
+} rpc_call;
+
+/* A handler's answer: a gRPC status (and its message when not OK) and the encoded response. */
+typedef struct {
+    int code;
+    char message[1024];
+    uint8_t *out; /* malloc'd */
+    size_t out_len;
+} rpc_reply;
+
+/* The methods of cuzk.v1.ProvingEngine, in the order of rpc_method_names; -1 when unknown. */
+int rpc_method_index(const char *path, size_t len);
+/* Runs method m on the request bytes (server_rpc.c). */
+void rpc_handle(const rpc_call *call, int m, const uint8_t *in, size_t len, rpc_reply *r);
+/* Sets r to a non-OK status with a printf message. */
+void rpc_fail(rpc_reply *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* One unary call of the client (client.c): *resp (malloc'd) gets the response bytes. */
+cuzk_status client_call(cuzk_client *c, const char *method, const ProtobufCMessage *req, double deadline_s,
+                        uint8_t **resp, size_t *resp_len, int *code) CUZK_WARN_UNUSED;
+
+/* Address helpers (server_listen.c). listen "unix:///PATH", "unix:PATH" -> *path set (the
+ * socket prepared: parent made, stale socket removed, a live one refused), else TCP "HOST:PORT". */
+cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path,
+                           size_t path_cap) CUZK_WARN_UNUSED;
+
+#endif

@@ -1,0 +1,91 @@
+/* The listen address: a Unix socket path (its folder made, a stale socket replaced, a live one
+ * or a path that is no socket refused) or a TCP HOST:PORT, turned into gRPC's address form. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "server_internal.h"
+
+/* mkdir -p of the folder holding path */
+static cuzk_status make_parent(const char *path)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return CUZK_OK;
+    *slash = 0;
+    for (char *p = dir + 1; p <= dir + strlen(dir); p++) {
+        if (*p != '/' && *p) continue;
+        char keep = *p;
+        *p = 0;
+        if (mkdir(dir, 0755) && errno != EEXIST)
+            return cuzk_fail(CUZK_EIO, "listen: cannot make the socket's folder %s: %s", dir, strerror(errno));
+        *p = keep;
+    }
+    struct stat st;
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+        return cuzk_fail(CUZK_EIO, "listen: %s, the socket's folder, is not a folder", dir);
+    return CUZK_OK;
+}
+
+/* A socket file at path: live (a daemon answers), stale (removed) or refused. */
+static cuzk_status clear_stale(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st)) {
+        if (errno == ENOENT) return CUZK_OK;
+        return cuzk_fail(CUZK_EIO, "listen: %s: %s", path, strerror(errno));
+    }
+    if (!S_ISSOCK(st.st_mode))
+        return cuzk_fail(CUZK_EIO, "listen: %s exists and is not a socket (refusing to replace it)", path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return cuzk_fail(CUZK_EIO, "listen: socket(): %s", strerror(errno));
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    int live = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    int err = errno;
+    close(fd);
+    if (live)
+        return cuzk_fail(CUZK_EIO, "listen: another daemon is listening on %s (stop it first, or listen elsewhere)",
+                         path);
+    if (err != ECONNREFUSED && err != ENOENT)
+        return cuzk_fail(CUZK_EIO, "listen: cannot tell whether %s is in use: %s", path, strerror(err));
+    if (unlink(path) && errno != ENOENT)
+        return cuzk_fail(CUZK_EIO, "listen: cannot remove the stale socket %s: %s", path, strerror(errno));
+    return CUZK_OK;
+}
+
+cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path, size_t path_cap)
+{
+    path[0] = 0;
+    const char *p = NULL;
+    if (!strncmp(listen, "unix://", 7)) p = listen + 7;
+    else if (!strncmp(listen, "unix:", 5)) p = listen + 5;
+    if (p) {
+        if (p[0] != '/') return cuzk_fail(CUZK_EINVAL, "listen: '%s': the socket path must be absolute", listen);
+        if (strlen(p) >= sizeof(((struct sockaddr_un *)0)->sun_path) || strlen(p) >= path_cap)
+            return cuzk_fail(CUZK_EINVAL, "listen: the socket path %s is longer than a Unix socket allows (%zu)", p,
+                             sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+        cuzk_status st = make_parent(p);
+        if (!st) st = clear_stale(p);
+        if (st) return st;
+        snprintf(path, path_cap, "%s", p);
+        snprintf(grpc_addr, cap, "unix:%s", p);
+        return CUZK_OK;
+    }
+    /* HOST:PORT, HOST an IPv4 address, a name, or [IPv6] */
+    const char *colon = strrchr(listen, ':');
+    if (!colon || colon == listen || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1) ||
+        strlen(colon + 1) > 5)
+        return cuzk_fail(CUZK_EINVAL, "listen: '%s' is neither unix:///PATH nor HOST:PORT", listen);
+    unsigned long port = strtoul(colon + 1, NULL, 10);
+    if (port > 65535) return cuzk_fail(CUZK_EINVAL, "listen: port %lu is outside 0..65535", port);
+    if (strlen(listen) >= cap) return cuzk_fail(CUZK_EINVAL, "listen: '%s' is too long", listen);
+    snprintf(grpc_addr, cap, "%s", listen);
+    return CUZK_OK;
+}

@@ -1,0 +1,562 @@
+/* The eight RPCs of cuzk.v1.ProvingEngine: each decodes its request (protobuf-c), checks it
+ * (a malformed one is INVALID_ARGUMENT naming the field), calls the engine and encodes the
+ * answer. A proof that fails is an answer (status FAILED with the reason), not an RPC error. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "cuzk/filecoin.h"
+#include "cuzk/v1/proving.pb-c.h"
+#include "server_internal.h"
+
+static const char *const method_names[] = {"SubmitProof", "AwaitProof", "Prove",      "CancelProof",
+                                           "GetStatus",   "GetMetrics", "PreloadSRS", "EvictSRS"};
+enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M_COUNT };
+
+int rpc_method_index(const char *path, size_t len)
+{
+    static const char prefix[] = "/cuzk.v1.ProvingEngine/";
+    size_t pl = sizeof prefix - 1;
+    if (len <= pl || memcmp(path, prefix, pl)) return -1;
+    for (int i = 0; i < M_COUNT; i++)
+        if (strlen(method_names[i]) == len - pl && !memcmp(path + pl, method_names[i], len - pl)) return i;
+    return -1;
+}
+
+void rpc_fail(rpc_reply *r, int code, const char *fmt, ...)
+{
+    r->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->message, sizeof r->message, fmt, ap);
+    va_end(ap);
+}
+
+/* Packs a message into r->out. */
+static void reply_with(rpc_reply *r, const ProtobufCMessage *m)
+{
+    size_t n = protobuf_c_message_get_packed_size(m);
+    r->out = malloc(n ? n : 1);
+    if (!r->out) return rpc_fail(r, RPC_RESOURCE_EXHAUSTED, "out of memory for a %zu-byte response", n);
+    r->out_len = protobuf_c_message_pack(m, r->out);
+}
+
+static const char *kind_label(uint32_t kind)
+{
+    switch (kind) {
+    case CUZK_KIND_POREP: return "porep-c2";
+    case CUZK_KIND_SNAP: return "snap-update";
+    case CUZK_KIND_WINDOW_POST: return "window-post";
+    case CUZK_KIND_WINNING_POST: return "winning-post";
+    case CUZK_KIND_CIRCUIT: return "test-circuit";
+    default: return "";
+    }
+}
+
+/* ---------------------------------------------------------------- submit */
+static bool check_bytes(rpc_reply *r, const char *field, ProtobufCBinaryData b, size_t want, bool required)
+{
+    if (!b.len && !required) return true;
+    if (b.len == want) return true;
+    rpc_fail(r, RPC_INVALID_ARGUMENT, "%s: %zu bytes, %zu expected", field, b.len, want);
+    return false;
+}
+
+/* The PoSt and SnapDeals kinds take their blobs as one input: a u32 count, then each blob as a
+ * u64 length and its bytes (little-endian). */
+static uint8_t *pack_blobs(const Cuzk__V1__SubmitProofRequest *q, size_t *len)
+{
+    size_t n = 4;
+    for (size_t i = 0; i < q->n_vanilla_proofs; i++) n += 8 + q->vanilla_proofs[i].len;
+    uint8_t *b = malloc(n), *p = b;
+    if (!b) return NULL;
+    uint32_t c = (uint32_t)q->n_vanilla_proofs;
+    for (int k = 0; k < 4; k++) *p++ = (uint8_t)(c >> (8 * k));
+    for (size_t i = 0; i < q->n_vanilla_proofs; i++) {
+        uint64_t l = q->vanilla_proofs[i].len;
+        for (int k = 0; k < 8; k++) *p++ = (uint8_t)(l >> (8 * k));
+        memcpy(p, q->vanilla_proofs[i].data, l);
+        p += l;
+    }
+    *len = n;
+    return b;
+}
+
+/* Checks the request and submits it; job_id gets the request id (made when empty). */
+static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, rpc_reply *r, char job_id[256],
+                   uint64_t *eid)
+{
+    cuzk_server *s = call->s;
+    if (atomic_load(&s->stopping)) {
+        rpc_fail(r, RPC_UNAVAILABLE, "the daemon is shutting down");
+        return false;
+    }
+    uint32_t kind = (uint32_t)q->proof_kind;
+    if (kind == 0) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT,
+                 "proof_kind: PROOF_KIND_UNSPECIFIED (set 1 PoRep, 2 SnapDeals, 3 WindowPoSt or 4 WinningPoSt)");
+        return false;
+    }
+    bool test = kind == CUZK_SERVER_TEST_KIND && s->cfg.test_kinds;
+    if (kind > 4 && !test) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT,
+                 "proof_kind: %u is not a ProofKind (1 PoRep, 2 SnapDeals, 3 WindowPoSt, "
+                 "4 WinningPoSt)%s",
+                 kind, kind == CUZK_SERVER_TEST_KIND ? "; the test kind is off (daemon.test_kinds)" : "");
+        return false;
+    }
+    if ((uint32_t)q->priority > 4) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT, "priority: %u is not a Priority (0 the kind's default, 1 LOW .. 4 CRITICAL)",
+                 (unsigned)q->priority);
+        return false;
+    }
+    const char *rid = q->request_id ? q->request_id : "";
+    size_t rl = strlen(rid);
+    if (rl > 159) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT, "request_id: %zu bytes, at most 159", rl);
+        return false;
+    }
+    for (size_t i = 0; i < rl; i++)
+        if ((unsigned char)rid[i] < 0x20 || rid[i] == 0x7f) {
+            rpc_fail(r, RPC_INVALID_ARGUMENT, "request_id: a control character at byte %zu", i);
+            return false;
+        }
+    if (rl) snprintf(job_id, 256, "%s", rid);
+    else {
+        uint8_t rnd[16];
+        if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+            rpc_fail(r, RPC_INTERNAL, "no random bytes for a job id");
+            return false;
+        }
+        int k = snprintf(job_id, 256, "job-");
+        for (int i = 0; i < 16; i++) k += snprintf(job_id + k, 256 - (size_t)k, "%02x", rnd[i]);
+    }
+
+    cuzk_job_request req = {.kind = (cuzk_job_kind)kind, .priority = (cuzk_priority)q->priority, .request_id = job_id};
+    uint8_t *packed = NULL;
+    char circuit[128] = "";
+    if (kind == CUZK_KIND_POREP) {
+        if (!q->vanilla_proof.len) {
+            rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proof: empty (a PoRep C2 request carries the C1 output)");
+            return false;
+        }
+        if (q->n_vanilla_proofs) {
+            rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proofs: PoRep takes its C1 output in vanilla_proof, not here");
+            return false;
+        }
+        /* registered_proof 0 (StackedDrg2KiBV1, retired) reads as not given: proto3 cannot tell them apart */
+        if (q->registered_proof) {
+            const cuzk_seal_proof_info *info = q->registered_proof < CUZK_SEAL_PROOF_COUNT
+                ? cuzk_seal_proof_info_get((cuzk_seal_proof)q->registered_proof)
+                : NULL;
+            if (!info) {
+                cuzk_clear_error();
+                rpc_fail(r, RPC_INVALID_ARGUMENT, "registered_proof: %llu is not a RegisteredSealProof (0..%d)",
+                         (unsigned long long)q->registered_proof, CUZK_SEAL_PROOF_COUNT - 1);
+                return false;
+            }
+            if (q->sector_size && q->sector_size != info->sector_size) {
+                rpc_fail(r, RPC_INVALID_ARGUMENT,
+                         "sector_size: %llu, but registered_proof %llu (%s) seals %llu-byte sectors",
+                         (unsigned long long)q->sector_size, (unsigned long long)q->registered_proof, info->name,
+                         (unsigned long long)info->sector_size);
+                return false;
+            }
+            req.has_registered_proof = true;
+            req.registered_proof = q->registered_proof;
+        }
+        req.input = q->vanilla_proof.data;
+        req.input_len = q->vanilla_proof.len;
+        req.sector_number = q->sector_number;
+    } else if (kind == CUZK_SERVER_TEST_KIND) {
+        if (!q->vanilla_proof.len || q->vanilla_proof.len >= sizeof circuit) {
+            rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proof: the test kind names a built-in circuit (1 to %zu bytes)",
+                     sizeof circuit - 1);
+            return false;
+        }
+        memcpy(circuit, q->vanilla_proof.data, q->vanilla_proof.len);
+        if (strlen(circuit) != q->vanilla_proof.len) {
+            rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proof: a circuit name with a NUL byte");
+            return false;
+        }
+        if (q->partition_index >= 1000) {
+            rpc_fail(r, RPC_INVALID_ARGUMENT,
+                     "partition_index: %u; the test kind makes partition_index + 1 <= 1000 proofs", q->partition_index);
+            return false;
+        }
+        pthread_mutex_lock(&s->test_mu);
+        cuzk_status st = s->hooks.test_circuit ? s->hooks.test_circuit(s->hooks.ctx, s->e, circuit)
+                                               : cuzk_fail(CUZK_EINVAL, "this daemon proves no test circuits");
+        pthread_mutex_unlock(&s->test_mu);
+        if (st) {
+            /* an unknown name is the request's fault; missing parameters the daemon's */
+            rpc_fail(r, st == CUZK_EINVAL ? RPC_INVALID_ARGUMENT : RPC_FAILED_PRECONDITION, "vanilla_proof: %s",
+                     cuzk_last_error());
+            return false;
+        }
+        req.circuit = circuit;
+        req.partitions = q->partition_index + 1;
+        req.seed = q->sector_number;
+    } else {
+        if (!q->n_vanilla_proofs) {
+            rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proofs: empty (a %s request carries one blob per %s)",
+                     kind_label(kind), kind == CUZK_KIND_SNAP ? "partition" : "sector");
+            return false;
+        }
+        if (q->vanilla_proof.len) {
+            rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proof: only PoRep uses it (this kind takes vanilla_proofs)");
+            return false;
+        }
+        bool post = kind == CUZK_KIND_WINDOW_POST || kind == CUZK_KIND_WINNING_POST;
+        if (post && !check_bytes(r, "randomness", q->randomness, 32, true)) return false;
+        if (kind == CUZK_KIND_SNAP &&
+            (!check_bytes(r, "comm_r_old", q->comm_r_old, 32, true) ||
+             !check_bytes(r, "comm_r_new", q->comm_r_new, 32, true) ||
+             !check_bytes(r, "comm_d_new", q->comm_d_new, 32, true)))
+            return false;
+        if (!(packed = pack_blobs(q, &req.input_len))) {
+            rpc_fail(r, RPC_RESOURCE_EXHAUSTED, "out of memory for the vanilla proofs");
+            return false;
+        }
+        req.input = packed;
+    }
+    bool joined = false;
+    cuzk_status st = cuzk_engine_submit(s->e, &req, eid, &joined);
+    free(packed);
+    if (st) {
+        /* the engine refuses only malformed requests, a full queue or its shutdown */
+        const char *m = cuzk_last_error();
+        int code = strstr(m, "too many jobs") ? RPC_RESOURCE_EXHAUSTED
+            : strstr(m, "shutting down")      ? RPC_UNAVAILABLE
+                                              : RPC_INVALID_ARGUMENT;
+        rpc_fail(r, code, "%s", m);
+        return false;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- await */
+static Cuzk__V1__AwaitProofResponse__Status rpc_status_of(cuzk_job_state st)
+{
+    switch (st) {
+    case CUZK_JOB_COMPLETED: return CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+    case CUZK_JOB_FAILED: return CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__FAILED;
+    case CUZK_JOB_CANCELLED: return CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__CANCELLED;
+    case CUZK_JOB_TIMEOUT: return CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__TIMEOUT;
+    default: return CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__UNKNOWN;
+    }
+}
+
+static uint64_t ms(double s) { return s > 0 ? (uint64_t)(s * 1000 + 0.5) : 0; }
+
+/* Waits for the job until it ends, timeout_s passes (< 0: no limit), the call's deadline is
+ * near or its client is gone; res gets the state (TIMEOUT when the wait ended first). */
+static cuzk_status wait_job(const rpc_call *call, uint64_t eid, double timeout_s, cuzk_job_result *res)
+{
+    double now = cuzk_now(), end = timeout_s >= 0 ? now + timeout_s : 0;
+    /* answer a little before the client's deadline, so that TIMEOUT reaches it */
+    if (call->deadline && (!end || call->deadline - 0.05 < end)) end = call->deadline - 0.05;
+    for (;;) {
+        double slice = 0.25;
+        if (end) {
+            double left = end - cuzk_now();
+            slice = left < 0 ? 0 : left < slice ? left : slice;
+        }
+        cuzk_status st = cuzk_engine_await(call->s->e, eid, slice, res);
+        if (st || res->state != CUZK_JOB_TIMEOUT) return st;
+        if ((end && cuzk_now() >= end) || atomic_load(call->gone)) return CUZK_OK;
+        cuzk_job_result_free(res);
+    }
+}
+
+/* The AwaitProofResponse of a result (proof bytes borrowed from res). */
+static void fill_await(Cuzk__V1__AwaitProofResponse *a, const char *job_id, const cuzk_job_result *res)
+{
+    a->job_id = (char *)job_id;
+    a->status = rpc_status_of(res->state);
+    if (res->state == CUZK_JOB_COMPLETED) {
+        a->proof.data = res->proof;
+        a->proof.len = res->proof_len;
+    }
+    a->error_message = (char *)(res->state == CUZK_JOB_COMPLETED     ? ""
+                                    : res->state == CUZK_JOB_TIMEOUT ? "the wait ended before the job (it goes on)"
+                                                                     : res->error);
+    a->queue_wait_ms = ms(res->queue_s);
+    a->srs_load_ms = ms(res->load_s);
+    a->synthesis_ms = ms(res->witness_s);
+    a->gpu_compute_ms = ms(res->prove_s);
+    a->total_ms = ms(res->queue_s + res->run_s);
+}
+
+static void await_reply(const rpc_call *call, const char *job_id, uint64_t eid, double timeout_s, rpc_reply *r,
+                        bool nested)
+{
+    cuzk_job_result res;
+    cuzk_status st = wait_job(call, eid, timeout_s, &res);
+    if (st) return rpc_fail(r, RPC_NOT_FOUND, "job_id: %s", cuzk_last_error());
+    Cuzk__V1__AwaitProofResponse a = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+    fill_await(&a, job_id, &res);
+    if (nested) {
+        Cuzk__V1__ProveResponse p = CUZK__V1__PROVE_RESPONSE__INIT;
+        p.result = &a;
+        reply_with(r, &p.base);
+    } else {
+        reply_with(r, &a.base);
+    }
+    cuzk_job_result_free(&res);
+}
+
+static bool find_job(const rpc_call *call, const char *job_id, uint64_t *eid, rpc_reply *r)
+{
+    if (!job_id || !job_id[0]) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT, "job_id: empty");
+        return false;
+    }
+    if (cuzk_engine_find(call->s->e, job_id, eid)) {
+        rpc_fail(r, RPC_NOT_FOUND, "job_id: %s", cuzk_last_error());
+        return false;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- handlers */
+/* Decodes the request of a handler (in, len) into var, or fails the call naming the message. */
+#define UNPACK(type, desc, var)                                          \
+    type *var = (type *)protobuf_c_message_unpack(&desc, NULL, len, in); \
+    if (!var) return rpc_fail(r, RPC_INVALID_ARGUMENT, "the request is not a valid %s message", desc.name)
+
+static unsigned queue_position(cuzk_engine *e)
+{
+    cuzk_engine_status st;
+    cuzk_engine_get_status(e, &st);
+    unsigned n = 0;
+    for (int k = 0; k < CUZK_KINDS; k++) n += st.queued[k];
+    return n;
+}
+
+static void do_submit(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__SubmitProofRequest, cuzk__v1__submit_proof_request__descriptor, q);
+    char job_id[256];
+    uint64_t eid;
+    if (submit(call, q, r, job_id, &eid)) {
+        Cuzk__V1__SubmitProofResponse a = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+        a.job_id = job_id;
+        a.queue_position = queue_position(call->s->e);
+        a.assigned_gpu = "";
+        reply_with(r, &a.base);
+    }
+    protobuf_c_message_free_unpacked(&q->base, NULL);
+}
+
+static void do_await(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__AwaitProofRequest, cuzk__v1__await_proof_request__descriptor, q);
+    uint64_t eid;
+    if (find_job(call, q->job_id, &eid, r))
+        await_reply(call, q->job_id, eid, q->timeout_ms ? (double)q->timeout_ms / 1000 : -1, r, false);
+    protobuf_c_message_free_unpacked(&q->base, NULL);
+}
+
+static void do_prove(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__ProveRequest, cuzk__v1__prove_request__descriptor, q);
+    char job_id[256];
+    uint64_t eid;
+    bool ok = false;
+    if (!q->submit) rpc_fail(r, RPC_INVALID_ARGUMENT, "submit: missing (Prove carries a SubmitProofRequest)");
+    else ok = submit(call, q->submit, r, job_id, &eid);
+    /* the engine has its own copy of the input: the request's goes before the wait */
+    protobuf_c_message_free_unpacked(&q->base, NULL);
+    if (ok) await_reply(call, job_id, eid, -1, r, true);
+}
+
+static void do_cancel(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__CancelProofRequest, cuzk__v1__cancel_proof_request__descriptor, q);
+    uint64_t eid;
+    bool was_running = false;
+    if (find_job(call, q->job_id, &eid, r)) {
+        if (cuzk_engine_cancel(call->s->e, eid, &was_running))
+            rpc_fail(r, RPC_NOT_FOUND, "job_id: %s", cuzk_last_error());
+        else {
+            Cuzk__V1__CancelProofResponse a = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+            a.was_running = was_running;
+            reply_with(r, &a.base);
+        }
+    }
+    protobuf_c_message_free_unpacked(&q->base, NULL);
+}
+
+static void do_status(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__GetStatusRequest, cuzk__v1__get_status_request__descriptor, q);
+    protobuf_c_message_free_unpacked(&q->base, NULL);
+    cuzk_engine_status *st = malloc(sizeof *st);
+    Cuzk__V1__GPUStatus gpu[CUZK_ENGINE_MAX_DEVICES], *gpus[CUZK_ENGINE_MAX_DEVICES];
+    Cuzk__V1__SRSStatus srs[CUZK_ENGINE_MAX_CIRCUITS], *srss[CUZK_ENGINE_MAX_CIRCUITS];
+    Cuzk__V1__QueueStatus queue[CUZK_KINDS], *queues[CUZK_KINDS];
+    if (!st) return rpc_fail(r, RPC_RESOURCE_EXHAUSTED, "out of memory");
+    cuzk_engine_get_status(call->s->e, st);
+    Cuzk__V1__GetStatusResponse a = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    for (unsigned i = 0; i < st->ndevices; i++) {
+        const cuzk_engine_device_status *d = &st->devices[i];
+        if (d->ordinal < 0) continue; /* the CPU backend is no GPU */
+        Cuzk__V1__GPUStatus *g = &gpu[a.n_gpus];
+        *g = (Cuzk__V1__GPUStatus)CUZK__V1__GPUSTATUS__INIT;
+        g->ordinal = (uint32_t)d->ordinal;
+        g->name = (char *)d->name;
+        g->vram_total_bytes = d->mem_total;
+        g->vram_free_bytes = d->mem_free;
+        g->current_job_id = (char *)(d->running_job ? d->running_request : "");
+        g->current_proof_kind = (char *)(d->running_job ? kind_label(d->running_kind) : "");
+        gpus[a.n_gpus++] = g;
+    }
+    a.gpus = gpus;
+    for (unsigned i = 0; i < st->ncircuits; i++) {
+        const cuzk_engine_circuit_status *c = &st->circuits[i];
+        bool hot = false;
+        for (unsigned k = 0; k < CUZK_ENGINE_MAX_DEVICES; k++) hot |= c->device[k];
+        Cuzk__V1__SRSStatus *x = &srs[i];
+        *x = (Cuzk__V1__SRSStatus)CUZK__V1__SRSSTATUS__INIT;
+        x->circuit_id = (char *)c->id;
+        x->tier = hot                       ? CUZK__V1__SRSSTATUS__TIER__HOT
+            : c->host_params || c->host_pce ? CUZK__V1__SRSSTATUS__TIER__WARM
+                                            : CUZK__V1__SRSSTATUS__TIER__COLD;
+        x->size_bytes = c->host_bytes + c->device_bytes;
+        x->ref_count = c->refs;
+        srss[a.n_loaded_srs++] = x;
+    }
+    a.loaded_srs = srss;
+    static const uint32_t kinds[CUZK_KINDS] = {CUZK_KIND_POREP, CUZK_KIND_SNAP, CUZK_KIND_WINDOW_POST,
+                                               CUZK_KIND_WINNING_POST, CUZK_KIND_CIRCUIT};
+    for (int k = 0; k < CUZK_KINDS; k++) {
+        int ix = cuzk_kind_index((cuzk_job_kind)kinds[k]);
+        if (kinds[k] == CUZK_KIND_CIRCUIT && !call->s->cfg.test_kinds) continue;
+        Cuzk__V1__QueueStatus *x = &queue[a.n_queues];
+        *x = (Cuzk__V1__QueueStatus)CUZK__V1__QUEUE_STATUS__INIT;
+        x->proof_kind = (char *)kind_label(kinds[k]);
+        x->pending = st->queued[ix];
+        x->in_progress = st->running[ix];
+        queues[a.n_queues++] = x;
+        a.total_proofs_completed += st->completed[ix];
+        a.total_proofs_failed += st->failed[ix];
+    }
+    a.queues = queues;
+    a.uptime_seconds = (uint64_t)(cuzk_now() - call->s->start_t);
+    a.pinned_memory_bytes = st->pinned_bytes;
+    /* page-locked buffers come out of the host budget: it is their limit */
+    a.pinned_memory_limit_bytes = st->host_budget;
+    reply_with(r, &a.base);
+    free(st);
+}
+
+static void do_metrics(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__GetMetricsRequest, cuzk__v1__get_metrics_request__descriptor, q);
+    protobuf_c_message_free_unpacked(&q->base, NULL);
+    char *text = cuzk_engine_metrics(call->s->e);
+    if (!text) return rpc_fail(r, RPC_RESOURCE_EXHAUSTED, "out of memory");
+    size_t n = strlen(text);
+    char *all = malloc(n + 256);
+    if (all) {
+        snprintf(all, n + 256,
+                 "%s# HELP cuzk_daemon_calls Calls being handled now.\n# TYPE cuzk_daemon_calls gauge\n"
+                 "cuzk_daemon_calls %u\n",
+                 text, cuzk_server_calls(call->s));
+        Cuzk__V1__GetMetricsResponse a = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+        a.prometheus_text = all;
+        reply_with(r, &a.base);
+    } else {
+        rpc_fail(r, RPC_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    free(all);
+    free(text);
+}
+
+/* A circuit id the engine knows, or a message naming why not. */
+static bool check_circuit_id(const char *id, rpc_reply *r)
+{
+    if (!id || !id[0] || strlen(id) >= 64) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT, "circuit_id: 1 to 63 characters expected (e.g. porep-32g)");
+        return false;
+    }
+    static const char *const later[] = {"wpost-", "winning-", "snap-"};
+    for (int i = 0; i < 3; i++)
+        if (!strncmp(id, later[i], strlen(later[i]))) {
+            rpc_fail(r, RPC_FAILED_PRECONDITION, "circuit_id: %s: this build does not prove that kind yet", id);
+            return false;
+        }
+    return true;
+}
+
+static bool resident(cuzk_engine *e, const char *id, bool *known)
+{
+    cuzk_engine_status *st = malloc(sizeof *st);
+    bool res = false;
+    *known = false;
+    if (!st) return false;
+    cuzk_engine_get_status(e, st);
+    for (unsigned i = 0; i < st->ncircuits; i++) {
+        if (strcmp(st->circuits[i].id, id)) continue;
+        *known = true;
+        for (unsigned k = 0; k < CUZK_ENGINE_MAX_DEVICES; k++) res |= st->circuits[i].device[k];
+        res |= st->circuits[i].host_params && st->circuits[i].host_pce;
+    }
+    free(st);
+    return res;
+}
+
+static void do_preload(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__PreloadSrsRequest, cuzk__v1__preload_srs_request__descriptor, q);
+    if (check_circuit_id(q->circuit_id, r)) {
+        bool known;
+        bool before = resident(call->s->e, q->circuit_id, &known);
+        double secs = 0;
+        if (cuzk_engine_preload(call->s->e, q->circuit_id, &secs)) {
+            const char *m = cuzk_last_error();
+            rpc_fail(r, strstr(m, "unknown circuit") ? RPC_INVALID_ARGUMENT : RPC_FAILED_PRECONDITION, "%s", m);
+        } else {
+            Cuzk__V1__PreloadSrsResponse a = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+            a.already_loaded = before;
+            a.load_time_ms = ms(secs);
+            reply_with(r, &a.base);
+        }
+    }
+    protobuf_c_message_free_unpacked(&q->base, NULL);
+}
+
+static void do_evict(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__EvictSrsRequest, cuzk__v1__evict_srs_request__descriptor, q);
+    if (check_circuit_id(q->circuit_id, r)) {
+        bool known;
+        bool before = resident(call->s->e, q->circuit_id, &known);
+        uint64_t freed = 0;
+        if (!known) {
+            /* never loaded: nothing to evict */
+            Cuzk__V1__EvictSrsResponse a = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+            reply_with(r, &a.base);
+        } else if (cuzk_engine_evict(call->s->e, q->circuit_id, &freed)) {
+            rpc_fail(r, RPC_FAILED_PRECONDITION, "%s", cuzk_last_error());
+        } else {
+            Cuzk__V1__EvictSrsResponse a = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+            a.was_loaded = before || freed > 0;
+            a.freed_bytes = freed;
+            reply_with(r, &a.base);
+        }
+    }
+    protobuf_c_message_free_unpacked(&q->base, NULL);
+}
+
+void rpc_handle(const rpc_call *call, int m, const uint8_t *in, size_t len, rpc_reply *r)
+{
+    static void (*const handlers[M_COUNT])(const rpc_call *, const uint8_t *, size_t, rpc_reply *) = {
+        do_submit, do_await, do_prove, do_cancel, do_status, do_metrics, do_preload, do_evict};
+    r->code = RPC_OK;
+    if (m < 0 || m >= M_COUNT) return rpc_fail(r, RPC_UNIMPLEMENTED, "unknown method");
+    handlers[m](call, in, len, r);
+}
