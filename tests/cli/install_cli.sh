@@ -154,9 +154,25 @@ else
   ! grep -q 'cuzk.service' verify.txt || fail "systemd-analyze verify: $(grep cuzk.service verify.txt)"
 fi
 
-# The example configuration: every key of it reads back, once the CLI knows the [daemon] keys.
+# The example configuration: every key of it reads back, and the installed daemon starts with
+# it (the socket and folders moved into the test's folder by option and environment), answers
+# status and drains on SIGTERM with exit 0, as the unit stops it.
+EX=$ROOT/share/doc/cuzk/cuzk.ini.example
 if "$ROOT/bin/cuzk" config --print-defaults | grep -q '^\[daemon\]$'; then
-  expect_ok "cuzk.ini.example reads back" "$ROOT/bin/cuzk" --config "$ROOT/share/doc/cuzk/cuzk.ini.example" config --print
+  expect_ok "cuzk.ini.example reads back" "$ROOT/bin/cuzk" --config "$EX" config --print
+  A=unix://$WORK/run/cuzk.sock
+  CUZK_DAEMON_CACHE_DIR=$WORK/cache FIL_PROOFS_PARAMETER_CACHE=$WORK/params \
+    "$ROOT/bin/cuzk" daemon --config "$EX" --listen "$A" --threads 1 >daemon.log 2>&1 &
+  dpid=$!
+  for _ in $(seq 1 100); do
+    grep -q "listening on" daemon.log && break
+    kill -0 $dpid 2>/dev/null || break
+    sleep 0.1
+  done
+  expect_ok "client status against the example's daemon" "$ROOT/bin/cuzk" client status --addr "$A"
+  kill -TERM $dpid 2>/dev/null
+  CHECKS=$((CHECKS + 1))
+  wait $dpid || fail "daemon with the example configuration: exit $? ($(head -c 400 daemon.log))"
 else
   echo "SKIPPED cuzk.ini.example check: this cuzk has no [daemon] keys yet"
 fi

@@ -2,7 +2,7 @@
 # `cuzk setup --into-cache DIR`: the parameters and key land in DIR under the names a daemon
 # looks up there (cuzk-test-NAME for a built-in circuit; porep:SIZE's official stem, checked
 # with --print-paths, which sets nothing up), the folder is made when missing, and the files
-# prove and verify. Conflicting or incomplete options are usage errors; a missing parent, a
+# prove and verify, through the CLI and through a daemon whose parameter folder DIR is. Conflicting or incomplete options are usage errors; a missing parent, a
 # file in the folder's place and unknown circuits fail without leaving anything behind.
 . "$(dirname "$0")/lib.bash"
 
@@ -44,6 +44,27 @@ printf '/p/%s.params\n/p/%s.vk\n' "$stem32g" "$stem32g" | diff - out.txt >/dev/n
   fail "porep:32GiB paths: $(cat out.txt)"
 expect_ok "print-paths random:64" "$CUZK" setup --circuit random:64 --into-cache cache --print-paths
 printf '%s\n%s\n' "$P" "$V" | diff - out.txt >/dev/null || fail "random:64 paths: $(cat out.txt)"
+
+# A daemon whose parameter folder is the cache finds the files by the circuit's name alone
+# (the test kind: proofs of a built-in circuit, verified by the engine before they return).
+A=unix://$WORK/run/cuzk.sock
+FIL_PROOFS_PARAMETER_CACHE=$WORK/cache "$CUZK" daemon --listen "$A" --test-kinds --threads 1 >daemon.log 2>&1 &
+dpid=$!
+trap 'kill -9 $dpid 2>/dev/null; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 100); do
+  grep -q "listening on" daemon.log && break
+  kill -0 $dpid 2>/dev/null || break
+  sleep 0.1
+done
+expect_ok "the daemon proves random:64 from the cache" "$CUZK" client prove --addr "$A" --kind test \
+  --circuit random:64 --partition 1 --proof d.proof
+CHECKS=$((CHECKS + 1))
+[ "$(stat -c %s d.proof 2>/dev/null)" = 384 ] || fail "the daemon's proof is not 2 x 192 bytes"
+expect_fail "a circuit not in the cache" 1 "cuzk-test-random-128" "$CUZK" client prove --addr "$A" --kind test \
+  --circuit random:128 --partition 0 --proof e.proof
+kill -TERM $dpid
+CHECKS=$((CHECKS + 1))
+wait $dpid || fail "daemon exit $? ($(head -c 300 daemon.log))"
 
 # Usage errors (2) name the options; failures (1) leave no folder and no file.
 expect_fail "--into-cache with --params" 2 "--into-cache.*--params and --vk, not both" \
