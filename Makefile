@@ -2,14 +2,18 @@
 #   make demo   - set up, prove and verify the built-in demo job, printing its timeline
 #   make test   - build and run every test (unit, CLI, interop)
 #   make asan   - the same tests built with AddressSanitizer and UBSan
+#   make install - build, then install under PREFIX (default /usr/local; DESTDIR stages it):
+#                 bin/cuzk, lib/libcuzk.a, include/cuzk/, lib/pkgconfig/cuzk.pc, share/doc/cuzk/
 # BLST_DIR=/path uses an installed blst instead of fetching it; JOBS=n sets build parallelism.
 
 BUILD    ?= build
 ASAN     ?= build-asan
 JOBS     ?= $(shell nproc)
 CMAKE_FLAGS ?=
+PREFIX   ?= /usr/local
+DESTDIR  ?=
 
-.PHONY: all deps build demo test asan interop-deps clean
+.PHONY: all deps build demo test asan interop-deps install clean
 
 all: build
 
@@ -35,6 +39,11 @@ asan: deps interop-deps
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN) -j $(JOBS)
 	cd $(ASAN) && CUZK_TEST_QUICK=1 CUZK_TEST_CACHE=$(CURDIR)/$(BUILD)/test-cache ctest --output-on-failure -j $(JOBS)
+
+# The install rules are CMake's (cmake/install.cmake); the prefix is given at install time, so
+# one build installs anywhere. -DCUZK_INSTALL_SYSTEMD=ON in CMAKE_FLAGS adds the systemd unit.
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

@@ -3,6 +3,7 @@
 #
 # The table is the one in docs/DESIGN.md ("Layers"): rows | name | `src/NAME` | headers | may use |.
 # For every file of src/NAME/ and include/NAME/:
+#   #include "cuzk/v1/X" generated from proto/cuzk/v1 (build tree): the server layer only;
 #   #include "cuzk/X"  the layer owning include/*/cuzk/X must be NAME or one NAME may use;
 #   #include "D/X"     (a private header spelled from src/) D must be NAME itself.
 # It also checks the cuzk_layer(NAME PUBLIC ... PRIVATE ...) lines of cmake/*.cmake against the
@@ -47,6 +48,9 @@ while IFS= read -r hit; do
     inc=$(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' <<<"$text")
     [ -n "$inc" ] || continue
     case $inc in
+    cuzk/v1/*)
+        # the message code protoc-c generates from proto/cuzk/v1/ at build time: the server's own
+        [ "$layer" = server ] || violation "$file:$line" "layer $layer includes $inc, the server's generated code" ;;
     cuzk/*)
         owner=$(owner_of "$inc")
         if [ -z "$owner" ]; then

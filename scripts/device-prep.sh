@@ -92,4 +92,14 @@ if [ -n "$build" ]; then
     [ -x "$build/$b" ] && cp "$build/$b" "$dest/.prebuilt/" && strip "$dest/.prebuilt/$b" 2>/dev/null || true
   done
 fi
+# every shared library the prebuilt cuzk needs beyond the C library and the driver (gRPC,
+# abseil, protobuf-c, libmicrohttpd and theirs), for LD_LIBRARY_PATH=.devdeps/lib there
+if [ -x "$dest/.prebuilt/cuzk" ]; then
+  ldd "$build/cuzk" | awk '/=>/ {print $3}' | while read -r lib; do
+    case "$(basename "$lib")" in
+      libc.so* | libm.so* | libpthread.so* | libdl.so* | librt.so* | ld-linux* | libcuda.so*) continue ;;
+    esac
+    cp -L "$lib" "$dest/.devdeps/lib/"
+  done
+fi
 du -sh "$dest" | sed 's/^/device-prep: /'

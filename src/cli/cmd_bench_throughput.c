@@ -16,8 +16,8 @@ typedef struct {
     cuzk_rpc_request req;
     unsigned jobs, next;
     pthread_mutex_t mu;
-    double *latency;
-    int *outcome; /* cuzk_rpc_status, or -1: the call failed */
+    double *latency, *end; /* per call: its latency, and when it ended */
+    int *outcome;          /* cuzk_rpc_status, or -1: the call failed */
     char first_error[2100];
     char prefix[64];
 } bench_state;
@@ -37,7 +37,8 @@ static void *worker(void *arg)
         cuzk_rpc_result res;
         double t0 = cuzk_now();
         cuzk_status st = cuzk_client_prove(b->c, &r, 0, &res, NULL);
-        b->latency[i] = cuzk_now() - t0;
+        b->end[i] = cuzk_now();
+        b->latency[i] = b->end[i] - t0;
         b->outcome[i] = st ? -1 : (int)res.status;
         pthread_mutex_lock(&b->mu);
         if (!b->first_error[0] && (st || res.status != CUZK_RPC_COMPLETED))
@@ -90,10 +91,11 @@ int cli_bench_throughput(int argc, char **argv)
     b.jobs = (unsigned)jobs;
     b.latency = calloc(jobs, sizeof *b.latency);
     b.outcome = calloc(jobs, sizeof *b.outcome);
+    b.end = calloc(jobs, sizeof *b.end);
     pthread_t *th = calloc(conc, sizeof *th);
-    if (!b.latency || !b.outcome || !th || cuzk_client_open(&b.c, addr, 256ull << 20)) {
+    if (!b.latency || !b.outcome || !b.end || !th || cuzk_client_open(&b.c, addr, 256ull << 20)) {
         rc = b.latency && b.outcome && th ? cli_error("bench throughput") : 1;
-        free(b.latency), free(b.outcome), free(th), client_request_opts_free(&o);
+        free(b.latency), free(b.outcome), free(b.end), free(th), client_request_opts_free(&o);
         return rc;
     }
     pthread_mutex_init(&b.mu, NULL);
@@ -108,26 +110,32 @@ int cli_bench_throughput(int argc, char **argv)
         if (b.outcome[i] < 0) call_failed++;
         else count[b.outcome[i]]++;
     qsort(b.latency, jobs, sizeof *b.latency, cmp_double);
+    /* the steady rate: the median time between two calls ending */
+    qsort(b.end, jobs, sizeof *b.end, cmp_double);
+    for (unsigned i = 0; i + 1 < jobs; i++) b.end[i] = b.end[i + 1] - b.end[i];
+    qsort(b.end, jobs > 1 ? jobs - 1 : 0, sizeof *b.end, cmp_double);
+    double interval = jobs > 1 ? b.end[(jobs - 1) / 2] : 0;
     double med = b.latency[jobs / 2], p90 = b.latency[(jobs * 9) / 10 < jobs ? (jobs * 9) / 10 : jobs - 1],
            max = b.latency[jobs - 1];
     if (json)
         printf("{\"jobs\":%llu,\"concurrency\":%llu,\"completed\":%u,\"failed\":%u,\"cancelled\":%u,\"timeout\":%u,"
                "\"call_errors\":%u,\"wall_s\":%.3f,\"proofs_per_min\":%.2f,\"latency_median_s\":%.3f,"
-               "\"latency_p90_s\":%.3f,\"latency_max_s\":%.3f}\n",
+               "\"latency_p90_s\":%.3f,\"latency_max_s\":%.3f,\"interval_median_s\":%.3f}\n",
                (unsigned long long)jobs, (unsigned long long)conc, count[1], count[2], count[3], count[4], call_failed,
-               wall, count[1] * 60.0 / wall, med, p90, max);
+               wall, count[1] * 60.0 / wall, med, p90, max, interval);
     else {
         printf("%llu Prove calls, %llu at a time, in %.2f s: %.2f proofs/min\n", (unsigned long long)jobs,
                (unsigned long long)conc, wall, count[1] * 60.0 / wall);
         printf("  completed %u, failed %u, cancelled %u, timeout %u, call errors %u\n", count[1], count[2], count[3],
                count[4], call_failed);
         printf("  latency: median %.3f s, p90 %.3f s, max %.3f s\n", med, p90, max);
+        printf("  interval between calls ending: median %.3f s\n", interval);
         if (b.first_error[0]) printf("  first error: %s\n", b.first_error);
     }
     rc = count[1] == jobs ? 0 : 1;
     cuzk_client_close(b.c);
     pthread_mutex_destroy(&b.mu);
-    free(b.latency), free(b.outcome), free(th);
+    free(b.latency), free(b.outcome), free(b.end), free(th);
     client_request_opts_free(&o);
     return rc;
 }

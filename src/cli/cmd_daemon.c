@@ -15,16 +15,50 @@
 #include "cli/cache_names.h"
 #include "cli/cli.h"
 #include "cli/settings.h"
+#include "cuzk/filecoin_c1.h"
+#include "cuzk/filecoin_circuit.h"
 #include "cuzk/server.h"
 #include "cuzk/testcircuits.h"
 
 #define MAX_TEST_CIRCUITS 256
 
+/* A test circuit the daemon registered: its name, and for synthetic porep:SIZE the synthetic
+ * public data every partition proves (partition 0's shape). */
+typedef struct {
+    char *name;
+    cuzk_c1 *c1;
+} test_entry;
+
 typedef struct {
     const cuzk_server_config *cfg;
-    char *names[MAX_TEST_CIRCUITS]; /* test circuits registered so far */
+    test_entry t[MAX_TEST_CIRCUITS];
     unsigned n;
 } daemon_ctx;
+
+static cuzk_status open_test(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,
+                             cuzk_circuit **out)
+{
+    const test_entry *t = ctx;
+    if (t->c1) return cuzk_porep_circuit_open(out, t->c1, 0);
+    return cli_open_named(t->name, input, input_len, seed, k, out);
+}
+
+/* With daemon.test_synthetic: parameters made on the GPU to the circuit's shape, porep:SIZE
+ * fed synthetic vanilla data, the precompiled circuit kept in cache_dir when set. */
+static cuzk_status register_synthetic(daemon_ctx *d, cuzk_engine *e, test_entry *t)
+{
+    cuzk_circuit *c = NULL;
+    cuzk_status st = !strncmp(t->name, "porep:", 6) ? cuzk_porep_synthetic_open(&c, &t->c1, t->name, 1)
+                                                    : cuzk_circuit_open(&c, t->name);
+    cuzk_circuit_free(c);
+    if (st) return cuzk_fail_context(CUZK_EINVAL, "test circuit '%s'", t->name);
+    char pce[700] = "", stem[80];
+    snprintf(stem, sizeof stem, "%s", t->name);
+    for (char *p = stem; *p; p++) *p = *p == ':' || *p == '/' ? '-' : *p;
+    if (d->cfg->cache_dir[0]) snprintf(pce, sizeof pce, "%s/cuzk-test-%s-synthetic.pce", d->cfg->cache_dir, stem);
+    cuzk_engine_circuit reg = {t->name, open_test, t, NULL, NULL, pce[0] ? pce : NULL, true, false};
+    return cuzk_engine_register_circuit(e, &reg);
+}
 
 /* The test kind's circuit: a built-in circuit, its parameters from the parameter folder under
  * the name `cuzk setup --into-cache` gives them. Called under the server's lock. */
@@ -32,8 +66,21 @@ static cuzk_status test_circuit(void *ctx, cuzk_engine *e, const char *name)
 {
     daemon_ctx *d = ctx;
     for (unsigned i = 0; i < d->n; i++)
-        if (!strcmp(d->names[i], name)) return CUZK_OK;
+        if (!strcmp(d->t[i].name, name)) return CUZK_OK;
     if (d->n == MAX_TEST_CIRCUITS) return cuzk_fail(CUZK_EINVAL, "too many test circuits (%d)", MAX_TEST_CIRCUITS);
+    if (d->cfg->test_synthetic) {
+        test_entry *t = &d->t[d->n];
+        if (!(t->name = strdup(name))) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+        cuzk_status st = register_synthetic(d, e, t);
+        if (st) {
+            free(t->name);
+            cuzk_c1_free(t->c1);
+            memset(t, 0, sizeof *t);
+            return st;
+        }
+        d->n++;
+        return CUZK_OK;
+    }
     cuzk_circuit *c;
     if (cuzk_circuit_open(&c, name)) return cuzk_fail_context(CUZK_EINVAL, "test circuit '%s'", name);
     cuzk_circuit_free(c);
@@ -45,15 +92,19 @@ static cuzk_status test_circuit(void *ctx, cuzk_engine *e, const char *name)
                        "no parameters for the test circuit %s: %s is missing (make them with `cuzk setup "
                        "--circuit %s --into-cache %s`)",
                        name, params, name, d->cfg->param_dir);
-    char *id = st ? NULL : strdup(name);
-    if (!st && !id) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    test_entry *t = &d->t[d->n];
+    t->name = st ? NULL : strdup(name);
+    if (!st && !t->name) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
     if (!st) {
         bool has_vk = !stat(vk, &sb) && S_ISREG(sb.st_mode);
-        cuzk_engine_circuit reg = {id, cli_open_named, id, params, has_vk ? vk : NULL, NULL, false, false};
+        cuzk_engine_circuit reg = {t->name, open_test, t, params, has_vk ? vk : NULL, NULL, false, false};
         st = cuzk_engine_register_circuit(e, &reg);
     }
-    if (!st) d->names[d->n++] = id;
-    else free(id);
+    if (!st) d->n++;
+    else {
+        free(t->name);
+        t->name = NULL;
+    }
     free(params);
     free(vk);
     return st;
@@ -92,13 +143,15 @@ static void reopen_log(FILE *f, const char *path)
 int cli_daemon(int argc, char **argv)
 {
     const char *config = NULL, *listen = NULL, *http = NULL, *threads = NULL;
-    bool test_kinds = false, done;
+    bool test_kinds = false, test_synthetic = false, done;
     cli_opt opts[] = {
         {"config", "FILE", "the config file ([daemon], [engine], [gpu] sections; default: built-in defaults)", &config,
          NULL},
         {"listen", "ADDR", "gRPC address: unix:///PATH or HOST:PORT (overrides daemon.listen)", &listen, NULL},
         {"http", "ADDR", "HTTP /metrics and /status on HOST:PORT or PORT (overrides daemon.http_listen)", &http, NULL},
         {"test-kinds", NULL, "accept the test proof kind 100 (built-in circuits; for tests)", NULL, &test_kinds},
+        {"test-synthetic", NULL, "... with synthetic parameters made on the GPU (porep:SIZE: synthetic data; timing)",
+         NULL, &test_synthetic},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
     };
     int rc = cli_parse(argc, argv,
@@ -115,6 +168,7 @@ int cli_daemon(int argc, char **argv)
         (http && cuzk_config_set(cuzk_config_find(keys, nk, "daemon", "http_listen"), &cfg, http)))
         return cli_error("daemon");
     if (test_kinds) cfg.test_kinds = true;
+    if (test_synthetic) cfg.test_kinds = cfg.test_synthetic = true;
 
     /* the signals go to sigwait below, in every thread made from here on */
     sigset_t sigs;
@@ -129,7 +183,8 @@ int cli_daemon(int argc, char **argv)
     if (!log) return 1;
     cuzk_engine *e = NULL;
     cuzk_status st = cli_engine_create_for_daemon(&e, log, cfg.param_dir, cfg.cache_dir[0] ? cfg.cache_dir : NULL);
-    daemon_ctx dctx = {&cfg, {0}, 0};
+    static daemon_ctx dctx; /* large; lives for the whole command */
+    dctx.cfg = &cfg;
     cuzk_server_hooks hooks = {test_circuit, &dctx};
     cuzk_server *s = NULL;
     if (!st) st = cuzk_server_start(&s, &cfg, e, &hooks);
@@ -171,7 +226,10 @@ int cli_daemon(int argc, char **argv)
     cuzk_engine_destroy(e);
     fprintf(stderr, "cuzk daemon: stopped (%llu proofs completed, %llu failed, %llu cancelled)\n",
             (unsigned long long)done_n, (unsigned long long)failed, (unsigned long long)cancelled);
-    for (unsigned i = 0; i < dctx.n; i++) free(dctx.names[i]);
+    for (unsigned i = 0; i < dctx.n; i++) {
+        free(dctx.t[i].name);
+        cuzk_c1_free(dctx.t[i].c1);
+    }
     if (log != stderr) fclose(log);
     return 0;
 }

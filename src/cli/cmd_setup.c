@@ -1,35 +1,77 @@
-/* cuzk setup: random Groth16 parameters for a built-in circuit. */
+/* cuzk setup: random Groth16 parameters for a built-in circuit, written to the files named or,
+ * with --into-cache DIR, under the names a daemon looks up in its parameter folder. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/args.h"
+#include "cli/cache_names.h"
 #include "cli/cli.h"
 #include "cuzk/testcircuits.h"
 #include "cuzk/groth16.h"
 
 int cli_setup(int argc, char **argv)
 {
-    const char *circuit = NULL, *params = NULL, *vk = NULL, *seed_s = NULL, *threads = NULL;
-    bool quiet = false, done;
+    const char *circuit = NULL, *params = NULL, *vk = NULL, *into = NULL, *seed_s = NULL, *threads = NULL;
+    bool quiet = false, print_paths = false, done;
     cli_opt opts[] = {
         {"circuit", "NAME", "built-in circuit (see cuzk circuit-info --list)", &circuit, NULL},
         {"params", "OUT.params", "where to write the parameters (bellperson layout)", &params, NULL},
         {"vk", "OUT.vk", "where to write the verifying key", &vk, NULL},
+        {"into-cache", "DIR",
+         "instead of --params/--vk: write both into parameter folder DIR (made if missing) under the names a daemon "
+         "looks up: porep:SIZE's official file names, cuzk-test-NAME for the others",
+         &into, NULL},
+        {"print-paths", NULL, "with --into-cache: print the two paths (parameters, then key) and exit, making nothing",
+         NULL, &print_paths},
         {"seed", "S", "derive the toxic waste from S (reproducible, for tests only: insecure)", &seed_s, NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
-    int rc = cli_parse(argc, argv, "cuzk setup --circuit NAME --params OUT.params --vk OUT.vk [--seed S]", opts,
-                       (int)(sizeof opts / sizeof opts[0]), &done);
+    int rc = cli_parse(argc, argv,
+                       "cuzk setup --circuit NAME (--params OUT.params --vk OUT.vk | --into-cache DIR [--print-paths]) "
+                       "[--seed S]",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!circuit) return cli_missing("setup", "circuit");
-    if (!params) return cli_missing("setup", "params");
-    if (!vk) return cli_missing("setup", "vk");
+    if (into && (params || vk)) {
+        fprintf(stderr, "cuzk setup: --into-cache names both files; give it or --params and --vk, not both\n");
+        return 2;
+    }
+    if (print_paths && !into) {
+        fprintf(stderr, "cuzk setup: --print-paths needs --into-cache DIR\n");
+        return 2;
+    }
+    if (!into && !params) return cli_missing("setup", "params");
+    if (!into && !vk) return cli_missing("setup", "vk");
     uint64_t seed = 0;
     if (seed_s && cli_u64("setup", "seed", seed_s, &seed)) return 2;
     if (cli_threads("setup", threads)) return 2;
 
+    /* the circuit is opened first (that is quick), so an unknown name fails before any path is
+     * printed or folder made */
     cuzk_circuit *c;
     if (cuzk_circuit_open(&c, circuit)) return cli_error("setup");
+    char *cache_params = NULL, *cache_vk = NULL;
+    if (into) {
+        /* "DIR/" and "DIR" name the same folder; keep the printed paths free of "//" */
+        char *dir = strdup(into);
+        size_t n = dir ? strlen(dir) : 0;
+        while (n > 1 && dir[n - 1] == '/') dir[--n] = 0;
+        cuzk_status st =
+            dir ? cli_cache_paths(dir, circuit, &cache_params, &cache_vk) : cuzk_fail(CUZK_ENOMEM, "out of memory");
+        if (!st && !print_paths) st = cli_cache_dir_make(dir);
+        free(dir);
+        if (st || print_paths) {
+            if (!st) printf("%s\n%s\n", cache_params, cache_vk);
+            free(cache_params);
+            free(cache_vk);
+            cuzk_circuit_free(c);
+            return st ? cli_error("setup") : 0;
+        }
+        params = cache_params;
+        vk = cache_vk;
+    }
     cuzk_timeline *tl = cuzk_timeline_create("setup");
     int span = cuzk_span_begin(tl, "record circuit");
     cuzk_r1cs m;
@@ -55,5 +97,7 @@ int cli_setup(int argc, char **argv)
     if (!st || m.row_ptr[0]) cuzk_r1cs_free(&m);
     cuzk_timeline_destroy(tl);
     cuzk_circuit_free(c);
+    free(cache_params);
+    free(cache_vk);
     return rc;
 }

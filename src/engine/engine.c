@@ -91,8 +91,9 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     int span = cuzk_span_begin_under(j->tl, -1, "release");
     job_release(e, j);
     cuzk_span_end(j->tl, span);
-    report_add_stages(e, j->tl);
     j->timeline_json = cuzk_timeline_json(j->tl);
+    stages_account(e, j->timeline_json, &j->stages);
+    metrics_job_ended(e, j);
     if (e->cfg.job_log) log_job(e->cfg.job_log, j);
     e->queued_or_running--;
     pthread_cond_broadcast(&e->done_cv);
@@ -537,8 +538,14 @@ static cuzk_status fill_result(const engine_job *j, cuzk_job_result *r)
     snprintf(r->error, sizeof r->error, "%s", j->error);
     r->queue_s = j->started ? j->start_t - j->submit_t : (engine_job_live(j) ? cuzk_now() : j->end_t) - j->submit_t;
     r->run_s = j->started ? (engine_job_live(j) ? cuzk_now() : j->end_t) - j->start_t : 0;
-    if (!engine_job_live(j) && j->timeline_json && !(r->timeline_json = strdup(j->timeline_json)))
-        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    if (!engine_job_live(j)) {
+        r->load_s = j->stages.seconds[STAGE_LOAD];
+        r->witness_s = j->stages.seconds[STAGE_WITNESS];
+        r->prove_s = j->stages.seconds[STAGE_PROVE];
+        r->verify_s = j->stages.seconds[STAGE_VERIFY];
+        if (j->timeline_json && !(r->timeline_json = strdup(j->timeline_json)))
+            return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
     if (j->state != CUZK_JOB_COMPLETED) return CUZK_OK;
     r->verified = j->verified;
     r->proof_len = (size_t)j->plan.nparts * CUZK_GROTH16_PROOF_BYTES;

@@ -5,7 +5,9 @@
  *   engine_residency.c circuits, their tiers (host, device) under the budgets, the loaders
  *   engine_porep.c    the PoRep kind: C1 in, partition circuits and public inputs out
  *   engine_reclaim.c  the background reclaimer for big frees
- *   engine_report.c   status, status JSON and metrics
+ *   engine_report.c   status and status JSON, preload and evict
+ *   engine_metrics.c  Prometheus metrics: counters, gauges, the latency histograms
+ *   engine_stages.c   an ended job's timeline summed by span name and by stage
  *   engine_config.c   the configuration table and the kind and priority names
  * One mutex (engine.mu) guards everything below; work that takes time (a witness, a proof, a
  * load, a verification, a free) runs without it, on data the lock hands out. */
@@ -20,6 +22,13 @@
 
 typedef struct engine_job engine_job;
 typedef struct engine_circuit engine_circuit;
+
+/* The stages a job's time is summed by (engine_stages.c). */
+enum { STAGE_LOAD, STAGE_WITNESS, STAGE_PROVE, STAGE_VERIFY, JOB_STAGES };
+typedef struct {
+    double seconds[JOB_STAGES];
+    bool seen[JOB_STAGES]; /* the timeline has a span of the stage */
+} job_stages;
 
 /* ---------------------------------------------------------------- circuits and residency */
 typedef struct {
@@ -56,6 +65,10 @@ struct engine_circuit {
     circuit_on_device dev[CUZK_ENGINE_MAX_DEVICES];
     unsigned refs; /* jobs using it (queued or running) */
     double last_used;
+    /* loads by tier (0: host, 1: the GPUs, summed): that made it resident, that did not, and the
+     * seconds of both */
+    uint64_t loads[2], load_failures[2];
+    double load_s[2];
     engine_circuit *next;
 };
 
@@ -117,6 +130,7 @@ struct engine_job {
     double submit_t, start_t, end_t;
     cuzk_timeline *tl;
     int queue_span;
+    job_stages stages; /* once ended */
 
     /* the result, once ended */
     uint8_t *proof_bytes;
@@ -163,10 +177,18 @@ typedef struct reclaim_item {
 /* ---------------------------------------------------------------- metrics */
 #define ENGINE_STAGES 48
 typedef struct {
-    char name[48];
+    char name[112]; /* room for "load <a 63-byte id> (parameters, precompiled circuit)" */
     double seconds;
     uint64_t count;
 } stage_sum;
+
+/* A latency histogram over the fixed bounds of engine_metrics.c (0.01 s to 1800 s). */
+#define HIST_BOUNDS 16
+typedef struct {
+    uint64_t n[HIST_BOUNDS + 1]; /* observations by bucket, not cumulative; the last: above every bound */
+    uint64_t count;
+    double sum;
+} engine_hist;
 
 typedef struct {
     struct cuzk_engine *e;
@@ -233,6 +255,9 @@ struct cuzk_engine {
     uint64_t partitions_proved;
     double queue_wait_s[CUZK_KINDS];
     stage_sum stages[ENGINE_STAGES];
+    /* by kind, as jobs end: submit to end, submit to the first partition on a device (jobs that
+     * got there), and each stage the job's timeline has */
+    engine_hist job_hist[CUZK_KINDS], queue_hist[CUZK_KINDS], stage_hist[JOB_STAGES][CUZK_KINDS];
 };
 
 /* engine.c */
@@ -289,6 +314,16 @@ typedef struct {
 } reclaim_big;
 
 /* engine_report.c */
-void report_add_stages(cuzk_engine *e, const cuzk_timeline *tl); /* locked */
+/* A text made from a status snapshot by body (malloc'd; NULL when out of memory). */
+char *report_text(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine_status *s, FILE *f));
+
+/* engine_stages.c */
+/* Sums an ended job's timeline (its JSON; NULL: none) by span name into e->stages and by stage
+ * into *out (locked). */
+void stages_account(cuzk_engine *e, const char *timeline_json, job_stages *out);
+const char *stage_name(int stage); /* "load", "witness", "prove", "verify" */
+
+/* engine_metrics.c */
+void metrics_job_ended(cuzk_engine *e, const engine_job *j); /* locked: into the histograms */
 
 #endif

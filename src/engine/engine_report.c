@@ -1,46 +1,12 @@
-/* What the engine tells its clients: status (queues, devices, residency, memory), the status
- * as JSON, Prometheus metrics (counters, and every job's timeline summed by stage), and the
- * preload / evict calls that change residency on request. */
+/* What the engine tells its clients: status (queues, devices, residency, memory) and the status
+ * as JSON (the metrics, engine_metrics.c, are made from the same snapshot), and the preload /
+ * evict calls that change residency on request. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/filecoin.h"
 #include "engine_internal.h"
-
-void report_add_stages(cuzk_engine *e, const cuzk_timeline *tl)
-{
-    /* the spans of the job, summed by name, from its JSON (stage names are few and fixed) */
-    char *js = cuzk_timeline_json(tl);
-    if (!js) return;
-    for (char *p = js; (p = strstr(p, "{\"name\":\"")); p++) {
-        char *name = p + 9, *q = strchr(name, '"');
-        char *sec = q ? strstr(q, "\"seconds\":") : NULL;
-        if (!q || !sec) break;
-        size_t len = (size_t)(q - name);
-        /* partitions are numbered: sum them as one stage */
-        if (len > 10 && !strncmp(name, "partition ", 10)) len = 9;
-        double v = strtod(sec + 10, NULL);
-        int slot = -1;
-        for (int i = 0; i < ENGINE_STAGES; i++) {
-            if (!e->stages[i].name[0]) {
-                if (len >= sizeof e->stages[i].name) break;
-                memcpy(e->stages[i].name, name, len);
-                e->stages[i].name[len] = 0;
-                slot = i;
-                break;
-            }
-            if (strlen(e->stages[i].name) == len && !strncmp(e->stages[i].name, name, len)) {
-                slot = i;
-                break;
-            }
-        }
-        if (slot < 0) continue;
-        e->stages[slot].seconds += v;
-        e->stages[slot].count++;
-    }
-    free(js);
-}
 
 void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
 {
@@ -118,8 +84,7 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
 static const cuzk_job_kind all_kinds[CUZK_KINDS] = {CUZK_KIND_POREP, CUZK_KIND_SNAP, CUZK_KIND_WINDOW_POST,
                                                     CUZK_KIND_WINNING_POST, CUZK_KIND_CIRCUIT};
 
-/* A text made from a status snapshot by body (malloc'd; NULL when out of memory). */
-static char *report(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine_status *s, FILE *f))
+char *report_text(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine_status *s, FILE *f))
 {
     cuzk_engine_status *s = malloc(sizeof *s);
     if (!s) return NULL;
@@ -184,82 +149,7 @@ static void status_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
             s->results_kept, (unsigned long long)s->reclaimed_bytes, s->reclaim_s);
 }
 
-char *cuzk_engine_status_json(cuzk_engine *e) { return report(e, status_body); }
-
-static const char *metric_kind(int k)
-{
-    static const char *const names[CUZK_KINDS] = {"porep_c2", "snap_update", "window_post", "winning_post", "circuit"};
-    return names[k];
-}
-
-static void metrics_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
-{
-    pthread_mutex_lock(&e->mu);
-    fputs("# HELP cuzk_jobs_submitted_total Jobs submitted, by proof kind.\n# TYPE cuzk_jobs_submitted_total counter\n",
-          f);
-    for (int k = 0; k < CUZK_KINDS; k++)
-        fprintf(f, "cuzk_jobs_submitted_total{kind=\"%s\"} %llu\n", metric_kind(k),
-                (unsigned long long)e->submitted[k]);
-    fputs("# HELP cuzk_jobs_completed_total Jobs ended, by kind and outcome.\n"
-          "# TYPE cuzk_jobs_completed_total counter\n",
-          f);
-    for (int k = 0; k < CUZK_KINDS; k++) {
-        fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"completed\"} %llu\n", metric_kind(k),
-                (unsigned long long)e->completed[k]);
-        fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"failed\"} %llu\n", metric_kind(k),
-                (unsigned long long)e->failed[k]);
-        fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"cancelled\"} %llu\n", metric_kind(k),
-                (unsigned long long)e->cancelled[k]);
-    }
-    fputs("# HELP cuzk_queue_depth Jobs queued or running now.\n# TYPE cuzk_queue_depth gauge\n", f);
-    for (int k = 0; k < CUZK_KINDS; k++) {
-        fprintf(f, "cuzk_queue_depth{kind=\"%s\",state=\"queued\"} %u\n", metric_kind(k), s->queued[k]);
-        fprintf(f, "cuzk_queue_depth{kind=\"%s\",state=\"running\"} %u\n", metric_kind(k), s->running[k]);
-    }
-    fputs("# HELP cuzk_queue_wait_seconds_total Time from submit to the first partition on a device.\n"
-          "# TYPE cuzk_queue_wait_seconds_total counter\n",
-          f);
-    for (int k = 0; k < CUZK_KINDS; k++)
-        fprintf(f, "cuzk_queue_wait_seconds_total{kind=\"%s\"} %.6f\n", metric_kind(k), e->queue_wait_s[k]);
-    fprintf(f, "# TYPE cuzk_partitions_proved_total counter\ncuzk_partitions_proved_total %llu\n",
-            (unsigned long long)e->partitions_proved);
-    fputs("# HELP cuzk_stage_seconds_total Every ended job's timeline, summed by stage.\n"
-          "# TYPE cuzk_stage_seconds_total counter\n",
-          f);
-    for (int i = 0; i < ENGINE_STAGES && e->stages[i].name[0]; i++) {
-        fputs("cuzk_stage_seconds_total{stage=", f);
-        cuzk_json_string(f, e->stages[i].name);
-        fprintf(f, "} %.6f\n", e->stages[i].seconds);
-    }
-    fprintf(f, "# TYPE cuzk_reclaimed_bytes_total counter\ncuzk_reclaimed_bytes_total %llu\n",
-            (unsigned long long)e->reclaimed_bytes);
-    fprintf(f, "# TYPE cuzk_reclaim_seconds_total counter\ncuzk_reclaim_seconds_total %.6f\n", e->reclaim_s);
-    pthread_mutex_unlock(&e->mu);
-    fputs("# TYPE cuzk_device_busy_seconds_total counter\n", f);
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_busy_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal, s->devices[i].busy_s);
-    fputs("# HELP cuzk_device_gap_seconds_total Idle time between partitions while work waited.\n"
-          "# TYPE cuzk_device_gap_seconds_total counter\n",
-          f);
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_gap_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal,
-                s->devices[i].gap_total_s);
-    fputs("# TYPE cuzk_device_partitions_total counter\n", f);
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_partitions_total{device=\"%d\"} %llu\n", s->devices[i].ordinal,
-                (unsigned long long)s->devices[i].partitions_proved);
-    fputs("# TYPE cuzk_device_resident_bytes gauge\n", f);
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_resident_bytes{device=\"%d\"} %llu\n", s->devices[i].ordinal,
-                (unsigned long long)s->devices[i].resident_bytes);
-    fprintf(f, "# TYPE cuzk_host_bytes gauge\ncuzk_host_bytes %llu\n", (unsigned long long)s->host_bytes);
-    fprintf(f, "# TYPE cuzk_host_budget_bytes gauge\ncuzk_host_budget_bytes %llu\n",
-            (unsigned long long)s->host_budget);
-    fprintf(f, "# TYPE cuzk_pinned_bytes gauge\ncuzk_pinned_bytes %llu\n", (unsigned long long)s->pinned_bytes);
-    fprintf(f, "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %.3f\n", s->uptime_s);
-}
-
-char *cuzk_engine_metrics(cuzk_engine *e) { return report(e, metrics_body); }
+char *cuzk_engine_status_json(cuzk_engine *e) { return report_text(e, status_body); }
 
 /* ---------------------------------------------------------------- preload / evict */
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit, double *seconds)

@@ -341,6 +341,7 @@ static void host_load(load_task *t)
 {
     cuzk_engine *e = t->e;
     engine_circuit *c = t->c;
+    double t0 = cuzk_now();
     cuzk_timeline *tl = cuzk_timeline_create("load");
     char name[128];
     snprintf(name, sizeof name, "load %s (parameters, precompiled circuit)", c->id);
@@ -382,6 +383,9 @@ static void host_load(load_task *t)
 
     pthread_mutex_lock(&e->mu);
     c->host_loading = false;
+    c->load_s[0] += cuzk_now() - t0;
+    if (st) c->load_failures[0]++;
+    else c->loads[0]++;
     if (st) {
         cuzk_pce_free(&pce);
         cuzk_groth16_params_free(&params);
@@ -425,6 +429,7 @@ static void device_load(load_task *t)
     circuit_on_device *cd = &c->dev[t->dev];
     cuzk_gpu_prover *pr = NULL;
     cuzk_gpu_pce *gp = NULL;
+    double t0 = cuzk_now();
     size_t free0 = 0, free1 = 0, total = 0;
     if (cuzk_gpu_mem_info(d->gpu, &free0, &total)) free0 = 0;
     cuzk_status st;
@@ -474,6 +479,9 @@ static void device_load(load_task *t)
         cd->bytes = bytes;
         c->last_used = cuzk_now();
     }
+    c->load_s[1] += cuzk_now() - t0;
+    if (cd->unfit) c->load_failures[1]++;
+    else c->loads[1]++;
     t->self->done = true;
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->done_cv);

@@ -8,7 +8,8 @@
 
 typedef struct server_http server_http;
 /* Listens on listen ("HOST:PORT", or "PORT" for every address; port 0: any free one) and serves
- * e until stopped. The message names the address when it cannot be bound. */
+ * e until stopped. HOST is an IPv4 address, localhost or [an IPv6 address]. A malformed address
+ * is CUZK_EINVAL and one that cannot be bound CUZK_EIO, the message naming it. e outlives it. */
 cuzk_status server_http_start(server_http **out, const char *listen, cuzk_engine *e) CUZK_WARN_UNUSED;
 unsigned server_http_port(const server_http *h); /* the port bound */
 void server_http_stop(server_http *h);

@@ -102,7 +102,10 @@ static void *handler_main(void *arg)
         in = grpc_byte_buffer_reader_readall(&rd);
         grpc_byte_buffer_reader_destroy(&rd);
     }
-    rpc_call view = {s, c->deadline, &c->gone};
+    /* one copy of a large request is enough */
+    grpc_byte_buffer_destroy(c->recv);
+    c->recv = NULL;
+    rpc_call view = {s, c->deadline, &c->gone, &in};
     rpc_reply r = {RPC_OK, "", NULL, 0};
     rpc_handle(&view, c->method, GRPC_SLICE_START_PTR(in), GRPC_SLICE_LENGTH(in), &r);
     grpc_slice_unref(in);
@@ -183,7 +186,9 @@ static void on_recv(cuzk_server *s, call_ctx *c, bool ok)
     pthread_attr_t a;
     pthread_attr_init(&a);
     pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setstacksize(&a, 256 * 1024);
+    /* the default 8 MiB would be fine too (only touched pages count); a smaller stack must
+     * still hold the static TLS of every library loaded (the CUDA runtime's is large) */
+    pthread_attr_setstacksize(&a, 2u << 20);
     pthread_t t;
     int err = pthread_create(&t, &a, handler_main, c);
     pthread_attr_destroy(&a);
@@ -191,7 +196,9 @@ static void on_recv(cuzk_server *s, call_ctx *c, bool ok)
         pthread_mutex_lock(&s->mu);
         s->calls--;
         pthread_mutex_unlock(&s->mu);
-        respond(c, RPC_RESOURCE_EXHAUSTED, "no thread for the call", NULL, 0);
+        char m[160];
+        snprintf(m, sizeof m, "no thread for the call: %s", strerror(err));
+        respond(c, RPC_RESOURCE_EXHAUSTED, m, NULL, 0);
     }
 }
 
@@ -238,10 +245,11 @@ static void server_free(cuzk_server *s)
     if (s->http) server_http_stop(s->http);
     if (s->server) grpc_server_destroy(s->server);
     if (s->cq) {
-        if (s->cq_started) {
-            grpc_completion_queue_shutdown(s->cq);
-            pthread_join(s->cq_thread, NULL);
-        }
+        grpc_completion_queue_shutdown(s->cq);
+        if (s->cq_started) pthread_join(s->cq_thread, NULL);
+        else /* the queue must be drained before it is destroyed */
+            while (grpc_completion_queue_next(s->cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type !=
+                   GRPC_QUEUE_SHUTDOWN) {}
         grpc_completion_queue_destroy(s->cq);
     }
     if (s->socket_path[0]) unlink(s->socket_path);

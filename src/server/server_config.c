@@ -25,6 +25,9 @@ static const cuzk_config_key server_keys[] = {
       "on SIGTERM/SIGINT: seconds the jobs in flight may take to finish before they are cancelled"),
     K("test_kinds", CUZK_CFG_BOOL, test_kinds, 0, 1, "false", "CUZK_DAEMON_TEST_KINDS",
       "accept the test proof kind 100 (a built-in circuit named by vanilla_proof; for load and fault tests)"),
+    K("test_synthetic", CUZK_CFG_BOOL, test_synthetic, 0, 1, "false", "CUZK_DAEMON_TEST_SYNTHETIC",
+      "test kinds use synthetic parameters made on the GPU, porep:SIZE synthetic vanilla data (timing only: "
+      "such proofs do not verify)"),
     S("param_dir", param_dir, CUZK_PARAM_DIR_DEFAULT, "FIL_PROOFS_PARAMETER_CACHE",
       "folder of the official .params and .vk files, looked up by their official names"),
     S("cache_dir", cache_dir, "", "CUZK_DAEMON_CACHE_DIR",

@@ -52,6 +52,7 @@ typedef struct {
     cuzk_server *s;
     double deadline;         /* cuzk_now() clock; 0: none */
     const atomic_bool *gone; /* the client went away (cancelled, disconnected, deadline) */
+    grpc_slice *in;          /* the request's bytes, released once decoded (NULL: not the caller's) */
 } rpc_call;
 
 /* A handler's answer: a gRPC status (and its message when not OK) and the encoded response. */

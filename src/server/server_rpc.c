@@ -89,6 +89,10 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
                    uint64_t *eid)
 {
     cuzk_server *s = call->s;
+    if (atomic_load(&s->stopping)) {
+        rpc_fail(r, RPC_UNAVAILABLE, "the daemon is shutting down");
+        return false;
+    }
     uint32_t kind = (uint32_t)q->proof_kind;
     if (kind == 0) {
         rpc_fail(r, RPC_INVALID_ARGUMENT,
@@ -374,9 +378,12 @@ static void do_prove(const rpc_call *call, const uint8_t *in, size_t len, rpc_re
     UNPACK(Cuzk__V1__ProveRequest, cuzk__v1__prove_request__descriptor, q);
     char job_id[256];
     uint64_t eid;
+    bool ok = false;
     if (!q->submit) rpc_fail(r, RPC_INVALID_ARGUMENT, "submit: missing (Prove carries a SubmitProofRequest)");
-    else if (submit(call, q->submit, r, job_id, &eid)) await_reply(call, job_id, eid, -1, r, true);
+    else ok = submit(call, q->submit, r, job_id, &eid);
+    /* the engine has its own copy of the input: the request's goes before the wait */
     protobuf_c_message_free_unpacked(&q->base, NULL);
+    if (ok) await_reply(call, job_id, eid, -1, r, true);
 }
 
 static void do_cancel(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)

@@ -3,8 +3,9 @@
  * request ids join; a CRITICAL job overtakes waiting NORMAL ones; queued and running jobs
  * cancel (and their inputs' memory comes back); host budgets refuse circuits that cannot fit;
  * failures injected by the test hook or by a circuit fail only their job; destroy with jobs in
- * flight wakes a waiter; the results store keeps result_max results; status, metrics,
- * preload and evict; bad requests are refused. `test_engine NAME...` runs only the named parts. */
+ * flight wakes a waiter; the results store keeps result_max results; status, per-job stage
+ * times, metrics (their histograms, and the text format checked line by line), preload and
+ * evict; bad requests are refused. `test_engine NAME...` runs only the named parts. */
 #define _GNU_SOURCE /* strcasestr, pthread_timedjoin_np */
 #include <jansson.h>
 #include <pthread.h>
@@ -300,6 +301,191 @@ static double metric_sum(const char *text, const char *name)
     return sum;
 }
 
+/* The value of one series ("name{labels}" exactly as written, or "name"); -1 when absent. */
+static double metric_value(const char *text, const char *series)
+{
+    size_t n = strlen(series);
+    for (const char *line = text; line && *line;) {
+        if (!strncmp(line, series, n) && line[n] == ' ') return strtod(line + n + 1, NULL);
+        line = strchr(line, '\n');
+        if (line) line++;
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------- exposition format */
+/* A checker of the Prometheus text format as the engine writes it: every line a comment
+ * ("# HELP name text", "# TYPE name type") or a sample "name{label="value",...} value"; every
+ * sample's family (the name, or a histogram's name without _bucket, _sum, _count) has HELP and
+ * TYPE lines before it, TYPE once; histogram series have cumulative buckets ending at +Inf,
+ * and _count equals the +Inf bucket. false with why. */
+enum { MAX_FAMILIES = 128 };
+typedef struct {
+    char name[96], type[16];
+    bool help;
+} family_seen;
+
+static family_seen *family_find(family_seen *f, int n, const char *name, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (strlen(f[i].name) == len && !strncmp(f[i].name, name, len)) return &f[i];
+    return NULL;
+}
+
+static bool name_char(char c, bool first)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || (!first && c >= '0' && c <= '9');
+}
+
+/* One sample line: its name's length, its labels (between the braces, or "") into labels, and
+ * its value; false when it is not one. */
+static bool parse_sample(const char *line, size_t len, size_t *name_len, char *labels, size_t cap, double *value)
+{
+    size_t i = 0;
+    while (i < len && name_char(line[i], i == 0)) i++;
+    if (!i) return false;
+    *name_len = i;
+    labels[0] = 0;
+    if (i < len && line[i] == '{') {
+        size_t start = ++i;
+        while (i < len && line[i] != '}') {
+            size_t l0 = i;
+            while (i < len && name_char(line[i], i == l0)) i++;
+            if (i == l0 || i + 1 >= len || line[i] != '=' || line[i + 1] != '"') return false;
+            for (i += 2; i < len && line[i] != '"'; i++)
+                if (line[i] == '\\' && (++i >= len || !strchr("\\\"n", line[i]))) return false;
+            if (i >= len) return false;
+            i++;
+            if (i < len && line[i] == ',') i++;
+        }
+        if (i >= len || i - start >= cap) return false;
+        memcpy(labels, line + start, i - start);
+        labels[i - start] = 0;
+        i++;
+    }
+    if (i >= len || line[i] != ' ') return false;
+    char buf[64];
+    size_t vl = len - i - 1;
+    if (!vl || vl >= sizeof buf) return false;
+    memcpy(buf, line + i + 1, vl);
+    buf[vl] = 0;
+    char *end;
+    *value = strtod(buf, &end);
+    return *end == 0;
+}
+
+static bool exposition_ok(const char *text, char *why, size_t cap)
+{
+    family_seen fam[MAX_FAMILIES];
+    int nf = 0;
+    char key[256] = "", labels[256];
+    double last_bucket = -1;
+    size_t nlen;
+    double v;
+    int lines = 0;
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        if (!nl) {
+            snprintf(why, cap, "the text does not end with a newline");
+            return false;
+        }
+        size_t len = (size_t)(nl - line);
+        lines++;
+        if (line[0] == '#') {
+            bool help = !strncmp(line, "# HELP ", 7), type = !strncmp(line, "# TYPE ", 7);
+            if (help || type) {
+                const char *name = line + 7;
+                size_t n = 0;
+                while (name + n < nl && name_char(name[n], n == 0)) n++;
+                if (!n || name + n >= nl || name[n] != ' ' || n >= sizeof fam[0].name) {
+                    snprintf(why, cap, "line %d: a malformed comment: %.*s", lines, (int)len, line);
+                    return false;
+                }
+                family_seen *f = family_find(fam, nf, name, n);
+                if (!f) {
+                    if (nf == MAX_FAMILIES) {
+                        snprintf(why, cap, "more than %d families", MAX_FAMILIES);
+                        return false;
+                    }
+                    f = &fam[nf++];
+                    memset(f, 0, sizeof *f);
+                    memcpy(f->name, name, n);
+                }
+                if (help) f->help = true;
+                if (type) {
+                    const char *t = name + n + 1;
+                    size_t tl = (size_t)(nl - t);
+                    bool known = false;
+                    for (const char *const *k =
+                             (const char *const[]){"counter", "gauge", "histogram", "summary", "untyped", NULL};
+                         *k; k++)
+                        known |= strlen(*k) == tl && !strncmp(t, *k, tl);
+                    if (f->type[0] || !known) {
+                        snprintf(why, cap, "line %d: %s: %.*s", lines, f->type[0] ? "a second TYPE" : "unknown type",
+                                 (int)len, line);
+                        return false;
+                    }
+                    memcpy(f->type, t, tl);
+                }
+            }
+            line = nl + 1;
+            continue;
+        }
+        if (!parse_sample(line, len, &nlen, labels, sizeof labels, &v)) {
+            snprintf(why, cap, "line %d is no sample: %.*s", lines, (int)len, line);
+            return false;
+        }
+        /* the family: the name itself, or a histogram's without its suffix */
+        family_seen *f = family_find(fam, nf, line, nlen);
+        const char *suffix = "";
+        for (const char *const *sf = (const char *const[]){"_bucket", "_sum", "_count", NULL}; !f && *sf; sf++) {
+            size_t sl = strlen(*sf);
+            if (nlen > sl && !strncmp(line + nlen - sl, *sf, sl)) {
+                f = family_find(fam, nf, line, nlen - sl);
+                if (f && strcmp(f->type, "histogram")) f = NULL;
+                suffix = *sf;
+            }
+        }
+        if (!f || !f->help || !f->type[0]) {
+            snprintf(why, cap, "line %d: a sample before its family's HELP and TYPE: %.*s", lines, (int)len, line);
+            return false;
+        }
+        if (!strcmp(suffix, "_bucket")) {
+            /* the series without its le label, to group its buckets */
+            char *le = strstr(labels, "le=\"");
+            if (!le) {
+                snprintf(why, cap, "line %d: a bucket without le: %.*s", lines, (int)len, line);
+                return false;
+            }
+            char k[256];
+            snprintf(k, sizeof k, "%.*s{%.*s}", (int)nlen, line, (int)(le - labels), labels);
+            if (strcmp(k, key)) last_bucket = -1;
+            snprintf(key, sizeof key, "%s", k);
+            if (v < last_bucket) {
+                snprintf(why, cap, "line %d: buckets not cumulative: %.*s", lines, (int)len, line);
+                return false;
+            }
+            last_bucket = v;
+            if (!strncmp(le, "le=\"+Inf\"", 9)) {
+                /* its _count: the series with _count for _bucket, without le */
+                char series[320];
+                size_t ll = (size_t)(le - labels);
+                if (ll && labels[ll - 1] == ',') ll--;
+                snprintf(series, sizeof series, "%.*s_count%s%.*s%s", (int)(nlen - 7), line, ll ? "{" : "", (int)ll,
+                         labels, ll ? "}" : "");
+                double count = metric_value(text, series);
+                if (count != v) {
+                    snprintf(why, cap, "%s is %g, its +Inf bucket %g", series, count, v);
+                    return false;
+                }
+            }
+        }
+        line = nl + 1;
+    }
+    if (!lines) snprintf(why, cap, "no lines");
+    return lines > 0;
+}
+
 static long rss_kib(void)
 {
     FILE *f = fopen("/proc/self/status", "r");
@@ -417,7 +603,8 @@ static void test_many_jobs_and_status(void)
 
     uint64_t ids[MANY];
     unsigned submitted = 0, completed = 0, verified = 0, shaped = 0, total_parts = 0, timelines = 0, timelines_json = 0,
-             timeline_shown = 0;
+             timeline_shown = 0, staged = 0, stages_shown = 0, loaded = 0;
+    double loads_s = 0;
     for (unsigned t = 0; t < SUBMITTERS; t++)
         for (unsigned i = 0; i < PER_SUBMITTER; i++) {
             submitter *s = &subs[t];
@@ -437,6 +624,21 @@ static void test_many_jobs_and_status(void)
                 r->run_s >= 0 && r->queue_s + r->run_s <= t1 - t0 + 0.01)
                 shaped++;
             if (result_verifies(r, &small, s->parts[i], s->seed[i])) verified++;
+            /* stage times: every stage but load in every job; one device proves a job's
+             * partitions one after another, then the proofs are verified, all after its start;
+             * a 1-partition job's witness comes before its proof (so before its start too), while
+             * a longer job's next witness overlaps the proof of the one before */
+            bool staged_ok = r->prove_s > 0 && r->witness_s > 0 && r->verify_s > 0 && r->load_s >= 0 &&
+                r->prove_s + r->verify_s <= r->run_s + 0.01 &&
+                (s->parts[i] > 1 || r->witness_s + r->prove_s + r->verify_s <= r->queue_s + r->run_s + 0.01);
+            staged += staged_ok;
+            if (!staged_ok && !stages_shown++)
+                fprintf(stderr,
+                        "    job %llu (%u partitions): load %g witness %g prove %g verify %g, queue %g run %g\n",
+                        (unsigned long long)s->id[i], s->parts[i], r->load_s, r->witness_s, r->prove_s, r->verify_s,
+                        r->queue_s, r->run_s);
+            loads_s += r->load_s;
+            loaded += r->load_s > 0;
             int jk = json_kind(r->timeline_json);
             timelines_json += jk > 0;
             timelines += jk == 2;
@@ -450,6 +652,8 @@ static void test_many_jobs_and_status(void)
     CHECK(verified == MANY);
     CHECK(timelines_json == MANY);
     CHECK(timelines == MANY); /* engine.h: a JSON array of spans */
+    CHECK(staged == MANY);
+    CHECK(loaded == 1 && loads_s > 0); /* the job that loaded the circuit has the load */
     /* the independent verification can fail: one input changed */
     {
         cuzk_job_result *r = &subs[0].res[2]; /* 3 partitions */
@@ -509,6 +713,43 @@ static void test_many_jobs_and_status(void)
         double v = metric_sum(metrics, "cuzk_jobs_completed_total");
         CHECK(v == MANY);
         if (v != MANY) fprintf(stderr, "    cuzk_jobs_completed_total sums to %g\n", v);
+        char why[512] = "";
+        bool ok = exposition_ok(metrics, why, sizeof why);
+        CHECK(ok);
+        if (!ok) fprintf(stderr, "    metrics: %s\n", why);
+        /* ... and the checker itself refuses what is not the format */
+        static const char *const bad[] = {
+            "a 1\n",                                    /* no HELP, no TYPE */
+            "# HELP a x\n# TYPE a gauge\na{b=\"c} 1\n", /* an open label value */
+            "# HELP a x\n# TYPE a gauge\na 1 2 3\n",    /* no value */
+            "# HELP a x\n# TYPE a gauge\na 1",          /* no newline at the end */
+            "# HELP h x\n# TYPE h histogram\nh_bucket{le=\"1\"} 2\nh_bucket{le=\"+Inf\"} 1\nh_count 1\n",
+            "# HELP h x\n# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 2\nh_count 1\n",
+        };
+        unsigned refused = 0;
+        for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) refused += !exposition_ok(bad[b], why, sizeof why);
+        CHECK(refused == sizeof bad / sizeof bad[0]);
+        CHECK(exposition_ok("# HELP h x\n# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 2\n"
+                            "h_sum 3\nh_count 2\n",
+                            why, sizeof why));
+        /* the histograms: every job ended once, its stages, its queue wait; one host load */
+        CHECK(metric_value(metrics, "cuzk_job_duration_seconds_bucket{kind=\"circuit\",le=\"+Inf\"}") == MANY);
+        CHECK(metric_value(metrics, "cuzk_job_duration_seconds_count{kind=\"circuit\"}") == MANY);
+        CHECK(metric_value(metrics, "cuzk_job_duration_seconds_count{kind=\"porep_c2\"}") == 0);
+        CHECK(metric_value(metrics, "cuzk_job_duration_seconds_sum{kind=\"circuit\"}") > 0);
+        CHECK(metric_value(metrics, "cuzk_job_queue_wait_seconds_count{kind=\"circuit\"}") == MANY);
+        CHECK(metric_value(metrics, "cuzk_job_stage_seconds_count{kind=\"circuit\",stage=\"witness\"}") == MANY);
+        CHECK(metric_value(metrics, "cuzk_job_stage_seconds_count{kind=\"circuit\",stage=\"prove\"}") == MANY);
+        CHECK(metric_value(metrics, "cuzk_job_stage_seconds_count{kind=\"circuit\",stage=\"verify\"}") == MANY);
+        CHECK(metric_value(metrics, "cuzk_job_stage_seconds_count{kind=\"circuit\",stage=\"load\"}") == 1);
+        CHECK(metric_value(metrics, "cuzk_param_loads_total{circuit=\"small\",tier=\"host\"}") == 1);
+        CHECK(metric_value(metrics, "cuzk_param_load_seconds_total{circuit=\"small\",tier=\"host\"}") > 0);
+        CHECK(metric_value(metrics, "cuzk_device_busy_seconds_total{device=\"-1\"}") > 0);
+        CHECK(metric_value(metrics, "cuzk_circuit_resident_bytes{circuit=\"small\",tier=\"host\"}") > 0);
+        CHECK(metric_value(metrics, "cuzk_host_budget_bytes") > 0);
+        /* the names the metrics have always had */
+        CHECK(metric_value(metrics, "cuzk_partitions_proved_total") == total_parts);
+        CHECK(metric_sum(metrics, "cuzk_stage_seconds_total") > 0);
     }
     free(metrics);
 
@@ -539,6 +780,13 @@ static void test_many_jobs_and_status(void)
     CHECK(cuzk_engine_preload(e, "no-such-circuit", &secs) != CUZK_OK);
     /* still proves after the round trip */
     expect_completed(e, submit_circuit(e, "small", 1, 7, CUZK_PRIORITY_NORMAL));
+    metrics = cuzk_engine_metrics(e);
+    CHECK(metrics != NULL);
+    if (metrics) {
+        CHECK(metric_value(metrics, "cuzk_job_duration_seconds_bucket{kind=\"circuit\",le=\"+Inf\"}") == MANY + 1);
+        CHECK(metric_value(metrics, "cuzk_param_loads_total{circuit=\"small\",tier=\"host\"}") == 2);
+    }
+    free(metrics);
     cuzk_engine_destroy(e);
 }
 
@@ -916,6 +1164,12 @@ static void test_injected_failures(void)
     CHECK(st->failed[ci] == 2 && st->completed[ci] == N - 1 + 2);
     CHECK(st->devices[0].in_service); /* a failure that is no device error leaves it in service */
     free(st);
+    /* every job that ended is in the latency histogram, failed ones too */
+    char *metrics = cuzk_engine_metrics(e);
+    CHECK(metrics &&
+          metric_value(metrics, "cuzk_job_duration_seconds_bucket{kind=\"circuit\",le=\"+Inf\"}") == N - 1 + 2 + 2);
+    CHECK(metrics && metric_value(metrics, "cuzk_jobs_completed_total{kind=\"circuit\",status=\"failed\"}") == 2);
+    free(metrics);
     cuzk_engine_destroy(e);
 }
 

@@ -164,7 +164,9 @@ typedef struct {
     char *timeline_json;   /* the job's spans, a JSON array of {name, parent, start, seconds[, other]} (malloc'd) */
     double queue_s, run_s; /* submit to first partition on a device; from there to the end */
     /* the job's timeline summed by stage (ended jobs): loading its circuit's parameters and
-     * precompiled circuit, witnesses (and a, b, c on the CPU), proving on the devices, verifying */
+     * precompiled circuit, witnesses (and a, b, c on the CPU), proving on the devices, verifying;
+     * each second once (in the innermost stage around it). Stages overlap in time: a partition's
+     * witness is made while the one before is proved */
     double load_s, witness_s, prove_s, verify_s;
 } cuzk_job_result;
 void cuzk_job_result_free(cuzk_job_result *r);
@@ -228,7 +230,8 @@ typedef struct {
 void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
 /* The status as one JSON object (malloc'd). */
 char *cuzk_engine_status_json(cuzk_engine *e);
-/* Prometheus text exposition of the counters (malloc'd). */
+/* Prometheus text exposition (format 0.0.4) of the counters, gauges and latency histograms
+ * (malloc'd). */
 char *cuzk_engine_metrics(cuzk_engine *e);
 
 /* Makes a circuit resident (parameters and precompiled circuit, on every GPU that has room, or

@@ -34,6 +34,7 @@ typedef struct {
     unsigned max_calls;         /* calls handled at once; beyond, RESOURCE_EXHAUSTED */
     unsigned drain_grace_s;     /* on stop: seconds in-flight jobs may take to finish before cancel */
     bool test_kinds;            /* accept CUZK_SERVER_TEST_KIND */
+    bool test_synthetic;        /* ... proved with synthetic parameters made on the GPU (timing only) */
     char param_dir[512];        /* official .params/.vk files (env FIL_PROOFS_PARAMETER_CACHE) */
     char cache_dir[512];        /* precompiled circuits kept across restarts ("": recorded in memory) */
     char log_file[512];         /* one JSON line per ended job ("": standard error); reopened by SIGHUP */

@@ -1,0 +1,234 @@
+/* The engine's Prometheus metrics (text exposition format 0.0.4): counters of jobs, partitions
+ * and stages, latency histograms by proof kind (a job's total, its queue wait, each of its
+ * stages; recorded as jobs end), parameter loads by circuit, and gauges of the queues, the
+ * devices and memory by tier. Every family has its HELP and TYPE lines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+/* Seconds: a WinningPoSt partition (tens of ms) up to a 32 GiB PoRep queued behind others. */
+static const double hist_bounds[HIST_BOUNDS] = {0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,   2.5,
+                                                5,    10,    30,   60,  120,  300, 600, 1800};
+
+static void hist_observe(engine_hist *h, double v)
+{
+    int b = 0;
+    while (b < HIST_BOUNDS && v > hist_bounds[b]) b++;
+    h->n[b]++;
+    h->count++;
+    h->sum += v;
+}
+
+void metrics_job_ended(cuzk_engine *e, const engine_job *j)
+{
+    int k = cuzk_kind_index(j->kind);
+    if (k < 0) return;
+    hist_observe(&e->job_hist[k], j->end_t - j->submit_t);
+    if (j->started) hist_observe(&e->queue_hist[k], j->start_t - j->submit_t);
+    for (int s = 0; s < JOB_STAGES; s++)
+        if (j->stages.seen[s]) hist_observe(&e->stage_hist[s][k], j->stages.seconds[s]);
+}
+
+/* The kind's label value (the names the metrics have always used). */
+static const char *metric_kind(int k)
+{
+    static const char *const names[CUZK_KINDS] = {"porep_c2", "snap_update", "window_post", "winning_post", "circuit"};
+    return names[k];
+}
+
+/* A label value as the exposition format escapes it: backslash, double quote, newline. */
+static void label_value(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '\\' || *s == '"') fputc('\\', f);
+        if (*s == '\n') fputs("\\n", f);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void family(FILE *f, const char *name, const char *type, const char *help)
+{
+    fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* One histogram series: cumulative buckets, +Inf (the count), sum and count. labels: "a=\"b\"". */
+static void hist_print(FILE *f, const char *name, const char *labels, const engine_hist *h)
+{
+    uint64_t cum = 0;
+    for (int b = 0; b < HIST_BOUNDS; b++) {
+        cum += h->n[b];
+        fprintf(f, "%s_bucket{%s,le=\"%g\"} %llu\n", name, labels, hist_bounds[b], (unsigned long long)cum);
+    }
+    fprintf(f, "%s_bucket{%s,le=\"+Inf\"} %llu\n", name, labels, (unsigned long long)h->count);
+    fprintf(f, "%s_sum{%s} %.6f\n", name, labels, h->sum);
+    fprintf(f, "%s_count{%s} %llu\n", name, labels, (unsigned long long)h->count);
+}
+
+/* What the engine counts (locked). */
+static void counters(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
+{
+    family(f, "cuzk_jobs_submitted_total", "counter", "Jobs submitted, by proof kind.");
+    for (int k = 0; k < CUZK_KINDS; k++)
+        fprintf(f, "cuzk_jobs_submitted_total{kind=\"%s\"} %llu\n", metric_kind(k),
+                (unsigned long long)e->submitted[k]);
+    family(f, "cuzk_jobs_completed_total", "counter", "Jobs ended, by kind and outcome.");
+    for (int k = 0; k < CUZK_KINDS; k++) {
+        fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"completed\"} %llu\n", metric_kind(k),
+                (unsigned long long)e->completed[k]);
+        fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"failed\"} %llu\n", metric_kind(k),
+                (unsigned long long)e->failed[k]);
+        fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"cancelled\"} %llu\n", metric_kind(k),
+                (unsigned long long)e->cancelled[k]);
+    }
+    family(f, "cuzk_queue_depth", "gauge", "Jobs queued or running now.");
+    for (int k = 0; k < CUZK_KINDS; k++) {
+        fprintf(f, "cuzk_queue_depth{kind=\"%s\",state=\"queued\"} %u\n", metric_kind(k), s->queued[k]);
+        fprintf(f, "cuzk_queue_depth{kind=\"%s\",state=\"running\"} %u\n", metric_kind(k), s->running[k]);
+    }
+    family(f, "cuzk_queue_wait_seconds_total", "counter", "Time from submit to the first partition on a device.");
+    for (int k = 0; k < CUZK_KINDS; k++)
+        fprintf(f, "cuzk_queue_wait_seconds_total{kind=\"%s\"} %.6f\n", metric_kind(k), e->queue_wait_s[k]);
+    family(f, "cuzk_partitions_proved_total", "counter", "Partitions proved, on every device.");
+    fprintf(f, "cuzk_partitions_proved_total %llu\n", (unsigned long long)e->partitions_proved);
+    family(f, "cuzk_stage_seconds_total", "counter", "Every ended job's timeline, summed by span name.");
+    for (int i = 0; i < ENGINE_STAGES && e->stages[i].name[0]; i++) {
+        fputs("cuzk_stage_seconds_total{stage=", f);
+        label_value(f, e->stages[i].name);
+        fprintf(f, "} %.6f\n", e->stages[i].seconds);
+    }
+    family(f, "cuzk_reclaimed_bytes_total", "counter", "Bytes freed by the background reclaimer.");
+    fprintf(f, "cuzk_reclaimed_bytes_total %llu\n", (unsigned long long)e->reclaimed_bytes);
+    family(f, "cuzk_reclaim_seconds_total", "counter", "Time the background reclaimer spent freeing.");
+    fprintf(f, "cuzk_reclaim_seconds_total %.6f\n", e->reclaim_s);
+}
+
+/* The latency histograms, every kind (and stage) always, so that a series never disappears
+ * (locked). */
+static void histograms(cuzk_engine *e, FILE *f)
+{
+    char labels[96];
+    family(f, "cuzk_job_duration_seconds", "histogram",
+           "Jobs from submit to end, by proof kind (every outcome), recorded as they end.");
+    for (int k = 0; k < CUZK_KINDS; k++) {
+        snprintf(labels, sizeof labels, "kind=\"%s\"", metric_kind(k));
+        hist_print(f, "cuzk_job_duration_seconds", labels, &e->job_hist[k]);
+    }
+    family(f, "cuzk_job_queue_wait_seconds", "histogram",
+           "Jobs from submit to the first partition on a device, by proof kind (jobs that got there).");
+    for (int k = 0; k < CUZK_KINDS; k++) {
+        snprintf(labels, sizeof labels, "kind=\"%s\"", metric_kind(k));
+        hist_print(f, "cuzk_job_queue_wait_seconds", labels, &e->queue_hist[k]);
+    }
+    family(f, "cuzk_job_stage_seconds", "histogram",
+           "A job's time in one stage (load, witness, prove, verify; its partitions summed), by proof kind.");
+    for (int st = 0; st < JOB_STAGES; st++)
+        for (int k = 0; k < CUZK_KINDS; k++) {
+            snprintf(labels, sizeof labels, "kind=\"%s\",stage=\"%s\"", metric_kind(k), stage_name(st));
+            hist_print(f, "cuzk_job_stage_seconds", labels, &e->stage_hist[st][k]);
+        }
+}
+
+static void circuit_series(FILE *f, const char *name, const char *circuit, const char *tier)
+{
+    fprintf(f, "%s{circuit=", name);
+    label_value(f, circuit);
+    fprintf(f, ",tier=\"%s\"} ", tier);
+}
+
+/* Loads by circuit and tier (locked). */
+static void loads(cuzk_engine *e, FILE *f)
+{
+    static const char *const tiers[2] = {"host", "device"};
+    family(f, "cuzk_param_loads_total", "counter",
+           "Loads of a circuit's parameters and precompiled circuit that made it resident, by tier.");
+    for (const engine_circuit *c = e->circuits; c; c = c->next)
+        for (int t = 0; t < 2; t++) {
+            circuit_series(f, "cuzk_param_loads_total", c->id, tiers[t]);
+            fprintf(f, "%llu\n", (unsigned long long)c->loads[t]);
+        }
+    family(f, "cuzk_param_load_failures_total", "counter",
+           "Loads that failed or did not fit the tier's budget, by circuit and tier.");
+    for (const engine_circuit *c = e->circuits; c; c = c->next)
+        for (int t = 0; t < 2; t++) {
+            circuit_series(f, "cuzk_param_load_failures_total", c->id, tiers[t]);
+            fprintf(f, "%llu\n", (unsigned long long)c->load_failures[t]);
+        }
+    family(f, "cuzk_param_load_seconds_total", "counter", "Time spent loading, by circuit and tier (every load).");
+    for (const engine_circuit *c = e->circuits; c; c = c->next)
+        for (int t = 0; t < 2; t++) {
+            circuit_series(f, "cuzk_param_load_seconds_total", c->id, tiers[t]);
+            fprintf(f, "%.6f\n", c->load_s[t]);
+        }
+}
+
+/* Devices and memory, from the status snapshot. */
+static void gauges(const cuzk_engine_status *s, FILE *f)
+{
+    family(f, "cuzk_device_busy_seconds_total", "counter", "Time a device spent proving (ordinal -1: the CPU).");
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_busy_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal, s->devices[i].busy_s);
+    family(f, "cuzk_device_idle_seconds_total", "counter", "Time a device did not prove since the engine started.");
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_idle_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal, s->devices[i].idle_s);
+    family(f, "cuzk_device_gap_seconds_total", "counter", "Idle time between partitions while work waited.");
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_gap_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal,
+                s->devices[i].gap_total_s);
+    family(f, "cuzk_device_partitions_total", "counter", "Partitions proved, by device.");
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_partitions_total{device=\"%d\"} %llu\n", s->devices[i].ordinal,
+                (unsigned long long)s->devices[i].partitions_proved);
+    family(f, "cuzk_device_in_service", "gauge", "1 while a device proves, 0 once taken out of service.");
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_in_service{device=\"%d\"} %d\n", s->devices[i].ordinal, s->devices[i].in_service);
+    family(f, "cuzk_device_resident_bytes", "gauge", "Parameters and circuits resident on a device.");
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_resident_bytes{device=\"%d\"} %llu\n", s->devices[i].ordinal,
+                (unsigned long long)s->devices[i].resident_bytes);
+    family(f, "cuzk_device_budget_bytes", "gauge", "What a device may hold resident (engine.device_budget).");
+    for (unsigned i = 0; i < s->ndevices; i++)
+        fprintf(f, "cuzk_device_budget_bytes{device=\"%d\"} %llu\n", s->devices[i].ordinal,
+                (unsigned long long)s->devices[i].budget_bytes);
+    family(f, "cuzk_device_memory_total_bytes", "gauge", "A GPU's memory as the driver reports it.");
+    for (unsigned i = 0; i < s->ndevices; i++)
+        if (s->devices[i].ordinal >= 0)
+            fprintf(f, "cuzk_device_memory_total_bytes{device=\"%d\"} %llu\n", s->devices[i].ordinal,
+                    (unsigned long long)s->devices[i].mem_total);
+    family(f, "cuzk_device_memory_free_bytes", "gauge", "A GPU's free memory as the driver reports it.");
+    for (unsigned i = 0; i < s->ndevices; i++)
+        if (s->devices[i].ordinal >= 0)
+            fprintf(f, "cuzk_device_memory_free_bytes{device=\"%d\"} %llu\n", s->devices[i].ordinal,
+                    (unsigned long long)s->devices[i].mem_free);
+    family(f, "cuzk_circuit_resident_bytes", "gauge",
+           "A circuit's parameters and precompiled circuit by tier (device: summed over the GPUs).");
+    for (unsigned i = 0; i < s->ncircuits; i++) {
+        circuit_series(f, "cuzk_circuit_resident_bytes", s->circuits[i].id, "host");
+        fprintf(f, "%llu\n", (unsigned long long)s->circuits[i].host_bytes);
+        circuit_series(f, "cuzk_circuit_resident_bytes", s->circuits[i].id, "device");
+        fprintf(f, "%llu\n", (unsigned long long)s->circuits[i].device_bytes);
+    }
+    family(f, "cuzk_host_bytes", "gauge", "Host memory held: parameters, circuits, witness buffers, job inputs.");
+    fprintf(f, "cuzk_host_bytes %llu\n", (unsigned long long)s->host_bytes);
+    family(f, "cuzk_host_budget_bytes", "gauge", "What the host memory held may reach (engine.host_budget).");
+    fprintf(f, "cuzk_host_budget_bytes %llu\n", (unsigned long long)s->host_budget);
+    family(f, "cuzk_pinned_bytes", "gauge", "Host memory page-locked for uploads to the GPUs.");
+    fprintf(f, "cuzk_pinned_bytes %llu\n", (unsigned long long)s->pinned_bytes);
+    family(f, "cuzk_uptime_seconds", "gauge", "Time since the engine started.");
+    fprintf(f, "cuzk_uptime_seconds %.3f\n", s->uptime_s);
+}
+
+static void metrics_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
+{
+    pthread_mutex_lock(&e->mu);
+    counters(e, s, f);
+    histograms(e, f);
+    loads(e, f);
+    pthread_mutex_unlock(&e->mu);
+    gauges(s, f);
+}
+
+char *cuzk_engine_metrics(cuzk_engine *e) { return report_text(e, metrics_body); }

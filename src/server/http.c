@@ -1,0 +1,250 @@
+/* The daemon's HTTP endpoint on libmicrohttpd: GET (and HEAD) /metrics and /status. The socket
+ * is bound here rather than by libmicrohttpd so that a refused address is reported with the
+ * system's reason; libmicrohttpd serves it from its own thread, with a limit on connections and
+ * an idle timeout so that slow or silent clients cannot hold it. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "http.h"
+
+#define HTTP_CONNECTIONS 64 /* at once; beyond, new ones are refused until one ends */
+#define HTTP_IDLE_S 10      /* a connection that sends nothing this long is closed */
+
+struct server_http {
+    struct MHD_Daemon *d;
+    cuzk_engine *e;
+    unsigned port;
+};
+
+/* ---------------------------------------------------------------- the address */
+/* "HOST:PORT", "[IPv6]:PORT" or "PORT" into a socket address (every address for "PORT" and an
+ * empty host: IPv6 and IPv4 both where IPv6 is available, so *any is set for a fallback). */
+static cuzk_status parse_addr(const char *addr, struct sockaddr_storage *ss, socklen_t *len, bool *any)
+{
+    *any = false;
+    memset(ss, 0, sizeof *ss);
+    if (!addr || !addr[0]) return cuzk_fail(CUZK_EINVAL, "HTTP listen address: empty (HOST:PORT or PORT)");
+    char host[64] = "";
+    const char *port_s = addr;
+    bool v6 = false;
+    if (addr[0] == '[') {
+        const char *close = strchr(addr, ']');
+        if (!close || close[1] != ':' || (size_t)(close - addr - 1) >= sizeof host)
+            return cuzk_fail(CUZK_EINVAL, "HTTP listen address %s: an IPv6 address is written [ADDRESS]:PORT", addr);
+        memcpy(host, addr + 1, (size_t)(close - addr - 1));
+        port_s = close + 2;
+        v6 = true;
+    } else if (strchr(addr, ':')) {
+        const char *colon = strchr(addr, ':');
+        if (strchr(colon + 1, ':'))
+            return cuzk_fail(CUZK_EINVAL, "HTTP listen address %s: an IPv6 address is written [ADDRESS]:PORT", addr);
+        if ((size_t)(colon - addr) >= sizeof host)
+            return cuzk_fail(CUZK_EINVAL, "HTTP listen address %s: the host is too long", addr);
+        memcpy(host, addr, (size_t)(colon - addr));
+        port_s = colon + 1;
+    }
+    size_t digits = strspn(port_s, "0123456789");
+    unsigned long port = digits && digits <= 5 && !port_s[digits] ? strtoul(port_s, NULL, 10) : 65536;
+    if (port > 65535)
+        return cuzk_fail(CUZK_EINVAL, "HTTP listen address %s: the port is not a number 0..65535 (HOST:PORT or PORT)",
+                         addr);
+    if (!strcmp(host, "localhost")) snprintf(host, sizeof host, "127.0.0.1");
+    if (v6) {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons((uint16_t)port);
+        if (inet_pton(AF_INET6, host, &a->sin6_addr) != 1)
+            return cuzk_fail(CUZK_EINVAL, "HTTP listen address %s: '%s' is no IPv6 address", addr, host);
+        *len = sizeof *a;
+        return CUZK_OK;
+    }
+    if (!host[0]) {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons((uint16_t)port);
+        a->sin6_addr = in6addr_any;
+        *len = sizeof *a;
+        *any = true;
+        return CUZK_OK;
+    }
+    struct sockaddr_in *a = (struct sockaddr_in *)ss;
+    a->sin_family = AF_INET;
+    a->sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, host, &a->sin_addr) != 1)
+        return cuzk_fail(CUZK_EINVAL, "HTTP listen address %s: '%s' is no IPv4 address, [IPv6 address] or localhost",
+                         addr, host);
+    *len = sizeof *a;
+    return CUZK_OK;
+}
+
+/* Every address on IPv4 alone (no IPv6 on this machine). */
+static void ipv4_any(struct sockaddr_storage *ss, socklen_t *len)
+{
+    uint16_t port = ((struct sockaddr_in6 *)ss)->sin6_port;
+    memset(ss, 0, sizeof *ss);
+    struct sockaddr_in *a = (struct sockaddr_in *)ss;
+    a->sin_family = AF_INET;
+    a->sin_port = port;
+    a->sin_addr.s_addr = htonl(INADDR_ANY);
+    *len = sizeof *a;
+}
+
+/* A socket bound to ss and listening, or -1 with errno (and *step: the call that failed). */
+static int bind_one(const struct sockaddr_storage *ss, socklen_t len, bool dual_stack, const char **step)
+{
+    *step = "socket";
+    int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int one = 1, zero = 0;
+    /* a restart binds again while the last run's connections linger (a live listener still refuses) */
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (dual_stack) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
+    *step = "bind";
+    if (!bind(fd, (const struct sockaddr *)ss, len)) {
+        *step = "listen";
+        if (!listen(fd, HTTP_CONNECTIONS)) return fd;
+    }
+    int err = errno;
+    close(fd);
+    errno = err;
+    return -1;
+}
+
+/* A listening socket on addr; *port: the one bound. */
+static cuzk_status open_listener(const char *addr, int *out, unsigned *port)
+{
+    *out = -1;
+    struct sockaddr_storage ss;
+    socklen_t len = 0;
+    bool any = false;
+    cuzk_status st = parse_addr(addr, &ss, &len, &any);
+    if (st) return st;
+    const char *step;
+    int fd = bind_one(&ss, len, any, &step);
+    if (fd < 0 && any && (errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT || errno == EADDRNOTAVAIL)) {
+        ipv4_any(&ss, &len);
+        fd = bind_one(&ss, len, false, &step);
+    }
+    struct sockaddr_storage bound;
+    socklen_t blen = sizeof bound;
+    if (fd >= 0 && getsockname(fd, (struct sockaddr *)&bound, &blen)) {
+        step = "getsockname";
+        int err = errno;
+        close(fd);
+        errno = err;
+        fd = -1;
+    }
+    if (fd < 0) return cuzk_fail(CUZK_EIO, "HTTP listen address %s: %s: %s", addr, step, strerror(errno));
+    *port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
+                                              : ((struct sockaddr_in *)&bound)->sin_port);
+    *out = fd;
+    return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------- requests */
+/* Queues body (malloc'd, taken; NULL: out of memory, a 500) with its content type. */
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, const char *type, char *body, const char *allow)
+{
+    if (!body) {
+        code = MHD_HTTP_INTERNAL_SERVER_ERROR;
+        type = "text/plain; charset=utf-8";
+        body = strdup("out of memory\n");
+        if (!body) return MHD_NO;
+    }
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    if (allow) MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+    enum MHD_Result ret = MHD_queue_response(c, code, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* A printf text (malloc'd; NULL when out of memory). */
+static char *text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *text(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (!s) return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+/* GET and HEAD are answered once the request is in (a body sent with them is dropped), so that
+ * the connection may be kept for the next scrape; other methods at once, from their headers
+ * (their body is not read: the connection is closed after the answer). */
+static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                              const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
+{
+    server_http *h = cls;
+    (void)version;
+    (void)upload_data;
+    if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+        return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
+                     text("method %s not allowed: GET /metrics or /status\n", method), "GET, HEAD");
+    if (!*con_cls) {
+        *con_cls = h; /* not NULL: the headers are in, the next call has the body or its end */
+        return MHD_YES;
+    }
+    if (*upload_data_size) {
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    if (!strcmp(url, "/metrics"))
+        return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", cuzk_engine_metrics(h->e), NULL);
+    if (!strcmp(url, "/status")) return reply(c, MHD_HTTP_OK, "application/json", cuzk_engine_status_json(h->e), NULL);
+    return reply(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
+                 text("not found: %s (GET /metrics or /status)\n", url), NULL);
+}
+
+/* ---------------------------------------------------------------- start / stop */
+cuzk_status server_http_start(server_http **out, const char *listen, cuzk_engine *e)
+{
+    *out = NULL;
+    server_http *h = calloc(1, sizeof *h);
+    if (!h) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    h->e = e;
+    int fd = -1;
+    cuzk_status st = open_listener(listen, &fd, &h->port);
+    if (st) {
+        free(h);
+        return st;
+    }
+    /* the daemon takes the socket (and closes it when stopped) */
+    h->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, answer, h, MHD_OPTION_LISTEN_SOCKET, fd,
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
+                            (unsigned)HTTP_IDLE_S, MHD_OPTION_END);
+    if (!h->d) {
+        close(fd);
+        free(h);
+        return cuzk_fail(CUZK_EIO, "HTTP listen address %s: the HTTP server (libmicrohttpd) did not start", listen);
+    }
+    *out = h;
+    return CUZK_OK;
+}
+
+unsigned server_http_port(const server_http *h) { return h ? h->port : 0; }
+
+void server_http_stop(server_http *h)
+{
+    if (!h) return;
+    MHD_stop_daemon(h->d);
+    free(h);
+}

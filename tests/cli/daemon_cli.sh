@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The daemon as an operator meets it: start, config keys, the job log (one JSON line per job,
+# reopened by SIGHUP), bad addresses, a path that is no socket, a second daemon, the client's
+# verbs and exit codes, bench throughput, SIGTERM drain (exit 0, socket removed), kill -9 and
+# a restart on the same socket.
+. "$(dirname "$0")/lib.bash"
+
+P=$WORK/params
+mkdir -p "$P"
+expect_ok "setup random:1024" "$CUZK" setup --circuit random:1024 --params "$P/cuzk-test-random-1024.params" \
+  --vk "$P/cuzk-test-random-1024.vk" --quiet
+SOCK=$WORK/run/cuzk.sock
+A=unix://$SOCK
+DPID=""
+cleanup() { [ -n "$DPID" ] && kill -9 "$DPID" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+# start_daemon LOG ARGS...: runs the daemon in the background until it says it listens
+start_daemon() {
+  local log=$1; shift
+  FIL_PROOFS_PARAMETER_CACHE=$P "$CUZK" daemon "$@" >"$log" 2>&1 &
+  DPID=$!
+  for _ in $(seq 1 100); do
+    grep -q "listening on" "$log" 2>/dev/null && return 0
+    kill -0 "$DPID" 2>/dev/null || break
+    sleep 0.1
+  done
+  fail "daemon did not start: $(head -c 400 "$log")"
+  return 1
+}
+
+expect_ok "daemon --help" "$CUZK" daemon --help
+grep -q -- "--listen" out.txt || fail "daemon --help lacks --listen"
+expect_ok "client --help" "$CUZK" client --help
+expect_ok "config lists [daemon]" "$CUZK" config --print-defaults
+grep -q '^\[daemon\]' out.txt && grep -q '^listen = unix:///run/cuzk/cuzk.sock' out.txt ||
+  fail "config --print-defaults lacks the [daemon] section"
+grep -q 'FIL_PROOFS_PARAMETER_CACHE' out.txt || fail "param_dir's env override is not listed"
+
+# bad addresses and files in the way
+expect_fail "relative socket path" 1 "absolute" "$CUZK" daemon --listen unix://relative.sock
+expect_fail "not an address" 1 "neither unix:///PATH nor HOST:PORT" "$CUZK" daemon --listen nonsense
+expect_fail "port out of range" 1 "outside 0..65535" "$CUZK" daemon --listen 127.0.0.1:70000
+touch plain
+expect_fail "a regular file at the socket path" 1 "not a socket" "$CUZK" daemon --listen "unix://$WORK/plain"
+[ -f plain ] || fail "the regular file was replaced"
+printf '[daemon]\nmax_calls = 0\n' >bad.ini
+expect_fail "max_calls out of range" 2 "daemon.max_calls" "$CUZK" daemon --config bad.ini
+printf '[daemon]\nlisten = unix://%s\nlog_file = %s/jobs.log\ntest_kinds = true\n' "$SOCK" "$WORK" >d.ini
+
+start_daemon d1.log --config d.ini
+[ "$(stat -c %a "$SOCK" 2>/dev/null)" = 600 ] || fail "socket mode is $(stat -c %a "$SOCK" 2>/dev/null), not 600"
+expect_fail "a second daemon on the socket" 1 "another daemon is listening" "$CUZK" daemon --listen "$A"
+
+expect_ok "client prove" "$CUZK" client prove --addr "$A" --kind test --circuit random:1024 --partition 1 \
+  --request-id one --proof one.proof
+[ "$(stat -c %s one.proof 2>/dev/null)" = 384 ] || fail "the proof is not 2 x 192 bytes"
+expect_ok "client submit" "$CUZK" client submit --addr "$A" --kind test --circuit random:1024 --request-id two
+expect_ok "client await" "$CUZK" client await --addr "$A" --job two --proof two.proof
+grep -q COMPLETED out.txt || fail "await did not say COMPLETED"
+expect_fail "await an unknown job" 1 "NOT_FOUND" "$CUZK" client await --addr "$A" --job nope
+echo 'not a C1 at all' >garbage.json
+expect_fail "PoRep of garbage: FAILED in-band" 1 "FAILED: the C1 output" "$CUZK" client prove --addr "$A" \
+  --kind porep --c1 garbage.json
+expect_fail "kind 0" 1 "INVALID_ARGUMENT: proof_kind" "$CUZK" client prove --addr "$A" --kind 0 --c1 d.ini
+expect_fail "unsupported kind" 1 "unsupported proof kind" "$CUZK" client prove --addr "$A" --kind winning-post \
+  --vanilla <(echo '["AAEC"]') --randomness "$(printf '%064d' 0)"
+expect_fail "no --addr" 2 "addr" "$CUZK" client status
+expect_fail "unknown verb" 2 "unknown verb" "$CUZK" client frobnicate --addr "$A"
+expect_ok "client status" "$CUZK" client status --addr "$A"
+grep -q '"total_proofs_completed": 2' out.txt || fail "status does not count 2 proofs: $(head -c 300 out.txt)"
+expect_ok "client metrics" "$CUZK" client metrics --addr "$A"
+grep -q '^cuzk_jobs_completed_total{kind="circuit",status="completed"} 2' out.txt || fail "metrics lack the 2 jobs"
+expect_ok "client preload" "$CUZK" client preload --addr "$A" --circuit-id random:1024
+expect_ok "client evict" "$CUZK" client evict --addr "$A" --circuit-id random:1024
+grep -q "evicted" out.txt || fail "evict did not evict"
+expect_ok "bench throughput" "$CUZK" bench throughput --addr "$A" --kind test --circuit random:1024 --jobs 20 \
+  --concurrency 4 --json
+grep -q '"completed":20' out.txt || fail "bench throughput: $(cat out.txt)"
+
+# the job log: one JSON object per line, every job there; SIGHUP reopens it after a rotation
+python3 - "$WORK/jobs.log" <<'PY' || fail "the job log is not one JSON object per line"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) >= 24, len(lines)
+for l in lines:
+    j = json.loads(l)
+    assert "timeline" in j and "state" in j
+PY
+mv jobs.log jobs.log.1
+kill -HUP "$DPID"
+sleep 0.3
+expect_ok "prove after SIGHUP" "$CUZK" client prove --addr "$A" --kind test --circuit random:1024 --request-id three
+sleep 0.3
+[ -s jobs.log ] && grep -q '"request_id":"three"' jobs.log || fail "SIGHUP did not reopen the job log"
+grep -q '"request_id":"three"' jobs.log.1 && fail "the rotated log got the new line"
+
+# SIGTERM with a job in flight: it finishes (grace 60 s), exit 0, the socket goes
+expect_ok "submit before SIGTERM" "$CUZK" client submit --addr "$A" --kind test --circuit random:1024 \
+  --partition 7 --request-id four
+kill -TERM "$DPID"
+wait "$DPID"
+rc=$?
+DPID=""
+[ "$rc" = 0 ] || fail "the daemon exited $rc on SIGTERM"
+[ -e "$SOCK" ] && fail "the socket is still there after SIGTERM"
+grep -q '"request_id":"four".*"state":"COMPLETED"\|"state":"COMPLETED".*"request_id":"four"' jobs.log ||
+  fail "the job in flight did not complete in the drain"
+grep -q "stopped" d1.log || fail "no stop message: $(tail -c 300 d1.log)"
+
+# kill -9 leaves a stale socket: a restart replaces it and serves
+start_daemon d2.log --config d.ini
+kill -9 "$DPID"
+wait "$DPID" 2>/dev/null
+DPID=""
+[ -S "$SOCK" ] || fail "no stale socket after kill -9"
+start_daemon d3.log --config d.ini
+expect_ok "prove after a restart" "$CUZK" client prove --addr "$A" --kind test --circuit random:1024 --request-id five
+kill -TERM "$DPID"
+wait "$DPID"
+DPID=""
+
+# loopback TCP, port 0
+start_daemon d4.log --listen 127.0.0.1:0 --test-kinds
+TA=$(sed -n 's/.*listening on \([0-9.]*:[0-9]*\).*/\1/p' d4.log)
+[ -n "$TA" ] || fail "no TCP address in: $(head -c 300 d4.log)"
+expect_ok "prove over TCP" "$CUZK" client prove --addr "$TA" --kind test --circuit random:1024
+expect_fail "a second daemon on the port" 1 "cannot bind" "$CUZK" daemon --listen "$TA"
+kill -TERM "$DPID"
+wait "$DPID"
+DPID=""
+finish

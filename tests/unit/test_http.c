@@ -1,0 +1,273 @@
+/* The daemon's HTTP endpoint over a CPU engine, through a plain socket (an HTTP/1.0 client of a
+ * few lines): GET /metrics is the engine's Prometheus text, GET /status its status JSON, HEAD
+ * answers without a body, other paths 404 and other methods 405; a silent connection does not
+ * hold up others and is closed after the idle timeout; port 0 picks a free port and reports it; a port in use and malformed
+ * addresses are refused naming the address; a stopped endpoint gives its port back. */
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "harness.h"
+#include "server/http.h"
+
+typedef struct {
+    int status;     /* from the status line; -1: no answer */
+    char type[128]; /* Content-Type */
+    char allow[64]; /* Allow */
+    char *body;     /* malloc'd, NUL-terminated */
+    size_t body_len;
+} http_answer;
+
+/* A connection to 127.0.0.1:port (or ::1 when v6), with 10 s timeouts; -1 when refused. */
+static int connect_to(unsigned port, bool v6)
+{
+    int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    struct timeval tv = {10, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    struct sockaddr_in a4 = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    struct sockaddr_in6 a6 = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
+    a4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a6.sin6_addr = in6addr_loopback;
+    int r = v6 ? connect(fd, (struct sockaddr *)&a6, sizeof a6) : connect(fd, (struct sockaddr *)&a4, sizeof a4);
+    if (r) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* The value of header name in head (up to the blank line), into out. */
+static void header(const char *head, const char *name, char *out, size_t cap)
+{
+    out[0] = 0;
+    size_t n = strlen(name);
+    for (const char *l = strstr(head, "\r\n"); l && l[2] != '\r'; l = strstr(l + 2, "\r\n"))
+        if (!strncasecmp(l + 2, name, n) && l[2 + n] == ':') {
+            const char *v = l + 3 + n, *end = strstr(v, "\r\n");
+            while (*v == ' ') v++;
+            snprintf(out, cap, "%.*s", (int)(end - v), v);
+            return;
+        }
+}
+
+/* Sends request (a whole HTTP/1.0 request) and reads the answer to the end (the server closes). */
+static http_answer ask(unsigned port, bool v6, const char *request)
+{
+    http_answer a = {-1, "", "", NULL, 0};
+    int fd = connect_to(port, v6);
+    if (fd < 0) return a;
+    size_t len = strlen(request), cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    bool sent = buf && send(fd, request, len, MSG_NOSIGNAL) == (ssize_t)len;
+    for (ssize_t r = 1; sent && r > 0;) {
+        if (n + 1 == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) break;
+            buf = nb;
+        }
+        r = recv(fd, buf + n, cap - 1 - n, 0);
+        if (r > 0) n += (size_t)r;
+    }
+    close(fd);
+    if (!buf) return a;
+    buf[n] = 0;
+    char *body = strstr(buf, "\r\n\r\n");
+    if (!strncmp(buf, "HTTP/1.", 7) && body && sscanf(buf, "HTTP/1.%*d %d", &a.status) == 1) {
+        body[2] = 0; /* the head ends with its last header's line end */
+        header(buf, "Content-Type", a.type, sizeof a.type);
+        header(buf, "Allow", a.allow, sizeof a.allow);
+        a.body_len = n - (size_t)(body + 4 - buf);
+        a.body = malloc(a.body_len + 1);
+        if (a.body) {
+            memcpy(a.body, body + 4, a.body_len);
+            a.body[a.body_len] = 0;
+        }
+    }
+    free(buf);
+    return a;
+}
+
+static http_answer get(unsigned port, const char *path)
+{
+    char req[256];
+    snprintf(req, sizeof req, "GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n", path);
+    return ask(port, false, req);
+}
+
+static void show(const char *what, const http_answer *a)
+{
+    fprintf(stderr, "    %s: status %d, type '%s', %zu bytes: %.200s\n", what, a->status, a->type, a->body_len,
+            a->body ? a->body : "");
+}
+
+static void test_endpoints(cuzk_engine *e)
+{
+    server_http *h = NULL;
+    CHECK_OK(server_http_start(&h, "127.0.0.1:0", e));
+    if (!h) return;
+    unsigned port = server_http_port(h);
+    CHECK(port > 0 && port < 65536);
+    printf("  listening on 127.0.0.1:%u\n", port);
+
+    /* a connection that sends nothing does not hold up the others */
+    int silent = connect_to(port, false);
+    double silent_t = cuzk_now();
+    CHECK(silent >= 0);
+
+    http_answer a = get(port, "/metrics");
+    CHECK(a.status == 200 && !strncmp(a.type, "text/plain; version=0.0.4", 25) && a.body &&
+          strstr(a.body, "# TYPE cuzk_jobs_submitted_total counter\n") &&
+          strstr(a.body, "# TYPE cuzk_job_duration_seconds histogram\n") &&
+          strstr(a.body, "cuzk_job_duration_seconds_bucket{kind=\"circuit\",le=\"+Inf\"} 0\n"));
+    if (a.status != 200) show("GET /metrics", &a);
+    free(a.body);
+
+    a = get(port, "/status");
+    CHECK(a.status == 200 && !strcmp(a.type, "application/json") && a.body);
+    json_error_t err;
+    json_t *j = a.body ? json_loads(a.body, 0, &err) : NULL;
+    CHECK(j && json_is_object(j) && json_is_array(json_object_get(j, "devices")) &&
+          json_is_object(json_object_get(j, "queues")));
+    if (!j) show("GET /status (JSON?)", &a);
+    json_decref(j);
+    free(a.body);
+
+    a = get(port, "/nope");
+    CHECK(a.status == 404 && !strncmp(a.type, "text/plain", 10) && a.body && strstr(a.body, "/nope"));
+    if (a.status != 404) show("GET /nope", &a);
+    free(a.body);
+    a = get(port, "/metrics/extra?x=1");
+    CHECK(a.status == 404);
+    free(a.body);
+
+    a = ask(port, false, "POST /metrics HTTP/1.0\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello");
+    CHECK(a.status == 405 && strstr(a.allow, "GET") && a.body && strstr(a.body, "POST"));
+    if (a.status != 405) show("POST /metrics", &a);
+    free(a.body);
+    a = ask(port, false, "DELETE /status HTTP/1.0\r\n\r\n");
+    CHECK(a.status == 405);
+    free(a.body);
+
+    /* HEAD: the head of GET, no body */
+    a = ask(port, false, "HEAD /metrics HTTP/1.0\r\n\r\n");
+    CHECK(a.status == 200 && !strncmp(a.type, "text/plain; version=0.0.4", 25) && a.body_len == 0);
+    if (a.status != 200 || a.body_len) show("HEAD /metrics", &a);
+    free(a.body);
+
+    /* HTTP/1.1: two requests on one connection (a scraper keeps it), the second closing it */
+    a = ask(port, false,
+            "GET /status HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            "GET /nope HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    CHECK(a.status == 200 && a.body && a.body[0] == '{' && strstr(a.body, "HTTP/1.1 404 "));
+    if (!a.body || !strstr(a.body, "HTTP/1.1 404 ")) show("two requests on one connection", &a);
+    free(a.body);
+    /* a GET with a body: the body is dropped */
+    a = ask(port, false, "GET /status HTTP/1.0\r\nContent-Length: 3\r\n\r\nabc");
+    CHECK(a.status == 200 && a.body && a.body[0] == '{');
+    free(a.body);
+
+    /* the port is taken: a second endpoint on it fails, naming the address */
+    char addr[64];
+    snprintf(addr, sizeof addr, "127.0.0.1:%u", port);
+    server_http *h2 = NULL;
+    CHECK_FAILS(server_http_start(&h2, addr, e), CUZK_EIO);
+    CHECK(h2 == NULL && strstr(cuzk_last_error(), addr) != NULL);
+    printf("  second start: %s\n", cuzk_last_error());
+    snprintf(addr, sizeof addr, "%u", port); /* every address includes the one taken */
+    CHECK_FAILS(server_http_start(&h2, addr, e), CUZK_EIO);
+
+    /* ... and is closed by the server once idle for its timeout (10 s) */
+    if (silent >= 0) {
+        struct timeval tv = {20, 0};
+        setsockopt(silent, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        char c;
+        ssize_t r = recv(silent, &c, 1, 0);
+        double idle = cuzk_now() - silent_t;
+        CHECK(r == 0 && idle >= 9 && idle < 15);
+        printf("  a silent connection closed after %.1f s\n", idle);
+        close(silent);
+    }
+    server_http_stop(h);
+
+    /* stopped, the port is free again */
+    snprintf(addr, sizeof addr, "127.0.0.1:%u", port);
+    CHECK_OK(server_http_start(&h, addr, e));
+    CHECK(server_http_port(h) == port);
+    a = get(port, "/status");
+    CHECK(a.status == 200);
+    free(a.body);
+    server_http_stop(h);
+}
+
+static void test_addresses(cuzk_engine *e)
+{
+    /* "PORT": every address (reached here on the IPv4 loopback); "localhost:PORT" */
+    server_http *h = NULL;
+    CHECK_OK(server_http_start(&h, "0", e));
+    if (h) {
+        http_answer a = get(server_http_port(h), "/status");
+        CHECK(a.status == 200);
+        free(a.body);
+        server_http_stop(h);
+    }
+    h = NULL;
+    CHECK_OK(server_http_start(&h, "localhost:0", e));
+    if (h) {
+        http_answer a = get(server_http_port(h), "/metrics");
+        CHECK(a.status == 200);
+        free(a.body);
+        server_http_stop(h);
+    }
+    /* [::1]:PORT where the machine has IPv6 */
+    h = NULL;
+    if (server_http_start(&h, "[::1]:0", e) == CUZK_OK) {
+        http_answer a = ask(server_http_port(h), true, "GET /status HTTP/1.0\r\n\r\n");
+        CHECK(a.status == 200);
+        free(a.body);
+        server_http_stop(h);
+    } else {
+        printf("  no IPv6 loopback here: %s\n", cuzk_last_error());
+    }
+
+    static const char *const bad[] = {"",         "127.0.0.1:", "127.0.0.1:http", "127.0.0.1:65536",    "127.0.0.1:-1",
+                                      "99999999", "1.2.3:80",   "256.0.0.1:80",   "metrics.example:80", "::1:80",
+                                      "[::1]80",  "[nope]:80",  "127.0.0.1:80:80"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        h = NULL;
+        cuzk_status st = server_http_start(&h, bad[i], e);
+        bool named = bad[i][0] ? strstr(cuzk_last_error(), bad[i]) != NULL : strstr(cuzk_last_error(), "empty") != NULL;
+        CHECK(st == CUZK_EINVAL && h == NULL && named);
+        if (st != CUZK_EINVAL || !named)
+            fprintf(stderr, "    '%s': status %d: %s\n", bad[i], (int)st, st ? cuzk_last_error() : "(started)");
+        if (!st) server_http_stop(h);
+    }
+    h = NULL;
+    CHECK(server_http_start(&h, "127.0.0.1:notaport", e) == CUZK_EINVAL);
+    printf("  malformed: %s\n", cuzk_last_error());
+}
+
+int main(void)
+{
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.gpus = 0;
+    cfg.threads = 1;
+    cfg.urgent_threads = 1;
+    cuzk_engine *e = NULL;
+    if (cuzk_engine_create(&e, &cfg, NULL)) {
+        fprintf(stderr, "cannot start the engine: %s\n", cuzk_last_error());
+        return 1;
+    }
+    test_endpoints(e);
+    test_addresses(e);
+    cuzk_engine_destroy(e);
+    return harness_finish("test_http");
+}

@@ -1,0 +1,389 @@
+/* The daemon's layer in one process: a CPU engine behind the cuzk.v1 server on a Unix socket
+ * and on loopback TCP, driven by the C client: every RPC, request ids joining, TIMEOUT from
+ * AwaitProof while the job goes on, a client deadline, cancel of a running job, in-band
+ * failures, malformed requests named by field, unknown methods, a second server on the same
+ * socket refused, and drain on stop. Then the request decoder and checks under mutated
+ * requests (a deterministic fuzz of every method's handler). */
+#define _GNU_SOURCE
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/groth16.h"
+#include "cuzk/server.h"
+#include "cuzk/testcircuits.h"
+#include "cuzk/v1/proving.pb-c.h"
+#include "harness.h"
+#include "server/server_internal.h"
+
+static char tmpdir[64];
+
+/* ---------------------------------------------------------------- the test circuits */
+static void make_params(const char *name)
+{
+    char params[300], vk[300];
+    snprintf(params, sizeof params, "%s/cuzk-test-%s.params", tmpdir, name);
+    snprintf(vk, sizeof vk, "%s/cuzk-test-%s.vk", tmpdir, name);
+    for (char *p = params + strlen(tmpdir); *p; p++) *p = *p == ':' ? '-' : *p;
+    for (char *p = vk + strlen(tmpdir); *p; p++) *p = *p == ':' ? '-' : *p;
+    cuzk_circuit *c;
+    cuzk_r1cs m;
+    cuzk_groth16_params p;
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 7);
+    if (cuzk_circuit_open(&c, name) || cuzk_circuit_record(c, &m) || cuzk_groth16_setup(&p, &m, &rng, NULL) ||
+        cuzk_groth16_params_write(&p, params) || cuzk_groth16_vk_write(&p.vk, vk)) {
+        fprintf(stderr, "cannot make the parameters of %s: %s\n", name, cuzk_last_error());
+        exit(1);
+    }
+    cuzk_groth16_params_free(&p);
+    cuzk_r1cs_free(&m);
+    cuzk_circuit_free(c);
+}
+
+static cuzk_status open_named(void *ctx, const uint8_t *in, size_t len, uint64_t seed, unsigned k, cuzk_circuit **out)
+{
+    (void)in, (void)len, (void)seed, (void)k;
+    return cuzk_circuit_open(out, ctx);
+}
+
+/* the host's hook: random:256 and random:16384 are known (parameters made at start) */
+static cuzk_status test_circuit(void *ctx, cuzk_engine *e, const char *name)
+{
+    static const char *const known[] = {"random:256", "random:16384"};
+    bool *registered = ctx;
+    for (int i = 0; i < 2; i++) {
+        if (strcmp(name, known[i])) continue;
+        if (registered[i]) return CUZK_OK;
+        char params[300];
+        snprintf(params, sizeof params, "%s/cuzk-test-random-%s.params", tmpdir, name + 7);
+        cuzk_engine_circuit reg = {known[i], open_named, (void *)known[i], params, NULL, NULL, false, false};
+        cuzk_status st = cuzk_engine_register_circuit(e, &reg);
+        if (!st) registered[i] = true;
+        return st;
+    }
+    return cuzk_fail(CUZK_EINVAL, "no test circuit '%s'", name);
+}
+
+/* ---------------------------------------------------------------- helpers */
+static cuzk_rpc_request test_req(const char *circuit, const char *rid, unsigned partitions, uint64_t seed)
+{
+    cuzk_rpc_request r = {0};
+    r.request_id = rid;
+    r.proof_kind = CUZK_SERVER_TEST_KIND;
+    r.vanilla_proof = (const uint8_t *)circuit;
+    r.vanilla_proof_len = strlen(circuit);
+    r.partition_index = partitions - 1;
+    r.sector_number = seed;
+    return r;
+}
+
+static bool err_has(const char *needle)
+{
+    bool ok = strstr(cuzk_last_error(), needle) != NULL;
+    if (!ok) fprintf(stderr, "  expected '%s' in: %s\n", needle, cuzk_last_error());
+    return ok;
+}
+
+/* ---------------------------------------------------------------- the RPCs */
+static void rpcs(const char *addr)
+{
+    printf("RPCs over %s\n", addr);
+    cuzk_client *c;
+    CHECK_OK(cuzk_client_open(&c, addr, 256u << 20));
+    int code = -1;
+
+    /* Prove: 3 partitions of a small circuit */
+    cuzk_rpc_request r = test_req("random:256", NULL, 3, 5);
+    cuzk_rpc_result res;
+    CHECK_OK(cuzk_client_prove(c, &r, 60, &res, &code));
+    CHECK(code == 0);
+    CHECK(res.status == CUZK_RPC_COMPLETED);
+    CHECK(res.proof_len == 3 * 192);
+    CHECK(!strncmp(res.job_id, "job-", 4));
+    CHECK(res.total_ms >= res.queue_wait_ms);
+    cuzk_rpc_result_free(&res);
+
+    /* Submit twice with one request id: one job; Await gets it */
+    char id1[256], id2[256];
+    char rid[64];
+    snprintf(rid, sizeof rid, "join-%s", addr + strlen(addr) - 4);
+    r = test_req("random:256", rid, 2, 9);
+    CHECK_OK(cuzk_client_submit(c, &r, 10, id1, NULL, NULL));
+    CHECK_OK(cuzk_client_submit(c, &r, 10, id2, NULL, NULL));
+    CHECK(!strcmp(id1, rid) && !strcmp(id2, rid));
+    CHECK_OK(cuzk_client_await(c, rid, 0, 60, &res, NULL));
+    CHECK(res.status == CUZK_RPC_COMPLETED && res.proof_len == 2 * 192);
+    uint8_t first[384];
+    memcpy(first, res.proof, res.proof_len < sizeof first ? res.proof_len : sizeof first);
+    cuzk_rpc_result_free(&res);
+    /* a retry by request id after the end joins the finished job: the same proof */
+    CHECK_OK(cuzk_client_prove(c, &r, 60, &res, NULL));
+    CHECK(res.status == CUZK_RPC_COMPLETED && res.proof_len == 384 && !memcmp(res.proof, first, 384));
+    cuzk_rpc_result_free(&res);
+
+    /* AwaitProof's timeout: TIMEOUT while the job goes on, then COMPLETED */
+    snprintf(rid, sizeof rid, "slow-%s", addr + strlen(addr) - 4);
+    r = test_req("random:16384", rid, 6, 1);
+    CHECK_OK(cuzk_client_submit(c, &r, 10, id1, NULL, NULL));
+    CHECK_OK(cuzk_client_await(c, rid, 50, 10, &res, NULL));
+    CHECK(res.status == CUZK_RPC_TIMEOUT);
+    cuzk_rpc_result_free(&res);
+    /* a client deadline shorter than the job: DEADLINE_EXCEEDED (or the server's TIMEOUT in time) */
+    cuzk_status st = cuzk_client_await(c, rid, 0, 0.2, &res, &code);
+    CHECK((st && code == RPC_DEADLINE_EXCEEDED) || (!st && res.status == CUZK_RPC_TIMEOUT));
+    if (!st) cuzk_rpc_result_free(&res);
+    CHECK_OK(cuzk_client_await(c, rid, 0, 120, &res, NULL));
+    CHECK(res.status == CUZK_RPC_COMPLETED && res.proof_len == 6 * 192);
+    cuzk_rpc_result_free(&res);
+
+    /* CancelProof of a running job */
+    snprintf(rid, sizeof rid, "cancel-%s", addr + strlen(addr) - 4);
+    r = test_req("random:16384", rid, 40, 3);
+    CHECK_OK(cuzk_client_submit(c, &r, 10, id1, NULL, NULL));
+    bool was_running = false;
+    for (int i = 0; i < 200 && !was_running; i++) {
+        char *js = NULL;
+        CHECK_OK(cuzk_client_status(c, 10, &js, NULL));
+        was_running = js && strstr(js, "\"in_progress\": 1");
+        free(js);
+        if (!was_running) usleep(10000);
+    }
+    CHECK_OK(cuzk_client_cancel(c, rid, 10, &was_running, NULL));
+    CHECK(was_running);
+    CHECK_OK(cuzk_client_await(c, rid, 0, 120, &res, NULL));
+    CHECK(res.status == CUZK_RPC_CANCELLED);
+    CHECK(res.proof_len == 0);
+    cuzk_rpc_result_free(&res);
+
+    /* in-band failures: a PoRep with garbage, an unsupported kind */
+    cuzk_rpc_request bad = {0};
+    bad.proof_kind = 1;
+    bad.vanilla_proof = (const uint8_t *)"\x01\x02garbage";
+    bad.vanilla_proof_len = 9;
+    CHECK_OK(cuzk_client_prove(c, &bad, 30, &res, &code));
+    CHECK(res.status == CUZK_RPC_FAILED && strstr(res.error_message, "C1"));
+    cuzk_rpc_result_free(&res);
+    const uint8_t blob[3] = {1, 2, 3}, *blobs[1] = {blob}, rnd[32] = {0};
+    size_t blen[1] = {3};
+    cuzk_rpc_request post = {0};
+    post.proof_kind = 4;
+    post.vanilla_proofs = blobs;
+    post.vanilla_proofs_len = blen;
+    post.nvanilla = 1;
+    post.randomness = rnd;
+    post.randomness_len = 32;
+    CHECK_OK(cuzk_client_prove(c, &post, 30, &res, &code));
+    CHECK(res.status == CUZK_RPC_FAILED && strstr(res.error_message, "unsupported proof kind"));
+    cuzk_rpc_result_free(&res);
+
+    /* malformed requests: INVALID_ARGUMENT naming the field */
+    bad.proof_kind = 0;
+    CHECK(cuzk_client_prove(c, &bad, 10, &res, &code) && code == RPC_INVALID_ARGUMENT && err_has("proof_kind"));
+    bad.proof_kind = 7;
+    CHECK(cuzk_client_prove(c, &bad, 10, &res, &code) && code == RPC_INVALID_ARGUMENT && err_has("proof_kind"));
+    bad.proof_kind = 1;
+    bad.priority = 9;
+    CHECK(cuzk_client_submit(c, &bad, 10, id1, NULL, &code) && code == RPC_INVALID_ARGUMENT && err_has("priority"));
+    bad.priority = 0;
+    bad.registered_proof = 99;
+    CHECK(cuzk_client_submit(c, &bad, 10, id1, NULL, &code) && code == RPC_INVALID_ARGUMENT &&
+          err_has("registered_proof"));
+    post.randomness_len = 31;
+    CHECK(cuzk_client_submit(c, &post, 10, id1, NULL, &code) && code == RPC_INVALID_ARGUMENT && err_has("randomness"));
+    r = test_req("no-such-circuit", NULL, 1, 1);
+    CHECK(cuzk_client_submit(c, &r, 10, id1, NULL, &code) && code == RPC_INVALID_ARGUMENT && err_has("vanilla_proof"));
+    CHECK(cuzk_client_await(c, "never-submitted", 0, 10, &res, &code) && code == RPC_NOT_FOUND);
+    CHECK(cuzk_client_cancel(c, "", 10, &was_running, &code) && code == RPC_INVALID_ARGUMENT && err_has("job_id"));
+
+    /* status, metrics, preload, evict */
+    char *js = NULL;
+    CHECK_OK(cuzk_client_status(c, 10, &js, NULL));
+    json_error_t je;
+    json_t *o = js ? json_loads(js, 0, &je) : NULL;
+    CHECK(o && json_integer_value(json_object_get(o, "total_proofs_completed")) >= 3);
+    CHECK(o && json_array_size(json_object_get(o, "queues")) == 5);
+    CHECK(o && json_array_size(json_object_get(o, "loaded_srs")) >= 2);
+    json_decref(o);
+    free(js);
+    char *text = NULL;
+    CHECK_OK(cuzk_client_metrics(c, 10, &text, NULL));
+    CHECK(text && strstr(text, "cuzk_jobs_completed_total") && strstr(text, "cuzk_daemon_calls"));
+    free(text);
+    bool already = false;
+    uint64_t ms = 0, freed = 0;
+    CHECK_OK(cuzk_client_preload(c, "random:256", 10, &already, &ms, NULL));
+    CHECK(already);
+    bool was_loaded = false;
+    CHECK_OK(cuzk_client_evict(c, "random:256", 10, &was_loaded, &freed, NULL));
+    CHECK(was_loaded && freed > 0);
+    CHECK_OK(cuzk_client_preload(c, "random:256", 30, &already, &ms, NULL));
+    CHECK(!already);
+    CHECK(cuzk_client_preload(c, "wpost-32g", 10, &already, &ms, &code) && code == RPC_FAILED_PRECONDITION);
+    CHECK(cuzk_client_preload(c, "", 10, &already, &ms, &code) && code == RPC_INVALID_ARGUMENT);
+    cuzk_client_close(c);
+}
+
+/* ---------------------------------------------------------------- the fuzz */
+/* Valid requests of each method, then byte mutations (flips, cuts, inserted varints): every
+ * answer is a status of the allowed set and nothing crashes or blocks. */
+static void fuzz(cuzk_server *s)
+{
+    printf("fuzz the handlers\n");
+    Cuzk__V1__SubmitProofRequest q = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    q.request_id = "fz";
+    q.proof_kind = 1;
+    q.vanilla_proof.data = (uint8_t *)"{\"a\":1}";
+    q.vanilla_proof.len = 7;
+    q.randomness.data = (uint8_t *)"0123456789abcdef0123456789abcdef";
+    q.randomness.len = 32;
+    Cuzk__V1__AwaitProofRequest aw = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
+    aw.job_id = "fz";
+    aw.timeout_ms = 1;
+    Cuzk__V1__PreloadSrsRequest pl = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
+    pl.circuit_id = "porep-2k";
+    const ProtobufCMessage *seeds[] = {&q.base, &aw.base, &pl.base};
+    const int seed_method[] = {0, 1, 6};
+    uint8_t buf[512], mut[600];
+    atomic_bool gone = false;
+    rpc_call call = {s, 0, &gone, NULL};
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    unsigned answers[17] = {0};
+    for (int it = 0; it < 6000; it++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int k = (int)(x % 3);
+        size_t n = protobuf_c_message_pack(seeds[k], buf);
+        memcpy(mut, buf, n);
+        int edits = 1 + (int)((x >> 8) % 4);
+        for (int e = 0; e < edits; e++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            size_t at = n ? (size_t)(x >> 20) % n : 0;
+            switch ((x >> 4) % 4) {
+            case 0: mut[at] ^= (uint8_t)(1u << ((x >> 12) % 8)); break;
+            case 1: n = at; break;
+            case 2:
+                if (n + 3 < sizeof mut) {
+                    memmove(mut + at + 3, mut + at, n - at);
+                    mut[at] = (uint8_t)(x >> 32), mut[at + 1] = 0xff, mut[at + 2] = (uint8_t)(x >> 40);
+                    n += 3;
+                }
+                break;
+            default: mut[at] = (uint8_t)(x >> 24); break;
+            }
+        }
+        /* any method may get any bytes */
+        int m = (x >> 50) % 2 ? seed_method[k] : (int)((x >> 52) % 8);
+        if (m == 2) m = 0; /* Prove waits for a job without a timeout: Submit is the same check */
+        rpc_reply r = {0, "", NULL, 0};
+        rpc_handle(&call, m, mut, n, &r);
+        bool allowed = r.code == RPC_OK || r.code == RPC_INVALID_ARGUMENT || r.code == RPC_NOT_FOUND ||
+            r.code == RPC_FAILED_PRECONDITION;
+        if (!allowed) fprintf(stderr, "  method %d: status %d: %s\n", m, r.code, r.message);
+        CHECK(allowed);
+        CHECK(r.code == RPC_OK || r.message[0]);
+        answers[r.code]++;
+        free(r.out);
+    }
+    printf("  6000 mutated requests: %u OK, %u INVALID_ARGUMENT, %u NOT_FOUND, %u FAILED_PRECONDITION\n", answers[0],
+           answers[3], answers[5], answers[9]);
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk-test-server-XXXXXX");
+    if (!mkdtemp(tmpdir)) return 1;
+    make_params("random:256");
+    make_params("random:16384");
+    cuzk_engine_config ec;
+    cuzk_engine_config_default(&ec);
+    ec.gpus = 0;
+    ec.threads = 2;
+    ec.urgent_threads = 1;
+    cuzk_engine *e;
+    CHECK_OK(cuzk_engine_create(&e, &ec, NULL));
+    bool registered[2] = {false, false};
+    cuzk_server_hooks hooks = {test_circuit, registered};
+    cuzk_server_config sc;
+    cuzk_server_config_default(&sc);
+    sc.test_kinds = true;
+    snprintf(sc.param_dir, sizeof sc.param_dir, "%s", tmpdir);
+    snprintf(sc.listen, sizeof sc.listen, "unix://%s/run/sub/d.sock", tmpdir);
+    cuzk_server *s = NULL, *s2 = NULL, *t = NULL;
+    CHECK_OK(cuzk_server_start(&s, &sc, e, &hooks));
+    if (!s) return 1;
+    char path[300];
+    snprintf(path, sizeof path, "%s/run/sub/d.sock", tmpdir);
+    struct stat sb;
+    CHECK(!stat(path, &sb) && S_ISSOCK(sb.st_mode) && (sb.st_mode & 0777) == 0600);
+    /* a second server on the same socket is refused; the first goes on */
+    CHECK(cuzk_server_start(&s2, &sc, e, &hooks) && err_has("another daemon is listening"));
+    rpcs(cuzk_server_address(s));
+    /* loopback TCP, port 0: any free port */
+    cuzk_server_config tc = sc;
+    snprintf(tc.listen, sizeof tc.listen, "127.0.0.1:0");
+    CHECK_OK(cuzk_server_start(&t, &tc, e, &hooks));
+    if (t) {
+        CHECK(strncmp(cuzk_server_address(t), "127.0.0.1:", 10) == 0 && strcmp(cuzk_server_address(t), "127.0.0.1:0"));
+        rpcs(cuzk_server_address(t));
+        /* a second server on that port is refused */
+        snprintf(tc.listen, sizeof tc.listen, "%s", cuzk_server_address(t));
+        CHECK(cuzk_server_start(&s2, &tc, e, &hooks) && err_has("cannot bind"));
+    }
+    /* a message over the limit: RESOURCE_EXHAUSTED from the transport */
+    cuzk_server *small = NULL;
+    cuzk_server_config mc = sc;
+    mc.max_message_bytes = 65536;
+    snprintf(mc.listen, sizeof mc.listen, "unix://%s/small.sock", tmpdir);
+    CHECK_OK(cuzk_server_start(&small, &mc, e, &hooks));
+    if (small) {
+        cuzk_client *c;
+        CHECK_OK(cuzk_client_open(&c, cuzk_server_address(small), 1 << 24));
+        uint8_t *big_in = calloc(1, 100000);
+        cuzk_rpc_request r = {0};
+        r.proof_kind = 1;
+        r.vanilla_proof = big_in;
+        r.vanilla_proof_len = 100000;
+        cuzk_rpc_result res;
+        int code = 0;
+        CHECK(cuzk_client_prove(c, &r, 10, &res, &code) && code == RPC_RESOURCE_EXHAUSTED);
+        /* and one under it is served */
+        r.vanilla_proof_len = 1000;
+        CHECK_OK(cuzk_client_prove(c, &r, 10, &res, &code));
+        CHECK(res.status == CUZK_RPC_FAILED);
+        cuzk_rpc_result_free(&res);
+        free(big_in);
+        cuzk_client_close(c);
+        cuzk_server_stop(small, 1);
+    }
+    fuzz(s);
+    /* a bad address is refused naming it */
+    snprintf(tc.listen, sizeof tc.listen, "nonsense");
+    CHECK(cuzk_server_start(&s2, &tc, e, &hooks) && err_has("nonsense"));
+    snprintf(tc.listen, sizeof tc.listen, "unix://relative/path");
+    CHECK(cuzk_server_start(&s2, &tc, e, &hooks) && err_has("absolute"));
+
+    /* stop drains: a job in flight finishes within the grace period, the socket goes */
+    cuzk_client *c;
+    CHECK_OK(cuzk_client_open(&c, cuzk_server_address(s), 1 << 20));
+    cuzk_rpc_request r = test_req("random:256", "drain", 4, 77);
+    char id[256];
+    CHECK_OK(cuzk_client_submit(c, &r, 10, id, NULL, NULL));
+    cuzk_server_stop(t, 10);
+    cuzk_server_stop(s, 30);
+    CHECK(stat(path, &sb) != 0);
+    cuzk_job_result jr;
+    uint64_t eid = 0;
+    CHECK_OK(cuzk_engine_find(e, "drain", &eid));
+    CHECK_OK(cuzk_engine_await(e, eid, 0, &jr));
+    CHECK(jr.state == CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&jr);
+    cuzk_client_close(c);
+    cuzk_engine_destroy(e);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd)) fprintf(stderr, "could not remove %s\n", tmpdir);
+    return harness_finish("server");
+}
