@@ -168,8 +168,26 @@ static cuzk_status decode(const char *method, const ProtobufCMessageDescriptor *
     return CUZK_OK;
 }
 
-static void fill_submit(Cuzk__V1__SubmitProofRequest *q, const cuzk_rpc_request *r)
+/* A call and its decoded response (*out freed by the caller with protobuf_c_message_free_unpacked). */
+static cuzk_status unary(cuzk_client *c, const char *method, const ProtobufCMessage *req,
+                         const ProtobufCMessageDescriptor *desc, double deadline_s, ProtobufCMessage **out, int *code)
 {
+    uint8_t *resp;
+    size_t len;
+    *out = NULL;
+    cuzk_status st = client_call(c, method, req, deadline_s, &resp, &len, code);
+    return st ? st : decode(method, desc, resp, len, out);
+}
+
+/* q from r; *blobs (malloc'd, the caller frees it) holds q's vanilla_proofs. */
+static cuzk_status fill_submit(Cuzk__V1__SubmitProofRequest *q, const cuzk_rpc_request *r, ProtobufCBinaryData **blobs)
+{
+    *blobs = NULL;
+    if (r->nvanilla && !(*blobs = calloc(r->nvanilla, sizeof **blobs))) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < r->nvanilla; i++)
+        (*blobs)[i] = (ProtobufCBinaryData){r->vanilla_proofs_len[i], (uint8_t *)r->vanilla_proofs[i]};
+    q->n_vanilla_proofs = r->nvanilla;
+    q->vanilla_proofs = *blobs;
     q->request_id = (char *)(r->request_id ? r->request_id : "");
     q->proof_kind = (Cuzk__V1__ProofKind)r->proof_kind;
     q->sector_size = r->sector_size;
@@ -185,25 +203,19 @@ static void fill_submit(Cuzk__V1__SubmitProofRequest *q, const cuzk_rpc_request 
     if (r->comm_r_old) q->comm_r_old = (ProtobufCBinaryData){32, (uint8_t *)r->comm_r_old};
     if (r->comm_r_new) q->comm_r_new = (ProtobufCBinaryData){32, (uint8_t *)r->comm_r_new};
     if (r->comm_d_new) q->comm_d_new = (ProtobufCBinaryData){32, (uint8_t *)r->comm_d_new};
+    return CUZK_OK;
 }
 
 cuzk_status cuzk_client_submit(cuzk_client *c, const cuzk_rpc_request *r, double deadline_s, char job_id[256],
                                unsigned *queue_position, int *code)
 {
     Cuzk__V1__SubmitProofRequest q = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
-    ProtobufCBinaryData *blobs = NULL;
-    if (r->nvanilla && !(blobs = calloc(r->nvanilla, sizeof *blobs))) return cuzk_fail(CUZK_ENOMEM, "out of memory");
-    fill_submit(&q, r);
-    for (size_t i = 0; i < r->nvanilla; i++)
-        blobs[i] = (ProtobufCBinaryData){r->vanilla_proofs_len[i], (uint8_t *)r->vanilla_proofs[i]};
-    q.n_vanilla_proofs = r->nvanilla;
-    q.vanilla_proofs = blobs;
-    uint8_t *resp;
-    size_t len;
+    ProtobufCBinaryData *blobs;
+    if (fill_submit(&q, r, &blobs)) return CUZK_ENOMEM;
     ProtobufCMessage *m = NULL;
-    cuzk_status st = client_call(c, "SubmitProof", &q.base, deadline_s, &resp, &len, code);
+    cuzk_status st =
+        unary(c, "SubmitProof", &q.base, &cuzk__v1__submit_proof_response__descriptor, deadline_s, &m, code);
     free(blobs);
-    if (!st) st = decode("SubmitProof", &cuzk__v1__submit_proof_response__descriptor, resp, len, &m);
     if (st) return st;
     Cuzk__V1__SubmitProofResponse *a = (Cuzk__V1__SubmitProofResponse *)m;
     snprintf(job_id, 256, "%s", a->job_id);
@@ -237,11 +249,8 @@ cuzk_status cuzk_client_await(cuzk_client *c, const char *job_id, uint64_t timeo
     Cuzk__V1__AwaitProofRequest q = CUZK__V1__AWAIT_PROOF_REQUEST__INIT;
     q.job_id = (char *)job_id;
     q.timeout_ms = timeout_ms;
-    uint8_t *resp;
-    size_t len;
     ProtobufCMessage *m = NULL;
-    cuzk_status st = client_call(c, "AwaitProof", &q.base, deadline_s, &resp, &len, code);
-    if (!st) st = decode("AwaitProof", &cuzk__v1__await_proof_response__descriptor, resp, len, &m);
+    cuzk_status st = unary(c, "AwaitProof", &q.base, &cuzk__v1__await_proof_response__descriptor, deadline_s, &m, code);
     if (st) return st;
     st = take_result((Cuzk__V1__AwaitProofResponse *)m, out);
     protobuf_c_message_free_unpacked(m, NULL);
@@ -253,21 +262,13 @@ cuzk_status cuzk_client_prove(cuzk_client *c, const cuzk_rpc_request *r, double 
 {
     memset(out, 0, sizeof *out);
     Cuzk__V1__SubmitProofRequest q = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
-    ProtobufCBinaryData *blobs = NULL;
-    if (r->nvanilla && !(blobs = calloc(r->nvanilla, sizeof *blobs))) return cuzk_fail(CUZK_ENOMEM, "out of memory");
-    fill_submit(&q, r);
-    for (size_t i = 0; i < r->nvanilla; i++)
-        blobs[i] = (ProtobufCBinaryData){r->vanilla_proofs_len[i], (uint8_t *)r->vanilla_proofs[i]};
-    q.n_vanilla_proofs = r->nvanilla;
-    q.vanilla_proofs = blobs;
+    ProtobufCBinaryData *blobs;
+    if (fill_submit(&q, r, &blobs)) return CUZK_ENOMEM;
     Cuzk__V1__ProveRequest p = CUZK__V1__PROVE_REQUEST__INIT;
     p.submit = &q;
-    uint8_t *resp;
-    size_t len;
     ProtobufCMessage *m = NULL;
-    cuzk_status st = client_call(c, "Prove", &p.base, deadline_s, &resp, &len, code);
+    cuzk_status st = unary(c, "Prove", &p.base, &cuzk__v1__prove_response__descriptor, deadline_s, &m, code);
     free(blobs);
-    if (!st) st = decode("Prove", &cuzk__v1__prove_response__descriptor, resp, len, &m);
     if (st) return st;
     Cuzk__V1__ProveResponse *a = (Cuzk__V1__ProveResponse *)m;
     st = a->result ? take_result(a->result, out) : cuzk_fail(CUZK_EIO, "Prove: the response has no result");
@@ -279,11 +280,9 @@ cuzk_status cuzk_client_cancel(cuzk_client *c, const char *job_id, double deadli
 {
     Cuzk__V1__CancelProofRequest q = CUZK__V1__CANCEL_PROOF_REQUEST__INIT;
     q.job_id = (char *)job_id;
-    uint8_t *resp;
-    size_t len;
     ProtobufCMessage *m = NULL;
-    cuzk_status st = client_call(c, "CancelProof", &q.base, deadline_s, &resp, &len, code);
-    if (!st) st = decode("CancelProof", &cuzk__v1__cancel_proof_response__descriptor, resp, len, &m);
+    cuzk_status st =
+        unary(c, "CancelProof", &q.base, &cuzk__v1__cancel_proof_response__descriptor, deadline_s, &m, code);
     if (st) return st;
     *was_running = ((Cuzk__V1__CancelProofResponse *)m)->was_running;
     protobuf_c_message_free_unpacked(m, NULL);
@@ -294,11 +293,8 @@ cuzk_status cuzk_client_metrics(cuzk_client *c, double deadline_s, char **text, 
 {
     *text = NULL;
     Cuzk__V1__GetMetricsRequest q = CUZK__V1__GET_METRICS_REQUEST__INIT;
-    uint8_t *resp;
-    size_t len;
     ProtobufCMessage *m = NULL;
-    cuzk_status st = client_call(c, "GetMetrics", &q.base, deadline_s, &resp, &len, code);
-    if (!st) st = decode("GetMetrics", &cuzk__v1__get_metrics_response__descriptor, resp, len, &m);
+    cuzk_status st = unary(c, "GetMetrics", &q.base, &cuzk__v1__get_metrics_response__descriptor, deadline_s, &m, code);
     if (st) return st;
     *text = strdup(((Cuzk__V1__GetMetricsResponse *)m)->prometheus_text);
     protobuf_c_message_free_unpacked(m, NULL);
@@ -310,11 +306,8 @@ cuzk_status cuzk_client_preload(cuzk_client *c, const char *circuit_id, double d
 {
     Cuzk__V1__PreloadSrsRequest q = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
     q.circuit_id = (char *)circuit_id;
-    uint8_t *resp;
-    size_t len;
     ProtobufCMessage *m = NULL;
-    cuzk_status st = client_call(c, "PreloadSRS", &q.base, deadline_s, &resp, &len, code);
-    if (!st) st = decode("PreloadSRS", &cuzk__v1__preload_srs_response__descriptor, resp, len, &m);
+    cuzk_status st = unary(c, "PreloadSRS", &q.base, &cuzk__v1__preload_srs_response__descriptor, deadline_s, &m, code);
     if (st) return st;
     *already_loaded = ((Cuzk__V1__PreloadSrsResponse *)m)->already_loaded;
     *load_time_ms = ((Cuzk__V1__PreloadSrsResponse *)m)->load_time_ms;
@@ -327,11 +320,8 @@ cuzk_status cuzk_client_evict(cuzk_client *c, const char *circuit_id, double dea
 {
     Cuzk__V1__EvictSrsRequest q = CUZK__V1__EVICT_SRS_REQUEST__INIT;
     q.circuit_id = (char *)circuit_id;
-    uint8_t *resp;
-    size_t len;
     ProtobufCMessage *m = NULL;
-    cuzk_status st = client_call(c, "EvictSRS", &q.base, deadline_s, &resp, &len, code);
-    if (!st) st = decode("EvictSRS", &cuzk__v1__evict_srs_response__descriptor, resp, len, &m);
+    cuzk_status st = unary(c, "EvictSRS", &q.base, &cuzk__v1__evict_srs_response__descriptor, deadline_s, &m, code);
     if (st) return st;
     *was_loaded = ((Cuzk__V1__EvictSrsResponse *)m)->was_loaded;
     *freed_bytes = ((Cuzk__V1__EvictSrsResponse *)m)->freed_bytes;
