@@ -116,6 +116,16 @@ double cuzk_span_seconds(const cuzk_timeline *tl, const char *name)
 
 static double span_len(const span *s) { return s->end >= 0 ? s->end - s->start : cuzk_now() - s->start; }
 
+int cuzk_timeline_spans(const cuzk_timeline *tl) { return tl ? tl->n : 0; }
+
+const char *cuzk_timeline_span(const cuzk_timeline *tl, int i, int *parent, double *seconds)
+{
+    const span *sp = &tl->spans[i];
+    *parent = sp->parent;
+    *seconds = span_len(sp);
+    return sp->name;
+}
+
 static void print_children(const cuzk_timeline *tl, FILE *out, int parent, int depth, double parent_len)
 {
     double covered = 0;

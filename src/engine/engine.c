@@ -92,7 +92,7 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     job_release(e, j);
     cuzk_span_end(j->tl, span);
     j->timeline_json = cuzk_timeline_json(j->tl);
-    stages_account(e, j->timeline_json, &j->stages);
+    stages_account(e, j->tl, &j->stages);
     metrics_job_ended(e, j);
     if (e->cfg.job_log) log_job(e->cfg.job_log, j);
     e->queued_or_running--;

@@ -318,9 +318,9 @@ typedef struct {
 char *report_text(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine_status *s, FILE *f));
 
 /* engine_stages.c */
-/* Sums an ended job's timeline (its JSON; NULL: none) by span name into e->stages and by stage
+/* Sums an ended job's timeline (NULL: none) by span name into e->stages and by stage
  * into *out (locked). */
-void stages_account(cuzk_engine *e, const char *timeline_json, job_stages *out);
+void stages_account(cuzk_engine *e, const cuzk_timeline *tl, job_stages *out);
 const char *stage_name(int stage); /* "load", "witness", "prove", "verify" */
 
 /* engine_metrics.c */

@@ -1,5 +1,4 @@
-/* An ended job's timeline, read back from its JSON (the one form the base layer gives out): its
- * spans summed by name into the engine's stage totals (cuzk_stage_seconds_total), and by stage
+/* An ended job's timeline, read back span by span: its spans summed by name into the engine's stage totals (cuzk_stage_seconds_total), and by stage
  * (load, witness, prove, verify) into the job's own times (its result, the latency histograms). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,41 +7,22 @@
 #include "engine_internal.h"
 
 typedef struct {
-    const char *name; /* into the JSON text, as written there (escaped) */
+    const char *name; /* the timeline's (it outlives the accounting) */
     size_t len;
     int parent;
     double seconds;
 } tl_span;
 
-/* The string starting at s (just past its opening quote): its length up to the closing quote. */
-static size_t string_len(const char *s)
+/* The spans of tl, in order (a parent comes before its children); *n of them, NULL when none. */
+static tl_span *read_spans(const cuzk_timeline *tl, int *n)
 {
-    size_t n = 0;
-    while (s[n] && s[n] != '"') n += s[n] == '\\' && s[n + 1] ? 2 : 1;
-    return n;
-}
-
-/* The spans of js, in order (a parent comes before its children); *n of them, NULL when none. */
-static tl_span *parse_spans(const char *js, int *n)
-{
-    *n = 0;
-    tl_span *v = NULL;
-    int cap = 0;
-    for (const char *p = js; p && (p = strstr(p, "{\"name\":\""));) {
-        tl_span s = {p + 9, string_len(p + 9), -1, 0};
-        const char *q = s.name + s.len;
-        const char *par = strstr(q, "\"parent\":"), *sec = strstr(q, "\"seconds\":");
-        if (!*q || !par || !sec) break;
-        s.parent = (int)strtol(par + 9, NULL, 10);
-        s.seconds = strtod(sec + 10, NULL);
-        if (s.parent >= *n) s.parent = -1; /* not this form: a parent is listed first */
-        if (*n == cap) {
-            tl_span *nv = realloc(v, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *v);
-            if (!nv) break;
-            v = nv;
-        }
-        v[(*n)++] = s;
-        p = sec;
+    *n = cuzk_timeline_spans(tl);
+    tl_span *v = malloc((size_t)(*n > 0 ? *n : 1) * sizeof *v);
+    if (!v) return *n = 0, NULL;
+    for (int i = 0; i < *n; i++) {
+        v[i].name = cuzk_timeline_span(tl, i, &v[i].parent, &v[i].seconds);
+        v[i].len = strlen(v[i].name);
+        if (v[i].parent >= i) v[i].parent = -1; /* a parent is listed first */
     }
     return v;
 }
@@ -79,7 +59,7 @@ const char *stage_name(int s)
  * CPU inside a CPU proof) moves its time from the outer stage to its own. */
 static void sum_by_stage(const tl_span *v, int n, job_stages *out)
 {
-    int *near = malloc((size_t)(n ? n : 1) * sizeof *near); /* innermost stage span at or above */
+    int *near = malloc((size_t)(n > 0 ? n : 1) * sizeof *near); /* innermost stage span at or above */
     if (!near) return;
     for (int i = 0; i < n; i++) {
         int st = stage_of(&v[i]), up = v[i].parent >= 0 ? near[v[i].parent] : -1;
@@ -97,28 +77,6 @@ static void sum_by_stage(const tl_span *v, int n, job_stages *out)
         if (out->seconds[s] < 0) out->seconds[s] = 0;
 }
 
-/* The JSON text of a name, decoded into out (\uXXXX as '?': stage names are ASCII); false when
- * it does not fit. */
-static bool decode_name(char *out, size_t cap, const char *s, size_t len)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < len; i++) {
-        char ch = s[i];
-        if (ch == '\\' && i + 1 < len) {
-            char x = s[++i];
-            ch = x == 'n' ? '\n' : x == 't' ? '\t' : x == 'r' ? '\r' : x == 'b' ? '\b' : x == 'f' ? '\f' : x;
-            if (x == 'u') {
-                ch = '?';
-                i += i + 4 < len ? 4 : len - 1 - i;
-            }
-        }
-        if (o + 1 >= cap) return false;
-        out[o++] = ch;
-    }
-    out[o] = 0;
-    return true;
-}
-
 /* By name (partitions numbered "partition k" summed as one), into e->stages. */
 static void sum_by_name(cuzk_engine *e, const tl_span *v, int n)
 {
@@ -126,7 +84,9 @@ static void sum_by_name(cuzk_engine *e, const tl_span *v, int n)
         size_t len = v[k].len;
         if (len > 10 && !strncmp(v[k].name, "partition ", 10)) len = 9;
         char name[sizeof e->stages[0].name];
-        if (!decode_name(name, sizeof name, v[k].name, len) || !name[0]) continue;
+        if (!len || len >= sizeof name) continue;
+        memcpy(name, v[k].name, len);
+        name[len] = 0;
         int slot = -1;
         for (int i = 0; i < ENGINE_STAGES && slot < 0; i++) {
             stage_sum *s = &e->stages[i];
@@ -139,11 +99,11 @@ static void sum_by_name(cuzk_engine *e, const tl_span *v, int n)
     }
 }
 
-void stages_account(cuzk_engine *e, const char *timeline_json, job_stages *out)
+void stages_account(cuzk_engine *e, const cuzk_timeline *tl, job_stages *out)
 {
     memset(out, 0, sizeof *out);
     int n = 0;
-    tl_span *v = parse_spans(timeline_json, &n);
+    tl_span *v = read_spans(tl, &n);
     sum_by_name(e, v, n);
     sum_by_stage(v, n, out);
     free(v);

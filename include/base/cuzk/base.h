@@ -102,6 +102,10 @@ int cuzk_span_begin_under(cuzk_timeline *tl, int parent, const char *name);
 void cuzk_span_add(cuzk_timeline *tl, int parent, const char *name, double seconds);
 /* Seconds of the first span called `name`, or -1. */
 double cuzk_span_seconds(const cuzk_timeline *tl, const char *name);
+/* The spans of a timeline no thread adds to any more, for reading back (a parent before its children). Span i's name (valid
+ * while tl lives), its parent (-1 at top) and its length (an open span: until now). */
+int cuzk_timeline_spans(const cuzk_timeline *tl);
+const char *cuzk_timeline_span(const cuzk_timeline *tl, int i, int *parent, double *seconds);
 /* Prints the tree with durations; each parent lists the time its children do not account for. */
 void cuzk_timeline_print(const cuzk_timeline *tl, FILE *out);
 /* Writes the spans as a JSON array of {"name","parent","start","seconds"} into out. */
