@@ -42,6 +42,19 @@ static cuzk_status hex32_or_random(const char *opt, const char *hex, uint8_t out
     return st;
 }
 
+/* DIR/sealed: the replica, which PoSt vanilla proofs and SnapDeals encoding read. */
+static cuzk_status write_replica(const cuzk_sealed_sector *s, const char *dir, uint64_t bytes)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sealed", dir);
+    uint8_t *buf = cuzk_big_alloc(bytes);
+    if (!buf) return cuzk_fail(CUZK_ENOMEM, "out of memory for the %llu-byte replica", (unsigned long long)bytes);
+    cuzk_sealed_replica_nodes(s, 0, bytes / 32, buf);
+    cuzk_status st = cuzk_write_file_atomic(path, buf, bytes);
+    cuzk_big_free(buf, bytes);
+    return st;
+}
+
 int cli_seal(int argc, char **argv)
 {
     const char *size = NULL, *dir = NULL, *type = "V1_1", *prover = "t01000", *sector_s = "1", *ticket_s = NULL,
@@ -49,7 +62,7 @@ int cli_seal(int argc, char **argv)
     bool quiet = false, done;
     cli_opt opts[] = {
         {"sector-size", "SIZE", "2KiB, 8MiB or 512MiB", &size, NULL},
-        {"out", "DIR", "output folder: unsealed (data), c1.json, sector.json", &dir, NULL},
+        {"out", "DIR", "output folder: unsealed (data), sealed (replica), p_aux, c1.json, sector.json", &dir, NULL},
         {"proof-type", "V1|V1_1", "graph rules (default V1_1)", &type, NULL},
         {"prover-id", "ID", "miner ID address (t01002) or 64 hex digits (default t01000)", &prover, NULL},
         {"sector-id", "N", "sector number (default 1)", &sector_s, NULL},
@@ -125,6 +138,13 @@ int cli_seal(int argc, char **argv)
                 cuzk_big_free(zeros, info->sector_size);
             }
         }
+        if (!st) st = write_replica(s, dir, info->sector_size);
+        if (!st) {
+            uint8_t p_aux[CUZK_P_AUX_BYTES];
+            cuzk_sealed_p_aux(s, p_aux);
+            snprintf(path, sizeof path, "%s/p_aux", dir);
+            st = cuzk_write_file_atomic(path, p_aux, sizeof p_aux);
+        }
         if (!st) {
             const cuzk_seal_commitments *cm = cuzk_sealed_commitments(s);
             sector_public pub = {sp.proof, {0}, sector_id, {0}, {0}, {0}, {0}, {0}};
@@ -144,8 +164,9 @@ int cli_seal(int argc, char **argv)
         char d[65], r[65];
         cuzk_hex_encode(d, cm->comm_d, 32);
         cuzk_hex_encode(r, cm->comm_r, 32);
-        printf("sealed %s sector %llu (%s)\ncomm_d %s\ncomm_r %s\nwrote %s/c1.json, %s/sector.json, %s/unsealed\n",
-               info->name, (unsigned long long)sector_id, size, d, r, dir, dir, dir);
+        printf("sealed %s sector %llu (%s)\ncomm_d %s\ncomm_r %s\nwrote %s/c1.json, %s/sector.json, %s/unsealed, %s/sealed, "
+               "%s/p_aux\n",
+               info->name, (unsigned long long)sector_id, size, d, r, dir, dir, dir, dir, dir);
         if (!quiet) cuzk_timeline_print(tl, stderr);
     }
     rc = st ? cli_error("seal") : 0;

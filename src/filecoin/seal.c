@@ -184,6 +184,17 @@ fail:
 
 const cuzk_seal_commitments *cuzk_sealed_commitments(const cuzk_sealed_sector *s) { return &s->comm; }
 
+void cuzk_sealed_replica_nodes(const cuzk_sealed_sector *s, uint64_t first, uint64_t n, uint8_t *out)
+{
+    leaf_r((void *)s, first, n, (cuzk_node *)out);
+}
+
+void cuzk_sealed_p_aux(const cuzk_sealed_sector *s, uint8_t out[CUZK_P_AUX_BYTES])
+{
+    memcpy(out, s->comm.comm_c, 32);
+    memcpy(out + 32, s->comm.comm_r_last, 32);
+}
+
 const uint8_t *cuzk_sealed_label(const cuzk_sealed_sector *s, unsigned layer, uint64_t v)
 {
     if (layer < 1 || layer > s->info->layers || v >= s->info->nodes) return NULL;

@@ -43,6 +43,13 @@ cuzk_status cuzk_seal_precommit(cuzk_sealed_sector **out, const cuzk_seal_params
                                 cuzk_timeline *tl) CUZK_WARN_UNUSED;
 void cuzk_sealed_sector_free(cuzk_sealed_sector *s);
 const cuzk_seal_commitments *cuzk_sealed_commitments(const cuzk_sealed_sector *s);
+/* The replica (the sealed file's bytes: data + last layer's label per node, or the label for a
+ * CC sector), nodes [first, first + n) into out (n * 32 bytes). first + n <= nodes. */
+void cuzk_sealed_replica_nodes(const cuzk_sealed_sector *s, uint64_t first, uint64_t n, uint8_t *out);
+/* p_aux as rust-fil-proofs stores it beside a sealed sector: bincode of PersistentAux
+ * {comm_c, comm_r_last}, i.e. the two 32-byte values back to back. */
+#define CUZK_P_AUX_BYTES 64
+void cuzk_sealed_p_aux(const cuzk_sealed_sector *s, uint8_t out[CUZK_P_AUX_BYTES]);
 /* The label of node v on layer (1-based), for tests. */
 const uint8_t *cuzk_sealed_label(const cuzk_sealed_sector *s, unsigned layer, uint64_t v);
 
