@@ -452,7 +452,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     }
     if (req->kind == CUZK_KIND_CIRCUIT) {
         engine_circuit *c = res_find(e, req->circuit);
-        if (!c || c->porep) {
+        if (!c || c->builtin) {
             engine_leave(e);
             return cuzk_fail(CUZK_EINVAL, "circuit: '%s' is not registered with the engine", req->circuit);
         }
@@ -499,8 +499,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     *job_id = j->id;
     if (!j->failing && !e->stopping) {
         engine_circuit *c = NULL;
-        if (j->kind == CUZK_KIND_POREP) {
-            if (res_get_porep(e, j->plan.seal_proof, &c)) engine_job_fail(j, "%s", cuzk_last_error());
+        if (j->plan.builtin) {
+            if (res_get_builtin(e, j->plan.builtin, j->plan.proof, &c)) engine_job_fail(j, "%s", cuzk_last_error());
         } else {
             c = res_find(e, circuit_id);
             if (!c) engine_job_fail(j, "circuit '%s' is not registered", circuit_id);

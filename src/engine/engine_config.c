@@ -115,19 +115,3 @@ const char *cuzk_job_state_name(cuzk_job_state s)
     static const char *const names[] = {"QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT"};
     return (unsigned)s <= CUZK_JOB_TIMEOUT ? names[s] : "UNKNOWN";
 }
-
-void cuzk_porep_circuit_id(char out[64], uint64_t registered_proof)
-{
-    const cuzk_seal_proof_info *info = cuzk_seal_proof_info_get((cuzk_seal_proof)registered_proof);
-    if (!info) {
-        snprintf(out, 64, "porep-unknown-%llu", (unsigned long long)registered_proof);
-        return;
-    }
-    uint64_t sz = info->sector_size;
-    const char *unit = "";
-    if (sz >= (1ull << 30)) sz >>= 30, unit = "g";
-    else if (sz >= (1ull << 20)) sz >>= 20, unit = "m";
-    else sz >>= 10, unit = "k";
-    snprintf(out, 64, "%sporep-%llu%s", info->challenges == CUZK_CHALLENGES_NI ? "ni-" : "", (unsigned long long)sz,
-             unit);
-}

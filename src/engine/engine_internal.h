@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/gpu.h"
 
 typedef struct engine_job engine_job;
@@ -29,6 +30,28 @@ typedef struct {
     double seconds[JOB_STAGES];
     bool seen[JOB_STAGES]; /* the timeline has a span of the stage */
 } job_stages;
+
+/* ---------------------------------------------------------------- built-in circuits */
+/* A kind's built-in circuits (one per registered proof of it, sizes sharing parameter files
+ * sharing the circuit): their ids, official parameter files and, for loading without a job
+ * (preload), partition 0 fed synthetic data of the shape. engine_builtin.c has the table; each
+ * kind's adapter (engine_porep.c, engine_post.c, engine_snap.c) its entry. */
+typedef struct {
+    const char *what; /* for messages: "PoRep", ... */
+    cuzk_job_kind kind;
+    bool (*valid)(uint64_t proof);
+    void (*id)(char out[64], uint64_t proof);
+    void (*stem)(char out[CUZK_PARAM_STEM_MAX], uint64_t proof);
+    cuzk_status (*synthetic_open)(uint64_t proof, cuzk_circuit **out, void **state, void (**free_state)(void *));
+} builtin_family;
+extern const builtin_family builtin_porep;
+/* The family and proof of a built-in circuit id, or NULL. */
+const builtin_family *builtin_of_id(const char *id, uint64_t *proof);
+/* Whether id is in a built-in family's name space (registrations may not take it). */
+bool builtin_reserved(const char *id);
+/* A sector size as the ids spell it ("2k", "32g") and as circuit names do ("2KiB", "32GiB"). */
+void builtin_size_suffix(char out[16], uint64_t bytes);
+void builtin_size_name(char out[16], uint64_t bytes);
 
 /* ---------------------------------------------------------------- circuits and residency */
 typedef struct {
@@ -43,9 +66,9 @@ typedef struct {
 
 struct engine_circuit {
     char id[64];
-    bool porep; /* a built-in PoRep circuit (the kind adapter opens its partitions) */
-    uint64_t seal_proof;
-    cuzk_engine_circuit reg; /* registered circuits (strings owned) */
+    const builtin_family *builtin; /* a built-in circuit (its kind adapter opens the partitions), or NULL */
+    uint64_t proof;                /* built-in: the registered proof it was made for */
+    cuzk_engine_circuit reg;       /* registered circuits (strings owned) */
     char *params_path, *vk_path, *pce_path;
     bool synthetic;
     bool check_params;
@@ -102,7 +125,8 @@ typedef struct {
     void *state;     /* the kind's parsed input */
     void (*free_state)(void *state);
     cuzk_status (*open)(engine_job *j, unsigned k, cuzk_circuit **out);
-    uint64_t seal_proof; /* PoRep: the registered proof (its circuit) */
+    const builtin_family *builtin; /* the built-in circuit of the kind (NULL: a registered one) */
+    uint64_t proof;                /* ... for this registered proof */
 } job_plan;
 
 struct engine_job {
@@ -286,8 +310,8 @@ void *finisher_main(void *arg);
 
 /* engine_residency.c (locked unless said) */
 engine_circuit *res_find(cuzk_engine *e, const char *id);
-engine_circuit *res_by_id(cuzk_engine *e, const char *id); /* also "porep-32g"-style ids */
-cuzk_status res_get_porep(cuzk_engine *e, uint64_t seal_proof, engine_circuit **out);
+engine_circuit *res_by_id(cuzk_engine *e, const char *id); /* also built-in ids ("porep-32g") */
+cuzk_status res_get_builtin(cuzk_engine *e, const builtin_family *f, uint64_t proof, engine_circuit **out);
 /* Starts the host load of c if needed; the job that triggers it supplies partition 0. */
 void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j);
 /* Starts loading c onto device d if it may; false when it cannot go there. */

@@ -50,7 +50,46 @@ cuzk_status porep_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *re
     j->plan.state = c1;
     j->plan.free_state = free_c1;
     j->plan.open = open_partition;
-    j->plan.seal_proof = (uint64_t)c1->proof;
+    j->plan.builtin = &builtin_porep;
+    j->plan.proof = (uint64_t)c1->proof;
     cuzk_porep_circuit_id(circuit_id, (uint64_t)c1->proof);
     return CUZK_OK;
 }
+
+/* ---------------------------------------------------------------- the family */
+static bool porep_valid(uint64_t p) { return p < CUZK_SEAL_PROOF_COUNT; }
+
+void cuzk_porep_circuit_id(char out[64], uint64_t registered_proof)
+{
+    const cuzk_seal_proof_info *info = cuzk_seal_proof_info_get((cuzk_seal_proof)registered_proof);
+    if (!info) {
+        snprintf(out, 64, "porep-unknown-%llu", (unsigned long long)registered_proof);
+        return;
+    }
+    char size[16];
+    builtin_size_suffix(size, info->sector_size);
+    snprintf(out, 64, "%sporep-%s", info->challenges == CUZK_CHALLENGES_NI ? "ni-" : "", size);
+}
+
+static void porep_stem(char out[CUZK_PARAM_STEM_MAX], uint64_t p)
+{
+    cuzk_seal_proof_param_stem(out, (cuzk_seal_proof)p);
+}
+
+static cuzk_status porep_synthetic(uint64_t p, cuzk_circuit **out, void **state, void (**free_state)(void *))
+{
+    const cuzk_seal_proof_info *info = cuzk_seal_proof_info_get((cuzk_seal_proof)p);
+    if (!info) return CUZK_EINVAL;
+    char size[16], name[64];
+    builtin_size_name(size, info->sector_size);
+    snprintf(name, sizeof name, "porep:%s", size);
+    cuzk_c1 *c1 = NULL;
+    cuzk_status st = cuzk_porep_synthetic_open(out, &c1, name, 1);
+    *state = c1;
+    *free_state = free_c1;
+    return st;
+}
+
+const builtin_family builtin_porep = {
+    "PoRep", CUZK_KIND_POREP, porep_valid, cuzk_porep_circuit_id, porep_stem, porep_synthetic,
+};

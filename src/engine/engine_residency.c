@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "cuzk/filecoin.h"
-#include "cuzk/filecoin_circuit.h"
 #include "engine_internal.h"
 
 engine_circuit *res_find(cuzk_engine *e, const char *id)
@@ -60,7 +59,7 @@ cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circu
     pthread_mutex_lock(&e->mu);
     cuzk_status st = CUZK_OK;
     engine_circuit *c = NULL;
-    if (!strncmp(reg->id, "porep-", 6) || !strncmp(reg->id, "ni-porep-", 9) || res_find(e, reg->id))
+    if (builtin_reserved(reg->id) || res_find(e, reg->id))
         st = cuzk_fail(CUZK_EINVAL, "circuit id %s is taken", reg->id);
     else if (!(c = new_circuit(e, reg->id))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
     if (c) {
@@ -79,15 +78,15 @@ cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circu
     return st;
 }
 
-cuzk_status res_get_porep(cuzk_engine *e, uint64_t seal_proof, engine_circuit **out)
+cuzk_status res_get_builtin(cuzk_engine *e, const builtin_family *f, uint64_t proof, engine_circuit **out)
 {
     char id[64];
-    cuzk_porep_circuit_id(id, seal_proof);
+    f->id(id, proof);
     engine_circuit *c = res_find(e, id);
     if (!c) {
         const char *dir = e->param_dir ? e->param_dir : cuzk_param_dir_default();
         char stem[CUZK_PARAM_STEM_MAX];
-        cuzk_seal_proof_param_stem(stem, (cuzk_seal_proof)seal_proof);
+        f->stem(stem, proof);
         size_t n = strlen(dir) + strlen(stem) + 16;
         char *params = malloc(n), *vk = malloc(n);
         if (!params || !vk || !(c = new_circuit(e, id))) {
@@ -98,8 +97,8 @@ cuzk_status res_get_porep(cuzk_engine *e, uint64_t seal_proof, engine_circuit **
         snprintf(params, n, "%s/%s.params", dir, stem);
         snprintf(vk, n, "%s/%s.vk", dir, stem);
         /* the official files; a missing one fails the load with the file named */
-        c->porep = true;
-        c->seal_proof = seal_proof;
+        c->builtin = f;
+        c->proof = proof;
         c->params_path = params;
         c->vk_path = vk;
         c->pce_path = pce_cache_path(e, id);
@@ -108,25 +107,14 @@ cuzk_status res_get_porep(cuzk_engine *e, uint64_t seal_proof, engine_circuit **
     return CUZK_OK;
 }
 
-/* The registered proof whose circuit id is id, or -1. */
-static int64_t porep_of_id(const char *id)
-{
-    for (uint64_t p = 0; p < 64; p++) {
-        if (!cuzk_seal_proof_info_get((cuzk_seal_proof)p)) continue;
-        char pid[64];
-        cuzk_porep_circuit_id(pid, p);
-        if (!strcmp(pid, id)) return (int64_t)p;
-    }
-    cuzk_clear_error();
-    return -1;
-}
-
 engine_circuit *res_by_id(cuzk_engine *e, const char *id)
 {
     engine_circuit *c = res_find(e, id);
     if (c) return c;
-    int64_t p = porep_of_id(id);
-    return p >= 0 && !res_get_porep(e, (uint64_t)p, &c) ? c : NULL;
+    uint64_t p;
+    const builtin_family *f = builtin_of_id(id, &p);
+    cuzk_clear_error();
+    return f && !res_get_builtin(e, f, p, &c) ? c : NULL;
 }
 
 static cuzk_status replace(char **dst, const char *v)
@@ -144,7 +132,8 @@ cuzk_status cuzk_engine_set_files(cuzk_engine *e, const char *circuit, const cha
 {
     cuzk_status st = engine_enter(e);
     if (st) return st;
-    engine_circuit *c = porep_of_id(circuit) >= 0 ? res_by_id(e, circuit) : NULL;
+    uint64_t proof;
+    engine_circuit *c = builtin_of_id(circuit, &proof) ? res_by_id(e, circuit) : NULL;
     if (!c) st = cuzk_fail(CUZK_EINVAL, "%s is not a built-in circuit", circuit);
     else if (!st && (c->host_ready || c->host_loading))
         st = cuzk_fail(CUZK_EINVAL, "%s is loaded already: evict it first", circuit);
@@ -304,8 +293,9 @@ typedef struct {
     engine_circuit *c;
     engine_job *job;    /* the job whose partition 0 gives the circuit (kept in flight), or NULL */
     cuzk_circuit *circ; /* partition 0, for recording the precompiled circuit */
-    cuzk_c1 *c1;        /* synthetic public data behind circ (preload of PoRep) */
-    int dev;            /* -1: the host tier; else this device */
+    void *circ_state;   /* synthetic data behind circ (preload of a built-in circuit) */
+    void (*circ_state_free)(void *);
+    int dev; /* -1: the host tier; else this device */
     loader *self;
 } load_task;
 
@@ -362,7 +352,7 @@ static void host_load(load_task *t)
             st = cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu public inputs, but the circuit %s has %zu%s",
                            c->params_path, params.vk.ic_len ? params.vk.ic_len - 1 : 0, c->id,
                            pce.num_inputs ? pce.num_inputs - 1 : 0,
-                           c->porep ? " (wrong sector size or proof type for these parameters?)" : "");
+                           c->builtin ? " (wrong sector size or proof type for these parameters?)" : "");
         if (!st && params.l_len != pce.num_aux)
             st = cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu private values, but the circuit %s has %zu",
                            c->params_path, params.l_len, c->id, pce.num_aux);
@@ -379,7 +369,7 @@ static void host_load(load_task *t)
     if (st) snprintf(err, sizeof err, "loading circuit %s: %s", c->id, cuzk_last_error());
     cuzk_span_end(tl, top);
     cuzk_circuit_free(t->circ);
-    cuzk_c1_free(t->c1);
+    if (t->circ_state_free) t->circ_state_free(t->circ_state);
 
     pthread_mutex_lock(&e->mu);
     c->host_loading = false;
@@ -540,16 +530,7 @@ static cuzk_status shape_circuit(cuzk_engine *e, engine_circuit *c, engine_job *
     (void)e;
     if (c->pce_path && access(c->pce_path, F_OK) == 0) return CUZK_OK; /* loaded, not recorded */
     if (j) return j->plan.open(j, 0, &t->circ);
-    if (c->porep) {
-        const cuzk_seal_proof_info *info = cuzk_seal_proof_info_get((cuzk_seal_proof)c->seal_proof);
-        if (!info) return CUZK_EINVAL;
-        char name[64];
-        uint64_t sz = info->sector_size;
-        const char *unit = sz >= (1ull << 30) ? "GiB" : sz >= (1ull << 20) ? "MiB" : "KiB";
-        sz >>= sz >= (1ull << 30) ? 30 : sz >= (1ull << 20) ? 20 : 10;
-        snprintf(name, sizeof name, "porep:%llu%s", (unsigned long long)sz, unit);
-        return cuzk_porep_synthetic_open(&t->circ, &t->c1, name, 1);
-    }
+    if (c->builtin) return c->builtin->synthetic_open(c->proof, &t->circ, &t->circ_state, &t->circ_state_free);
     return c->reg.open(c->reg.ctx, NULL, 0, 0, 0, &t->circ);
 }
 
@@ -600,7 +581,7 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
         e->host_used -= need;
         if (t->job) t->job->in_flight--;
         cuzk_circuit_free(t->circ);
-        cuzk_c1_free(t->c1);
+        if (t->circ_state_free) t->circ_state_free(t->circ_state);
         free(t);
         fail_jobs_of(e, c, "no thread to load the circuit");
     }

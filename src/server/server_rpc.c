@@ -64,24 +64,22 @@ static bool check_bytes(rpc_reply *r, const char *field, ProtobufCBinaryData b, 
     return false;
 }
 
-/* The PoSt and SnapDeals kinds take their blobs as one input: a u32 count, then each blob as a
- * u64 length and its bytes (little-endian). */
+/* The PoSt and SnapDeals kinds take their blobs as one input (cuzk_blobs_pack). */
 static uint8_t *pack_blobs(const Cuzk__V1__SubmitProofRequest *q, size_t *len)
 {
-    size_t n = 4;
-    for (size_t i = 0; i < q->n_vanilla_proofs; i++) n += 8 + q->vanilla_proofs[i].len;
-    uint8_t *b = malloc(n), *p = b;
-    if (!b) return NULL;
-    uint32_t c = (uint32_t)q->n_vanilla_proofs;
-    for (int k = 0; k < 4; k++) *p++ = (uint8_t)(c >> (8 * k));
-    for (size_t i = 0; i < q->n_vanilla_proofs; i++) {
-        uint64_t l = q->vanilla_proofs[i].len;
-        for (int k = 0; k < 8; k++) *p++ = (uint8_t)(l >> (8 * k));
-        memcpy(p, q->vanilla_proofs[i].data, l);
-        p += l;
+    const uint8_t **b = calloc(q->n_vanilla_proofs, sizeof *b);
+    size_t *l = calloc(q->n_vanilla_proofs, sizeof *l);
+    uint8_t *packed = NULL;
+    if (b && l) {
+        for (size_t i = 0; i < q->n_vanilla_proofs; i++) {
+            b[i] = q->vanilla_proofs[i].data;
+            l[i] = q->vanilla_proofs[i].len;
+        }
+        packed = cuzk_blobs_pack(b, l, q->n_vanilla_proofs, len);
     }
-    *len = n;
-    return b;
+    free(b);
+    free(l);
+    return packed;
 }
 
 /* Checks the request and submits it; job_id gets the request id (made when empty). */
@@ -221,6 +219,14 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
             return false;
         }
         req.input = packed;
+        if (post) {
+            req.randomness = q->randomness.data;
+            req.partition_index = q->partition_index;
+        } else {
+            req.comm_r_old = q->comm_r_old.data;
+            req.comm_r_new = q->comm_r_new.data;
+            req.comm_d_new = q->comm_d_new.data;
+        }
     }
     bool joined = false;
     cuzk_status st = cuzk_engine_submit(s->e, &req, eid, &joined);

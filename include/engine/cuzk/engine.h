@@ -125,12 +125,27 @@ typedef struct {
     const uint8_t *input;   /* copied */
     size_t input_len;
     bool has_registered_proof; /* the client names the registered proof (it must match the input's) */
-    uint64_t registered_proof; /* numeric RegisteredSealProof for PoRep */
-    uint64_t sector_number;    /* PoRep: must match the C1 wrapper's when both are given (0: any) */
-    const char *circuit;       /* CIRCUIT: the registered id */
-    unsigned partitions;       /* CIRCUIT: proofs to make, partition k with seed + k (0: 1) */
-    uint64_t seed;             /* CIRCUIT */
+    /* numeric RegisteredSealProof (PoRep), RegisteredPoStProof (WindowPoSt, WinningPoSt; needed)
+     * or RegisteredUpdateProof (SnapDeals; needed) */
+    uint64_t registered_proof;
+    uint64_t sector_number; /* PoRep: must match the C1 wrapper's when both are given (0: any) */
+    /* PoSt and SnapDeals: the input is their vanilla proofs packed by cuzk_blobs_pack (one
+     * FallbackPoStSectorProof per sector; one PartitionProof per partition), and: */
+    const uint8_t *randomness;                           /* PoSt: 32 bytes */
+    uint32_t partition_index;                            /* WindowPoSt: the partition */
+    const uint8_t *comm_r_old, *comm_r_new, *comm_d_new; /* SnapDeals: 32 bytes each */
+    const char *circuit;                                 /* CIRCUIT: the registered id */
+    unsigned partitions;                                 /* CIRCUIT: proofs to make, partition k with seed + k (0: 1) */
+    uint64_t seed;                                       /* CIRCUIT */
 } cuzk_job_request;
+
+/* Packs blobs as one job input: a u32 count, then each blob as a u64 length and its bytes
+ * (little-endian). malloc'd; NULL when out of memory. */
+uint8_t *cuzk_blobs_pack(const uint8_t *const *blobs, const size_t *lens, size_t n, size_t *out_len);
+/* The inverse, without copying: blobs[i] point into in. At most max blobs; every length is
+ * checked against the bytes left before anything is allocated (CUZK_EFORMAT naming the blob). */
+cuzk_status cuzk_blobs_unpack(const uint8_t *in, size_t len, size_t max, const uint8_t ***blobs, size_t **lens,
+                              size_t *n) CUZK_WARN_UNUSED;
 
 typedef enum {
     CUZK_JOB_QUEUED = 0,

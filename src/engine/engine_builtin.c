@@ -1,0 +1,56 @@
+/* The built-in circuits: each proof kind's family (its adapter file defines the entry), and
+ * the mapping between a circuit id ("porep-32g", "wpost-32g", ...) and the registered proof it
+ * was made for. Registered proofs that share parameter files share the id: the first proof of
+ * the family whose id matches stands for all of them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+static const builtin_family *const FAMILIES[] = {&builtin_porep};
+#define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
+/* Registered proof ids are small (the largest today is 19); this bounds the search. */
+#define MAX_PROOF_ID 64
+
+const builtin_family *builtin_of_id(const char *id, uint64_t *proof)
+{
+    for (size_t f = 0; f < NFAMILIES; f++)
+        for (uint64_t p = 0; p < MAX_PROOF_ID; p++) {
+            if (!FAMILIES[f]->valid(p)) continue;
+            char pid[64];
+            FAMILIES[f]->id(pid, p);
+            if (!strcmp(pid, id)) {
+                *proof = p;
+                return FAMILIES[f];
+            }
+        }
+    return NULL;
+}
+
+bool builtin_reserved(const char *id)
+{
+    static const char *const prefixes[] = {"porep-", "ni-porep-", "wpost-", "winning-", "snap-"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (!strncmp(id, prefixes[i], strlen(prefixes[i]))) return true;
+    return false;
+}
+
+/* "2k", "8m", "512m", "32g": the size part of a circuit id. */
+void builtin_size_suffix(char out[16], uint64_t bytes)
+{
+    const char *unit = "k";
+    if (bytes >= (1ull << 30)) bytes >>= 30, unit = "g";
+    else if (bytes >= (1ull << 20)) bytes >>= 20, unit = "m";
+    else bytes >>= 10;
+    snprintf(out, 16, "%llu%s", (unsigned long long)bytes, unit);
+}
+
+/* "2KiB", "32GiB": the size as circuit names spell it. */
+void builtin_size_name(char out[16], uint64_t bytes)
+{
+    const char *unit = "KiB";
+    if (bytes >= (1ull << 30)) bytes >>= 30, unit = "GiB";
+    else if (bytes >= (1ull << 20)) bytes >>= 20, unit = "MiB";
+    else bytes >>= 10;
+    snprintf(out, 16, "%llu%s", (unsigned long long)bytes, unit);
+}
