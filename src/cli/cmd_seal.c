@@ -164,7 +164,8 @@ int cli_seal(int argc, char **argv)
         char d[65], r[65];
         cuzk_hex_encode(d, cm->comm_d, 32);
         cuzk_hex_encode(r, cm->comm_r, 32);
-        printf("sealed %s sector %llu (%s)\ncomm_d %s\ncomm_r %s\nwrote %s/c1.json, %s/sector.json, %s/unsealed, %s/sealed, "
+        printf("sealed %s sector %llu (%s)\ncomm_d %s\ncomm_r %s\nwrote %s/c1.json, %s/sector.json, %s/unsealed, "
+               "%s/sealed, "
                "%s/p_aux\n",
                info->name, (unsigned long long)sector_id, size, d, r, dir, dir, dir, dir, dir);
         if (!quiet) cuzk_timeline_print(tl, stderr);
