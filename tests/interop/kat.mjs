@@ -7,7 +7,7 @@
 //     bellman's compressed vk form is converted to the .vk layout, each vector must give its
 //     expected OK/FAIL through the core and through the CLI.
 // Vectors: $CUZK_SHARED_VECTORS (the file, or a folder holding bellman-kat.json), else
-// $CUZK_SOURCE_DIR/../shared/vectors/bellman-kat.json. Without them the other tests still run,
+// $CUZK_SOURCE_DIR/tests/vectors/bellman-kat.json. Without them the other tests still run,
 // then it prints "SKIPPED: bellman vectors not available" and exits 77.
 
 import { spawnSync } from 'node:child_process';
@@ -365,7 +365,7 @@ function vectorsPath() {
     return env;
   }
   const src = process.env.CUZK_SOURCE_DIR || join(HERE, '..', '..');
-  return join(src, '..', 'shared', 'vectors', 'bellman-kat.json');
+  return join(src, 'tests', 'vectors', 'bellman-kat.json');
 }
 
 /**

@@ -1,7 +1,6 @@
-/* Our verifier against Groth16 proofs made by Rust bellman (ZCash encodings), from the shared
- * test vectors: 6 that verify and 5 that must fail. The vectors are read where the project's
- * reference material lives ($CUZK_SHARED_VECTORS, or shared/vectors beside the checkout);
- * without them the test reports itself skipped. */
+/* Our verifier against Groth16 proofs made by Rust bellman (ZCash encodings): the vectors of
+ * tests/vectors/bellman-kat.json (or $CUZK_SHARED_VECTORS), 6 that verify and 5 that must
+ * fail. Without the file the test reports itself skipped, saying where it looked. */
 #include <jansson.h>
 #include <openssl/evp.h>
 #include <string.h>
@@ -41,11 +40,11 @@ int main(void)
     const char *env = getenv("CUZK_SHARED_VECTORS");
     if (env) snprintf(path, sizeof path, "%s", env);
     else
-        snprintf(path, sizeof path, "%s/../shared/vectors/bellman-kat.json",
+        snprintf(path, sizeof path, "%s/tests/vectors/bellman-kat.json",
                  getenv("CUZK_SOURCE_DIR") ? getenv("CUZK_SOURCE_DIR") : "..");
     json_error_t err;
     json_t *top = json_load_file(path, 0, &err);
-    if (!top) TEST_SKIP("bellman test vectors not available (set CUZK_SHARED_VECTORS)");
+    if (!top) TEST_SKIP("bellman test vectors not found (tests/vectors/bellman-kat.json under CUZK_SOURCE_DIR, or CUZK_SHARED_VECTORS)");
     json_t *vecs = json_object_get(top, "vectors");
     size_t i, ok = 0, fail = 0;
     json_t *v;
