@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "cli/settings.h"
+#include "cuzk/hash.h"
 
 static const cli_command COMMANDS[] = {
     {"setup", "make random Groth16 parameters for a built-in circuit", cli_setup},
@@ -22,9 +23,22 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: cuzk [--config FILE] <command> [options]   (cuzk <command> --help for its options)\n"
-            "       cuzk --help-env   (the environment overrides)\n\ncommands:\n");
+            "       cuzk --help-env   (the environment overrides)\n"
+            "       cuzk --version    (the version and the build's features)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         fprintf(out, "  %-14s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+}
+
+/* The version and the build's features, for bug reports and for checking an install. */
+static void version(void)
+{
+#if CUZK_BUILT_WITH_CUDA
+    const char *cuda = "yes (sm_90 kernels)";
+#else
+    const char *cuda = "no (built without nvcc: CPU proving only)";
+#endif
+    printf("cuzk %s\nCUDA: %s\nSHA-NI on this CPU: %s\nblst: %s\n", CUZK_VERSION, cuda,
+           cuzk_sha256_uses_shani() ? "yes" : "no", CUZK_BLST_VERSION);
 }
 
 static int run(const cli_command *c, int argc, char **argv)
@@ -50,6 +64,10 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && !strcmp(argv[1], "--help-env")) {
         cli_settings_print_env(stdout);
+        return 0;
+    }
+    if (argc >= 2 && !strcmp(argv[1], "--version")) {
+        version();
         return 0;
     }
     if (argc < 2) {

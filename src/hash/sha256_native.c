@@ -132,3 +132,5 @@ void cuzk_sha256(uint8_t out[32], const void *data, size_t n)
     cuzk_sha256_update(&c, data, n);
     cuzk_sha256_final(&c, out);
 }
+
+bool cuzk_sha256_uses_shani(void) { return cuzk_sha256_have_shani(); }

@@ -34,6 +34,10 @@ outside=$(grep -v "^-- \(Install configuration\|Installing: $DEST/\|Up-to-date: 
 
 expect_ok "installed cuzk --help" "$ROOT/bin/cuzk" --help
 grep -q 'setup' out.txt || fail "cuzk --help lists no commands: $(head -c 200 out.txt)"
+expect_ok "installed cuzk --version" "$ROOT/bin/cuzk" --version
+grep -qx "cuzk $(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$BUILD/CMakeCache.txt")" out.txt ||
+  fail "cuzk --version: $(head -c 200 out.txt)"
+grep -q '^CUDA: \(yes\|no\)' out.txt || fail "cuzk --version does not say whether CUDA is built in"
 
 lib=$(find "$DEST" -name libcuzk.a)
 pc=$(find "$DEST" -name cuzk.pc)

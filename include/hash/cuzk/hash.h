@@ -27,6 +27,8 @@ void cuzk_sha256_init(cuzk_sha256_ctx *c);
 void cuzk_sha256_update(cuzk_sha256_ctx *c, const void *data, size_t n);
 void cuzk_sha256_final(cuzk_sha256_ctx *c, uint8_t out[32]);
 void cuzk_sha256(uint8_t out[32], const void *data, size_t n);
+/* Whether this CPU runs SHA-256 on its SHA extensions (SHA-NI) rather than the portable code. */
+bool cuzk_sha256_uses_shani(void);
 /* The bare compression function on one 64-byte block (no padding): state updated in place. */
 void cuzk_sha256_compress(uint32_t state[8], const uint8_t block[64]);
 extern const uint32_t CUZK_SHA256_IV[8];
