@@ -11,6 +11,10 @@ called by the path the proto gives it ("/" package "." service "/" method).
   client_py.py --addr ADDR prove --id ID --circuit C [--parts N] [--seed S] [--priority P]
                                   [--timeout S] [--out FILE]
   client_py.py --addr ADDR prove-porep --id ID --c1 FILE [--out FILE] [--timeout S]
+  client_py.py --addr ADDR prove-vanilla --id ID --kind snap|window-post|winning-post
+                                  --registered-proof N --blob FILE [--blob FILE ...]
+                                  [--randomness HEX] [--partition K] [--sector-size BYTES]
+                                  [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--out FILE]
   client_py.py --addr ADDR status | metrics
   client_py.py --addr ADDR wait-running [--timeout S]
   client_py.py --addr ADDR load --spec FILE --out FILE [--critical K]
@@ -576,6 +580,30 @@ def cmd_prove_porep(eng, a):
                                                    sector_number=a.sector))
 
 
+VANILLA_KINDS = {"snap": "SNAP_DEALS_UPDATE", "window-post": "WINDOW_POST_PARTITION", "winning-post": "WINNING_POST"}
+
+
+def cmd_prove_vanilla(eng, a):
+    """A PoSt or SnapDeals proof as Curio asks for it: the bincode vanilla proofs as
+    vanilla_proofs, the public values in their fields."""
+    blobs = []
+    for path in a.blob:
+        with open(path, "rb") as f:
+            blobs.append(f.read())
+    kind = eng.enum("SubmitProofRequest", "proof_kind", VANILLA_KINDS[a.kind])
+    fields = dict(request_id=a.id, proof_kind=kind, registered_proof=a.registered_proof, vanilla_proofs=blobs,
+                  sector_size=a.sector_size)
+    if a.randomness:
+        fields["randomness"] = bytes.fromhex(a.randomness)
+    if a.partition:
+        fields["partition_index"] = a.partition
+    for name in ("comm_r_old", "comm_r_new", "comm_d_new"):
+        v = getattr(a, name)
+        if v:
+            fields[name] = bytes.fromhex(v)
+    return single_prove(eng, a, eng.submit_request(**fields))
+
+
 def cmd_status(eng, a):
     st = eng.call("GetStatus", timeout=a.timeout or 10)
     print(json_format.MessageToJson(st, preserving_proto_field_name=True, including_default_value_fields=True))
@@ -682,6 +710,18 @@ def main():
     p.add_argument("--c1", required=True)
     p.add_argument("--sector", type=int, default=0)
     p.add_argument("--out")
+    p = sub.add_parser("prove-vanilla")
+    p.add_argument("--id", required=True)
+    p.add_argument("--kind", required=True, choices=sorted(VANILLA_KINDS))
+    p.add_argument("--registered-proof", type=int, required=True)
+    p.add_argument("--blob", action="append", required=True)
+    p.add_argument("--randomness")
+    p.add_argument("--partition", type=int, default=0)
+    p.add_argument("--sector-size", type=int, default=0)
+    p.add_argument("--comm-r-old")
+    p.add_argument("--comm-r-new")
+    p.add_argument("--comm-d-new")
+    p.add_argument("--out")
     sub.add_parser("status")
     sub.add_parser("metrics")
     sub.add_parser("wait-running")
@@ -699,6 +739,7 @@ def main():
         print("client_py: cannot read %s: %s" % (a.proto, e), file=sys.stderr)
         return 3
     fn = {"checks": cmd_checks, "limits": cmd_limits, "prove": cmd_prove, "prove-porep": cmd_prove_porep,
+          "prove-vanilla": cmd_prove_vanilla,
           "status": cmd_status, "metrics": cmd_metrics, "wait-running": cmd_wait_running, "load": cmd_load}[a.cmd]
     try:
         return fn(eng, a)
