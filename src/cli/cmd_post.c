@@ -1,0 +1,209 @@
+/* cuzk post vanilla: the vanilla PoSt proofs of sealed test sectors (`cuzk seal --out DIR`
+ * folders), one bincode blob per sector as a storage provider's prover sends them, and
+ * post.json with the public data the SNARK prover needs. Nothing is written unless every
+ * sector's proof was made. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/sector_json.h"
+#include "cuzk/filecoin_post.h"
+
+#define MAX_SECTORS 2349 /* the largest partition */
+
+static const char USAGE[] =
+    "cuzk post vanilla --kind winning|window --sector DIR [--sector DIR ...] --randomness HEX --out DIR\n"
+    "                  [--partition K] [--proof-type V1|V1_1]";
+
+typedef struct {
+    sector_public pub;
+    cuzk_mapped_file sealed;
+    cuzk_post_replica rep;
+} sector_in;
+
+static cuzk_status read_sector(const char *dir, sector_in *s)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sector.json", dir);
+    cuzk_status st = sector_public_read(path, &s->pub);
+    if (st) return cuzk_fail_context(st, "sector %s", dir);
+    snprintf(path, sizeof path, "%s/p_aux", dir);
+    uint8_t *aux = NULL;
+    size_t n = 0;
+    if ((st = cuzk_read_file(path, &aux, &n))) return st;
+    if (n != sizeof s->rep.p_aux) {
+        free(aux);
+        return cuzk_fail(CUZK_EFORMAT, "%s: %zu bytes, p_aux is 64 (comm_c || comm_r_last)", path, n);
+    }
+    memcpy(s->rep.p_aux, aux, 64);
+    free(aux);
+    snprintf(path, sizeof path, "%s/sealed", dir);
+    if ((st = cuzk_map_file(&s->sealed, path))) return st;
+    s->rep.sector_id = s->pub.sector_id;
+    memcpy(s->rep.comm_r, s->pub.comm_r, 32);
+    s->rep.replica = s->sealed.data;
+    s->rep.replica_len = s->sealed.size;
+    return CUZK_OK;
+}
+
+static cuzk_status write_json(const char *path, const cuzk_post_proof_info *pi, const char *kind, const uint8_t rnd[32],
+                              uint64_t k, const sector_in *s, size_t n)
+{
+    size_t cap = 512 + n * 200;
+    char *buf = malloc(cap), hex[65];
+    if (!buf) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    cuzk_hex_encode(hex, rnd, 32);
+    size_t o = (size_t)snprintf(buf, cap,
+                                "{\n  \"registered_proof\": %d,\n  \"registered_proof_name\": \"%s\",\n  \"kind\": "
+                                "\"%s\",\n  \"randomness\": \"%s\",\n  \"partition_index\": %llu,\n  \"sectors\": [",
+                                (int)pi->id, pi->name, kind, hex, (unsigned long long)k);
+    for (size_t i = 0; i < n; i++) {
+        cuzk_hex_encode(hex, s[i].pub.comm_r, 32);
+        o += (size_t)snprintf(
+            buf + o, cap - o,
+            "%s\n    {\"sector_id\": %llu, \"comm_r\": \"%s\", \"vanilla_proof\": \"vanilla-%zu.bin\"}", i ? "," : "",
+            (unsigned long long)s[i].pub.sector_id, hex, i);
+    }
+    o += (size_t)snprintf(buf + o, cap - o, "\n  ]\n}\n");
+    cuzk_status st = cuzk_write_file_atomic(path, buf, o);
+    free(buf);
+    return st;
+}
+
+static int post_vanilla(int argc, char **argv)
+{
+    /* --sector repeats: collect them, hand the rest to the option table */
+    const char *dirs[MAX_SECTORS];
+    size_t ndirs = 0;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    if (!rest) return cli_error("post vanilla");
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--sector")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "cuzk post vanilla: --sector needs a value (DIR)\n");
+                free(rest);
+                return 2;
+            }
+            if (ndirs == MAX_SECTORS) {
+                fprintf(stderr, "cuzk post vanilla: more than %d --sector folders\n", MAX_SECTORS);
+                free(rest);
+                return 2;
+            }
+            dirs[ndirs++] = argv[++i];
+        } else rest[nrest++] = argv[i];
+    }
+    const char *kind_s = NULL, *rnd_s = NULL, *part_s = "0", *type = NULL, *out = NULL, *dummy = NULL;
+    bool done;
+    cli_opt opts[] = {
+        {"kind", "winning|window", "WinningPoSt (one sector, 66 challenges) or WindowPoSt (a partition)", &kind_s,
+         NULL},
+        {"sector", "DIR", "a `cuzk seal --out` folder (sealed, p_aux, sector.json); repeat for Window", &dummy, NULL},
+        {"randomness", "HEX", "64 hex digits, a canonical field element (clear the top two bits: byte 31 &= 0x3f)",
+         &rnd_s, NULL},
+        {"partition", "K", "partition index (Window; default 0)", &part_s, NULL},
+        {"proof-type", "V1|V1_1", "Window: V1_1 (default, StackedDrgWindow*V1_2) or V1; Winning: V1", &type, NULL},
+        {"out", "DIR", "output folder: vanilla-0.bin ... (one per sector, in --sector order), post.json", &out, NULL},
+    };
+    int rc = cli_parse(nrest, rest, USAGE, opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    free(rest);
+    if (rc || done) return rc;
+    if (!kind_s) return cli_missing("post vanilla", "kind");
+    if (!ndirs) return cli_missing("post vanilla", "sector");
+    if (!rnd_s) return cli_missing("post vanilla", "randomness");
+    if (!out) return cli_missing("post vanilla", "out");
+    cuzk_post_kind kind;
+    if (!strcmp(kind_s, "winning")) kind = CUZK_POST_WINNING;
+    else if (!strcmp(kind_s, "window")) kind = CUZK_POST_WINDOW;
+    else {
+        fprintf(stderr, "cuzk post vanilla: --kind must be winning or window, not '%s'\n", kind_s);
+        return 2;
+    }
+    if (!type) type = kind == CUZK_POST_WINDOW ? "V1_1" : "V1";
+    if (strcmp(type, "V1") && strcmp(type, "V1_1")) {
+        fprintf(stderr, "cuzk post vanilla: --proof-type must be V1 or V1_1, not '%s'\n", type);
+        return 2;
+    }
+    uint64_t k;
+    if (cli_u64("post vanilla", "partition", part_s, &k)) return 2;
+    uint8_t rnd[32];
+    if (cuzk_hex_decode(rnd, 32, rnd_s) || cuzk_post_check_randomness(rnd)) {
+        fprintf(stderr, "cuzk post vanilla: --randomness: %s\n", cuzk_last_error());
+        return 2;
+    }
+    if (k > UINT32_MAX) {
+        fprintf(stderr, "cuzk post vanilla: --partition %llu is out of range\n", (unsigned long long)k);
+        return 2;
+    }
+
+    sector_in *s = calloc(ndirs, sizeof *s);
+    uint8_t **blobs = calloc(ndirs, sizeof *blobs);
+    size_t *lens = calloc(ndirs, sizeof *lens);
+    cuzk_post_replica *reps = calloc(ndirs, sizeof *reps);
+    cuzk_status st = s && blobs && lens && reps ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
+    const cuzk_post_proof_info *pi = NULL;
+    for (size_t i = 0; i < ndirs && !st; i++) {
+        st = read_sector(dirs[i], &s[i]);
+        if (st) break;
+        uint64_t size = cuzk_seal_proof_info_get(s[i].pub.proof)->sector_size;
+        if (i == 0) {
+            cuzk_post_proof p;
+            st = cuzk_post_proof_lookup(&p, kind, size, !strcmp(type, "V1_1"));
+            if (!st) pi = cuzk_post_proof_info_get(p);
+        } else if (size != pi->sector_size)
+            st = cuzk_fail(CUZK_EINVAL, "sector %s is of another size (%llu bytes) than the first (%llu)", dirs[i],
+                           (unsigned long long)size, (unsigned long long)pi->sector_size);
+        if (!st && s[i].sealed.size != size)
+            st = cuzk_fail(CUZK_EFORMAT, "%s/sealed: %zu bytes, the sector's size is %llu", dirs[i], s[i].sealed.size,
+                           (unsigned long long)size);
+        reps[i] = s[i].rep;
+    }
+    if (!st) st = cuzk_post_vanilla_prove(pi->id, rnd, (uint32_t)k, reps, ndirs, blobs, lens);
+    if (!st && mkdir(out, 0777) != 0 && errno != EEXIST)
+        st = cuzk_fail(CUZK_EIO, "cannot create %s: %s", out, strerror(errno));
+    /* every file or none: on a failed write the ones written are removed */
+    char path[4096];
+    size_t written = 0;
+    for (size_t i = 0; i < ndirs && !st; i++, written++) {
+        snprintf(path, sizeof path, "%s/vanilla-%zu.bin", out, i);
+        st = cuzk_write_file_atomic(path, blobs[i], lens[i]);
+    }
+    if (!st) {
+        snprintf(path, sizeof path, "%s/post.json", out);
+        st = write_json(path, pi, kind_s, rnd, k, s, ndirs);
+    }
+    if (st)
+        for (size_t i = 0; i < written; i++) {
+            snprintf(path, sizeof path, "%s/vanilla-%zu.bin", out, i);
+            unlink(path);
+        }
+    else
+        printf("%s partition %llu: %zu vanilla proof%s (%zu bytes each) in %s\n", pi->name, (unsigned long long)k,
+               ndirs, ndirs == 1 ? "" : "s", lens[0], out);
+    for (size_t i = 0; s && i < ndirs; i++) {
+        cuzk_unmap_file(&s[i].sealed);
+        if (blobs) free(blobs[i]);
+    }
+    free(s);
+    free(blobs);
+    free(lens);
+    free(reps);
+    return st ? cli_error("post vanilla") : 0;
+}
+
+int cli_post(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "vanilla")) return post_vanilla(argc - 1, argv + 1);
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: %s\n\nMakes the vanilla PoSt proofs of sealed test sectors (`cuzk post vanilla --help`).\n",
+               USAGE);
+        return 0;
+    }
+    fprintf(stderr, "usage: %s\n", USAGE);
+    return 2;
+}
