@@ -25,6 +25,9 @@ int cli_post(int argc, char **argv);
 int cli_config(int argc, char **argv);
 int cli_prove_porep(int argc, char **argv);
 int cli_verify_porep(int argc, char **argv);
+/* what: "window-post", "winning-post" or "snap" (cmd_vanilla.c) */
+int cli_prove_vanilla(const char *what, int argc, char **argv);
+int cli_verify_vanilla(const char *what, int argc, char **argv);
 /* GPU benchmarks (cmd_bench_gpu.c): `what` is gpu-msm, gpu-ntt, gpu-prove or gpu-field */
 int cli_bench_gpu(const char *what, int argc, char **argv);
 /* bench gpu-prove --circuit (cmd_bench_gpu_circuit.c) */

@@ -6,11 +6,14 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/vanilla_set.h"
 #include "cuzk/groth16.h"
 
 int cli_verify(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "porep")) return cli_verify_porep(argc - 1, argv + 1);
+    cuzk_job_kind vkind;
+    if (argc > 1 && vanilla_kind_of(argv[1], &vkind)) return cli_verify_vanilla(argv[1], argc - 1, argv + 1);
     const char *vk_path = NULL, *proof_path = NULL, *inputs_path = NULL;
     bool json = false, done;
     cli_opt opts[] = {

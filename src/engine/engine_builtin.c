@@ -7,7 +7,7 @@
 
 #include "engine_internal.h"
 
-static const builtin_family *const FAMILIES[] = {&builtin_porep};
+static const builtin_family *const FAMILIES[] = {&builtin_porep, &builtin_post};
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 /* Registered proof ids are small (the largest today is 19); this bounds the search. */
 #define MAX_PROOF_ID 64
@@ -53,4 +53,25 @@ void builtin_size_name(char out[16], uint64_t bytes)
     else if (bytes >= (1ull << 20)) bytes >>= 20, unit = "MiB";
     else bytes >>= 10;
     snprintf(out, 16, "%llu%s", (unsigned long long)bytes, unit);
+}
+
+static const builtin_family *family_of_kind(cuzk_job_kind kind)
+{
+    switch (kind) {
+    case CUZK_KIND_POREP: return &builtin_porep;
+    case CUZK_KIND_WINDOW_POST:
+    case CUZK_KIND_WINNING_POST: return &builtin_post;
+    default: return NULL;
+    }
+}
+
+cuzk_status cuzk_engine_builtin_id(char out[64], cuzk_job_kind kind, uint64_t registered_proof)
+{
+    const builtin_family *f = family_of_kind(kind);
+    if (!f) return cuzk_fail(CUZK_EINVAL, "proof kind %s has no built-in circuit", cuzk_kind_name(kind));
+    if (!f->valid(registered_proof))
+        return cuzk_fail(CUZK_EINVAL, "registered proof %llu is not a %s proof", (unsigned long long)registered_proof,
+                         f->what);
+    f->id(out, registered_proof);
+    return CUZK_OK;
 }

@@ -44,7 +44,7 @@ typedef struct {
     void (*stem)(char out[CUZK_PARAM_STEM_MAX], uint64_t proof);
     cuzk_status (*synthetic_open)(uint64_t proof, cuzk_circuit **out, void **state, void (**free_state)(void *));
 } builtin_family;
-extern const builtin_family builtin_porep;
+extern const builtin_family builtin_porep, builtin_post;
 /* The family and proof of a built-in circuit id, or NULL. */
 const builtin_family *builtin_of_id(const char *id, uint64_t *proof);
 /* Whether id is in a built-in family's name space (registrations may not take it). */
@@ -327,6 +327,9 @@ cuzk_status res_preload(cuzk_engine *e, engine_circuit *c); /* unlocked; waits *
 
 /* engine_porep.c (unlocked: runs on the submitting thread) */
 cuzk_status porep_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id);
+/* engine_post.c, engine_snap.c (the same) */
+cuzk_status post_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id);
+cuzk_status snap_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id);
 
 /* engine_reclaim.c */
 void reclaim_push(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes, const char *what); /* locked */

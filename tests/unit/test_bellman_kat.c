@@ -44,7 +44,9 @@ int main(void)
                  getenv("CUZK_SOURCE_DIR") ? getenv("CUZK_SOURCE_DIR") : "..");
     json_error_t err;
     json_t *top = json_load_file(path, 0, &err);
-    if (!top) TEST_SKIP("bellman test vectors not found (tests/vectors/bellman-kat.json under CUZK_SOURCE_DIR, or CUZK_SHARED_VECTORS)");
+    if (!top)
+        TEST_SKIP("bellman test vectors not found (tests/vectors/bellman-kat.json under CUZK_SOURCE_DIR, or "
+                  "CUZK_SHARED_VECTORS)");
     json_t *vecs = json_object_get(top, "vectors");
     size_t i, ok = 0, fail = 0;
     json_t *v;

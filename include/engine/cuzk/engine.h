@@ -260,6 +260,10 @@ cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit, uint64_t *fre
 /* The circuit id of a PoRep proof: "porep-2k", "porep-8m", "porep-512m", "porep-32g",
  * "porep-64g" (the NI proofs "ni-" before them). */
 void cuzk_porep_circuit_id(char out[64], uint64_t registered_proof);
+/* The built-in circuit id of any kind's registered proof: the PoRep ids above, "wpost-32g" and
+ * "winning-32g" (RegisteredPoStProof), "snap-32g" (RegisteredUpdateProof). CUZK_EINVAL for a
+ * kind without built-in circuits or a proof id not of that kind. */
+cuzk_status cuzk_engine_builtin_id(char out[64], cuzk_job_kind kind, uint64_t registered_proof) CUZK_WARN_UNUSED;
 
 /* ================================================================ the fast path */
 

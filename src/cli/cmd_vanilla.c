@@ -1,0 +1,150 @@
+/* cuzk prove / cuzk verify window-post | winning-post | snap: the PoSt and SnapDeals SNARKs of
+ * a folder of vanilla proofs as Curio sends them (`cuzk post vanilla`, `cuzk snap encode`),
+ * proved through the engine (the same path the daemon's requests take) and verified against
+ * public inputs recomputed from the folder. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/settings.h"
+#include "cli/vanilla_set.h"
+#include "cuzk/engine.h"
+#include "cuzk/groth16.h"
+
+int cli_prove_vanilla(const char *what, int argc, char **argv)
+{
+    char me[64], usage[256];
+    snprintf(me, sizeof me, "prove %s", what);
+    snprintf(usage, sizeof usage, "cuzk prove %s --vanilla DIR --params FILE --out PROOF [--vk FILE] [--inputs FILE]",
+             what);
+    cuzk_job_kind kind;
+    if (!vanilla_kind_of(what, &kind)) return 2;
+    const char *dir = NULL, *params_path = NULL, *out_path = NULL, *vk_path = NULL, *inputs_path = NULL,
+               *threads = NULL, *pce_path = NULL;
+    bool quiet = false, use_gpu = false, done;
+    cli_opt opts[] = {
+        {"vanilla", "DIR", "the vanilla proofs: a `cuzk post vanilla` or `cuzk snap encode` output folder", &dir, NULL},
+        {"params", "FILE", "Groth16 parameters of the proof type (official .params or cuzk setup)", &params_path, NULL},
+        {"out", "PROOF", "where to write the proofs (192 bytes per partition, in order)", &out_path, NULL},
+        {"vk", "FILE", "verifying key to check the proofs with before writing (default: the parameters' own)", &vk_path,
+         NULL},
+        {"inputs", "FILE", "also write the public inputs (JSON, an array per partition)", &inputs_path, NULL},
+        {"pce", "FILE", "keep the precompiled circuit there (recorded on first use; default: in memory)", &pce_path,
+         NULL},
+        {"gpu", NULL, "prove on the GPUs (parameters and the precompiled circuit resident there)", NULL, &use_gpu},
+        {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"quiet", NULL, "do not print the timeline", NULL, &quiet},
+    };
+    int rc = cli_parse(argc, argv, usage, opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    if (!dir) return cli_missing(me, "vanilla");
+    if (!params_path) return cli_missing(me, "params");
+    if (!out_path) return cli_missing(me, "out");
+    if (cli_threads(me, threads)) return 2;
+
+    vanilla_set v;
+    cuzk_engine *e = NULL;
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    uint8_t *packed = NULL;
+    cuzk_job_request req;
+    char id[64] = "";
+    cuzk_status st = vanilla_set_read(&v, kind, dir);
+    if (!st) st = cuzk_engine_builtin_id(id, kind, v.registered_proof);
+    if (!st) st = vanilla_set_request(&v, &req, &packed);
+    if (!st) st = cli_engine_create(&e, use_gpu, NULL);
+    if (!st) st = cuzk_engine_set_files(e, id, params_path, vk_path, pce_path);
+    uint64_t job = 0;
+    if (!st) st = cuzk_engine_submit(e, &req, &job, NULL);
+    if (!st) st = cuzk_engine_await(e, job, -1, &r);
+    if (!st && r.state != CUZK_JOB_COMPLETED) st = cuzk_fail(CUZK_EVERIFY, "%s: %s (nothing written)", dir, r.error);
+    if (!st) st = cuzk_write_file_atomic(out_path, r.proof, r.proof_len);
+    if (!st && inputs_path) st = cuzk_inputs_json_write(inputs_path, r.inputs, r.partitions, r.ninputs, true);
+    if (!st) {
+        fprintf(stderr, "%s: %u partition proof(s) written to %s\n", v.proof_name, r.partitions, out_path);
+        if (!quiet) cli_print_timeline_json(me, r.timeline_json, stderr);
+    }
+    rc = st ? cli_error(me) : 0;
+    free(packed);
+    cuzk_job_result_free(&r);
+    cuzk_engine_destroy(e);
+    if (v.blobs) vanilla_set_free(&v);
+    return rc;
+}
+
+int cli_verify_vanilla(const char *what, int argc, char **argv)
+{
+    char me[64], usage[256];
+    snprintf(me, sizeof me, "verify %s", what);
+    snprintf(usage, sizeof usage, "cuzk verify %s --vanilla DIR | --inputs FILE --vk FILE --proof FILE", what);
+    cuzk_job_kind kind;
+    if (!vanilla_kind_of(what, &kind)) return 2;
+    const char *dir = NULL, *vk_path = NULL, *proof_path = NULL, *inputs_path = NULL;
+    bool done;
+    cli_opt opts[] = {
+        {"vanilla", "DIR", "recompute the public inputs from this folder of vanilla proofs", &dir, NULL},
+        {"vk", "FILE", "verifying key", &vk_path, NULL},
+        {"proof", "FILE", "the partition proofs (192 bytes each)", &proof_path, NULL},
+        {"inputs", "FILE", "the public inputs (JSON); with --vanilla they must agree", &inputs_path, NULL},
+    };
+    int rc = cli_parse(argc, argv, usage, opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    if (!vk_path) return cli_missing(me, "vk");
+    if (!proof_path) return cli_missing(me, "proof");
+    if (!dir && !inputs_path) return cli_missing(me, "vanilla or --inputs");
+    cuzk_fr *inputs = NULL, *given = NULL;
+    size_t np = 0, ni = 0, gp = 0, gi = 0;
+    cuzk_status st = CUZK_OK;
+    if (dir) {
+        vanilla_set v;
+        st = vanilla_set_read(&v, kind, dir);
+        if (!st) {
+            st = vanilla_set_public_inputs(&v, &inputs, &np, &ni);
+            vanilla_set_free(&v);
+        }
+    }
+    if (!st && inputs_path) {
+        st = cuzk_inputs_json_read(inputs_path, &given, &gp, &gi);
+        if (!st && inputs && (gp != np || gi != ni || memcmp(given, inputs, np * ni * sizeof(cuzk_fr))))
+            st = cuzk_fail(CUZK_EVERIFY, "%s: the public inputs differ from the ones recomputed from %s", inputs_path,
+                           dir);
+        if (!st && !inputs) {
+            inputs = given;
+            given = NULL;
+            np = gp;
+            ni = gi;
+        }
+    }
+    cuzk_groth16_vk vk = {0};
+    cuzk_mapped_file f = {0};
+    cuzk_groth16_proof *proofs = NULL;
+    if (!st) st = cuzk_groth16_vk_read(&vk, vk_path);
+    if (!st) st = cuzk_map_file(&f, proof_path);
+    if (!st && f.size != np * CUZK_GROTH16_PROOF_BYTES)
+        st = cuzk_fail(CUZK_EFORMAT, "%s: %zu bytes, but %zu partition proofs of 192 bytes are expected", proof_path,
+                       f.size, np);
+    if (!st && !(proofs = calloc(np, sizeof *proofs))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    for (size_t k = 0; k < np && !st; k++) {
+        st = cuzk_groth16_proof_decode(&proofs[k], f.data + k * CUZK_GROTH16_PROOF_BYTES);
+        if (st) cuzk_fail_context(st, "%s: partition %zu", proof_path, k);
+    }
+    bool checked_inputs = !st; /* a mismatch found above is a failure of its own, with its reason */
+    if (!st) st = cuzk_groth16_verify_batch(&vk, proofs, np, inputs, ni);
+    if (st == CUZK_EVERIFY && checked_inputs) {
+        printf("FAILED: the %s proof does not verify\n", what);
+        rc = 1;
+    } else if (st) {
+        rc = cli_error(me);
+    } else {
+        printf("OK: %zu partition proof(s) verify\n", np);
+        rc = 0;
+    }
+    free(proofs);
+    free(inputs);
+    free(given);
+    cuzk_unmap_file(&f);
+    cuzk_groth16_vk_free(&vk);
+    return rc;
+}
