@@ -131,6 +131,8 @@ cuzk_status cuzk_snap_encode(cuzk_snap_encoded **out, cuzk_update_proof p, const
     if (!e) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     seal_tree td = {0}, tr_old = {0}, tr_new = {0};
     cuzk_fr *rhos = NULL;
+    /* the trees read their leaves again when proving: the sources live as long as the trees */
+    leaf_src src_old = {sealed}, src_d = {data}, src_new = {NULL};
     cuzk_status st = snap_proofs_create(&e->sp, p, pi->partitions);
     cuzk_snap_proofs *sp = e->sp;
     const uint64_t nodes = pi->nodes;
@@ -140,18 +142,16 @@ cuzk_status cuzk_snap_encode(cuzk_snap_encoded **out, cuzk_update_proof p, const
     memcpy(e->comm_c, p_aux, 32);
     memcpy(e->comm_r_last_old, p_aux + 32, 32);
     if (!st) {
-        leaf_src src = {sealed};
         int sp1 = cuzk_span_begin(tl, "tree r old");
-        st = seal_tree_build(&tr_old, false, nodes, 1, leaf_copy, &src);
+        st = seal_tree_build(&tr_old, false, nodes, 1, leaf_copy, &src_old);
         cuzk_span_end(tl, sp1);
         if (!st && memcmp(seal_tree_root(&tr_old)->b, e->comm_r_last_old, 32))
             st =
                 cuzk_fail(CUZK_EINVAL, "snap encode: the sealed replica's TreeR root does not match p_aux comm_r_last");
     }
     if (!st) {
-        leaf_src src = {data};
         int sp1 = cuzk_span_begin(tl, "tree d new");
-        st = seal_tree_build(&td, true, nodes, 3, leaf_copy, &src);
+        st = seal_tree_build(&td, true, nodes, 3, leaf_copy, &src_d);
         cuzk_span_end(tl, sp1);
     }
     if (!st) {
@@ -175,9 +175,9 @@ cuzk_status cuzk_snap_encode(cuzk_snap_encoded **out, cuzk_update_proof p, const
         int sp1 = cuzk_span_begin(tl, "encode");
         cuzk_parallel_for(nodes, 4096, encode_range, &c);
         cuzk_span_end(tl, sp1);
-        leaf_src src = {e->replica};
+        src_new.bytes = e->replica;
         sp1 = cuzk_span_begin(tl, "tree r new");
-        st = seal_tree_build(&tr_new, false, nodes, 1, leaf_copy, &src);
+        st = seal_tree_build(&tr_new, false, nodes, 1, leaf_copy, &src_new);
         cuzk_span_end(tl, sp1);
     }
     if (!st) {
