@@ -22,6 +22,7 @@ int cli_bench(int argc, char **argv);
 int cli_circuit_info(int argc, char **argv);
 int cli_seal(int argc, char **argv);
 int cli_post(int argc, char **argv);
+int cli_snap(int argc, char **argv);
 int cli_config(int argc, char **argv);
 int cli_prove_porep(int argc, char **argv);
 int cli_verify_porep(int argc, char **argv);

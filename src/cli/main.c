@@ -12,6 +12,7 @@ static const cli_command COMMANDS[] = {
     {"verify", "verify proofs against a verifying key and public inputs; `verify porep`", cli_verify},
     {"seal", "seal a test sector (2KiB, 8MiB, 512MiB) and write its C1 output", cli_seal},
     {"post", "`post vanilla`: the vanilla PoSt proofs (bincode blobs) of sealed test sectors", cli_post},
+    {"snap", "SnapDeals: `snap encode` new data into a sealed test sector (replica, vanilla proofs)", cli_snap},
     {"circuit-info", "count a circuit's constraints, inputs and aux", cli_circuit_info},
     {"bench", "benchmarks: msm, ntt, prove", cli_bench},
     {"demo", "set up, prove and verify a built-in circuit, printing the timeline", cli_demo},

@@ -136,3 +136,45 @@ void cuzk_por_circuit(cuzk_cs *cs, cuzk_hasher h, const cuzk_tree_shape *shape, 
         cuzk_cs_pop(cs);
     }
 }
+
+/* por_no_challenge_input (gadgets/por.rs): the index bits and the siblings are given (the
+ * caller allocated them, the bits as part of a larger decomposition), and the path has as many
+ * levels as the shape, base first. A shape of zero base levels (an empty path) is allowed: then
+ * only the root check is built, as upstream does for a one-partition TreeD partition path. */
+void cuzk_por_no_challenge_input(cuzk_cs *cs, cuzk_hasher h, const cuzk_tree_shape *shape, const cuzk_bool *bits,
+                                 size_t nbits, cuzk_num leaf, const cuzk_num *siblings, cuzk_num root)
+{
+    if (cs->status) return;
+    cuzk_tree_shape s = *shape;
+    bool empty = s.base_levels == 0 && !s.sub_arity && !s.top_arity;
+    if (empty) s.base_levels = 1; /* only to check the arities */
+    cuzk_status st = cuzk_tree_shape_check(&s);
+    if (!st && !empty && nbits != cuzk_tree_shape_index_bits(&s))
+        st = cuzk_fail(CUZK_EINVAL, "por: %zu challenge bits for a tree of %u index bits", nbits,
+                       cuzk_tree_shape_index_bits(&s));
+    if (!st && empty && nbits != 0) st = cuzk_fail(CUZK_EINVAL, "por: %zu challenge bits for an empty path", nbits);
+    if (st) {
+        cuzk_cs_fail(cs, st);
+        return;
+    }
+    const unsigned levels = empty ? 0 : cuzk_tree_shape_levels(&s);
+    cuzk_num cur = leaf;
+    unsigned bit = 0;
+    size_t sib = 0;
+    for (unsigned l = 0; l < levels; l++) {
+        const unsigned arity = cuzk_tree_shape_level_arity(&s, l), k = log2u(arity);
+        cuzk_num inserted[MAX_ARITY];
+        cuzk_cs_push(cs, "merkle proof insert (height=%u)", l);
+        cuzk_insert(cs, cur, &bits[bit], k, &siblings[sib], inserted);
+        cuzk_cs_pop(cs);
+        cuzk_cs_push(cs, "merkle proof hash (height=%u)", l);
+        cur = cuzk_merkle_hash_node(cs, h, arity, inserted);
+        cuzk_cs_pop(cs);
+        bit += k;
+        sib += arity - 1;
+    }
+    cuzk_lc_add_one(cs, &cs->lc[0], cur.var);
+    cuzk_lc_add_one(cs, &cs->lc[1], CUZK_VAR_ONE);
+    cuzk_lc_add_one(cs, &cs->lc[2], root.var);
+    cuzk_cs_enforce(cs, "calculated root == provided root");
+}

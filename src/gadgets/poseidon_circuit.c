@@ -259,7 +259,7 @@ size_t cuzk_poseidon_circuit_size(unsigned arity)
     return 3 * (t - 1) + 4 * t * (pc->full_rounds - 1) + 4 * (size_t)pc->partial_rounds + 1;
 }
 
-cuzk_num cuzk_poseidon_circuit(cuzk_cs *cs, unsigned arity, const cuzk_num *preimage)
+static cuzk_num poseidon_circuit(cuzk_cs *cs, unsigned arity, const cuzk_fr *tag, const cuzk_num *preimage)
 {
     cuzk_num out = {CUZK_VAR_AUX, CUZK_FR_ZERO};
     if (cs->status) return out;
@@ -277,7 +277,7 @@ cuzk_num cuzk_poseidon_circuit(cuzk_cs *cs, unsigned arity, const cuzk_num *prei
         cuzk_lc_init(&c.e[i].lc);
         cuzk_lc_init(&c.scratch[i].lc);
     }
-    elt_set_constant(cs, &c.e[0], &pc->domain_tag);
+    elt_set_constant(cs, &c.e[0], tag ? tag : &pc->domain_tag);
     for (unsigned i = 0; i < arity; i++) elt_set_allocated(&c.e[i + 1], preimage[i]);
 
     const unsigned half = pc->full_rounds / 2;
@@ -315,4 +315,14 @@ cuzk_num cuzk_poseidon_circuit(cuzk_cs *cs, unsigned arity, const cuzk_num *prei
         cuzk_lc_free(&c.scratch[i].lc);
     }
     return out;
+}
+
+cuzk_num cuzk_poseidon_circuit(cuzk_cs *cs, unsigned arity, const cuzk_num *preimage)
+{
+    return poseidon_circuit(cs, arity, NULL, preimage);
+}
+
+cuzk_num cuzk_poseidon_circuit_tagged(cuzk_cs *cs, unsigned arity, const cuzk_fr *domain_tag, const cuzk_num *preimage)
+{
+    return poseidon_circuit(cs, arity, domain_tag, preimage);
 }

@@ -45,11 +45,12 @@ static inline void mix_sparse(cuzk_fr *s, const cuzk_fr *w_hat, const cuzk_fr *v
 }
 
 /* Looks up the constants for `arity` and loads the initial state [tag, preimage...]. */
-static cuzk_status load_state(cuzk_fr *s, const cuzk_poseidon_constants **pc, unsigned arity, const cuzk_fr *preimage)
+static cuzk_status load_state(cuzk_fr *s, const cuzk_poseidon_constants **pc, unsigned arity, const cuzk_fr *tag,
+                              const cuzk_fr *preimage)
 {
     cuzk_status st = cuzk_poseidon_constants_lookup(arity, pc);
     if (st != CUZK_OK) return cuzk_fail_context(st, "poseidon hash");
-    s[0] = (*pc)->domain_tag;
+    s[0] = tag ? *tag : (*pc)->domain_tag;
     memcpy(&s[1], preimage, sizeof(cuzk_fr) * arity);
     return CUZK_OK;
 }
@@ -58,11 +59,11 @@ static cuzk_status load_state(cuzk_fr *s, const cuzk_poseidon_constants **pc, un
  * compressed constant (vector in full rounds, scalar in partial rounds), none after the last.
  * Rounds before the last initial full round mix with M, that round with pre_sparse, the
  * partial rounds with their sparse matrices, the terminal full rounds with M. */
-cuzk_status cuzk_poseidon_hash(cuzk_fr *out, unsigned arity, const cuzk_fr *preimage)
+static cuzk_status hash_static(cuzk_fr *out, unsigned arity, const cuzk_fr *tag, const cuzk_fr *preimage)
 {
     cuzk_fr s[CUZK_POSEIDON_MAX_WIDTH];
     const cuzk_poseidon_constants *c = NULL;
-    cuzk_status st = load_state(s, &c, arity, preimage);
+    cuzk_status st = load_state(s, &c, arity, tag, preimage);
     if (st != CUZK_OK) return st;
     const unsigned t = c->width, half = c->full_rounds / 2, r_p = c->partial_rounds;
     const cuzk_fr *k = c->compressed_constants;
@@ -100,11 +101,11 @@ cuzk_status cuzk_poseidon_hash(cuzk_fr *out, unsigned arity, const cuzk_fr *prei
 
 /* Textbook Poseidon: per round, add the round constants, S-box (all lanes in full rounds,
  * lane 0 in partial rounds), multiply by M. */
-cuzk_status cuzk_poseidon_hash_correct(cuzk_fr *out, unsigned arity, const cuzk_fr *preimage)
+static cuzk_status hash_textbook(cuzk_fr *out, unsigned arity, const cuzk_fr *tag, const cuzk_fr *preimage)
 {
     cuzk_fr s[CUZK_POSEIDON_MAX_WIDTH];
     const cuzk_poseidon_constants *c = NULL;
-    cuzk_status st = load_state(s, &c, arity, preimage);
+    cuzk_status st = load_state(s, &c, arity, tag, preimage);
     if (st != CUZK_OK) return st;
     const unsigned t = c->width, half = c->full_rounds / 2;
     const unsigned rounds = c->full_rounds + c->partial_rounds;
@@ -116,5 +117,36 @@ cuzk_status cuzk_poseidon_hash_correct(cuzk_fr *out, unsigned arity, const cuzk_
         mix_dense(s, c->mds, t);
     }
     *out = s[1];
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_poseidon_hash(cuzk_fr *out, unsigned arity, const cuzk_fr *preimage)
+{
+    return hash_static(out, arity, NULL, preimage);
+}
+
+cuzk_status cuzk_poseidon_hash_correct(cuzk_fr *out, unsigned arity, const cuzk_fr *preimage)
+{
+    return hash_textbook(out, arity, NULL, preimage);
+}
+
+/* Only the first state element depends on the hash type (neptune keeps the round constants and
+ * matrices of the width), so a custom type is the same permutation with another tag. */
+cuzk_status cuzk_poseidon_hash_tagged(cuzk_fr *out, unsigned arity, const cuzk_fr *domain_tag, const cuzk_fr *preimage)
+{
+    return hash_static(out, arity, domain_tag, preimage);
+}
+
+cuzk_status cuzk_poseidon_hash_tagged_correct(cuzk_fr *out, unsigned arity, const cuzk_fr *domain_tag,
+                                              const cuzk_fr *preimage)
+{
+    return hash_textbook(out, arity, domain_tag, preimage);
+}
+
+cuzk_status cuzk_poseidon_custom_tag(cuzk_fr *out, uint64_t id)
+{
+    if (id < 1 || id > 256)
+        return cuzk_fail(CUZK_EINVAL, "poseidon: custom domain tag id %llu is not 1..256", (unsigned long long)id);
+    cuzk_fr_from_u64(out, id << 40);
     return CUZK_OK;
 }

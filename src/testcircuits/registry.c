@@ -7,12 +7,25 @@
 #include "builtin.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_post.h"
+#include "cuzk/filecoin_snap.h"
 
 static const cuzk_circuit_def *const FAMILIES[] = {
-    &cuzk_circuit_cubic,        &cuzk_circuit_random,     &cuzk_circuit_random_parts,    &cuzk_circuit_parts,
-    &cuzk_circuit_porep,        &cuzk_circuit_porep_test, &cuzk_circuit_sha256_compress, &cuzk_circuit_sha256_bytes,
-    &cuzk_circuit_poseidon,     &cuzk_circuit_por,        &cuzk_circuit_por_private,     &cuzk_circuit_window_post,
-    &cuzk_circuit_winning_post, &cuzk_circuit_post_test,
+    &cuzk_circuit_cubic,
+    &cuzk_circuit_random,
+    &cuzk_circuit_random_parts,
+    &cuzk_circuit_parts,
+    &cuzk_circuit_porep,
+    &cuzk_circuit_porep_test,
+    &cuzk_circuit_sha256_compress,
+    &cuzk_circuit_sha256_bytes,
+    &cuzk_circuit_poseidon,
+    &cuzk_circuit_por,
+    &cuzk_circuit_por_private,
+    &cuzk_circuit_window_post,
+    &cuzk_circuit_winning_post,
+    &cuzk_circuit_post_test,
+    &cuzk_circuit_snap,
+    &cuzk_circuit_snap_test,
 };
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 

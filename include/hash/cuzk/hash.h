@@ -59,6 +59,15 @@ const cuzk_poseidon_constants *cuzk_poseidon_constants_get(unsigned arity);
  * textbook permutation, which cuzk_poseidon_hash_correct computes, for testing). */
 cuzk_status cuzk_poseidon_hash(cuzk_fr *out, unsigned arity, const cuzk_fr *preimage) CUZK_WARN_UNUSED;
 cuzk_status cuzk_poseidon_hash_correct(cuzk_fr *out, unsigned arity, const cuzk_fr *preimage) CUZK_WARN_UNUSED;
+/* neptune's HashType::Custom(CType::Arbitrary(id)) domain tag, id * 2^40 (id in 1..256;
+ * CUZK_EINVAL otherwise). The hash type changes nothing but the first state element. */
+cuzk_status cuzk_poseidon_custom_tag(cuzk_fr *out, uint64_t id) CUZK_WARN_UNUSED;
+/* Poseidon(preimage) with domain_tag as the first state element instead of the MerkleTree tag
+ * (same constants): the optimized-static and the textbook computation. */
+cuzk_status cuzk_poseidon_hash_tagged(cuzk_fr *out, unsigned arity, const cuzk_fr *domain_tag,
+                                      const cuzk_fr *preimage) CUZK_WARN_UNUSED;
+cuzk_status cuzk_poseidon_hash_tagged_correct(cuzk_fr *out, unsigned arity, const cuzk_fr *domain_tag,
+                                              const cuzk_fr *preimage) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- BLAKE2b, ChaCha
  * BLAKE2b (RFC 7693; unkeyed 64-byte digests for the Feistel round function, keyed 32-byte

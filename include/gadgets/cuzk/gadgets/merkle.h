@@ -79,6 +79,15 @@ cuzk_num cuzk_por_auth_path(cuzk_cs *cs, cuzk_hasher h, const cuzk_tree_shape *s
 void cuzk_por_circuit(cuzk_cs *cs, cuzk_hasher h, const cuzk_tree_shape *shape, cuzk_root leaf, cuzk_root root,
                       bool private_root, const cuzk_fr *siblings, uint64_t index);
 
+/* por_no_challenge_input: the path from leaf to a given root with the caller's index bits
+ * (nbits = cuzk_tree_shape_index_bits, least significant first: log2(arity) per level) and
+ * siblings (already allocated numbers, level by level, arity - 1 each); per level namespace
+ * "merkle proof insert (height=l)" then "merkle proof hash (height=l)", and finally
+ * computed * ONE = root. A shape with base_levels 0 and no sub/top is the empty path (nbits 0):
+ * only the root check. */
+void cuzk_por_no_challenge_input(cuzk_cs *cs, cuzk_hasher h, const cuzk_tree_shape *shape, const cuzk_bool *bits,
+                                 size_t nbits, cuzk_num leaf, const cuzk_num *siblings, cuzk_num root);
+
 #ifdef __cplusplus
 }
 #endif

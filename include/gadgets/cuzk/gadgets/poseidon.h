@@ -18,6 +18,9 @@ extern "C" {
 /* Poseidon(preimage[0..arity)) as an allocated number (its value when cs->values).
  * An unsupported arity fails the constraint system with CUZK_EINVAL. */
 cuzk_num cuzk_poseidon_circuit(cuzk_cs *cs, unsigned arity, const cuzk_num *preimage);
+/* The same circuit with another domain tag as the constant first state element (a custom
+ * HashType, e.g. cuzk_poseidon_custom_tag): same constraints, another constant. */
+cuzk_num cuzk_poseidon_circuit_tagged(cuzk_cs *cs, unsigned arity, const cuzk_fr *domain_tag, const cuzk_num *preimage);
 
 /* The constraint (and aux) count of one cuzk_poseidon_circuit; 0 for an unsupported arity. */
 size_t cuzk_poseidon_circuit_size(unsigned arity);
