@@ -1,6 +1,7 @@
 /* Where parameter files live in a parameter folder (FIL_PROOFS_PARAMETER_CACHE, the daemon's
  * param_dir): `cuzk setup --into-cache DIR` writes there and the daemon looks there. A Filecoin
- * circuit (porep:SIZE) has its official file stem; a built-in test circuit is
+ * circuit (porep:SIZE, window-post:SIZE, winning-post:SIZE, snap:SIZE) has its official file
+ * stem; a built-in test circuit is
  * cuzk-test-<name>, with every character outside [A-Za-z0-9._-] turned into '-'. */
 #ifndef CUZK_CLI_CACHE_NAMES_H
 #define CUZK_CLI_CACHE_NAMES_H

@@ -20,7 +20,8 @@ int cli_setup(int argc, char **argv)
         {"vk", "OUT.vk", "where to write the verifying key", &vk, NULL},
         {"into-cache", "DIR",
          "instead of --params/--vk: write both into parameter folder DIR (made if missing) under the names a daemon "
-         "looks up: porep:SIZE's official file names, cuzk-test-NAME for the others",
+         "looks up: the official file names of porep:SIZE, window-post:SIZE, winning-post:SIZE and snap:SIZE, "
+         "cuzk-test-NAME for the others",
          &into, NULL},
         {"print-paths", NULL, "with --into-cache: print the two paths (parameters, then key) and exit, making nothing",
          NULL, &print_paths},

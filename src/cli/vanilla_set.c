@@ -9,10 +9,7 @@
 
 #include "cli/vanilla_set.h"
 #include "cuzk/filecoin_post.h"
-#if __has_include("cuzk/filecoin_snap.h")
 #include "cuzk/filecoin_snap.h"
-#define HAVE_SNAP 1
-#endif
 
 static const struct {
     const char *name;
@@ -124,13 +121,17 @@ static cuzk_status read_post(vanilla_set *v, json_t *top, const char *file, cons
     return st;
 }
 
-#ifdef HAVE_SNAP
+/* A PartitionProof of the published sizes is at most about 0.6 MB (32 GiB: 86 challenges of
+ * three Merkle paths); this bound only keeps a wrong file from being read whole, the parser
+ * checks the exact shape. */
+#define SNAP_BLOB_MAX ((size_t)16 << 20)
+
 static cuzk_status read_snap(vanilla_set *v, json_t *top, const char *file, const char *dir)
 {
-    uint64_t id;
-    cuzk_status st = uint_field(top, file, "registered_proof", UINT32_MAX, &id);
+    uint64_t id, parts;
+    cuzk_status st = uint_field(top, file, "update_proof", UINT32_MAX, &id);
     const cuzk_update_proof_info *info = st ? NULL : cuzk_update_proof_info_get((cuzk_update_proof)id);
-    if (!st && !info) st = cuzk_fail_context(CUZK_EFORMAT, "%s: \"registered_proof\"", file);
+    if (!st && !info) st = cuzk_fail_context(CUZK_EFORMAT, "%s: \"update_proof\"", file);
     if (st) return st;
     v->registered_proof = id;
     snprintf(v->proof_name, sizeof v->proof_name, "%s", info->name);
@@ -138,26 +139,20 @@ static cuzk_status read_snap(vanilla_set *v, json_t *top, const char *file, cons
         (st = hex_field(top, file, "comm_r_new", v->comm_r_new)) ||
         (st = hex_field(top, file, "comm_d_new", v->comm_d_new)))
         return st;
-    json_t *parts = json_object_get(top, "partitions");
-    size_t n = json_array_size(parts);
-    if (!json_is_array(parts) || n != info->partitions)
-        return cuzk_fail(CUZK_EFORMAT, "%s: \"partitions\" must list the %u partition proofs of %s", file,
-                         info->partitions, info->name);
-    v->blobs = calloc(n, sizeof *v->blobs);
-    v->lens = calloc(n, sizeof *v->lens);
+    if ((st = uint_field(top, file, "partitions", 64, &parts))) return st;
+    if (parts != info->partitions)
+        return cuzk_fail(CUZK_EFORMAT, "%s: \"partitions\": %llu, but %s has %u", file, (unsigned long long)parts,
+                         info->name, info->partitions);
+    v->blobs = calloc(parts, sizeof *v->blobs);
+    v->lens = calloc(parts, sizeof *v->lens);
     if (!v->blobs || !v->lens) return cuzk_fail(CUZK_ENOMEM, "out of memory");
-    size_t max = cuzk_snap_partition_proof_bytes((cuzk_update_proof)id);
-    for (size_t i = 0; i < n && !st; i++) {
-        json_t *p = json_array_get(parts, i);
-        const char *name =
-            json_is_string(p) ? json_string_value(p) : json_string_value(json_object_get(p, "vanilla_proof"));
-        if (!name) return cuzk_fail(CUZK_EFORMAT, "%s: partitions[%zu] names no file", file, i);
-        st = add_blob(v, dir, name, max);
+    for (unsigned k = 0; k < parts && !st; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "partition-%u.bin", k);
+        st = add_blob(v, dir, name, SNAP_BLOB_MAX);
     }
     return st;
 }
-
-#endif
 
 cuzk_status vanilla_set_read(vanilla_set *v, cuzk_job_kind kind, const char *dir)
 {
@@ -184,12 +179,7 @@ cuzk_status vanilla_set_read(vanilla_set *v, cuzk_job_kind kind, const char *dir
         json_decref(top);
         return cuzk_fail(CUZK_EFORMAT, "%s: line %d: %s", file, err.line, top ? "not a JSON object" : err.text);
     }
-#ifdef HAVE_SNAP
     st = kind == CUZK_KIND_SNAP ? read_snap(v, top, file, dir) : read_post(v, top, file, dir);
-#else
-    st = kind == CUZK_KIND_SNAP ? cuzk_fail(CUZK_EUNSUPPORTED, "SnapDeals is not in this build yet")
-                                : read_post(v, top, file, dir);
-#endif
     json_decref(top);
     if (st) vanilla_set_free(v);
     return st;
@@ -231,7 +221,6 @@ cuzk_status vanilla_set_public_inputs(const vanilla_set *v, cuzk_fr **out, size_
         *nparts = 1;
         *ninputs = ni;
     } else {
-#ifdef HAVE_SNAP
         cuzk_snap_proofs *sp = NULL;
         st = cuzk_snap_parse(&sp, (cuzk_update_proof)v->registered_proof, v->comm_r_old, v->comm_r_new, v->comm_d_new,
                              blobs, v->lens, v->n);
@@ -242,9 +231,6 @@ cuzk_status vanilla_set_public_inputs(const vanilla_set *v, cuzk_fr **out, size_
         cuzk_snap_proofs_free(sp);
         *nparts = np;
         *ninputs = ni;
-#else
-        st = cuzk_fail(CUZK_EUNSUPPORTED, "SnapDeals is not in this build yet");
-#endif
     }
     if (st) {
         free(*out);

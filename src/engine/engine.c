@@ -422,6 +422,9 @@ static void make_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req
     case CUZK_KIND_WINNING_POST:
         if (post_plan(e, j, req, circuit_id)) engine_job_fail(j, "%s", cuzk_last_error());
         return;
+    case CUZK_KIND_SNAP:
+        if (snap_plan(e, j, req, circuit_id)) engine_job_fail(j, "%s", cuzk_last_error());
+        return;
     case CUZK_KIND_CIRCUIT:
         snprintf(circuit_id, 64, "%s", req->circuit);
         j->plan.nparts = req->partitions ? req->partitions : 1;

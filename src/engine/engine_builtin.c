@@ -7,7 +7,7 @@
 
 #include "engine_internal.h"
 
-static const builtin_family *const FAMILIES[] = {&builtin_porep, &builtin_post};
+static const builtin_family *const FAMILIES[] = {&builtin_porep, &builtin_post, &builtin_snap};
 #define NFAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
 /* Registered proof ids are small (the largest today is 19); this bounds the search. */
 #define MAX_PROOF_ID 64
@@ -29,10 +29,8 @@ const builtin_family *builtin_of_id(const char *id, uint64_t *proof)
 
 bool builtin_reserved(const char *id)
 {
-    static const char *const prefixes[] = {"porep-", "ni-porep-", "wpost-", "winning-", "snap-"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (!strncmp(id, prefixes[i], strlen(prefixes[i]))) return true;
-    return false;
+    uint64_t p;
+    return builtin_of_id(id, &p) != NULL;
 }
 
 /* "2k", "8m", "512m", "32g": the size part of a circuit id. */
@@ -61,6 +59,7 @@ static const builtin_family *family_of_kind(cuzk_job_kind kind)
     case CUZK_KIND_POREP: return &builtin_porep;
     case CUZK_KIND_WINDOW_POST:
     case CUZK_KIND_WINNING_POST: return &builtin_post;
+    case CUZK_KIND_SNAP: return &builtin_snap;
     default: return NULL;
     }
 }

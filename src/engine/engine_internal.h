@@ -44,10 +44,10 @@ typedef struct {
     void (*stem)(char out[CUZK_PARAM_STEM_MAX], uint64_t proof);
     cuzk_status (*synthetic_open)(uint64_t proof, cuzk_circuit **out, void **state, void (**free_state)(void *));
 } builtin_family;
-extern const builtin_family builtin_porep, builtin_post;
+extern const builtin_family builtin_porep, builtin_post, builtin_snap;
 /* The family and proof of a built-in circuit id, or NULL. */
 const builtin_family *builtin_of_id(const char *id, uint64_t *proof);
-/* Whether id is in a built-in family's name space (registrations may not take it). */
+/* Whether id is a built-in circuit's id (registrations may not take it). */
 bool builtin_reserved(const char *id);
 /* A sector size as the ids spell it ("2k", "32g") and as circuit names do ("2KiB", "32GiB"). */
 void builtin_size_suffix(char out[16], uint64_t bytes);

@@ -5,6 +5,7 @@
  * load holds up neither intake nor other jobs' proving; the jobs that need the circuit wait.
  * Room is made under the host and device budgets by evicting idle circuits, least recently
  * used first; what each tier holds is measured from its allocations once loaded. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,6 +328,20 @@ static void fail_jobs_of(cuzk_engine *e, engine_circuit *c, const char *msg)
     }
 }
 
+/* A missing parameter or key file fails the load at once, before minutes of recording the
+ * precompiled circuit (a 32 GiB circuit's) are spent. */
+static cuzk_status check_files(const engine_circuit *c)
+{
+    const char *paths[2] = {c->synthetic ? NULL : c->params_path, c->synthetic ? NULL : c->vk_path};
+    for (int i = 0; i < 2; i++) {
+        struct stat sb;
+        if (!paths[i]) continue;
+        if (stat(paths[i], &sb) != 0) return cuzk_fail(CUZK_EIO, "cannot open %s: %s", paths[i], strerror(errno));
+        if (!S_ISREG(sb.st_mode)) return cuzk_fail(CUZK_EIO, "cannot open %s: not a regular file", paths[i]);
+    }
+    return CUZK_OK;
+}
+
 static void host_load(load_task *t)
 {
     cuzk_engine *e = t->e;
@@ -340,8 +355,9 @@ static void host_load(load_task *t)
     cuzk_groth16_params params = {0};
     cuzk_groth16_vk vk = {0};
     bool has_vk = false;
+    cuzk_status st = check_files(c);
     int span = cuzk_span_begin(tl, "precompiled circuit");
-    cuzk_status st = record_or_load_pce(t, &pce, tl);
+    if (!st) st = record_or_load_pce(t, &pce, tl);
     cuzk_span_end(tl, span);
     if (!st && !c->synthetic) {
         span = cuzk_span_begin(tl, "read parameters");

@@ -8,6 +8,8 @@
 #include <sys/random.h>
 
 #include "cuzk/filecoin.h"
+#include "cuzk/filecoin_post.h"
+#include "cuzk/filecoin_snap.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "server_internal.h"
 
@@ -80,6 +82,51 @@ static uint8_t *pack_blobs(const Cuzk__V1__SubmitProofRequest *q, size_t *len)
     free(b);
     free(l);
     return packed;
+}
+
+/* A PoSt request's registered proof: a RegisteredPoStProof of the request's kind (0 is
+ * StackedDrgWinning2KiBV1, so the field is always read) and of its sector size when given. */
+static bool check_post_proof(const Cuzk__V1__SubmitProofRequest *q, uint32_t kind, rpc_reply *r)
+{
+    const cuzk_post_proof_info *info = q->registered_proof < CUZK_POST_PROOF_COUNT
+        ? cuzk_post_proof_info_get((cuzk_post_proof)q->registered_proof)
+        : NULL;
+    cuzk_clear_error();
+    bool window = kind == CUZK_KIND_WINDOW_POST;
+    if (!info || (info->kind == CUZK_POST_WINDOW) != window) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT, "registered_proof: %llu is not a %s RegisteredPoStProof (%s)",
+                 (unsigned long long)q->registered_proof, window ? "WindowPoSt" : "WinningPoSt",
+                 window ? "5..9, 10..14" : "0..4");
+        return false;
+    }
+    if (q->sector_size && q->sector_size != info->sector_size) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT, "sector_size: %llu, but registered_proof %llu (%s) is for %llu-byte sectors",
+                 (unsigned long long)q->sector_size, (unsigned long long)q->registered_proof, info->name,
+                 (unsigned long long)info->sector_size);
+        return false;
+    }
+    return true;
+}
+
+/* A SnapDeals request's registered proof: a RegisteredUpdateProof (0 is StackedDrg2KiBV1) of
+ * the request's sector size when given. */
+static bool check_update_proof(const Cuzk__V1__SubmitProofRequest *q, rpc_reply *r)
+{
+    const cuzk_update_proof_info *info =
+        q->registered_proof < 64 ? cuzk_update_proof_info_get((cuzk_update_proof)q->registered_proof) : NULL;
+    cuzk_clear_error();
+    if (!info) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT, "registered_proof: %llu is not a RegisteredUpdateProof (0..4)",
+                 (unsigned long long)q->registered_proof);
+        return false;
+    }
+    if (q->sector_size && q->sector_size != info->sector_size) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT, "sector_size: %llu, but registered_proof %llu (%s) is for %llu-byte sectors",
+                 (unsigned long long)q->sector_size, (unsigned long long)q->registered_proof, info->name,
+                 (unsigned long long)info->sector_size);
+        return false;
+    }
+    return true;
 }
 
 /* Checks the request and submits it; job_id gets the request id (made when empty). */
@@ -208,9 +255,10 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
             return false;
         }
         bool post = kind == CUZK_KIND_WINDOW_POST || kind == CUZK_KIND_WINNING_POST;
-        if (post && !check_bytes(r, "randomness", q->randomness, 32, true)) return false;
+        if (post && (!check_post_proof(q, kind, r) || !check_bytes(r, "randomness", q->randomness, 32, true)))
+            return false;
         if (kind == CUZK_KIND_SNAP &&
-            (!check_bytes(r, "comm_r_old", q->comm_r_old, 32, true) ||
+            (!check_update_proof(q, r) || !check_bytes(r, "comm_r_old", q->comm_r_old, 32, true) ||
              !check_bytes(r, "comm_r_new", q->comm_r_new, 32, true) ||
              !check_bytes(r, "comm_d_new", q->comm_d_new, 32, true)))
             return false;
@@ -219,6 +267,8 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
             return false;
         }
         req.input = packed;
+        req.has_registered_proof = true;
+        req.registered_proof = q->registered_proof;
         if (post) {
             req.randomness = q->randomness.data;
             req.partition_index = q->partition_index;
@@ -502,12 +552,6 @@ static bool check_circuit_id(const char *id, rpc_reply *r)
         rpc_fail(r, RPC_INVALID_ARGUMENT, "circuit_id: 1 to 63 characters expected (e.g. porep-32g)");
         return false;
     }
-    static const char *const later[] = {"wpost-", "winning-", "snap-"};
-    for (int i = 0; i < 3; i++)
-        if (!strncmp(id, later[i], strlen(later[i]))) {
-            rpc_fail(r, RPC_FAILED_PRECONDITION, "circuit_id: %s: this build does not prove that kind yet", id);
-            return false;
-        }
     return true;
 }
 

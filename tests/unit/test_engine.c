@@ -1344,22 +1344,37 @@ static void test_bad_requests(void)
         printf("  PoRep with a bad C1: %s\n", r.error);
         cuzk_job_result_free(&r);
     }
-    /* WindowPoSt: refused, or a job that fails as not implemented */
+    /* WindowPoSt without its registered proof, and with a blob that is not a vanilla proof:
+     * jobs that fail naming the field and the blob */
     memset(&req, 0, sizeof req);
     req.kind = CUZK_KIND_WINDOW_POST;
     req.input = bytes;
     req.input_len = sizeof bytes - 1;
     job = 0;
-    cuzk_status st = cuzk_engine_submit(e, &req, &job, &joined);
-    if (st != CUZK_OK) {
-        printf("  WindowPoSt refused at submit: %s\n", cuzk_last_error());
-    } else {
+    CHECK_OK(cuzk_engine_submit(e, &req, &job, &joined));
+    if (job) {
         cuzk_job_state s = await_job(e, job, &r);
-        CHECK(s == CUZK_JOB_FAILED);
-        CHECK(strcasestr(r.error, "implemented") != NULL || strcasestr(r.error, "support") != NULL);
-        printf("  WindowPoSt job: %s\n", r.error);
+        CHECK(s == CUZK_JOB_FAILED && strstr(r.error, "registered_proof") != NULL);
+        printf("  WindowPoSt without its proof type: %s\n", r.error);
         cuzk_job_result_free(&r);
     }
+    const uint8_t junk[3] = {1, 2, 3}, *junks[1] = {junk}, rnd[32] = {7};
+    size_t junk_len[1] = {3}, packed_len = 0;
+    uint8_t *packed = cuzk_blobs_pack(junks, junk_len, 1, &packed_len);
+    req.input = packed;
+    req.input_len = packed_len;
+    req.has_registered_proof = true;
+    req.registered_proof = 13; /* StackedDrgWindow32GiBV1_1 */
+    req.randomness = rnd;
+    job = 0;
+    CHECK_OK(cuzk_engine_submit(e, &req, &job, &joined));
+    if (job) {
+        cuzk_job_state s = await_job(e, job, &r);
+        CHECK(s == CUZK_JOB_FAILED && strstr(r.error, "vanilla proof blob 0") != NULL);
+        printf("  WindowPoSt with a 3-byte blob: %s\n", r.error);
+        cuzk_job_result_free(&r);
+    }
+    free(packed);
 
     /* max_queued 4 counts queued and running jobs: one running, 3 more accepted */
     uint64_t first = submit_circuit(e, "small", 20, 40, CUZK_PRIORITY_NORMAL);
