@@ -1,6 +1,7 @@
 /* cuzk demo: the main job on an embedded default — seal a 2 KiB test sector, set up (once,
  * cached) its Groth16 parameters, prove its PoRep C2 and verify it, printing the per-stage
- * timeline. --circuit NAME runs set up / prove / verify of a built-in circuit instead. */
+ * timeline; then the other three proofs of a 2 KiB sector (demo_post_snap.c). --circuit NAME
+ * runs set up / prove / verify of a built-in circuit instead. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/demo.h"
 #include "cli/settings.h"
 #include "cuzk/testcircuits.h"
 #include "cuzk/filecoin_circuit.h"
@@ -27,8 +29,8 @@ static cuzk_status open_named(void *ctx, const uint8_t *input, size_t input_len,
     return cuzk_circuit_open(out, ctx);
 }
 
-/* Proves one job through an in-process engine (the one proving path) and prints its timeline. */
-static cuzk_status run_job(cuzk_engine *e, const cuzk_job_request *req, cuzk_job_result *r)
+/* Proves one job through an in-process engine (the one proving path). */
+cuzk_status demo_run_job(cuzk_engine *e, const cuzk_job_request *req, cuzk_job_result *r)
 {
     uint64_t id;
     cuzk_status st = cuzk_engine_submit(e, req, &id, NULL);
@@ -63,7 +65,7 @@ static int demo_circuit(const char *circuit, cuzk_timeline *tl)
     cuzk_engine_circuit reg = {circuit, open_named, (void *)circuit, params, NULL, NULL, false, false};
     if (!st) st = cuzk_engine_register_circuit(e, &reg);
     cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = circuit, .partitions = 1, .seed = 3};
-    if (!st) st = run_job(e, &req, &r);
+    if (!st) st = demo_run_job(e, &req, &r);
     cuzk_engine_destroy(e);
     if (!st) {
         printf("cuzk demo: %s, %zu constraints, %zu public inputs: proved and verified OK\n", circuit,
@@ -83,22 +85,28 @@ static int demo_circuit(const char *circuit, cuzk_timeline *tl)
     return st ? cli_error("demo") : 0;
 }
 
-/* Parameters for porep:2KiB in the cache folder (path, vk), made there on first use. */
-static cuzk_status cached_params(const char *cache, char *path, char *vk, size_t cap, cuzk_timeline *tl)
+cuzk_status demo_cached_params(const char *cache, const char *circuit, char *path, char *vk, size_t cap,
+                               cuzk_timeline *tl)
 {
-    snprintf(path, cap, "%s/porep-2KiB.params", cache);
-    snprintf(vk, cap, "%s/porep-2KiB.vk", cache);
+    char stem[96];
+    snprintf(stem, sizeof stem, "%s", circuit);
+    for (char *q = stem; *q; q++)
+        if (*q == ':') *q = '-';
+    snprintf(path, cap, "%s/%s.params", cache, stem);
+    snprintf(vk, cap, "%s/%s.vk", cache, stem);
     struct stat sb;
     if (stat(path, &sb) == 0 && stat(vk, &sb) == 0) return CUZK_OK;
     if (mkdir(cache, 0777) != 0 && errno != EEXIST)
         return cuzk_fail(CUZK_EIO, "cannot create %s: %s", cache, strerror(errno));
-    fprintf(stderr, "cuzk demo: making Groth16 parameters for porep:2KiB once (cached in %s)...\n", cache);
+    fprintf(stderr, "cuzk demo: making Groth16 parameters for %s once (cached in %s)...\n", circuit, cache);
     cuzk_circuit *c;
-    cuzk_status st = cuzk_circuit_open(&c, "porep:2KiB");
+    cuzk_status st = cuzk_circuit_open(&c, circuit);
     if (st) return st;
     cuzk_r1cs m;
     cuzk_groth16_params p = {0};
-    int span = cuzk_span_begin(tl, "setup (first run only)");
+    char name[128];
+    snprintf(name, sizeof name, "setup of %s (first run only)", circuit);
+    int span = cuzk_span_begin(tl, name);
     st = cuzk_circuit_record(c, &m);
     cuzk_circuit_free(c);
     if (!st) {
@@ -137,7 +145,7 @@ static int demo_porep(const char *cache, cuzk_timeline *tl)
     if (!st) st = cuzk_seal_commit1(&c1, s, seed, tl);
     if (!st) st = cuzk_c1_write(c1, &json, &json_len); /* the C1 JSON, as Curio would send it */
     cuzk_span_end(tl, span);
-    if (!st) st = cached_params(cache, params, vk, sizeof params, tl);
+    if (!st) st = demo_cached_params(cache, "porep:2KiB", params, vk, sizeof params, tl);
     /* the proof through an in-process engine: vanilla checks, witness, prover, verification */
     if (!st) {
         cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
@@ -149,7 +157,7 @@ static int demo_porep(const char *cache, cuzk_timeline *tl)
     cuzk_job_request req = {.kind = CUZK_KIND_POREP, .input = json, .input_len = json_len};
     if (!st) {
         span = cuzk_span_begin(tl, "prove (engine job)");
-        st = run_job(e, &req, &r);
+        st = demo_run_job(e, &req, &r);
         cuzk_span_end(tl, span);
     }
     cuzk_engine_destroy(e);
@@ -201,6 +209,7 @@ int cli_demo(int argc, char **argv)
     }
     cuzk_timeline *tl = cuzk_timeline_create("demo");
     rc = circuit ? demo_circuit(circuit, tl) : demo_porep(cache, tl);
+    if (!circuit && rc == 0) rc = demo_post_snap(cache);
     if (circuit && rc == 0) cuzk_timeline_print(tl, stdout);
     cuzk_timeline_destroy(tl);
     return rc;
