@@ -204,8 +204,8 @@ const uint8_t *cuzk_sealed_label(const cuzk_sealed_sector *s, unsigned layer, ui
 /* ---------------------------------------------------------------- commit phase 1 */
 /* Everything of one challenge proof is allocated first (the arena is not thread-safe), then
  * the proofs are filled in parallel. */
-static cuzk_status alloc_challenge(cuzk_c1 *c1, cuzk_challenge_proof *cp, const c1_tree_shape *td,
-                                   const c1_tree_shape *trc)
+cuzk_status seal_alloc_challenge(cuzk_c1 *c1, cuzk_challenge_proof *cp, const c1_tree_shape *td,
+                                 const c1_tree_shape *trc)
 {
     const unsigned layers = c1->info->layers;
     cuzk_status st;
@@ -302,7 +302,7 @@ cuzk_status cuzk_seal_commit1(cuzk_c1 **out, const cuzk_sealed_sector *s, const 
     c1_tree_shape td, trc;
     c1_shape_tree_d(&td, pi);
     c1_shape_tree_rc(&trc, pi);
-    for (size_t i = 0; i < total && st == CUZK_OK; i++) st = alloc_challenge(c1, &c1->proofs[i], &td, &trc);
+    for (size_t i = 0; i < total && st == CUZK_OK; i++) st = seal_alloc_challenge(c1, &c1->proofs[i], &td, &trc);
     if (st == CUZK_OK) {
         fill_ctx fc = {.s = s, .c1 = c1, .challenges = challenges};
         atomic_init(&fc.failed, 0);

@@ -38,6 +38,43 @@ cuzk_status seal_tree_prove(const seal_tree *t, uint64_t i, cuzk_merkle_proof *m
 /* One node hash of `arity` children (tree rules above). */
 cuzk_status seal_hash_children(bool sha, unsigned arity, const cuzk_node *children, cuzk_node *out) CUZK_WARN_UNUSED;
 
+/* ---------------------------------------------------------------- sparse trees */
+/* A tree of the same conventions whose leaves all hold one default value except a few given
+ * ones (seal_sparse_tree.c): every untouched subtree is its level's default hash, so memory and
+ * time follow the given leaves, not the tree's size. Levels follow a c1_tree_shape (tree D:
+ * binary; trees C and R: base octree levels, then the sub and top levels of 32 / 64 GiB). */
+#define SEAL_SPARSE_MAX_LEVELS 40
+typedef struct {
+    uint64_t index;
+    cuzk_node value;
+} seal_sparse_node;
+
+typedef struct {
+    c1_tree_shape shape;
+    bool sha;
+    unsigned levels; /* above the leaves */
+    uint64_t leaves;
+    cuzk_node defaults[SEAL_SPARSE_MAX_LEVELS + 1];      /* the default node of each level */
+    seal_sparse_node *nodes[SEAL_SPARSE_MAX_LEVELS + 1]; /* stored nodes per level, by index; owned */
+    size_t count[SEAL_SPARSE_MAX_LEVELS + 1];
+} seal_sparse_tree;
+
+/* Builds the tree over `n` given leaves (any order; an index given twice must have one value). */
+cuzk_status seal_sparse_tree_build(seal_sparse_tree *t, const c1_tree_shape *shape, bool sha,
+                                   const cuzk_node *default_leaf, const seal_sparse_node *leaves,
+                                   size_t n) CUZK_WARN_UNUSED;
+void seal_sparse_tree_free(seal_sparse_tree *t);
+const cuzk_node *seal_sparse_tree_root(const seal_sparse_tree *t);
+const cuzk_node *seal_sparse_tree_leaf(const seal_sparse_tree *t, uint64_t i);
+/* Fills a proof allocated for the tree's shape for leaf i: leaf, root, path. */
+cuzk_status seal_sparse_tree_prove(const seal_sparse_tree *t, uint64_t i, cuzk_merkle_proof *mp) CUZK_WARN_UNUSED;
+
+/* ---------------------------------------------------------------- commit phase 1 */
+/* Allocates one challenge proof of the C1's proof type in its arena: both paths, the 15
+ * columns with their rows and paths, the labeling proofs and the encoding proof. */
+cuzk_status seal_alloc_challenge(cuzk_c1 *c1, cuzk_challenge_proof *cp, const c1_tree_shape *td,
+                                 const c1_tree_shape *trc) CUZK_WARN_UNUSED;
+
 /* ---------------------------------------------------------------- labeling */
 /* Computes all layers of SDR labels: labels[(layer - 1) * nodes + v] for layer 1..layers. */
 cuzk_status seal_labels(cuzk_node *labels, const cuzk_porep_graph *g, unsigned layers, const uint8_t replica_id[32],
@@ -49,6 +86,9 @@ cuzk_status seal_labels(cuzk_node *labels, const cuzk_porep_graph *g, unsigned l
 void seal_label_parents(cuzk_node out[CUZK_POREP_LABEL_PARENTS], const cuzk_node *labels, uint64_t nodes,
                         unsigned layer, const uint32_t drg[CUZK_POREP_DRG_PARENTS],
                         const uint32_t exp[CUZK_POREP_EXP_PARENTS]);
+/* The same from the 14 parents' labels p (the 6 DRG parents' on `layer`, then the 8 expander
+ * parents' on the previous one; layer 1 uses only the first 6). */
+void seal_label_expand(cuzk_node out[CUZK_POREP_LABEL_PARENTS], unsigned layer, const cuzk_node p[CUZK_POREP_PARENTS]);
 /* The label of node v on `layer` from its 37 parents (v > 0), or without parents for v = 0. */
 void seal_label_hash(cuzk_node *out, const uint8_t replica_id[32], unsigned layer, uint64_t v,
                      const cuzk_node parents[CUZK_POREP_LABEL_PARENTS]);

@@ -44,20 +44,24 @@ void seal_label_hash(cuzk_node *out, const uint8_t replica_id[32], unsigned laye
     out->b[31] &= 0x3f;
 }
 
+void seal_label_expand(cuzk_node out[CUZK_POREP_LABEL_PARENTS], unsigned layer, const cuzk_node p[CUZK_POREP_PARENTS])
+{
+    const int n = layer == 1 ? CUZK_POREP_DRG_PARENTS : CUZK_POREP_PARENTS;
+    for (int i = 0; i < CUZK_POREP_LABEL_PARENTS; i++) out[i] = p[i % n];
+}
+
 void seal_label_parents(cuzk_node out[CUZK_POREP_LABEL_PARENTS], const cuzk_node *labels, uint64_t nodes,
                         unsigned layer, const uint32_t drg[CUZK_POREP_DRG_PARENTS],
                         const uint32_t exp[CUZK_POREP_EXP_PARENTS])
 {
     const cuzk_node *cur = labels + (size_t)(layer - 1) * nodes;
-    if (layer == 1) {
-        for (int i = 0; i < CUZK_POREP_LABEL_PARENTS; i++) out[i] = cur[drg[i % CUZK_POREP_DRG_PARENTS]];
-        return;
-    }
-    const cuzk_node *prev = cur - nodes;
     cuzk_node p[CUZK_POREP_PARENTS];
     for (int i = 0; i < CUZK_POREP_DRG_PARENTS; i++) p[i] = cur[drg[i]];
-    for (int i = 0; i < CUZK_POREP_EXP_PARENTS; i++) p[CUZK_POREP_DRG_PARENTS + i] = prev[exp[i]];
-    for (int i = 0; i < CUZK_POREP_LABEL_PARENTS; i++) out[i] = p[i % CUZK_POREP_PARENTS];
+    if (layer > 1) {
+        const cuzk_node *prev = cur - nodes;
+        for (int i = 0; i < CUZK_POREP_EXP_PARENTS; i++) p[CUZK_POREP_DRG_PARENTS + i] = prev[exp[i]];
+    }
+    seal_label_expand(out, layer, p);
 }
 
 #define CHUNK 8192

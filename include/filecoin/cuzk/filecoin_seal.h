@@ -59,6 +59,30 @@ const uint8_t *cuzk_sealed_label(const cuzk_sealed_sector *s, unsigned layer, ui
 cuzk_status cuzk_seal_commit1(cuzk_c1 **out, const cuzk_sealed_sector *s, const uint8_t seed[32],
                               cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
+/* ---------------------------------------------------------------- sparse test sectors */
+/* A sparse test sector of any published size (2 KiB to 64 GiB) without sealing it: its C1
+ * for a seed, with its commitments in *comm. Only what the challenges open is computed:
+ *
+ *   - the data is all zero (a committed-capacity sector), so comm_d, the replica id and the
+ *     interactive challenges are known before anything else;
+ *   - the challenged nodes' labels are computed in layer and index order from their parents'
+ *     labels, so a node that is both challenged and a parent opens alike everywhere;
+ *   - every other node's label is zero on every layer: a parent column that is not challenged
+ *     is all zero, and its column hash is tree C's default leaf;
+ *   - trees D, C and R hold default hashes per level outside the challenged leaves (zero data;
+ *     the zero column's hash; replica = zero data + zero label).
+ *
+ * The C1 passes cuzk_c1_verify and the circuit like a sealed sector's; it is not the sealing
+ * of any data (untouched labels are not SDR labels), so the sector is a test sector: it has
+ * no replica or p_aux file. Memory and time follow the challenge count: milliseconds and a
+ * few MiB beyond the C1 itself, for 64 GiB too.
+ *
+ * Interactive proof types only (V1, V1_1): CUZK_EUNSUPPORTED for synthetic and
+ * non-interactive ones, whose challenges are derived from comm_r, i.e. from the challenged
+ * columns themselves; CUZK_EINVAL when params->data is not NULL. tl may be NULL. */
+cuzk_status cuzk_seal_sparse_commit1(cuzk_c1 **out, cuzk_seal_commitments *comm, const cuzk_seal_params *params,
+                                     const uint8_t seed[32], cuzk_timeline *tl) CUZK_WARN_UNUSED;
+
 #ifdef __cplusplus
 }
 #endif
