@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "params_internal.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/hash.h"
 
@@ -63,30 +64,27 @@ static char *join_path(const char *dir, const char *stem, const char *ext)
     return s;
 }
 
-static cuzk_status check_file(const char *path, const cuzk_seal_proof_info *pi, const char *dir, const char *what)
+static cuzk_status check_file(const char *path, const char *proof_name, const char *dir, const char *what)
 {
     struct stat st;
     if (stat(path, &st) != 0)
-        return cuzk_fail(CUZK_EIO, "missing %s file for %s: %s (%s; parameter directory %s)", what, pi->name, path,
+        return cuzk_fail(CUZK_EIO, "missing %s file for %s: %s (%s; parameter directory %s)", what, proof_name, path,
                          strerror(errno), dir);
     if (!S_ISREG(st.st_mode))
-        return cuzk_fail(CUZK_EIO, "%s file for %s is not a regular file: %s", what, pi->name, path);
+        return cuzk_fail(CUZK_EIO, "%s file for %s is not a regular file: %s", what, proof_name, path);
     return CUZK_OK;
 }
 
-cuzk_status cuzk_seal_proof_find_params(const char *dir, cuzk_seal_proof p, char **params_path, char **vk_path)
+cuzk_status param_files_find(const char *dir, const char *stem, const char *proof_name, char **params_path,
+                             char **vk_path)
 {
     if (params_path) *params_path = NULL;
     if (vk_path) *vk_path = NULL;
-    const cuzk_seal_proof_info *pi = cuzk_seal_proof_info_get(p);
-    if (!pi) return CUZK_EUNSUPPORTED;
     if (!dir) dir = cuzk_param_dir_default();
-    char stem[CUZK_PARAM_STEM_MAX];
-    cuzk_seal_proof_param_stem(stem, p);
     char *pp = join_path(dir, stem, "params"), *vp = join_path(dir, stem, "vk");
-    cuzk_status st = (pp && vp) ? CUZK_OK : CUZK_ENOMEM;
-    if (st == CUZK_OK) st = check_file(pp, pi, dir, "Groth16 parameter (.params)");
-    if (st == CUZK_OK) st = check_file(vp, pi, dir, "verifying key (.vk)");
+    cuzk_status st = (pp && vp) ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
+    if (st == CUZK_OK) st = check_file(pp, proof_name, dir, "Groth16 parameter (.params)");
+    if (st == CUZK_OK) st = check_file(vp, proof_name, dir, "verifying key (.vk)");
     if (st != CUZK_OK) {
         free(pp);
         free(vp);
@@ -97,4 +95,15 @@ cuzk_status cuzk_seal_proof_find_params(const char *dir, cuzk_seal_proof p, char
     if (vk_path) *vk_path = vp;
     else free(vp);
     return CUZK_OK;
+}
+
+cuzk_status cuzk_seal_proof_find_params(const char *dir, cuzk_seal_proof p, char **params_path, char **vk_path)
+{
+    if (params_path) *params_path = NULL;
+    if (vk_path) *vk_path = NULL;
+    const cuzk_seal_proof_info *pi = cuzk_seal_proof_info_get(p);
+    if (!pi) return CUZK_EUNSUPPORTED;
+    char stem[CUZK_PARAM_STEM_MAX];
+    cuzk_seal_proof_param_stem(stem, p);
+    return param_files_find(dir, stem, pi->name, params_path, vk_path);
 }

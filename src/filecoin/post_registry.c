@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "params_internal.h"
 #include "cuzk/filecoin_post.h"
 #include "cuzk/hash.h"
 
@@ -150,50 +151,15 @@ void cuzk_post_proof_param_stem(char out[CUZK_PARAM_STEM_MAX], cuzk_post_proof p
              PARAM_VERSION, pi->tree.base_arity, pi->tree.sub_arity, pi->tree.top_arity, hex);
 }
 
-static char *join_path(const char *dir, const char *stem, const char *ext)
-{
-    size_t dl = strlen(dir);
-    while (dl > 1 && dir[dl - 1] == '/') dl--;
-    size_t n = dl + 1 + strlen(stem) + 1 + strlen(ext) + 1;
-    char *s = cuzk_malloc(n);
-    if (s) snprintf(s, n, "%.*s/%s.%s", (int)dl, dir, stem, ext);
-    return s;
-}
-
-static cuzk_status check_file(const char *path, const cuzk_post_proof_info *pi, const char *dir, const char *what)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return cuzk_fail(CUZK_EIO, "missing %s file for %s: %s (%s; parameter directory %s)", what, pi->name, path,
-                         strerror(errno), dir);
-    if (!S_ISREG(st.st_mode))
-        return cuzk_fail(CUZK_EIO, "%s file for %s is not a regular file: %s", what, pi->name, path);
-    return CUZK_OK;
-}
-
 cuzk_status cuzk_post_proof_find_params(const char *dir, cuzk_post_proof p, char **params_path, char **vk_path)
 {
     if (params_path) *params_path = NULL;
     if (vk_path) *vk_path = NULL;
     const cuzk_post_proof_info *pi = cuzk_post_proof_info_get(p);
     if (!pi) return CUZK_EUNSUPPORTED;
-    if (!dir) dir = cuzk_param_dir_default();
     char stem[CUZK_PARAM_STEM_MAX];
     cuzk_post_proof_param_stem(stem, p);
-    char *pp = join_path(dir, stem, "params"), *vp = join_path(dir, stem, "vk");
-    cuzk_status st = (pp && vp) ? CUZK_OK : CUZK_ENOMEM;
-    if (st == CUZK_OK) st = check_file(pp, pi, dir, "Groth16 parameter (.params)");
-    if (st == CUZK_OK) st = check_file(vp, pi, dir, "verifying key (.vk)");
-    if (st != CUZK_OK) {
-        free(pp);
-        free(vp);
-        return st;
-    }
-    if (params_path) *params_path = pp;
-    else free(pp);
-    if (vk_path) *vk_path = vp;
-    else free(vp);
-    return CUZK_OK;
+    return param_files_find(dir, stem, pi->name, params_path, vk_path);
 }
 
 static void put_u64le(uint8_t *b, uint64_t v)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "params_internal.h"
 #include "cuzk/filecoin_snap.h"
 #include "cuzk/hash.h"
 
@@ -167,48 +168,15 @@ void cuzk_update_proof_param_stem(char out[CUZK_PARAM_STEM_MAX], cuzk_update_pro
              pi->tree_r.base_arity, pi->tree_r.sub_arity, pi->tree_r.top_arity, hex);
 }
 
-static char *join_path(const char *dir, const char *stem, const char *ext)
-{
-    size_t dl = strlen(dir);
-    while (dl > 1 && dir[dl - 1] == '/') dl--;
-    size_t n = dl + 1 + strlen(stem) + 1 + strlen(ext) + 1;
-    char *s = cuzk_malloc(n);
-    if (s) snprintf(s, n, "%.*s/%s.%s", (int)dl, dir, stem, ext);
-    return s;
-}
-
-static cuzk_status check_file(const char *path, const cuzk_update_proof_info *pi, const char *dir, const char *what)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return cuzk_fail(CUZK_EIO, "missing %s file for update proof %s: %s (%s; parameter directory %s)", what,
-                         pi->name, path, strerror(errno), dir);
-    if (!S_ISREG(st.st_mode))
-        return cuzk_fail(CUZK_EIO, "%s file for update proof %s is not a regular file: %s", what, pi->name, path);
-    return CUZK_OK;
-}
-
 cuzk_status cuzk_update_proof_find_params(const char *dir, cuzk_update_proof p, char **params_path, char **vk_path)
 {
     if (params_path) *params_path = NULL;
     if (vk_path) *vk_path = NULL;
     const cuzk_update_proof_info *pi = cuzk_update_proof_info_get(p);
     if (!pi) return CUZK_EUNSUPPORTED;
-    if (!dir) dir = cuzk_param_dir_default();
     char stem[CUZK_PARAM_STEM_MAX];
     cuzk_update_proof_param_stem(stem, p);
-    char *pp = join_path(dir, stem, "params"), *vp = join_path(dir, stem, "vk");
-    cuzk_status st = (pp && vp) ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
-    if (st == CUZK_OK) st = check_file(pp, pi, dir, "Groth16 parameter (.params)");
-    if (st == CUZK_OK) st = check_file(vp, pi, dir, "verifying key (.vk)");
-    if (st != CUZK_OK) {
-        free(pp);
-        free(vp);
-        return st;
-    }
-    if (params_path) *params_path = pp;
-    else free(pp);
-    if (vk_path) *vk_path = vp;
-    else free(vp);
-    return CUZK_OK;
+    char what[96];
+    snprintf(what, sizeof what, "update proof %s", pi->name);
+    return param_files_find(dir, stem, what, params_path, vk_path);
 }
