@@ -70,14 +70,13 @@ cuzk_status seal_sparse_tree_build(seal_sparse_tree *t, const c1_tree_shape *sha
         unsigned long long index = (unsigned long long)lv[i].index;
         if (index >= t->leaves) {
             free(lv);
-            return cuzk_fail(CUZK_EINTERNAL, "sparse tree leaf %llu outside its %llu leaves",
-                             index, (unsigned long long)t->leaves);
+            return cuzk_fail(CUZK_EINTERNAL, "sparse tree leaf %llu outside its %llu leaves", index,
+                             (unsigned long long)t->leaves);
         }
         if (m && lv[m - 1].index == lv[i].index) {
             if (memcmp(lv[m - 1].value.b, lv[i].value.b, 32) != 0) {
                 free(lv);
-                return cuzk_fail(CUZK_EINTERNAL, "sparse tree leaf %llu given two different values",
-                                 index);
+                return cuzk_fail(CUZK_EINTERNAL, "sparse tree leaf %llu given two different values", index);
             }
             continue;
         }
