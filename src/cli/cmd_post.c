@@ -32,6 +32,11 @@ static cuzk_status read_sector(const char *dir, sector_in *s)
     snprintf(path, sizeof path, "%s/sector.json", dir);
     cuzk_status st = sector_public_read(path, &s->pub);
     if (st) return cuzk_fail_context(st, "sector %s", dir);
+    if (s->pub.sparse)
+        return cuzk_fail(CUZK_EINVAL,
+                         "sector %s is a sparse test sector (cuzk seal --sparse): it has no replica to prove "
+                         "PoSt over; seal it without --sparse",
+                         dir);
     snprintf(path, sizeof path, "%s/p_aux", dir);
     uint8_t *aux = NULL;
     size_t n = 0;

@@ -10,7 +10,7 @@ static const cli_command COMMANDS[] = {
     {"setup", "make random Groth16 parameters for a built-in circuit", cli_setup},
     {"prove", "prove a built-in circuit; `prove porep`: PoRep C2 for a C1 output", cli_prove},
     {"verify", "verify proofs against a verifying key and public inputs; `verify porep`", cli_verify},
-    {"seal", "seal a test sector (2KiB, 8MiB, 512MiB) and write its C1 output", cli_seal},
+    {"seal", "seal a test sector (2KiB, 8MiB, 512MiB; --sparse: any size to 64GiB) and write its C1 output", cli_seal},
     {"post", "`post vanilla`: the vanilla PoSt proofs (bincode blobs) of sealed test sectors", cli_post},
     {"snap", "SnapDeals: `snap encode` new data into a sealed test sector (replica, vanilla proofs)", cli_snap},
     {"circuit-info", "count a circuit's constraints, inputs and aux", cli_circuit_info},
