@@ -64,7 +64,8 @@ int cli_client(int argc, char **argv)
     n += (int)(sizeof common / sizeof common[0]);
     char usage[256];
     snprintf(usage, sizeof usage, "cuzk client %s --addr ADDR [options]", verb);
-    int rc = cli_parse(argc - 1, argv + 1, usage, opts, n, &done);
+    char name[64];
+    int rc = cli_parse(argc - 1, cli_subcommand(argv, name, sizeof name), usage, opts, n, &done);
     if (rc || done) {
         client_request_opts_free(&o);
         return rc;

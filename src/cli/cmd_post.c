@@ -198,7 +198,9 @@ static int post_vanilla(int argc, char **argv)
 
 int cli_post(int argc, char **argv)
 {
-    if (argc >= 2 && !strcmp(argv[1], "vanilla")) return post_vanilla(argc - 1, argv + 1);
+    char name[64];
+    if (argc >= 2 && !strcmp(argv[1], "vanilla"))
+        return post_vanilla(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         printf("usage: %s\n\nMakes the vanilla PoSt proofs of sealed test sectors (`cuzk post vanilla --help`).\n",
                USAGE);

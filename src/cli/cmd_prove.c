@@ -24,9 +24,14 @@ cuzk_status cli_open_named(void *ctx, const uint8_t *input, size_t input_len, ui
 
 int cli_prove(int argc, char **argv)
 {
-    if (argc > 1 && !strcmp(argv[1], "porep")) return cli_prove_porep(argc - 1, argv + 1);
+    char name[64];
+    if (argc > 1 && !strcmp(argv[1], "porep"))
+        return cli_prove_porep(argc - 1, cli_subcommand(argv, name, sizeof name));
     cuzk_job_kind vkind;
-    if (argc > 1 && vanilla_kind_of(argv[1], &vkind)) return cli_prove_vanilla(argv[1], argc - 1, argv + 1);
+    if (argc > 1 && vanilla_kind_of(argv[1], &vkind)) {
+        const char *what = argv[1];
+        return cli_prove_vanilla(what, argc - 1, cli_subcommand(argv, name, sizeof name));
+    }
     const char *circuit = NULL, *params = NULL, *proof = NULL, *inputs_path = NULL, *seed_s = NULL, *count_s = NULL,
                *threads = NULL, *pce_path = NULL;
     bool checked = false, quiet = false, use_gpu = false, done;

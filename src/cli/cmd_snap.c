@@ -170,7 +170,8 @@ static int snap_encode(int argc, char **argv)
 
 int cli_snap(int argc, char **argv)
 {
-    if (argc >= 2 && !strcmp(argv[1], "encode")) return snap_encode(argc - 1, argv + 1);
+    char name[64];
+    if (argc >= 2 && !strcmp(argv[1], "encode")) return snap_encode(argc - 1, cli_subcommand(argv, name, sizeof name));
     FILE *o = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? stdout : stderr;
     fprintf(o,
             "usage: cuzk snap encode --sector DIR (--data FILE | --random-data SEED) --out DIR [--threads T]\n"

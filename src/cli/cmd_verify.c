@@ -11,9 +11,14 @@
 
 int cli_verify(int argc, char **argv)
 {
-    if (argc > 1 && !strcmp(argv[1], "porep")) return cli_verify_porep(argc - 1, argv + 1);
+    char name[64];
+    if (argc > 1 && !strcmp(argv[1], "porep"))
+        return cli_verify_porep(argc - 1, cli_subcommand(argv, name, sizeof name));
     cuzk_job_kind vkind;
-    if (argc > 1 && vanilla_kind_of(argv[1], &vkind)) return cli_verify_vanilla(argv[1], argc - 1, argv + 1);
+    if (argc > 1 && vanilla_kind_of(argv[1], &vkind)) {
+        const char *what = argv[1];
+        return cli_verify_vanilla(what, argc - 1, cli_subcommand(argv, name, sizeof name));
+    }
     const char *vk_path = NULL, *proof_path = NULL, *inputs_path = NULL;
     bool json = false, done;
     cli_opt opts[] = {
