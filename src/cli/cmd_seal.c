@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outputs.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_seal.h"
 
@@ -43,10 +44,9 @@ static cuzk_status hex32_or_random(const char *opt, const char *hex, uint8_t out
 }
 
 /* DIR/sealed: the replica, which PoSt vanilla proofs and SnapDeals encoding read. */
-static cuzk_status write_replica(const cuzk_sealed_sector *s, const char *dir, uint64_t bytes)
+static cuzk_status write_replica(const cuzk_sealed_sector *s, const char *path, uint64_t bytes)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/sealed", dir);
+    if (!path) return CUZK_EIO;
     uint8_t *buf = cuzk_big_alloc(bytes);
     if (!buf) return cuzk_fail(CUZK_ENOMEM, "out of memory for the %llu-byte replica", (unsigned long long)bytes);
     cuzk_sealed_replica_nodes(s, 0, bytes / 32, buf);
@@ -95,20 +95,33 @@ int cli_seal(int argc, char **argv)
     const cuzk_seal_proof_info *info = cuzk_seal_proof_info_get(sp.proof);
     uint8_t *data = NULL;
     size_t data_size = 0;
+    /* every output in DIR is checked (and --data read) before the folder is made or any work */
+    cli_outputs *outs = cli_outputs_new();
+    if (!outs) return cli_error("seal");
+    cli_outputs_input(outs, "data", data_path);
+    cli_outputs_folder(outs, "out", dir, 0777);
+    int out_c1 = cli_outputs_add_in(outs, "out", dir, "c1.json");
+    int out_unsealed = cli_outputs_add_in(outs, "out", dir, "unsealed");
+    int out_sealed = cli_outputs_add_in(outs, "out", dir, "sealed");
+    int out_p_aux = cli_outputs_add_in(outs, "out", dir, "p_aux");
+    int out_sector = cli_outputs_add_in(outs, "out", dir, "sector.json");
+    if (cli_outputs_check(outs)) {
+        cli_outputs_free(outs);
+        return cli_error("seal");
+    }
     if (data_path) {
-        if (cuzk_read_file(data_path, &data, &data_size)) return cli_error("seal");
+        if (cuzk_read_file_max(data_path, info->sector_size, &data, &data_size)) {
+            cli_outputs_free(outs);
+            return cli_error("seal");
+        }
         if (data_size != info->sector_size) {
             fprintf(stderr, "cuzk seal: %s has %zu bytes, a %s sector has %llu\n", data_path, data_size, size,
                     (unsigned long long)info->sector_size);
             free(data);
+            cli_outputs_free(outs);
             return 1;
         }
         sp.data = data;
-    }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "cuzk seal: cannot create %s: %s\n", dir, strerror(errno));
-        free(data);
-        return 1;
     }
     cuzk_timeline *tl = cuzk_timeline_create("seal");
     cuzk_sealed_sector *s = NULL;
@@ -124,26 +137,24 @@ int cli_seal(int argc, char **argv)
         cuzk_span_end(tl, span);
     }
     if (!st) st = cuzk_c1_write(c1, &json, &json_len);
-    char path[4096];
     if (!st) {
         span = cuzk_span_begin(tl, "write files");
-        snprintf(path, sizeof path, "%s/c1.json", dir);
-        st = cuzk_write_file_atomic(path, json, json_len);
+        st = cli_outputs_write(outs, out_c1, json, json_len);
         if (!st) {
-            snprintf(path, sizeof path, "%s/unsealed", dir);
-            if (data) st = cuzk_write_file_atomic(path, data, data_size);
+            if (data) st = cli_outputs_write(outs, out_unsealed, data, data_size);
             else {
                 uint8_t *zeros = cuzk_big_alloc(info->sector_size);
-                st = zeros ? cuzk_write_file_atomic(path, zeros, info->sector_size) : CUZK_ENOMEM;
+                st = zeros ? cli_outputs_write(outs, out_unsealed, zeros, info->sector_size) : CUZK_ENOMEM;
                 cuzk_big_free(zeros, info->sector_size);
             }
         }
-        if (!st) st = write_replica(s, dir, info->sector_size);
+        if (!st)
+            st = cli_outputs_context(outs, out_sealed,
+                                     write_replica(s, cli_outputs_path(outs, out_sealed), info->sector_size));
         if (!st) {
             uint8_t p_aux[CUZK_P_AUX_BYTES];
             cuzk_sealed_p_aux(s, p_aux);
-            snprintf(path, sizeof path, "%s/p_aux", dir);
-            st = cuzk_write_file_atomic(path, p_aux, sizeof p_aux);
+            st = cli_outputs_write(outs, out_p_aux, p_aux, sizeof p_aux);
         }
         if (!st) {
             const cuzk_seal_commitments *cm = cuzk_sealed_commitments(s);
@@ -154,9 +165,11 @@ int cli_seal(int argc, char **argv)
             memcpy(pub.comm_d, cm->comm_d, 32);
             memcpy(pub.comm_r, cm->comm_r, 32);
             memcpy(pub.replica_id, cm->replica_id, 32);
-            snprintf(path, sizeof path, "%s/sector.json", dir);
-            st = sector_public_write(path, &pub);
+            const char *path = cli_outputs_path(outs, out_sector);
+            st = path ? cli_outputs_context(outs, out_sector, sector_public_write(path, &pub)) : CUZK_EIO;
         }
+        /* all five files or none */
+        if (!st) st = cli_outputs_commit(outs);
         cuzk_span_end(tl, span);
     }
     if (!st) {
@@ -171,6 +184,7 @@ int cli_seal(int argc, char **argv)
         if (!quiet) cuzk_timeline_print(tl, stderr);
     }
     rc = st ? cli_error("seal") : 0;
+    cli_outputs_free(outs);
     free(json);
     cuzk_c1_free(c1);
     cuzk_sealed_sector_free(s);
