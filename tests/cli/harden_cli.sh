@@ -126,6 +126,7 @@ refused "verify --inputs FIFO" "in.fifo is not a regular file" "$CUZK" verify --
 refused "verify --vk FIFO" "in.fifo is not a regular file" "$CUZK" verify --vk in.fifo --proof c.proof --inputs c.json
 refused "verify porep --public FIFO" "in.fifo is not a regular file" \
   "$CUZK" verify porep --public in.fifo --vk c.vk --proof c.proof
+expect_fail "--config FIFO" 2 "config file: in.fifo is not a regular file" timeout 20 "$CUZK" --config in.fifo config --print
 
 # --- 6: verify porep names why inputs that differ from the C1's fail
 echo '[["1"]]' > other.json
