@@ -116,7 +116,7 @@ int cli_prove_porep(int argc, char **argv)
     cli_outputs_input(outs, "c1", c1_path);
     cli_outputs_input(outs, "params", params_path);
     cli_outputs_input(outs, "vk", vk_path);
-    cli_outputs_input(outs, "pce", pce_path);
+    cli_outputs_cache(outs, "pce", pce_path);
     int out_proof = cli_outputs_add(outs, "out", out_path);
     int out_inputs = inputs_path ? cli_outputs_add(outs, "inputs", inputs_path) : -1;
     cuzk_mapped_file f = {0};

@@ -74,7 +74,7 @@ int cli_prove(int argc, char **argv)
     cli_outputs *outs = cli_outputs_new();
     if (!outs) return cli_error("prove");
     cli_outputs_input(outs, "params", params);
-    cli_outputs_input(outs, "pce", pce_path);
+    cli_outputs_cache(outs, "pce", pce_path);
     int out_proof = cli_outputs_add(outs, "proof", proof), out_inputs = cli_outputs_add(outs, "inputs", inputs_path);
     if (cli_outputs_check(outs)) {
         cli_outputs_free(outs);

@@ -16,6 +16,7 @@ enum { OUT_FILE, OUT_DEVICE, OUT_STDOUT };
 typedef struct {
     char *opt, *path;
     char *resolved; /* an absolute path where one can be had, for comparisons */
+    bool cache;     /* cli_outputs_cache: written when missing */
     bool exists;
     dev_t dev;
     ino_t ino;
@@ -135,6 +136,13 @@ void cli_outputs_input(cli_outputs *o, const char *opt, const char *path)
         return;
     }
     if (id_init(o, &o->in[o->nin], opt, path)) o->nin++;
+}
+
+void cli_outputs_cache(cli_outputs *o, const char *opt, const char *path)
+{
+    size_t n = o->nin;
+    cli_outputs_input(o, opt, path);
+    if (o->nin > n) o->in[n].cache = true;
 }
 
 void cli_outputs_input_in(cli_outputs *o, const char *opt, const char *dir, const char *name)
@@ -289,11 +297,32 @@ static cuzk_status check_output(cli_outputs *o, output *out)
     return s;
 }
 
+/* A cache file (cli_outputs_cache): a regular file when it is there, else one its folder takes. */
+static cuzk_status check_cache(const file_id *id)
+{
+    struct stat st;
+    if (stat(id->path, &st) == 0)
+        return S_ISREG(st.st_mode) ? CUZK_OK : cuzk_fail(CUZK_EIO, "--%s %s: not a regular file", id->opt, id->path);
+    if (errno != ENOENT) return cuzk_fail(CUZK_EIO, "--%s %s: %s", id->opt, id->path, strerror(errno));
+    char *parent = parent_of(id->path);
+    if (!parent) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    cuzk_status s = CUZK_OK;
+    if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
+        s = cuzk_fail(CUZK_EIO, "--%s %s: the folder %s does not exist", id->opt, id->path, parent);
+    else if (access(parent, W_OK | X_OK) != 0)
+        s = cuzk_fail(CUZK_EIO, "--%s %s: cannot write in the folder %s: %s", id->opt, id->path, parent,
+                      strerror(errno));
+    free(parent);
+    return s;
+}
+
 cuzk_status cli_outputs_check(cli_outputs *o)
 {
     if (o->oom) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     for (size_t i = 0; i < o->nin; i++) id_fill(&o->in[i]);
     cuzk_status s = CUZK_OK;
+    for (size_t i = 0; i < o->nin && !s; i++)
+        if (o->in[i].cache) s = check_cache(&o->in[i]);
     for (size_t i = 0; i < o->ndirs && !s; i++) s = check_folder(&o->dirs[i]);
     for (size_t i = 0; i < o->nout && !s; i++) s = check_output(o, &o->out[i]);
     for (size_t i = 0; i < o->nout && !s; i++) {

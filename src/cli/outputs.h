@@ -31,6 +31,10 @@ void cli_outputs_free(cli_outputs *o);
 
 /* An input file given as --opt (NULL paths are ignored): no output may be that file. */
 void cli_outputs_input(cli_outputs *o, const char *opt, const char *path);
+/* A file that is read when it is there and written (by the engine, as the work goes) when it is
+ * not, such as --pce FILE: an input for the comparisons, and when missing its folder must be
+ * writable, as an output's. */
+void cli_outputs_cache(cli_outputs *o, const char *opt, const char *path);
 /* The input file dir/name (a file of a --sector or --vanilla folder). */
 void cli_outputs_input_in(cli_outputs *o, const char *opt, const char *dir, const char *name);
 

@@ -141,6 +141,11 @@ refused "prove porep --out FOLDER" "adir: is a folder" "$CUZK" prove porep --c1 
 refused "prove porep --vk of another shape" "--vk c.vk: a key for 1 public inputs, but StackedDrg2KiBV1_1 has 39" \
   "$CUZK" prove porep --c1 s/c1.json --params c.params --vk c.vk --out p.proof --quiet
 no_file "no proof for a key of another shape" p.proof
+refused "prove porep --pce nodir/x" "--pce nodir/x.pce: the folder nodir does not exist" \
+  "$CUZK" prove porep --c1 s/c1.json --params c.params --pce nodir/x.pce --out p.proof --quiet
+refused "prove --pce FOLDER" "--pce adir: not a regular file" \
+  "$CUZK" prove --circuit cubic --params c.params --pce adir --proof p.proof --inputs x.json --quiet
+no_file "no proof for a bad --pce" p.proof
 refused "prove --proof PARAMS" "--proof c.params: is the input file given as --params" \
   "$CUZK" prove --circuit cubic --params c.params --proof c.params --inputs x.json --quiet
 ln c.params hard.params
