@@ -412,6 +412,7 @@ int cli_bench(int argc, char **argv)
                 "  prove   synthesize and prove a built-in circuit\n"
                 "  synth   synthesis alone: PROVE, WITNESS or WITNESS + PCE evaluation\n"
                 "  engine  jobs through the proving engine: latency, throughput, device idle time\n"
+                "  e2e     C1 files in, verified proofs out: load time, each sector's time and timeline\n"
                 "  throughput  Prove calls against a running daemon (--addr): latency and throughput\n"
                 "  gpu-msm, gpu-ntt, gpu-prove, gpu-field   GPU benchmarks\n");
         return argc < 2 ? 2 : 0;
@@ -423,10 +424,11 @@ int cli_bench(int argc, char **argv)
     if (!strcmp(what, "prove")) return bench_prove(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "synth")) return bench_synth(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "engine")) return cli_bench_engine(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "e2e")) return cli_bench_e2e(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "throughput")) return cli_bench_throughput(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strncmp(what, "gpu-", 4)) return cli_bench_gpu(what, argc - 1, cli_subcommand(argv, name, sizeof name));
     fprintf(stderr,
-            "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth, engine, throughput, gpu-msm, gpu-ntt, "
+            "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth, engine, e2e, throughput, gpu-msm, gpu-ntt, "
             "gpu-prove, gpu-field)\n",
             what);
     return 2;

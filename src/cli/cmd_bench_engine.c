@@ -1,8 +1,10 @@
 /* cuzk bench engine: jobs driven through an in-process engine, C at a time, as a client would:
  * per-job latency (median, p95), the interval between job ends once the pipeline is full,
- * throughput, each partition's device time, the devices' idle time between partitions, the
- * first job's extra cost, and peak host memory. Optionally one CRITICAL job in the middle of
- * the run, whose wait for a device is the preemption latency. */
+ * throughput, each partition's witness and device time, the devices' idle time between
+ * partitions, the first job's extra cost, and peak host memory. Optionally one CRITICAL job in
+ * the middle of the run, whose wait for a device is the preemption latency. With --synthetic,
+ * PoRep, WindowPoSt, WinningPoSt and SnapDeals partitions of any sector size get random vanilla
+ * data of their exact shape (every job partition proves partition 0's data). */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -16,11 +18,17 @@
 #include "cuzk/filecoin.h"
 #include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_circuit.h"
+#include "cuzk/filecoin_post.h"
+#include "cuzk/filecoin_snap.h"
 #include "cuzk/testcircuits.h"
 
+/* What a job partition opens: a named circuit, or one synthetic partition of a proof kind
+ * (every job partition proves partition 0's data; the data is made once, before the run). */
 typedef struct {
-    const char *name; /* circuit name (testcircuits), or NULL with c1 */
-    cuzk_c1 *c1;      /* synthetic PoRep data: every partition proves its partition 0's shape */
+    const char *name;        /* circuit name (testcircuits) when the rest are NULL */
+    cuzk_c1 *c1;             /* PoRep */
+    cuzk_post_partition *pp; /* WindowPoSt, WinningPoSt */
+    cuzk_snap_proofs *sp;    /* SnapDeals */
 } bench_circuit;
 
 static cuzk_status open_bench(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,
@@ -31,7 +39,53 @@ static cuzk_status open_bench(void *ctx, const uint8_t *input, size_t input_len,
     (void)seed;
     (void)k;
     const bench_circuit *b = ctx;
-    return b->c1 ? cuzk_porep_circuit_open(out, b->c1, 0) : cuzk_circuit_open(out, b->name);
+    if (b->c1) return cuzk_porep_circuit_open(out, b->c1, 0);
+    if (b->pp) return cuzk_post_circuit_open(out, b->pp);
+    if (b->sp) return cuzk_snap_circuit_open(out, b->sp, 0);
+    return cuzk_circuit_open(out, b->name);
+}
+
+static void bench_circuit_free(bench_circuit *b)
+{
+    cuzk_c1_free(b->c1);
+    cuzk_post_partition_free(b->pp);
+    cuzk_snap_proofs_free(b->sp);
+}
+
+/* The partitions of one SnapDeals proof of this size (16 for 32 GiB), 0 if unknown. */
+static unsigned snap_partitions(const char *size)
+{
+    char name[64];
+    snprintf(name, sizeof name, "StackedDrg%sV1", size);
+    for (unsigned p = 0; p < CUZK_UPDATE_PROOF_COUNT; p++) {
+        const cuzk_update_proof_info *info = cuzk_update_proof_info_get((cuzk_update_proof)p);
+        if (info && !strcmp(info->name, name)) return info->partitions;
+    }
+    return 0;
+}
+
+/* Synthetic data of kind K at SIZE: the registered circuit's id and the partitions per job. */
+static cuzk_status open_synthetic(bench_circuit *b, const char *kind, const char *size, char *reg_id, size_t reg_cap,
+                                  unsigned *partitions)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s:%.32s", kind, size);
+    cuzk_circuit *c = NULL;
+    cuzk_status st;
+    if (!strcmp(kind, "porep")) {
+        st = cuzk_porep_synthetic_open(&c, &b->c1, name, 1);
+        if (!st) *partitions = b->c1->info->partitions;
+    } else if (!strcmp(kind, "snap")) {
+        st = cuzk_snap_synthetic_open(&c, &b->sp, name, 1);
+        if (!st) *partitions = snap_partitions(size);
+        if (!st && !*partitions) st = cuzk_fail(CUZK_EINTERNAL, "no SnapDeals proof of size %s", size);
+    } else {
+        st = cuzk_post_synthetic_open(&c, &b->pp, name, 1);
+        *partitions = 1; /* one WindowPoSt partition, or the one WinningPoSt proof */
+    }
+    cuzk_circuit_free(c);
+    snprintf(reg_id, reg_cap, "%s-synthetic", name);
+    return st;
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -69,25 +123,46 @@ static void print_first(const char *title, const char *json)
     json_decref(spans);
 }
 
-/* the device time of every partition in a result's timeline */
-static void partition_times(const char *json, double **v, size_t *n, size_t *cap)
+/* A growing list of seconds. */
+typedef struct {
+    double *v;
+    size_t n, cap;
+} seconds_list;
+
+static void seconds_add(seconds_list *l, double s)
+{
+    if (l->n == l->cap) {
+        size_t c = l->cap ? l->cap * 2 : 64;
+        double *nv = realloc(l->v, c * sizeof *nv);
+        if (!nv) return;
+        l->v = nv;
+        l->cap = c;
+    }
+    l->v[l->n++] = s;
+}
+
+/* the device time and the witness time of every partition in a result's timeline */
+static void partition_times(const char *json, seconds_list *prove, seconds_list *witness)
 {
     json_error_t err;
     json_t *spans = json ? json_loads(json, 0, &err) : NULL;
     for (size_t i = 0; i < json_array_size(spans); i++) {
         json_t *s = json_array_get(spans, i);
         const char *name = json_string_value(json_object_get(s, "name"));
-        if (!name || strncmp(name, "prove on ", 9)) continue;
-        if (*n == *cap) {
-            size_t c = *cap ? *cap * 2 : 64;
-            double *nv = realloc(*v, c * sizeof *nv);
-            if (!nv) break;
-            *v = nv;
-            *cap = c;
-        }
-        (*v)[(*n)++] = json_number_value(json_object_get(s, "seconds"));
+        double sec = json_number_value(json_object_get(s, "seconds"));
+        if (!name) continue;
+        if (!strncmp(name, "prove on ", 9)) seconds_add(prove, sec);
+        if (!strcmp(name, "witness") || !strcmp(name, "witness (urgent lane)")) seconds_add(witness, sec);
     }
     json_decref(spans);
+}
+
+/* device memory in use on every GPU (as the driver reports it), summed */
+static uint64_t device_used(const cuzk_engine_status *es)
+{
+    uint64_t used = 0;
+    for (unsigned d = 0; d < es->ndevices; d++) used += es->devices[d].mem_total - es->devices[d].mem_free;
+    return used;
 }
 
 typedef struct {
@@ -103,14 +178,16 @@ int cli_bench_engine(int argc, char **argv)
                *pce_path = NULL, *threads = NULL, *log_path = NULL;
     bool synthetic = false, use_gpu = false, json = false, done;
     cli_opt opts[] = {
-        {"kind", "K", "circuit (a built-in circuit) or porep (a C1, or --synthetic for any sector size)", &kind_s,
-         NULL},
+        {"kind", "K",
+         "circuit (a built-in circuit), porep (a C1, or --synthetic), or window-post, winning-post, snap "
+         "(--synthetic)",
+         &kind_s, NULL},
         {"circuit", "NAME", "kind circuit: the built-in circuit", &circuit, NULL},
         {"params", "FILE", "its parameters (or --synthetic)", &params, NULL},
         {"c1", "FILE", "kind porep: the C1 output every job proves", &c1_path, NULL},
-        {"sector-size", "SIZE", "kind porep --synthetic: 2KiB .. 64GiB (default 32GiB)", &size_s, NULL},
+        {"sector-size", "SIZE", "with --synthetic: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (default 32GiB)", &size_s, NULL},
         {"synthetic", NULL,
-         "synthetic parameters made on the GPU (and synthetic vanilla data for porep): timed, not verified", NULL,
+         "synthetic parameters made on the GPU (and random vanilla data for a proof kind): timed, not verified", NULL,
          &synthetic},
         {"pce", "FILE", "keep the precompiled circuit there (a 32 GiB PoRep records in about 40 s)", &pce_path, NULL},
         {"jobs", "N", "jobs to run (default 6)", &jobs_s, NULL},
@@ -127,7 +204,9 @@ int cli_bench_engine(int argc, char **argv)
     };
     int rc = cli_parse(argc, argv,
                        "cuzk bench engine --kind circuit --circuit NAME (--params FILE | --synthetic) | --kind porep "
-                       "(--c1 FILE --params FILE | --synthetic [--sector-size SIZE]) [--jobs N] [--concurrency C]",
+                       "(--c1 FILE --params FILE | --synthetic [--sector-size SIZE]) | --kind "
+                       "window-post|winning-post|snap --synthetic [--sector-size SIZE] [--jobs N] [--concurrency C]\n"
+                       "  e.g. cuzk bench engine --kind window-post --synthetic --gpu --jobs 4",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     const char *me = "bench engine";
@@ -145,12 +224,29 @@ int cli_bench_engine(int argc, char **argv)
         cli_error(me);
         return 2;
     }
-    bool porep = !strcmp(kind_s, "porep");
-    if (!porep && strcmp(kind_s, "circuit")) {
-        fprintf(stderr, "cuzk bench engine: --kind circuit or porep (the other kinds come with their circuits)\n");
+    bool porep = !strcmp(kind_s, "porep"), circ = !strcmp(kind_s, "circuit");
+    bool proof_kind = !strcmp(kind_s, "window-post") || !strcmp(kind_s, "winning-post") || !strcmp(kind_s, "snap");
+    if (!porep && !circ && !proof_kind) {
+        fprintf(stderr, "cuzk bench engine: --kind circuit, porep, window-post, winning-post or snap, not '%s'\n",
+                kind_s);
         return 2;
     }
-    if (!porep && !circuit) return cli_missing(me, "circuit");
+    if (proof_kind && !synthetic) {
+        fprintf(stderr,
+                "cuzk bench engine: --kind %s is timed with --synthetic (random vanilla data of the exact "
+                "shape); a real partition is proved with cuzk prove %s\n",
+                kind_s, kind_s);
+        return 2;
+    }
+    if (circ && !circuit) return cli_missing(me, "circuit");
+    if (size_s && (!synthetic || circ)) {
+        fprintf(stderr, "cuzk bench engine: --sector-size goes with --synthetic and a proof kind\n");
+        return 2;
+    }
+    if (parts_s && !circ) {
+        fprintf(stderr, "cuzk bench engine: --partitions is for --kind circuit (a proof kind has its own)\n");
+        return 2;
+    }
     if (porep && !synthetic && !c1_path) return cli_missing(me, "c1 (or --synthetic)");
     if (!synthetic && !params) return cli_missing(me, "params (or --synthetic)");
     if (synthetic && !use_gpu) {
@@ -158,23 +254,14 @@ int cli_bench_engine(int argc, char **argv)
         return 2;
     }
 
-    bench_circuit bc = {circuit, NULL};
+    bench_circuit bc = {circuit, NULL, NULL, NULL};
     cuzk_mapped_file c1f = {0};
     char reg_id[96] = "";
     cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .priority = prio, .partitions = (unsigned)parts};
     cuzk_status st = CUZK_OK;
     double t_setup = cuzk_now();
-    if (porep && synthetic) {
-        const char *size = size_s ? size_s : "32GiB";
-        char name[48];
-        snprintf(name, sizeof name, "porep:%.32s", size);
-        cuzk_circuit *c = NULL;
-        st = cuzk_porep_synthetic_open(&c, &bc.c1, name, 1);
-        cuzk_circuit_free(c);
-        if (!st) {
-            snprintf(reg_id, sizeof reg_id, "%s-synthetic", name);
-            req.partitions = bc.c1->info->partitions;
-        }
+    if (!circ && synthetic) {
+        st = open_synthetic(&bc, kind_s, size_s ? size_s : "32GiB", reg_id, sizeof reg_id, &req.partitions);
     } else if (porep) {
         st = cuzk_map_file(&c1f, c1_path);
         req.kind = CUZK_KIND_POREP;
@@ -206,7 +293,7 @@ int cli_bench_engine(int argc, char **argv)
         if (!st) st = cuzk_engine_set_files(e, id, params, NULL, pce_path);
         cuzk_c1_free(c1);
     }
-    bench_circuit crit_bc = {critical, NULL};
+    bench_circuit crit_bc = {critical, NULL, NULL, NULL};
     if (!st && critical) {
         cuzk_engine_circuit reg = {critical, open_bench, &crit_bc, NULL, NULL, NULL, true, false};
         st = cuzk_engine_register_circuit(e, &reg);
@@ -269,17 +356,19 @@ int cli_bench_engine(int argc, char **argv)
         goto out;
     }
 
-    double *lat = calloc(njobs, sizeof *lat), *gap = calloc(njobs, sizeof *gap), *pt = NULL;
-    size_t npt = 0, cap = 0, ngap = 0;
+    double *lat = calloc(njobs, sizeof *lat), *gap = calloc(njobs, sizeof *gap);
+    seconds_list pt = {0}, wt = {0};
+    size_t ngap = 0;
     for (size_t i = 0; i < njobs; i++) {
         lat[i] = jobs[i].end_t - jobs[i].submit_t;
         if (i) gap[ngap++] = jobs[i].end_t - jobs[i - 1].end_t;
-        partition_times(jobs[i].r.timeline_json, &pt, &npt, &cap);
+        partition_times(jobs[i].r.timeline_json, &pt, &wt);
     }
     double first = lat[0];
     double lat_med = quantile(lat, njobs, 0.5), lat_p95 = quantile(lat, njobs, 0.95);
     double interval = ngap ? quantile(gap, ngap, 0.5) : 0;
-    double part_med = quantile(pt, npt, 0.5);
+    double part_med = quantile(pt.v, pt.n, 0.5), wit_med = quantile(wt.v, wt.n, 0.5);
+    double wit_max = wt.n ? wt.v[wt.n - 1] : 0; /* sorted by quantile */
     double dev_gap_max = 0, dev_gap_total = 0, busy = 0;
     uint64_t dev_gaps = 0;
     for (unsigned d = 0; d < es->ndevices; d++) {
@@ -294,13 +383,16 @@ int cli_bench_engine(int argc, char **argv)
         printf("{\"bench\":\"engine\",\"kind\":\"%s\",\"circuit\":\"%s\",\"jobs\":%llu,\"concurrency\":%llu,"
                "\"partitions_per_job\":%u,\"failed\":%zu,\"latency_median_s\":%.4f,\"latency_p95_s\":%.4f,"
                "\"first_job_s\":%.4f,\"interval_median_s\":%.4f,\"throughput_jobs_per_s\":%.5f,"
-               "\"partition_median_s\":%.4f,\"partitions\":%zu,\"device_gap_max_s\":%.6f,"
+               "\"partition_median_s\":%.4f,\"partitions\":%zu,\"witness_median_s\":%.4f,\"witness_max_s\":%.4f,"
+               "\"device_gap_max_s\":%.6f,"
                "\"device_gap_mean_s\":%.6f,\"device_busy_s\":%.3f,\"run_s\":%.3f,\"engine_start_s\":%.3f,"
-               "\"data_s\":%.3f,\"peak_rss_kib\":%ld,\"pinned_bytes\":%llu,\"verified\":%s",
+               "\"data_s\":%.3f,\"peak_rss_kib\":%ld,\"pinned_bytes\":%llu,\"device_used_bytes\":%llu,"
+               "\"verified\":%s",
                kind_s, what, (unsigned long long)njobs, (unsigned long long)conc, req.partitions ? req.partitions : 1,
-               failed, lat_med, lat_p95, first, interval, (double)njobs / run_s, part_med, npt, dev_gap_max,
-               dev_gaps ? dev_gap_total / (double)dev_gaps : 0, busy, run_s, t_create, t_data, hwm,
-               (unsigned long long)es->pinned_bytes, jobs[0].r.verified ? "true" : "false");
+               failed, lat_med, lat_p95, first, interval, (double)njobs / run_s, part_med, pt.n, wit_med, wit_max,
+               dev_gap_max, dev_gaps ? dev_gap_total / (double)dev_gaps : 0, busy, run_s, t_create, t_data, hwm,
+               (unsigned long long)es->pinned_bytes, (unsigned long long)device_used(es),
+               jobs[0].r.verified ? "true" : "false");
         if (crit_sent)
             printf(",\"critical\":{\"circuit\":\"%s\",\"state\":\"%s\",\"wait_s\":%.4f,\"run_s\":%.4f}", critical,
                    cuzk_job_state_name(crit.r.state), crit.r.queue_s, crit.r.run_s);
@@ -319,13 +411,21 @@ int cli_bench_engine(int argc, char **argv)
         printf("  interval between job ends median %.3f s; throughput %.4f jobs/s (%.1f s in all)\n", interval,
                (double)njobs / run_s, run_s);
         printf("  device time per partition median %.1f ms over %zu partitions; device busy %.2f s\n", part_med * 1e3,
-               npt, busy);
+               pt.n, busy);
+        printf("  witness per partition     median %.1f ms, max %.1f ms over %zu\n", wit_med * 1e3, wit_max * 1e3,
+               wt.n);
         printf("  device idle between partitions while work waited: max %.2f ms, mean %.3f ms over %llu\n",
                dev_gap_max * 1e3, dev_gaps ? dev_gap_total / (double)dev_gaps * 1e3 : 0, (unsigned long long)dev_gaps);
         printf("  first job's extra cost    %.3f s over the steady interval (loads, first witness)\n",
                first - interval);
         print_first("first job's timeline", jobs[0].r.timeline_json);
         printf("  peak host RSS             %.2f GiB\n", (double)hwm / (1 << 20));
+        for (unsigned d = 0; d < es->ndevices; d++)
+            if (es->devices[d].mem_total)
+                printf("  device %u memory          %.2f GiB in use after the run (of %.2f GiB; resident "
+                       "parameters and circuits %.2f GiB)\n",
+                       d, (double)(es->devices[d].mem_total - es->devices[d].mem_free) / (1 << 30),
+                       (double)es->devices[d].mem_total / (1 << 30), (double)es->devices[d].resident_bytes / (1 << 30));
         if (crit_sent)
             printf("  CRITICAL %s mid-run       %s, waited %.1f ms for a device, proved in %.1f ms\n", critical,
                    cuzk_job_state_name(crit.r.state), crit.r.queue_s * 1e3, crit.r.run_s * 1e3);
@@ -334,7 +434,8 @@ int cli_bench_engine(int argc, char **argv)
     rc = failed || (crit_sent && crit.r.state != CUZK_JOB_COMPLETED) ? 1 : 0;
     free(lat);
     free(gap);
-    free(pt);
+    free(pt.v);
+    free(wt.v);
 out:
     free(es);
     for (size_t i = 0; jobs && i < njobs; i++) cuzk_job_result_free(&jobs[i].r);
@@ -342,7 +443,7 @@ out:
     free(jobs);
     cuzk_engine_destroy(e);
     if (log) fclose(log);
-    cuzk_c1_free(bc.c1);
+    bench_circuit_free(&bc);
     cuzk_unmap_file(&c1f);
     return rc;
 }

@@ -163,10 +163,52 @@ int cli_prove_porep(int argc, char **argv)
     return rc;
 }
 
+/* --vanilla-only: the C1's vanilla proofs checked natively (paths, columns, labels, encodings,
+ * challenges, comm_r), no Groth16 proof or key needed; with sector.json its public data must
+ * be the C1's and the replica id is recomputed from prover id, sector id, ticket and comm_d. */
+static int verify_vanilla_only(const char *c1_path, const char *public_path)
+{
+    cuzk_c1 *c1 = NULL;
+    sector_public s;
+    memset(&s, 0, sizeof s);
+    double t0 = cuzk_now();
+    cuzk_status st = cuzk_c1_parse_file(&c1, c1_path, NULL);
+    if (!st && public_path) {
+        st = sector_public_read(public_path, &s);
+        const char *differs = st                       ? NULL
+            : s.proof != c1->proof                     ? "registered_proof"
+            : memcmp(s.comm_d, c1->comm_d, 32)         ? "comm_d"
+            : memcmp(s.comm_r, c1->comm_r, 32)         ? "comm_r"
+            : memcmp(s.seed, c1->seed, 32)             ? "seed"
+            : memcmp(s.ticket, c1->ticket, 32)         ? "ticket"
+            : memcmp(s.replica_id, c1->replica_id, 32) ? "replica_id"
+                                                       : NULL;
+        if (differs) st = cuzk_fail(CUZK_EVERIFY, "%s and %s differ in %s", public_path, c1_path, differs);
+    }
+    if (!st) {
+        st = cuzk_c1_verify(c1, public_path ? s.prover_id : NULL, public_path ? s.sector_id : 0);
+        if (st) cuzk_fail_context(st, "%s", c1_path);
+    }
+    int rc;
+    if (st == CUZK_EVERIFY) {
+        printf("FAILED: %s\n", cuzk_last_error());
+        rc = 1;
+    } else if (st) {
+        rc = cli_error("verify porep");
+    } else {
+        printf("OK: the vanilla proofs of %u partition(s) of %u challenges hold (%s%s), checked in %.3f s\n",
+               c1->partitions, c1->challenges_per_partition, c1->info->name,
+               public_path ? ", replica id from sector.json" : "", cuzk_now() - t0);
+        rc = 0;
+    }
+    cuzk_c1_free(c1);
+    return rc;
+}
+
 int cli_verify_porep(int argc, char **argv)
 {
     const char *c1_path = NULL, *public_path = NULL, *vk_path = NULL, *proof_path = NULL, *inputs_path = NULL;
-    bool done;
+    bool vanilla_only = false, done;
     cli_opt opts[] = {
         {"c1", "FILE", "take the public data (replica id, comm_d, comm_r, seed) from a C1 output", &c1_path, NULL},
         {"public", "JSON", "take it from sector.json (prover id, sector id, ticket, seed, comm_d, comm_r)",
@@ -175,10 +217,25 @@ int cli_verify_porep(int argc, char **argv)
         {"proof", "FILE", "the partition proofs (192 bytes each)", &proof_path, NULL},
         {"inputs", "FILE", "the partitions' public inputs (JSON); with --c1 or --public they must agree", &inputs_path,
          NULL},
+        {"vanilla-only", NULL,
+         "check the C1's vanilla proofs natively, no --vk or --proof (with --public: against sector.json)", NULL,
+         &vanilla_only},
     };
-    int rc = cli_parse(argc, argv, "cuzk verify porep --c1 FILE | --public JSON | --inputs FILE --vk FILE --proof FILE",
+    int rc = cli_parse(argc, argv,
+                       "cuzk verify porep --c1 FILE | --public JSON | --inputs FILE --vk FILE --proof FILE\n"
+                       "       cuzk verify porep --c1 FILE [--public JSON] --vanilla-only",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
+    if (vanilla_only) {
+        if (!c1_path) return cli_missing("verify porep --vanilla-only", "c1");
+        if (vk_path || proof_path || inputs_path) {
+            fprintf(stderr,
+                    "cuzk verify porep: --vanilla-only checks no Groth16 proof: drop --vk, --proof and "
+                    "--inputs\n");
+            return 2;
+        }
+        return verify_vanilla_only(c1_path, public_path);
+    }
     if (!vk_path) return cli_missing("verify porep", "vk");
     if (!proof_path) return cli_missing("verify porep", "proof");
     if (!c1_path && !public_path && !inputs_path) return cli_missing("verify porep", "c1, --public or --inputs");

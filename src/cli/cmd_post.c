@@ -31,6 +31,11 @@ static cuzk_status read_sector(const char *dir, sector_in *s)
     cuzk_status st = cuzk_check_input_file(path, CLI_SMALL_JSON_MAX);
     if (!st) st = sector_public_read(path, &s->pub);
     if (st) return cuzk_fail_context(st, "sector %s", dir);
+    if (s->pub.sparse)
+        return cuzk_fail(CUZK_EINVAL,
+                         "sector %s is a sparse test sector (cuzk seal --sparse): it has no replica to prove "
+                         "PoSt over; seal it without --sparse",
+                         dir);
     snprintf(path, sizeof path, "%s/p_aux", dir);
     uint8_t *aux = NULL;
     size_t n = 0;

@@ -1,5 +1,7 @@
 /* cuzk setup: random Groth16 parameters for a built-in circuit, written to the files named or,
- * with --into-cache DIR, under the names a daemon looks up in its parameter folder. */
+ * with --into-cache DIR, under the names a daemon looks up in its parameter folder. With --gpu
+ * the fixed-base multiplications (nearly all of a large setup's time) run on the GPU; the
+ * files are the same as the CPU's for the same seed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,13 +10,25 @@
 #include "cli/cache_names.h"
 #include "cli/cli.h"
 #include "cli/outputs.h"
+#include "cli/settings.h"
 #include "cuzk/testcircuits.h"
+#include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
+
+static cuzk_status gpu_g1(void *ctx, blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *scalars, size_t n)
+{
+    return cuzk_gpu_fixed_base_g1(ctx, out, base, scalars, n);
+}
+
+static cuzk_status gpu_g2(void *ctx, blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars, size_t n)
+{
+    return cuzk_gpu_fixed_base_g2(ctx, out, base, scalars, n);
+}
 
 int cli_setup(int argc, char **argv)
 {
     const char *circuit = NULL, *params = NULL, *vk = NULL, *into = NULL, *seed_s = NULL, *threads = NULL;
-    bool quiet = false, print_paths = false, done;
+    bool quiet = false, print_paths = false, use_gpu = false, done;
     cli_opt opts[] = {
         {"circuit", "NAME", "built-in circuit (see cuzk circuit-info --list)", &circuit, NULL},
         {"params", "OUT.params", "where to write the parameters (bellperson layout)", &params, NULL},
@@ -27,12 +41,14 @@ int cli_setup(int argc, char **argv)
         {"print-paths", NULL, "with --into-cache: print the two paths (parameters, then key) and exit, making nothing",
          NULL, &print_paths},
         {"seed", "S", "derive the toxic waste from S (reproducible, for tests only: insecure)", &seed_s, NULL},
+        {"gpu", NULL, "do the fixed-base multiplications on the GPU (same files as the CPU's)", NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
     int rc = cli_parse(argc, argv,
                        "cuzk setup --circuit NAME (--params OUT.params --vk OUT.vk | --into-cache DIR [--print-paths]) "
-                       "[--seed S]",
+                       "[--seed S] [--gpu]\n  e.g. cuzk setup --circuit porep:2KiB --params porep-2KiB.params --vk "
+                       "porep-2KiB.vk",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!circuit) return cli_missing("setup", "circuit");
@@ -88,14 +104,21 @@ int cli_setup(int argc, char **argv)
         return cli_error("setup");
     }
     cuzk_timeline *tl = cuzk_timeline_create("setup");
+    cuzk_gpu_device *dev = NULL;
+    if (use_gpu) {
+        int span = cuzk_span_begin(tl, "open the GPU");
+        st = cli_gpu_open(&dev);
+        cuzk_span_end(tl, span);
+    }
+    cuzk_fixed_base_ops gpu_ops = {gpu_g1, gpu_g2, dev};
     int span = cuzk_span_begin(tl, "record circuit");
-    cuzk_r1cs m;
-    st = cuzk_circuit_record(c, &m);
+    cuzk_r1cs m = {0};
+    if (!st) st = cuzk_circuit_record(c, &m);
     cuzk_span_end(tl, span);
     cuzk_groth16_params p = {0};
     cuzk_rng rng;
     cuzk_rng_seed(&rng, seed);
-    if (!st) st = cuzk_groth16_setup(&p, &m, seed_s ? &rng : NULL, tl);
+    if (!st) st = cuzk_groth16_setup_with(&p, &m, seed_s ? &rng : NULL, tl, dev ? &gpu_ops : NULL);
     if (!st) {
         span = cuzk_span_begin(tl, "write files");
         const char *tmp = cli_outputs_path(outs, out_params);
@@ -115,6 +138,7 @@ int cli_setup(int argc, char **argv)
     cuzk_groth16_params_free(&p);
     if (!st || m.row_ptr[0]) cuzk_r1cs_free(&m);
     cuzk_timeline_destroy(tl);
+    cuzk_gpu_device_close(dev);
     cuzk_circuit_free(c);
     free(cache_params);
     free(cache_vk);

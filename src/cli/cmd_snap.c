@@ -78,6 +78,13 @@ static int snap_encode(int argc, char **argv)
     sector_public pub;
     if (cuzk_check_input_file(path, CLI_SMALL_JSON_MAX) || sector_public_read(path, &pub))
         return cli_error("snap encode");
+    if (pub.sparse) {
+        fprintf(stderr,
+                "cuzk snap encode: %s is a sparse test sector (cuzk seal --sparse): it has no replica to encode "
+                "into; seal it without --sparse\n",
+                sector);
+        return 1;
+    }
     const cuzk_seal_proof_info *si = cuzk_seal_proof_info_get(pub.proof);
     cuzk_update_proof up;
     if (!si || cuzk_update_proof_for_sector_size(&up, si->sector_size)) return cli_error("snap encode");

@@ -26,13 +26,16 @@ static int put_hex(json_t *o, const char *key, const uint8_t b[32])
     return json_object_set_new(o, key, json_string(hex));
 }
 
-cuzk_status sector_public_write(const char *path, const sector_public *s)
+cuzk_status sector_public_format(const sector_public *s, char **text, size_t *len)
 {
+    *text = NULL;
+    *len = 0;
     const cuzk_seal_proof_info *info = cuzk_seal_proof_info_get(s->proof);
     if (!info) return CUZK_EINVAL;
     json_t *o = json_object();
     if (!o) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     int bad = json_object_set_new(o, "registered_proof", json_string(info->name));
+    if (s->sparse) bad |= json_object_set_new(o, "test_sector", json_string("sparse"));
     bad |= put_hex(o, "prover_id", s->prover_id);
     bad |= json_object_set_new(o, "sector_id", json_integer((json_int_t)s->sector_id));
     bad |= put_hex(o, "ticket", s->ticket);
@@ -40,12 +43,27 @@ cuzk_status sector_public_write(const char *path, const sector_public *s)
     bad |= put_hex(o, "comm_d", s->comm_d);
     bad |= put_hex(o, "comm_r", s->comm_r);
     bad |= put_hex(o, "replica_id", s->replica_id);
-    char *text = bad ? NULL : json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *t = bad ? NULL : json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(o);
-    if (!text) return cuzk_fail(CUZK_ENOMEM, "out of memory");
-    size_t n = strlen(text);
-    text[n] = '\n';
-    cuzk_status st = cuzk_write_file_atomic(path, text, n + 1);
+    size_t n = t ? strlen(t) : 0;
+    char *grown = t ? realloc(t, n + 2) : NULL;
+    if (!grown) {
+        free(t);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
+    grown[n] = '\n';
+    grown[n + 1] = 0;
+    *text = grown;
+    *len = n + 1;
+    return CUZK_OK;
+}
+
+cuzk_status sector_public_write(const char *path, const sector_public *s)
+{
+    char *text;
+    size_t n;
+    cuzk_status st = sector_public_format(s, &text, &n);
+    if (!st) st = cuzk_write_file_atomic(path, text, n);
     free(text);
     return st;
 }
@@ -64,13 +82,17 @@ cuzk_status sector_public_read(const char *path, sector_public *s)
     json_t *o = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
     if (!o) return cuzk_fail(CUZK_EINVAL, "%s: not valid JSON (line %d): %s", path, err.line, err.text);
     cuzk_status st = CUZK_OK;
-    json_t *name = json_object_get(o, "registered_proof"), *sid = json_object_get(o, "sector_id");
+    json_t *name = json_object_get(o, "registered_proof"), *sid = json_object_get(o, "sector_id"),
+           *test = json_object_get(o, "test_sector");
     if (!json_is_object(o) || !json_is_string(name))
         st = cuzk_fail(CUZK_EINVAL, "%s: expected an object with \"registered_proof\"", path);
     if (!st) st = cuzk_seal_proof_from_name(&s->proof, json_string_value(name), strlen(json_string_value(name)));
     if (!st && (!json_is_integer(sid) || json_integer_value(sid) < 0))
         st = cuzk_fail(CUZK_EINVAL, "%s: \"sector_id\" must be a non-negative integer", path);
     if (!st) s->sector_id = (uint64_t)json_integer_value(sid);
+    if (!st && test && !(json_is_string(test) && !strcmp(json_string_value(test), "sparse")))
+        st = cuzk_fail(CUZK_EINVAL, "%s: \"test_sector\" must be \"sparse\" when present", path);
+    if (!st) s->sparse = test != NULL;
     if (!st) st = get_hex(o, path, "prover_id", s->prover_id);
     if (!st) st = get_hex(o, path, "ticket", s->ticket);
     if (!st) st = get_hex(o, path, "seed", s->seed);

@@ -67,17 +67,16 @@ cuzk_status seal_sparse_tree_build(seal_sparse_tree *t, const c1_tree_shape *sha
     qsort(lv, n, sizeof *lv, by_index);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t index = lv[i].index; /* for the messages, after lv is freed */
+        unsigned long long index = (unsigned long long)lv[i].index;
         if (index >= t->leaves) {
             free(lv);
-            return cuzk_fail(CUZK_EINTERNAL, "sparse tree leaf %llu outside its %llu leaves", (unsigned long long)index,
+            return cuzk_fail(CUZK_EINTERNAL, "sparse tree leaf %llu outside its %llu leaves", index,
                              (unsigned long long)t->leaves);
         }
-        if (m && lv[m - 1].index == index) {
+        if (m && lv[m - 1].index == lv[i].index) {
             if (memcmp(lv[m - 1].value.b, lv[i].value.b, 32) != 0) {
                 free(lv);
-                return cuzk_fail(CUZK_EINTERNAL, "sparse tree leaf %llu given two different values",
-                                 (unsigned long long)index);
+                return cuzk_fail(CUZK_EINTERNAL, "sparse tree leaf %llu given two different values", index);
             }
             continue;
         }

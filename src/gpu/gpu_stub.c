@@ -136,3 +136,13 @@ cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, size_t n, b
 {
     return no_cuda();
 }
+cuzk_status cuzk_gpu_fixed_base_g1(cuzk_gpu_device *d, blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *scalars,
+                                   size_t n)
+{
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_fixed_base_g2(cuzk_gpu_device *d, blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars,
+                                   size_t n)
+{
+    return no_cuda();
+}

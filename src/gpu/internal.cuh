@@ -93,6 +93,13 @@ void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affin
 void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q);
 void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q);
 
+/* ---------------------------------------------------------------- fixed base (fixed_base.cu) */
+/* out[i] = scalars[i] * base (host memory in and out), through the executor's memory */
+template <class X>
+cuzk_status fixed_base_g1(X &x, blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *scalars, size_t n);
+template <class X>
+cuzk_status fixed_base_g2(X &x, blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars, size_t n);
+
 /* The MSM with the optional 0/1 split over Montgomery scalars in executor memory, or in host
  * memory (host: uploaded piece by piece, overlapped with the summing). */
 template <class X>

@@ -31,6 +31,20 @@ static void accumulate(cuzk_fr *acc, const cuzk_r1cs *m, int k, const cuzk_fr *l
         }
 }
 
+/* The three matrices' accumulations at once, one per thread (each writes its own vector). */
+typedef struct {
+    cuzk_fr *acc[3];
+    const cuzk_r1cs *m;
+    const cuzk_fr *lag;
+} qap_ctx;
+
+static void qap_range(void *vctx, size_t b, size_t e, unsigned tid)
+{
+    (void)tid;
+    qap_ctx *c = vctx;
+    for (size_t k = b; k < e; k++) accumulate(c->acc[k], c->m, (int)k, c->lag);
+}
+
 typedef struct {
     const cuzk_fr *u, *v, *w;
     cuzk_fr alpha, beta, scale; /* scale = 1/gamma or 1/delta */
@@ -52,8 +66,29 @@ static void ic_range(void *vctx, size_t b, size_t e, unsigned tid)
     }
 }
 
+static cuzk_status cpu_g1(void *ctx, blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *scalars, size_t n)
+{
+    (void)ctx;
+    return cuzk_g1_fixed_base_mul(out, base, scalars, n);
+}
+
+static cuzk_status cpu_g2(void *ctx, blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars, size_t n)
+{
+    (void)ctx;
+    return cuzk_g2_fixed_base_mul(out, base, scalars, n);
+}
+
+static const cuzk_fixed_base_ops cpu_ops = {cpu_g1, cpu_g2, NULL};
+
 cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl)
 {
+    return cuzk_groth16_setup_with(out, m, rng, tl, NULL);
+}
+
+cuzk_status cuzk_groth16_setup_with(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
+                                    const cuzk_fixed_base_ops *ops)
+{
+    if (!ops) ops = &cpu_ops;
     memset(out, 0, sizeof *out);
     size_t ni = m->num_inputs, na = m->num_aux, nv = ni + na;
     if (ni == 0) return cuzk_fail(CUZK_EINVAL, "an R1CS needs the input ONE");
@@ -84,11 +119,12 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
     memcpy(lag, powers, N * sizeof(cuzk_fr));
     cuzk_ntt_inverse(&d, lag); /* L_j(tau) */
     cuzk_ntt_domain_free(&d);
-    accumulate(u, m, CUZK_MAT_A, lag);
-    accumulate(v, m, CUZK_MAT_B, lag);
-    accumulate(w, m, CUZK_MAT_C, lag);
+    qap_ctx qc = {{u, v, w}, m, lag}; /* u, v, w: the order of CUZK_MAT_A, _B, _C */
+    cuzk_parallel_for(3, 1, qap_range, &qc);
     for (size_t i = 0; i < ni; i++) /* appended rows: Input(i) * 0 = 0 */
         cuzk_fr_add(&u[i], &u[i], &lag[m->num_constraints + i]);
+    cuzk_big_free(lag, N * sizeof(cuzk_fr)); /* early: a 32 GiB setup holds ~50 GB of points later */
+    lag = NULL;
     cuzk_span_end(tl, span);
     if ((st = cuzk_r1cs_density(m, &a_aux, &b_in, &b_aux))) goto fail;
 
@@ -99,8 +135,7 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
     blst_p1_affine vk1[3];
     blst_p2_affine vk2[3];
     cuzk_fr vk_sc2[3] = {beta, gamma, delta};
-    if ((st = cuzk_g1_fixed_base_mul(vk1, g1, vk_sc, 3)) || (st = cuzk_g2_fixed_base_mul(vk2, g2, vk_sc2, 3)))
-        goto fail;
+    if ((st = ops->g1(ops->ctx, vk1, g1, vk_sc, 3)) || (st = ops->g2(ops->ctx, vk2, g2, vk_sc2, 3))) goto fail;
     out->vk.alpha_g1 = vk1[0];
     out->vk.beta_g1 = vk1[1];
     out->vk.delta_g1 = vk1[2];
@@ -111,7 +146,7 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
     cuzk_parallel_for(ni, 256, ic_range, &ic);
     out->vk.ic = cuzk_big_alloc(ni * sizeof(blst_p1_affine));
     out->vk.ic_len = ni;
-    if (!out->vk.ic || (st = cuzk_g1_fixed_base_mul(out->vk.ic, g1, sc, ni))) goto fail_nomem;
+    if (!out->vk.ic || (st = ops->g1(ops->ctx, out->vk.ic, g1, sc, ni))) goto fail_nomem;
     cuzk_span_end(tl, span);
 
     span = cuzk_span_begin(tl, "setup: l");
@@ -124,7 +159,7 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
         }
     out->l = cuzk_big_alloc(na * sizeof(blst_p1_affine));
     out->l_len = na;
-    if (!out->l || (st = cuzk_g1_fixed_base_mul(out->l, g1, sc, na))) goto fail_nomem;
+    if (!out->l || (st = ops->g1(ops->ctx, out->l, g1, sc, na))) goto fail_nomem;
     cuzk_span_end(tl, span);
 
     span = cuzk_span_begin(tl, "setup: h");
@@ -133,9 +168,11 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
     cuzk_fr_sub(&t_tau, &t_tau, &CUZK_FR_ONE);
     cuzk_fr_mul(&t_tau, &t_tau, &delta_inv);
     for (size_t i = 0; i + 1 < N; i++) cuzk_fr_mul(&sc[i], &powers[i], &t_tau);
+    cuzk_big_free(powers, N * sizeof(cuzk_fr));
+    powers = NULL;
     out->h = cuzk_big_alloc((N - 1) * sizeof(blst_p1_affine));
     out->h_len = N - 1;
-    if (!out->h || (st = cuzk_g1_fixed_base_mul(out->h, g1, sc, N - 1))) goto fail_nomem;
+    if (!out->h || (st = ops->g1(ops->ctx, out->h, g1, sc, N - 1))) goto fail_nomem;
     cuzk_span_end(tl, span);
 
     span = cuzk_span_begin(tl, "setup: a, b");
@@ -145,7 +182,7 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
         if (cuzk_density_get(&a_aux, k)) sc[n_a++] = u[ni + k];
     out->a = cuzk_big_alloc(n_a * sizeof(blst_p1_affine));
     out->a_len = n_a;
-    if (!out->a || (st = cuzk_g1_fixed_base_mul(out->a, g1, sc, n_a))) goto fail_nomem;
+    if (!out->a || (st = ops->g1(ops->ctx, out->a, g1, sc, n_a))) goto fail_nomem;
     for (size_t i = 0; i < ni; i++)
         if (cuzk_density_get(&b_in, i)) sc[n_b++] = v[i];
     for (size_t k = 0; k < na; k++)
@@ -153,8 +190,8 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
     out->b_g1 = cuzk_big_alloc(n_b * sizeof(blst_p1_affine));
     out->b_g2 = cuzk_big_alloc(n_b * sizeof(blst_p2_affine));
     out->b_g1_len = out->b_g2_len = n_b;
-    if (!out->b_g1 || !out->b_g2 || (st = cuzk_g1_fixed_base_mul(out->b_g1, g1, sc, n_b)) ||
-        (st = cuzk_g2_fixed_base_mul(out->b_g2, g2, sc, n_b)))
+    if (!out->b_g1 || !out->b_g2 || (st = ops->g1(ops->ctx, out->b_g1, g1, sc, n_b)) ||
+        (st = ops->g2(ops->ctx, out->b_g2, g2, sc, n_b)))
         goto fail_nomem;
     cuzk_span_end(tl, span);
     goto done;

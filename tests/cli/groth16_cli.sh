@@ -79,12 +79,19 @@ grep -q '"constraints": 1000, "inputs": 5' out.txt || fail "circuit-info output:
 expect_ok "bench engine" "$CUZK" bench engine --kind circuit --circuit random:3000 --params r.params --jobs 4 \
   --concurrency 2 --partitions 2 --log jobs.log
 grep -q "4 jobs x 2 partitions, 2 at a time, 0 failed (every proof verified)" out.txt || fail "bench engine: $(cat out.txt)"
+grep -Eq "witness per partition +median [0-9.]+ ms, max [0-9.]+ ms over 8$" out.txt || fail "bench engine witness: $(cat out.txt)"
 CHECKS=$((CHECKS + 1))
 [ "$(grep -c '"state":"COMPLETED"' jobs.log)" = 4 ] || fail "bench engine --log: $(head -c 300 jobs.log)"
 expect_ok "bench engine --json" "$CUZK" bench engine --kind circuit --circuit random:3000 --params r.params --jobs 2 --json
 grep -q '"bench":"engine".*"failed":0.*"verified":true' out.txt || fail "bench engine --json: $(cat out.txt)"
 expect_fail "bench engine: synthetic without a GPU" 2 "add --gpu" "$CUZK" bench engine --kind porep --synthetic
-expect_fail "bench engine: unknown kind" 2 "circuit or porep" "$CUZK" bench engine --kind snap --circuit x
+expect_fail "bench engine: unknown kind" 2 "circuit, porep, window-post, winning-post or snap" "$CUZK" bench engine \
+  --kind proof-of-work
+expect_fail "bench engine: a proof kind without --synthetic" 2 "timed with --synthetic" "$CUZK" bench engine --kind snap
+expect_fail "bench engine: --partitions of a proof kind" 2 "its own" "$CUZK" bench engine --kind window-post \
+  --synthetic --gpu --partitions 3
+expect_fail "bench engine: --sector-size of a circuit" 2 "goes with --synthetic and a proof kind" "$CUZK" bench engine \
+  --kind circuit --circuit random:3000 --synthetic --gpu --sector-size 2KiB
 expect_fail "bench engine: params of another circuit" 1 "parameters for" "$CUZK" bench engine --kind circuit \
   --circuit cubic --params r.params --jobs 1
 finish

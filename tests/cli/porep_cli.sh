@@ -62,6 +62,18 @@ fi
 expect_ok "seal another sector" "$CUZK" seal --sector-size 2KiB --out t --sector-id 2 --quiet
 expect_fail "other sector's public data" 1 "FAILED" "$CUZK" verify porep --public t/sector.json --vk "$V" --proof s.proof
 
+# bench e2e: two sectors' C1 files proved in turn through the engine, every proof verified; the
+# last sector's (t) proofs and inputs written and checked by verify porep
+expect_ok "bench e2e" "$CUZK" bench e2e --c1 s/c1.json,t/c1.json --params "$P" --vk "$V" --sectors 2 --brief \
+  --proof e.proof --inputs e.json
+grep -q "porep-2k, 2 sector(s) from 2 C1 file(s), 1 at a time, 0 failed" out.txt || fail "bench e2e: $(cat out.txt)"
+[ "$(grep -c 'COMPLETED in .* every proof verified' out.txt)" = 2 ] || fail "bench e2e sectors: $(cat out.txt)"
+grep -Eq "^  load \(parameters, circuit\) [0-9.]+ s" out.txt || fail "bench e2e load time: $(cat out.txt)"
+expect_ok "bench e2e's proof" "$CUZK" verify porep --c1 t/c1.json --vk "$V" --proof e.proof --inputs e.json
+expect_fail "bench e2e --sectors 0" 2 "sectors 1..10000" "$CUZK" bench e2e --c1 s/c1.json --params "$P" --sectors 0
+expect_fail "bench e2e without params" 2 "missing required option --params" "$CUZK" bench e2e --c1 s/c1.json
+expect_fail "bench e2e of a missing C1" 1 "nope.json" "$CUZK" bench e2e --c1 s/c1.json,nope.json --params "$P"
+
 # bad C1 files: nothing written
 python3 - <<'PY'
 import json

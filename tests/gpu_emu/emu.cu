@@ -577,6 +577,20 @@ extern "C" cuzk_status cuzk_gpu_emu_synthetic_points(void *out, size_t n, bool g
     return x.err;
 }
 
+extern "C" cuzk_status cuzk_gpu_emu_fixed_base_g1(blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *scalars,
+                                                  size_t n)
+{
+    exec_host x;
+    return fixed_base_g1(x, out, base, scalars, n);
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_fixed_base_g2(blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars,
+                                                  size_t n)
+{
+    exec_host x;
+    return fixed_base_g2(x, out, base, scalars, n);
+}
+
 extern "C" cuzk_status cuzk_gpu_emu_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w)
 {
     unsigned lg = 0;

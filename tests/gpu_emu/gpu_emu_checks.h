@@ -40,6 +40,11 @@ cuzk_status cuzk_gpu_emu_msm_g1(blst_p1 *out, const blst_p1_affine *bases, const
 cuzk_status cuzk_gpu_emu_msm_g2(blst_p2 *out, const blst_p2_affine *bases, const cuzk_fr *scalars, size_t n, bool split,
                                 const cuzk_gpu_emu_msm_cfg *cfg) CUZK_WARN_UNUSED;
 cuzk_status cuzk_gpu_emu_synthetic_points(void *out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;
+/* The device's fixed-base multiplication (parameter generation), emulated: out[i] = scalars[i] * base. */
+cuzk_status cuzk_gpu_emu_fixed_base_g1(blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *scalars,
+                                       size_t n) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_emu_fixed_base_g2(blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars,
+                                       size_t n) CUZK_WARN_UNUSED;
 /* The H coefficients (N - 1 values, natural order) as the GPU pipeline computes them. */
 cuzk_status cuzk_gpu_emu_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w) CUZK_WARN_UNUSED;
 

@@ -2,7 +2,8 @@
  * adversarial scalars; sizes 1..2^20) against the CPU MSM, a large MSM by linearity and
  * split/no-split agreement, GPU proofs against CPU proof bytes (and the verifier), the
  * resident precompiled circuit (device SpMV = cuzk_pce_evaluate on every built-in example,
- * proofs through cuzk_gpu_prove_pce = CPU proof bytes) and the partition pipeline with it.
+ * proofs through cuzk_gpu_prove_pce = CPU proof bytes) and the partition pipeline with it;
+ * parameter generation with the device's fixed-base multiplication = the CPU's, byte for byte.
  * Skips (exit 77) where no CUDA device is present. CUZK_GPU_TEST_LARGE=0 leaves out the
  * large sizes. */
 #include <pthread.h>
@@ -493,6 +494,49 @@ static void test_resident(void)
     test_pipeline("random-parts:5:700");
 }
 
+/* ---------------------------------------------------------------- setup */
+static cuzk_status dev_g1(void *ctx, blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *s, size_t n)
+{
+    return cuzk_gpu_fixed_base_g1(ctx, out, base, s, n);
+}
+
+static cuzk_status dev_g2(void *ctx, blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *s, size_t n)
+{
+    return cuzk_gpu_fixed_base_g2(ctx, out, base, s, n);
+}
+
+#define SAME(a, b, n) ((n) == 0 || memcmp((a), (b), (n) * sizeof *(a)) == 0)
+
+static void test_setup(const char *name)
+{
+    cuzk_circuit *c = NULL;
+    cuzk_r1cs m;
+    CHECK_OK(cuzk_circuit_open(&c, name));
+    CHECK_OK(cuzk_circuit_record(c, &m));
+    cuzk_groth16_params cpu = {0}, gpu = {0};
+    cuzk_rng r1, r2;
+    cuzk_rng_seed(&r1, 41);
+    cuzk_rng_seed(&r2, 41);
+    cuzk_fixed_base_ops ops = {dev_g1, dev_g2, D};
+    double t0 = cuzk_now();
+    CHECK_OK(cuzk_groth16_setup(&cpu, &m, &r1, NULL));
+    double t1 = cuzk_now();
+    CHECK_OK(cuzk_groth16_setup_with(&gpu, &m, &r2, NULL, &ops));
+    double t2 = cuzk_now();
+    CHECK(gpu.h_len == cpu.h_len && SAME(gpu.h, cpu.h, cpu.h_len));
+    CHECK(gpu.l_len == cpu.l_len && SAME(gpu.l, cpu.l, cpu.l_len));
+    CHECK(gpu.a_len == cpu.a_len && SAME(gpu.a, cpu.a, cpu.a_len));
+    CHECK(gpu.b_g1_len == cpu.b_g1_len && SAME(gpu.b_g1, cpu.b_g1, cpu.b_g1_len));
+    CHECK(gpu.b_g2_len == cpu.b_g2_len && SAME(gpu.b_g2, cpu.b_g2, cpu.b_g2_len));
+    CHECK(gpu.vk.ic_len == cpu.vk.ic_len && SAME(gpu.vk.ic, cpu.vk.ic, cpu.vk.ic_len));
+    CHECK(!memcmp(&gpu.vk.delta_g2, &cpu.vk.delta_g2, sizeof cpu.vk.delta_g2));
+    printf("setup %s: CPU %.2f s, GPU %.2f s, the same points\n", name, t1 - t0, t2 - t1);
+    cuzk_groth16_params_free(&cpu);
+    cuzk_groth16_params_free(&gpu);
+    cuzk_r1cs_free(&m);
+    cuzk_circuit_free(c);
+}
+
 int main(void)
 {
     char why[256];
@@ -510,7 +554,7 @@ int main(void)
     cuzk_gpu_describe(D, dev, sizeof dev);
     printf("device: %s\n", dev);
     cuzk_rng_seed(&rng, 2027);
-    /* CUZK_GPU_TEST_ONLY=ntt|msm|prover|pce runs one part */
+    /* CUZK_GPU_TEST_ONLY=ntt|msm|prover|setup|pce runs one part */
     const char *only = getenv("CUZK_GPU_TEST_ONLY");
     double t = cuzk_now();
     if (!only || !strcmp(only, "ntt")) {
@@ -529,6 +573,11 @@ int main(void)
         test_prover("random:70000");
         test_two_contexts();
         printf("prover: done in %.1f s\n", cuzk_now() - t);
+    }
+    if (!only || !strcmp(only, "setup")) {
+        test_setup("cubic");
+        test_setup("random:70000");
+        if (large) test_setup("porep:2KiB");
     }
     t = cuzk_now();
     if (!only || !strcmp(only, "pce")) {

@@ -2,8 +2,9 @@
  * arithmetic against blst, NTTs against the CPU NTT, MSMs (random and adversarial scalars,
  * every tuning path: chunking, several reduction rounds, small windows) against the CPU MSM,
  * the H pipeline against cuzk_groth16_compute_h, the device SpMV (a, b, c from the resident
- * precompiled circuit) against cuzk_pce_evaluate on every built-in circuit example, and the
- * whole GPU prover, both entry points, against the CPU prover's proof bytes. */
+ * precompiled circuit) against cuzk_pce_evaluate on every built-in circuit example, the
+ * fixed-base multiplication of parameter generation against the CPU's points byte for byte,
+ * and the whole GPU prover, both entry points, against the CPU prover's proof bytes. */
 #include <string.h>
 
 #include "cuzk/testcircuits.h"
@@ -284,9 +285,60 @@ static void test_prove_pce(const char *name)
     pce_job_close(&j);
 }
 
+/* Scalars a setup meets: random, zero (infinity), one, r - 1, small, every byte 0xff below the
+ * top, and more than one thread's run of them (the batched inversion skips infinities). */
+static size_t fixed_base_scalars(cuzk_fr *s, size_t n)
+{
+    rand_scalars(s, n);
+    s[0] = CUZK_FR_ONE;
+    memset(&s[1], 0, sizeof s[1]);
+    cuzk_fr_sub(&s[2], &s[1], &CUZK_FR_ONE); /* r - 1 */
+    for (size_t i = 3; i < 40; i++) memset(&s[i], 0, sizeof s[i]);
+    uint64_t small[4] = {255, 0, 0, 0}, high[4] = {~0ull, ~0ull, ~0ull, 0x0fffffffffffffffull};
+    blst_fr_from_uint64(&s[41], small);
+    blst_fr_from_uint64(&s[42], high);
+    return n;
+}
+
+static void test_fixed_base(void)
+{
+    enum { N = 300 };
+    cuzk_fr s[N];
+    fixed_base_scalars(s, N);
+    blst_p1 b1;
+    blst_p2 b2;
+    blst_p1_affine want1[N], got1[N];
+    blst_p2_affine want2[N], got2[N];
+    cuzk_fr k;
+    cuzk_fr_random(&k, &rng);
+    blst_scalar ks;
+    cuzk_fr_to_scalar(&ks, &k);
+    blst_p1_mult(&b1, blst_p1_generator(), ks.b, 255); /* a base other than the generator */
+    blst_p2_mult(&b2, blst_p2_generator(), ks.b, 255);
+    const blst_p1 *bases1[2] = {blst_p1_generator(), &b1};
+    const blst_p2 *bases2[2] = {blst_p2_generator(), &b2};
+    for (int b = 0; b < 2; b++) {
+        CHECK_OK(cuzk_g1_fixed_base_mul(want1, bases1[b], s, N));
+        memset(got1, 0xa5, sizeof got1);
+        CHECK_OK(cuzk_gpu_emu_fixed_base_g1(got1, bases1[b], s, N));
+        CHECK(memcmp(got1, want1, sizeof got1) == 0);
+        CHECK_OK(cuzk_g2_fixed_base_mul(want2, bases2[b], s, N));
+        memset(got2, 0xa5, sizeof got2);
+        CHECK_OK(cuzk_gpu_emu_fixed_base_g2(got2, bases2[b], s, N));
+        CHECK(memcmp(got2, want2, sizeof got2) == 0);
+    }
+    blst_p1_affine inf;
+    memset(&inf, 0, sizeof inf);
+    CHECK(memcmp(&got1[1], &inf, sizeof inf) == 0);
+    blst_p1_affine g;
+    blst_p1_to_affine(&g, &b1);
+    CHECK(memcmp(&got1[0], &g, sizeof g) == 0);
+}
+
 int main(void)
 {
     cuzk_rng_seed(&rng, 2026);
+    test_fixed_base();
     /* the SpMV first: it is the newest code and the quickest to fail */
     for (size_t i = 0; i < cuzk_circuit_family_count(); i++)
         if (cuzk_circuit_example(i)) test_spmv(cuzk_circuit_example(i), 300000);

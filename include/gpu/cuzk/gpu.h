@@ -202,6 +202,15 @@ typedef struct {
 cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out,
                                              const cuzk_gpu_synthetic_shape *shape) CUZK_WARN_UNUSED;
 
+/* Fixed-base multiplication for parameter generation: out[i] = scalars[i] * base (affine, in
+ * blst's layout; the point at infinity for a zero scalar), computed on d's device with a comb
+ * table, out and scalars in host memory. The same points as cuzk_g1_fixed_base_mul and
+ * cuzk_g2_fixed_base_mul. */
+cuzk_status cuzk_gpu_fixed_base_g1(cuzk_gpu_device *d, blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *scalars,
+                                   size_t n) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_fixed_base_g2(cuzk_gpu_device *d, blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars,
+                                   size_t n) CUZK_WARN_UNUSED;
+
 /* n distinct affine points (a + i b) G, i < n (a, b from seed), generated on the device into
  * host memory `out` (blst_p1_affine, or blst_p2_affine when g2). */
 cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, size_t n, bool g2, uint64_t seed) CUZK_WARN_UNUSED;

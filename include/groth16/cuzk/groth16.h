@@ -154,6 +154,17 @@ cuzk_status cuzk_inputs_json_read(const char *path, cuzk_fr **inputs, size_t *np
  * reproducible tests). Fails like bellperson on an unconstrained aux variable. */
 cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng,
                                cuzk_timeline *tl) CUZK_WARN_UNUSED;
+/* How a setup multiplies one base by many scalars (almost all of its time): the CPU's comb
+ * (cuzk_g1_fixed_base_mul, cuzk_g2_fixed_base_mul) unless given, e.g. a GPU's. Both must give
+ * the same affine points, so a seeded setup writes the same files either way. */
+typedef struct {
+    cuzk_status (*g1)(void *ctx, blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *scalars, size_t n);
+    cuzk_status (*g2)(void *ctx, blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars, size_t n);
+    void *ctx;
+} cuzk_fixed_base_ops;
+/* cuzk_groth16_setup with its fixed-base multiplications done by ops (NULL: the CPU's). */
+cuzk_status cuzk_groth16_setup_with(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
+                                    const cuzk_fixed_base_ops *ops) CUZK_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

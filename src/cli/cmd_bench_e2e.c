@@ -1,0 +1,197 @@
+/* cuzk bench e2e: what a storage provider asks of a prover. C1 outputs in, verified proofs out:
+ * the parameters and the precompiled circuit loaded once (timed), then K sectors proved through
+ * the engine one after another (or C at a time), each with its total time and timeline and
+ * every proof verified by the engine before it completes; host RSS and device memory peaks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "cli/settings.h"
+#include "cuzk/engine.h"
+#include "cuzk/filecoin_c1.h"
+#include "cuzk/groth16.h"
+
+#define MAX_C1 64
+
+typedef struct {
+    uint64_t id;
+    double submit_t, end_t;
+    cuzk_job_result r;
+} e2e_job;
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* device memory in use on every GPU, summed (the driver's figures) */
+static uint64_t device_used(cuzk_engine *e)
+{
+    cuzk_engine_status *s = calloc(1, sizeof *s);
+    if (!s) return 0;
+    cuzk_engine_get_status(e, s);
+    uint64_t used = 0;
+    for (unsigned d = 0; d < s->ndevices; d++) used += s->devices[d].mem_total - s->devices[d].mem_free;
+    free(s);
+    return used;
+}
+
+/* Splits "A,B,C" into at most MAX_C1 paths (in place). */
+static int split_paths(char *list, char **out)
+{
+    int n = 0;
+    for (char *p = strtok(list, ","); p; p = strtok(NULL, ",")) {
+        if (n == MAX_C1) return -1;
+        out[n++] = p;
+    }
+    return n;
+}
+
+int cli_bench_e2e(int argc, char **argv)
+{
+    const char *c1_s = NULL, *params = NULL, *vk = NULL, *pce = NULL, *sectors_s = NULL, *conc_s = NULL,
+               *threads = NULL, *proof_path = NULL, *inputs_path = NULL;
+    bool use_gpu = false, brief = false, done;
+    cli_opt opts[] = {
+        {"c1", "FILE[,FILE...]", "C1 outputs (JSON or the base64 wrapper), proved in turn; one proof type", &c1_s,
+         NULL},
+        {"params", "FILE", "Groth16 parameters of that proof type (official .params or cuzk setup)", &params, NULL},
+        {"vk", "FILE", "the verifying key the engine checks every proof with (default: the parameters' own)", &vk,
+         NULL},
+        {"pce", "FILE", "keep the precompiled circuit there (recorded on first use; default: in memory)", &pce, NULL},
+        {"sectors", "K", "sectors to prove (default 3)", &sectors_s, NULL},
+        {"concurrency", "C", "sectors in flight at once (default 1: each sector's time is its own)", &conc_s, NULL},
+        {"gpu", NULL, "prove on the GPUs", NULL, &use_gpu},
+        {"proof", "FILE", "write the last sector's proofs there (192 bytes per partition)", &proof_path, NULL},
+        {"inputs", "FILE", "write the last sector's public inputs there (JSON)", &inputs_path, NULL},
+        {"brief", NULL, "print each sector's stages, not its whole timeline", NULL, &brief},
+        {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+    };
+    int rc = cli_parse(argc, argv,
+                       "cuzk bench e2e --c1 FILE[,FILE...] --params FILE [--vk FILE] [--gpu] [--sectors K] "
+                       "[--concurrency C]\n  e.g. cuzk bench e2e --c1 sector/c1.json --params porep-32GiB.params "
+                       "--vk porep-32GiB.vk --gpu --sectors 3",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    if (rc || done) return rc;
+    const char *me = "bench e2e";
+    if (!c1_s) return cli_missing(me, "c1");
+    if (!params) return cli_missing(me, "params");
+    uint64_t nsec = 3, conc = 1;
+    if ((sectors_s && cli_u64(me, "sectors", sectors_s, &nsec)) ||
+        (conc_s && cli_u64(me, "concurrency", conc_s, &conc)) || cli_threads(me, threads))
+        return 2;
+    if (!nsec || nsec > 10000 || !conc || conc > 64) {
+        fprintf(stderr, "cuzk bench e2e: --sectors 1..10000, --concurrency 1..64\n");
+        return 2;
+    }
+    char *list = strdup(c1_s), *paths[MAX_C1];
+    int npaths = list ? split_paths(list, paths) : -1;
+    if (npaths <= 0) {
+        fprintf(stderr, "cuzk bench e2e: --c1 takes 1 to %d comma-separated files\n", MAX_C1);
+        free(list);
+        return 2;
+    }
+
+    /* the C1 files: mapped, parsed once for their proof type (the engine checks them again) */
+    cuzk_mapped_file files[MAX_C1] = {{0}};
+    char circuit[64] = "";
+    uint64_t proof_type = 0;
+    cuzk_status st = CUZK_OK;
+    for (int i = 0; i < npaths && !st; i++) {
+        cuzk_c1 *c1 = NULL;
+        st = cuzk_map_file(&files[i], paths[i]);
+        if (!st) st = cuzk_c1_parse_any(&c1, files[i].data, files[i].size, NULL, NULL);
+        if (!st && i && (uint64_t)c1->proof != proof_type)
+            st = cuzk_fail(CUZK_EINVAL, "%s is of another proof type than %s: one engine circuit per run", paths[i],
+                           paths[0]);
+        if (!st) proof_type = (uint64_t)c1->proof;
+        cuzk_c1_free(c1);
+    }
+    if (!st) cuzk_porep_circuit_id(circuit, proof_type);
+
+    cuzk_engine *e = NULL;
+    double t0 = cuzk_now(), t_start = 0, t_load = 0;
+    if (!st) st = cli_engine_create(&e, use_gpu, NULL);
+    t_start = cuzk_now() - t0;
+    if (!st) st = cuzk_engine_set_files(e, circuit, params, vk, pce);
+    if (!st) {
+        fprintf(stderr, "loading %s (parameters, precompiled circuit%s) ...\n", circuit, use_gpu ? ", upload" : "");
+        st = cuzk_engine_preload(e, circuit, &t_load);
+    }
+    uint64_t dev_peak = st ? 0 : device_used(e);
+    e2e_job *jobs = st ? NULL : calloc(nsec, sizeof *jobs);
+    if (!st && !jobs) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+
+    size_t next = 0, ended = 0, failed = 0;
+    while (!st && ended < nsec) {
+        while (next < nsec && next - ended < conc && !st) {
+            const cuzk_mapped_file *f = &files[next % (size_t)npaths];
+            cuzk_job_request req = {.kind = CUZK_KIND_POREP, .input = f->data, .input_len = f->size};
+            jobs[next].submit_t = cuzk_now();
+            st = cuzk_engine_submit(e, &req, &jobs[next].id, NULL);
+            next++;
+        }
+        e2e_job *j = &jobs[ended];
+        while (!st) { /* device memory sampled while the sector runs */
+            st = cuzk_engine_await(e, j->id, 0.25, &j->r);
+            uint64_t used = device_used(e);
+            if (used > dev_peak) dev_peak = used;
+            if (st || j->r.state != CUZK_JOB_TIMEOUT) break;
+            cuzk_job_result_free(&j->r);
+        }
+        if (st) break;
+        j->end_t = cuzk_now();
+        bool ok = j->r.state == CUZK_JOB_COMPLETED && j->r.verified;
+        if (!ok) failed++;
+        printf("sector %zu (%s): %s in %.3f s, %u partitions%s%s%s\n", ended + 1, paths[ended % (size_t)npaths],
+               cuzk_job_state_name(j->r.state), j->end_t - j->submit_t, j->r.partitions,
+               j->r.verified ? ", every proof verified" : "", j->r.state == CUZK_JOB_COMPLETED ? "" : ": ",
+               j->r.state == CUZK_JOB_COMPLETED ? "" : j->r.error);
+        printf("  stages: witness %.3f s, prove %.3f s, verify %.3f s, load %.3f s\n", j->r.witness_s, j->r.prove_s,
+               j->r.verify_s, j->r.load_s);
+        if (!brief) cli_print_timeline_json("  timeline", j->r.timeline_json, stdout);
+        fflush(stdout);
+        ended++;
+    }
+    if (st) {
+        rc = cli_error(me);
+        goto out;
+    }
+
+    double *rest = calloc(nsec, sizeof *rest);
+    size_t nrest = 0;
+    for (size_t i = 1; i < nsec; i++)
+        rest[nrest++] = conc == 1 ? jobs[i].end_t - jobs[i].submit_t : jobs[i].end_t - jobs[i - 1].end_t;
+    qsort(rest, nrest, sizeof *rest, cmp_d);
+    printf("bench e2e: %s, %llu sector(s) from %d C1 file(s), %llu at a time, %zu failed\n", circuit,
+           (unsigned long long)nsec, npaths, (unsigned long long)conc, failed);
+    printf("  engine start              %.3f s\n", t_start);
+    printf("  load (parameters, circuit) %.3f s\n", t_load);
+    printf("  first sector after load   %.3f s\n", jobs[0].end_t - jobs[0].submit_t);
+    if (nrest)
+        printf("  sectors 2..%llu            median %.3f s %s (min %.3f, max %.3f)\n", (unsigned long long)nsec,
+               nrest % 2 ? rest[nrest / 2] : (rest[nrest / 2 - 1] + rest[nrest / 2]) / 2,
+               conc == 1 ? "each" : "between sector ends", rest[0], rest[nrest - 1]);
+    printf("  peak host RSS             %.2f GiB\n", (double)cli_rss_kib("VmHWM:") / (1 << 20));
+    if (use_gpu) printf("  peak device memory        %.2f GiB (sampled every 0.25 s)\n", (double)dev_peak / (1 << 30));
+    free(rest);
+
+    const cuzk_job_result *last = &jobs[nsec - 1].r;
+    if (last->state == CUZK_JOB_COMPLETED) {
+        if (!st && proof_path) st = cuzk_write_file_atomic(proof_path, last->proof, last->proof_len);
+        if (!st && inputs_path)
+            st = cuzk_inputs_json_write(inputs_path, last->inputs, last->partitions, last->ninputs, true);
+        if (st) rc = cli_error(me);
+    }
+    if (!rc) rc = failed ? 1 : 0;
+out:
+    for (size_t i = 0; jobs && i < nsec; i++) cuzk_job_result_free(&jobs[i].r);
+    free(jobs);
+    cuzk_engine_destroy(e);
+    for (int i = 0; i < npaths; i++) cuzk_unmap_file(&files[i]);
+    free(list);
+    return rc;
+}
