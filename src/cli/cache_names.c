@@ -1,11 +1,9 @@
 /* Parameter file names in a parameter folder (cache_names.h). */
 #include "cli/cache_names.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cuzk/filecoin.h"
 #include "cuzk/filecoin_post.h"
@@ -99,19 +97,4 @@ cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params,
     if (params) *params = a;
     if (vk) *vk = b;
     return CUZK_OK;
-}
-
-cuzk_status cli_cache_dir_make(const char *dir)
-{
-    if (mkdir(dir, 0755) == 0) return CUZK_OK;
-    int err = errno;
-    struct stat sb;
-    if (err == EEXIST) {
-        /* a folder already there is the usual case; a file or other node of that name is not */
-        if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) return CUZK_OK;
-        return cuzk_fail(CUZK_EIO, "%s exists and is not a folder", dir);
-    }
-    /* only the last component is made: a mistyped parent should not grow a tree of folders */
-    if (err == ENOENT) return cuzk_fail(CUZK_EIO, "cannot make folder %s: its parent folder does not exist", dir);
-    return cuzk_fail(CUZK_EIO, "cannot make folder %s: %s", dir, strerror(err));
 }

@@ -10,9 +10,5 @@
 
 /* dir/STEM.params and dir/STEM.vk for circuit (malloc'd; either output may be NULL). */
 cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params, char **vk) CUZK_WARN_UNUSED;
-/* Makes the folder dir (mode 0755 less the umask) when it is missing; its parent must exist.
- * An existing folder is fine; an existing file of another kind, or a missing parent, fails
- * with CUZK_EIO naming dir. */
-cuzk_status cli_cache_dir_make(const char *dir) CUZK_WARN_UNUSED;
 
 #endif

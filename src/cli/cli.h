@@ -41,6 +41,9 @@ int cli_daemon(int argc, char **argv);
 int cli_client(int argc, char **argv);
 /* bench throughput (cmd_bench_throughput.c): Prove calls against a daemon */
 int cli_bench_throughput(int argc, char **argv);
+/* For a subcommand's own option table: argv[1] (its name) becomes "argv[0] argv[1]" in buf, so
+ * that its messages name the whole command ("cuzk prove porep: ..."). Returns argv + 1. */
+char **cli_subcommand(char **argv, char *buf, size_t n);
 /* An engine circuit's open function for a built-in circuit: ctx is its name (cmd_prove.c). */
 cuzk_status cli_open_named(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,
                            cuzk_circuit **out);

@@ -418,14 +418,15 @@ int cli_bench(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     const char *what = argv[1];
-    if (!strcmp(what, "msm")) return bench_msm(argc - 1, argv + 1);
-    if (!strcmp(what, "ntt")) return bench_ntt(argc - 1, argv + 1);
-    if (!strcmp(what, "prove")) return bench_prove(argc - 1, argv + 1);
-    if (!strcmp(what, "synth")) return bench_synth(argc - 1, argv + 1);
-    if (!strcmp(what, "engine")) return cli_bench_engine(argc - 1, argv + 1);
-    if (!strcmp(what, "e2e")) return cli_bench_e2e(argc - 1, argv + 1);
-    if (!strcmp(what, "throughput")) return cli_bench_throughput(argc - 1, argv + 1);
-    if (!strncmp(what, "gpu-", 4)) return cli_bench_gpu(what, argc - 1, argv + 1);
+    char name[64];
+    if (!strcmp(what, "msm")) return bench_msm(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "ntt")) return bench_ntt(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "prove")) return bench_prove(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "synth")) return bench_synth(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "engine")) return cli_bench_engine(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "e2e")) return cli_bench_e2e(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "throughput")) return cli_bench_throughput(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strncmp(what, "gpu-", 4)) return cli_bench_gpu(what, argc - 1, cli_subcommand(argv, name, sizeof name));
     fprintf(stderr,
             "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth, engine, e2e, throughput, gpu-msm, gpu-ntt, "
             "gpu-prove, gpu-field)\n",

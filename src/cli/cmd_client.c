@@ -6,6 +6,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/client_request.h"
+#include "cli/outputs.h"
 #include "cuzk/server.h"
 
 static const char *const VERBS = "prove, submit, await, cancel, status, metrics, preload, evict";
@@ -21,12 +22,14 @@ static void print_result(const cuzk_rpc_result *r, FILE *out)
             (unsigned long long)r->total_ms);
 }
 
-/* A finished result: the proof written when asked; exit 0 only for COMPLETED. */
-static int finish(const char *cmd, const cuzk_rpc_result *r, const char *proof_path)
+/* A finished result: the proof written when asked (outs, checked before the call); exit 0 only
+ * for COMPLETED. */
+static int finish(const char *cmd, const cuzk_rpc_result *r, const char *proof_path, cli_outputs *outs)
 {
     print_result(r, stdout);
     if (r->status != CUZK_RPC_COMPLETED) return 1;
-    if (proof_path && cuzk_write_file_atomic(proof_path, r->proof, r->proof_len)) return cli_error(cmd);
+    if (proof_path && (cli_outputs_write(outs, 0, r->proof, r->proof_len) || cli_outputs_commit(outs)))
+        return cli_error(cmd);
     if (proof_path) printf("proof written to %s\n", proof_path);
     return 0;
 }
@@ -64,7 +67,8 @@ int cli_client(int argc, char **argv)
     n += (int)(sizeof common / sizeof common[0]);
     char usage[256];
     snprintf(usage, sizeof usage, "cuzk client %s --addr ADDR [options]", verb);
-    int rc = cli_parse(argc - 1, argv + 1, usage, opts, n, &done);
+    char name[64];
+    int rc = cli_parse(argc - 1, cli_subcommand(argv, name, sizeof name), usage, opts, n, &done);
     if (rc || done) {
         client_request_opts_free(&o);
         return rc;
@@ -86,6 +90,20 @@ int cli_client(int argc, char **argv)
     cuzk_rpc_request req;
     if (needs_request && (rc = client_request_build(cmd, &o, &req))) return client_request_opts_free(&o), rc;
 
+    /* the proof's path is checked before the daemon is asked */
+    cli_outputs *outs = NULL;
+    bool writes = proof && (!strcmp(verb, "prove") || !strcmp(verb, "await"));
+    if (writes) {
+        if (!(outs = cli_outputs_new())) return client_request_opts_free(&o), cli_error(cmd);
+        cli_outputs_input(outs, "c1", o.c1);
+        cli_outputs_add(outs, "proof", proof);
+        if (cli_outputs_check(outs)) {
+            rc = cli_error(cmd);
+            cli_outputs_free(outs);
+            client_request_opts_free(&o);
+            return rc;
+        }
+    }
     cuzk_client *c = NULL;
     cuzk_status st = cuzk_client_open(&c, addr, 256ull << 20);
     rc = 0;
@@ -94,7 +112,7 @@ int cli_client(int argc, char **argv)
         cuzk_rpc_result r;
         st = verb[0] == 'p' ? cuzk_client_prove(c, &req, (double)deadline, &r, NULL)
                             : cuzk_client_await(c, job, timeout_ms, (double)deadline, &r, NULL);
-        rc = st ? cli_error(cmd) : finish(cmd, &r, proof);
+        rc = st ? cli_error(cmd) : finish(cmd, &r, writes ? proof : NULL, outs);
         if (!st) cuzk_rpc_result_free(&r);
     } else if (!strcmp(verb, "submit")) {
         char id[256];
@@ -128,6 +146,7 @@ int cli_client(int argc, char **argv)
                    (unsigned long long)freed);
     }
     cuzk_client_close(c);
+    cli_outputs_free(outs);
     client_request_opts_free(&o);
     return rc;
 }

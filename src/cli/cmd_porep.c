@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_circuit.h"
@@ -109,12 +110,22 @@ int cli_prove_porep(int argc, char **argv)
     if (!out_path) return cli_missing("prove porep", "out");
     if (cli_threads("prove porep", threads)) return 2;
 
+    /* the outputs, and the key's shape below, are checked before any work */
+    cli_outputs *outs = cli_outputs_new();
+    if (!outs) return cli_error("prove porep");
+    cli_outputs_input(outs, "c1", c1_path);
+    cli_outputs_input(outs, "params", params_path);
+    cli_outputs_input(outs, "vk", vk_path);
+    cli_outputs_cache(outs, "pce", pce_path);
+    int out_proof = cli_outputs_add(outs, "out", out_path);
+    int out_inputs = inputs_path ? cli_outputs_add(outs, "inputs", inputs_path) : -1;
     cuzk_mapped_file f = {0};
     cuzk_c1 *c1 = NULL;
     cuzk_engine *e = NULL;
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
-    cuzk_status st = cuzk_map_file(&f, c1_path);
+    cuzk_status st = cli_outputs_check(outs);
+    if (!st) st = cuzk_map_file(&f, c1_path);
     /* the circuit is known from the C1's registered proof; --check's TEST pass runs here, the
      * vanilla checks run in the engine */
     if (!st) st = cuzk_c1_parse_any(&c1, f.data, f.size, NULL, NULL);
@@ -125,6 +136,7 @@ int cli_prove_porep(int argc, char **argv)
         else st = check_partitions(c1);
         if (st) cuzk_fail_context(st, "%s", c1_path);
     }
+    if (!st && vk_path) st = cli_check_vk(vk_path, cuzk_seal_proof_num_inputs(c1->proof), c1->info->name);
     char id[64] = "";
     if (!st) cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
     if (!st) st = cli_engine_create(&e, use_gpu, NULL);
@@ -135,13 +147,15 @@ int cli_prove_porep(int argc, char **argv)
     if (!st) st = cuzk_engine_await(e, job, -1, &r);
     if (!st && r.state != CUZK_JOB_COMPLETED)
         st = cuzk_fail(CUZK_EVERIFY, "%s: %s (nothing written)", c1_path, r.error);
-    if (!st) st = cuzk_write_file_atomic(out_path, r.proof, r.proof_len);
-    if (!st && inputs_path) st = cuzk_inputs_json_write(inputs_path, r.inputs, r.partitions, r.ninputs, true);
+    if (!st) st = cli_outputs_write(outs, out_proof, r.proof, r.proof_len);
+    if (!st && inputs_path) st = cli_outputs_write_inputs(outs, out_inputs, r.inputs, r.partitions, r.ninputs, true);
+    if (!st) st = cli_outputs_commit(outs);
     if (!st) {
         fprintf(stderr, "%s: %u partition proof(s) written to %s\n", c1->info->name, r.partitions, out_path);
         if (!quiet) cli_print_timeline_json("prove porep", r.timeline_json, stderr);
     }
     rc = st ? cli_error("prove porep") : 0;
+    cli_outputs_free(outs);
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);
     cuzk_c1_free(c1);
@@ -241,11 +255,13 @@ int cli_verify_porep(int argc, char **argv)
         }
     } else if (public_path) {
         sector_public s;
-        st = sector_public_read(public_path, &s);
+        st = cli_input_check("public", public_path, CLI_SMALL_JSON_MAX);
+        if (!st) st = sector_public_read(public_path, &s);
         if (!st) st = recompute_inputs(s.proof, s.replica_id, s.comm_d, s.comm_r, s.seed, &inputs, &np, &ni);
     }
     if (!st && inputs_path) {
-        st = cuzk_inputs_json_read(inputs_path, &given, &gp, &gi);
+        st = cli_input_check("inputs", inputs_path, inputs ? cli_inputs_json_max(np, ni) : CLI_INPUTS_JSON_ANY);
+        if (!st) st = cuzk_inputs_json_read(inputs_path, &given, &gp, &gi);
         if (!st && inputs && (gp != np || gi != ni || memcmp(given, inputs, np * ni * sizeof(cuzk_fr))))
             st = cuzk_fail(CUZK_EVERIFY, "%s: the public inputs differ from the ones recomputed from %s", inputs_path,
                            c1_path ? c1_path : public_path);
@@ -269,8 +285,9 @@ int cli_verify_porep(int argc, char **argv)
         st = cuzk_groth16_proof_decode(&proofs[k], f.data + k * CUZK_GROTH16_PROOF_BYTES);
         if (st) cuzk_fail_context(st, "%s: partition %zu", proof_path, k);
     }
+    bool checked_inputs = !st; /* a mismatch found above is a failure of its own, with its reason */
     if (!st) st = cuzk_groth16_verify_batch(&vk, proofs, np, inputs, ni);
-    if (st == CUZK_EVERIFY) {
+    if (st == CUZK_EVERIFY && checked_inputs) {
         printf("FAILED: the PoRep proof does not verify\n");
         rc = 1;
     } else if (st) {

@@ -2,15 +2,13 @@
  * folders), one bincode blob per sector as a storage provider's prover sends them, and
  * post.json with the public data the SNARK prover needs. Nothing is written unless every
  * sector's proof was made. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outputs.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_post.h"
 
@@ -30,7 +28,8 @@ static cuzk_status read_sector(const char *dir, sector_in *s)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/sector.json", dir);
-    cuzk_status st = sector_public_read(path, &s->pub);
+    cuzk_status st = cuzk_check_input_file(path, CLI_SMALL_JSON_MAX);
+    if (!st) st = sector_public_read(path, &s->pub);
     if (st) return cuzk_fail_context(st, "sector %s", dir);
     if (s->pub.sparse)
         return cuzk_fail(CUZK_EINVAL,
@@ -40,7 +39,7 @@ static cuzk_status read_sector(const char *dir, sector_in *s)
     snprintf(path, sizeof path, "%s/p_aux", dir);
     uint8_t *aux = NULL;
     size_t n = 0;
-    if ((st = cuzk_read_file(path, &aux, &n))) return st;
+    if ((st = cuzk_read_file_max(path, sizeof s->rep.p_aux, &aux, &n))) return st;
     if (n != sizeof s->rep.p_aux) {
         free(aux);
         return cuzk_fail(CUZK_EFORMAT, "%s: %zu bytes, p_aux is 64 (comm_c || comm_r_last)", path, n);
@@ -146,6 +145,25 @@ static int post_vanilla(int argc, char **argv)
         return 2;
     }
 
+    /* the output folder and its files are checked before any work, and written all or none */
+    cli_outputs *outs = cli_outputs_new();
+    if (!outs) return cli_error("post vanilla");
+    for (size_t i = 0; i < ndirs; i++) {
+        cli_outputs_input_in(outs, "sector", dirs[i], "sector.json");
+        cli_outputs_input_in(outs, "sector", dirs[i], "p_aux");
+        cli_outputs_input_in(outs, "sector", dirs[i], "sealed");
+    }
+    cli_outputs_folder(outs, "out", out, 0777);
+    for (size_t i = 0; i < ndirs; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "vanilla-%zu.bin", i);
+        cli_outputs_add_in(outs, "out", out, name);
+    }
+    int out_json = cli_outputs_add_in(outs, "out", out, "post.json");
+    if (cli_outputs_check(outs)) {
+        cli_outputs_free(outs);
+        return cli_error("post vanilla");
+    }
     sector_in *s = calloc(ndirs, sizeof *s);
     uint8_t **blobs = calloc(ndirs, sizeof *blobs);
     size_t *lens = calloc(ndirs, sizeof *lens);
@@ -169,25 +187,14 @@ static int post_vanilla(int argc, char **argv)
         reps[i] = s[i].rep;
     }
     if (!st) st = cuzk_post_vanilla_prove(pi->id, rnd, (uint32_t)k, reps, ndirs, blobs, lens);
-    if (!st && mkdir(out, 0777) != 0 && errno != EEXIST)
-        st = cuzk_fail(CUZK_EIO, "cannot create %s: %s", out, strerror(errno));
-    /* every file or none: on a failed write the ones written are removed */
-    char path[4096];
-    size_t written = 0;
-    for (size_t i = 0; i < ndirs && !st; i++, written++) {
-        snprintf(path, sizeof path, "%s/vanilla-%zu.bin", out, i);
-        st = cuzk_write_file_atomic(path, blobs[i], lens[i]);
-    }
+    /* every file or none */
+    for (size_t i = 0; i < ndirs && !st; i++) st = cli_outputs_write(outs, (int)i, blobs[i], lens[i]);
     if (!st) {
-        snprintf(path, sizeof path, "%s/post.json", out);
-        st = write_json(path, pi, kind_s, rnd, k, s, ndirs);
+        const char *path = cli_outputs_path(outs, out_json);
+        st = path ? cli_outputs_context(outs, out_json, write_json(path, pi, kind_s, rnd, k, s, ndirs)) : CUZK_EIO;
     }
-    if (st)
-        for (size_t i = 0; i < written; i++) {
-            snprintf(path, sizeof path, "%s/vanilla-%zu.bin", out, i);
-            unlink(path);
-        }
-    else
+    if (!st) st = cli_outputs_commit(outs);
+    if (!st)
         printf("%s partition %llu: %zu vanilla proof%s (%zu bytes each) in %s\n", pi->name, (unsigned long long)k,
                ndirs, ndirs == 1 ? "" : "s", lens[0], out);
     for (size_t i = 0; s && i < ndirs; i++) {
@@ -198,12 +205,15 @@ static int post_vanilla(int argc, char **argv)
     free(blobs);
     free(lens);
     free(reps);
+    cli_outputs_free(outs);
     return st ? cli_error("post vanilla") : 0;
 }
 
 int cli_post(int argc, char **argv)
 {
-    if (argc >= 2 && !strcmp(argv[1], "vanilla")) return post_vanilla(argc - 1, argv + 1);
+    char name[64];
+    if (argc >= 2 && !strcmp(argv[1], "vanilla"))
+        return post_vanilla(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         printf("usage: %s\n\nMakes the vanilla PoSt proofs of sealed test sectors (`cuzk post vanilla --help`).\n",
                USAGE);

@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/engine.h"
@@ -24,9 +25,14 @@ cuzk_status cli_open_named(void *ctx, const uint8_t *input, size_t input_len, ui
 
 int cli_prove(int argc, char **argv)
 {
-    if (argc > 1 && !strcmp(argv[1], "porep")) return cli_prove_porep(argc - 1, argv + 1);
+    char name[64];
+    if (argc > 1 && !strcmp(argv[1], "porep"))
+        return cli_prove_porep(argc - 1, cli_subcommand(argv, name, sizeof name));
     cuzk_job_kind vkind;
-    if (argc > 1 && vanilla_kind_of(argv[1], &vkind)) return cli_prove_vanilla(argv[1], argc - 1, argv + 1);
+    if (argc > 1 && vanilla_kind_of(argv[1], &vkind)) {
+        const char *what = argv[1];
+        return cli_prove_vanilla(what, argc - 1, cli_subcommand(argv, name, sizeof name));
+    }
     const char *circuit = NULL, *params = NULL, *proof = NULL, *inputs_path = NULL, *seed_s = NULL, *count_s = NULL,
                *threads = NULL, *pce_path = NULL;
     bool checked = false, quiet = false, use_gpu = false, done;
@@ -60,10 +66,20 @@ int cli_prove(int argc, char **argv)
         fprintf(stderr, "cuzk prove: --count must be from 1 to 100000\n");
         return 2;
     }
-    /* the name must open before the engine starts (a typo fails at once) */
+    /* the name must open and the outputs be writable before the engine starts (a typo fails at
+     * once) */
     cuzk_circuit *c;
     if (cuzk_circuit_open(&c, circuit)) return cli_error("prove");
     cuzk_circuit_free(c);
+    cli_outputs *outs = cli_outputs_new();
+    if (!outs) return cli_error("prove");
+    cli_outputs_input(outs, "params", params);
+    cli_outputs_cache(outs, "pce", pce_path);
+    int out_proof = cli_outputs_add(outs, "proof", proof), out_inputs = cli_outputs_add(outs, "inputs", inputs_path);
+    if (cli_outputs_check(outs)) {
+        cli_outputs_free(outs);
+        return cli_error("prove");
+    }
 
     cuzk_engine *e = NULL;
     cuzk_job_result r;
@@ -76,14 +92,16 @@ int cli_prove(int argc, char **argv)
     if (!st) st = cuzk_engine_submit(e, &req, &id, NULL);
     if (!st) st = cuzk_engine_await(e, id, -1, &r);
     if (!st && r.state != CUZK_JOB_COMPLETED) st = cuzk_fail(CUZK_EVERIFY, "%s (nothing written)", r.error);
-    if (!st) st = cuzk_write_file_atomic(proof, r.proof, r.proof_len);
-    if (!st) st = cuzk_inputs_json_write(inputs_path, r.inputs, count, r.ninputs, false);
+    if (!st) st = cli_outputs_write(outs, out_proof, r.proof, r.proof_len);
+    if (!st) st = cli_outputs_write_inputs(outs, out_inputs, r.inputs, count, r.ninputs, false);
+    if (!st) st = cli_outputs_commit(outs);
     if (!st) {
         fprintf(stderr, "%s: %llu proof(s) written to %s, inputs to %s\n", circuit, (unsigned long long)count, proof,
                 inputs_path);
         if (!quiet) cli_print_timeline_json("prove", r.timeline_json, stderr);
     }
     rc = st ? cli_error("prove") : 0;
+    cli_outputs_free(outs);
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);
     return rc;

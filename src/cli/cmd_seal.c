@@ -1,18 +1,18 @@
 /* cuzk seal: a test sector's C1 output. Sealed in full (2 KiB, 8 MiB, 512 MiB): the data, the
  * replica and p_aux beside c1.json and sector.json, as PoSt and SnapDeals need them. Sparse
  * (--sparse, every size up to 64 GiB): c1.json and sector.json only, the sector itself never
- * materialized (cuzk/filecoin_seal.h). Everything is computed before anything is written, and
- * the files are committed together: a failure leaves none of them behind (nor the folder,
- * when this run made it). */
-#include <errno.h>
+ * materialized (cuzk/filecoin_seal.h). The output files are checked before any work, everything
+ * is computed before anything is written, and the files are committed together (cli/outputs.h):
+ * a failure leaves none of them behind (nor the folder, when this run made it), and files of an
+ * earlier run they would have replaced keep their content. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outputs.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_seal.h"
 
@@ -65,72 +65,24 @@ static cuzk_status hex32_or_random(const char *opt, const char *hex, uint8_t out
 }
 
 /* ---------------------------------------------------------------- the output files */
-/* The output files, each written under a temporary name and all renamed into place at the end;
- * on failure the temporaries, the files already renamed and a folder this run made go. */
-#define MAX_OUTPUTS 5
-typedef struct {
-    const char *dir;
-    bool made_dir;
-    int n;
-    cuzk_out_file f[MAX_OUTPUTS];
-    char done[MAX_OUTPUTS][4096]; /* renamed into place */
-    int ndone;
-} outputs;
+/* DIR's files, registered in this order (a sparse seal writes the first two only). */
+enum { OUT_C1, OUT_SECTOR, OUT_UNSEALED, OUT_SEALED, OUT_P_AUX, NOUT };
+static const char *const OUT_NAMES[NOUT] = {"c1.json", "sector.json", "unsealed", "sealed", "p_aux"};
 
-static cuzk_status outputs_begin(outputs *o, const char *dir)
+/* Output i streamed: *f is its temporary, closed by output_close. */
+static cuzk_status output_open(cli_outputs *o, int i, cuzk_out_file *f)
 {
-    memset(o, 0, sizeof *o);
-    o->dir = dir;
-    if (mkdir(dir, 0777) == 0) o->made_dir = true;
-    else if (errno != EEXIST) return cuzk_fail(CUZK_EIO, "cannot create %s: %s", dir, strerror(errno));
-    struct stat sb;
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) return cuzk_fail(CUZK_EIO, "%s is not a folder", dir);
-    return CUZK_OK;
+    const char *p = cli_outputs_path(o, i);
+    return p ? cli_outputs_context(o, i, cuzk_out_open(f, p)) : CUZK_EIO;
 }
 
-/* Opens DIR/name; *f is where its bytes go. */
-static cuzk_status outputs_open(outputs *o, const char *name, cuzk_out_file **f)
+static cuzk_status output_close(cli_outputs *o, int i, cuzk_out_file *f, cuzk_status st)
 {
-    if (o->n == MAX_OUTPUTS) return cuzk_fail(CUZK_EINTERNAL, "too many output files");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", o->dir, name);
-    cuzk_status st = cuzk_out_open(&o->f[o->n], path);
-    if (st) return st;
-    *f = &o->f[o->n++];
-    return CUZK_OK;
-}
-
-static cuzk_status outputs_write(outputs *o, const char *name, const void *data, size_t n)
-{
-    cuzk_out_file *f;
-    cuzk_status st = outputs_open(o, name, &f);
-    return st ? st : cuzk_out_write(f, data, n);
-}
-
-static void outputs_abort(outputs *o)
-{
-    for (int i = 0; i < o->n; i++) cuzk_out_abort(&o->f[i]);
-    for (int i = 0; i < o->ndone; i++) unlink(o->done[i]);
-    if (o->made_dir) rmdir(o->dir);
-    o->n = o->ndone = 0;
-}
-
-static cuzk_status outputs_commit(outputs *o)
-{
-    for (int i = 0; i < o->n; i++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s", o->f[i].path);
-        cuzk_status st = cuzk_out_commit(&o->f[i]);
-        if (st) {
-            for (int j = i + 1; j < o->n; j++) cuzk_out_abort(&o->f[j]);
-            o->n = 0;
-            outputs_abort(o);
-            return st;
-        }
-        memcpy(o->done[o->ndone++], path, sizeof path);
+    if (st) {
+        cuzk_out_abort(f);
+        return cli_outputs_context(o, i, st);
     }
-    o->n = 0;
-    return CUZK_OK;
+    return cli_outputs_context(o, i, cuzk_out_commit(f));
 }
 
 /* ---------------------------------------------------------------- sealing */
@@ -141,7 +93,8 @@ typedef struct {
     bool quiet;
 } seal_request;
 
-static cuzk_status write_sector_json(outputs *o, const seal_request *q, const cuzk_seal_commitments *cm, bool sparse)
+static cuzk_status write_sector_json(cli_outputs *o, const seal_request *q, const cuzk_seal_commitments *cm,
+                                     bool sparse)
 {
     sector_public pub;
     memset(&pub, 0, sizeof pub);
@@ -157,7 +110,7 @@ static cuzk_status write_sector_json(outputs *o, const seal_request *q, const cu
     char *text;
     size_t n;
     cuzk_status st = sector_public_format(&pub, &text, &n);
-    if (!st) st = outputs_write(o, "sector.json", text, n);
+    if (!st) st = cli_outputs_write(o, OUT_SECTOR, text, n);
     free(text);
     return st;
 }
@@ -201,7 +154,7 @@ static cuzk_status write_zeros(cuzk_out_file *f, uint64_t bytes)
     return st;
 }
 
-static int seal_full(const seal_request *q, const uint8_t *data)
+static int seal_full(const seal_request *q, const uint8_t *data, cli_outputs *o)
 {
     const cuzk_seal_proof_info *info = cuzk_seal_proof_info_get(q->sp.proof);
     cuzk_timeline *tl = cuzk_timeline_create("seal");
@@ -220,25 +173,22 @@ static int seal_full(const seal_request *q, const uint8_t *data)
     }
     if (!st) st = cuzk_c1_write(c1, &json, &json_len);
     double secs = cuzk_now() - t0;
-    outputs o;
-    memset(&o, 0, sizeof o);
     if (!st) {
         span = cuzk_span_begin(tl, "write files");
-        cuzk_out_file *f;
-        st = outputs_begin(&o, q->dir);
-        if (!st) st = outputs_write(&o, "c1.json", json, json_len);
-        if (!st) st = outputs_open(&o, "unsealed", &f);
-        if (!st) st = data ? cuzk_out_write(f, data, info->sector_size) : write_zeros(f, info->sector_size);
-        if (!st) st = outputs_open(&o, "sealed", &f);
-        if (!st) st = write_replica(f, s, info->nodes);
+        cuzk_out_file f;
+        st = cli_outputs_write(o, OUT_C1, json, json_len);
+        if (!st && !(st = output_open(o, OUT_UNSEALED, &f)))
+            st = output_close(o, OUT_UNSEALED, &f,
+                              data ? cuzk_out_write(&f, data, info->sector_size) : write_zeros(&f, info->sector_size));
+        if (!st && !(st = output_open(o, OUT_SEALED, &f)))
+            st = output_close(o, OUT_SEALED, &f, write_replica(&f, s, info->nodes));
         if (!st) {
             uint8_t p_aux[CUZK_P_AUX_BYTES];
             cuzk_sealed_p_aux(s, p_aux);
-            st = outputs_write(&o, "p_aux", p_aux, sizeof p_aux);
+            st = cli_outputs_write(o, OUT_P_AUX, p_aux, sizeof p_aux);
         }
-        if (!st) st = write_sector_json(&o, q, cuzk_sealed_commitments(s), false);
-        if (!st) st = outputs_commit(&o);
-        else outputs_abort(&o);
+        if (!st) st = write_sector_json(o, q, cuzk_sealed_commitments(s), false);
+        if (!st) st = cli_outputs_commit(o);
         cuzk_span_end(tl, span);
     }
     if (!st) {
@@ -255,7 +205,7 @@ static int seal_full(const seal_request *q, const uint8_t *data)
     return rc;
 }
 
-static int seal_sparse(const seal_request *q)
+static int seal_sparse(const seal_request *q, cli_outputs *o)
 {
     /* a full seal's files beside a sparse sector.json would describe another sector */
     static const char *const full_only[] = {"unsealed", "sealed", "p_aux"};
@@ -285,12 +235,9 @@ static int seal_sparse(const seal_request *q)
     double secs = cuzk_now() - t0;
     if (!st) {
         int span = cuzk_span_begin(tl, "write files");
-        outputs o;
-        st = outputs_begin(&o, q->dir);
-        if (!st) st = outputs_write(&o, "c1.json", json, json_len);
-        if (!st) st = write_sector_json(&o, q, &cm, true);
-        if (!st) st = outputs_commit(&o);
-        else outputs_abort(&o);
+        st = cli_outputs_write(o, OUT_C1, json, json_len);
+        if (!st) st = write_sector_json(o, q, &cm, true);
+        if (!st) st = cli_outputs_commit(o);
         cuzk_span_end(tl, span);
     }
     if (!st) {
@@ -375,20 +322,39 @@ int cli_seal(int argc, char **argv)
         fprintf(stderr, "cuzk seal: %s\n", cuzk_last_error());
         return 2;
     }
-    if (sparse) return seal_sparse(&q);
+    /* every output in DIR is checked (and --data read) before the folder is made or any work */
+    cli_outputs *o = cli_outputs_new();
+    if (!o) return cli_error("seal");
+    cli_outputs_input(o, "data", data_path);
+    cli_outputs_folder(o, "out", dir, 0777);
+    for (int i = 0; i < (sparse ? OUT_UNSEALED : NOUT); i++) cli_outputs_add_in(o, "out", dir, OUT_NAMES[i]);
+    if (cli_outputs_check(o)) {
+        cli_outputs_free(o);
+        return cli_error("seal");
+    }
+    if (sparse) {
+        rc = seal_sparse(&q, o);
+        cli_outputs_free(o);
+        return rc;
+    }
     uint8_t *data = NULL;
     size_t data_size = 0;
     if (data_path) {
-        if (cuzk_read_file(data_path, &data, &data_size)) return cli_error("seal");
+        if (cuzk_read_file_max(data_path, info->sector_size, &data, &data_size)) {
+            cli_outputs_free(o);
+            return cli_error("seal");
+        }
         if (data_size != info->sector_size) {
             fprintf(stderr, "cuzk seal: %s has %zu bytes, a %s sector has %llu\n", data_path, data_size, size,
                     (unsigned long long)info->sector_size);
             free(data);
+            cli_outputs_free(o);
             return 1;
         }
         q.sp.data = data;
     }
-    rc = seal_full(&q, data);
+    rc = seal_full(&q, data, o);
+    cli_outputs_free(o);
     free(data);
     return rc;
 }

@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/cache_names.h"
 #include "cli/cli.h"
+#include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cuzk/testcircuits.h"
 #include "cuzk/gpu.h"
@@ -70,28 +71,40 @@ int cli_setup(int argc, char **argv)
     cuzk_circuit *c;
     if (cuzk_circuit_open(&c, circuit)) return cli_error("setup");
     char *cache_params = NULL, *cache_vk = NULL;
-    if (into) {
+    cli_outputs *outs = cli_outputs_new();
+    cuzk_status st = outs ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
+    if (into && !st) {
         /* "DIR/" and "DIR" name the same folder; keep the printed paths free of "//" */
         char *dir = strdup(into);
         size_t n = dir ? strlen(dir) : 0;
         while (n > 1 && dir[n - 1] == '/') dir[--n] = 0;
-        cuzk_status st =
-            dir ? cli_cache_paths(dir, circuit, &cache_params, &cache_vk) : cuzk_fail(CUZK_ENOMEM, "out of memory");
-        if (!st && !print_paths) st = cli_cache_dir_make(dir);
+        st = dir ? cli_cache_paths(dir, circuit, &cache_params, &cache_vk) : cuzk_fail(CUZK_ENOMEM, "out of memory");
+        if (!st && !print_paths) cli_outputs_folder(outs, "into-cache", dir, 0755);
         free(dir);
         if (st || print_paths) {
             if (!st) printf("%s\n%s\n", cache_params, cache_vk);
             free(cache_params);
             free(cache_vk);
+            cli_outputs_free(outs);
             cuzk_circuit_free(c);
             return st ? cli_error("setup") : 0;
         }
         params = cache_params;
         vk = cache_vk;
     }
+    /* both files are checked before the work and written together or not at all */
+    int out_params = outs ? cli_outputs_add(outs, into ? "into-cache" : "params", params) : -1;
+    int out_vk = outs ? cli_outputs_add(outs, into ? "into-cache" : "vk", vk) : -1;
+    if (!st) st = cli_outputs_check(outs);
+    if (st) {
+        free(cache_params);
+        free(cache_vk);
+        cli_outputs_free(outs);
+        cuzk_circuit_free(c);
+        return cli_error("setup");
+    }
     cuzk_timeline *tl = cuzk_timeline_create("setup");
     cuzk_gpu_device *dev = NULL;
-    cuzk_status st = CUZK_OK;
     if (use_gpu) {
         int span = cuzk_span_begin(tl, "open the GPU");
         st = cli_gpu_open(&dev);
@@ -108,8 +121,11 @@ int cli_setup(int argc, char **argv)
     if (!st) st = cuzk_groth16_setup_with(&p, &m, seed_s ? &rng : NULL, tl, dev ? &gpu_ops : NULL);
     if (!st) {
         span = cuzk_span_begin(tl, "write files");
-        st = cuzk_groth16_params_write(&p, params);
-        if (!st) st = cuzk_groth16_vk_write(&p.vk, vk);
+        const char *tmp = cli_outputs_path(outs, out_params);
+        st = tmp ? cli_outputs_context(outs, out_params, cuzk_groth16_params_write(&p, tmp)) : CUZK_EIO;
+        if (!st && !(tmp = cli_outputs_path(outs, out_vk))) st = CUZK_EIO;
+        if (!st) st = cli_outputs_context(outs, out_vk, cuzk_groth16_vk_write(&p.vk, tmp));
+        if (!st) st = cli_outputs_commit(outs);
         cuzk_span_end(tl, span);
     }
     if (!st) {
@@ -118,6 +134,7 @@ int cli_setup(int argc, char **argv)
         if (!quiet) cuzk_timeline_print(tl, stderr);
     }
     rc = st ? cli_error("setup") : 0;
+    cli_outputs_free(outs);
     cuzk_groth16_params_free(&p);
     if (!st || m.row_ptr[0]) cuzk_r1cs_free(&m);
     cuzk_timeline_destroy(tl);

@@ -1,28 +1,24 @@
 /* cuzk snap encode: SnapDeals encoding of a test sector written by `cuzk seal` (its replica,
  * p_aux and sector.json) with new data: the updated replica, every partition's vanilla proof
- * as the bincode a prover receives, and the commitments. Everything is computed before the
- * first file is written, and the files are written atomically; a failed write removes the
- * files written before it, so a failure leaves no partial output. */
-#include <errno.h>
+ * as the bincode a prover receives, and the commitments. The outputs are checked before the
+ * work, everything is computed before the first file is written, and the files are written
+ * all or none (outputs.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outputs.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_snap.h"
-
-#define MAX_FILES 20
 
 static cuzk_status read_exact(const char *dir, const char *name, uint64_t want, uint8_t **out)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     size_t n = 0;
-    cuzk_status st = cuzk_read_file(path, out, &n);
+    cuzk_status st = cuzk_read_file_max(path, want, out, &n);
     if (st) return st;
     if (n != want) {
         free(*out);
@@ -80,7 +76,8 @@ static int snap_encode(int argc, char **argv)
     char path[4096];
     snprintf(path, sizeof path, "%s/sector.json", sector);
     sector_public pub;
-    if (sector_public_read(path, &pub)) return cli_error("snap encode");
+    if (cuzk_check_input_file(path, CLI_SMALL_JSON_MAX) || sector_public_read(path, &pub))
+        return cli_error("snap encode");
     if (pub.sparse) {
         fprintf(stderr,
                 "cuzk snap encode: %s is a sparse test sector (cuzk seal --sparse): it has no replica to encode "
@@ -93,6 +90,27 @@ static int snap_encode(int argc, char **argv)
     if (!si || cuzk_update_proof_for_sector_size(&up, si->sector_size)) return cli_error("snap encode");
     const cuzk_update_proof_info *pi = cuzk_update_proof_info_get(up);
 
+    /* the output folder and its files are checked before any work, and written all or none */
+    cli_outputs *outs = cli_outputs_new();
+    if (!outs) return cli_error("snap encode");
+    cli_outputs_input_in(outs, "sector", sector, "sector.json");
+    cli_outputs_input_in(outs, "sector", sector, "p_aux");
+    cli_outputs_input_in(outs, "sector", sector, "sealed");
+    cli_outputs_input(outs, "data", data_path);
+    cli_outputs_folder(outs, "out", out, 0777);
+    int out_replica = cli_outputs_add_in(outs, "out", out, "sealed-new");
+    int out_parts[16];
+    for (unsigned k = 0; k < pi->partitions && k < 16; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "partition-%u.bin", k);
+        out_parts[k] = cli_outputs_add_in(outs, "out", out, name);
+    }
+    int out_json = cli_outputs_add_in(outs, "out", out, "update.json");
+    if (cli_outputs_check(outs)) {
+        cli_outputs_free(outs);
+        return cli_error("snap encode");
+    }
+
     uint8_t *sealed = NULL, *p_aux = NULL, *data = NULL;
     cuzk_snap_encoded *enc = NULL;
     uint8_t *blobs[16] = {0};
@@ -102,7 +120,7 @@ static int snap_encode(int argc, char **argv)
     if (!st) st = read_exact(sector, "p_aux", 64, &p_aux);
     if (!st && data_path) {
         size_t n = 0;
-        st = cuzk_read_file(data_path, &data, &n);
+        st = cuzk_read_file_max(data_path, pi->sector_size, &data, &n);
         if (!st && n != pi->sector_size)
             st = cuzk_fail(CUZK_EINVAL, "%s has %zu bytes, a %s sector has %llu", data_path, n, pi->name,
                            (unsigned long long)pi->sector_size);
@@ -133,28 +151,11 @@ static int snap_encode(int argc, char **argv)
         json = update_json(pi, &v);
         if (!json) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
     }
-    if (!st && mkdir(out, 0777) != 0 && errno != EEXIST)
-        st = cuzk_fail(CUZK_EIO, "cannot create %s: %s", out, strerror(errno));
-    /* write, remembering what was written so that a failure can take it back */
-    char written[MAX_FILES][4096];
-    unsigned nw = 0;
-    if (!st) {
-        snprintf(written[nw], sizeof written[nw], "%s/sealed-new", out);
-        st = cuzk_write_file_atomic(written[nw], v.replica, pi->sector_size);
-        if (!st) nw++;
-    }
-    for (unsigned k = 0; !st && k < v.partitions; k++) {
-        snprintf(written[nw], sizeof written[nw], "%s/partition-%u.bin", out, k);
-        st = cuzk_write_file_atomic(written[nw], blobs[k], lens[k]);
-        if (!st) nw++;
-    }
-    if (!st) {
-        snprintf(written[nw], sizeof written[nw], "%s/update.json", out);
-        st = cuzk_write_file_atomic(written[nw], json, strlen(json));
-        if (!st) nw++;
-    }
-    if (st)
-        while (nw) unlink(written[--nw]);
+    if (!st && v.partitions > 16) st = cuzk_fail(CUZK_EINTERNAL, "%u partitions", v.partitions);
+    if (!st) st = cli_outputs_write(outs, out_replica, v.replica, pi->sector_size);
+    for (unsigned k = 0; !st && k < v.partitions; k++) st = cli_outputs_write(outs, out_parts[k], blobs[k], lens[k]);
+    if (!st) st = cli_outputs_write(outs, out_json, json, strlen(json));
+    if (!st) st = cli_outputs_commit(outs);
     if (!st) {
         char d[65], r[65];
         cuzk_hex_encode(d, v.comm_d_new, 32);
@@ -165,6 +166,7 @@ static int snap_encode(int argc, char **argv)
         cuzk_timeline_print(tl, stderr);
     }
     rc = st ? cli_error("snap encode") : 0;
+    cli_outputs_free(outs);
     for (unsigned k = 0; k < 16; k++) free(blobs[k]);
     free(json);
     cuzk_snap_encoded_free(enc);
@@ -177,7 +179,8 @@ static int snap_encode(int argc, char **argv)
 
 int cli_snap(int argc, char **argv)
 {
-    if (argc >= 2 && !strcmp(argv[1], "encode")) return snap_encode(argc - 1, argv + 1);
+    char name[64];
+    if (argc >= 2 && !strcmp(argv[1], "encode")) return snap_encode(argc - 1, cli_subcommand(argv, name, sizeof name));
     FILE *o = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? stdout : stderr;
     fprintf(o,
             "usage: cuzk snap encode --sector DIR (--data FILE | --random-data SEED) --out DIR [--threads T]\n"

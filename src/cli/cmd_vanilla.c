@@ -8,9 +8,12 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/engine.h"
+#include "cuzk/filecoin_post.h"
+#include "cuzk/filecoin_snap.h"
 #include "cuzk/groth16.h"
 
 int cli_prove_vanilla(const char *what, int argc, char **argv)
@@ -44,14 +47,34 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
     if (!out_path) return cli_missing(me, "out");
     if (cli_threads(me, threads)) return 2;
 
+    /* the outputs, and the key's shape below, are checked before any work */
+    cli_outputs *outs = cli_outputs_new();
+    if (!outs) return cli_error(me);
+    cli_outputs_input(outs, "params", params_path);
+    cli_outputs_input(outs, "vk", vk_path);
+    cli_outputs_cache(outs, "pce", pce_path);
+    int out_proof = cli_outputs_add(outs, "out", out_path);
+    int out_inputs = inputs_path ? cli_outputs_add(outs, "inputs", inputs_path) : -1;
     vanilla_set v;
+    memset(&v, 0, sizeof v);
     cuzk_engine *e = NULL;
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
     uint8_t *packed = NULL;
     cuzk_job_request req;
     char id[64] = "";
+    /* the folder's files are read first (they are small), as the inputs outputs must not be */
     cuzk_status st = vanilla_set_read(&v, kind, dir);
+    if (!st) {
+        cli_outputs_input(outs, "vanilla", v.descriptor);
+        for (size_t i = 0; i < v.n; i++) cli_outputs_input(outs, "vanilla", v.paths[i]);
+        st = cli_outputs_check(outs);
+    }
+    if (!st && vk_path)
+        st = cli_check_vk(vk_path,
+                          kind == CUZK_KIND_SNAP ? cuzk_update_proof_num_inputs((cuzk_update_proof)v.registered_proof)
+                                                 : cuzk_post_proof_num_inputs((cuzk_post_proof)v.registered_proof),
+                          v.proof_name);
     if (!st) st = cuzk_engine_builtin_id(id, kind, v.registered_proof);
     if (!st) st = vanilla_set_request(&v, &req, &packed);
     if (!st) st = cli_engine_create(&e, use_gpu, NULL);
@@ -60,13 +83,15 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
     if (!st) st = cuzk_engine_submit(e, &req, &job, NULL);
     if (!st) st = cuzk_engine_await(e, job, -1, &r);
     if (!st && r.state != CUZK_JOB_COMPLETED) st = cuzk_fail(CUZK_EVERIFY, "%s: %s (nothing written)", dir, r.error);
-    if (!st) st = cuzk_write_file_atomic(out_path, r.proof, r.proof_len);
-    if (!st && inputs_path) st = cuzk_inputs_json_write(inputs_path, r.inputs, r.partitions, r.ninputs, true);
+    if (!st) st = cli_outputs_write(outs, out_proof, r.proof, r.proof_len);
+    if (!st && inputs_path) st = cli_outputs_write_inputs(outs, out_inputs, r.inputs, r.partitions, r.ninputs, true);
+    if (!st) st = cli_outputs_commit(outs);
     if (!st) {
         fprintf(stderr, "%s: %u partition proof(s) written to %s\n", v.proof_name, r.partitions, out_path);
         if (!quiet) cli_print_timeline_json(me, r.timeline_json, stderr);
     }
     rc = st ? cli_error(me) : 0;
+    cli_outputs_free(outs);
     free(packed);
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);
@@ -106,7 +131,8 @@ int cli_verify_vanilla(const char *what, int argc, char **argv)
         }
     }
     if (!st && inputs_path) {
-        st = cuzk_inputs_json_read(inputs_path, &given, &gp, &gi);
+        st = cli_input_check("inputs", inputs_path, inputs ? cli_inputs_json_max(np, ni) : CLI_INPUTS_JSON_ANY);
+        if (!st) st = cuzk_inputs_json_read(inputs_path, &given, &gp, &gi);
         if (!st && inputs && (gp != np || gi != ni || memcmp(given, inputs, np * ni * sizeof(cuzk_fr))))
             st = cuzk_fail(CUZK_EVERIFY, "%s: the public inputs differ from the ones recomputed from %s", inputs_path,
                            dir);

@@ -6,14 +6,20 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outputs.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/groth16.h"
 
 int cli_verify(int argc, char **argv)
 {
-    if (argc > 1 && !strcmp(argv[1], "porep")) return cli_verify_porep(argc - 1, argv + 1);
+    char name[64];
+    if (argc > 1 && !strcmp(argv[1], "porep"))
+        return cli_verify_porep(argc - 1, cli_subcommand(argv, name, sizeof name));
     cuzk_job_kind vkind;
-    if (argc > 1 && vanilla_kind_of(argv[1], &vkind)) return cli_verify_vanilla(argv[1], argc - 1, argv + 1);
+    if (argc > 1 && vanilla_kind_of(argv[1], &vkind)) {
+        const char *what = argv[1];
+        return cli_verify_vanilla(what, argc - 1, cli_subcommand(argv, name, sizeof name));
+    }
     const char *vk_path = NULL, *proof_path = NULL, *inputs_path = NULL;
     bool json = false, done;
     cli_opt opts[] = {
@@ -47,6 +53,8 @@ int cli_verify(int argc, char **argv)
         st = cuzk_groth16_proof_decode(&proofs[k], f.data + k * CUZK_GROTH16_PROOF_BYTES);
         if (st) cuzk_fail_context(st, "%s: proof %zu (offset %zu)", proof_path, k, k * CUZK_GROTH16_PROOF_BYTES);
     }
+    /* as many inputs as the key takes for as many proofs as the file holds, at most */
+    if (!st) st = cli_input_check("inputs", inputs_path, cli_inputs_json_max(np, vk.ic_len ? vk.ic_len - 1 : 0));
     if (!st) st = cuzk_inputs_json_read(inputs_path, &inputs, &nproofs, &nin);
     if (!st && nproofs != np)
         st = cuzk_fail(CUZK_EINVAL, "%s holds %zu proofs but %s has inputs for %zu", proof_path, np, inputs_path,

@@ -22,6 +22,13 @@ static const cli_command COMMANDS[] = {
     {"config", "print the configuration file: every key with its default (or current) value", cli_config},
 };
 
+char **cli_subcommand(char **argv, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s %s", argv[0], argv[1]);
+    argv[1] = buf;
+    return argv + 1;
+}
+
 static void usage(FILE *out)
 {
     fprintf(out,

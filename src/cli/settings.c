@@ -6,6 +6,7 @@
 #include <ini.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static cli_settings settings; /* the process's settings: the CLI is one process, one job */
 static cuzk_pool *cli_pool;   /* bound to the main thread */
@@ -71,6 +72,13 @@ int cli_settings_load(const char *file)
     settings.home = getenv("HOME");
     if (!file) file = getenv("CUZK_CONFIG");
     if (file && *file) {
+        /* a regular file (a FIFO would be waited on), of a config file's size; a missing one is
+         * reported by fopen below */
+        struct stat sb;
+        if (stat(file, &sb) == 0 && cuzk_check_input_file(file, 1 << 20)) {
+            fprintf(stderr, "cuzk: the config file: %s\n", cuzk_last_error());
+            return 2;
+        }
         FILE *f = fopen(file, "r");
         if (!f) {
             fprintf(stderr, "cuzk: cannot open the config file %s: %s\n", file, strerror(errno));

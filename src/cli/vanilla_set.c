@@ -41,8 +41,11 @@ static const char *descriptor_of(cuzk_job_kind kind)
 void vanilla_set_free(vanilla_set *v)
 {
     for (size_t i = 0; v->blobs && i < v->n; i++) free(v->blobs[i]);
+    for (size_t i = 0; v->paths && i < v->n; i++) free(v->paths[i]);
     free(v->blobs);
     free(v->lens);
+    free(v->paths);
+    free(v->descriptor);
     memset(v, 0, sizeof *v);
 }
 
@@ -79,14 +82,21 @@ static cuzk_status read_blob(const char *dir, const char *name, size_t max, uint
     if ((uint64_t)sb.st_size > max)
         return cuzk_fail(CUZK_EFORMAT, "%s: %lld bytes, more than the %zu a vanilla proof of this proof type has", path,
                          (long long)sb.st_size, max);
-    return cuzk_read_file(path, data, len);
+    return cuzk_read_file_max(path, max, data, len);
 }
 
 static cuzk_status add_blob(vanilla_set *v, const char *dir, const char *name, size_t max)
 {
     cuzk_status st = read_blob(dir, name, max, &v->blobs[v->n], &v->lens[v->n]);
-    if (!st) v->n++;
-    return st;
+    if (st) return st;
+    size_t n = strlen(dir) + strlen(name) + 2;
+    if (!(v->paths[v->n] = malloc(n))) {
+        free(v->blobs[v->n]);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
+    snprintf(v->paths[v->n], n, "%s/%s", dir, name);
+    v->n++;
+    return CUZK_OK;
 }
 
 static cuzk_status read_post(vanilla_set *v, json_t *top, const char *file, const char *dir)
@@ -111,7 +121,8 @@ static cuzk_status read_post(vanilla_set *v, json_t *top, const char *file, cons
         return cuzk_fail(CUZK_EFORMAT, "%s: \"sectors\" must list 1 to %u sectors", file, info->max_blobs);
     v->blobs = calloc(n, sizeof *v->blobs);
     v->lens = calloc(n, sizeof *v->lens);
-    if (!v->blobs || !v->lens) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    v->paths = calloc(n, sizeof *v->paths);
+    if (!v->blobs || !v->lens || !v->paths) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     size_t max = cuzk_post_sector_proof_bytes((cuzk_post_proof)id);
     for (size_t i = 0; i < n && !st; i++) {
         const char *name = json_string_value(json_object_get(json_array_get(sectors, i), "vanilla_proof"));
@@ -145,7 +156,8 @@ static cuzk_status read_snap(vanilla_set *v, json_t *top, const char *file, cons
                          info->name, info->partitions);
     v->blobs = calloc(parts, sizeof *v->blobs);
     v->lens = calloc(parts, sizeof *v->lens);
-    if (!v->blobs || !v->lens) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    v->paths = calloc(parts, sizeof *v->paths);
+    if (!v->blobs || !v->lens || !v->paths) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     for (unsigned k = 0; k < parts && !st; k++) {
         char name[32];
         snprintf(name, sizeof name, "partition-%u.bin", k);
@@ -170,8 +182,12 @@ cuzk_status vanilla_set_read(vanilla_set *v, cuzk_job_kind kind, const char *dir
                          kind == CUZK_KIND_SNAP ? "snap encode" : "post vanilla");
     if (!S_ISREG(sb.st_mode) || sb.st_size > (1 << 24))
         return cuzk_fail(CUZK_EFORMAT, "%s: not a regular file of at most 16 MiB", file);
-    cuzk_status st = cuzk_read_file(file, &text, &len);
+    cuzk_status st = cuzk_read_file_max(file, 1 << 24, &text, &len);
     if (st) return st;
+    if (!(v->descriptor = strdup(file))) {
+        free(text);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
     json_error_t err;
     json_t *top = json_loadb((const char *)text, len, JSON_REJECT_DUPLICATES, &err);
     free(text);

@@ -17,6 +17,8 @@ typedef struct {
     size_t n;
     uint8_t **blobs; /* n blobs, malloc'd */
     size_t *lens;
+    char **paths;     /* the n blobs' files (malloc'd), for the outputs' checks */
+    char *descriptor; /* its post.json or update.json */
 } vanilla_set;
 
 /* The kinds by their command names ("window-post", "winning-post", "snap"); false for others. */

@@ -375,6 +375,10 @@ static void host_load(load_task *t)
         if (!st && c->vk_path) {
             st = cuzk_groth16_vk_read(&vk, c->vk_path);
             has_vk = !st;
+            if (!st && vk.ic_len != pce.num_inputs)
+                st = cuzk_fail(CUZK_EINVAL, "%s: a verifying key for %zu public inputs, but the circuit %s has %zu",
+                               c->vk_path, vk.ic_len ? vk.ic_len - 1 : 0, c->id,
+                               pce.num_inputs ? pce.num_inputs - 1 : 0);
         } else if (!st) {
             copy_vk(&vk, &params.vk);
             has_vk = vk.ic_len == params.vk.ic_len;

@@ -125,6 +125,9 @@ double cuzk_timeline_origin(const cuzk_timeline *tl);
 void cuzk_json_string(FILE *out, const char *v);
 
 /* ---------------------------------------------------------------- files */
+/* Inputs are regular files only: they are opened without blocking (a FIFO is refused, not
+ * waited on) and checked with fstat before anything is read, so a device (/dev/zero), FIFO or
+ * folder gets a message naming it. */
 typedef struct {
     const uint8_t *data; /* read-only mapping of the whole file (NULL for an empty file) */
     size_t size;
@@ -132,15 +135,26 @@ typedef struct {
 } cuzk_mapped_file;
 cuzk_status cuzk_map_file(cuzk_mapped_file *f, const char *path) CUZK_WARN_UNUSED;
 void cuzk_unmap_file(cuzk_mapped_file *f);
-/* Reads a whole (small) file into a NUL-terminated malloc'd buffer. */
+/* Reads a whole regular file of at most max_bytes into a NUL-terminated malloc'd buffer (a
+ * larger one is refused before it is read). */
+cuzk_status cuzk_read_file_max(const char *path, uint64_t max_bytes, uint8_t **data, size_t *size) CUZK_WARN_UNUSED;
+/* cuzk_read_file_max without a limit but the file's own size. */
 cuzk_status cuzk_read_file(const char *path, uint8_t **data, size_t *size) CUZK_WARN_UNUSED;
+/* Checks without reading (and without blocking) that path is a regular file of at most
+ * max_bytes, for readers that open the file themselves. */
+cuzk_status cuzk_check_input_file(const char *path, uint64_t max_bytes) CUZK_WARN_UNUSED;
 
-/* An output file written under a temporary name and renamed into place only on commit, so a
- * failed run never leaves a partial file behind. */
+/* An output file. A regular file (or a missing one) is replaced through a temporary in its
+ * folder (PATH.tmp.PID), renamed into place only on commit, so a failed run never leaves a
+ * partial file behind; a symbolic link is followed (its target replaced, the link kept; a
+ * dangling one is refused). A character device or FIFO (/dev/null, /dev/stdout, a pipe) is
+ * written in place, and a failed write there (ENOSPC on /dev/full) fails the commit. A folder
+ * or other node is refused. */
 typedef struct {
     FILE *fp;
-    char *path;
-    char *tmp_path;
+    char *path;     /* as given, for messages */
+    char *tmp_path; /* NULL when written in place */
+    char *dest;     /* what the temporary is renamed to */
 } cuzk_out_file;
 cuzk_status cuzk_out_open(cuzk_out_file *f, const char *path) CUZK_WARN_UNUSED;
 cuzk_status cuzk_out_write(cuzk_out_file *f, const void *data, size_t n) CUZK_WARN_UNUSED;
