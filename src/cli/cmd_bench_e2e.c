@@ -10,6 +10,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin_c1.h"
@@ -114,6 +115,19 @@ int cli_bench_e2e(int argc, char **argv)
     }
     if (!st) cuzk_porep_circuit_id(circuit, proof_type);
 
+    /* the outputs checked before the work (not an input, a writable folder), written together */
+    cli_outputs *outs = st ? NULL : cli_outputs_new();
+    if (!st && !outs) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    int out_proof = -1, out_inputs = -1;
+    if (!st) {
+        for (int i = 0; i < npaths; i++) cli_outputs_input(outs, "c1", paths[i]);
+        cli_outputs_input(outs, "params", params);
+        cli_outputs_input(outs, "vk", vk);
+        cli_outputs_cache(outs, "pce", pce);
+        if (proof_path) out_proof = cli_outputs_add(outs, "proof", proof_path);
+        if (inputs_path) out_inputs = cli_outputs_add(outs, "inputs", inputs_path);
+        st = cli_outputs_check(outs);
+    }
     cuzk_engine *e = NULL;
     double t0 = cuzk_now(), t_start = 0;
     if (!st) st = cli_engine_create(&e, use_gpu, NULL);
@@ -179,9 +193,10 @@ int cli_bench_e2e(int argc, char **argv)
 
     const cuzk_job_result *last = &jobs[nsec - 1].r;
     if (last->state == CUZK_JOB_COMPLETED) {
-        if (!st && proof_path) st = cuzk_write_file_atomic(proof_path, last->proof, last->proof_len);
+        if (!st && proof_path) st = cli_outputs_write(outs, out_proof, last->proof, last->proof_len);
         if (!st && inputs_path)
-            st = cuzk_inputs_json_write(inputs_path, last->inputs, last->partitions, last->ninputs, true);
+            st = cli_outputs_write_inputs(outs, out_inputs, last->inputs, last->partitions, last->ninputs, true);
+        if (!st) st = cli_outputs_commit(outs);
         if (st) rc = cli_error(me);
     }
     if (!rc) rc = failed ? 1 : 0;
@@ -189,6 +204,7 @@ out:
     for (size_t i = 0; jobs && i < nsec; i++) cuzk_job_result_free(&jobs[i].r);
     free(jobs);
     cuzk_engine_destroy(e);
+    cli_outputs_free(outs);
     for (int i = 0; i < npaths; i++) cuzk_unmap_file(&files[i]);
     free(list);
     return rc;

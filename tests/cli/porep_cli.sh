@@ -73,6 +73,8 @@ expect_ok "bench e2e's proof" "$CUZK" verify porep --c1 t/c1.json --vk "$V" --pr
 expect_fail "bench e2e --sectors 0" 2 "sectors 1..10000" "$CUZK" bench e2e --c1 s/c1.json --params "$P" --sectors 0
 expect_fail "bench e2e without params" 2 "missing required option --params" "$CUZK" bench e2e --c1 s/c1.json
 expect_fail "bench e2e of a missing C1" 1 "nope.json" "$CUZK" bench e2e --c1 s/c1.json,nope.json --params "$P"
+expect_fail "bench e2e --proof over the parameters" 1 "is the input file given as --params" "$CUZK" bench e2e \
+  --c1 s/c1.json --params "$P" --proof "$P"
 
 # bad C1 files: nothing written
 python3 - <<'PY'
