@@ -78,16 +78,38 @@ static cuzk_status read_points(reader *r, const char *section, size_t n, int g2,
     return CUZK_OK;
 }
 
+/* A key element: checked (curve and subgroup), and never the point at infinity: the
+ * verifier's pairings with alpha, beta, gamma and delta must be non-trivial (with gamma_g2 at
+ * infinity, A = alpha, B = beta + delta, C = alpha verifies for every input), and the
+ * prover's beta_g1 and delta_g1 are no less part of the key. */
 static cuzk_status read_point(reader *r, const char *name, int g2, void *out)
 {
     size_t psize = g2 ? G2_BYTES : G1_BYTES;
     if (r->size - r->pos < psize)
         return cuzk_fail(CUZK_EFORMAT, "%s: truncated at offset %zu: missing %s (file is %zu bytes)", r->path, r->pos,
                          name, r->size);
-    cuzk_status st = g2 ? cuzk_g2_decode(out, r->data + r->pos, psize, CUZK_POINT_CHECKED)
-                        : cuzk_g1_decode(out, r->data + r->pos, psize, CUZK_POINT_CHECKED);
+    int flags = CUZK_POINT_CHECKED | CUZK_POINT_NO_INFINITY;
+    cuzk_status st =
+        g2 ? cuzk_g2_decode(out, r->data + r->pos, psize, flags) : cuzk_g1_decode(out, r->data + r->pos, psize, flags);
     if (st) return cuzk_fail_context(st, "%s: %s at offset %zu", r->path, name, r->pos);
     r->pos += psize;
+    return CUZK_OK;
+}
+
+/* delta_g2 = +-gamma_g2 lets C absorb the input term (C = -IC(x) with A = alpha, B = beta):
+ * the key of a phase-2 setup nobody contributed to, where both are the generator. */
+static cuzk_status check_gamma_delta(const reader *r, const cuzk_groth16_vk *vk)
+{
+    blst_p2 neg;
+    blst_p2_from_affine(&neg, &vk->gamma_g2);
+    blst_p2_cneg(&neg, 1);
+    blst_p2_affine gamma_neg;
+    blst_p2_to_affine(&gamma_neg, &neg);
+    if (blst_p2_affine_is_equal(&vk->delta_g2, &vk->gamma_g2) || blst_p2_affine_is_equal(&vk->delta_g2, &gamma_neg))
+        return cuzk_fail(CUZK_EFORMAT,
+                         "%s: delta_g2 (offset 672) equals gamma_g2 or its negation: such a key accepts forged "
+                         "proofs",
+                         r->path);
     return CUZK_OK;
 }
 
@@ -99,7 +121,7 @@ static cuzk_status parse_vk(reader *r, cuzk_groth16_vk *vk)
     if ((st = read_point(r, "alpha_g1", 0, &vk->alpha_g1)) || (st = read_point(r, "beta_g1", 0, &vk->beta_g1)) ||
         (st = read_point(r, "beta_g2", 1, &vk->beta_g2)) || (st = read_point(r, "gamma_g2", 1, &vk->gamma_g2)) ||
         (st = read_point(r, "delta_g1", 0, &vk->delta_g1)) || (st = read_point(r, "delta_g2", 1, &vk->delta_g2)) ||
-        (st = read_u32(r, "ic", &n)))
+        (st = check_gamma_delta(r, vk)) || (st = read_u32(r, "ic", &n)))
         return st;
     void *ic;
     st = read_points(r, "ic", n, 0, CUZK_POINT_CHECKED | CUZK_POINT_NO_INFINITY, &ic);
