@@ -56,6 +56,11 @@ static inline unsigned cuzk_log2_ceil(uint64_t n)
     return k;
 }
 
+/* Exact decimal parsing: digits only (no sign, space or other character), at most 2^64 - 1;
+ * overflow is an error, never a clamp. CUZK_EINVAL with a message the caller prefixes with
+ * the option or field. */
+cuzk_status cuzk_u64_parse(const char *s, uint64_t *out) CUZK_WARN_UNUSED;
+
 /* ---------------------------------------------------------------- thread pools */
 /* A pool of worker threads. Library code runs its parallel loops on the calling thread's
  * current pool (cuzk_pool_bind), so whoever calls into the library decides how many threads
