@@ -123,6 +123,9 @@ static cuzk_status parse_vk(reader *r, cuzk_groth16_vk *vk)
         (st = read_point(r, "delta_g1", 0, &vk->delta_g1)) || (st = read_point(r, "delta_g2", 1, &vk->delta_g2)) ||
         (st = check_gamma_delta(r, vk)) || (st = read_u32(r, "ic", &n)))
         return st;
+    if (n == 0)
+        return cuzk_fail(CUZK_EFORMAT, "%s: ic has no points at offset %zu (a key has one for ONE and one per input)",
+                         r->path, r->pos - 4);
     void *ic;
     st = read_points(r, "ic", n, 0, CUZK_POINT_CHECKED | CUZK_POINT_NO_INFINITY, &ic);
     if (st) return st;
@@ -162,15 +165,13 @@ cuzk_status cuzk_groth16_vk_read(cuzk_groth16_vk *vk, const char *path)
     return st;
 }
 
-cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags)
+cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params *p, const uint8_t *data, size_t size, const char *path,
+                                      int flags)
 {
     memset(p, 0, sizeof *p);
-    cuzk_mapped_file f;
-    cuzk_status st = cuzk_map_file(&f, path);
-    if (st) return st;
-    reader r = {f.data, f.size, 0, path};
+    reader r = {data, size, 0, path};
     int qflags = (flags & CUZK_PARAMS_UNCHECKED ? CUZK_POINT_UNCHECKED : CUZK_POINT_CHECKED) | CUZK_POINT_NO_INFINITY;
-    st = parse_vk(&r, &p->vk);
+    cuzk_status st = parse_vk(&r, &p->vk);
     const char *names[5] = {"h", "l", "a", "b_g1", "b_g2"};
     void **dst[5] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1, (void **)&p->b_g2};
     size_t *lens[5] = {&p->h_len, &p->l_len, &p->a_len, &p->b_g1_len, &p->b_g2_len};
@@ -185,8 +186,18 @@ cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, i
                        r.size - r.pos, r.pos);
     if (!st && p->b_g1_len != p->b_g2_len)
         st = cuzk_fail(CUZK_EFORMAT, "%s: b_g1 has %zu points but b_g2 has %zu", path, p->b_g1_len, p->b_g2_len);
-    cuzk_unmap_file(&f);
     if (st) cuzk_groth16_params_free(p);
+    return st;
+}
+
+cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags)
+{
+    memset(p, 0, sizeof *p);
+    cuzk_mapped_file f;
+    cuzk_status st = cuzk_map_file(&f, path);
+    if (st) return st;
+    st = cuzk_groth16_params_parse(p, f.data, f.size, path, flags);
+    cuzk_unmap_file(&f);
     return st;
 }
 

@@ -383,6 +383,11 @@ static void test_degenerate_vk(void)
     blst_p2_to_affine(&neg, &t);
     cuzk_g2_encode(bad + 672, &neg, false);
     CHECK_FAILS(cuzk_groth16_vk_parse(&vk, bad, n, &used), CUZK_EFORMAT);
+    /* no IC points at all (not even ONE's) */
+    memcpy(bad, enc, 868);
+    memset(bad + 864, 0, 4);
+    CHECK_FAILS(cuzk_groth16_vk_parse(&vk, bad, 868, &used), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "ic has no points") != NULL);
     /* the same key inside a parameter file */
     char dir[] = "/tmp/cuzk-vk-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);

@@ -43,6 +43,9 @@ enum {
 /* Reads a .params file (mmap, parallel decode). Every count is checked against the file size
  * before use; errors name the section and byte offset. */
 cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags) CUZK_WARN_UNUSED;
+/* The same from a file's bytes in memory (name is what messages call it). */
+cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params *p, const uint8_t *data, size_t size, const char *name,
+                                      int flags) CUZK_WARN_UNUSED;
 cuzk_status cuzk_groth16_params_write(const cuzk_groth16_params *p, const char *path) CUZK_WARN_UNUSED;
 void cuzk_groth16_params_free(cuzk_groth16_params *p);
 
