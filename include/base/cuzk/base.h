@@ -60,6 +60,8 @@ static inline unsigned cuzk_log2_ceil(uint64_t n)
  * overflow is an error, never a clamp. CUZK_EINVAL with a message the caller prefixes with
  * the option or field. */
 cuzk_status cuzk_u64_parse(const char *s, uint64_t *out) CUZK_WARN_UNUSED;
+/* Exactly n such integers separated by sep ("8-8-2" with '-'), into out[0 .. n). */
+cuzk_status cuzk_u64_list_parse(const char *s, char sep, uint64_t *out, size_t n) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- thread pools */
 /* A pool of worker threads. Library code runs its parallel loops on the calling thread's
