@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and tests need, only those that are missing.
-# Runs apt-get directly as root, through sudo otherwise.
+# Runs apt-get directly as root, through sudo otherwise. `install-deps.sh fuzz` adds clang and
+# its libFuzzer runtime (`make fuzz`).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libjansson-dev libxxhash-dev libssl-dev libinih-dev libgrpc-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev python3-grpcio nodejs npm openssl ca-certificates)
+if [ "${1:-}" = fuzz ]; then
+  pkgs+=(clang-14 libclang-rt-14-dev)
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -71,22 +71,21 @@ int cli_missing(const char *cmd, const char *opt)
 
 int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
 {
-    char *end;
+    uint64_t v;
     if (!strncmp(s, "2^", 2)) {
-        unsigned long e = strtoul(s + 2, &end, 10);
-        if (s[2] >= '0' && s[2] <= '9' && !*end && e < 64) {
-            *out = (uint64_t)1 << e;
+        if (!cuzk_u64_parse(s + 2, &v) && v < 64) {
+            *out = (uint64_t)1 << v;
             return 0;
         }
-    } else if (*s >= '0' && *s <= '9') {
-        unsigned long long v = strtoull(s, &end, 10);
-        if (!*end) {
-            *out = v;
-            return 0;
-        }
+        fprintf(stderr, "cuzk %s: --%s expects 2^K with K below 64, got '%s'\n", cmd, opt, s);
+        return 2;
     }
-    fprintf(stderr, "cuzk %s: --%s expects a non-negative integer, got '%s'\n", cmd, opt, s);
-    return 2;
+    if (cuzk_u64_parse(s, &v)) {
+        fprintf(stderr, "cuzk %s: --%s expects a non-negative integer: %s\n", cmd, opt, cuzk_last_error());
+        return 2;
+    }
+    *out = v;
+    return 0;
 }
 
 int cli_threads(const char *cmd, const char *s)

@@ -19,8 +19,8 @@ typedef struct {
 int cli_parse(int argc, char **argv, const char *usage, const cli_opt *opts, int nopts, bool *done);
 /* Reports a missing required option; returns 2. */
 int cli_missing(const char *cmd, const char *opt);
-/* Parses an unsigned number (decimal, or 2^K) into *out; prints an error and returns 2 when
- * it is not one, 0 otherwise. */
+/* Parses an unsigned number (decimal, or 2^K) exactly into *out; prints an error naming the
+ * option and returns 2 when it is not one or does not fit 64 bits, 0 otherwise. */
 int cli_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
 /* Applies --threads when given (0 = all CPUs): the CLI pool is remade with that many
  * threads; returns 0, 2 (usage) or 1. */

@@ -67,11 +67,12 @@ static cuzk_status write_json(const char *path, const cuzk_post_proof_info *pi, 
                                 "\"%s\",\n  \"randomness\": \"%s\",\n  \"partition_index\": %llu,\n  \"sectors\": [",
                                 (int)pi->id, pi->name, kind, hex, (unsigned long long)k);
     for (size_t i = 0; i < n; i++) {
+        char id[SECTOR_ID_JSON_MAX];
+        sector_id_json(id, s[i].pub.sector_id); /* above 2^63 - 1 a string: jansson reads it back */
         cuzk_hex_encode(hex, s[i].pub.comm_r, 32);
-        o += (size_t)snprintf(
-            buf + o, cap - o,
-            "%s\n    {\"sector_id\": %llu, \"comm_r\": \"%s\", \"vanilla_proof\": \"vanilla-%zu.bin\"}", i ? "," : "",
-            (unsigned long long)s[i].pub.sector_id, hex, i);
+        o += (size_t)snprintf(buf + o, cap - o,
+                              "%s\n    {\"sector_id\": %s, \"comm_r\": \"%s\", \"vanilla_proof\": \"vanilla-%zu.bin\"}",
+                              i ? "," : "", id, hex, i);
     }
     o += (size_t)snprintf(buf + o, cap - o, "\n  ]\n}\n");
     cuzk_status st = cuzk_write_file_atomic(path, buf, o);

@@ -40,11 +40,15 @@ cuzk_status cuzk_pce_record(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline 
 cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl)
 {
     cuzk_status st;
-    if (access(path, F_OK) == 0) {
+    bool record = access(path, F_OK) != 0;
+    if (!record) {
         int span = cuzk_span_begin(tl, "load precompiled circuit");
         st = cuzk_pce_load(pce, path);
         cuzk_span_end(tl, span);
-    } else {
+        /* a file of an older format version is recorded again in place */
+        record = st == CUZK_EUNSUPPORTED;
+    }
+    if (record) {
         st = cuzk_pce_record(c, pce, tl);
         if (!st) st = cuzk_pce_save(pce, path);
     }

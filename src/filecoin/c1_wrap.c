@@ -186,7 +186,7 @@ cuzk_status cuzk_c1_parse_any(cuzk_c1 **out, const uint8_t *json, size_t len, in
     TRY(cuzk_c1_unwrap(json, len, &inner, &inner_len, &num, &size));
     cuzk_status st = cuzk_c1_parse(out, inner, inner_len);
     free(inner);
-    if (st != CUZK_OK) return cuzk_fail_context(st, "Phase1Out (decoded): ");
+    if (st != CUZK_OK) return cuzk_fail_context(st, "Phase1Out (decoded)");
     if (size != (*out)->info->sector_size) {
         st = cuzk_fail(CUZK_EFORMAT, "SectorSize %llu does not match registered_proof %s (%llu bytes)",
                        (unsigned long long)size, (*out)->info->name, (unsigned long long)(*out)->info->sector_size);
@@ -206,6 +206,6 @@ cuzk_status cuzk_c1_parse_file(cuzk_c1 **out, const char *path, int64_t *sector_
     TRY(cuzk_map_file(&f, path));
     cuzk_status st = cuzk_c1_parse_any(out, f.data, f.size, sector_num, NULL);
     cuzk_unmap_file(&f);
-    if (st != CUZK_OK) return cuzk_fail_context(st, "%s: ", path);
+    if (st != CUZK_OK) return cuzk_fail_context(st, "%s", path);
     return CUZK_OK;
 }

@@ -55,15 +55,17 @@ static cuzk_status porep_test_open(cuzk_circuit *c, const char *args)
     c->state = st;
     st->proof = CUZK_SEAL_PROOF_COUNT;
     char shape[32];
-    unsigned long long nodes;
-    unsigned layers, challenges;
-    char tail;
-    if (sscanf(args, "%31[0-9-]:%llu:%u:%u%c", shape, &nodes, &layers, &challenges, &tail) != 4)
+    const char *colon = strchr(args, ':');
+    uint64_t v[3]; /* nodes, layers, challenges: exact, never clamped */
+    if (!colon || colon == args || (size_t)(colon - args) >= sizeof shape ||
+        cuzk_u64_list_parse(colon + 1, ':', v, 3) || v[1] > UINT32_MAX || v[2] > UINT32_MAX)
         return cuzk_fail(CUZK_EINVAL,
                          "circuit '%s': expected porep-test:SHAPE:NODES:LAYERS:CHALLENGES, e.g. "
                          "porep-test:8-0-0:8:2:1",
                          c->name);
-    cuzk_status s = cuzk_porep_shape_parse(&st->shape, shape, nodes, layers, challenges);
+    memcpy(shape, args, (size_t)(colon - args));
+    shape[colon - args] = 0;
+    cuzk_status s = cuzk_porep_shape_parse(&st->shape, shape, v[0], (unsigned)v[1], (unsigned)v[2]);
     return s ? cuzk_fail_context(s, "circuit '%s'", c->name) : CUZK_OK;
 }
 

@@ -73,15 +73,19 @@ static cuzk_status test_open(cuzk_circuit *c, const char *args)
     if (!st) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     c->state = st;
     st->proof = CUZK_POST_PROOF_COUNT;
-    char shape[32], tail;
-    unsigned long long leaves;
-    unsigned sectors, challenges;
-    if (sscanf(args, "%31[0-9-]:%llu:%u:%u%c", shape, &leaves, &sectors, &challenges, &tail) != 4)
+    char shape[32];
+    const char *colon = strchr(args, ':');
+    uint64_t v[3]; /* leaves, sectors, challenges: exact, never clamped */
+    if (!colon || colon == args || (size_t)(colon - args) >= sizeof shape || cuzk_u64_list_parse(colon + 1, ':', v, 3))
         return cuzk_fail(
             CUZK_EINVAL,
             "circuit '%s': expected post-test:SHAPE:LEAVES:SECTORS:CHALLENGES, e.g. post-test:8-0-0:64:3:5", c->name);
-    if (sectors < 1 || sectors > 100000 || challenges < 1 || challenges > 1000)
+    memcpy(shape, args, (size_t)(colon - args));
+    shape[colon - args] = 0;
+    uint64_t leaves = v[0];
+    if (v[1] < 1 || v[1] > 100000 || v[2] < 1 || v[2] > 1000)
         return cuzk_fail(CUZK_EINVAL, "circuit '%s': SECTORS must be 1..100000 and CHALLENGES 1..1000", c->name);
+    unsigned sectors = (unsigned)v[1], challenges = (unsigned)v[2];
     /* the tree shape rules are PoRep's (tree R has the same shapes) */
     cuzk_porep_shape ps;
     cuzk_status rc = cuzk_porep_shape_parse(&ps, shape, leaves, 2, 1);

@@ -48,10 +48,10 @@ static unsigned log2_exact(uint64_t x, unsigned base_bits)
 cuzk_status cuzk_porep_shape_parse(cuzk_porep_shape *out, const char *tree_shape, uint64_t nodes, unsigned layers,
                                    unsigned challenges)
 {
-    unsigned base, sub, top;
-    char tail;
-    if (sscanf(tree_shape, "%u-%u-%u%c", &base, &sub, &top, &tail) != 3)
+    uint64_t arity[3];
+    if (cuzk_u64_list_parse(tree_shape, '-', arity, 3) || arity[0] > 8 || arity[1] > 64 || arity[2] > 64)
         return cuzk_fail(CUZK_EINVAL, "tree shape '%s' is not like 8-0-0", tree_shape);
+    unsigned base = (unsigned)arity[0], sub = (unsigned)arity[1], top = (unsigned)arity[2];
     if (base != 2 && base != 4 && base != 8)
         return cuzk_fail(CUZK_EINVAL, "tree shape '%s': the base arity must be 2, 4 or 8", tree_shape);
     unsigned base_bits = base == 2 ? 1 : base == 4 ? 2 : 3;

@@ -67,7 +67,7 @@ void *exec_dev::alloc(size_t bytes)
         size_t fr = 0, tot = 0;
         cudaMemGetInfo(&fr, &tot);
         check(e, "allocation");
-        cuzk_fail_context(err, "device allocation of %zu bytes (%zu of %zu free): ", bytes, fr, tot);
+        cuzk_fail_context(err, "device allocation of %zu bytes (%zu of %zu free)", bytes, fr, tot);
         return NULL;
     }
     return p;

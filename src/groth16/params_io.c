@@ -78,16 +78,38 @@ static cuzk_status read_points(reader *r, const char *section, size_t n, int g2,
     return CUZK_OK;
 }
 
+/* A key element: checked (curve and subgroup), and never the point at infinity: the
+ * verifier's pairings with alpha, beta, gamma and delta must be non-trivial (with gamma_g2 at
+ * infinity, A = alpha, B = beta + delta, C = alpha verifies for every input), and the
+ * prover's beta_g1 and delta_g1 are no less part of the key. */
 static cuzk_status read_point(reader *r, const char *name, int g2, void *out)
 {
     size_t psize = g2 ? G2_BYTES : G1_BYTES;
     if (r->size - r->pos < psize)
         return cuzk_fail(CUZK_EFORMAT, "%s: truncated at offset %zu: missing %s (file is %zu bytes)", r->path, r->pos,
                          name, r->size);
-    cuzk_status st = g2 ? cuzk_g2_decode(out, r->data + r->pos, psize, CUZK_POINT_CHECKED)
-                        : cuzk_g1_decode(out, r->data + r->pos, psize, CUZK_POINT_CHECKED);
+    int flags = CUZK_POINT_CHECKED | CUZK_POINT_NO_INFINITY;
+    cuzk_status st =
+        g2 ? cuzk_g2_decode(out, r->data + r->pos, psize, flags) : cuzk_g1_decode(out, r->data + r->pos, psize, flags);
     if (st) return cuzk_fail_context(st, "%s: %s at offset %zu", r->path, name, r->pos);
     r->pos += psize;
+    return CUZK_OK;
+}
+
+/* delta_g2 = +-gamma_g2 lets C absorb the input term (C = -IC(x) with A = alpha, B = beta):
+ * the key of a phase-2 setup nobody contributed to, where both are the generator. */
+static cuzk_status check_gamma_delta(const reader *r, const cuzk_groth16_vk *vk)
+{
+    blst_p2 neg;
+    blst_p2_from_affine(&neg, &vk->gamma_g2);
+    blst_p2_cneg(&neg, 1);
+    blst_p2_affine gamma_neg;
+    blst_p2_to_affine(&gamma_neg, &neg);
+    if (blst_p2_affine_is_equal(&vk->delta_g2, &vk->gamma_g2) || blst_p2_affine_is_equal(&vk->delta_g2, &gamma_neg))
+        return cuzk_fail(CUZK_EFORMAT,
+                         "%s: delta_g2 (offset 672) equals gamma_g2 or its negation: such a key accepts forged "
+                         "proofs",
+                         r->path);
     return CUZK_OK;
 }
 
@@ -99,8 +121,11 @@ static cuzk_status parse_vk(reader *r, cuzk_groth16_vk *vk)
     if ((st = read_point(r, "alpha_g1", 0, &vk->alpha_g1)) || (st = read_point(r, "beta_g1", 0, &vk->beta_g1)) ||
         (st = read_point(r, "beta_g2", 1, &vk->beta_g2)) || (st = read_point(r, "gamma_g2", 1, &vk->gamma_g2)) ||
         (st = read_point(r, "delta_g1", 0, &vk->delta_g1)) || (st = read_point(r, "delta_g2", 1, &vk->delta_g2)) ||
-        (st = read_u32(r, "ic", &n)))
+        (st = check_gamma_delta(r, vk)) || (st = read_u32(r, "ic", &n)))
         return st;
+    if (n == 0)
+        return cuzk_fail(CUZK_EFORMAT, "%s: ic has no points at offset %zu (a key has one for ONE and one per input)",
+                         r->path, r->pos - 4);
     void *ic;
     st = read_points(r, "ic", n, 0, CUZK_POINT_CHECKED | CUZK_POINT_NO_INFINITY, &ic);
     if (st) return st;
@@ -140,15 +165,13 @@ cuzk_status cuzk_groth16_vk_read(cuzk_groth16_vk *vk, const char *path)
     return st;
 }
 
-cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags)
+cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params *p, const uint8_t *data, size_t size, const char *path,
+                                      int flags)
 {
     memset(p, 0, sizeof *p);
-    cuzk_mapped_file f;
-    cuzk_status st = cuzk_map_file(&f, path);
-    if (st) return st;
-    reader r = {f.data, f.size, 0, path};
+    reader r = {data, size, 0, path};
     int qflags = (flags & CUZK_PARAMS_UNCHECKED ? CUZK_POINT_UNCHECKED : CUZK_POINT_CHECKED) | CUZK_POINT_NO_INFINITY;
-    st = parse_vk(&r, &p->vk);
+    cuzk_status st = parse_vk(&r, &p->vk);
     const char *names[5] = {"h", "l", "a", "b_g1", "b_g2"};
     void **dst[5] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1, (void **)&p->b_g2};
     size_t *lens[5] = {&p->h_len, &p->l_len, &p->a_len, &p->b_g1_len, &p->b_g2_len};
@@ -163,8 +186,18 @@ cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, i
                        r.size - r.pos, r.pos);
     if (!st && p->b_g1_len != p->b_g2_len)
         st = cuzk_fail(CUZK_EFORMAT, "%s: b_g1 has %zu points but b_g2 has %zu", path, p->b_g1_len, p->b_g2_len);
-    cuzk_unmap_file(&f);
     if (st) cuzk_groth16_params_free(p);
+    return st;
+}
+
+cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags)
+{
+    memset(p, 0, sizeof *p);
+    cuzk_mapped_file f;
+    cuzk_status st = cuzk_map_file(&f, path);
+    if (st) return st;
+    st = cuzk_groth16_params_parse(p, f.data, f.size, path, flags);
+    cuzk_unmap_file(&f);
     return st;
 }
 

@@ -7,9 +7,19 @@
 #include "hash_internal.h"
 
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <immintrin.h>
 
-bool cuzk_sha256_have_shani(void) { return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1"); }
+/* CPUID rather than __builtin_cpu_supports, which clang does not know "sha" in: SSE4.1 is
+ * leaf 1 ECX bit 19, SHA leaf 7 (subleaf 0) EBX bit 29. */
+bool cuzk_sha256_have_shani(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19))) return false;
+    if (__get_cpuid_max(0, NULL) < 7) return false;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & (1u << 29)) != 0;
+}
 
 /* Four rounds: message words m (already scheduled) plus K[4g .. 4g+3]. */
 #define QROUNDS(m, g)                                                                     \

@@ -1,4 +1,5 @@
 /* The precompiled circuit: compression, evaluation, file format (include/cuzk/pce.h). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,8 +156,10 @@ void cuzk_pce_evaluate(const cuzk_pce *p, const cuzk_fr *input, const cuzk_fr *a
 
 /* ---------------------------------------------------------------- file */
 
+/* Version 2: the checksum covers the header (all but the checksum itself) as well as the body;
+ * version 1 left the counts outside it. */
 #define PCE_MAGIC "CUZKPCE1"
-#define PCE_VERSION 1u
+#define PCE_VERSION 2u
 #define PCE_HEADER 64
 
 typedef struct {
@@ -165,6 +168,7 @@ typedef struct {
     uint64_t num_constraints, num_inputs, num_aux, ncoeffs, nmarks, checksum;
 } pce_header;
 _Static_assert(sizeof(pce_header) == PCE_HEADER, "PCE header is 64 bytes");
+#define PCE_HASHED_HEADER offsetof(pce_header, checksum)
 
 typedef struct {
     char label[48];
@@ -194,7 +198,11 @@ static int layout(const cuzk_pce *p, const uint64_t nnz[3], section s[16])
     return n;
 }
 
-cuzk_status cuzk_pce_save(const cuzk_pce *p, const char *path)
+typedef cuzk_status (*pce_sink)(void *ctx, const void *data, size_t n);
+
+/* The file's bytes, in order, through put: header, nnz, sections, marks. Labels are written up
+ * to their NUL and zero-padded, so equal circuits give equal files. */
+static cuzk_status pce_emit(const cuzk_pce *p, pce_sink put, void *ctx)
 {
     uint64_t nnz[3] = {p->nnz[0], p->nnz[1], p->nnz[2]};
     section s[16];
@@ -202,30 +210,100 @@ cuzk_status cuzk_pce_save(const cuzk_pce *p, const char *path)
     pce_mark_disk *marks = calloc(p->nmarks + 1, sizeof *marks);
     if (!marks) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     for (size_t i = 0; i < p->nmarks; i++) {
-        memcpy(marks[i].label, p->marks[i].label, sizeof marks[i].label);
+        strncpy(marks[i].label, p->marks[i].label, sizeof marks[i].label - 1);
         marks[i].constraint = p->marks[i].constraint;
         marks[i].input = p->marks[i].input;
         marks[i].aux = p->marks[i].aux;
     }
+    pce_header hd;
+    memset(&hd, 0, sizeof hd);
+    memcpy(hd.magic, PCE_MAGIC, 8);
+    hd.version = PCE_VERSION;
+    hd.num_constraints = p->num_constraints;
+    hd.num_inputs = p->num_inputs;
+    hd.num_aux = p->num_aux;
+    hd.ncoeffs = p->ncoeffs;
+    hd.nmarks = p->nmarks;
     XXH64_state_t *h = XXH64_createState();
+    if (!h) {
+        free(marks);
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    }
     XXH64_reset(h, 0);
+    XXH64_update(h, &hd, PCE_HASHED_HEADER);
     XXH64_update(h, nnz, sizeof nnz);
     for (int i = 0; i < ns; i++) XXH64_update(h, s[i].ptr, s[i].bytes);
     XXH64_update(h, marks, p->nmarks * sizeof *marks);
-    pce_header hd = {PCE_MAGIC,  PCE_VERSION, 0,         p->num_constraints, p->num_inputs,
-                     p->num_aux, p->ncoeffs,  p->nmarks, XXH64_digest(h)};
-    memcpy(hd.magic, PCE_MAGIC, 8);
+    hd.checksum = XXH64_digest(h);
     XXH64_freeState(h);
+    cuzk_status st = put(ctx, &hd, sizeof hd);
+    if (!st) st = put(ctx, nnz, sizeof nnz);
+    for (int i = 0; i < ns && !st; i++) st = put(ctx, s[i].ptr, s[i].bytes);
+    if (!st) st = put(ctx, marks, p->nmarks * sizeof *marks);
+    free(marks);
+    return st;
+}
+
+static cuzk_status put_file(void *ctx, const void *data, size_t n) { return cuzk_out_write(ctx, data, n); }
+
+cuzk_status cuzk_pce_save(const cuzk_pce *p, const char *path)
+{
     cuzk_out_file f;
     cuzk_status st = cuzk_out_open(&f, path);
-    if (!st) st = cuzk_out_write(&f, &hd, sizeof hd);
-    if (!st) st = cuzk_out_write(&f, nnz, sizeof nnz);
-    for (int i = 0; i < ns && !st; i++) st = cuzk_out_write(&f, s[i].ptr, s[i].bytes);
-    if (!st) st = cuzk_out_write(&f, marks, p->nmarks * sizeof *marks);
-    free(marks);
+    if (st) return st;
+    st = pce_emit(p, put_file, &f);
     if (!st) return cuzk_out_commit(&f);
-    if (f.fp) cuzk_out_abort(&f);
+    cuzk_out_abort(&f);
     return st;
+}
+
+typedef struct {
+    uint8_t *buf;
+    size_t len, cap;
+} mem_sink;
+
+static cuzk_status put_mem(void *ctx, const void *data, size_t n)
+{
+    mem_sink *m = ctx;
+    if (n > m->cap - m->len) {
+        size_t cap = m->cap ? m->cap : 4096;
+        while (n > cap - m->len) {
+            if (cap > SIZE_MAX / 2) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+            cap *= 2;
+        }
+        uint8_t *b = realloc(m->buf, cap);
+        if (!b) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+        m->buf = b;
+        m->cap = cap;
+    }
+    if (n) memcpy(m->buf + m->len, data, n);
+    m->len += n;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_pce_encode(const cuzk_pce *p, uint8_t **out, size_t *len)
+{
+    mem_sink m = {NULL, 0, 0};
+    cuzk_status st = pce_emit(p, put_mem, &m);
+    if (st) {
+        free(m.buf);
+        m.buf = NULL;
+        m.len = 0;
+    }
+    *out = m.buf;
+    *len = m.len;
+    return st;
+}
+
+/* A stored coefficient is Montgomery limbs; below r as an integer, or blst's arithmetic on it
+ * is not field arithmetic. */
+static bool limbs_below_r(const cuzk_fr *x)
+{
+    for (int i = 31; i >= 0; i--) {
+        uint8_t b = (uint8_t)(x->l[i / 8] >> (8 * (i % 8)));
+        if (b != CUZK_FR_MODULUS_LE[i]) return b < CUZK_FR_MODULUS_LE[i];
+    }
+    return false;
 }
 
 static cuzk_status validate(const cuzk_pce *p, const char *path)
@@ -252,57 +330,113 @@ static cuzk_status validate(const cuzk_pce *p, const char *path)
     cuzk_fr_neg(&minus_one, &CUZK_FR_ONE);
     if (p->ncoeffs < 2 || !cuzk_fr_eq(&p->coeffs[0], &CUZK_FR_ONE) || !cuzk_fr_eq(&p->coeffs[1], &minus_one))
         return cuzk_fail(CUZK_EFORMAT, "%s: the coefficient table does not start with 1, -1", path);
+    for (size_t i = 0; i < p->ncoeffs; i++)
+        if (!limbs_below_r(&p->coeffs[i]))
+            return cuzk_fail(CUZK_EFORMAT, "%s: coefficient %zu is not a field element below r", path, i);
+    const cuzk_cs_mark_t *prev = NULL;
+    for (size_t i = 0; i < p->nmarks; prev = &p->marks[i], i++) {
+        const cuzk_cs_mark_t *m = &p->marks[i];
+        if (m->constraint > p->num_constraints || m->input > p->num_inputs || m->aux > p->num_aux ||
+            (prev && (m->constraint < prev->constraint || m->input < prev->input || m->aux < prev->aux)))
+            return cuzk_fail(CUZK_EFORMAT,
+                             "%s: mark %zu (at constraint %zu, input %zu, aux %zu) is not within the circuit's %zu, "
+                             "%zu, %zu after the mark before it",
+                             path, i, m->constraint, m->input, m->aux, p->num_constraints, p->num_inputs, p->num_aux);
+    }
     return CUZK_OK;
 }
 
-cuzk_status cuzk_pce_load(cuzk_pce *p, const char *path)
+/* The densities the file holds must be the ones its matrices give (no bit beyond the
+ * variables, none missing, none extra). */
+static cuzk_status check_density(const cuzk_pce *p, const char *path)
+{
+    cuzk_pce d;
+    memset(&d, 0, sizeof d);
+    d.num_inputs = p->num_inputs;
+    d.num_aux = p->num_aux;
+    for (int k = 0; k < 3; k++) {
+        d.col[k] = p->col[k];
+        d.nnz[k] = p->nnz[k];
+    }
+    cuzk_status st = compute_density(&d);
+    const cuzk_density *mine[3] = {&d.a_aux, &d.b_input, &d.b_aux};
+    const cuzk_density *file[3] = {&p->a_aux, &p->b_input, &p->b_aux};
+    static const char *names[3] = {"A's aux", "B's input", "B's aux"};
+    for (int k = 0; k < 3 && !st; k++) {
+        size_t words = (file[k]->bits + 63) / 64;
+        for (size_t w = 0; w < words && !st; w++) {
+            uint64_t x = file[k]->words[w] ^ mine[k]->words[w];
+            if (!x) continue;
+            size_t bit = w * 64 + (size_t)__builtin_ctzll(x);
+            if (bit >= file[k]->bits)
+                st =
+                    cuzk_fail(CUZK_EFORMAT, "%s: the density of %s variables has bit %zu set, beyond its %zu variables",
+                              path, names[k], bit, file[k]->bits);
+            else
+                st = cuzk_fail(CUZK_EFORMAT,
+                               "%s: the density of %s variables says variable %zu is %s, but matrix %c %s it", path,
+                               names[k], bit, (file[k]->words[w] >> (bit % 64)) & 1 ? "used" : "unused",
+                               k == 0 ? 'A' : 'B', (file[k]->words[w] >> (bit % 64)) & 1 ? "never uses" : "uses");
+        }
+    }
+    cuzk_density_free(&d.a_aux);
+    cuzk_density_free(&d.b_input);
+    cuzk_density_free(&d.b_aux);
+    return st;
+}
+
+cuzk_status cuzk_pce_parse(cuzk_pce *p, const uint8_t *data, size_t size, const char *path)
 {
     memset(p, 0, sizeof *p);
-    cuzk_mapped_file f;
-    cuzk_status st = cuzk_map_file(&f, path);
-    if (st) return st;
+    cuzk_status st = CUZK_OK;
     pce_header hd;
     uint64_t nnz[3];
-    if (f.size < PCE_HEADER + sizeof nnz) {
-        st = cuzk_fail(CUZK_EFORMAT, "%s: %zu bytes is too short for a precompiled circuit", path, f.size);
-        goto out;
-    }
-    memcpy(&hd, f.data, sizeof hd);
-    memcpy(nnz, f.data + PCE_HEADER, sizeof nnz);
-    if (memcmp(hd.magic, PCE_MAGIC, 8) != 0) {
-        st = cuzk_fail(CUZK_EFORMAT, "%s: not a cuzk precompiled circuit (bad magic)", path);
-        goto out;
-    }
-    if (hd.version != PCE_VERSION) {
-        st = cuzk_fail(CUZK_EFORMAT, "%s: precompiled circuit version %u, this build reads version %u", path,
-                       hd.version, PCE_VERSION);
-        goto out;
-    }
-    /* sizes from the header, with overflow-safe limits, must add up to the file length */
+    if (size < PCE_HEADER + sizeof nnz)
+        return cuzk_fail(CUZK_EFORMAT, "%s: %zu bytes is too short for a precompiled circuit", path, size);
+    memcpy(&hd, data, sizeof hd);
+    memcpy(nnz, data + PCE_HEADER, sizeof nnz);
+    if (memcmp(hd.magic, PCE_MAGIC, 8) != 0)
+        return cuzk_fail(CUZK_EFORMAT, "%s: not a cuzk precompiled circuit (bad magic)", path);
+    if (hd.version == 1)
+        return cuzk_fail(CUZK_EUNSUPPORTED,
+                         "%s: precompiled circuit format version 1 (its header is not under the checksum); this build "
+                         "reads version %u: remove the file to have it recorded again",
+                         path, PCE_VERSION);
+    if (hd.version != PCE_VERSION)
+        return cuzk_fail(CUZK_EFORMAT, "%s: precompiled circuit version %u, this build reads version %u", path,
+                         hd.version, PCE_VERSION);
+    /* each count on its own, so that no sum or product of them wraps */
     const uint64_t lim = (uint64_t)1 << 40;
-    if (hd.num_constraints > UINT32_MAX || hd.num_inputs + hd.num_aux > UINT32_MAX || hd.ncoeffs > lim ||
-        hd.nmarks > lim || nnz[0] > UINT32_MAX || nnz[1] > UINT32_MAX || nnz[2] > UINT32_MAX) {
-        st = cuzk_fail(CUZK_EFORMAT, "%s: header counts are out of range", path);
-        goto out;
-    }
+    if (hd.reserved != 0 || hd.num_constraints > UINT32_MAX || hd.num_inputs > UINT32_MAX || hd.num_aux > UINT32_MAX ||
+        hd.num_inputs + hd.num_aux > UINT32_MAX || hd.ncoeffs > lim || hd.nmarks > lim || nnz[0] > UINT32_MAX ||
+        nnz[1] > UINT32_MAX || nnz[2] > UINT32_MAX)
+        return cuzk_fail(CUZK_EFORMAT,
+                         "%s: header counts are out of range (%llu constraints, %llu inputs, %llu aux, terms %llu, "
+                         "%llu, %llu: at most 2^32 - 1 each, inputs + aux too)",
+                         path, (unsigned long long)hd.num_constraints, (unsigned long long)hd.num_inputs,
+                         (unsigned long long)hd.num_aux, (unsigned long long)nnz[0], (unsigned long long)nnz[1],
+                         (unsigned long long)nnz[2]);
+    uint64_t want = PCE_HEADER + sizeof nnz + 3 * (hd.num_constraints + 1) * 4 + 8 * (nnz[0] + nnz[1] + nnz[2]) +
+        hd.ncoeffs * sizeof(cuzk_fr) + 2 * density_bytes(hd.num_aux) + density_bytes(hd.num_inputs) +
+        hd.nmarks * sizeof(pce_mark_disk);
+    if (want != size)
+        return cuzk_fail(CUZK_EFORMAT,
+                         "%s: the header describes %llu bytes but the file has %zu (truncated or corrupted)", path,
+                         (unsigned long long)want, size);
+    /* the counts are only compared so far; nothing is sized from them before the checksum holds */
+    XXH64_state_t *h = XXH64_createState();
+    if (!h) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    XXH64_reset(h, 0);
+    XXH64_update(h, data, PCE_HASHED_HEADER);
+    XXH64_update(h, data + PCE_HEADER, size - PCE_HEADER);
+    uint64_t sum = XXH64_digest(h);
+    XXH64_freeState(h);
+    if (sum != hd.checksum) return cuzk_fail(CUZK_EFORMAT, "%s: checksum mismatch (the file is corrupted)", path);
     p->num_constraints = hd.num_constraints;
     p->num_inputs = hd.num_inputs;
     p->num_aux = hd.num_aux;
     p->ncoeffs = hd.ncoeffs;
     p->nmarks = hd.nmarks;
-    uint64_t want = PCE_HEADER + sizeof nnz + 3 * (hd.num_constraints + 1) * 4 + 8 * (nnz[0] + nnz[1] + nnz[2]) +
-        hd.ncoeffs * sizeof(cuzk_fr) + 2 * density_bytes(hd.num_aux) + density_bytes(hd.num_inputs) +
-        hd.nmarks * sizeof(pce_mark_disk);
-    if (want != f.size) {
-        st =
-            cuzk_fail(CUZK_EFORMAT, "%s: the header describes %llu bytes but the file has %zu (truncated or corrupted)",
-                      path, (unsigned long long)want, f.size);
-        goto out;
-    }
-    if (XXH64(f.data + PCE_HEADER, f.size - PCE_HEADER, 0) != hd.checksum) {
-        st = cuzk_fail(CUZK_EFORMAT, "%s: checksum mismatch (the file is corrupted)", path);
-        goto out;
-    }
     for (int k = 0; k < 3; k++) {
         p->nnz[k] = nnz[k];
         p->row_ptr[k] = malloc((p->num_constraints + 1) * sizeof(uint32_t));
@@ -329,27 +463,47 @@ cuzk_status cuzk_pce_load(cuzk_pce *p, const char *path)
     }
     size_t o = PCE_HEADER + sizeof nnz;
     for (int i = 0; i < ns; i++) {
-        memcpy(s[i].ptr, f.data + o, s[i].bytes);
+        memcpy(s[i].ptr, data + o, s[i].bytes);
         o += s[i].bytes;
     }
     for (size_t i = 0; i < p->nmarks; i++, o += sizeof(pce_mark_disk)) {
         pce_mark_disk d;
-        memcpy(&d, f.data + o, sizeof d);
+        memcpy(&d, data + o, sizeof d);
+        size_t n = strnlen(d.label, sizeof d.label);
+        bool padded = n < sizeof d.label;
+        for (size_t b = n; b < sizeof d.label; b++) padded = padded && d.label[b] == 0;
+        if (!padded) {
+            st =
+                cuzk_fail(CUZK_EFORMAT, "%s: mark %zu: the label is not a NUL-terminated, zero-padded string", path, i);
+            goto out;
+        }
         memcpy(p->marks[i].label, d.label, sizeof d.label);
-        p->marks[i].label[sizeof p->marks[i].label - 1] = 0;
         p->marks[i].constraint = d.constraint;
         p->marks[i].input = d.input;
         p->marks[i].aux = d.aux;
     }
-    cuzk_density *ds[3] = {&p->a_aux, &p->b_input, &p->b_aux};
-    for (int k = 0; k < 3; k++) {
-        ds[k]->popcount = 0;
-        for (size_t w = 0; w < (ds[k]->bits + 63) / 64; w++)
-            ds[k]->popcount += (size_t)__builtin_popcountll(ds[k]->words[w]);
-    }
     st = validate(p, path);
+    if (!st) st = check_density(p, path);
+    if (!st) {
+        cuzk_density *ds[3] = {&p->a_aux, &p->b_input, &p->b_aux};
+        for (int k = 0; k < 3; k++) {
+            ds[k]->popcount = 0;
+            for (size_t w = 0; w < (ds[k]->bits + 63) / 64; w++)
+                ds[k]->popcount += (size_t)__builtin_popcountll(ds[k]->words[w]);
+        }
+    }
 out:
-    cuzk_unmap_file(&f);
     if (st) cuzk_pce_free(p);
+    return st;
+}
+
+cuzk_status cuzk_pce_load(cuzk_pce *p, const char *path)
+{
+    memset(p, 0, sizeof *p);
+    cuzk_mapped_file f;
+    cuzk_status st = cuzk_map_file(&f, path);
+    if (st) return st;
+    st = cuzk_pce_parse(p, f.data, f.size, path);
+    cuzk_unmap_file(&f);
     return st;
 }

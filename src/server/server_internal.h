@@ -67,6 +67,21 @@ typedef struct {
 int rpc_method_index(const char *path, size_t len);
 /* Runs method m on the request bytes (server_rpc.c). */
 void rpc_handle(const rpc_call *call, int m, const uint8_t *in, size_t len, rpc_reply *r);
+/* A SubmitProofRequest checked and turned into an engine request (rpc_decode_submit): req's
+ * pointers borrow from the message, from job_id and circuit, and from packed (the PoSt and
+ * SnapDeals blobs, cuzk_blobs_pack'ed; malloc'd). */
+typedef struct Cuzk__V1__SubmitProofRequest Cuzk__V1__SubmitProofRequest;
+typedef struct {
+    cuzk_job_request req;
+    char job_id[256];  /* the request id, or a random job-... one when empty */
+    char circuit[128]; /* the test kind's circuit name (registering it is the caller's) */
+    uint8_t *packed;
+} rpc_submit;
+/* Checks every field of q (a refusal: false, r INVALID_ARGUMENT naming the field, or
+ * RESOURCE_EXHAUSTED / INTERNAL) and fills *out; the engine is not involved. test_kinds: proof
+ * kind 100 is accepted. Free *out with rpc_submit_free either way. */
+bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, bool test_kinds, rpc_submit *out, rpc_reply *r);
+void rpc_submit_free(rpc_submit *out);
 /* Sets r to a non-OK status with a printf message. */
 void rpc_fail(rpc_reply *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

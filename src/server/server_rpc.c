@@ -129,22 +129,23 @@ static bool check_update_proof(const Cuzk__V1__SubmitProofRequest *q, rpc_reply 
     return true;
 }
 
-/* Checks the request and submits it; job_id gets the request id (made when empty). */
-static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, rpc_reply *r, char job_id[256],
-                   uint64_t *eid)
+void rpc_submit_free(rpc_submit *sub)
 {
-    cuzk_server *s = call->s;
-    if (atomic_load(&s->stopping)) {
-        rpc_fail(r, RPC_UNAVAILABLE, "the daemon is shutting down");
-        return false;
-    }
+    free(sub->packed);
+    memset(sub, 0, sizeof *sub);
+}
+
+bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, bool test_kinds, rpc_submit *sub, rpc_reply *r)
+{
+    memset(sub, 0, sizeof *sub);
+    char *job_id = sub->job_id, *circuit = sub->circuit;
     uint32_t kind = (uint32_t)q->proof_kind;
     if (kind == 0) {
         rpc_fail(r, RPC_INVALID_ARGUMENT,
                  "proof_kind: PROOF_KIND_UNSPECIFIED (set 1 PoRep, 2 SnapDeals, 3 WindowPoSt or 4 WinningPoSt)");
         return false;
     }
-    bool test = kind == CUZK_SERVER_TEST_KIND && s->cfg.test_kinds;
+    bool test = kind == CUZK_SERVER_TEST_KIND && test_kinds;
     if (kind > 4 && !test) {
         rpc_fail(r, RPC_INVALID_ARGUMENT,
                  "proof_kind: %u is not a ProofKind (1 PoRep, 2 SnapDeals, 3 WindowPoSt, "
@@ -180,8 +181,6 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
     }
 
     cuzk_job_request req = {.kind = (cuzk_job_kind)kind, .priority = (cuzk_priority)q->priority, .request_id = job_id};
-    uint8_t *packed = NULL;
-    char circuit[128] = "";
     if (kind == CUZK_KIND_POREP) {
         if (!q->vanilla_proof.len) {
             rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proof: empty (a PoRep C2 request carries the C1 output)");
@@ -216,9 +215,9 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
         req.input_len = q->vanilla_proof.len;
         req.sector_number = q->sector_number;
     } else if (kind == CUZK_SERVER_TEST_KIND) {
-        if (!q->vanilla_proof.len || q->vanilla_proof.len >= sizeof circuit) {
+        if (!q->vanilla_proof.len || q->vanilla_proof.len >= sizeof sub->circuit) {
             rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proof: the test kind names a built-in circuit (1 to %zu bytes)",
-                     sizeof circuit - 1);
+                     sizeof sub->circuit - 1);
             return false;
         }
         memcpy(circuit, q->vanilla_proof.data, q->vanilla_proof.len);
@@ -229,16 +228,6 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
         if (q->partition_index >= 1000) {
             rpc_fail(r, RPC_INVALID_ARGUMENT,
                      "partition_index: %u; the test kind makes partition_index + 1 <= 1000 proofs", q->partition_index);
-            return false;
-        }
-        pthread_mutex_lock(&s->test_mu);
-        cuzk_status st = s->hooks.test_circuit ? s->hooks.test_circuit(s->hooks.ctx, s->e, circuit)
-                                               : cuzk_fail(CUZK_EINVAL, "this daemon proves no test circuits");
-        pthread_mutex_unlock(&s->test_mu);
-        if (st) {
-            /* an unknown name is the request's fault; missing parameters the daemon's */
-            rpc_fail(r, st == CUZK_EINVAL ? RPC_INVALID_ARGUMENT : RPC_FAILED_PRECONDITION, "vanilla_proof: %s",
-                     cuzk_last_error());
             return false;
         }
         req.circuit = circuit;
@@ -262,11 +251,11 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
              !check_bytes(r, "comm_r_new", q->comm_r_new, 32, true) ||
              !check_bytes(r, "comm_d_new", q->comm_d_new, 32, true)))
             return false;
-        if (!(packed = pack_blobs(q, &req.input_len))) {
+        if (!(sub->packed = pack_blobs(q, &req.input_len))) {
             rpc_fail(r, RPC_RESOURCE_EXHAUSTED, "out of memory for the vanilla proofs");
             return false;
         }
-        req.input = packed;
+        req.input = sub->packed;
         req.has_registered_proof = true;
         req.registered_proof = q->registered_proof;
         if (post) {
@@ -278,9 +267,41 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
             req.comm_d_new = q->comm_d_new.data;
         }
     }
+    sub->req = req;
+    return true;
+}
+
+/* Checks the request and submits it; job_id gets the request id (made when empty). */
+static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, rpc_reply *r, char job_id[256],
+                   uint64_t *eid)
+{
+    cuzk_server *s = call->s;
+    if (atomic_load(&s->stopping)) {
+        rpc_fail(r, RPC_UNAVAILABLE, "the daemon is shutting down");
+        return false;
+    }
+    rpc_submit sub;
+    if (!rpc_decode_submit(q, s->cfg.test_kinds, &sub, r)) {
+        rpc_submit_free(&sub);
+        return false;
+    }
+    snprintf(job_id, 256, "%s", sub.job_id);
+    if (sub.req.kind == (cuzk_job_kind)CUZK_SERVER_TEST_KIND) {
+        pthread_mutex_lock(&s->test_mu);
+        cuzk_status st = s->hooks.test_circuit ? s->hooks.test_circuit(s->hooks.ctx, s->e, sub.circuit)
+                                               : cuzk_fail(CUZK_EINVAL, "this daemon proves no test circuits");
+        pthread_mutex_unlock(&s->test_mu);
+        if (st) {
+            /* an unknown name is the request's fault; missing parameters the daemon's */
+            rpc_fail(r, st == CUZK_EINVAL ? RPC_INVALID_ARGUMENT : RPC_FAILED_PRECONDITION, "vanilla_proof: %s",
+                     cuzk_last_error());
+            rpc_submit_free(&sub);
+            return false;
+        }
+    }
     bool joined = false;
-    cuzk_status st = cuzk_engine_submit(s->e, &req, eid, &joined);
-    free(packed);
+    cuzk_status st = cuzk_engine_submit(s->e, &sub.req, eid, &joined);
+    rpc_submit_free(&sub);
     if (st) {
         /* the engine refuses only malformed requests, a full queue or its shutdown */
         const char *m = cuzk_last_error();

@@ -256,7 +256,7 @@ static cuzk_status parts_open(cuzk_circuit *c, const char *args)
         return cuzk_fail(CUZK_EINVAL, "circuit '%s': expected random-parts:K:N with 1 <= K <= 4096", c->name);
     const char *nstr = end + 1;
     unsigned long long n = strtoull(nstr, &end, 10);
-    if (*nstr < '0' || *nstr > '9' || *end || n < 8 || n * k > (1ull << 28))
+    if (*nstr < '0' || *nstr > '9' || *end || n < 8 || n > (1ull << 28) / k) /* n * k could wrap */
         return cuzk_fail(CUZK_EINVAL, "circuit '%s': N must be at least 8 and K*N at most 2^28", c->name);
     parts_state *ps = calloc(1, sizeof *ps);
     if (!ps || !(ps->mc = calloc(1, sizeof *ps->mc))) {

@@ -77,7 +77,24 @@ static void test_inputs(void)
 
 static void test_bad_names(void)
 {
-    static const char *bad[] = {"sha256:", "sha256:x", "sha256:-1", "sha256:12x", "sha256:1048577", "sha256: 5"};
+    /* numbers in names are exact: 4294967298 once read as 2 through sscanf's %u, and in
+     * random-parts:2:2^63 the bound K * N wrapped to 0 */
+    static const char *bad[] = {"sha256:",
+                                "sha256:x",
+                                "sha256:-1",
+                                "sha256:12x",
+                                "sha256:1048577",
+                                "sha256: 5",
+                                "post-test:8-0-0:64:4294967298:5",
+                                "post-test:8-0-0:64:3:4294967301",
+                                "post-test:8-0-0:18446744073709551680:3:5",
+                                "porep-test:8-0-0:8:4294967298:1",
+                                "porep-test:8-0-0:8:2:4294967297",
+                                "porep-test:8-4294967296-0:8:2:1",
+                                "porep-test:8-0-0-0:8:2:1",
+                                "porep-test::8:2:1",
+                                "porep-test:8-0-0:8:2",
+                                "random-parts:2:9223372036854775808"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cuzk_circuit *c = NULL;
         CHECK_FAILS(cuzk_circuit_open(&c, bad[i]), CUZK_EINVAL);

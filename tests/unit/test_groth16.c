@@ -265,11 +265,154 @@ static void test_workspace(void)
     CHECK(ws.v_cap == 0 && ws.v[0] == NULL);
 }
 
+/* Public inputs JSON: both forms round trip; a ragged document is refused by its row before
+ * anything is sized from it (a first row of 2^18 inputs and 2^18 empty rows once asked for
+ * 2^36 values, 2 TB, and failed as "out of memory" naming nothing). */
+static void test_inputs_json(void)
+{
+    cuzk_fr v[6];
+    for (int i = 0; i < 6; i++) cuzk_fr_from_u64(&v[i], (uint64_t)i * 1000 + 7);
+    char *text;
+    size_t len, np, ni;
+    cuzk_fr *back;
+    CHECK_OK(cuzk_inputs_json_format(&text, &len, v, 2, 3, false));
+    CHECK(len == strlen(text) && text[len - 1] == '\n');
+    CHECK(!strcmp(text, "[[\"7\",\"1007\",\"2007\"],[\"3007\",\"4007\",\"5007\"]]\n"));
+    CHECK_OK(cuzk_inputs_json_parse(text, len, "x.json", &back, &np, &ni));
+    CHECK(np == 2 && ni == 3 && back && !memcmp(back, v, sizeof v));
+    free(back);
+    free(text);
+    CHECK_OK(cuzk_inputs_json_format(&text, &len, v, 1, 2, false));
+    CHECK(!strcmp(text, "[\"7\",\"1007\"]\n"));
+    free(text);
+
+    static const struct {
+        const char *doc, *msg;
+    } bad[] = {
+        {"[[\"1\"],[\"1\",\"2\"]]", "x.json: [1] has 2 inputs but [0] has 1"},
+        {"[[\"1\"],\"1\"]", "x.json: [1]: expected an array"},
+        {"[\"1\",[\"2\"]]", "x.json: [1]: expected a decimal string"},
+        {"[[\"1\"],[\"01\"]]", "x.json: [1][0]: '01' has leading zeros"},
+        {"{}", "x.json: expected an array"},
+        {"[", "x.json: not valid JSON"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        CHECK_FAILS(cuzk_inputs_json_parse(bad[k].doc, strlen(bad[k].doc), "x.json", &back, &np, &ni), CUZK_EINVAL);
+        CHECK(strstr(cuzk_last_error(), bad[k].msg) != NULL);
+        CHECK(back == NULL && np == 0 && ni == 0);
+    }
+
+    /* the ragged document that asked for 2 TB: refused at its second row, quickly */
+    size_t rows = (size_t)1 << 18, cap = rows * 4 + rows * 3 + 16, o = 0;
+    char *doc = malloc(cap);
+    doc[o++] = '[';
+    doc[o++] = '[';
+    for (size_t i = 0; i < rows; i++) o += (size_t)snprintf(doc + o, cap - o, i ? ",\"1\"" : "\"1\"");
+    doc[o++] = ']';
+    for (size_t i = 1; i < rows; i++) o += (size_t)snprintf(doc + o, cap - o, ",[]");
+    doc[o++] = ']';
+    char dir[] = "/tmp/cuzk-inputs-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256];
+    snprintf(path, sizeof path, "%s/ragged.json", dir);
+    CHECK_OK(cuzk_write_file_atomic(path, doc, o));
+    CHECK_FAILS(cuzk_inputs_json_read(path, &back, &np, &ni), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "ragged.json: [1] has 0 inputs but [0] has 262144") != NULL);
+    CHECK(back == NULL);
+    unlink(path);
+    rmdir(dir);
+    free(doc);
+}
+
+/* A verifying key whose gamma_g2 is the point at infinity accepts a proof made from the key
+ * alone for any public input (A = alpha, B = beta + delta, C = alpha); such keys and the other
+ * degenerate ones are refused on load, naming the field. */
+static void test_degenerate_vk(void)
+{
+    job j;
+    job_open(&j, "cubic", 3);
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 21);
+    cuzk_groth16_params p;
+    CHECK_OK(cuzk_groth16_setup(&p, j.m, &rng, NULL));
+    size_t n = cuzk_groth16_vk_size(&p.vk);
+    uint8_t *enc = malloc(n), *bad = malloc(n);
+    cuzk_groth16_vk_encode(enc, &p.vk);
+    cuzk_groth16_vk vk;
+    size_t used;
+    CHECK_OK(cuzk_groth16_vk_parse(&vk, enc, n, &used));
+    CHECK(used == n);
+    cuzk_groth16_vk_free(&vk);
+
+    /* why: the forgery against gamma_g2 = infinity, for an input the circuit never gives */
+    cuzk_groth16_vk weak = p.vk;
+    memset(&weak.gamma_g2, 0, sizeof weak.gamma_g2);
+    blst_p2 bd;
+    blst_p2_from_affine(&bd, &weak.beta_g2);
+    blst_p2_add_or_double_affine(&bd, &bd, &weak.delta_g2);
+    cuzk_groth16_proof forged;
+    forged.a = forged.c = weak.alpha_g1;
+    blst_p2_to_affine(&forged.b, &bd);
+    cuzk_fr any;
+    cuzk_fr_from_u64(&any, 12345);
+    CHECK_OK(cuzk_groth16_verify(&weak, &forged, &any, 1));
+    CHECK_FAILS(cuzk_groth16_verify(&p.vk, &forged, &any, 1), CUZK_EVERIFY);
+
+    /* each element at infinity (uncompressed: flag byte 0x40, zeros) is refused by name */
+    static const struct {
+        const char *name;
+        size_t off, len;
+    } fields[] = {{"alpha_g1", 0, 96},    {"beta_g1", 96, 96},   {"beta_g2", 192, 192},
+                  {"gamma_g2", 384, 192}, {"delta_g1", 576, 96}, {"delta_g2", 672, 192}};
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+        memcpy(bad, enc, n);
+        memset(bad + fields[k].off, 0, fields[k].len);
+        bad[fields[k].off] = 0x40;
+        CHECK_FAILS(cuzk_groth16_vk_parse(&vk, bad, n, &used), CUZK_EFORMAT);
+        CHECK(strstr(cuzk_last_error(), fields[k].name) != NULL);
+    }
+    /* delta_g2 = gamma_g2 (a phase-2 setup nobody contributed to) or its negation */
+    memcpy(bad, enc, n);
+    memcpy(bad + 672, enc + 384, 192);
+    CHECK_FAILS(cuzk_groth16_vk_parse(&vk, bad, n, &used), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "delta_g2") != NULL && strstr(cuzk_last_error(), "gamma_g2") != NULL);
+    blst_p2_affine neg = p.vk.gamma_g2;
+    blst_p2 t;
+    blst_p2_from_affine(&t, &neg);
+    blst_p2_cneg(&t, 1);
+    blst_p2_to_affine(&neg, &t);
+    cuzk_g2_encode(bad + 672, &neg, false);
+    CHECK_FAILS(cuzk_groth16_vk_parse(&vk, bad, n, &used), CUZK_EFORMAT);
+    /* no IC points at all (not even ONE's) */
+    memcpy(bad, enc, 868);
+    memset(bad + 864, 0, 4);
+    CHECK_FAILS(cuzk_groth16_vk_parse(&vk, bad, 868, &used), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "ic has no points") != NULL);
+    /* the same key inside a parameter file */
+    char dir[] = "/tmp/cuzk-vk-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256];
+    snprintf(path, sizeof path, "%s/weak.params", dir);
+    p.vk.gamma_g2 = weak.gamma_g2;
+    CHECK_OK(cuzk_groth16_params_write(&p, path));
+    cuzk_groth16_params q;
+    CHECK_FAILS(cuzk_groth16_params_read(&q, path, CUZK_PARAMS_UNCHECKED), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "weak.params") != NULL && strstr(cuzk_last_error(), "gamma_g2") != NULL);
+    unlink(path);
+    rmdir(dir);
+    free(enc);
+    free(bad);
+    cuzk_groth16_params_free(&p);
+    job_close(&j);
+}
+
 int main(void)
 {
     test_cubic();
     test_workspace();
     test_random_and_files();
     test_unconstrained();
+    test_inputs_json();
+    test_degenerate_vk();
     return harness_finish("test_groth16");
 }

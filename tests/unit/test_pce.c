@@ -6,6 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "cuzk/testcircuits.h"
 #include "cuzk/engine.h"
 #include "cuzk/groth16.h"
@@ -156,6 +159,144 @@ static void check_pipeline(void)
     pce_job_close(&j);
 }
 
+/* Recomputes a file's checksum as its own format version defines it (1: the body after the
+ * 64-byte header; 2: the header up to the checksum at byte 56, then the body), so that the
+ * checks behind the checksum are what a test reaches. */
+static void reseal(uint8_t *d, size_t size)
+{
+    uint32_t version;
+    memcpy(&version, d + 8, 4);
+    uint64_t sum;
+    if (version == 1) sum = XXH64(d + 64, size - 64, 0);
+    else {
+        XXH64_state_t *h = XXH64_createState();
+        XXH64_reset(h, 0);
+        XXH64_update(h, d, 56);
+        XXH64_update(h, d + 64, size - 64);
+        sum = XXH64_digest(h);
+        XXH64_freeState(h);
+    }
+    memcpy(d + 56, &sum, 8);
+}
+
+static void put64(uint8_t *d, size_t off, uint64_t v) { memcpy(d + off, &v, 8); }
+
+/* A precompiled circuit file is believed only as far as it is checked: the header is under the
+ * checksum, counts are bounded one by one (num_inputs + num_aux once wrapped, so
+ * num_inputs = 2^64 - 1 loaded), densities must be the matrices' (a stray bit beyond num_aux
+ * once loaded and the later error blamed the parameters), and an older format version is
+ * refused by name, then recorded again by cuzk_pce_load_or_record. */
+static void check_file_bounds(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/b.pce", dir);
+    pce_job j;
+    pce_job_open(&j, "cubic", 3, 0);
+    CHECK_OK(cuzk_pce_save(&j.pce, path));
+    uint8_t *data, *d;
+    size_t size;
+    CHECK_OK(cuzk_read_file(path, &data, &size));
+    uint32_t version;
+    memcpy(&version, data + 8, 4);
+    CHECK(version == 2);
+    cuzk_pce back;
+    d = malloc(size);
+
+    /* a header count changed, checksum not: num_inputs 2 -> 3 keeps the file's length (its
+     * density still takes one word) and every index in range, so only the checksum sees it */
+    CHECK(j.pce.num_inputs == 2);
+    memcpy(d, data, size);
+    put64(d, 24, 3);
+    CHECK_OK(cuzk_write_file_atomic(path, d, size));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "checksum") != NULL);
+    /* the reserved word must be zero */
+    memcpy(d, data, size);
+    d[12] = 1;
+    reseal(d, size);
+    CHECK_OK(cuzk_write_file_atomic(path, d, size));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "out of range") != NULL);
+
+    /* a stray density bit beyond num_aux (cubic: 4 aux variables), resealed */
+    size_t off = 64 + 24;
+    for (int k = 0; k < 3; k++) off += (j.pce.num_constraints + 1) * 4 + j.pce.nnz[k] * 8;
+    off += j.pce.ncoeffs * sizeof(cuzk_fr);
+    CHECK(j.pce.num_aux == 4);
+    memcpy(d, data, size);
+    d[off] |= 0x20; /* a_aux bit 5 */
+    reseal(d, size);
+    CHECK_OK(cuzk_write_file_atomic(path, d, size));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "density of A's aux variables has bit 5 set, beyond its 4") != NULL);
+    /* a used variable cleared from B's input density */
+    memcpy(d, data, size);
+    size_t b_in = off + 8;
+    CHECK(d[b_in] != 0);
+    d[b_in] = 0;
+    reseal(d, size);
+    CHECK_OK(cuzk_write_file_atomic(path, d, size));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "density of B's input variables") != NULL);
+
+    /* num_inputs = 2^64 - 1 and num_aux = 1: no constraints, no terms, the table 1, -1; the
+     * file as long as the wrapped sum and density sizes made it (180 bytes) */
+    uint8_t w[180];
+    memset(w, 0, sizeof w);
+    memcpy(w, data, 16); /* magic, version, reserved */
+    put64(w, 16, 0);
+    put64(w, 24, UINT64_MAX);
+    put64(w, 32, 1);
+    put64(w, 40, 2);
+    put64(w, 48, 0);
+    cuzk_fr minus_one;
+    cuzk_fr_neg(&minus_one, &CUZK_FR_ONE);
+    memcpy(w + 64 + 24 + 12, &CUZK_FR_ONE, 32);
+    memcpy(w + 64 + 24 + 12 + 32, &minus_one, 32);
+    reseal(w, sizeof w);
+    CHECK_OK(cuzk_write_file_atomic(path, w, sizeof w));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "out of range") != NULL);
+    /* in range on their own, not together */
+    put64(w, 24, UINT32_MAX);
+    reseal(w, sizeof w);
+    CHECK_OK(cuzk_write_file_atomic(path, w, sizeof w));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "out of range") != NULL);
+
+    /* the bytes in memory are the file's, and parse back */
+    uint8_t *enc;
+    size_t enc_len;
+    CHECK_OK(cuzk_pce_encode(&j.pce, &enc, &enc_len));
+    CHECK(enc_len == size && !memcmp(enc, data, size));
+    CHECK_OK(cuzk_pce_parse(&back, enc, enc_len, "mem"));
+    cuzk_pce_free(&back);
+    free(enc);
+
+    /* format version 1: refused by name; load_or_record records it again */
+    memcpy(d, data, size);
+    d[8] = 1;
+    reseal(d, size);
+    CHECK_OK(cuzk_write_file_atomic(path, d, size));
+    CHECK_FAILS(cuzk_pce_load(&back, path), CUZK_EUNSUPPORTED);
+    CHECK(strstr(cuzk_last_error(), "version 1") != NULL);
+    cuzk_circuit *c;
+    CHECK_OK(cuzk_circuit_open(&c, "cubic"));
+    CHECK_OK(cuzk_pce_load_or_record(path, c, &back, NULL));
+    cuzk_pce_free(&back);
+    cuzk_circuit_free(c);
+    free(data);
+    CHECK_OK(cuzk_read_file(path, &data, &size));
+    CHECK(data[8] == 2);
+    CHECK_OK(cuzk_pce_load(&back, path));
+    cuzk_pce_free(&back);
+
+    free(data);
+    free(d);
+    unlink(path);
+    pce_job_close(&j);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/cuzk-pce-XXXXXX";
@@ -165,6 +306,7 @@ int main(void)
         if (cuzk_circuit_example(i)) check_circuit(cuzk_circuit_example(i), dir);
     check_circuit("random-parts:1:64", dir);
     check_pipeline();
+    check_file_bounds(dir);
     rmdir(dir);
     return harness_finish("test_pce");
 }

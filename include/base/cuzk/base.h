@@ -56,6 +56,13 @@ static inline unsigned cuzk_log2_ceil(uint64_t n)
     return k;
 }
 
+/* Exact decimal parsing: digits only (no sign, space or other character), at most 2^64 - 1;
+ * overflow is an error, never a clamp. CUZK_EINVAL with a message the caller prefixes with
+ * the option or field. */
+cuzk_status cuzk_u64_parse(const char *s, uint64_t *out) CUZK_WARN_UNUSED;
+/* Exactly n such integers separated by sep ("8-8-2" with '-'), into out[0 .. n). */
+cuzk_status cuzk_u64_list_parse(const char *s, char sep, uint64_t *out, size_t n) CUZK_WARN_UNUSED;
+
 /* ---------------------------------------------------------------- thread pools */
 /* A pool of worker threads. Library code runs its parallel loops on the calling thread's
  * current pool (cuzk_pool_bind), so whoever calls into the library decides how many threads

@@ -276,8 +276,9 @@ void cuzk_prove_buffers_free(cuzk_prove_buffers *b);
 
 /* Records c's precompiled circuit (a RECORD pass) into pce. */
 cuzk_status cuzk_pce_record(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl) CUZK_WARN_UNUSED;
-/* Loads the precompiled circuit from path; when path does not exist, records it from c (a
- * RECORD pass) and saves it there. The loaded circuit must have c's counts. */
+/* Loads the precompiled circuit from path; when path does not exist or holds an older format
+ * version, records it from c (a RECORD pass) and saves it there. The loaded circuit must have
+ * c's counts. */
 cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuzk_pce *pce,
                                     cuzk_timeline *tl) CUZK_WARN_UNUSED;
 

@@ -43,6 +43,9 @@ enum {
 /* Reads a .params file (mmap, parallel decode). Every count is checked against the file size
  * before use; errors name the section and byte offset. */
 cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags) CUZK_WARN_UNUSED;
+/* The same from a file's bytes in memory (name is what messages call it). */
+cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params *p, const uint8_t *data, size_t size, const char *name,
+                                      int flags) CUZK_WARN_UNUSED;
 cuzk_status cuzk_groth16_params_write(const cuzk_groth16_params *p, const char *path) CUZK_WARN_UNUSED;
 void cuzk_groth16_params_free(cuzk_groth16_params *p);
 
@@ -144,10 +147,18 @@ cuzk_status cuzk_groth16_verify_batch(const cuzk_groth16_vk *vk, const cuzk_grot
  * strings for one proof (unless nested), an array of such arrays otherwise. */
 cuzk_status cuzk_inputs_json_write(const char *path, const cuzk_fr *inputs, size_t nproofs, size_t ninputs,
                                    bool nested) CUZK_WARN_UNUSED;
+/* The same document in memory: *text (malloc'd, NUL-terminated, *len bytes with the final
+ * newline) belongs to the caller. */
+cuzk_status cuzk_inputs_json_format(char **text, size_t *len, const cuzk_fr *inputs, size_t nproofs, size_t ninputs,
+                                    bool nested) CUZK_WARN_UNUSED;
 /* Reads either form; *inputs (malloc'd, nproofs * ninputs values) belongs to the caller.
- * Values must be canonical decimal strings below r; errors name the element, e.g. "[1][0]". */
+ * Values must be canonical decimal strings below r; errors name the element, e.g. "[1][0]".
+ * Every row's length is checked against the first row's before memory is sized from them. */
 cuzk_status cuzk_inputs_json_read(const char *path, cuzk_fr **inputs, size_t *nproofs,
                                   size_t *ninputs) CUZK_WARN_UNUSED;
+/* The same from len bytes of text; name is what messages call it (a path). */
+cuzk_status cuzk_inputs_json_parse(const char *text, size_t len, const char *name, cuzk_fr **inputs, size_t *nproofs,
+                                   size_t *ninputs) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- setup */
 /* Random parameters for an R1CS (toxic waste from the OS CSPRNG, or from rng when given, for

@@ -7,9 +7,13 @@
  * Columns are unified (inputs, then aux). The densities and the sub-circuit marks of the
  * recording travel with it.
  *
- * File: "CUZKPCE1", version, counts, section lengths, an xxHash64 of the body, then the
- * sections; every length is checked against the file size and every index against its
- * bound on load, so a truncated or corrupted file is rejected with a clear error. */
+ * File: "CUZKPCE1", format version 2, counts, an xxHash64 of the header (but the checksum
+ * itself) and the body, section lengths, then the sections. On load the checksum is checked
+ * first; then every count on its own bound (none of their sums wraps), every length against
+ * the file size, every index against its bound, the densities against the matrices and the
+ * marks against the counts, so a truncated, corrupted or inconsistent file is rejected with a
+ * clear error. Version 1 files (header outside the checksum) are refused with
+ * CUZK_EUNSUPPORTED; cuzk_pce_load_or_record records them again. */
 #ifndef CUZK_PCE_H
 #define CUZK_PCE_H
 
@@ -39,6 +43,10 @@ cuzk_status cuzk_pce_from_r1cs(cuzk_pce *out, cuzk_r1cs *m, cuzk_cs_mark_t *mark
 void cuzk_pce_free(cuzk_pce *p);
 cuzk_status cuzk_pce_save(const cuzk_pce *p, const char *path) CUZK_WARN_UNUSED;
 cuzk_status cuzk_pce_load(cuzk_pce *p, const char *path) CUZK_WARN_UNUSED;
+/* The same from a file's bytes in memory (name is what messages call it). */
+cuzk_status cuzk_pce_parse(cuzk_pce *p, const uint8_t *data, size_t size, const char *name) CUZK_WARN_UNUSED;
+/* The bytes cuzk_pce_save writes, into *out (malloc'd, *len bytes). */
+cuzk_status cuzk_pce_encode(const cuzk_pce *p, uint8_t **out, size_t *len) CUZK_WARN_UNUSED;
 /* Back to plain matrices (for setup). */
 cuzk_status cuzk_pce_to_r1cs(const cuzk_pce *p, cuzk_r1cs *out) CUZK_WARN_UNUSED;
 

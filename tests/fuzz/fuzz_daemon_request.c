@@ -1,0 +1,127 @@
+/* The daemon's request decoding: SubmitProofRequest and ProveRequest bytes (protobuf) through
+ * rpc_decode_submit, which turns them into an engine request. Input: one byte (bit 0: the
+ * daemon takes test kinds; bit 1: a ProveRequest around the submit), then the message. A
+ * refusal names the field and is no success; an accepted request is of a known kind, its
+ * request id bounded, its input exactly the request's (PoRep: the C1 bytes; PoSt and SnapDeals:
+ * the blobs, packed, unpacking to the same blobs), and decoding the message packed again gives
+ * the same request. The parsers the engine then runs on the input (C1, PoSt or SnapDeals
+ * blobs) run here too. */
+#include <string.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/filecoin_c1.h"
+#include "cuzk/filecoin_post.h"
+#include "cuzk/filecoin_snap.h"
+#include "cuzk/v1/proving.pb-c.h"
+#include "server/server_internal.h"
+#include "support.h"
+
+static void downstream(const cuzk_job_request *q)
+{
+    if ((unsigned)q->kind == CUZK_SERVER_TEST_KIND) return;
+    if (q->kind == CUZK_KIND_POREP) {
+        cuzk_c1 *c1;
+        if (!cuzk_c1_parse_any(&c1, q->input, q->input_len, NULL, NULL)) cuzk_c1_free(c1);
+        return;
+    }
+    const uint8_t **blobs;
+    size_t *lens, n;
+    if (cuzk_blobs_unpack(q->input, q->input_len, 1u << 20, &blobs, &lens, &n)) return;
+    for (size_t i = 0; i < n && i < 4; i++) {
+        if (q->kind == CUZK_KIND_SNAP) {
+            cuzk_snap_proofs *sp;
+            if (!cuzk_snap_parse_blob(&sp, (cuzk_update_proof)q->registered_proof, blobs[i], lens[i], (unsigned)i))
+                cuzk_snap_proofs_free(sp);
+        } else if (q->kind == CUZK_KIND_WINDOW_POST || q->kind == CUZK_KIND_WINNING_POST) {
+            cuzk_post_sector_proof *pp;
+            if (!cuzk_post_sector_proof_parse(&pp, (cuzk_post_proof)q->registered_proof, i, blobs[i], lens[i]))
+                cuzk_post_sector_proof_free(pp);
+        }
+    }
+    free(blobs);
+    free(lens);
+}
+
+static void check_accepted(const Cuzk__V1__SubmitProofRequest *m, const rpc_submit *s, bool test_kinds)
+{
+    const cuzk_job_request *q = &s->req;
+    unsigned kind = (unsigned)q->kind;
+    FUZZ_CHECK((kind >= 1 && kind <= 4) || (test_kinds && kind == CUZK_SERVER_TEST_KIND), "kind %u accepted", kind);
+    FUZZ_CHECK(q->request_id == s->job_id && strlen(s->job_id) >= 1 && strlen(s->job_id) <= 159, "request id");
+    FUZZ_CHECK((unsigned)q->priority <= 4, "priority %u", (unsigned)q->priority);
+    if (kind == CUZK_KIND_POREP) {
+        FUZZ_CHECK(q->input == m->vanilla_proof.data && q->input_len == m->vanilla_proof.len && q->input_len > 0,
+                   "PoRep input is not the C1 bytes");
+    } else if (kind == CUZK_SERVER_TEST_KIND) {
+        FUZZ_CHECK(q->circuit == s->circuit && strlen(s->circuit) == m->vanilla_proof.len, "circuit name");
+    } else {
+        const uint8_t **blobs;
+        size_t *lens, n;
+        FUZZ_CHECK(cuzk_blobs_unpack(q->input, q->input_len, SIZE_MAX, &blobs, &lens, &n) == CUZK_OK, "unpack");
+        FUZZ_CHECK(n == m->n_vanilla_proofs && n > 0, "%zu blobs of %zu", n, m->n_vanilla_proofs);
+        for (size_t i = 0; i < n; i++)
+            FUZZ_CHECK(lens[i] == m->vanilla_proofs[i].len &&
+                           (!lens[i] || !memcmp(blobs[i], m->vanilla_proofs[i].data, lens[i])),
+                       "blob %zu", i);
+        free(blobs);
+        free(lens);
+        FUZZ_CHECK(q->has_registered_proof && q->registered_proof == m->registered_proof, "registered proof");
+        if (kind == CUZK_KIND_SNAP)
+            FUZZ_CHECK(q->comm_r_old && q->comm_r_new && q->comm_d_new && m->comm_r_old.len == 32, "commitments");
+        else FUZZ_CHECK(q->randomness && m->randomness.len == 32, "randomness");
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1) return -1;
+    bool test_kinds = data[0] & 1, prove = data[0] & 2;
+    data++;
+    size--;
+    Cuzk__V1__ProveRequest *pr = NULL;
+    Cuzk__V1__SubmitProofRequest *m;
+    if (prove) {
+        pr = cuzk__v1__prove_request__unpack(NULL, size, data);
+        if (!pr) return 0;
+        m = pr->submit;
+        if (!m) {
+            cuzk__v1__prove_request__free_unpacked(pr, NULL);
+            return 0;
+        }
+    } else {
+        m = cuzk__v1__submit_proof_request__unpack(NULL, size, data);
+        if (!m) return 0;
+    }
+    rpc_submit s;
+    rpc_reply r = {0};
+    bool ok = rpc_decode_submit(m, test_kinds, &s, &r);
+    if (!ok) {
+        FUZZ_CHECK(r.code != 0 && r.message[0], "a refusal without a status or message");
+    } else {
+        FUZZ_CHECK(r.code == 0, "accepted with status %d", r.code);
+        check_accepted(m, &s, test_kinds);
+        downstream(&s.req);
+        /* the message packed again decodes to the same request */
+        size_t n = cuzk__v1__submit_proof_request__get_packed_size(m);
+        uint8_t *again = malloc(n ? n : 1);
+        cuzk__v1__submit_proof_request__pack(m, again);
+        Cuzk__V1__SubmitProofRequest *m2 = cuzk__v1__submit_proof_request__unpack(NULL, n, again);
+        FUZZ_CHECK(m2 != NULL, "a packed request does not unpack");
+        rpc_submit s2;
+        rpc_reply r2 = {0};
+        FUZZ_CHECK(rpc_decode_submit(m2, test_kinds, &s2, &r2), "the same request refused: %s", r2.message);
+        FUZZ_CHECK(s2.req.kind == s.req.kind && s2.req.input_len == s.req.input_len &&
+                       (!s.req.input_len || !memcmp(s2.req.input, s.req.input, s.req.input_len)) &&
+                       s2.req.priority == s.req.priority && s2.req.sector_number == s.req.sector_number &&
+                       s2.req.partition_index == s.req.partition_index,
+                   "decoding changed through pack");
+        if (m->request_id && m->request_id[0]) FUZZ_CHECK(!strcmp(s.job_id, s2.job_id), "request id changed");
+        rpc_submit_free(&s2);
+        cuzk__v1__submit_proof_request__free_unpacked(m2, NULL);
+        free(again);
+    }
+    rpc_submit_free(&s);
+    if (pr) cuzk__v1__prove_request__free_unpacked(pr, NULL);
+    else cuzk__v1__submit_proof_request__free_unpacked(m, NULL);
+    return 0;
+}
