@@ -8,17 +8,32 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#include <stdatomic.h>
 #include <immintrin.h>
 
 /* CPUID rather than __builtin_cpu_supports, which clang does not know "sha" in: SSE4.1 is
  * leaf 1 ECX bit 19, SHA leaf 7 (subleaf 0) EBX bit 29. */
-bool cuzk_sha256_have_shani(void)
+static bool cpu_has_shani(void)
 {
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19))) return false;
     if (__get_cpuid_max(0, NULL) < 7) return false;
     __cpuid_count(7, 0, a, b, c, d);
     return (b & (1u << 29)) != 0;
+}
+
+/* Asked once and remembered: every block compression asks, and CPUID is a serializing
+ * instruction that a virtual machine traps (asking each time made SHA-256 many times slower).
+ * Threads racing on the first call compute the same answer. */
+bool cuzk_sha256_have_shani(void)
+{
+    static _Atomic int known = -1; /* -1: not asked yet */
+    int v = atomic_load_explicit(&known, memory_order_relaxed);
+    if (v < 0) {
+        v = cpu_has_shani();
+        atomic_store_explicit(&known, v, memory_order_relaxed);
+    }
+    return v != 0;
 }
 
 /* Four rounds: message words m (already scheduled) plus K[4g .. 4g+3]. */
