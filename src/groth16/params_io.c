@@ -190,14 +190,50 @@ cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params *p, const uint8_t *dat
     return st;
 }
 
+/* The stream's sink for a whole read: every piece is decoded straight into its array. */
+typedef struct {
+    cuzk_groth16_params *p;
+} host_sink;
+
+static void *host_dest(void *ctx, int section, size_t first, size_t n)
+{
+    (void)n;
+    cuzk_groth16_params *p = ((host_sink *)ctx)->p;
+    switch (section) {
+    case CUZK_PARAMS_H: return p->h + first;
+    case CUZK_PARAMS_L: return p->l + first;
+    case CUZK_PARAMS_A: return p->a + first;
+    case CUZK_PARAMS_B_G1: return p->b_g1 + first;
+    default: return p->b_g2 + first;
+    }
+}
+
+static cuzk_status host_points(void *ctx, int section, size_t first, size_t n, const void *pts)
+{
+    (void)ctx, (void)section, (void)first, (void)n, (void)pts;
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags)
 {
     memset(p, 0, sizeof *p);
-    cuzk_mapped_file f;
-    cuzk_status st = cuzk_map_file(&f, path);
+    cuzk_groth16_params_file f;
+    cuzk_status st = cuzk_groth16_params_open(&f, path);
     if (st) return st;
-    st = cuzk_groth16_params_parse(p, f.data, f.size, path, flags);
-    cuzk_unmap_file(&f);
+    p->vk = f.vk;
+    memset(&f.vk, 0, sizeof f.vk); /* p owns it now */
+    void **dst[5] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1, (void **)&p->b_g2};
+    size_t *lens[5] = {&p->h_len, &p->l_len, &p->a_len, &p->b_g1_len, &p->b_g2_len};
+    for (int k = 0; k < CUZK_PARAMS_SECTIONS && !st; k++) {
+        size_t each = k == CUZK_PARAMS_B_G2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine);
+        *dst[k] = cuzk_big_alloc(f.count[k] * each); /* as the parser: an empty section has an array too */
+        if (!*dst[k]) st = CUZK_ENOMEM;
+        else *lens[k] = f.count[k];
+    }
+    host_sink hs = {p};
+    if (!st) st = cuzk_groth16_params_stream(&f, flags, &(cuzk_groth16_points_sink){host_dest, host_points, &hs}, NULL);
+    cuzk_groth16_params_close(&f);
+    if (st) cuzk_groth16_params_free(p);
     return st;
 }
 
