@@ -4,7 +4,8 @@
 # For each size: `seal --sparse`, GPU-made parameters (`setup --gpu`), `prove porep --gpu`,
 # `verify porep` of the proof, and a C1 with one flipped Merkle path byte refused by both
 # `verify porep --vanilla-only` and `prove porep`. The key, proof and public inputs of each
-# size are left in OUT (for the independent npm verifier). Work files go under WORK (default
+# size are left in OUT (for the independent npm verifier); CUZK_SPARSE_BENCH=1 adds `bench params`
+# of each size's parameters with and without subgroup checks. Work files go under WORK (default
 # /tmp/cuzk-sparse) and are removed at the end.
 set -uo pipefail
 cuzk=${1:?usage: device-sparse.sh CUZK OUT SIZE...}
@@ -51,6 +52,10 @@ for size in "$@"; do
   refused "prove-flipped-$size" "tree C path" "$cuzk" prove porep --c1 "$d/flip.json" --params "$work/$size.params" \
     $gpu --out "$work/flip.proof" --quiet
   [ -e "$work/flip.proof" ] && { echo "   a proof was written for the flipped C1"; fails=$((fails + 1)); }
+  if [ -n "${CUZK_SPARSE_BENCH:-}" ]; then # the cost of subgroup checks on this size's parameters
+    "$cuzk" bench params --params "$work/$size.params" | tail -3
+    "$cuzk" bench params --params "$work/$size.params" --checked | tail -3
+  fi
   rm -f "$work/$size.params"
 done
 rm -rf "$work"
