@@ -47,6 +47,9 @@ expect_fail "a regular file at the socket path" 1 "not a socket" "$CUZK" daemon 
 printf '[daemon]\nmax_calls = 0\n' >bad.ini
 expect_fail "max_calls out of range" 2 "daemon.max_calls" "$CUZK" daemon --config bad.ini
 printf '[daemon]\nlisten = unix://%s\nlog_file = %s/jobs.log\ntest_kinds = true\n' "$SOCK" "$WORK" >d.ini
+# what the daemons write while they run: their output and the job log (a line for every job,
+# the failed ones too)
+BACKGROUND_FILES='^(d[0-9]\.log|jobs\.log(\.1)?)$'
 
 start_daemon d1.log --config d.ini
 [ "$(stat -c %a "$SOCK" 2>/dev/null)" = 600 ] || fail "socket mode is $(stat -c %a "$SOCK" 2>/dev/null), not 600"
