@@ -66,8 +66,9 @@ echo 'not a C1 at all' >garbage.json
 expect_fail "PoRep of garbage: FAILED in-band" 1 "FAILED: the C1 output" "$CUZK" client prove --addr "$A" \
   --kind porep --c1 garbage.json
 expect_fail "kind 0" 1 "INVALID_ARGUMENT: proof_kind" "$CUZK" client prove --addr "$A" --kind 0 --c1 d.ini
+echo '["AAEC"]' >blob3.json
 expect_fail "WinningPoSt of a 3-byte blob: FAILED in-band" 1 "FAILED: vanilla proof blob 0" "$CUZK" client prove --addr "$A" --kind winning-post \
-  --vanilla <(echo '["AAEC"]') --randomness "$(printf '%064d' 0)"
+  --vanilla blob3.json --randomness "$(printf '%064d' 0)"
 expect_fail "no --addr" 2 "addr" "$CUZK" client status
 expect_fail "unknown verb" 2 "unknown verb" "$CUZK" client frobnicate --addr "$A"
 expect_ok "client status" "$CUZK" client status --addr "$A"
