@@ -49,11 +49,20 @@ int client_request_opt_table(client_request_opts *o, cli_opt *opts, int cap)
     return n;
 }
 
-/* a JSON array of base64 strings (what Curio stores and its tools write) */
+/* a JSON array of base64 strings (what Curio stores and its tools write), from a regular file
+ * no larger than the base64 of a request the client sends, with room for the array's layout */
+#define VANILLA_JSON_MAX (CLIENT_MAX_MESSAGE_BYTES / 3 * 4 + ((uint64_t)1 << 20))
 static int read_vanilla(const char *cmd, client_request_opts *o)
 {
+    uint8_t *text;
+    size_t text_len;
+    if (cuzk_read_file_max(o->vanilla, VANILLA_JSON_MAX, &text, &text_len)) {
+        fprintf(stderr, "cuzk %s: --vanilla: %s\n", cmd, cuzk_last_error());
+        return 1;
+    }
     json_error_t err;
-    json_t *a = json_load_file(o->vanilla, 0, &err);
+    json_t *a = json_loadb((const char *)text, text_len, JSON_REJECT_DUPLICATES, &err);
+    free(text);
     if (!a || !json_is_array(a)) {
         fprintf(stderr, "cuzk %s: --vanilla %s: %s (a JSON array of base64 strings expected)\n", cmd, o->vanilla,
                 a ? "not an array" : err.text);

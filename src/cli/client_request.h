@@ -7,6 +7,9 @@
 #include "cuzk/base.h"
 #include "cuzk/server.h"
 
+/* The largest message the client commands send or take (Curio's client allows 256 MiB). */
+#define CLIENT_MAX_MESSAGE_BYTES ((uint64_t)256 << 20)
+
 typedef struct {
     const char *kind, *c1, *vanilla, *circuit, *request_id, *priority, *registered_proof, *sector_size, *sector_number,
         *miner_id, *randomness, *partition, *comm_r_old, *comm_r_new, *comm_d_new;
@@ -22,7 +25,8 @@ void client_request_opts_free(client_request_opts *o);
 /* Fills opts[0..] with the request options (at most cap); returns how many. */
 int client_request_opt_table(client_request_opts *o, cli_opt *opts, int cap);
 /* Builds the request from the options (files read, hex decoded); 0, or 2 after a usage error
- * naming the option, or 1 when a file cannot be read. */
+ * naming the option, or 1 when a file cannot be read. --vanilla is read only from a regular file
+ * of at most the base64 of one message (a FIFO is refused, not waited on). */
 int client_request_build(const char *cmd, client_request_opts *o, cuzk_rpc_request *r);
 
 #endif

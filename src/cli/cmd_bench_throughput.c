@@ -93,7 +93,7 @@ int cli_bench_throughput(int argc, char **argv)
     b.outcome = calloc(jobs, sizeof *b.outcome);
     b.end = calloc(jobs, sizeof *b.end);
     pthread_t *th = calloc(conc, sizeof *th);
-    if (!b.latency || !b.outcome || !b.end || !th || cuzk_client_open(&b.c, addr, 256ull << 20)) {
+    if (!b.latency || !b.outcome || !b.end || !th || cuzk_client_open(&b.c, addr, CLIENT_MAX_MESSAGE_BYTES)) {
         rc = b.latency && b.outcome && th ? cli_error("bench throughput") : 1;
         free(b.latency), free(b.outcome), free(b.end), free(th), client_request_opts_free(&o);
         return rc;

@@ -105,7 +105,7 @@ int cli_client(int argc, char **argv)
         }
     }
     cuzk_client *c = NULL;
-    cuzk_status st = cuzk_client_open(&c, addr, 256ull << 20);
+    cuzk_status st = cuzk_client_open(&c, addr, CLIENT_MAX_MESSAGE_BYTES);
     rc = 0;
     if (st) rc = cli_error(cmd);
     else if (!strcmp(verb, "prove") || !strcmp(verb, "await")) {

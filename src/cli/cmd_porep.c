@@ -260,8 +260,9 @@ int cli_verify_porep(int argc, char **argv)
         if (!st) st = recompute_inputs(s.proof, s.replica_id, s.comm_d, s.comm_r, s.seed, &inputs, &np, &ni);
     }
     if (!st && inputs_path) {
-        st = cli_input_check("inputs", inputs_path, inputs ? cli_inputs_json_max(np, ni) : CLI_INPUTS_JSON_ANY);
-        if (!st) st = cuzk_inputs_json_read(inputs_path, &given, &gp, &gi);
+        uint64_t inputs_max = inputs ? cli_inputs_json_max(np, ni) : CLI_INPUTS_JSON_ANY;
+        st = cli_input_check("inputs", inputs_path, inputs_max);
+        if (!st) st = cuzk_inputs_json_read(inputs_path, inputs_max, &given, &gp, &gi);
         if (!st && inputs && (gp != np || gi != ni || memcmp(given, inputs, np * ni * sizeof(cuzk_fr))))
             st = cuzk_fail(CUZK_EVERIFY, "%s: the public inputs differ from the ones recomputed from %s", inputs_path,
                            c1_path ? c1_path : public_path);

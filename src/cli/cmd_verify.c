@@ -54,8 +54,9 @@ int cli_verify(int argc, char **argv)
         if (st) cuzk_fail_context(st, "%s: proof %zu (offset %zu)", proof_path, k, k * CUZK_GROTH16_PROOF_BYTES);
     }
     /* as many inputs as the key takes for as many proofs as the file holds, at most */
-    if (!st) st = cli_input_check("inputs", inputs_path, cli_inputs_json_max(np, vk.ic_len ? vk.ic_len - 1 : 0));
-    if (!st) st = cuzk_inputs_json_read(inputs_path, &inputs, &nproofs, &nin);
+    uint64_t inputs_max = cli_inputs_json_max(np, vk.ic_len ? vk.ic_len - 1 : 0);
+    if (!st) st = cli_input_check("inputs", inputs_path, inputs_max);
+    if (!st) st = cuzk_inputs_json_read(inputs_path, inputs_max, &inputs, &nproofs, &nin);
     if (!st && nproofs != np)
         st = cuzk_fail(CUZK_EINVAL, "%s holds %zu proofs but %s has inputs for %zu", proof_path, np, inputs_path,
                        nproofs);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/outputs.h"
+
 cuzk_status parse_prover_id(const char *s, uint8_t out[32])
 {
     if ((s[0] == 't' || s[0] == 'f') && s[1] == '0') {
@@ -143,7 +145,7 @@ cuzk_status sector_public_read(const char *path, sector_public *s)
 {
     uint8_t *text;
     size_t len;
-    cuzk_status st = cuzk_read_file(path, &text, &len);
+    cuzk_status st = cuzk_read_file_max(path, CLI_SMALL_JSON_MAX, &text, &len);
     if (st) return st;
     st = sector_public_parse_fields((const char *)text, len, path, s);
     free(text);

@@ -23,8 +23,9 @@ typedef struct {
 cuzk_status sector_public_write(const char *path, const sector_public *s) CUZK_WARN_UNUSED;
 /* The file's text into *text (malloc'd, NUL-terminated, *len bytes with the final newline). */
 cuzk_status sector_public_format(const sector_public *s, char **text, size_t *len) CUZK_WARN_UNUSED;
-/* Reads and checks it: the replica id is recomputed from prover id, sector id, ticket and
- * comm_d and must match the file's. */
+/* Reads and checks it: a regular file of at most CLI_SMALL_JSON_MAX bytes (a FIFO is refused,
+ * not waited on); the replica id is recomputed from prover id, sector id, ticket and comm_d
+ * and must match the file's. */
 cuzk_status sector_public_read(const char *path, sector_public *s) CUZK_WARN_UNUSED;
 /* The two steps of reading, on len bytes of text (path names it in messages): the fields, then
  * the replica id check. */

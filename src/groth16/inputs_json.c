@@ -123,13 +123,14 @@ cuzk_status cuzk_inputs_json_parse(const char *text, size_t len, const char *nam
     return st;
 }
 
-cuzk_status cuzk_inputs_json_read(const char *path, cuzk_fr **inputs, size_t *nproofs, size_t *ninputs)
+cuzk_status cuzk_inputs_json_read(const char *path, uint64_t max_bytes, cuzk_fr **inputs, size_t *nproofs,
+                                  size_t *ninputs)
 {
     *inputs = NULL;
     *nproofs = *ninputs = 0;
     uint8_t *text;
     size_t len;
-    cuzk_status st = cuzk_read_file(path, &text, &len);
+    cuzk_status st = cuzk_read_file_max(path, max_bytes, &text, &len);
     if (st) return st;
     st = cuzk_inputs_json_parse((const char *)text, len, path, inputs, nproofs, ninputs);
     free(text);

@@ -47,6 +47,9 @@ expect_fail "a regular file at the socket path" 1 "not a socket" "$CUZK" daemon 
 printf '[daemon]\nmax_calls = 0\n' >bad.ini
 expect_fail "max_calls out of range" 2 "daemon.max_calls" "$CUZK" daemon --config bad.ini
 printf '[daemon]\nlisten = unix://%s\nlog_file = %s/jobs.log\ntest_kinds = true\n' "$SOCK" "$WORK" >d.ini
+# what the daemons write while they run: their output and the job log (a line for every job,
+# the failed ones too)
+BACKGROUND_FILES='^(d[0-9]\.log|jobs\.log(\.1)?)$'
 
 start_daemon d1.log --config d.ini
 [ "$(stat -c %a "$SOCK" 2>/dev/null)" = 600 ] || fail "socket mode is $(stat -c %a "$SOCK" 2>/dev/null), not 600"
@@ -63,8 +66,9 @@ echo 'not a C1 at all' >garbage.json
 expect_fail "PoRep of garbage: FAILED in-band" 1 "FAILED: the C1 output" "$CUZK" client prove --addr "$A" \
   --kind porep --c1 garbage.json
 expect_fail "kind 0" 1 "INVALID_ARGUMENT: proof_kind" "$CUZK" client prove --addr "$A" --kind 0 --c1 d.ini
+echo '["AAEC"]' >blob3.json
 expect_fail "WinningPoSt of a 3-byte blob: FAILED in-band" 1 "FAILED: vanilla proof blob 0" "$CUZK" client prove --addr "$A" --kind winning-post \
-  --vanilla <(echo '["AAEC"]') --randomness "$(printf '%064d' 0)"
+  --vanilla blob3.json --randomness "$(printf '%064d' 0)"
 expect_fail "no --addr" 2 "addr" "$CUZK" client status
 expect_fail "unknown verb" 2 "unknown verb" "$CUZK" client frobnicate --addr "$A"
 expect_ok "client status" "$CUZK" client status --addr "$A"

@@ -128,6 +128,62 @@ refused "verify porep --public FIFO" "in.fifo is not a regular file" \
   "$CUZK" verify porep --public in.fifo --vk c.vk --proof c.proof
 expect_fail "--config FIFO" 2 "config file: in.fifo is not a regular file" timeout 20 "$CUZK" --config in.fifo config --print
 
+# every JSON input is read through the same checked, bounded read: a FIFO (no writer now, so a
+# reader that waits hangs until the timeout), /dev/zero, a folder and a file one byte larger
+# than the command takes are refused before a byte is read
+# bad_json_input DESC MAX CMD...: runs CMD with each bad input in place of the argument @IN@;
+# the oversized one (a sparse file) has MAX + 1 bytes
+bad_json_input() {
+  local desc=$1 max=$2; shift 2
+  rm -f big.in && truncate -s $((max + 1)) big.in
+  local in pat args a
+  for in in in.fifo /dev/zero adir big.in; do
+    case $in in
+    in.fifo) pat="in.fifo is not a regular file \(a FIFO\)" ;;
+    /dev/zero) pat="/dev/zero is not a regular file \(a character device\)" ;;
+    adir) pat="adir is not a regular file \(a folder\)" ;;
+    big.in) pat="big.in has $((max + 1)) bytes, more than the $max accepted" ;;
+    esac
+    args=()
+    for a in "$@"; do [ "$a" = @IN@ ] && args+=("$in") || args+=("$a"); done
+    refused "$desc $in" "$pat" "${args[@]}"
+  done
+  rm -f big.in
+}
+# the largest public inputs JSON of np proofs of ni inputs (cli_inputs_json_max)
+inputs_max() { echo $((4096 + $1 * (64 + $2 * 128))); }
+MiB=$((1 << 20))
+mkdir -p adir
+bad_json_input "verify --inputs" "$(inputs_max 1 1)" "$CUZK" verify --vk c.vk --proof c.proof --inputs @IN@
+bad_json_input "verify porep --c1 --inputs" "$(inputs_max 1 39)" \
+  "$CUZK" verify porep --c1 s/c1.json --inputs @IN@ --vk c.vk --proof c.proof
+bad_json_input "verify porep --inputs" $((64 * MiB)) "$CUZK" verify porep --inputs @IN@ --vk c.vk --proof c.proof
+bad_json_input "verify window-post --inputs" $((64 * MiB)) \
+  "$CUZK" verify window-post --inputs @IN@ --vk c.vk --proof c.proof
+bad_json_input "verify porep --public" $MiB "$CUZK" verify porep --public @IN@ --vk c.vk --proof c.proof
+bad_json_input "verify porep --vanilla-only --public" $MiB \
+  "$CUZK" verify porep --c1 s/c1.json --public @IN@ --vanilla-only
+# a sector folder's sector.json (post vanilla, snap encode): the node is put in its place
+mkdir -p bs && cp s/* bs/
+for in in in.fifo /dev/zero adir big.in; do
+  rm -rf bs/sector.json
+  case $in in
+  in.fifo) mkfifo bs/sector.json && pat="a FIFO" ;;
+  /dev/zero) ln -s /dev/zero bs/sector.json && pat="a character device" ;;
+  adir) mkdir bs/sector.json && pat="a folder" ;;
+  big.in) truncate -s $((MiB + 1)) bs/sector.json && pat="has $((MiB + 1)) bytes, more than the $MiB accepted" ;;
+  esac
+  refused "post vanilla: sector.json $in" "bs/sector.json (is not a regular file \()?$pat" \
+    "$CUZK" post vanilla --kind winning --sector bs --randomness $R --out pv
+  refused "snap encode: sector.json $in" "bs/sector.json (is not a regular file \()?$pat" \
+    "$CUZK" snap encode --sector bs --random-data 1 --out sv
+done
+rm -rf bs
+# client --vanilla: refused before any daemon is called; the largest is the base64 of one
+# 256 MiB message and 1 MiB for the array's layout
+bad_json_input "client prove --vanilla" $(((256 * MiB) / 3 * 4 + MiB)) "$CUZK" client prove \
+  --addr "unix://$WORK/none.sock" --kind winning-post --vanilla @IN@ --randomness $R
+
 # --- 6: verify porep names why inputs that differ from the C1's fail
 echo '[["1"]]' > other.json
 refused "verify porep with other inputs" "other.json: the public inputs differ from the ones recomputed from s/c1.json" \

@@ -4,6 +4,14 @@ CUZK=$(realpath "${1:?usage: test.sh /path/to/cuzk}")
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cuzk-cli.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
+# the commands' own temporaries (a device's or FIFO's output goes through one) land in the
+# tree that expect_fail lists, so a failing command's leftover there is caught too
+export TMPDIR=$WORK/tmp
+mkdir -p "$TMPDIR"
+# Paths (an ERE on the path below $WORK, e.g. '^(d1\.log|jobs\.log)$') that a process the
+# script runs in the background (a daemon and its logs) writes at any time: expect_fail does
+# not hold a failing command to account for them. Empty: none.
+BACKGROUND_FILES=
 FAILS=0
 CHECKS=0
 
@@ -16,12 +24,62 @@ expect_ok() {
   if ! "$@" >out.txt 2>err.txt; then fail "$desc: exit $? ($(head -c 400 err.txt))"; fi
 }
 
-# expect_fail DESC CODE PATTERN CMD...: exit status CODE and PATTERN (grep -E) in stderr+stdout
+# work_tree: every entry below $WORK but the helpers' own out.txt and err.txt, a line each,
+# "PATH<tab>WHAT": a regular file's inode, size and modification time (so that one replaced or
+# written in place shows), a link's target, any other node's type and inode (a FIFO's or
+# device's times change when another process writes to it)
+work_tree() {
+  find . -mindepth 1 \( -path ./out.txt -o -path ./err.txt \) -prune -o \
+    -type f -printf '%P\tf %i %s %T@\n' -o -type l -printf '%P\tl %i %l\n' -o -printf '%P\t%y %i\n' | LC_ALL=C sort
+}
+
+# tree_unchanged DESC BEFORE ALLOWED: $WORK's listing is still BEFORE (a work_tree output), but
+# for paths matching the ERE ALLOWED and $BACKGROUND_FILES; each new entry (a temporary
+# named so), removed entry and changed file is a FAIL naming its path
+tree_unchanged() {
+  local desc=$1 before=$2 allowed=$3 path
+  local -A was=() now=()
+  local line
+  while IFS= read -r line; do [ -n "$line" ] && was[${line%%$'\t'*}]=${line#*$'\t'}; done <<<"$before"
+  while IFS= read -r line; do [ -n "$line" ] && now[${line%%$'\t'*}]=${line#*$'\t'}; done <<<"$(work_tree)"
+  while IFS= read -r path; do
+    [ -n "$path" ] || continue
+    [ -n "$allowed" ] && [[ $path =~ $allowed ]] && continue
+    [ -n "$BACKGROUND_FILES" ] && [[ $path =~ $BACKGROUND_FILES ]] && continue
+    if [ -z "${was[$path]+x}" ]; then
+      case ${path##*/} in
+      *.tmp.*) fail "$desc: a temporary left behind: $path" ;;
+      *)
+        local what=${now[$path]%% *}
+        case $what in f) what=file ;; d) what=folder ;; l) what=link ;; p) what=FIFO ;; s) what=socket ;; esac
+        fail "$desc: the failed command left a new $what: $path"
+        ;;
+      esac
+    elif [ -z "${now[$path]+x}" ]; then
+      fail "$desc: the failed command removed $path"
+    elif [ "${was[$path]}" != "${now[$path]}" ]; then
+      fail "$desc: the failed command changed $path (${was[$path]} -> ${now[$path]})"
+    fi
+  done < <(printf '%s\n' "${!was[@]}" "${!now[@]}" | LC_ALL=C sort -u)
+}
+
+# expect_fail DESC CODE PATTERN CMD...: exit status CODE and PATTERN (grep -E) in stderr+stdout,
+# and the command left the folder tree as it found it: no new file or folder (no temporary),
+# none removed, no file written
 expect_fail() {
-  local desc=$1 code=$2 pattern=$3; shift 3
+  expect_fail_writes "$1" "$2" "$3" "" "${@:4}"
+}
+
+# expect_fail_writes DESC CODE PATTERN PATHS CMD...: expect_fail for a command that may make or
+# change the paths matching the ERE PATHS (a log it appends to) even when it fails
+expect_fail_writes() {
+  local desc=$1 code=$2 pattern=$3 allowed=$4; shift 4
   CHECKS=$((CHECKS + 1))
+  local before
+  before=$(work_tree)
   "$@" >out.txt 2>err.txt
   local rc=$?
+  tree_unchanged "$desc" "$before" "$allowed"
   if [ "$rc" -ne "$code" ]; then fail "$desc: exit $rc, expected $code ($(head -c 300 err.txt))"; return; fi
   if ! cat out.txt err.txt | grep -Eq -- "$pattern"; then fail "$desc: output lacks /$pattern/: $(head -c 300 err.txt)"; fi
   if grep -Eq "Segmentation|Aborted|AddressSanitizer|runtime error" err.txt; then fail "$desc: crashed: $(head -c 300 err.txt)"; fi

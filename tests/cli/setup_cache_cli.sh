@@ -49,6 +49,7 @@ printf '%s\n%s\n' "$P" "$V" | diff - out.txt >/dev/null || fail "random:64 paths
 # (the test kind: proofs of a built-in circuit, verified by the engine before they return).
 A=unix://$WORK/run/cuzk.sock
 FIL_PROOFS_PARAMETER_CACHE=$WORK/cache "$CUZK" daemon --listen "$A" --test-kinds --threads 1 >daemon.log 2>&1 &
+BACKGROUND_FILES='^daemon\.log$'
 dpid=$!
 trap 'kill -9 $dpid 2>/dev/null; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 100); do

@@ -26,6 +26,10 @@ node_client() { timeout -k 5 "$CLIENT_LIMIT" node "$CLIENT_NODE" "$@"; }
 # A Unix socket path short enough for sun_path (108 bytes), in a folder removed on exit.
 SOCK_DIR=$(mktemp -d /tmp/cuzk-sock.XXXXXX)
 
+# What the daemons write while they run (their NAME.out and NAME.log): a failing command is not
+# held to account for it (expect_fail, tests/cli/lib.bash).
+BACKGROUND_FILES='^[^/]+\.(out|log)$'
+
 # Daemons started by start_daemon; cleanup stops each (SIGTERM, then SIGKILL after 10 s).
 DAEMON_PIDS=()
 cleanup() {

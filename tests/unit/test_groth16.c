@@ -317,8 +317,12 @@ static void test_inputs_json(void)
     char path[256];
     snprintf(path, sizeof path, "%s/ragged.json", dir);
     CHECK_OK(cuzk_write_file_atomic(path, doc, o));
-    CHECK_FAILS(cuzk_inputs_json_read(path, &back, &np, &ni), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_inputs_json_read(path, (uint64_t)o, &back, &np, &ni), CUZK_EINVAL);
     CHECK(strstr(cuzk_last_error(), "ragged.json: [1] has 0 inputs but [0] has 262144") != NULL);
+    CHECK(back == NULL);
+    /* a file beyond the caller's bound is not read */
+    CHECK_FAILS(cuzk_inputs_json_read(path, (uint64_t)o - 1, &back, &np, &ni), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "more than the") != NULL);
     CHECK(back == NULL);
     unlink(path);
     rmdir(dir);

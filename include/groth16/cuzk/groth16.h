@@ -182,10 +182,12 @@ cuzk_status cuzk_inputs_json_write(const char *path, const cuzk_fr *inputs, size
  * newline) belongs to the caller. */
 cuzk_status cuzk_inputs_json_format(char **text, size_t *len, const cuzk_fr *inputs, size_t nproofs, size_t ninputs,
                                     bool nested) CUZK_WARN_UNUSED;
-/* Reads either form; *inputs (malloc'd, nproofs * ninputs values) belongs to the caller.
- * Values must be canonical decimal strings below r; errors name the element, e.g. "[1][0]".
- * Every row's length is checked against the first row's before memory is sized from them. */
-cuzk_status cuzk_inputs_json_read(const char *path, cuzk_fr **inputs, size_t *nproofs,
+/* Reads either form from path, a regular file of at most max_bytes (what the caller takes: a
+ * FIFO is refused, not waited on, and a larger file is not read); *inputs (malloc'd, nproofs *
+ * ninputs values) belongs to the caller. Values must be canonical decimal strings below r;
+ * errors name the element, e.g. "[1][0]". Every row's length is checked against the first
+ * row's before memory is sized from them. */
+cuzk_status cuzk_inputs_json_read(const char *path, uint64_t max_bytes, cuzk_fr **inputs, size_t *nproofs,
                                   size_t *ninputs) CUZK_WARN_UNUSED;
 /* The same from len bytes of text; name is what messages call it (a path). */
 cuzk_status cuzk_inputs_json_parse(const char *text, size_t len, const char *name, cuzk_fr **inputs, size_t *nproofs,
