@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cuzk/testcircuits.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
@@ -245,7 +246,8 @@ static int bench_prove(int argc, char **argv)
     cuzk_status st;
     double t_setup = -1;
     if (params_path) {
-        st = cuzk_groth16_params_read(&p, params_path, CUZK_PARAMS_UNCHECKED);
+        st = cli_check_key_kind("params", params_path, CUZK_KEY_PARAMS);
+        if (!st) st = cuzk_groth16_params_read(&p, params_path, CUZK_PARAMS_UNCHECKED);
     } else {
         double t0 = cuzk_now();
         cuzk_r1cs m;

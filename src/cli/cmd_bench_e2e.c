@@ -10,6 +10,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
@@ -106,7 +107,9 @@ int cli_bench_e2e(int argc, char **argv)
     for (int i = 0; i < npaths && !st; i++) {
         cuzk_c1 *c1 = NULL;
         st = cuzk_map_file(&files[i], paths[i]);
-        if (!st) st = cuzk_c1_parse_any(&c1, files[i].data, files[i].size, NULL, NULL);
+        if (!st) st = cli_c1_hint(cuzk_c1_parse_any(&c1, files[i].data, files[i].size, NULL, NULL), paths[i]);
+        if (!st && !i) st = cli_check_porep_params(params, c1);
+        if (!st && !i) st = cli_check_key_kind("vk", vk, CUZK_KEY_VK);
         if (!st && i && (uint64_t)c1->proof != proof_type)
             st = cuzk_fail(CUZK_EINVAL, "%s is of another proof type than %s: one engine circuit per run", paths[i],
                            paths[0]);

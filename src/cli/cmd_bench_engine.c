@@ -13,6 +13,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
@@ -271,6 +272,7 @@ int cli_bench_engine(int argc, char **argv)
         cuzk_circuit *c = NULL;
         st = cuzk_circuit_open(&c, circuit);
         cuzk_circuit_free(c);
+        if (!st && !synthetic) st = cli_check_key_kind("params", params, CUZK_KEY_PARAMS);
         snprintf(reg_id, sizeof reg_id, "%s", circuit);
     }
     double t_data = cuzk_now() - t_setup;
@@ -288,7 +290,8 @@ int cli_bench_engine(int argc, char **argv)
     } else if (!st && porep) {
         cuzk_c1 *c1 = NULL;
         char id[64];
-        st = cuzk_c1_parse_any(&c1, c1f.data, c1f.size, NULL, NULL);
+        st = cli_c1_hint(cuzk_c1_parse_any(&c1, c1f.data, c1f.size, NULL, NULL), c1_path);
+        if (!st && params) st = cli_check_porep_params(params, c1);
         if (!st) cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
         if (!st) st = cuzk_engine_set_files(e, id, params, NULL, pce_path);
         cuzk_c1_free(c1);

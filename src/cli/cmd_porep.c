@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cli/sector_json.h"
@@ -129,7 +130,10 @@ int cli_prove_porep(int argc, char **argv)
     /* the circuit is known from the C1's registered proof; --check's TEST pass runs here, the
      * vanilla checks run in the engine */
     if (!st) st = cuzk_c1_parse_any(&c1, f.data, f.size, NULL, NULL);
-    if (st) cuzk_fail_context(st, "%s", c1_path);
+    if (st) st = cli_c1_hint(cuzk_fail_context(st, "%s", c1_path), c1_path);
+    /* a key file of the wrong kind or parameters of another sector size are named at once */
+    if (!st) st = cli_check_porep_params(params_path, c1);
+    if (!st) st = cli_check_key_kind("vk", vk_path, CUZK_KEY_VK);
     if (!st && check) {
         st = cuzk_c1_verify(c1, NULL, 0);
         if (st) st = pinpoint(c1, st);
@@ -172,7 +176,7 @@ static int verify_vanilla_only(const char *c1_path, const char *public_path)
     sector_public s;
     memset(&s, 0, sizeof s);
     double t0 = cuzk_now();
-    cuzk_status st = cuzk_c1_parse_file(&c1, c1_path, NULL);
+    cuzk_status st = cli_c1_hint(cuzk_c1_parse_file(&c1, c1_path, NULL), c1_path);
     if (!st && public_path) {
         st = sector_public_read(public_path, &s);
         const char *differs = st                       ? NULL
@@ -248,7 +252,7 @@ int cli_verify_porep(int argc, char **argv)
     cuzk_status st = CUZK_OK;
     if (c1_path) {
         cuzk_c1 *c1;
-        st = cuzk_c1_parse_file(&c1, c1_path, NULL);
+        st = cli_c1_hint(cuzk_c1_parse_file(&c1, c1_path, NULL), c1_path);
         if (!st) {
             st = recompute_inputs(c1->proof, c1->replica_id, c1->comm_d, c1->comm_r, c1->seed, &inputs, &np, &ni);
             cuzk_c1_free(c1);
@@ -275,6 +279,7 @@ int cli_verify_porep(int argc, char **argv)
     cuzk_groth16_vk vk = {0};
     cuzk_mapped_file f = {0};
     cuzk_groth16_proof *proofs = NULL;
+    if (!st) st = cli_check_key_kind("vk", vk_path, CUZK_KEY_VK);
     if (!st) st = cuzk_groth16_vk_read(&vk, vk_path);
     if (!st) st = cuzk_map_file(&f, proof_path);
     if (!st && f.size != np * CUZK_GROTH16_PROOF_BYTES)

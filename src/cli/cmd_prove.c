@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cli/vanilla_set.h"
@@ -71,6 +72,7 @@ int cli_prove(int argc, char **argv)
     cuzk_circuit *c;
     if (cuzk_circuit_open(&c, circuit)) return cli_error("prove");
     cuzk_circuit_free(c);
+    if (cli_check_key_kind("params", params, CUZK_KEY_PARAMS)) return cli_error("prove");
     cli_outputs *outs = cli_outputs_new();
     if (!outs) return cli_error("prove");
     cli_outputs_input(outs, "params", params);

@@ -8,6 +8,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cli/vanilla_set.h"
@@ -70,6 +71,8 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
         for (size_t i = 0; i < v.n; i++) cli_outputs_input(outs, "vanilla", v.paths[i]);
         st = cli_outputs_check(outs);
     }
+    if (!st) st = cli_check_key_kind("params", params_path, CUZK_KEY_PARAMS);
+    if (!st) st = cli_check_key_kind("vk", vk_path, CUZK_KEY_VK);
     if (!st && vk_path)
         st = cli_check_vk(vk_path,
                           kind == CUZK_KIND_SNAP ? cuzk_update_proof_num_inputs((cuzk_update_proof)v.registered_proof)
@@ -146,6 +149,7 @@ int cli_verify_vanilla(const char *what, int argc, char **argv)
     cuzk_groth16_vk vk = {0};
     cuzk_mapped_file f = {0};
     cuzk_groth16_proof *proofs = NULL;
+    if (!st) st = cli_check_key_kind("vk", vk_path, CUZK_KEY_VK);
     if (!st) st = cuzk_groth16_vk_read(&vk, vk_path);
     if (!st) st = cuzk_map_file(&f, proof_path);
     if (!st && f.size != np * CUZK_GROTH16_PROOF_BYTES)

@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/groth16.h"
@@ -36,7 +37,8 @@ int cli_verify(int argc, char **argv)
     if (!inputs_path) return cli_missing("verify", "inputs");
 
     cuzk_groth16_vk vk;
-    if (cuzk_groth16_vk_read(&vk, vk_path)) return cli_error("verify");
+    if (cli_check_key_kind("vk", vk_path, CUZK_KEY_VK) || cuzk_groth16_vk_read(&vk, vk_path))
+        return cli_error("verify");
     cuzk_mapped_file f = {0};
     cuzk_fr *inputs = NULL;
     cuzk_groth16_proof *proofs = NULL;
