@@ -60,24 +60,33 @@ int cli_bench_e2e(int argc, char **argv)
                *threads = NULL, *proof_path = NULL, *inputs_path = NULL;
     bool use_gpu = false, brief = false, done;
     cli_opt opts[] = {
-        {"c1", "FILE[,FILE...]", "C1 outputs (JSON or the base64 wrapper), proved in turn; one proof type", &c1_s,
-         NULL},
-        {"params", "FILE", "Groth16 parameters of that proof type (official .params or cuzk setup)", &params, NULL},
+        {"c1", "FILE[,FILE...]", "C1 outputs (JSON or the base64 wrapper), proved in turn; one proof type (required)",
+         &c1_s, NULL},
+        {"params", "FILE", "Groth16 parameters of that proof type (required; official .params or cuzk setup's)",
+         &params, NULL},
         {"vk", "FILE", "the verifying key the engine checks every proof with (default: the parameters' own)", &vk,
          NULL},
         {"pce", "FILE", "keep the precompiled circuit there (recorded on first use; default: in memory)", &pce, NULL},
         {"sectors", "K", "sectors to prove (default 3)", &sectors_s, NULL},
         {"concurrency", "C", "sectors in flight at once (default 1: each sector's time is its own)", &conc_s, NULL},
-        {"gpu", NULL, "prove on the GPUs", NULL, &use_gpu},
-        {"proof", "FILE", "write the last sector's proofs there (192 bytes per partition)", &proof_path, NULL},
-        {"inputs", "FILE", "write the last sector's public inputs there (JSON)", &inputs_path, NULL},
-        {"brief", NULL, "print the stages of each sector after the first, not its whole timeline", NULL, &brief},
+        {"gpu", NULL, "prove on the GPUs of a CUDA build (default: the CPU)", NULL, &use_gpu},
+        {"proof", "FILE", "write the last sector's proofs there (192 bytes per partition; default: not written)",
+         &proof_path, NULL},
+        {"inputs", "FILE", "write the last sector's public inputs there (JSON; default: not written)", &inputs_path,
+         NULL},
+        {"brief", NULL, "print the stages of each sector after the first, not its whole timeline (default: whole)",
+         NULL, &brief},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
     };
     int rc = cli_parse(argc, argv,
                        "cuzk bench e2e --c1 FILE[,FILE...] --params FILE [--vk FILE] [--gpu] [--sectors K] "
-                       "[--concurrency C]\n  e.g. cuzk bench e2e --c1 sector/c1.json --params porep-32GiB.params "
-                       "--vk porep-32GiB.vk --gpu --sectors 3",
+                       "[--concurrency C]\n\n"
+                       "End to end PoRep C2: loads the parameters once, then proves --sectors sectors from the C1\n"
+                       "files (in turn), every proof verified, and prints the load time and each sector's time and\n"
+                       "timeline.\n\n"
+                       "examples:\n"
+                       "  cuzk bench e2e --c1 s/c1.json --params porep-2KiB.params --vk porep-2KiB.vk --sectors 2\n"
+                       "  cuzk bench e2e --c1 s32/c1.json --params porep-32GiB.params --vk porep-32GiB.vk --gpu",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     const char *me = "bench e2e";
