@@ -191,7 +191,7 @@ static int verify_vanilla_only(const char *c1_path, const char *public_path)
     double t0 = cuzk_now();
     cuzk_status st = cli_c1_hint(cuzk_c1_parse_file(&c1, c1_path, NULL), c1_path);
     if (!st && public_path) {
-        st = sector_public_read(public_path, &s);
+        st = cli_public_hint(sector_public_read(public_path, &s), public_path);
         const char *differs = st                       ? NULL
             : s.proof != c1->proof                     ? "registered_proof"
             : memcmp(s.comm_d, c1->comm_d, 32)         ? "comm_d"
@@ -283,7 +283,7 @@ int cli_verify_porep(int argc, char **argv)
     } else if (public_path) {
         sector_public s;
         st = cli_input_check("public", public_path, CLI_SMALL_JSON_MAX);
-        if (!st) st = sector_public_read(public_path, &s);
+        if (!st) st = cli_public_hint(sector_public_read(public_path, &s), public_path);
         if (!st) st = recompute_inputs(s.proof, s.replica_id, s.comm_d, s.comm_r, s.seed, &inputs, &np, &ni);
     }
     if (!st && inputs_path) {

@@ -45,6 +45,21 @@ cuzk_status cli_c1_hint(cuzk_status st, const char *path)
                      path, path);
 }
 
+cuzk_status cli_public_hint(cuzk_status st, const char *path)
+{
+    if (!st || !path) return st;
+    char saved[1024];
+    snprintf(saved, sizeof saved, "%s", cuzk_last_error());
+    cuzk_c1 *c1 = NULL;
+    bool is_c1 = !cuzk_c1_parse_file(&c1, path, NULL);
+    cuzk_c1_free(c1);
+    if (!is_c1) return cuzk_fail(st, "%s", saved);
+    return cuzk_fail(st,
+                     "--public %s is a C1 output, not a sector.json (the public data cuzk seal writes beside the "
+                     "c1.json): give it as --c1 %s",
+                     path, path);
+}
+
 static void size_name(char *out, size_t n, uint64_t bytes)
 {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};

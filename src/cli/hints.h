@@ -15,6 +15,9 @@ cuzk_status cli_check_key_kind(const char *opt, const char *path, cuzk_key_kind 
 /* After a C1 read of path failed with st: when the file is a sector.json (cuzk seal's public
  * data), the message says so and what to give instead. Returns st. */
 cuzk_status cli_c1_hint(cuzk_status st, const char *path);
+/* After a sector.json read of path (--public) failed with st: when the file is a C1 output,
+ * the message says so and to give it as --c1. Returns st. */
+cuzk_status cli_public_hint(cuzk_status st, const char *path);
 /* --params path against the C1, before any work: a verifying key is named as such, and
  * parameters of another partition circuit (another sector size or proof type) are refused with
  * both sizes named. Files of no recognisable layout pass (the reader reports them). */

@@ -2,8 +2,9 @@
 # Help and messages: every command and verb answers --help (and -h) on stdout with exit status
 # 0, what it does, its options and an example whose command exists; the top level lists every
 # command and bench kind; no source file name shows. Recognisable mistakes are named: a
-# sector.json given as --c1, a .vk given as --params and the reverse, PoRep parameters of
-# another sector size than the C1's; errors name the whole command with one separator.
+# sector.json given as --c1 and the reverse, a .vk given as --params and the reverse, PoRep
+# parameters of another sector size than the C1's; errors name the whole command with one
+# separator.
 . "$(dirname "$0")/lib.bash"
 
 COMMANDS=(seal setup prove "prove porep" "prove window-post" "prove winning-post" "prove snap"
@@ -128,6 +129,12 @@ expect_fail "verify porep --c1 sector.json" 1 "^cuzk verify porep: --c1 s/sector
   "$CUZK" verify porep --c1 s/sector.json --vk c.vk --proof c.proof
 expect_fail "verify porep --vanilla-only --c1 sector.json" 1 "^cuzk verify porep: --c1 s/sector.json is a sector.json" \
   "$CUZK" verify porep --c1 s/sector.json --vanilla-only
+# ... and the reverse: a C1 given as sector.json
+expect_fail "verify porep --public c1.json" 1 \
+  "^cuzk verify porep: --public s/c1.json is a C1 output, not a sector.json \(the public data cuzk seal writes beside the c1.json\): give it as --c1 s/c1.json" \
+  "$CUZK" verify porep --public s/c1.json --vk c.vk --proof c.proof
+expect_fail "verify porep --vanilla-only --public c1.json" 1 "^cuzk verify porep: --public s/c1.json is a C1 output" \
+  "$CUZK" verify porep --c1 s/c1.json --public s/c1.json --vanilla-only
 # a C1 that is simply bad keeps its own message
 echo '{"registered_proof": 5}' >bad.json
 expect_fail "a bad C1 keeps its message" 1 "^cuzk prove porep: bad.json: " \
