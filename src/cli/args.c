@@ -8,16 +8,30 @@
 
 #include "cuzk/base.h"
 
+/* The usage text: its synopsis (up to the first blank line), what the command does, and its
+ * examples (from the blank line before "example"), printed around the options. */
 static void print_help(FILE *out, const char *usage, const cli_opt *opts, int nopts)
 {
-    fprintf(out, "usage: %s\n\noptions:\n", usage);
+    const char *ex = strstr(usage, "\n\nexample");
+    int head = ex ? (int)(ex - usage) : (int)strlen(usage);
+    fprintf(out, "usage: %.*s\n\noptions:\n", head, usage);
     for (int i = 0; i < nopts; i++) {
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", opts[i].name, opts[i].metavar ? " " : "",
                  opts[i].metavar ? opts[i].metavar : "");
-        fprintf(out, "  %-26s %s\n", left, opts[i].help);
+        if (strlen(left) > 26) fprintf(out, "  %s\n  %-26s %s\n", left, "", opts[i].help);
+        else fprintf(out, "  %-26s %s\n", left, opts[i].help);
     }
-    fprintf(out, "  %-26s %s\n", "--help", "show this help");
+    fprintf(out, "  %-26s %s\n", "-h, --help", "show this help and exit");
+    if (ex) fprintf(out, "%s\n", ex + 1);
+}
+
+/* After a usage error: the synopsis and where the rest is. */
+static void print_usage(FILE *out, const char *cmd, const char *usage)
+{
+    const char *end = strstr(usage, "\n\n");
+    fprintf(out, "usage: %.*s\n(cuzk %s --help: what it does, its options and examples)\n",
+            end ? (int)(end - usage) : (int)strlen(usage), usage, cmd);
 }
 
 int cli_parse(int argc, char **argv, const char *usage, const cli_opt *opts, int nopts, bool *done)
@@ -32,7 +46,7 @@ int cli_parse(int argc, char **argv, const char *usage, const cli_opt *opts, int
         }
         if (strncmp(a, "--", 2) != 0) {
             fprintf(stderr, "cuzk %s: unexpected argument '%s'\n", argv[0], a);
-            print_help(stderr, usage, opts, nopts);
+            print_usage(stderr, argv[0], usage);
             return 2;
         }
         const char *name = a + 2, *eq = strchr(name, '=');
@@ -42,7 +56,7 @@ int cli_parse(int argc, char **argv, const char *usage, const cli_opt *opts, int
             if (strlen(opts[j].name) == len && !strncmp(opts[j].name, name, len)) k = j;
         if (k < 0) {
             fprintf(stderr, "cuzk %s: unknown option '--%.*s'\n", argv[0], (int)len, name);
-            print_help(stderr, usage, opts, nopts);
+            print_usage(stderr, argv[0], usage);
             return 2;
         }
         if (!opts[k].metavar) {

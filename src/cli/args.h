@@ -15,7 +15,10 @@ typedef struct {
 } cli_opt;
 
 /* Parses argv (argv[0] is the command name). Returns 0 to go on, or an exit status:
- * 0 after printing --help (*done set), 2 after a usage error. */
+ * 0 after printing --help (*done set), 2 after a usage error.
+ * usage: the synopsis line(s); then, after a blank line, what the command does; then, after a
+ * blank line, "example:" or "examples:" and the command lines. --help prints the synopsis and
+ * the description, the options, then the examples; a usage error prints the synopsis only. */
 int cli_parse(int argc, char **argv, const char *usage, const cli_opt *opts, int nopts, bool *done);
 /* Reports a missing required option; returns 2. */
 int cli_missing(const char *cmd, const char *opt);

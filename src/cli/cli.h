@@ -14,6 +14,13 @@ typedef struct {
     int (*run)(int argc, char **argv);
 } cli_command;
 
+/* The kinds of cuzk bench, each with its one line (cmd_bench.c). */
+typedef struct {
+    const char *name, *summary;
+} cli_kind;
+extern const cli_kind CLI_BENCH_KINDS[];
+extern const size_t CLI_BENCH_NKINDS;
+
 int cli_demo(int argc, char **argv);
 int cli_setup(int argc, char **argv);
 int cli_prove(int argc, char **argv);
@@ -26,10 +33,10 @@ int cli_snap(int argc, char **argv);
 int cli_config(int argc, char **argv);
 int cli_prove_porep(int argc, char **argv);
 int cli_verify_porep(int argc, char **argv);
-/* what: "window-post", "winning-post" or "snap" (cmd_vanilla.c) */
+/* what: "window-post", "winning-post" or "snap" */
 int cli_prove_vanilla(const char *what, int argc, char **argv);
 int cli_verify_vanilla(const char *what, int argc, char **argv);
-/* GPU benchmarks (cmd_bench_gpu.c): `what` is gpu-msm, gpu-ntt, gpu-prove or gpu-field */
+/* GPU benchmarks: `what` is gpu-msm, gpu-ntt, gpu-prove or gpu-field */
 int cli_bench_gpu(const char *what, int argc, char **argv);
 /* bench gpu-prove --circuit (cmd_bench_gpu_circuit.c) */
 int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json);

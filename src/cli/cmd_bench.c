@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cuzk/testcircuits.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
@@ -68,15 +69,20 @@ static int bench_msm(int argc, char **argv)
     const char *log_s = NULL, *threads = NULL, *reps_s = NULL;
     bool g2 = false, json = false, no_blst = false, done;
     cli_opt opts[] = {
-        {"log2", "N", "number of points is 2^N", &log_s, NULL},
-        {"g2", NULL, "G2 instead of G1", NULL, &g2},
-        {"no-blst", NULL, "skip the single-thread blst Pippenger call it is compared with", NULL, &no_blst},
+        {"log2", "N", "number of points is 2^N, up to 26 (required)", &log_s, NULL},
+        {"g2", NULL, "G2 instead of G1 (default G1)", NULL, &g2},
+        {"no-blst", NULL, "skip the single-thread blst Pippenger call it is compared with (default: run it)", NULL,
+         &no_blst},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
-        {"json", NULL, "print JSON", NULL, &json},
+        {"json", NULL, "print JSON (default: a table)", NULL, &json},
     };
-    int rc = cli_parse(argc, argv, "cuzk bench msm --log2 N [--g2] [--threads T] [--reps R] [--json]", opts,
-                       (int)(sizeof opts / sizeof opts[0]), &done);
+    int rc = cli_parse(argc, argv,
+                       "cuzk bench msm --log2 N [--g2] [--threads T] [--reps R] [--json]\n\n"
+                       "Times the CPU multi-scalar multiplication over 2^N random points and scalars beside blst's\n"
+                       "own Pippenger (one thread).\n\n"
+                       "example:\n  cuzk bench msm --log2 16",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!log_s) return cli_missing("bench msm", "log2");
     uint64_t lg, reps = 3;
@@ -162,13 +168,16 @@ static int bench_ntt(int argc, char **argv)
     const char *log_s = NULL, *threads = NULL, *reps_s = NULL;
     bool json = false, done;
     cli_opt opts[] = {
-        {"log2", "N", "domain size 2^N (up to 28)", &log_s, NULL},
+        {"log2", "N", "domain size 2^N, up to 28 (required)", &log_s, NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
-        {"json", NULL, "print JSON", NULL, &json},
+        {"json", NULL, "print JSON (default: a table)", NULL, &json},
     };
-    int rc = cli_parse(argc, argv, "cuzk bench ntt --log2 N [--threads T] [--reps R] [--json]", opts,
-                       (int)(sizeof opts / sizeof opts[0]), &done);
+    int rc = cli_parse(argc, argv,
+                       "cuzk bench ntt --log2 N [--threads T] [--reps R] [--json]\n\n"
+                       "Times the CPU NTT of 2^N elements: forward, inverse and coset.\n\n"
+                       "example:\n  cuzk bench ntt --log2 20",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!log_s) return cli_missing("bench ntt", "log2");
     uint64_t lg, reps = 3;
@@ -226,13 +235,17 @@ static int bench_prove(int argc, char **argv)
     const char *circuit = NULL, *params_path = NULL, *threads = NULL, *reps_s = NULL;
     bool json = false, done;
     cli_opt opts[] = {
-        {"circuit", "NAME", "built-in circuit", &circuit, NULL},
-        {"params", "FILE", "parameters (default: a fresh random setup, timed separately)", &params_path, NULL},
+        {"circuit", "NAME", "built-in circuit (required; cuzk circuit-info --list)", &circuit, NULL},
+        {"params", "FILE", "its parameters (default: a fresh random setup, timed separately)", &params_path, NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
-        {"json", NULL, "print JSON", NULL, &json},
+        {"json", NULL, "print JSON (default: a table)", NULL, &json},
     };
-    int rc = cli_parse(argc, argv, "cuzk bench prove --circuit NAME [--params FILE] [--threads T] [--reps R] [--json]",
+    int rc = cli_parse(argc, argv,
+                       "cuzk bench prove --circuit NAME [--params FILE] [--threads T] [--reps R] [--json]\n\n"
+                       "Times synthesis and the CPU prover on a built-in circuit, each proof verified, with the\n"
+                       "prover's stages.\n\n"
+                       "example:\n  cuzk bench prove --circuit random:65536",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!circuit) return cli_missing("bench prove", "circuit");
@@ -245,7 +258,8 @@ static int bench_prove(int argc, char **argv)
     cuzk_status st;
     double t_setup = -1;
     if (params_path) {
-        st = cuzk_groth16_params_read(&p, params_path, CUZK_PARAMS_UNCHECKED);
+        st = cli_check_key_kind("params", params_path, CUZK_KEY_PARAMS);
+        if (!st) st = cuzk_groth16_params_read(&p, params_path, CUZK_PARAMS_UNCHECKED);
     } else {
         double t0 = cuzk_now();
         cuzk_r1cs m;
@@ -312,17 +326,23 @@ static int bench_synth(int argc, char **argv)
     const char *circuit = NULL, *mode = "pce", *threads = NULL, *reps_s = NULL;
     bool json = false, synthetic = false, done;
     cli_opt opts[] = {
-        {"circuit", "NAME", "built-in circuit", &circuit, NULL},
-        {"synthetic", NULL, "porep:SIZE fed synthetic vanilla data of its shape (any size; timing only)", NULL,
-         &synthetic},
-        {"mode", "MODE", "prove (PROVE backend), witness (WITNESS only) or pce (WITNESS + PCE evaluation)", &mode,
-         NULL},
+        {"circuit", "NAME", "built-in circuit (required; cuzk circuit-info --list)", &circuit, NULL},
+        {"synthetic", NULL, "porep:SIZE fed synthetic vanilla data of its shape (any size; timing only; default: off)",
+         NULL, &synthetic},
+        {"mode", "MODE", "prove (PROVE backend), witness (WITNESS only) or pce (WITNESS + PCE evaluation; the default)",
+         &mode, NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
-        {"json", NULL, "print JSON", NULL, &json},
+        {"json", NULL, "print JSON (default: a table)", NULL, &json},
     };
-    int rc = cli_parse(argc, argv, "cuzk bench synth --circuit NAME --mode prove|witness|pce [--threads T] [--json]",
-                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    int rc =
+        cli_parse(argc, argv,
+                  "cuzk bench synth --circuit NAME [--mode prove|witness|pce] [--synthetic] [--threads T] [--json]\n\n"
+                  "Times synthesis alone: the PROVE backend, the witness only, or the witness and the evaluation\n"
+                  "of the precompiled circuit (a, b, c), in constraints per second per core.\n\n"
+                  "examples:\n  cuzk bench synth --circuit porep:2KiB --mode witness\n"
+                  "  cuzk bench synth --circuit porep:32GiB --synthetic --mode witness --reps 1",
+                  opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!circuit) return cli_missing("bench synth", "circuit");
     if (strcmp(mode, "prove") && strcmp(mode, "witness") && strcmp(mode, "pce")) {
@@ -401,21 +421,32 @@ static int bench_synth(int argc, char **argv)
     return rc;
 }
 
+const cli_kind CLI_BENCH_KINDS[] = {
+    {"msm", "CPU MSM (G1 or G2) beside blst's own Pippenger"},
+    {"ntt", "CPU NTT: forward, inverse, coset"},
+    {"prove", "synthesize and prove a built-in circuit on the CPU"},
+    {"synth", "synthesis alone: PROVE, WITNESS, or WITNESS + precompiled-circuit evaluation"},
+    {"engine", "jobs through the proving engine: latency, throughput, device idle time"},
+    {"e2e", "C1 files in, verified proofs out: load time, each sector's time and timeline"},
+    {"params", "read and decode a .params file as the engine loads it: its rate beside the disk's"},
+    {"throughput", "Prove calls against a running daemon (--addr): latency and throughput"},
+    {"gpu-msm", "GPU MSM over synthetic resident bases (CUDA builds)"},
+    {"gpu-ntt", "GPU NTTs in device memory (CUDA builds)"},
+    {"gpu-prove", "one GPU partition proof of a 2^N domain, or of a circuit through the pipeline (CUDA builds)"},
+    {"gpu-field", "GPU field multiplication throughput of each form (CUDA builds)"},
+};
+const size_t CLI_BENCH_NKINDS = sizeof CLI_BENCH_KINDS / sizeof CLI_BENCH_KINDS[0];
+
 int cli_bench(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         FILE *out = argc < 2 ? stderr : stdout;
         fprintf(out,
-                "usage: cuzk bench <what> [options]   (cuzk bench <what> --help)\n\n"
-                "  msm     CPU MSM (G1 or G2) beside blst's own Pippenger\n"
-                "  ntt     CPU NTT forward, inverse, coset\n"
-                "  prove   synthesize and prove a built-in circuit\n"
-                "  synth   synthesis alone: PROVE, WITNESS or WITNESS + PCE evaluation\n"
-                "  engine  jobs through the proving engine: latency, throughput, device idle time\n"
-                "  e2e     C1 files in, verified proofs out: load time, each sector's time and timeline\n"
-                "  params  read and decode a .params file as the engine loads it: its rate beside the disk's\n"
-                "  throughput  Prove calls against a running daemon (--addr): latency and throughput\n"
-                "  gpu-msm, gpu-ntt, gpu-prove, gpu-field   GPU benchmarks\n");
+                "usage: cuzk bench KIND [options]   (cuzk bench KIND --help for its options)\n\n"
+                "Benchmarks, each printing a table (or --json). The kinds:\n");
+        for (size_t i = 0; i < CLI_BENCH_NKINDS; i++)
+            fprintf(out, "  %-12s %s\n", CLI_BENCH_KINDS[i].name, CLI_BENCH_KINDS[i].summary);
+        fprintf(out, "\nexamples:\n  cuzk bench msm --log2 16\n  cuzk bench prove --circuit random:65536\n");
         return argc < 2 ? 2 : 0;
     }
     const char *what = argv[1];
@@ -429,10 +460,8 @@ int cli_bench(int argc, char **argv)
     if (!strcmp(what, "params")) return cli_bench_params(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "throughput")) return cli_bench_throughput(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strncmp(what, "gpu-", 4)) return cli_bench_gpu(what, argc - 1, cli_subcommand(argv, name, sizeof name));
-    fprintf(stderr,
-            "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth, engine, e2e, params, throughput, gpu-msm, "
-            "gpu-ntt, "
-            "gpu-prove, gpu-field)\n",
-            what);
+    fprintf(stderr, "cuzk bench: unknown benchmark '%s' (", what);
+    for (size_t i = 0; i < CLI_BENCH_NKINDS; i++) fprintf(stderr, "%s%s", i ? ", " : "", CLI_BENCH_KINDS[i].name);
+    fprintf(stderr, "; cuzk bench --help)\n");
     return 2;
 }

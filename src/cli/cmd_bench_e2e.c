@@ -10,6 +10,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
@@ -59,24 +60,33 @@ int cli_bench_e2e(int argc, char **argv)
                *threads = NULL, *proof_path = NULL, *inputs_path = NULL;
     bool use_gpu = false, brief = false, done;
     cli_opt opts[] = {
-        {"c1", "FILE[,FILE...]", "C1 outputs (JSON or the base64 wrapper), proved in turn; one proof type", &c1_s,
-         NULL},
-        {"params", "FILE", "Groth16 parameters of that proof type (official .params or cuzk setup)", &params, NULL},
+        {"c1", "FILE[,FILE...]", "C1 outputs (JSON or the base64 wrapper), proved in turn; one proof type (required)",
+         &c1_s, NULL},
+        {"params", "FILE", "Groth16 parameters of that proof type (required; official .params or cuzk setup's)",
+         &params, NULL},
         {"vk", "FILE", "the verifying key the engine checks every proof with (default: the parameters' own)", &vk,
          NULL},
         {"pce", "FILE", "keep the precompiled circuit there (recorded on first use; default: in memory)", &pce, NULL},
         {"sectors", "K", "sectors to prove (default 3)", &sectors_s, NULL},
         {"concurrency", "C", "sectors in flight at once (default 1: each sector's time is its own)", &conc_s, NULL},
-        {"gpu", NULL, "prove on the GPUs", NULL, &use_gpu},
-        {"proof", "FILE", "write the last sector's proofs there (192 bytes per partition)", &proof_path, NULL},
-        {"inputs", "FILE", "write the last sector's public inputs there (JSON)", &inputs_path, NULL},
-        {"brief", NULL, "print the stages of each sector after the first, not its whole timeline", NULL, &brief},
+        {"gpu", NULL, "prove on the GPUs of a CUDA build (default: the CPU)", NULL, &use_gpu},
+        {"proof", "FILE", "write the last sector's proofs there (192 bytes per partition; default: not written)",
+         &proof_path, NULL},
+        {"inputs", "FILE", "write the last sector's public inputs there (JSON; default: not written)", &inputs_path,
+         NULL},
+        {"brief", NULL, "print the stages of each sector after the first, not its whole timeline (default: whole)",
+         NULL, &brief},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
     };
     int rc = cli_parse(argc, argv,
                        "cuzk bench e2e --c1 FILE[,FILE...] --params FILE [--vk FILE] [--gpu] [--sectors K] "
-                       "[--concurrency C]\n  e.g. cuzk bench e2e --c1 sector/c1.json --params porep-32GiB.params "
-                       "--vk porep-32GiB.vk --gpu --sectors 3",
+                       "[--concurrency C]\n\n"
+                       "End to end PoRep C2: loads the parameters once, then proves --sectors sectors from the C1\n"
+                       "files (in turn), every proof verified, and prints the load time and each sector's time and\n"
+                       "timeline.\n\n"
+                       "examples:\n"
+                       "  cuzk bench e2e --c1 s/c1.json --params porep-2KiB.params --vk porep-2KiB.vk --sectors 2\n"
+                       "  cuzk bench e2e --c1 s32/c1.json --params porep-32GiB.params --vk porep-32GiB.vk --gpu",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     const char *me = "bench e2e";
@@ -106,7 +116,9 @@ int cli_bench_e2e(int argc, char **argv)
     for (int i = 0; i < npaths && !st; i++) {
         cuzk_c1 *c1 = NULL;
         st = cuzk_map_file(&files[i], paths[i]);
-        if (!st) st = cuzk_c1_parse_any(&c1, files[i].data, files[i].size, NULL, NULL);
+        if (!st) st = cli_c1_hint(cuzk_c1_parse_any(&c1, files[i].data, files[i].size, NULL, NULL), paths[i]);
+        if (!st && !i) st = cli_check_porep_params(params, c1);
+        if (!st && !i) st = cli_check_key_kind("vk", vk, CUZK_KEY_VK);
         if (!st && i && (uint64_t)c1->proof != proof_type)
             st = cuzk_fail(CUZK_EINVAL, "%s is of another proof type than %s: one engine circuit per run", paths[i],
                            paths[0]);

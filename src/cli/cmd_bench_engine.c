@@ -13,6 +13,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
@@ -179,35 +180,48 @@ int cli_bench_engine(int argc, char **argv)
     bool synthetic = false, use_gpu = false, json = false, done;
     cli_opt opts[] = {
         {"kind", "K",
-         "circuit (a built-in circuit), porep (a C1, or --synthetic), or window-post, winning-post, snap "
-         "(--synthetic)",
+         "circuit (a built-in circuit; the default), porep (a C1, or --synthetic), or window-post, winning-post, "
+         "snap (--synthetic)",
          &kind_s, NULL},
         {"circuit", "NAME", "kind circuit: the built-in circuit", &circuit, NULL},
-        {"params", "FILE", "its parameters (or --synthetic)", &params, NULL},
+        {"params", "FILE", "its parameters (required unless --synthetic)", &params, NULL},
         {"c1", "FILE", "kind porep: the C1 output every job proves", &c1_path, NULL},
         {"sector-size", "SIZE", "with --synthetic: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (default 32GiB)", &size_s, NULL},
         {"synthetic", NULL,
-         "synthetic parameters made on the GPU (and random vanilla data for a proof kind): timed, not verified", NULL,
-         &synthetic},
-        {"pce", "FILE", "keep the precompiled circuit there (a 32 GiB PoRep records in about 40 s)", &pce_path, NULL},
+         "synthetic parameters made on the GPU (and random vanilla data for a proof kind): timed, not verified "
+         "(default: off)",
+         NULL, &synthetic},
+        {"pce", "FILE", "keep the precompiled circuit there (a 32 GiB PoRep records in about 40 s; default: in memory)",
+         &pce_path, NULL},
         {"jobs", "N", "jobs to run (default 6)", &jobs_s, NULL},
         {"concurrency", "C", "jobs in flight at once (default 2)", &conc_s, NULL},
         {"partitions", "P", "kind circuit: partitions per job (default 1)", &parts_s, NULL},
         {"priority", "P", "the jobs' priority (low, normal, high, critical; default: the kind's)", &prio_s, NULL},
-        {"critical", "NAME", "also one CRITICAL job of this built-in circuit (synthetic parameters) mid-run", &critical,
+        {"critical", "NAME",
+         "also one CRITICAL job of this built-in circuit (synthetic parameters) mid-run (default: none)", &critical,
          NULL},
         {"critical-after", "S", "seconds after the first partition ends to submit it (default 3)", &crit_after_s, NULL},
-        {"gpu", NULL, "prove on the GPUs (the [engine] gpus key says how many)", NULL, &use_gpu},
+        {"gpu", NULL, "prove on the GPUs of a CUDA build (the [engine] gpus key says how many; default: the CPU)", NULL,
+         &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
-        {"log", "FILE", "append each job's JSON log line (with its timeline) there", &log_path, NULL},
-        {"json", NULL, "one JSON object instead of the table", NULL, &json},
+        {"log", "FILE", "append each job's JSON log line (with its timeline) there (default: none)", &log_path, NULL},
+        {"json", NULL, "one JSON object instead of the table (default: the table)", NULL, &json},
     };
-    int rc = cli_parse(argc, argv,
-                       "cuzk bench engine --kind circuit --circuit NAME (--params FILE | --synthetic) | --kind porep "
-                       "(--c1 FILE --params FILE | --synthetic [--sector-size SIZE]) | --kind "
-                       "window-post|winning-post|snap --synthetic [--sector-size SIZE] [--jobs N] [--concurrency C]\n"
-                       "  e.g. cuzk bench engine --kind window-post --synthetic --gpu --jobs 4",
-                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
+    int rc =
+        cli_parse(argc, argv,
+                  "cuzk bench engine --kind circuit --circuit NAME (--params FILE | --synthetic) [options]\n"
+                  "       cuzk bench engine --kind porep (--c1 FILE --params FILE | --synthetic [--sector-size SIZE])"
+                  " [options]\n"
+                  "       cuzk bench engine --kind window-post|winning-post|snap --synthetic [--sector-size SIZE] "
+                  "[options]\n\n"
+                  "Drives --jobs jobs, --concurrency at a time, through one proving engine in this process and\n"
+                  "prints their latency, the throughput and the devices' idle time. --synthetic (parameters made\n"
+                  "on the GPU) needs a CUDA build.\n\n"
+                  "examples:\n"
+                  "  cuzk setup --circuit random:65536 --params r.params --vk r.vk\n"
+                  "  cuzk bench engine --kind circuit --circuit random:65536 --params r.params --jobs 4\n"
+                  "  cuzk bench engine --kind window-post --synthetic --gpu --jobs 4",
+                  opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     const char *me = "bench engine";
     uint64_t njobs = 6, conc = 2, parts = 1, crit_after = 3;
@@ -271,6 +285,7 @@ int cli_bench_engine(int argc, char **argv)
         cuzk_circuit *c = NULL;
         st = cuzk_circuit_open(&c, circuit);
         cuzk_circuit_free(c);
+        if (!st && !synthetic) st = cli_check_key_kind("params", params, CUZK_KEY_PARAMS);
         snprintf(reg_id, sizeof reg_id, "%s", circuit);
     }
     double t_data = cuzk_now() - t_setup;
@@ -288,7 +303,8 @@ int cli_bench_engine(int argc, char **argv)
     } else if (!st && porep) {
         cuzk_c1 *c1 = NULL;
         char id[64];
-        st = cuzk_c1_parse_any(&c1, c1f.data, c1f.size, NULL, NULL);
+        st = cli_c1_hint(cuzk_c1_parse_any(&c1, c1f.data, c1f.size, NULL, NULL), c1_path);
+        if (!st && params) st = cli_check_porep_params(params, c1);
         if (!st) cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
         if (!st) st = cuzk_engine_set_files(e, id, params, NULL, pce_path);
         cuzk_c1_free(c1);

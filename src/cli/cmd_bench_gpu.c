@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/settings.h"
 #include "cuzk/gpu.h"
@@ -19,20 +20,36 @@ typedef struct {
     cuzk_gpu_device *dev;
 } bench_opts;
 
-static int usage(const char *what)
+#if CUZK_BUILT_WITH_CUDA
+#define CUDA_NOTE "It runs on the GPU (the [cuzk] gpu_device key says which).\n"
+#else
+#define CUDA_NOTE "It needs a CUDA build: this one was built without nvcc, so it only says so (exit status 1).\n"
+#endif
+
+/* Each kind's usage text (args.h): synopsis, what it does, examples. */
+static const char *usage_of(const char *what)
 {
-    fprintf(stderr,
-            "usage: cuzk bench %s --log2 N [--reps R] [--json]%s\n"
-            "  gpu-msm   [--g2] [--ones-fraction F]  MSM over 2^N synthetic resident bases\n"
-            "  gpu-ntt                               NTTs of 2^N elements in device memory\n"
-            "  gpu-prove                             one partition of a 2^N domain, PoRep witness profile\n"
-            "  gpu-prove --circuit NAME --pce FILE [--partitions K]\n"
-            "                                        a circuit's partition (porep:SIZE: synthetic vanilla data),\n"
-            "                                        a, b, c on the device from its precompiled circuit (recorded\n"
-            "                                        into FILE once); then K partitions through the pipeline\n"
-            "  gpu-field                             field multiplication throughput of each form\n",
-            what ? what : "gpu-msm|gpu-ntt|gpu-prove|gpu-field", "");
-    return 2;
+    if (!strcmp(what, "gpu-msm"))
+        return "cuzk bench gpu-msm [--log2 N] [--g2] [--ones-fraction F] [--reps R] [--json]\n\n"
+               "Times the GPU MSM over 2^N synthetic bases resident on the device, the scalars uploaded from\n"
+               "pinned host memory on every call as a prover does.\n" CUDA_NOTE "\n"
+               "examples:\n  cuzk bench gpu-msm --log2 24\n  cuzk bench gpu-msm --log2 20 --g2";
+    if (!strcmp(what, "gpu-ntt"))
+        return "cuzk bench gpu-ntt [--log2 N] [--reps R] [--json]\n\n"
+               "Times GPU NTTs of 2^N elements in device memory: forward, inverse, coset.\n" CUDA_NOTE "\n"
+               "example:\n  cuzk bench gpu-ntt --log2 27";
+    if (!strcmp(what, "gpu-prove"))
+        return "cuzk bench gpu-prove [--log2 N] [--reps R] [--json]\n"
+               "       cuzk bench gpu-prove --circuit NAME --pce FILE [--partitions K] [--reps R] [--json]\n\n"
+               "Times one GPU partition proof of a 2^N domain with a PoRep-like witness on synthetic\n"
+               "parameters; with --circuit, a real circuit's partition (porep:SIZE: synthetic vanilla data),\n"
+               "a, b, c made on the device from its precompiled circuit (recorded into FILE once), then K\n"
+               "partitions through the pipeline (then 2 or 3 repetitions).\n" CUDA_NOTE "\n"
+               "examples:\n  cuzk bench gpu-prove --log2 20\n"
+               "  cuzk bench gpu-prove --circuit porep:32GiB --pce porep-32GiB.pce --partitions 10";
+    return "cuzk bench gpu-field [--json]\n\n"
+           "Measures the GPU's field multiplication throughput in each form, and its multiplier pipes.\n" CUDA_NOTE
+           "\nexample:\n  cuzk bench gpu-field";
 }
 
 static int parse(bench_opts *o, int argc, char **argv, const char *what)
@@ -40,19 +57,85 @@ static int parse(bench_opts *o, int argc, char **argv, const char *what)
     memset(o, 0, sizeof *o);
     o->log2 = 20;
     o->reps = 5;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--log2") && i + 1 < argc) o->log2 = (unsigned)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) o->reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--ones-fraction") && i + 1 < argc) o->ones = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--g2")) o->g2 = 1;
-        else if (!strcmp(argv[i], "--circuit") && i + 1 < argc) o->circuit = argv[++i];
-        else if (!strcmp(argv[i], "--pce") && i + 1 < argc) o->pce = argv[++i];
-        else if (!strcmp(argv[i], "--partitions") && i + 1 < argc) o->partitions = (unsigned)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--json")) o->json = 1;
-        else return usage(what);
+    const char *log_s = NULL, *reps_s = NULL, *ones_s = NULL, *parts_s = NULL;
+    bool g2 = false, json = false, done;
+    cli_opt all[] = {
+        {"log2", "N", "2^N points or elements, up to 28 (default 20)", &log_s, NULL},
+        {"g2", NULL, "G2 instead of G1 (default G1)", NULL, &g2},
+        {"ones-fraction", "F", "the fraction of scalars that are 1, from 0 to 1 (default 0)", &ones_s, NULL},
+        {"circuit", "NAME", "a built-in circuit's partition instead of a 2^N domain (with --pce)", &o->circuit, NULL},
+        {"pce", "FILE", "with --circuit: its precompiled circuit (recorded there on first use)", &o->pce, NULL},
+        {"partitions", "K", "with --circuit: partitions through the pipeline after the single one (default 0)",
+         &parts_s, NULL},
+        {"reps", "R", "repetitions; the median is reported (default 5)", &reps_s, NULL},
+        {"json", NULL, "print JSON (default: a table)", NULL, &json},
+    };
+    /* each kind takes its own options of the table */
+    static const char *const takes[][8] = {
+        {"gpu-msm", "log2", "g2", "ones-fraction", "reps", "json"},
+        {"gpu-ntt", "log2", "reps", "json"},
+        {"gpu-prove", "log2", "circuit", "pce", "partitions", "reps", "json"},
+        {"gpu-field", "json"},
+    };
+    int k = -1;
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(what, takes[i][0])) k = i;
+    if (k < 0) {
+        fprintf(stderr,
+                "cuzk bench: unknown benchmark '%s' (gpu-msm, gpu-ntt, gpu-prove, gpu-field; cuzk bench --help)\n",
+                what);
+        return 2;
     }
-    if (o->log2 > 28 || o->reps < 1 || o->ones < 0 || o->ones > 1 || o->partitions > 1000) return usage(what);
-    if ((o->circuit || o->pce) && (!o->circuit || !o->pce || strcmp(what, "gpu-prove"))) return usage(what);
+    cli_opt opts[8];
+    int n = 0;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        for (int j = 1; j < 8 && takes[k][j]; j++)
+            if (!strcmp(all[i].name, takes[k][j])) opts[n++] = all[i];
+    const char *usage = usage_of(what);
+    int rc = cli_parse(argc, argv, usage, opts, n, &done);
+    if (rc || done) return done ? -1 : rc;
+    char me[64];
+    snprintf(me, sizeof me, "bench %s", what);
+    uint64_t v;
+    if (log_s) {
+        if (cli_u64(me, "log2", log_s, &v)) return 2;
+        if (v > 28) {
+            fprintf(stderr, "cuzk %s: --log2 must be at most 28, not %s\n", me, log_s);
+            return 2;
+        }
+        o->log2 = (unsigned)v;
+    }
+    if (reps_s) {
+        if (cli_u64(me, "reps", reps_s, &v)) return 2;
+        if (v < 1 || v > 1000) {
+            fprintf(stderr, "cuzk %s: --reps must be from 1 to 1000, not %s\n", me, reps_s);
+            return 2;
+        }
+        o->reps = (int)v;
+    }
+    if (parts_s) {
+        if (cli_u64(me, "partitions", parts_s, &v)) return 2;
+        if (v > 1000) {
+            fprintf(stderr, "cuzk %s: --partitions must be at most 1000, not %s\n", me, parts_s);
+            return 2;
+        }
+        o->partitions = (unsigned)v;
+    }
+    if (ones_s) {
+        char *end;
+        o->ones = strtod(ones_s, &end);
+        if (*end || end == ones_s || !(o->ones >= 0 && o->ones <= 1)) {
+            fprintf(stderr, "cuzk %s: --ones-fraction must be a number from 0 to 1, not '%s'\n", me, ones_s);
+            return 2;
+        }
+    }
+    if (!o->circuit != !o->pce) {
+        const char *end = strstr(usage, "\n\n");
+        fprintf(stderr, "cuzk %s: --circuit and --pce go together\nusage: %.*s\n", me, (int)(end - usage), usage);
+        return 2;
+    }
+    o->g2 = g2;
+    o->json = json;
     return 0;
 }
 
@@ -376,10 +459,10 @@ int cli_bench_gpu(const char *what, int argc, char **argv)
 {
     bench_opts o;
     int rc = parse(&o, argc, argv, what);
-    if (rc) return rc;
+    if (rc) return rc < 0 ? 0 : rc; /* -1: --help was printed */
     char why[256];
     if (!cuzk_gpu_available(why, sizeof why)) {
-        fprintf(stderr, "cuzk bench %s: %s\n", what, why);
+        fprintf(stderr, "cuzk bench %s: %s (this benchmark needs a CUDA build and a GPU)\n", what, why);
         return 1;
     }
     if (!strcmp(what, "gpu-prove") && o.circuit)
@@ -398,5 +481,5 @@ int cli_bench_gpu(const char *what, int argc, char **argv)
     else if (!strcmp(what, "gpu-prove")) rc = bench_prove(&o);
     else if (!strcmp(what, "gpu-field")) rc = bench_field(&o);
     cuzk_gpu_device_close(o.dev);
-    return rc >= 0 ? rc : usage(NULL);
+    return rc >= 0 ? rc : 2;
 }

@@ -21,16 +21,21 @@ int cli_bench_params(int argc, char **argv)
     const char *params = NULL, *threads = NULL;
     bool checked = false, cold = false, json = false, done;
     cli_opt opts[] = {
-        {"params", "FILE", "the .params file to read (official or made by cuzk setup)", &params, NULL},
-        {"checked", NULL, "subgroup-check every point too (by default: on the curve, as for trusted files)", NULL,
+        {"params", "FILE", "the .params file to read (required; official or made by cuzk setup)", &params, NULL},
+        {"checked", NULL, "subgroup-check every point too (default: on the curve only, as for trusted files)", NULL,
          &checked},
-        {"cold", NULL, "drop the file's pages from the page cache first (a read from the disk)", NULL, &cold},
+        {"cold", NULL, "drop the file's pages from the page cache first, so it is read from the disk (default: as cached)",
+         NULL, &cold},
         {"threads", "T", "decoding threads (default: all CPUs)", &threads, NULL},
-        {"json", NULL, "one JSON object instead of the text", NULL, &json},
+        {"json", NULL, "one JSON object instead of the text (default: text)", NULL, &json},
     };
     int rc = cli_parse(argc, argv,
-                       "cuzk bench params --params FILE [--checked] [--cold] [--threads T] [--json]\n"
-                       "  e.g. cuzk bench params --params porep-32GiB.params --cold",
+                       "cuzk bench params --params FILE [--checked] [--cold] [--threads T] [--json]\n\n"
+                       "Reads and decodes a .params file the way the engine loads it (streamed: a reader thread\n"
+                       "ahead, pieces decoded in parallel) and prints the rate, to set beside the disk's raw rate.\n\n"
+                       "examples:\n"
+                       "  cuzk bench params --params porep-32GiB.params --cold\n"
+                       "  cuzk bench params --params porep-2KiB.params --checked --json",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     const char *me = "bench params";

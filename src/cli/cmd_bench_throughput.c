@@ -62,14 +62,21 @@ int cli_bench_throughput(int argc, char **argv)
     bool json = false, done;
     cli_opt opts[48];
     int n = client_request_opt_table(&o, opts, 40);
-    opts[n++] = (cli_opt){"addr", "ADDR", "the daemon: unix:///PATH or HOST:PORT", &addr, NULL};
+    opts[n++] = (cli_opt){"addr", "ADDR", "the daemon: unix:///PATH or HOST:PORT (required)", &addr, NULL};
     opts[n++] = (cli_opt){"jobs", "N", "Prove calls in all (default 10)", &jobs_s, NULL};
     opts[n++] = (cli_opt){"concurrency", "C", "calls in flight at once (default 1)", &conc_s, NULL};
-    opts[n++] = (cli_opt){"json", NULL, "print one JSON object instead", NULL, &json};
-    int rc = cli_parse(argc, argv,
-                       "cuzk bench throughput --addr ADDR --kind K (--c1 FILE | --circuit NAME ...) [--jobs N] "
-                       "[--concurrency C]",
-                       opts, n, &done);
+    opts[n++] = (cli_opt){"json", NULL, "print one JSON object instead (default: the table)", NULL, &json};
+    int rc =
+        cli_parse(argc, argv,
+                  "cuzk bench throughput --addr ADDR --kind K (--c1 FILE | --circuit NAME ...) [--jobs N] "
+                  "[--concurrency C]\n\n"
+                  "Sends --jobs Prove calls, --concurrency at a time, to a running cuzk daemon and prints their\n"
+                  "latency and the throughput. The request options are cuzk client prove's.\n\n"
+                  "examples:\n"
+                  "  cuzk bench throughput --addr unix:///run/cuzk/cuzk.sock --kind porep --c1 s/c1.json --jobs 4\n"
+                  "  cuzk bench throughput --addr 127.0.0.1:9820 --kind test --circuit random:1024 --jobs 100 "
+                  "--concurrency 8",
+                  opts, n, &done);
     if (rc || done) return client_request_opts_free(&o), rc;
     if (!addr) return client_request_opts_free(&o), cli_missing("bench throughput", "addr");
     uint64_t jobs = 10, conc = 1;

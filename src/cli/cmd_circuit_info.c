@@ -11,12 +11,18 @@ int cli_circuit_info(int argc, char **argv)
     const char *circuit = NULL;
     bool json = false, list = false, done;
     cli_opt opts[] = {
-        {"circuit", "NAME", "built-in circuit", &circuit, NULL},
-        {"json", NULL, "print {\"constraints\": N, \"inputs\": N, \"aux\": N}", NULL, &json},
-        {"list", NULL, "list the built-in circuits", NULL, &list},
+        {"circuit", "NAME", "built-in circuit (required unless --list)", &circuit, NULL},
+        {"json", NULL, "print {\"constraints\": N, \"inputs\": N, \"aux\": N} (default: a line of text)", NULL, &json},
+        {"list", NULL, "list the built-in circuits, one a line with what it is", NULL, &list},
     };
-    int rc = cli_parse(argc, argv, "cuzk circuit-info --circuit NAME [--json] | --list", opts,
-                       (int)(sizeof opts / sizeof opts[0]), &done);
+    int rc = cli_parse(argc, argv,
+                       "cuzk circuit-info --circuit NAME [--json] | --list\n\n"
+                       "Counts a built-in circuit's constraints, public inputs (ONE included) and private values\n"
+                       "(aux), or lists the built-in circuits.\n\n"
+                       "examples:\n"
+                       "  cuzk circuit-info --list\n"
+                       "  cuzk circuit-info --circuit porep:32GiB --json",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (list) {
         printf("%s", cuzk_circuit_names());

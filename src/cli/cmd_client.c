@@ -34,39 +34,121 @@ static int finish(const char *cmd, const cuzk_rpc_result *r, const char *proof_p
     return 0;
 }
 
+/* The verbs: what each does, the options it takes beside --addr and --deadline, an example. */
+typedef struct {
+    const char *verb, *synopsis, *about, *example;
+    bool request;        /* the request options (prove, submit) */
+    const char *opts[4]; /* of the common ones */
+} client_verb;
+
+#define EXAMPLE_ADDR "unix:///run/cuzk/cuzk.sock"
+static const client_verb VERB_TABLE[] = {
+    {"prove",
+     "--kind K (--c1 FILE | --vanilla FILE | --circuit NAME) [request options] [--proof OUT.proof]",
+     "Submits a proof request and waits for its result (the Prove call): the job's status and times, the proof\n"
+     "written to --proof when it completed. Exit status 0 only for COMPLETED.",
+     "cuzk client prove --addr " EXAMPLE_ADDR " --kind porep --c1 s/c1.json --proof s.proof",
+     true,
+     {"proof"}},
+    {"submit",
+     "--kind K (--c1 FILE | --vanilla FILE | --circuit NAME) [request options]",
+     "Submits a proof request without waiting (SubmitProof) and prints its job id and queue position.",
+     "cuzk client submit --addr " EXAMPLE_ADDR " --kind porep --c1 s/c1.json --request-id s1",
+     true,
+     {NULL}},
+    {"await",
+     "--job ID [--timeout-ms MS] [--proof OUT.proof]",
+     "Waits for a submitted job's result (AwaitProof); the proof written to --proof when it completed.",
+     "cuzk client await --addr " EXAMPLE_ADDR " --job s1 --proof s.proof",
+     false,
+     {"job", "timeout-ms", "proof"}},
+    {"cancel",
+     "--job ID",
+     "Cancels a job (CancelProof) and says whether it was running.",
+     "cuzk client cancel --addr " EXAMPLE_ADDR " --job s1",
+     false,
+     {"job"}},
+    {"status",
+     "",
+     "Prints the daemon's status (GetStatus) as one JSON object.",
+     "cuzk client status --addr " EXAMPLE_ADDR,
+     false,
+     {NULL}},
+    {"metrics",
+     "",
+     "Prints the daemon's metrics (GetMetrics).",
+     "cuzk client metrics --addr " EXAMPLE_ADDR,
+     false,
+     {NULL}},
+    {"preload",
+     "--circuit-id ID",
+     "Loads a circuit's parameters into the daemon ahead of its jobs (PreloadSRS).",
+     "cuzk client preload --addr " EXAMPLE_ADDR " --circuit-id porep-32g",
+     false,
+     {"circuit-id"}},
+    {"evict",
+     "--circuit-id ID",
+     "Frees a loaded circuit's parameters (EvictSRS) and says how many bytes.",
+     "cuzk client evict --addr " EXAMPLE_ADDR " --circuit-id porep-32g",
+     false,
+     {"circuit-id"}},
+};
+#define NVERBS (sizeof VERB_TABLE / sizeof VERB_TABLE[0])
+
+static void client_help(FILE *out)
+{
+    fprintf(out,
+            "usage: cuzk client VERB --addr ADDR [options]   (cuzk client VERB --help for its options)\n\n"
+            "Calls a running cuzk daemon over cuzk.v1 (unix:///PATH or HOST:PORT). The verbs:\n");
+    for (size_t i = 0; i < NVERBS; i++) {
+        const char *about = VERB_TABLE[i].about; /* its first clause */
+        fprintf(out, "  %-9s %.*s\n", VERB_TABLE[i].verb, (int)strcspn(about, ".:;\n"), about);
+    }
+    fprintf(out, "\nexamples:\n  cuzk client status --addr %s\n  %s\n", EXAMPLE_ADDR, VERB_TABLE[0].example);
+}
+
 int cli_client(int argc, char **argv)
 {
     if (argc < 2 || argv[1][0] == '-') {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-            printf("usage: cuzk client <%s> --addr ADDR [options]   (cuzk client <verb> --help)\n"
-                   "  e.g. cuzk client status --addr unix:///run/cuzk/cuzk.sock\n",
-                   VERBS);
+            client_help(stdout);
             return 0;
         }
-        fprintf(stderr, "cuzk client: expected one of %s\n", VERBS);
+        fprintf(stderr, "cuzk client: expected one of %s (cuzk client --help)\n", VERBS);
         return 2;
     }
     const char *verb = argv[1];
+    const client_verb *cv = NULL;
+    for (size_t i = 0; i < NVERBS; i++)
+        if (!strcmp(verb, VERB_TABLE[i].verb)) cv = &VERB_TABLE[i];
+    if (!cv) {
+        fprintf(stderr, "cuzk client: unknown verb '%s' (%s)\n", verb, VERBS);
+        return 2;
+    }
     char cmd[64];
     snprintf(cmd, sizeof cmd, "client %s", verb);
     client_request_opts o;
     client_request_opts_init(&o);
     const char *addr = NULL, *job = NULL, *timeout_s = NULL, *deadline_s = NULL, *proof = NULL, *circuit_id = NULL;
     bool done;
-    cli_opt common[] = {
-        {"addr", "ADDR", "the daemon: unix:///PATH or HOST:PORT", &addr, NULL},
-        {"deadline", "S", "give up the call after S seconds (default: none)", &deadline_s, NULL},
-        {"job", "ID", "await / cancel: the job id (the request id it was submitted with)", &job, NULL},
-        {"timeout-ms", "MS", "await: stop waiting after MS milliseconds (TIMEOUT; the job goes on)", &timeout_s, NULL},
-        {"proof", "OUT.proof", "prove / await: write the proof bytes there", &proof, NULL},
-        {"circuit-id", "ID", "preload / evict: e.g. porep-32g, porep-2k", &circuit_id, NULL},
+    const cli_opt common[] = {
+        {"job", "ID", "the job id: the request id it was submitted with (required)", &job, NULL},
+        {"timeout-ms", "MS", "stop waiting after MS milliseconds: TIMEOUT, the job goes on (default: wait)", &timeout_s,
+         NULL},
+        {"proof", "OUT.proof", "write the proof bytes there (default: not written)", &proof, NULL},
+        {"circuit-id", "ID", "the circuit, e.g. porep-32g, wpost-32g, porep-2k (required)", &circuit_id, NULL},
     };
     cli_opt opts[64];
-    int n = client_request_opt_table(&o, opts, 40);
-    memcpy(opts + n, common, sizeof common);
-    n += (int)(sizeof common / sizeof common[0]);
-    char usage[256];
-    snprintf(usage, sizeof usage, "cuzk client %s --addr ADDR [options]", verb);
+    int n = 0;
+    opts[n++] = (cli_opt){"addr", "ADDR", "the daemon: unix:///PATH or HOST:PORT (required)", &addr, NULL};
+    if (cv->request) n += client_request_opt_table(&o, opts + n, 40);
+    for (int j = 0; j < 4 && cv->opts[j]; j++)
+        for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
+            if (!strcmp(common[i].name, cv->opts[j])) opts[n++] = common[i];
+    opts[n++] = (cli_opt){"deadline", "S", "give up the call after S seconds (default: none)", &deadline_s, NULL};
+    char usage[1024];
+    snprintf(usage, sizeof usage, "cuzk client %s --addr ADDR%s%s\n\n%s\n\nexample:\n  %s", verb,
+             cv->synopsis[0] ? " " : "", cv->synopsis, cv->about, cv->example);
     char name[64];
     int rc = cli_parse(argc - 1, cli_subcommand(argv, name, sizeof name), usage, opts, n, &done);
     if (rc || done) {
@@ -81,10 +163,6 @@ int cli_client(int argc, char **argv)
     bool needs_request = !strcmp(verb, "prove") || !strcmp(verb, "submit");
     bool needs_job = !strcmp(verb, "await") || !strcmp(verb, "cancel");
     bool needs_circuit = !strcmp(verb, "preload") || !strcmp(verb, "evict");
-    if (!needs_request && !needs_job && !needs_circuit && strcmp(verb, "status") && strcmp(verb, "metrics")) {
-        fprintf(stderr, "cuzk client: unknown verb '%s' (%s)\n", verb, VERBS);
-        return client_request_opts_free(&o), 2;
-    }
     if (needs_job && !job) return client_request_opts_free(&o), cli_missing(cmd, "job");
     if (needs_circuit && !circuit_id) return client_request_opts_free(&o), cli_missing(cmd, "circuit-id");
     cuzk_rpc_request req;

@@ -147,16 +147,26 @@ int cli_daemon(int argc, char **argv)
     cli_opt opts[] = {
         {"config", "FILE", "the config file ([daemon], [engine], [gpu] sections; default: built-in defaults)", &config,
          NULL},
-        {"listen", "ADDR", "gRPC address: unix:///PATH or HOST:PORT (overrides daemon.listen)", &listen, NULL},
-        {"http", "ADDR", "HTTP /metrics and /status on HOST:PORT or PORT (overrides daemon.http_listen)", &http, NULL},
-        {"test-kinds", NULL, "accept the test proof kind 100 (built-in circuits; for tests)", NULL, &test_kinds},
-        {"test-synthetic", NULL, "... with synthetic parameters made on the GPU (porep:SIZE: synthetic data; timing)",
-         NULL, &test_synthetic},
+        {"listen", "ADDR",
+         "gRPC address: unix:///PATH or HOST:PORT (overrides daemon.listen; default unix:///run/cuzk/cuzk.sock)",
+         &listen, NULL},
+        {"http", "ADDR", "HTTP /metrics and /status on HOST:PORT or PORT (overrides daemon.http_listen; default: off)",
+         &http, NULL},
+        {"test-kinds", NULL, "accept the test proof kind 100 (built-in circuits; for tests; default: off)", NULL,
+         &test_kinds},
+        {"test-synthetic", NULL,
+         "... with synthetic parameters made on the GPU (porep:SIZE: synthetic data; timing; default: off)", NULL,
+         &test_synthetic},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
     };
     int rc = cli_parse(argc, argv,
-                       "cuzk daemon [--config FILE] [--listen unix:///PATH | HOST:PORT] [--http ADDR]\n"
-                       "  e.g. cuzk daemon --listen unix:///run/cuzk/cuzk.sock",
+                       "cuzk daemon [--config FILE] [--listen unix:///PATH | HOST:PORT] [--http ADDR]\n\n"
+                       "Serves cuzk.v1.ProvingEngine, the gRPC service Curio's cuzk client calls, over one proving\n"
+                       "engine, until SIGTERM or SIGINT (which drain it). Parameters are looked up under their\n"
+                       "official names in daemon.param_dir (FIL_PROOFS_PARAMETER_CACHE overrides it).\n\n"
+                       "examples:\n"
+                       "  cuzk daemon --listen unix:///run/cuzk/cuzk.sock\n"
+                       "  cuzk daemon --listen 127.0.0.1:9820 --http 9821",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (config && (rc = cli_settings_load(config))) return rc;

@@ -188,12 +188,20 @@ int cli_demo(int argc, char **argv)
     const char *circuit = NULL, *threads = NULL, *cache = NULL;
     bool done;
     cli_opt opts[] = {
-        {"cache", "DIR", "where the 2 KiB parameters are kept (default $HOME/.cache/cuzk)", &cache, NULL},
-        {"circuit", "NAME", "instead: set up, prove and verify a built-in circuit (e.g. random:65536)", &circuit, NULL},
+        {"cache", "DIR", "where the 2 KiB parameters are made once and kept (default $HOME/.cache/cuzk)", &cache, NULL},
+        {"circuit", "NAME",
+         "instead: set up, prove and verify this built-in circuit (e.g. random:65536; default: the 2 KiB sector)",
+         &circuit, NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
     };
-    int rc = cli_parse(argc, argv, "cuzk demo [--cache DIR] [--circuit NAME] [--threads T]", opts,
-                       (int)(sizeof opts / sizeof opts[0]), &done);
+    int rc = cli_parse(argc, argv,
+                       "cuzk demo [--cache DIR] [--circuit NAME] [--threads T]\n\n"
+                       "A 2 KiB sector end to end: seals it, then proves and verifies its PoRep C2, a WindowPoSt, a\n"
+                       "WinningPoSt and a SnapDeals update, printing each step's time. The parameters are made once\n"
+                       "(a few minutes) and kept in --cache. With --circuit: setup, prove and verify of that\n"
+                       "built-in circuit, with the timeline.\n\n"
+                       "examples:\n  cuzk demo\n  cuzk demo --circuit random:65536",
+                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (cli_threads("demo", threads)) return 2;
     char def[4096];

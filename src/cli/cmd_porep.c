@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cli/sector_json.h"
@@ -87,22 +88,35 @@ int cli_prove_porep(int argc, char **argv)
     cli_opt opts[] = {
         {"pce", "FILE", "keep the precompiled circuit there (recorded on first use; default: in memory)", &pce_path,
          NULL},
-        {"c1", "FILE", "C1 output: SealCommitPhase1Output JSON, or lotus-bench/curio's base64 wrapper", &c1_path, NULL},
-        {"params", "FILE", "Groth16 parameters of the proof type (official .params or cuzk setup)", &params_path, NULL},
-        {"out", "PROOF", "where to write the proofs (192 bytes per partition, in order)", &out_path, NULL},
+        {"c1", "FILE",
+         "C1 output (required): SealCommitPhase1Output JSON (cuzk seal's c1.json), or lotus-bench/curio's base64 "
+         "wrapper",
+         &c1_path, NULL},
+        {"params", "FILE", "Groth16 parameters of the C1's proof type (required): official .params or cuzk setup's",
+         &params_path, NULL},
+        {"out", "PROOF", "where to write the proofs (required; 192 bytes per partition, in order)", &out_path, NULL},
         {"vk", "FILE", "verifying key to check the proofs with before writing (default: the parameters' own)", &vk_path,
          NULL},
-        {"inputs", "FILE", "also write the partitions' public inputs (JSON, an array per partition)", &inputs_path,
+        {"inputs", "FILE",
+         "also write the partitions' public inputs (JSON, an array per partition; default: not written)", &inputs_path,
          NULL},
-        {"check", NULL, "run TEST mode first and name the first unsatisfied constraint", NULL, &check},
+        {"check", NULL, "run TEST mode first and name the first unsatisfied constraint (default: off)", NULL, &check},
         {"gpu", NULL,
-         "prove on the GPUs (parameters and the precompiled circuit resident there; the next partition's "
-         "witness is made on the CPU meanwhile)",
+         "prove on the GPUs of a CUDA build (parameters and the precompiled circuit resident there; the next "
+         "partition's witness is made on the CPU meanwhile; default: the CPU)",
          NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
-    int rc = cli_parse(argc, argv, "cuzk prove porep --c1 FILE --params FILE --out PROOF [--vk FILE] [--inputs FILE]",
+    int rc = cli_parse(argc, argv,
+                       "cuzk prove porep --c1 FILE --params FILE --out PROOF [--vk FILE] [--inputs FILE] [options]\n\n"
+                       "PoRep Commit2: the Groth16 proofs of every partition of a C1 output (what lotus and curio's\n"
+                       "Commit1 writes; cuzk seal makes test ones). The vanilla proofs are checked first, and every\n"
+                       "proof is verified before anything is written.\n\n"
+                       "examples:\n"
+                       "  cuzk seal --sector-size 2KiB --out s\n"
+                       "  cuzk setup --circuit porep:2KiB --params porep-2KiB.params --vk porep-2KiB.vk\n"
+                       "  cuzk prove porep --c1 s/c1.json --params porep-2KiB.params --out s.proof",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!c1_path) return cli_missing("prove porep", "c1");
@@ -129,7 +143,9 @@ int cli_prove_porep(int argc, char **argv)
     /* the circuit is known from the C1's registered proof; --check's TEST pass runs here, the
      * vanilla checks run in the engine */
     if (!st) st = cuzk_c1_parse_any(&c1, f.data, f.size, NULL, NULL);
-    if (st) cuzk_fail_context(st, "%s", c1_path);
+    if (st) st = cli_c1_hint(cuzk_fail_context(st, "%s", c1_path), c1_path);
+    /* a key file of the wrong kind or parameters of another sector size are named at once */
+    if (!st) st = cli_check_key_kind("vk", vk_path, CUZK_KEY_VK);
     if (!st && check) {
         st = cuzk_c1_verify(c1, NULL, 0);
         if (st) st = pinpoint(c1, st);
@@ -137,6 +153,7 @@ int cli_prove_porep(int argc, char **argv)
         if (st) cuzk_fail_context(st, "%s", c1_path);
     }
     if (!st && vk_path) st = cli_check_vk(vk_path, cuzk_seal_proof_num_inputs(c1->proof), c1->info->name);
+    if (!st) st = cli_check_porep_params(params_path, c1);
     char id[64] = "";
     if (!st) cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
     if (!st) st = cli_engine_create(&e, use_gpu, NULL);
@@ -172,9 +189,9 @@ static int verify_vanilla_only(const char *c1_path, const char *public_path)
     sector_public s;
     memset(&s, 0, sizeof s);
     double t0 = cuzk_now();
-    cuzk_status st = cuzk_c1_parse_file(&c1, c1_path, NULL);
+    cuzk_status st = cli_c1_hint(cuzk_c1_parse_file(&c1, c1_path, NULL), c1_path);
     if (!st && public_path) {
-        st = sector_public_read(public_path, &s);
+        st = cli_public_hint(sector_public_read(public_path, &s), public_path);
         const char *differs = st                       ? NULL
             : s.proof != c1->proof                     ? "registered_proof"
             : memcmp(s.comm_d, c1->comm_d, 32)         ? "comm_d"
@@ -210,20 +227,30 @@ int cli_verify_porep(int argc, char **argv)
     const char *c1_path = NULL, *public_path = NULL, *vk_path = NULL, *proof_path = NULL, *inputs_path = NULL;
     bool vanilla_only = false, done;
     cli_opt opts[] = {
-        {"c1", "FILE", "take the public data (replica id, comm_d, comm_r, seed) from a C1 output", &c1_path, NULL},
+        {"c1", "FILE", "take the public data (replica id, comm_d, comm_r, seed) from a C1 output (c1.json)", &c1_path,
+         NULL},
         {"public", "JSON", "take it from sector.json (prover id, sector id, ticket, seed, comm_d, comm_r)",
          &public_path, NULL},
-        {"vk", "FILE", "verifying key", &vk_path, NULL},
-        {"proof", "FILE", "the partition proofs (192 bytes each)", &proof_path, NULL},
+        {"vk", "FILE", "verifying key of the proof type (required unless --vanilla-only)", &vk_path, NULL},
+        {"proof", "FILE", "the partition proofs, 192 bytes each (required unless --vanilla-only)", &proof_path, NULL},
         {"inputs", "FILE", "the partitions' public inputs (JSON); with --c1 or --public they must agree", &inputs_path,
          NULL},
         {"vanilla-only", NULL,
-         "check the C1's vanilla proofs natively, no --vk or --proof (with --public: against sector.json)", NULL,
-         &vanilla_only},
+         "check the C1's vanilla proofs natively, no --vk or --proof (with --public: against sector.json; default: "
+         "off)",
+         NULL, &vanilla_only},
     };
     int rc = cli_parse(argc, argv,
-                       "cuzk verify porep --c1 FILE | --public JSON | --inputs FILE --vk FILE --proof FILE\n"
-                       "       cuzk verify porep --c1 FILE [--public JSON] --vanilla-only",
+                       "cuzk verify porep (--c1 FILE | --public JSON | --inputs FILE) --vk FILE --proof FILE\n"
+                       "       cuzk verify porep --c1 FILE [--public JSON] --vanilla-only\n\n"
+                       "Verifies PoRep C2 proofs (cuzk prove porep's) against public inputs recomputed from the\n"
+                       "sector's public data: a C1 output, or the sector.json cuzk seal writes beside it, or given as\n"
+                       "JSON. Exit status 0 only when every partition's proof verifies. --vanilla-only checks the\n"
+                       "C1's vanilla proofs instead, with no key or proof.\n\n"
+                       "examples:\n"
+                       "  cuzk verify porep --c1 s/c1.json --vk porep-2KiB.vk --proof s.proof\n"
+                       "  cuzk verify porep --public s/sector.json --vk porep-2KiB.vk --proof s.proof\n"
+                       "  cuzk verify porep --c1 s/c1.json --vanilla-only",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (vanilla_only) {
@@ -248,7 +275,7 @@ int cli_verify_porep(int argc, char **argv)
     cuzk_status st = CUZK_OK;
     if (c1_path) {
         cuzk_c1 *c1;
-        st = cuzk_c1_parse_file(&c1, c1_path, NULL);
+        st = cli_c1_hint(cuzk_c1_parse_file(&c1, c1_path, NULL), c1_path);
         if (!st) {
             st = recompute_inputs(c1->proof, c1->replica_id, c1->comm_d, c1->comm_r, c1->seed, &inputs, &np, &ni);
             cuzk_c1_free(c1);
@@ -256,7 +283,7 @@ int cli_verify_porep(int argc, char **argv)
     } else if (public_path) {
         sector_public s;
         st = cli_input_check("public", public_path, CLI_SMALL_JSON_MAX);
-        if (!st) st = sector_public_read(public_path, &s);
+        if (!st) st = cli_public_hint(sector_public_read(public_path, &s), public_path);
         if (!st) st = recompute_inputs(s.proof, s.replica_id, s.comm_d, s.comm_r, s.seed, &inputs, &np, &ni);
     }
     if (!st && inputs_path) {
@@ -276,6 +303,7 @@ int cli_verify_porep(int argc, char **argv)
     cuzk_groth16_vk vk = {0};
     cuzk_mapped_file f = {0};
     cuzk_groth16_proof *proofs = NULL;
+    if (!st) st = cli_check_key_kind("vk", vk_path, CUZK_KEY_VK);
     if (!st) st = cuzk_groth16_vk_read(&vk, vk_path);
     if (!st) st = cuzk_map_file(&f, proof_path);
     if (!st && f.size != np * CUZK_GROTH16_PROOF_BYTES)

@@ -14,9 +14,21 @@
 
 #define MAX_SECTORS 2349 /* the largest partition */
 
+#define SYNOPSIS                                                                                           \
+    "cuzk post vanilla --kind winning|window --sector DIR [--sector DIR ...] --randomness HEX --out DIR\n" \
+    "                  [--partition K] [--proof-type V1|V1_1]"
+#define EXAMPLE                                                                  \
+    "examples:\n"                                                                \
+    "  cuzk seal --sector-size 2KiB --out s\n"                                   \
+    "  cuzk post vanilla --kind window --sector s --randomness "                 \
+    "0101010101010101010101010101010101010101010101010101010101010101 --out w\n" \
+    "  cuzk prove window-post --vanilla w --params window-2KiB.params --out w.proof"
+
 static const char USAGE[] =
-    "cuzk post vanilla --kind winning|window --sector DIR [--sector DIR ...] --randomness HEX --out DIR\n"
-    "                  [--partition K] [--proof-type V1|V1_1]";
+    SYNOPSIS "\n\n"
+             "Makes the vanilla PoSt proofs of sealed test sectors (full cuzk seal folders): one bincode blob per\n"
+             "sector, as a storage provider's prover sends them to Curio, and post.json with the public data\n"
+             "(randomness, sector ids, comm_r). cuzk prove window-post / winning-post proves the folder.\n\n" EXAMPLE;
 
 typedef struct {
     sector_public pub;
@@ -106,14 +118,16 @@ static int post_vanilla(int argc, char **argv)
     const char *kind_s = NULL, *rnd_s = NULL, *part_s = "0", *type = NULL, *out = NULL, *dummy = NULL;
     bool done;
     cli_opt opts[] = {
-        {"kind", "winning|window", "WinningPoSt (one sector, 66 challenges) or WindowPoSt (a partition)", &kind_s,
+        {"kind", "winning|window", "WinningPoSt (one sector, 66 challenges) or WindowPoSt (a partition; required)",
+         &kind_s, NULL},
+        {"sector", "DIR", "a cuzk seal --out folder (sealed, p_aux, sector.json; required); repeat for Window", &dummy,
          NULL},
-        {"sector", "DIR", "a `cuzk seal --out` folder (sealed, p_aux, sector.json); repeat for Window", &dummy, NULL},
-        {"randomness", "HEX", "64 hex digits, a canonical field element (clear the top two bits: byte 31 &= 0x3f)",
-         &rnd_s, NULL},
+        {"randomness", "HEX",
+         "64 hex digits, a canonical field element (required; clear the top two bits: byte 31 &= 0x3f)", &rnd_s, NULL},
         {"partition", "K", "partition index (Window; default 0)", &part_s, NULL},
         {"proof-type", "V1|V1_1", "Window: V1_1 (default, StackedDrgWindow*V1_2) or V1; Winning: V1", &type, NULL},
-        {"out", "DIR", "output folder: vanilla-0.bin ... (one per sector, in --sector order), post.json", &out, NULL},
+        {"out", "DIR", "output folder (required): vanilla-0.bin ... (one per sector, in --sector order), post.json",
+         &out, NULL},
     };
     int rc = cli_parse(nrest, rest, USAGE, opts, (int)(sizeof opts / sizeof opts[0]), &done);
     free(rest);
@@ -216,10 +230,13 @@ int cli_post(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "vanilla"))
         return post_vanilla(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: %s\n\nMakes the vanilla PoSt proofs of sealed test sectors (`cuzk post vanilla --help`).\n",
-               USAGE);
+        printf("usage: cuzk post vanilla [options]   (cuzk post vanilla --help for its options)\n\n"
+               "PoSt test data: the one verb\n"
+               "  vanilla   the vanilla WindowPoSt or WinningPoSt proofs of sealed test sectors (bincode blobs\n"
+               "            and post.json), what cuzk prove window-post / winning-post proves\n\n" EXAMPLE "\n");
         return 0;
     }
-    fprintf(stderr, "usage: %s\n", USAGE);
+    if (argc >= 2) fprintf(stderr, "cuzk post: unknown verb '%s' (vanilla)\n", argv[1]);
+    fprintf(stderr, "usage: %s\n(cuzk post vanilla --help: what it does, its options and examples)\n", SYNOPSIS);
     return 2;
 }

@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cli/vanilla_set.h"
@@ -37,21 +38,33 @@ int cli_prove(int argc, char **argv)
                *threads = NULL, *pce_path = NULL;
     bool checked = false, quiet = false, use_gpu = false, done;
     cli_opt opts[] = {
-        {"circuit", "NAME", "built-in circuit", &circuit, NULL},
-        {"params", "FILE", "parameters from cuzk setup (bellperson layout)", &params, NULL},
-        {"proof", "OUT.proof", "where to write the proofs (192 bytes each)", &proof, NULL},
-        {"inputs", "OUT.json", "where to write the public inputs (decimal strings, ONE omitted)", &inputs_path, NULL},
+        {"circuit", "NAME", "built-in circuit (required; cuzk circuit-info --list)", &circuit, NULL},
+        {"params", "FILE", "its parameters, from cuzk setup (required; bellperson layout)", &params, NULL},
+        {"proof", "OUT.proof", "where to write the proofs (required; 192 bytes each)", &proof, NULL},
+        {"inputs", "OUT.json", "where to write the public inputs (required; decimal strings, ONE omitted)",
+         &inputs_path, NULL},
         {"seed", "S", "witness seed (default 3); proof k uses S + k", &seed_s, NULL},
         {"count", "K", "make K proofs, back to back in one file (default 1)", &count_s, NULL},
         {"pce", "FILE", "keep the precompiled circuit there (recorded on first use; default: in memory)", &pce_path,
          NULL},
-        {"checked", NULL, "subgroup-check every parameter point while reading", NULL, &checked},
-        {"gpu", NULL, "prove on the GPUs (the [engine] gpus key says how many)", NULL, &use_gpu},
+        {"checked", NULL, "subgroup-check every parameter point while reading (default: on-curve checks only)", NULL,
+         &checked},
+        {"gpu", NULL, "prove on the GPUs of a CUDA build (the [engine] gpus key says how many; default: the CPU)", NULL,
+         &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
     int rc =
-        cli_parse(argc, argv, "cuzk prove --circuit NAME --params FILE --proof OUT.proof --inputs OUT.json [--seed S]",
+        cli_parse(argc, argv,
+                  "cuzk prove --circuit NAME --params FILE --proof OUT.proof --inputs OUT.json [options]\n"
+                  "       cuzk prove porep | window-post | winning-post | snap ...   (cuzk prove porep --help)\n\n"
+                  "Proves a built-in circuit with its own witness (from --seed), verifies the proofs and writes\n"
+                  "them with their public inputs. The verbs prove Filecoin's proofs: prove porep (PoRep C2) from a\n"
+                  "C1 output, prove window-post, winning-post and snap from a folder of vanilla proofs.\n\n"
+                  "examples:\n"
+                  "  cuzk setup --circuit cubic --params cubic.params --vk cubic.vk\n"
+                  "  cuzk prove --circuit cubic --params cubic.params --proof cubic.proof --inputs cubic.json\n"
+                  "  cuzk prove porep --c1 s/c1.json --params porep-2KiB.params --out s.proof",
                   opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!circuit) return cli_missing("prove", "circuit");
@@ -71,6 +84,7 @@ int cli_prove(int argc, char **argv)
     cuzk_circuit *c;
     if (cuzk_circuit_open(&c, circuit)) return cli_error("prove");
     cuzk_circuit_free(c);
+    if (cli_check_key_kind("params", params, CUZK_KEY_PARAMS)) return cli_error("prove");
     cli_outputs *outs = cli_outputs_new();
     if (!outs) return cli_error("prove");
     cli_outputs_input(outs, "params", params);

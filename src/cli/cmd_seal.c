@@ -255,6 +255,7 @@ static int seal_sparse(const seal_request *q, cli_outputs *o)
 static const char USAGE[] =
     "cuzk seal --sector-size 2KiB|8MiB|512MiB --out DIR [options]\n"
     "       cuzk seal --sector-size 2KiB|8MiB|512MiB|32GiB|64GiB --sparse --out DIR [options]\n\n"
+    "Seals a test sector and writes its C1 output (what cuzk prove porep proves) and public data.\n"
     "A full seal writes DIR/c1.json, sector.json, unsealed (the data), sealed (the replica) and p_aux.\n"
     "--sparse makes a sparse test sector of any size: zero data, and only what the challenges open\n"
     "is computed (the challenged nodes' labels; every other label is zero), in moments and a few MiB\n"
@@ -262,7 +263,10 @@ static const char USAGE[] =
     "like any other; sector.json says \"test_sector\": \"sparse\". The sector is not materialized: there\n"
     "is no unsealed, sealed or p_aux file, so no PoSt or SnapDeals on it. Interactive proof types\n"
     "only (V1, V1_1): synthetic and NI challenges are derived from comm_r, which commits to the\n"
-    "challenged columns themselves. --data does not go with it.";
+    "challenged columns themselves. --data does not go with it.\n\n"
+    "examples:\n"
+    "  cuzk seal --sector-size 2KiB --out s\n"
+    "  cuzk seal --sector-size 32GiB --sparse --out s32";
 
 int cli_seal(int argc, char **argv)
 {
@@ -270,9 +274,10 @@ int cli_seal(int argc, char **argv)
                *seed_s = NULL, *data_path = NULL, *threads = NULL;
     bool quiet = false, sparse = false, done;
     cli_opt opts[] = {
-        {"sector-size", "SIZE", "2KiB, 8MiB or 512MiB; with --sparse also 32GiB or 64GiB", &size, NULL},
+        {"sector-size", "SIZE", "2KiB, 8MiB or 512MiB; with --sparse also 32GiB or 64GiB (required)", &size, NULL},
         {"out", "DIR",
-         "output folder: c1.json and sector.json; sealed in full also unsealed (data), sealed (replica) and p_aux",
+         "output folder (required): c1.json and sector.json; sealed in full also unsealed (data), sealed (replica) "
+         "and p_aux",
          &dir, NULL},
         {"sparse", NULL, "a sparse test sector of any size, not materialized (see above)", NULL, &sparse},
         {"proof-type", "TYPE",

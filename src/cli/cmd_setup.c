@@ -64,9 +64,10 @@ int cli_setup(int argc, char **argv)
     const char *circuit = NULL, *params = NULL, *vk = NULL, *into = NULL, *seed_s = NULL, *threads = NULL;
     bool quiet = false, print_paths = false, use_gpu = false, done;
     cli_opt opts[] = {
-        {"circuit", "NAME", "built-in circuit (see cuzk circuit-info --list)", &circuit, NULL},
-        {"params", "OUT.params", "where to write the parameters (bellperson layout)", &params, NULL},
-        {"vk", "OUT.vk", "where to write the verifying key", &vk, NULL},
+        {"circuit", "NAME", "built-in circuit (required; see cuzk circuit-info --list)", &circuit, NULL},
+        {"params", "OUT.params", "where to write the parameters (bellperson layout; required unless --into-cache)",
+         &params, NULL},
+        {"vk", "OUT.vk", "where to write the verifying key (required unless --into-cache)", &vk, NULL},
         {"into-cache", "DIR",
          "instead of --params/--vk: write both into parameter folder DIR (made if missing) under the names a daemon "
          "looks up: the official file names of porep:SIZE, window-post:SIZE, winning-post:SIZE and snap:SIZE, "
@@ -74,15 +75,25 @@ int cli_setup(int argc, char **argv)
          &into, NULL},
         {"print-paths", NULL, "with --into-cache: print the two paths (parameters, then key) and exit, making nothing",
          NULL, &print_paths},
-        {"seed", "S", "derive the toxic waste from S (reproducible, for tests only: insecure)", &seed_s, NULL},
-        {"gpu", NULL, "do the fixed-base multiplications on the GPU (same files as the CPU's)", NULL, &use_gpu},
+        {"seed", "S",
+         "derive the toxic waste from S (reproducible, for tests only: insecure; default: from the OS CSPRNG)", &seed_s,
+         NULL},
+        {"gpu", NULL,
+         "do the fixed-base multiplications on the GPU of a CUDA build (same files as the CPU's; default: the CPU)",
+         NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
     int rc = cli_parse(argc, argv,
                        "cuzk setup --circuit NAME (--params OUT.params --vk OUT.vk | --into-cache DIR [--print-paths]) "
-                       "[--seed S] [--gpu]\n  e.g. cuzk setup --circuit porep:2KiB --params porep-2KiB.params --vk "
-                       "porep-2KiB.vk",
+                       "[--seed S] [--gpu]\n\n"
+                       "Makes random Groth16 parameters (.params) and their verifying key (.vk) for a built-in\n"
+                       "circuit, in bellperson's layout: test parameters for cuzk prove, prove porep and the others\n"
+                       "(the official Filecoin parameters come from their ceremony, not from here).\n\n"
+                       "examples:\n"
+                       "  cuzk setup --circuit cubic --params cubic.params --vk cubic.vk\n"
+                       "  cuzk setup --circuit porep:2KiB --params porep-2KiB.params --vk porep-2KiB.vk\n"
+                       "  cuzk setup --circuit porep:2KiB --into-cache /var/tmp/filecoin-proof-parameters",
                        opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!circuit) return cli_missing("setup", "circuit");

@@ -46,22 +46,33 @@ static char *update_json(const cuzk_update_proof_info *pi, const cuzk_snap_encod
     return s;
 }
 
+#define SYNOPSIS "cuzk snap encode --sector DIR (--data FILE | --random-data SEED) --out DIR [--threads T]"
+#define ABOUT                                                                                             \
+    "SnapDeals: encodes new data into a sealed test sector (a full cuzk seal of 2KiB, 8MiB or 512MiB),\n" \
+    "writing the updated replica, every partition's vanilla proof (bincode PartitionProof, what Curio\n"  \
+    "sends) and update.json with comm_r_old, comm_r_new and comm_d_new.\n"
+#define EXAMPLE                                               \
+    "examples:\n"                                             \
+    "  cuzk seal --sector-size 2KiB --out s\n"                \
+    "  cuzk snap encode --sector s --random-data 1 --out u\n" \
+    "  cuzk prove snap --vanilla u --params snap-2KiB.params --out u.proof"
+
 static int snap_encode(int argc, char **argv)
 {
     const char *sector = NULL, *data_path = NULL, *random_seed = NULL, *out = NULL, *threads = NULL;
     bool done;
     cli_opt opts[] = {
-        {"sector", "DIR", "a sealed sector as `cuzk seal --out DIR` writes it (sealed, p_aux, sector.json)", &sector,
-         NULL},
+        {"sector", "DIR", "a sealed sector as cuzk seal --out DIR writes it (sealed, p_aux, sector.json; required)",
+         &sector, NULL},
         {"data", "FILE", "the new data: Fr32-padded (every 32-byte node canonical), the sector's size", &data_path,
          NULL},
         {"random-data", "SEED", "instead of --data: random Fr32 data from SEED (for tests)", &random_seed, NULL},
-        {"out", "DIR", "output folder: sealed-new, partition-K.bin (bincode PartitionProof), update.json", &out, NULL},
+        {"out", "DIR", "output folder (required): sealed-new, partition-K.bin (bincode PartitionProof), update.json",
+         &out, NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
     };
-    int rc = cli_parse(argc, argv,
-                       "cuzk snap encode --sector DIR (--data FILE | --random-data SEED) --out DIR [--threads T]", opts,
-                       (int)(sizeof opts / sizeof opts[0]), &done);
+    int rc =
+        cli_parse(argc, argv, SYNOPSIS "\n\n" ABOUT "\n" EXAMPLE, opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!sector) return cli_missing("snap encode", "sector");
     if (!out) return cli_missing("snap encode", "out");
@@ -181,10 +192,14 @@ int cli_snap(int argc, char **argv)
 {
     char name[64];
     if (argc >= 2 && !strcmp(argv[1], "encode")) return snap_encode(argc - 1, cli_subcommand(argv, name, sizeof name));
-    FILE *o = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? stdout : stderr;
-    fprintf(o,
-            "usage: cuzk snap encode --sector DIR (--data FILE | --random-data SEED) --out DIR [--threads T]\n"
-            "  SnapDeals: encode new data into a sealed test sector (2KiB, 8MiB, 512MiB), writing the updated\n"
-            "  replica, every partition's vanilla proof (bincode PartitionProof) and update.json\n");
-    return o == stdout ? 0 : 2;
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: cuzk snap encode [options]   (cuzk snap encode --help for its options)\n\n"
+               "SnapDeals test data: the one verb\n"
+               "  encode   encode new data into a sealed test sector: the updated replica, every partition's\n"
+               "           vanilla proof and update.json, what cuzk prove snap proves\n\n" EXAMPLE "\n");
+        return 0;
+    }
+    if (argc >= 2) fprintf(stderr, "cuzk snap: unknown verb '%s' (encode)\n", argv[1]);
+    fprintf(stderr, "usage: %s\n(cuzk snap encode --help: what it does, its options and examples)\n", SYNOPSIS);
+    return 2;
 }

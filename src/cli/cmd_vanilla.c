@@ -8,6 +8,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cli/vanilla_set.h"
@@ -16,27 +17,85 @@
 #include "cuzk/filecoin_snap.h"
 #include "cuzk/groth16.h"
 
+#define EXAMPLE_RANDOMNESS "0101010101010101010101010101010101010101010101010101010101010101"
+
+/* The help texts of the three kinds. */
+static const char *vanilla_about(const char *what, bool prove)
+{
+    if (!strcmp(what, "snap"))
+        return prove ? "The SnapDeals (EmptySectorUpdate) proofs of every partition of a cuzk snap encode folder\n"
+                       "(what Curio sends: one bincode PartitionProof per partition, and update.json).\n"
+                     : "Verifies SnapDeals proofs against public inputs recomputed from a cuzk snap encode folder\n"
+                       "(comm_r_old, comm_r_new, comm_d_new of update.json), or given as JSON.\n";
+    if (!strcmp(what, "winning-post"))
+        return prove ? "The WinningPoSt proof of a cuzk post vanilla --kind winning folder (what Curio sends: one\n"
+                       "bincode vanilla proof of one sector, and post.json).\n"
+                     : "Verifies a WinningPoSt proof against public inputs recomputed from a cuzk post vanilla\n"
+                       "--kind winning folder (randomness, sectors, comm_r of post.json), or given as JSON.\n";
+    return prove ? "The WindowPoSt proof of one partition from a cuzk post vanilla --kind window folder (what\n"
+                   "Curio sends: one bincode vanilla proof per sector, and post.json).\n"
+                 : "Verifies a WindowPoSt proof against public inputs recomputed from a cuzk post vanilla --kind\n"
+                   "window folder (randomness, sectors, comm_r of post.json), or given as JSON.\n";
+}
+
+static const char *vanilla_dir(const char *what)
+{
+    return !strcmp(what, "snap") ? "u" : !strcmp(what, "winning-post") ? "n" : "w";
+}
+
+static const char *vanilla_key(const char *what)
+{
+    return !strcmp(what, "snap") ? "snap-2KiB" : !strcmp(what, "winning-post") ? "winning-2KiB" : "window-2KiB";
+}
+
+/* The command lines that make the folder and the parameters. */
+static const char *vanilla_example(const char *what)
+{
+    if (!strcmp(what, "snap"))
+        return "  cuzk seal --sector-size 2KiB --out s\n"
+               "  cuzk snap encode --sector s --random-data 1 --out u\n"
+               "  cuzk setup --circuit snap:2KiB --params snap-2KiB.params --vk snap-2KiB.vk\n";
+    if (!strcmp(what, "winning-post"))
+        return "  cuzk seal --sector-size 2KiB --out s\n"
+               "  cuzk post vanilla --kind winning --sector s --randomness " EXAMPLE_RANDOMNESS " --out n\n"
+               "  cuzk setup --circuit winning-post:2KiB --params winning-2KiB.params --vk winning-2KiB.vk\n";
+    return "  cuzk seal --sector-size 2KiB --out s\n"
+           "  cuzk post vanilla --kind window --sector s --randomness " EXAMPLE_RANDOMNESS " --out w\n"
+           "  cuzk setup --circuit window-post:2KiB --params window-2KiB.params --vk window-2KiB.vk\n";
+}
+
 int cli_prove_vanilla(const char *what, int argc, char **argv)
 {
-    char me[64], usage[256];
+    char me[64], usage[1536];
     snprintf(me, sizeof me, "prove %s", what);
-    snprintf(usage, sizeof usage, "cuzk prove %s --vanilla DIR --params FILE --out PROOF [--vk FILE] [--inputs FILE]",
-             what);
+    snprintf(
+        usage, sizeof usage,
+        "cuzk prove %s --vanilla DIR --params FILE --out PROOF [--vk FILE] [--inputs FILE] [options]\n\n"
+        "%sThe blobs are checked natively first (paths, commitments, challenges), and every proof is\n"
+        "verified before anything is written.\n\nexamples:\n%s  cuzk prove %s --vanilla %s --params %s.params --out "
+        "%s.proof",
+        what, vanilla_about(what, true), vanilla_example(what), what, vanilla_dir(what), vanilla_key(what),
+        vanilla_dir(what));
     cuzk_job_kind kind;
     if (!vanilla_kind_of(what, &kind)) return 2;
     const char *dir = NULL, *params_path = NULL, *out_path = NULL, *vk_path = NULL, *inputs_path = NULL,
                *threads = NULL, *pce_path = NULL;
     bool quiet = false, use_gpu = false, done;
     cli_opt opts[] = {
-        {"vanilla", "DIR", "the vanilla proofs: a `cuzk post vanilla` or `cuzk snap encode` output folder", &dir, NULL},
-        {"params", "FILE", "Groth16 parameters of the proof type (official .params or cuzk setup)", &params_path, NULL},
-        {"out", "PROOF", "where to write the proofs (192 bytes per partition, in order)", &out_path, NULL},
+        {"vanilla", "DIR", "the vanilla proofs (required): a cuzk post vanilla or cuzk snap encode output folder", &dir,
+         NULL},
+        {"params", "FILE", "Groth16 parameters of the proof type (required): official .params or cuzk setup's",
+         &params_path, NULL},
+        {"out", "PROOF", "where to write the proofs (required; 192 bytes per partition, in order)", &out_path, NULL},
         {"vk", "FILE", "verifying key to check the proofs with before writing (default: the parameters' own)", &vk_path,
          NULL},
-        {"inputs", "FILE", "also write the public inputs (JSON, an array per partition)", &inputs_path, NULL},
+        {"inputs", "FILE", "also write the public inputs (JSON, an array per partition; default: not written)",
+         &inputs_path, NULL},
         {"pce", "FILE", "keep the precompiled circuit there (recorded on first use; default: in memory)", &pce_path,
          NULL},
-        {"gpu", NULL, "prove on the GPUs (parameters and the precompiled circuit resident there)", NULL, &use_gpu},
+        {"gpu", NULL,
+         "prove on the GPUs of a CUDA build (parameters and the precompiled circuit resident there; default: the CPU)",
+         NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
@@ -70,6 +129,8 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
         for (size_t i = 0; i < v.n; i++) cli_outputs_input(outs, "vanilla", v.paths[i]);
         st = cli_outputs_check(outs);
     }
+    if (!st) st = cli_check_key_kind("params", params_path, CUZK_KEY_PARAMS);
+    if (!st) st = cli_check_key_kind("vk", vk_path, CUZK_KEY_VK);
     if (!st && vk_path)
         st = cli_check_vk(vk_path,
                           kind == CUZK_KIND_SNAP ? cuzk_update_proof_num_inputs((cuzk_update_proof)v.registered_proof)
@@ -101,17 +162,20 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
 
 int cli_verify_vanilla(const char *what, int argc, char **argv)
 {
-    char me[64], usage[256];
+    char me[64], usage[1536];
     snprintf(me, sizeof me, "verify %s", what);
-    snprintf(usage, sizeof usage, "cuzk verify %s --vanilla DIR | --inputs FILE --vk FILE --proof FILE", what);
+    snprintf(usage, sizeof usage,
+             "cuzk verify %s (--vanilla DIR | --inputs FILE) --vk FILE --proof FILE\n\n%sExit status 0 only when "
+             "every partition's proof verifies.\n\nexample:\n  cuzk verify %s --vanilla %s --vk %s.vk --proof %s.proof",
+             what, vanilla_about(what, false), what, vanilla_dir(what), vanilla_key(what), vanilla_dir(what));
     cuzk_job_kind kind;
     if (!vanilla_kind_of(what, &kind)) return 2;
     const char *dir = NULL, *vk_path = NULL, *proof_path = NULL, *inputs_path = NULL;
     bool done;
     cli_opt opts[] = {
         {"vanilla", "DIR", "recompute the public inputs from this folder of vanilla proofs", &dir, NULL},
-        {"vk", "FILE", "verifying key", &vk_path, NULL},
-        {"proof", "FILE", "the partition proofs (192 bytes each)", &proof_path, NULL},
+        {"vk", "FILE", "verifying key of the proof type (required)", &vk_path, NULL},
+        {"proof", "FILE", "the partition proofs, 192 bytes each (required)", &proof_path, NULL},
         {"inputs", "FILE", "the public inputs (JSON); with --vanilla they must agree", &inputs_path, NULL},
     };
     int rc = cli_parse(argc, argv, usage, opts, (int)(sizeof opts / sizeof opts[0]), &done);
@@ -147,6 +211,7 @@ int cli_verify_vanilla(const char *what, int argc, char **argv)
     cuzk_groth16_vk vk = {0};
     cuzk_mapped_file f = {0};
     cuzk_groth16_proof *proofs = NULL;
+    if (!st) st = cli_check_key_kind("vk", vk_path, CUZK_KEY_VK);
     if (!st) st = cuzk_groth16_vk_read(&vk, vk_path);
     if (!st) st = cuzk_map_file(&f, proof_path);
     if (!st && f.size != np * CUZK_GROTH16_PROOF_BYTES)

@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/groth16.h"
@@ -23,20 +24,34 @@ int cli_verify(int argc, char **argv)
     const char *vk_path = NULL, *proof_path = NULL, *inputs_path = NULL;
     bool json = false, done;
     cli_opt opts[] = {
-        {"vk", "FILE", "verifying key (bellperson layout)", &vk_path, NULL},
-        {"proof", "FILE", "one or more 192-byte proofs back to back", &proof_path, NULL},
-        {"inputs", "FILE", "public inputs JSON: [\"x\", ...] or [[...], ...] per proof", &inputs_path, NULL},
-        {"json", NULL, "print the result as JSON", NULL, &json},
+        {"vk", "FILE", "verifying key, bellperson layout (required; cuzk setup's .vk)", &vk_path, NULL},
+        {"proof", "FILE", "one or more 192-byte proofs back to back (required)", &proof_path, NULL},
+        {"inputs", "FILE", "public inputs JSON (required): [\"x\", ...], or [[...], ...] one per proof", &inputs_path,
+         NULL},
+        {"json", NULL, "print the result as JSON (default: a line of text)", NULL, &json},
     };
-    int rc = cli_parse(argc, argv, "cuzk verify --vk FILE --proof FILE --inputs FILE [--json]", opts,
-                       (int)(sizeof opts / sizeof opts[0]), &done);
+    int rc =
+        cli_parse(argc, argv,
+                  "cuzk verify --vk FILE --proof FILE --inputs FILE [--json]\n"
+                  "       cuzk verify porep | window-post | winning-post | snap ...   (cuzk verify porep --help)\n\n"
+                  "Verifies Groth16 proofs against a verifying key and their public inputs; exit status 0 only\n"
+                  "when every proof verifies. The verbs recompute the public inputs of a Filecoin proof\n"
+                  "themselves: verify porep from a C1 output or sector.json, verify window-post, winning-post\n"
+                  "and snap from a folder of vanilla proofs.\n\n"
+                  "examples:\n"
+                  "  cuzk setup --circuit cubic --params cubic.params --vk cubic.vk\n"
+                  "  cuzk prove --circuit cubic --params cubic.params --proof cubic.proof --inputs cubic.json\n"
+                  "  cuzk verify --vk cubic.vk --proof cubic.proof --inputs cubic.json\n"
+                  "  cuzk verify porep --c1 s/c1.json --vk porep-2KiB.vk --proof s.proof",
+                  opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!vk_path) return cli_missing("verify", "vk");
     if (!proof_path) return cli_missing("verify", "proof");
     if (!inputs_path) return cli_missing("verify", "inputs");
 
     cuzk_groth16_vk vk;
-    if (cuzk_groth16_vk_read(&vk, vk_path)) return cli_error("verify");
+    if (cli_check_key_kind("vk", vk_path, CUZK_KEY_VK) || cuzk_groth16_vk_read(&vk, vk_path))
+        return cli_error("verify");
     cuzk_mapped_file f = {0};
     cuzk_fr *inputs = NULL;
     cuzk_groth16_proof *proofs = NULL;

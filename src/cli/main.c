@@ -7,16 +7,24 @@
 #include "cuzk/hash.h"
 
 static const cli_command COMMANDS[] = {
-    {"setup", "make random Groth16 parameters for a built-in circuit", cli_setup},
-    {"prove", "prove a built-in circuit; `prove porep`: PoRep C2 for a C1 output", cli_prove},
-    {"verify", "verify proofs against a verifying key and public inputs; `verify porep`", cli_verify},
-    {"seal", "seal a test sector (2KiB, 8MiB, 512MiB; --sparse: any size to 64GiB) and write its C1 output", cli_seal},
-    {"post", "`post vanilla`: the vanilla PoSt proofs (bincode blobs) of sealed test sectors", cli_post},
-    {"snap", "SnapDeals: `snap encode` new data into a sealed test sector (replica, vanilla proofs)", cli_snap},
-    {"circuit-info", "count a circuit's constraints, inputs and aux", cli_circuit_info},
-    {"bench", "benchmarks: msm, ntt, prove, synth, engine, e2e, throughput, gpu-msm, gpu-ntt, gpu-prove, gpu-field",
-     cli_bench},
-    {"demo", "set up, prove and verify a built-in circuit, printing the timeline", cli_demo},
+    {"seal", "seal a test sector (2KiB, 8MiB, 512MiB; --sparse: any size to 64GiB): its C1 output and sector.json",
+     cli_seal},
+    {"setup", "make random Groth16 parameters (.params) and verifying key (.vk) for a built-in circuit", cli_setup},
+    {"prove",
+     "prove a built-in circuit; prove porep: PoRep C2 of a C1 output; prove window-post, winning-post, "
+     "snap: of vanilla proofs",
+     cli_prove},
+    {"verify",
+     "verify proofs against a verifying key; verify porep, window-post, winning-post, snap: public inputs "
+     "recomputed",
+     cli_verify},
+    {"post", "post vanilla: the vanilla WindowPoSt / WinningPoSt proofs (bincode blobs) of sealed test sectors",
+     cli_post},
+    {"snap", "snap encode: SnapDeals, new data into a sealed test sector (updated replica, vanilla proofs)", cli_snap},
+    {"circuit-info", "count a built-in circuit's constraints, inputs and aux; --list: the built-in circuits",
+     cli_circuit_info},
+    {"bench", "benchmarks, one kind each (below)", cli_bench},
+    {"demo", "a 2 KiB sector end to end: seal, PoRep C2, WindowPoSt, WinningPoSt, SnapDeals, each verified", cli_demo},
     {"daemon", "serve the cuzk.v1 gRPC ProvingEngine (what Curio calls) on a socket or TCP port", cli_daemon},
     {"client", "call a daemon: prove, submit, await, cancel, status, metrics, preload, evict", cli_client},
     {"config", "print the configuration file: every key with its default (or current) value", cli_config},
@@ -32,11 +40,24 @@ char **cli_subcommand(char **argv, char *buf, size_t n)
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: cuzk [--config FILE] <command> [options]   (cuzk <command> --help for its options)\n"
-            "       cuzk --help-env   (the environment overrides)\n"
-            "       cuzk --version    (the version and the build's features)\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+            "usage: cuzk [--config FILE] COMMAND [options]   (cuzk COMMAND --help for its options and examples)\n"
+            "       cuzk --help-env   the environment overrides of the config file\n"
+            "       cuzk --version    the version and the build's features (CUDA or not)\n\n"
+            "Groth16 proving for Filecoin (PoRep C2, WindowPoSt, WinningPoSt, SnapDeals) on the CPU or GPU.\n\n"
+            "commands:\n");
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++) {
         fprintf(out, "  %-14s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+        if (COMMANDS[i].run == cli_bench)
+            for (size_t k = 0; k < CLI_BENCH_NKINDS; k++)
+                fprintf(out, "    %-12s %s\n", CLI_BENCH_KINDS[k].name, CLI_BENCH_KINDS[k].summary);
+    }
+    fprintf(out,
+            "\nexamples:\n"
+            "  cuzk demo\n"
+            "  cuzk seal --sector-size 2KiB --out s\n"
+            "  cuzk setup --circuit porep:2KiB --params porep-2KiB.params --vk porep-2KiB.vk\n"
+            "  cuzk prove porep --c1 s/c1.json --params porep-2KiB.params --out s.proof\n"
+            "  cuzk verify porep --c1 s/c1.json --vk porep-2KiB.vk --proof s.proof\n");
 }
 
 /* The version and the build's features, for bug reports and for checking an install. */
@@ -92,7 +113,6 @@ int main(int argc, char **argv)
     if (rc) return rc;
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (!strcmp(argv[1], COMMANDS[i].name)) return run(&COMMANDS[i], argc - 1, argv + 1);
-    fprintf(stderr, "cuzk: unknown command '%s'\n", argv[1]);
-    usage(stderr);
+    fprintf(stderr, "cuzk: unknown command '%s' (cuzk --help lists them)\n", argv[1]);
     return 2;
 }

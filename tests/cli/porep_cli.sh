@@ -100,7 +100,7 @@ no_file "no proof for a wrong comm_r" x.proof
 expect_fail "truncated C1" 1 "trunc.json" "$CUZK" prove porep --c1 trunc.json --params "$P" --out x.proof --quiet
 expect_fail "unsupported proof type" 1 "StackedDrg2KiBV2" "$CUZK" prove porep --c1 type.json --params "$P" --out x.proof --quiet
 expect_ok "cubic params" "$CUZK" setup --circuit cubic --params c.params --vk c.vk --quiet
-expect_fail "parameters of another size" 1 "wrong sector size or proof type" "$CUZK" prove porep --c1 s/c1.json --params c.params --out x.proof --quiet
+expect_fail "parameters of another circuit" 1 "which fit no PoRep partition, but the C1 is of a 2KiB sector" "$CUZK" prove porep --c1 s/c1.json --params c.params --out x.proof --quiet
 no_file "no proof for wrong params" x.proof
 expect_fail "wrong vk" 1 "FAILED|does not verify|wrong number of public inputs" "$CUZK" verify porep --c1 s/c1.json --vk c.vk --proof s.proof
 head -c 100 s.proof > short.proof

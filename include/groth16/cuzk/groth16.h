@@ -90,6 +90,23 @@ void cuzk_groth16_vk_free(cuzk_groth16_vk *vk);
 size_t cuzk_groth16_vk_size(const cuzk_groth16_vk *vk); /* bytes of its encoding */
 void cuzk_groth16_vk_encode(uint8_t *out, const cuzk_groth16_vk *vk);
 
+/* Which kind of key file a file is, from its layout alone (counts against its size, the flag
+ * bits of the key's fixed points; no point is decoded, a few bytes are read): a .vk is the
+ * verifying key and nothing after it; a .params is the verifying key, then h, l, a, b_g1 and
+ * b_g2, ending exactly at the end of the file. Anything else (truncated, another kind of file,
+ * unreadable) is UNKNOWN. For messages that name a file given in the other one's place. */
+typedef enum { CUZK_KEY_UNKNOWN = 0, CUZK_KEY_VK = 1, CUZK_KEY_PARAMS = 2 } cuzk_key_kind;
+typedef struct {
+    cuzk_key_kind kind;
+    size_t ic_len;                                  /* public inputs + 1 (ONE) */
+    size_t h_len, l_len, a_len, b_g1_len, b_g2_len; /* parameters only (0 for a .vk) */
+} cuzk_key_layout;
+/* out (may be NULL) gets the counts of a VK or PARAMS. */
+cuzk_key_kind cuzk_groth16_key_kind(const uint8_t *data, size_t size, cuzk_key_layout *out);
+cuzk_key_kind cuzk_groth16_key_kind_file(const char *path, cuzk_key_layout *out);
+/* "a verifying key (.vk)", "a parameter file (.params)" or "unknown". */
+const char *cuzk_groth16_key_kind_name(cuzk_key_kind k);
+
 /* ---------------------------------------------------------------- proofs */
 typedef struct {
     blst_p1_affine a;
