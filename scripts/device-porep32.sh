@@ -8,6 +8,7 @@
 #       recorded into WORK on the first run, read from there after), K sectors (default 3)
 #       proved and verified, the last one's proofs and public inputs left in OUT with the key,
 #       for the npm verifier; then `bench params` from the page cache
+#       (CUZK_E2E_CONCURRENCY=2: two sectors in flight, the time between sectors ending)
 #   scripts/device-porep32.sh CUZK OUT clean  - removes WORK
 # Each step prints its time and peak RSS (getrusage of the child).
 set -uo pipefail
@@ -62,7 +63,7 @@ prove)
   echo 3 >/proc/sys/vm/drop_caches 2>/dev/null && echo "page cache dropped" || echo "page cache not dropped (no permission)"
   [ -f "$work/porep-$size.pce" ] && echo "precompiled circuit from $work/porep-$size.pce" || echo "precompiled circuit recorded"
   step e2e 560 "$cuzk" bench e2e --c1 "$work/s/c1.json" --params "$f" --vk "$work/porep-$size.vk" --gpu \
-    --pce "$work/porep-$size.pce" --sectors "$k" --brief --proof "$out/porep-$size.proof" \
+    --pce "$work/porep-$size.pce" --sectors "$k" --concurrency "${CUZK_E2E_CONCURRENCY:-1}" --brief --proof "$out/porep-$size.proof" \
     --inputs "$out/porep-$size.json" || exit 1
   grep -E "parameters streamed|precompiled circuit|layout and key" "$out/e2e.txt" | head -5
   step verify 120 "$cuzk" verify porep --c1 "$work/s/c1.json" --vk "$work/porep-$size.vk" \
