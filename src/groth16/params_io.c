@@ -3,15 +3,12 @@
  *   params: vk, then h, l, a, b_g1 (G1) and b_g2 (G2), each a u32 BE length and the points.
  * Every count is checked against the bytes left before anything is allocated; points are
  * decoded in parallel and the first bad one is reported with its section, index and offset. */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/groth16.h"
 #include "cuzk/params_writer.h"
-
-#define G1_BYTES 96
-#define G2_BYTES 192
+#include "points_decode.h"
 
 typedef struct {
     const uint8_t *data;
@@ -30,28 +27,6 @@ static cuzk_status read_u32(reader *r, const char *what, uint32_t *out)
     return CUZK_OK;
 }
 
-typedef struct {
-    const uint8_t *src;
-    void *dst;
-    int g2, flags;
-    atomic_size_t first_bad;
-} decode_ctx;
-
-static void decode_range(void *vctx, size_t b, size_t e, unsigned tid)
-{
-    decode_ctx *c = vctx;
-    for (size_t i = b; i < e; i++) {
-        cuzk_status st = c->g2
-            ? cuzk_g2_decode((blst_p2_affine *)c->dst + i, c->src + i * G2_BYTES, G2_BYTES, c->flags)
-            : cuzk_g1_decode((blst_p1_affine *)c->dst + i, c->src + i * G1_BYTES, G1_BYTES, c->flags);
-        if (st) {
-            size_t cur = atomic_load(&c->first_bad);
-            while (i < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, i)) {}
-            return;
-        }
-    }
-}
-
 /* Decodes n points of a section into a newly allocated array (*out, owned by the caller). */
 static cuzk_status read_points(reader *r, const char *section, size_t n, int g2, int flags, void **out)
 {
@@ -63,14 +38,9 @@ static cuzk_status read_points(reader *r, const char *section, size_t n, int g2,
                          r->path, section, n, n * psize, r->pos, r->size - r->pos);
     void *dst = cuzk_big_alloc(n * (g2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine)));
     if (!dst) return CUZK_ENOMEM;
-    decode_ctx c = {r->data + r->pos, dst, g2, flags, SIZE_MAX};
-    cuzk_parallel_for(n, 256, decode_range, &c);
-    size_t bad = atomic_load(&c.first_bad);
-    if (bad != SIZE_MAX) {
-        /* decode the bad point again on this thread to get its message */
-        uint8_t tmp[sizeof(blst_p2_affine)];
-        cuzk_status st = g2 ? cuzk_g2_decode((blst_p2_affine *)tmp, c.src + bad * psize, psize, flags)
-                            : cuzk_g1_decode((blst_p1_affine *)tmp, c.src + bad * psize, psize, flags);
+    size_t bad;
+    cuzk_status st = groth16_decode_points(r->data + r->pos, dst, n, g2, flags, &bad);
+    if (st) {
         cuzk_big_free(dst, n * (g2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine)));
         return cuzk_fail_context(st, "%s: %s[%zu] at offset %zu", r->path, section, bad, r->pos + bad * psize);
     }

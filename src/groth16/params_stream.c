@@ -7,15 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cuzk/groth16.h"
+#include "points_decode.h"
 
-#define G1_BYTES 96
-#define G2_BYTES 192
 #define VK_FIXED_BYTES (3 * G1_BYTES + 3 * G2_BYTES) /* alpha, beta, beta2, gamma2, delta, delta2 */
 #define PIECE_BYTES (48u << 20)                      /* a multiple of both point sizes */
 #define SLOTS 3
@@ -187,41 +185,13 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
-typedef struct {
-    const uint8_t *src;
-    void *dst;
-    int g2, flags;
-    atomic_size_t first_bad;
-} decode_ctx;
-
-static void decode_range(void *vctx, size_t b, size_t e, unsigned tid)
-{
-    (void)tid;
-    decode_ctx *c = vctx;
-    for (size_t i = b; i < e; i++) {
-        cuzk_status st = c->g2
-            ? cuzk_g2_decode((blst_p2_affine *)c->dst + i, c->src + i * G2_BYTES, G2_BYTES, c->flags)
-            : cuzk_g1_decode((blst_p1_affine *)c->dst + i, c->src + i * G1_BYTES, G1_BYTES, c->flags);
-        if (st) {
-            size_t cur = atomic_load(&c->first_bad);
-            while (i < cur && !atomic_compare_exchange_weak(&c->first_bad, &cur, i)) {}
-            return;
-        }
-    }
-}
-
-/* Decodes piece p into dst; the first bad point is decoded again on this thread for its message. */
+/* Decodes piece p into dst; a bad point named by its index and offset in the file. */
 static cuzk_status decode_piece(const cuzk_groth16_params_file *f, const piece *p, void *dst, int flags)
 {
     int g2 = p->section == CUZK_PARAMS_B_G2;
-    size_t psize = g2 ? G2_BYTES : G1_BYTES;
-    decode_ctx c = {p->raw, dst, g2, flags, SIZE_MAX};
-    cuzk_parallel_for(p->n, 256, decode_range, &c);
-    size_t bad = atomic_load(&c.first_bad);
-    if (bad == SIZE_MAX) return CUZK_OK;
-    uint8_t tmp[sizeof(blst_p2_affine)];
-    cuzk_status st = g2 ? cuzk_g2_decode((blst_p2_affine *)tmp, c.src + bad * psize, psize, flags)
-                        : cuzk_g1_decode((blst_p1_affine *)tmp, c.src + bad * psize, psize, flags);
+    size_t bad, psize = g2 ? G2_BYTES : G1_BYTES;
+    cuzk_status st = groth16_decode_points(p->raw, dst, p->n, g2, flags, &bad);
+    if (!st) return CUZK_OK;
     return cuzk_fail_context(st, "%s: %s[%zu] at offset %llu", f->path, section_names[p->section], p->first + bad,
                              (unsigned long long)(f->offset[p->section] + (p->first + bad) * psize));
 }
