@@ -24,8 +24,9 @@ int cli_bench_params(int argc, char **argv)
         {"params", "FILE", "the .params file to read (required; official or made by cuzk setup)", &params, NULL},
         {"checked", NULL, "subgroup-check every point too (default: on the curve only, as for trusted files)", NULL,
          &checked},
-        {"cold", NULL, "drop the file's pages from the page cache first, so it is read from the disk (default: as cached)",
-         NULL, &cold},
+        {"cold", NULL,
+         "drop the file's pages from the page cache first, so it is read from the disk (default: as cached)", NULL,
+         &cold},
         {"threads", "T", "decoding threads (default: all CPUs)", &threads, NULL},
         {"json", NULL, "one JSON object instead of the text (default: text)", NULL, &json},
     };
