@@ -9,70 +9,78 @@
 
 #define SCALAR_BITS 255
 
-#define DEFINE_FIXED_BASE(G, P, A)                                                                        \
-    typedef struct {                                                                                      \
-        A *out;                                                                                           \
-        const A *table;                                                                                   \
-        const cuzk_fr *scalars;                                                                           \
-        unsigned w, windows;                                                                              \
-        blst_##P *tmp; /* one chunk of projective results per thread */                                   \
-        size_t chunk;                                                                                     \
-    } G##_fb_ctx;                                                                                         \
-                                                                                                          \
-    static void G##_fb_range(void *vctx, size_t b, size_t e, unsigned tid)                                \
-    {                                                                                                     \
-        G##_fb_ctx *c = vctx;                                                                             \
-        size_t digits = ((size_t)1 << c->w) - 1;                                                          \
-        blst_##P *tmp = c->tmp + (size_t)tid * c->chunk;                                                  \
-        for (size_t s = b; s < e; s += c->chunk) {                                                        \
-            size_t m = e - s < c->chunk ? e - s : c->chunk;                                               \
-            for (size_t k = 0; k < m; k++) {                                                              \
-                blst_scalar sc;                                                                           \
-                blst_scalar_from_fr(&sc, &c->scalars[s + k]);                                             \
-                blst_##P acc;                                                                             \
-                memset(&acc, 0, sizeof acc);                                                              \
-                for (unsigned i = 0; i < c->windows; i++) {                                               \
-                    unsigned bit = i * c->w, d = 0;                                                       \
-                    for (unsigned t = 0; t < c->w && bit + t < 256; t++)                                  \
-                        d |= (unsigned)((sc.b[(bit + t) / 8] >> ((bit + t) % 8)) & 1) << t;               \
-                    if (d) blst_##P##_add_or_double_affine(&acc, &acc, &c->table[i * digits + d - 1]);    \
-                }                                                                                         \
-                tmp[k] = acc;                                                                             \
-            }                                                                                             \
-            cuzk_##G##_to_affine_n(c->out + s, tmp, m);                                                   \
-        }                                                                                                 \
-    }                                                                                                     \
-                                                                                                          \
-    cuzk_status cuzk_##G##_fixed_base_mul(A *out, const blst_##P *base, const cuzk_fr *scalars, size_t n) \
-    {                                                                                                     \
-        unsigned w = n < (1u << 12) ? 6 : (n < (1u << 18) ? 9 : 12);                                      \
-        unsigned windows = (SCALAR_BITS + w - 1) / w;                                                     \
-        size_t digits = ((size_t)1 << w) - 1, entries = windows * digits;                                 \
-        blst_##P *proj = cuzk_big_alloc(entries * sizeof(blst_##P));                                      \
-        A *table = cuzk_big_alloc(entries * sizeof(A));                                                   \
-        unsigned threads = cuzk_threads();                                                                \
-        size_t chunk = 256;                                                                               \
-        blst_##P *tmp = cuzk_big_alloc((size_t)threads * chunk * sizeof(blst_##P));                       \
-        if (!proj || !table || !tmp) {                                                                    \
-            cuzk_big_free(proj, entries * sizeof(blst_##P));                                              \
-            cuzk_big_free(table, entries * sizeof(A));                                                    \
-            cuzk_big_free(tmp, (size_t)threads *chunk * sizeof(blst_##P));                                \
-            return CUZK_ENOMEM;                                                                           \
-        }                                                                                                 \
-        blst_##P win = *base; /* 2^(w*i) * base */                                                        \
-        for (unsigned i = 0; i < windows; i++) {                                                          \
-            blst_##P *row = proj + i * digits;                                                            \
-            row[0] = win;                                                                                 \
-            for (size_t d = 1; d < digits; d++) blst_##P##_add_or_double(&row[d], &row[d - 1], &win);     \
-            blst_##P##_add_or_double(&win, &row[digits - 1], &win); /* 2^w * win */                       \
-        }                                                                                                 \
-        cuzk_##G##_batch_to_affine(table, proj, entries);                                                 \
-        G##_fb_ctx c = {out, table, scalars, w, windows, tmp, chunk};                                     \
-        cuzk_parallel_for(n, chunk, G##_fb_range, &c);                                                    \
-        cuzk_big_free(proj, entries * sizeof(blst_##P));                                                  \
-        cuzk_big_free(table, entries * sizeof(A));                                                        \
-        cuzk_big_free(tmp, (size_t)threads *chunk * sizeof(blst_##P));                                    \
-        return CUZK_OK;                                                                                   \
+#define DEFINE_FIXED_BASE(G, P, A)                                                                                 \
+    typedef struct {                                                                                               \
+        A *out;                                                                                                    \
+        const A *table;                                                                                            \
+        const cuzk_fr *scalars;                                                                                    \
+        unsigned w, windows;                                                                                       \
+        blst_##P *tmp; /* one chunk of projective results per thread */                                            \
+        size_t chunk;                                                                                              \
+        cuzk_progress *progress;                                                                                   \
+    } G##_fb_ctx;                                                                                                  \
+                                                                                                                   \
+    static void G##_fb_range(void *vctx, size_t b, size_t e, unsigned tid)                                         \
+    {                                                                                                              \
+        G##_fb_ctx *c = vctx;                                                                                      \
+        size_t digits = ((size_t)1 << c->w) - 1;                                                                   \
+        blst_##P *tmp = c->tmp + (size_t)tid * c->chunk;                                                           \
+        for (size_t s = b; s < e; s += c->chunk) {                                                                 \
+            size_t m = e - s < c->chunk ? e - s : c->chunk;                                                        \
+            for (size_t k = 0; k < m; k++) {                                                                       \
+                blst_scalar sc;                                                                                    \
+                blst_scalar_from_fr(&sc, &c->scalars[s + k]);                                                      \
+                blst_##P acc;                                                                                      \
+                memset(&acc, 0, sizeof acc);                                                                       \
+                for (unsigned i = 0; i < c->windows; i++) {                                                        \
+                    unsigned bit = i * c->w, d = 0;                                                                \
+                    for (unsigned t = 0; t < c->w && bit + t < 256; t++)                                           \
+                        d |= (unsigned)((sc.b[(bit + t) / 8] >> ((bit + t) % 8)) & 1) << t;                        \
+                    if (d) blst_##P##_add_or_double_affine(&acc, &acc, &c->table[i * digits + d - 1]);             \
+                }                                                                                                  \
+                tmp[k] = acc;                                                                                      \
+            }                                                                                                      \
+            cuzk_##G##_to_affine_n(c->out + s, tmp, m);                                                            \
+            cuzk_progress_add(c->progress, m);                                                                     \
+        }                                                                                                          \
+    }                                                                                                              \
+                                                                                                                   \
+    cuzk_status cuzk_##G##_fixed_base_mul(A *out, const blst_##P *base, const cuzk_fr *scalars, size_t n)          \
+    {                                                                                                              \
+        return cuzk_##G##_fixed_base_mul_progress(out, base, scalars, n, NULL);                                    \
+    }                                                                                                              \
+                                                                                                                   \
+    cuzk_status cuzk_##G##_fixed_base_mul_progress(A *out, const blst_##P *base, const cuzk_fr *scalars, size_t n, \
+                                                   cuzk_progress *progress)                                        \
+    {                                                                                                              \
+        unsigned w = n < (1u << 12) ? 6 : (n < (1u << 18) ? 9 : 12);                                               \
+        unsigned windows = (SCALAR_BITS + w - 1) / w;                                                              \
+        size_t digits = ((size_t)1 << w) - 1, entries = windows * digits;                                          \
+        blst_##P *proj = cuzk_big_alloc(entries * sizeof(blst_##P));                                               \
+        A *table = cuzk_big_alloc(entries * sizeof(A));                                                            \
+        unsigned threads = cuzk_threads();                                                                         \
+        size_t chunk = 256;                                                                                        \
+        blst_##P *tmp = cuzk_big_alloc((size_t)threads * chunk * sizeof(blst_##P));                                \
+        if (!proj || !table || !tmp) {                                                                             \
+            cuzk_big_free(proj, entries * sizeof(blst_##P));                                                       \
+            cuzk_big_free(table, entries * sizeof(A));                                                             \
+            cuzk_big_free(tmp, (size_t)threads *chunk * sizeof(blst_##P));                                         \
+            return CUZK_ENOMEM;                                                                                    \
+        }                                                                                                          \
+        blst_##P win = *base; /* 2^(w*i) * base */                                                                 \
+        for (unsigned i = 0; i < windows; i++) {                                                                   \
+            blst_##P *row = proj + i * digits;                                                                     \
+            row[0] = win;                                                                                          \
+            for (size_t d = 1; d < digits; d++) blst_##P##_add_or_double(&row[d], &row[d - 1], &win);              \
+            blst_##P##_add_or_double(&win, &row[digits - 1], &win); /* 2^w * win */                                \
+        }                                                                                                          \
+        cuzk_##G##_batch_to_affine(table, proj, entries);                                                          \
+        G##_fb_ctx c = {out, table, scalars, w, windows, tmp, chunk, progress};                                    \
+        cuzk_parallel_for(n, chunk, G##_fb_range, &c);                                                             \
+        cuzk_big_free(proj, entries * sizeof(blst_##P));                                                           \
+        cuzk_big_free(table, entries * sizeof(A));                                                                 \
+        cuzk_big_free(tmp, (size_t)threads *chunk * sizeof(blst_##P));                                             \
+        return CUZK_OK;                                                                                            \
     }
 
 DEFINE_FIXED_BASE(g1, p1, blst_p1_affine)

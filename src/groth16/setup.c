@@ -20,15 +20,18 @@ static cuzk_status random_nonzero(cuzk_fr *out, cuzk_rng *rng)
     return CUZK_OK;
 }
 
-/* acc[col] += coeff * lag[row] over every term of matrix k. */
-static void accumulate(cuzk_fr *acc, const cuzk_r1cs *m, int k, const cuzk_fr *lag)
+/* acc[col] += coeff * lag[row] over every term of matrix k (rows added to progress). */
+static void accumulate(cuzk_fr *acc, const cuzk_r1cs *m, int k, const cuzk_fr *lag, cuzk_progress *progress)
 {
-    for (size_t row = 0; row < m->num_constraints; row++)
+    for (size_t row = 0; row < m->num_constraints; row++) {
         for (uint32_t j = m->row_ptr[k][row]; j < m->row_ptr[k][row + 1]; j++) {
             cuzk_fr t;
             cuzk_fr_mul(&t, &m->val[k][j], &lag[row]);
             cuzk_fr_add(&acc[m->col[k][j]], &acc[m->col[k][j]], &t);
         }
+        if ((row & 0xffff) == 0xffff) cuzk_progress_add(progress, 0x10000);
+    }
+    cuzk_progress_add(progress, (m->num_constraints & 0xffff));
 }
 
 /* The three matrices' accumulations at once, one per thread (each writes its own vector). */
@@ -36,13 +39,14 @@ typedef struct {
     cuzk_fr *acc[3];
     const cuzk_r1cs *m;
     const cuzk_fr *lag;
+    cuzk_progress *progress;
 } qap_ctx;
 
 static void qap_range(void *vctx, size_t b, size_t e, unsigned tid)
 {
     (void)tid;
     qap_ctx *c = vctx;
-    for (size_t k = b; k < e; k++) accumulate(c->acc[k], c->m, (int)k, c->lag);
+    for (size_t k = b; k < e; k++) accumulate(c->acc[k], c->m, (int)k, c->lag, c->progress);
 }
 
 typedef struct {
@@ -80,6 +84,30 @@ static cuzk_status cpu_g2(void *ctx, blst_p2_affine *out, const blst_p2 *base, c
 
 static const cuzk_fixed_base_ops cpu_ops = {cpu_g1, cpu_g2, NULL};
 
+/* One fixed-base section as a task of progress: the CPU's comb adds its products as it goes;
+ * other ops (a GPU's) are called on up to 16 slices of at least 2^22 points. */
+static cuzk_status section(const cuzk_fixed_base_ops *ops, bool g2, void *out, const void *base, const cuzk_fr *sc,
+                           size_t n, const cuzk_progress_sink *progress, const char *what)
+{
+    cuzk_progress *p = cuzk_progress_start(progress, what, n);
+    cuzk_status st = CUZK_OK;
+    if (ops == &cpu_ops)
+        st = g2 ? cuzk_g2_fixed_base_mul_progress(out, base, sc, n, p)
+                : cuzk_g1_fixed_base_mul_progress(out, base, sc, n, p);
+    else {
+        size_t slice = p ? (n + 15) / 16 : n;
+        if (slice < ((size_t)1 << 22)) slice = (size_t)1 << 22;
+        for (size_t i = 0; i < n && !st; i += slice) {
+            size_t k = n - i < slice ? n - i : slice;
+            st = g2 ? ops->g2(ops->ctx, (blst_p2_affine *)out + i, base, sc + i, k)
+                    : ops->g1(ops->ctx, (blst_p1_affine *)out + i, base, sc + i, k);
+            cuzk_progress_add(p, k);
+        }
+    }
+    cuzk_progress_finish(p);
+    return st;
+}
+
 cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl)
 {
     return cuzk_groth16_setup_with(out, m, rng, tl, NULL);
@@ -87,6 +115,12 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
 
 cuzk_status cuzk_groth16_setup_with(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
                                     const cuzk_fixed_base_ops *ops)
+{
+    return cuzk_groth16_setup_progress(out, m, rng, tl, ops, NULL);
+}
+
+cuzk_status cuzk_groth16_setup_progress(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
+                                        const cuzk_fixed_base_ops *ops, const cuzk_progress_sink *progress)
 {
     if (!ops) ops = &cpu_ops;
     memset(out, 0, sizeof *out);
@@ -119,8 +153,10 @@ cuzk_status cuzk_groth16_setup_with(cuzk_groth16_params *out, const cuzk_r1cs *m
     memcpy(lag, powers, N * sizeof(cuzk_fr));
     cuzk_ntt_inverse(&d, lag); /* L_j(tau) */
     cuzk_ntt_domain_free(&d);
-    qap_ctx qc = {{u, v, w}, m, lag}; /* u, v, w: the order of CUZK_MAT_A, _B, _C */
-    cuzk_parallel_for(3, 1, qap_range, &qc);
+    qap_ctx qc = {
+        {u, v, w}, m, lag, cuzk_progress_start(progress, "setup: qap at tau", 3 * (uint64_t)m->num_constraints)};
+    cuzk_parallel_for(3, 1, qap_range, &qc); /* u, v, w: the order of CUZK_MAT_A, _B, _C */
+    cuzk_progress_finish(qc.progress);
     for (size_t i = 0; i < ni; i++) /* appended rows: Input(i) * 0 = 0 */
         cuzk_fr_add(&u[i], &u[i], &lag[m->num_constraints + i]);
     cuzk_big_free(lag, N * sizeof(cuzk_fr)); /* early: a 32 GiB setup holds ~50 GB of points later */
@@ -159,7 +195,7 @@ cuzk_status cuzk_groth16_setup_with(cuzk_groth16_params *out, const cuzk_r1cs *m
         }
     out->l = cuzk_big_alloc(na * sizeof(blst_p1_affine));
     out->l_len = na;
-    if (!out->l || (st = ops->g1(ops->ctx, out->l, g1, sc, na))) goto fail_nomem;
+    if (!out->l || (st = section(ops, false, out->l, g1, sc, na, progress, "setup: l"))) goto fail_nomem;
     cuzk_span_end(tl, span);
 
     span = cuzk_span_begin(tl, "setup: h");
@@ -172,7 +208,7 @@ cuzk_status cuzk_groth16_setup_with(cuzk_groth16_params *out, const cuzk_r1cs *m
     powers = NULL;
     out->h = cuzk_big_alloc((N - 1) * sizeof(blst_p1_affine));
     out->h_len = N - 1;
-    if (!out->h || (st = ops->g1(ops->ctx, out->h, g1, sc, N - 1))) goto fail_nomem;
+    if (!out->h || (st = section(ops, false, out->h, g1, sc, N - 1, progress, "setup: h"))) goto fail_nomem;
     cuzk_span_end(tl, span);
 
     span = cuzk_span_begin(tl, "setup: a, b");
@@ -182,7 +218,7 @@ cuzk_status cuzk_groth16_setup_with(cuzk_groth16_params *out, const cuzk_r1cs *m
         if (cuzk_density_get(&a_aux, k)) sc[n_a++] = u[ni + k];
     out->a = cuzk_big_alloc(n_a * sizeof(blst_p1_affine));
     out->a_len = n_a;
-    if (!out->a || (st = ops->g1(ops->ctx, out->a, g1, sc, n_a))) goto fail_nomem;
+    if (!out->a || (st = section(ops, false, out->a, g1, sc, n_a, progress, "setup: a"))) goto fail_nomem;
     for (size_t i = 0; i < ni; i++)
         if (cuzk_density_get(&b_in, i)) sc[n_b++] = v[i];
     for (size_t k = 0; k < na; k++)
@@ -190,8 +226,8 @@ cuzk_status cuzk_groth16_setup_with(cuzk_groth16_params *out, const cuzk_r1cs *m
     out->b_g1 = cuzk_big_alloc(n_b * sizeof(blst_p1_affine));
     out->b_g2 = cuzk_big_alloc(n_b * sizeof(blst_p2_affine));
     out->b_g1_len = out->b_g2_len = n_b;
-    if (!out->b_g1 || !out->b_g2 || (st = ops->g1(ops->ctx, out->b_g1, g1, sc, n_b)) ||
-        (st = ops->g2(ops->ctx, out->b_g2, g2, sc, n_b)))
+    if (!out->b_g1 || !out->b_g2 || (st = section(ops, false, out->b_g1, g1, sc, n_b, progress, "setup: b g1")) ||
+        (st = section(ops, true, out->b_g2, g2, sc, n_b, progress, "setup: b g2")))
         goto fail_nomem;
     cuzk_span_end(tl, span);
     goto done;
