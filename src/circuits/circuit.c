@@ -50,7 +50,7 @@ cuzk_progress *cuzk_circuit_record_task(const cuzk_circuit *c, cuzk_cs *cs, cons
     if (!progress) return NULL;
     const cuzk_circuit_layout *l; /* the total from the layout: a COUNT pass, quick beside a recording */
     uint64_t total = cuzk_circuit_layout_get(c, &l) ? 0 : l->constraints;
-    cuzk_progress *p = cuzk_progress_startf(progress, total, "recording %s (constraints)", c->name);
+    cuzk_progress *p = cuzk_progress_startf(progress, total, "record %s", c->name);
     cuzk_cs_set_progress(cs, p);
     return p;
 }

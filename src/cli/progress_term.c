@@ -96,6 +96,8 @@ static void redraw(void)
         const term_task *t = &tasks[i];
         char one[256];
         cli_progress_format(one, sizeof one, t->what, t->done, t->total, t->elapsed, false, ntasks == 1 ? 20 : 0);
+        if (ntasks == 1 && strlen(one) > width - 1) /* the bar gives way first */
+            cli_progress_format(one, sizeof one, t->what, t->done, t->total, t->elapsed, false, 0);
         n += (size_t)snprintf(line + n, sizeof line - n, "%s%s", i ? " | " : "", one);
     }
     if (n >= sizeof line) n = sizeof line - 1;

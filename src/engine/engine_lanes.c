@@ -170,7 +170,7 @@ static void *lane_main(void *arg)
             continue;
         }
         unsigned k = j->next_part++;
-        if (k == 0 && !j->progress)
+        if (k == 0 && j->plan.nparts > 1 && !j->progress)
             j->progress = cuzk_progress_startf(e->cfg.progress, j->plan.nparts, "%s: partitions proved",
                                                j->kind == CUZK_KIND_CIRCUIT ? j->circ->id : cuzk_kind_name(j->kind));
         j->in_flight++;

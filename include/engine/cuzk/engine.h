@@ -81,9 +81,9 @@ typedef struct {
      * out of service too). NULL in production. */
     cuzk_status (*test_hook)(void *ctx, uint64_t job, unsigned partition, int device);
     void *test_hook_ctx;
-    /* Progress of long work (NULL: none, the default): each job's partitions proved, as a task
-     * "KIND: partitions proved" from its first witness to its end. Not owned; it must outlive
-     * the engine. */
+    /* Progress of long work (NULL: none, the default): the partitions proved of each job of
+     * more than one, as a task "KIND: partitions proved" from its first witness to its end.
+     * Reports come with the engine's lock held. Not owned; it must outlive the engine. */
     const cuzk_progress_sink *progress;
 } cuzk_engine_config;
 void cuzk_engine_config_default(cuzk_engine_config *cfg);
