@@ -32,13 +32,13 @@ static term_task tasks[MAX_TASKS];
 static unsigned ntasks;
 static bool drawn; /* a live line is on the terminal */
 
-/* 1234 -> "1234", 123456 -> "123.5k", ... */
+/* 1234 -> "1234", 123456 -> "123.5k", 2687921 -> "2.69M", ... */
 static void count_str(char *out, size_t cap, uint64_t n)
 {
     if (n < 100000) snprintf(out, cap, "%llu", (unsigned long long)n);
-    else if (n < 100000000) snprintf(out, cap, "%.1fk", (double)n / 1e3);
-    else if (n < 100000000000ull) snprintf(out, cap, "%.1fM", (double)n / 1e6);
-    else snprintf(out, cap, "%.1fG", (double)n / 1e9);
+    else if (n < 1000000) snprintf(out, cap, "%.1fk", (double)n / 1e3);
+    else if (n < 1000000000) snprintf(out, cap, "%.2fM", (double)n / 1e6);
+    else snprintf(out, cap, "%.2fG", (double)n / 1e9);
 }
 
 static void time_str(char *out, size_t cap, double s)
