@@ -58,6 +58,14 @@ cuzk_status cuzk_check_input_file(const char *path, uint64_t max_bytes)
     return s;
 }
 
+cuzk_status cuzk_open_input_file(const char *path, int *fd, uint64_t *size)
+{
+    struct stat st;
+    cuzk_status s = open_regular(path, UINT64_MAX, &st, fd);
+    *size = s ? 0 : (uint64_t)st.st_size;
+    return s;
+}
+
 cuzk_status cuzk_map_file(cuzk_mapped_file *f, const char *path)
 {
     memset(f, 0, sizeof *f);

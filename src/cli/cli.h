@@ -37,6 +37,8 @@ int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned
 int cli_bench_engine(int argc, char **argv);
 /* bench e2e (cmd_bench_e2e.c): C1 files in, verified proofs out, load and per-sector times */
 int cli_bench_e2e(int argc, char **argv);
+/* bench params (cmd_bench_params.c): a .params file read and decoded as the engine streams it */
+int cli_bench_params(int argc, char **argv);
 int cli_daemon(int argc, char **argv);
 int cli_client(int argc, char **argv);
 /* bench throughput (cmd_bench_throughput.c): Prove calls against a daemon */

@@ -415,6 +415,7 @@ int cli_bench(int argc, char **argv)
                 "  synth   synthesis alone: PROVE, WITNESS or WITNESS + PCE evaluation\n"
                 "  engine  jobs through the proving engine: latency, throughput, device idle time\n"
                 "  e2e     C1 files in, verified proofs out: load time, each sector's time and timeline\n"
+                "  params  read and decode a .params file as the engine loads it: its rate beside the disk's\n"
                 "  throughput  Prove calls against a running daemon (--addr): latency and throughput\n"
                 "  gpu-msm, gpu-ntt, gpu-prove, gpu-field   GPU benchmarks\n");
         return argc < 2 ? 2 : 0;
@@ -427,10 +428,12 @@ int cli_bench(int argc, char **argv)
     if (!strcmp(what, "synth")) return bench_synth(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "engine")) return cli_bench_engine(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "e2e")) return cli_bench_e2e(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "params")) return cli_bench_params(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "throughput")) return cli_bench_throughput(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strncmp(what, "gpu-", 4)) return cli_bench_gpu(what, argc - 1, cli_subcommand(argv, name, sizeof name));
     fprintf(stderr,
-            "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth, engine, e2e, throughput, gpu-msm, gpu-ntt, "
+            "cuzk bench: unknown benchmark '%s' (msm, ntt, prove, synth, engine, e2e, params, throughput, gpu-msm, "
+            "gpu-ntt, "
             "gpu-prove, gpu-field)\n",
             what);
     return 2;

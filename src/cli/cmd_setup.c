@@ -15,6 +15,7 @@
 #include "cuzk/testcircuits.h"
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
+#include "cuzk/params_writer.h"
 
 static cuzk_status gpu_g1(void *ctx, blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *scalars, size_t n)
 {
@@ -24,6 +25,39 @@ static cuzk_status gpu_g1(void *ctx, blst_p1_affine *out, const blst_p1 *base, c
 static cuzk_status gpu_g2(void *ctx, blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars, size_t n)
 {
     return cuzk_gpu_fixed_base_g2(ctx, out, base, scalars, n);
+}
+
+/* The setup's sink: each section written to the .params file as it is made, then freed, so a
+ * 32 GiB setup holds one section at a time (not all 47 GB); the key kept for the .vk file. */
+typedef struct {
+    cuzk_groth16_params_writer *w;
+    cuzk_groth16_vk vk;
+    cuzk_timeline *tl;
+} setup_files;
+
+static cuzk_status files_vk(void *ctx, const cuzk_groth16_vk *vk)
+{
+    setup_files *f = ctx;
+    f->vk = *vk;
+    f->vk.ic = cuzk_big_alloc(vk->ic_len * sizeof *vk->ic);
+    if (!f->vk.ic) {
+        f->vk.ic_len = 0;
+        return CUZK_ENOMEM;
+    }
+    memcpy(f->vk.ic, vk->ic, vk->ic_len * sizeof *vk->ic);
+    return cuzk_groth16_params_writer_vk(f->w, vk);
+}
+
+static cuzk_status files_section(void *ctx, int section, void *pts, size_t n)
+{
+    setup_files *f = ctx;
+    char name[32];
+    snprintf(name, sizeof name, "write %s", cuzk_groth16_section_name(section));
+    int span = cuzk_span_begin(f->tl, name);
+    cuzk_status st = cuzk_groth16_params_writer_section(f->w, section, pts, n);
+    cuzk_span_end(f->tl, span);
+    cuzk_big_free(pts, n * (section == CUZK_PARAMS_B_G2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine)));
+    return st;
 }
 
 int cli_setup(int argc, char **argv)
@@ -117,21 +151,26 @@ int cli_setup(int argc, char **argv)
     cuzk_r1cs m = {0};
     if (!st) st = cuzk_circuit_record_progress(c, &m, progress);
     cuzk_span_end(tl, span);
-    cuzk_groth16_params p = {0};
     cuzk_rng rng;
     cuzk_rng_seed(&rng, seed);
-    if (!st) st = cuzk_groth16_setup_progress(&p, &m, seed_s ? &rng : NULL, tl, dev ? &gpu_ops : NULL, progress);
+    setup_files sf = {.tl = tl};
+    const char *tmp = cli_outputs_path(outs, out_params);
+    if (!st) st = tmp ? cli_outputs_context(outs, out_params, cuzk_groth16_params_writer_open(&sf.w, tmp)) : CUZK_EIO;
+    if (!st)
+        st = cuzk_groth16_setup_stream_progress(&m, seed_s ? &rng : NULL, tl, dev ? &gpu_ops : NULL,
+                                                &(cuzk_groth16_setup_sink){files_vk, files_section, &sf}, progress);
     if (!st) {
         span = cuzk_span_begin(tl, "write files");
         cuzk_progress *writing = cuzk_progress_start(progress, "writing the parameter files", 0);
-        const char *tmp = cli_outputs_path(outs, out_params);
-        st = tmp ? cli_outputs_context(outs, out_params, cuzk_groth16_params_write(&p, tmp)) : CUZK_EIO;
+        st = cli_outputs_context(outs, out_params, cuzk_groth16_params_writer_commit(sf.w));
+        sf.w = NULL;
         if (!st && !(tmp = cli_outputs_path(outs, out_vk))) st = CUZK_EIO;
-        if (!st) st = cli_outputs_context(outs, out_vk, cuzk_groth16_vk_write(&p.vk, tmp));
+        if (!st) st = cli_outputs_context(outs, out_vk, cuzk_groth16_vk_write(&sf.vk, tmp));
         if (!st) st = cli_outputs_commit(outs);
         cuzk_progress_finish(writing);
         cuzk_span_end(tl, span);
     }
+    cuzk_groth16_params_writer_abort(sf.w);
     if (!st) {
         fprintf(stderr, "%s: %zu constraints, %zu inputs, %zu aux; wrote %s and %s\n", circuit, m.num_constraints,
                 m.num_inputs, m.num_aux, params, vk);
@@ -139,7 +178,7 @@ int cli_setup(int argc, char **argv)
     }
     rc = st ? cli_error("setup") : 0;
     cli_outputs_free(outs);
-    cuzk_groth16_params_free(&p);
+    cuzk_groth16_vk_free(&sf.vk);
     if (!st || m.row_ptr[0]) cuzk_r1cs_free(&m);
     cuzk_timeline_destroy(tl);
     cuzk_gpu_device_close(dev);

@@ -3,6 +3,7 @@
  *   engine_sched.c    the scheduler: which partition a witness lane or a device takes next
  *   engine_lanes.c    the witness lanes, the device workers and the finisher (verification)
  *   engine_residency.c circuits, their tiers (host, device) under the budgets, the loaders
+ *   engine_stream.c   parameters streamed from their file to a device (no host copy)
  *   engine_porep.c    the PoRep kind: C1 in, partition circuits and public inputs out
  *   engine_reclaim.c  the background reclaimer for big frees
  *   engine_report.c   status and status JSON, preload and evict
@@ -54,6 +55,17 @@ void builtin_size_suffix(char out[16], uint64_t bytes);
 void builtin_size_name(char out[16], uint64_t bytes);
 
 /* ---------------------------------------------------------------- circuits and residency */
+/* A stream of a .params file to a device (engine_stream.c): its seconds, the reader's seconds
+ * in pread (the rest is decoding and copying behind it), and the file's bytes. */
+typedef struct {
+    double seconds, read_s;
+    uint64_t bytes;
+} stream_stats;
+/* The prover for gpu from the file f opened with cuzk_groth16_params_open, decoded on a pool of
+ * threads threads of its own. */
+cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, cuzk_groth16_params_file *f, int flags, unsigned threads,
+                                    cuzk_gpu_prover **out, stream_stats *stats) CUZK_WARN_UNUSED;
+
 typedef struct {
     cuzk_gpu_prover *prover; /* parameters on the device */
     cuzk_gpu_pce *pce;       /* the precompiled circuit on the device (NULL: a, b, c on the CPU) */
@@ -82,8 +94,13 @@ struct engine_circuit {
     cuzk_pce pce;
     size_t ninputs; /* public inputs without ONE */
     uint64_t params_bytes, pce_bytes;
-    uint64_t host_need;    /* bytes a load asks of the host budget before it starts */
-    char load_error[1024]; /* why the last host load failed ("" when it did not) */
+    /* the parameter points' size from the file's layout: what a device load streams (the
+     * host holds no copy of them unless engine.keep_host_params or the CPU proves) */
+    uint64_t params_points_bytes;
+    bool params_loading;      /* a host copy is being read for the CPU backend */
+    stream_stats last_stream; /* the last parameter stream to a device */
+    uint64_t host_need;       /* bytes a load asks of the host budget before it starts */
+    char load_error[1024];    /* why the last host load failed ("" when it did not) */
 
     circuit_on_device dev[CUZK_ENGINE_MAX_DEVICES];
     unsigned refs; /* jobs using it (queued or running) */
@@ -319,6 +336,8 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j);
 bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d);
 bool res_device_ready(const engine_circuit *c, const engine_device *d);
 bool res_cpu_ready(const engine_circuit *c);
+/* Starts reading a host copy of c's parameters for the CPU backend when c has none (locked). */
+void res_want_host_params(cuzk_engine *e, engine_circuit *c);
 /* Frees idle circuits, least recently used first, until need more bytes fit the host budget. */
 bool res_make_host_room(cuzk_engine *e, uint64_t need, const engine_circuit *keep);
 uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c); /* drops every tier; returns bytes */

@@ -251,7 +251,7 @@ uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c)
 
 static bool idle(const engine_circuit *c)
 {
-    if (c->refs || c->host_loading) return false;
+    if (c->refs || c->host_loading || c->params_loading) return false;
     for (int i = 0; i < CUZK_ENGINE_MAX_DEVICES; i++)
         if (c->dev[i].loading || c->dev[i].busy) return false;
     return true;
@@ -342,6 +342,79 @@ static cuzk_status check_files(const engine_circuit *c)
     return CUZK_OK;
 }
 
+/* The counts of the parameters (ic_len, l_len) and the key against the circuit's. */
+static cuzk_status check_counts(const engine_circuit *c, const char *path, size_t ic_len, size_t l_len,
+                                const cuzk_groth16_vk *vk, const cuzk_pce *pce)
+{
+    if (ic_len != pce->num_inputs)
+        return cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu public inputs, but the circuit %s has %zu%s", path,
+                         ic_len ? ic_len - 1 : 0, c->id, pce->num_inputs ? pce->num_inputs - 1 : 0,
+                         c->builtin ? " (wrong sector size or proof type for these parameters?)" : "");
+    if (l_len != pce->num_aux)
+        return cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu private values, but the circuit %s has %zu", path, l_len,
+                         c->id, pce->num_aux);
+    if (vk && vk->ic_len != pce->num_inputs)
+        return cuzk_fail(CUZK_EINVAL, "%s: a verifying key for %zu public inputs, but the circuit %s has %zu",
+                         c->vk_path, vk->ic_len ? vk->ic_len - 1 : 0, c->id, pce->num_inputs ? pce->num_inputs - 1 : 0);
+    return CUZK_OK;
+}
+
+static uint64_t layout_points_bytes(const cuzk_groth16_params_file *f)
+{
+    uint64_t b = 0;
+    for (int k = 0; k < CUZK_PARAMS_SECTIONS; k++)
+        b += (uint64_t)f->count[k] * (k == CUZK_PARAMS_B_G2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine));
+    return b;
+}
+
+/* The device a host load streams the parameters to (locked): the first in service with room
+ * for them, marked loading; -1 when the host keeps the parameters (the configuration, or a CPU
+ * backend that proves) or no device has room. */
+static int pick_stream_device(cuzk_engine *e, engine_circuit *c, uint64_t need)
+{
+    if (e->cfg.keep_host_params || e->cfg.cpu_worker || e->stopping) return -1;
+    for (unsigned i = 0; i < e->ndev; i++) {
+        engine_device *d = &e->dev[i];
+        circuit_on_device *cd = &c->dev[i];
+        if (d->ordinal < 0 || !d->in_service || cd->unfit || cd->loading || cd->prover) continue;
+        if (need > d->budget || !make_device_room(e, (int)i, need, c)) continue;
+        cd->loading = true;
+        return (int)i;
+    }
+    return -1;
+}
+
+/* A stream of the parameters to a device beside the host load (its own thread). */
+typedef struct {
+    cuzk_engine *e;
+    engine_circuit *c;
+    cuzk_groth16_params_file *f;
+    int dev;
+    cuzk_gpu_prover *pr;
+    cuzk_status st;
+    char err[512];
+    stream_stats stats;
+    double t_begin, t_end;
+    pthread_t thread;
+} stream_job;
+
+static void *stream_main(void *arg)
+{
+    stream_job *s = arg;
+    engine_device *d = &s->e->dev[s->dev];
+    unsigned threads = cuzk_pool_size(s->e->lanes[0].pool);
+    s->t_begin = cuzk_now();
+    s->st = stream_params_to_device(d->gpu, s->f, s->c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
+                                    threads, &s->pr, &s->stats);
+    if (s->st) snprintf(s->err, sizeof s->err, "%s", cuzk_last_error());
+    s->t_end = cuzk_now();
+    return NULL;
+}
+
+/* Makes the circuit ready: its precompiled circuit recorded or loaded, its verifying key, and
+ * its parameters either read into host memory or, when a GPU is in service and nothing needs a
+ * host copy, streamed from the file to that GPU while the circuit is recorded (so the load
+ * takes the longer of the two, not their sum, and host memory never holds the points). */
 static void host_load(load_task *t)
 {
     cuzk_engine *e = t->e;
@@ -353,49 +426,110 @@ static void host_load(load_task *t)
     int top = cuzk_span_begin(tl, name);
     cuzk_pce pce = {0};
     cuzk_groth16_params params = {0};
+    cuzk_groth16_params_file pf = {.fd = -1};
+    bool has_pf = false;
     cuzk_groth16_vk vk = {0};
     bool has_vk = false;
+    stream_job sj = {.e = e, .c = c, .f = &pf, .dev = -1};
+    bool streaming = false;
     cuzk_status st = check_files(c);
+    if (!st && !c->synthetic) {
+        /* the layout and key first: a file of the wrong shape fails here, at once */
+        int span = cuzk_span_begin(tl, "parameter file layout and key");
+        st = cuzk_groth16_params_open(&pf, c->params_path);
+        has_pf = !st;
+        cuzk_span_end(tl, span);
+    }
+    if (has_pf) {
+        pthread_mutex_lock(&e->mu);
+        c->params_points_bytes = layout_points_bytes(&pf);
+        sj.dev = pick_stream_device(e, c, c->params_points_bytes + file_bytes(c->pce_path));
+        pthread_mutex_unlock(&e->mu);
+        if (sj.dev >= 0) {
+            streaming = pthread_create(&sj.thread, NULL, stream_main, &sj) == 0;
+            if (!streaming) {
+                pthread_mutex_lock(&e->mu);
+                c->dev[sj.dev].loading = false;
+                pthread_mutex_unlock(&e->mu);
+                sj.dev = -1;
+            }
+        }
+    }
     int span = cuzk_span_begin(tl, "precompiled circuit");
     if (!st) st = record_or_load_pce(t, &pce, tl);
     cuzk_span_end(tl, span);
-    if (!st && !c->synthetic) {
+    if (has_pf && !streaming) {
         span = cuzk_span_begin(tl, "read parameters");
-        st = cuzk_groth16_params_read(&params, c->params_path,
-                                      c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED);
+        cuzk_groth16_params_close(&pf);
+        has_pf = false;
+        if (!st)
+            st = cuzk_groth16_params_read(&params, c->params_path,
+                                          c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED);
         cuzk_span_end(tl, span);
-        if (!st && params.vk.ic_len != pce.num_inputs)
-            st = cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu public inputs, but the circuit %s has %zu%s",
-                           c->params_path, params.vk.ic_len ? params.vk.ic_len - 1 : 0, c->id,
-                           pce.num_inputs ? pce.num_inputs - 1 : 0,
-                           c->builtin ? " (wrong sector size or proof type for these parameters?)" : "");
-        if (!st && params.l_len != pce.num_aux)
-            st = cuzk_fail(CUZK_EINVAL, "%s: parameters for %zu private values, but the circuit %s has %zu",
-                           c->params_path, params.l_len, c->id, pce.num_aux);
-        if (!st && c->vk_path) {
+    }
+    if (streaming) {
+        pthread_join(sj.thread, NULL);
+        char sname[160];
+        snprintf(sname, sizeof sname, "parameters streamed to %s (%.1f s, %.2f GB/s; read %.1f s)", e->dev[sj.dev].name,
+                 sj.stats.seconds, sj.stats.seconds > 0 ? (double)sj.stats.bytes / sj.stats.seconds / 1e9 : 0,
+                 sj.stats.read_s);
+        cuzk_span_add_at(tl, top, sname, sj.t_begin, sj.t_end); /* beside the circuit's span, at the same time */
+        if (!st && sj.st) st = cuzk_fail(sj.st, "%s", sj.err);
+    }
+    if (!st && !c->synthetic) {
+        const cuzk_groth16_vk *pvk = streaming ? &pf.vk : &params.vk;
+        size_t l_len = streaming ? pf.count[CUZK_PARAMS_L] : params.l_len;
+        if (c->vk_path) {
             st = cuzk_groth16_vk_read(&vk, c->vk_path);
             has_vk = !st;
-            if (!st && vk.ic_len != pce.num_inputs)
-                st = cuzk_fail(CUZK_EINVAL, "%s: a verifying key for %zu public inputs, but the circuit %s has %zu",
-                               c->vk_path, vk.ic_len ? vk.ic_len - 1 : 0, c->id,
-                               pce.num_inputs ? pce.num_inputs - 1 : 0);
-        } else if (!st) {
-            copy_vk(&vk, &params.vk);
-            has_vk = vk.ic_len == params.vk.ic_len;
+        } else {
+            copy_vk(&vk, pvk);
+            has_vk = vk.ic_len == pvk->ic_len;
             if (!has_vk) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
         }
+        if (!st) st = check_counts(c, c->params_path, pvk->ic_len, l_len, c->vk_path ? &vk : NULL, &pce);
     }
+    cuzk_gpu_pce *gp = NULL;
+    if (!st && streaming && cuzk_gpu_pce_create(e->dev[sj.dev].gpu, &gp, &pce)) gp = NULL;
+    if (has_pf) cuzk_groth16_params_close(&pf);
     char err[1024] = "";
     if (st) snprintf(err, sizeof err, "loading circuit %s: %s", c->id, cuzk_last_error());
     cuzk_span_end(tl, top);
     cuzk_circuit_free(t->circ);
     if (t->circ_state_free) t->circ_state_free(t->circ_state);
+    if (st && sj.pr) {
+        cuzk_gpu_pce_destroy(gp);
+        cuzk_gpu_prover_destroy(sj.pr);
+        sj.pr = NULL;
+        gp = NULL;
+    }
 
     pthread_mutex_lock(&e->mu);
     c->host_loading = false;
     c->load_s[0] += cuzk_now() - t0;
     if (st) c->load_failures[0]++;
     else c->loads[0]++;
+    if (sj.dev >= 0) {
+        circuit_on_device *cd = &c->dev[sj.dev];
+        cd->loading = false;
+        if (sj.pr) {
+            size_t db = 0, hb = 0;
+            cuzk_gpu_prover_memory(sj.pr, &db, &hb);
+            cd->prover = sj.pr;
+            cd->pce = gp;
+            cd->bytes = db + (gp ? cuzk_gpu_pce_bytes(gp) : 0);
+            c->last_stream = sj.stats;
+            c->loads[1]++;
+            c->load_s[1] += sj.stats.seconds;
+        } else if (sj.st) {
+            cd->unfit = true;
+            char id[64];
+            snprintf(id, sizeof id, "%s", c->id);
+            snprintf(cd->why, sizeof cd->why, "streaming the parameters of %s to device %d failed: %.250s", id, sj.dev,
+                     sj.err);
+            c->load_failures[1]++;
+        }
+    }
     if (st) {
         cuzk_pce_free(&pce);
         cuzk_groth16_params_free(&params);
@@ -406,12 +540,12 @@ static void host_load(load_task *t)
     } else {
         c->pce = pce;
         c->params = params;
-        c->has_params = !c->synthetic;
+        c->has_params = !c->synthetic && !streaming;
         c->vk = vk;
         c->has_vk = has_vk;
         c->ninputs = pce.num_inputs - 1;
         c->pce_bytes = pce_host_bytes(&pce);
-        c->params_bytes = c->synthetic ? 0 : params_host_bytes(&params);
+        c->params_bytes = c->has_params ? params_host_bytes(&params) : 0;
         /* the estimate made way for the load; the measured sizes replace it */
         e->host_used = e->host_used - c->host_need + c->pce_bytes + c->params_bytes;
         c->host_ready = true;
@@ -449,8 +583,24 @@ static void device_load(load_task *t)
         cuzk_gpu_synthetic_shape sh = {((size_t)1 << cuzk_log2_ceil(n)) - 1,    p->num_aux, ni + p->a_aux.popcount,
                                        p->b_input.popcount + p->b_aux.popcount, ni,         5};
         st = cuzk_gpu_prover_create_synthetic(d->gpu, &pr, &sh);
-    } else {
+    } else if (c->has_params) {
         st = cuzk_gpu_prover_create(d->gpu, &pr, &c->params);
+    } else {
+        /* no host copy: from the file again (its layout checked against the circuit's) */
+        cuzk_groth16_params_file f;
+        stream_stats ss = {0};
+        st = cuzk_groth16_params_open(&f, c->params_path);
+        if (!st && (f.vk.ic_len != c->pce.num_inputs || f.count[CUZK_PARAMS_L] != c->pce.num_aux))
+            st = cuzk_fail(CUZK_EINVAL, "%s changed since it was first loaded (its counts differ)", c->params_path);
+        if (!st)
+            st = stream_params_to_device(d->gpu, &f, c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
+                                         cuzk_pool_size(e->lanes[0].pool), &pr, &ss);
+        cuzk_groth16_params_close(&f);
+        if (!st) {
+            pthread_mutex_lock(&e->mu);
+            c->last_stream = ss;
+            pthread_mutex_unlock(&e->mu);
+        }
     }
     char why[384] = "";
     if (st) snprintf(why, sizeof why, "the parameters of %s do not fit on %s: %s", c->id, d->name, cuzk_last_error());
@@ -498,10 +648,57 @@ static void device_load(load_task *t)
     pthread_mutex_unlock(&e->mu);
 }
 
+/* A host copy of parameters that were streamed to a device, for the CPU backend (it proves
+ * when no GPU is in service, or beside them). */
+static void host_params_load(load_task *t)
+{
+    cuzk_engine *e = t->e;
+    engine_circuit *c = t->c;
+    cuzk_groth16_params params;
+    cuzk_status st = cuzk_groth16_params_read(&params, c->params_path,
+                                              c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED);
+    if (!st && (params.vk.ic_len != c->pce.num_inputs || params.l_len != c->pce.num_aux)) {
+        st = cuzk_fail(CUZK_EINVAL, "%s changed since it was first loaded (its counts differ)", c->params_path);
+        cuzk_groth16_params_free(&params);
+    }
+    char err[1024] = "";
+    if (st) snprintf(err, sizeof err, "loading the parameters of %s for the CPU: %s", c->id, cuzk_last_error());
+    pthread_mutex_lock(&e->mu);
+    c->params_loading = false;
+    e->host_used -= c->host_need;
+    if (st) {
+        c->load_failures[0]++;
+        fail_jobs_of(e, c, err);
+    } else if (!c->host_ready) { /* evicted meanwhile */
+        host_garbage *g = calloc(1, sizeof *g);
+        if (g) {
+            g->params = params;
+            g->has_params = true;
+            reclaim_push(e, free_host_garbage, g, params_host_bytes(&params), "parameters of an evicted circuit");
+        } else {
+            cuzk_groth16_params_free(&params);
+        }
+    } else {
+        c->params = params;
+        c->has_params = true;
+        c->params_bytes = params_host_bytes(&params);
+        e->host_used += c->params_bytes;
+        c->loads[0]++;
+    }
+    t->self->done = true;
+    pthread_cond_broadcast(&e->work_cv);
+    pthread_cond_broadcast(&e->done_cv);
+    pthread_mutex_unlock(&e->mu);
+}
+
 static void *load_main(void *arg)
 {
     load_task *t = arg;
-    if (t->dev < 0) {
+    if (t->dev == -2) {
+        cuzk_pool_bind(t->e->lanes[0].pool);
+        host_params_load(t);
+        cuzk_pool_bind(NULL);
+    } else if (t->dev < 0) {
         cuzk_pool_bind(t->e->lanes[0].pool);
         host_load(t);
         cuzk_pool_bind(NULL);
@@ -524,6 +721,26 @@ static bool spawn(cuzk_engine *e, load_task *t)
     l->next = e->loaders;
     e->loaders = l;
     return true;
+}
+
+void res_want_host_params(cuzk_engine *e, engine_circuit *c)
+{
+    if (!c->host_ready || c->has_params || c->params_loading || c->synthetic || e->stopping) return;
+    uint64_t need = c->params_points_bytes;
+    if (!res_make_host_room(e, need, c)) return; /* retried as busy circuits end */
+    load_task *t = calloc(1, sizeof *t);
+    if (!t) return;
+    t->e = e;
+    t->c = c;
+    t->dev = -2;
+    c->params_loading = true;
+    c->host_need = need;
+    e->host_used += need;
+    if (!spawn(e, t)) {
+        c->params_loading = false;
+        e->host_used -= need;
+        free(t);
+    }
 }
 
 void res_join_loaders(cuzk_engine *e, bool all)
@@ -620,9 +837,8 @@ bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d)
     circuit_on_device *cd = &c->dev[d->index];
     if (cd->unfit || !c->host_ready || e->stopping) return false;
     if (cd->loading || cd->prover) return true;
-    if (!c->synthetic && !c->has_params) return false;
-    /* the room the last measurement (or the host sizes) says it takes */
-    uint64_t need = c->params_bytes + c->pce_bytes;
+    /* the room the host sizes (or the file's layout, with no host copy) say it takes */
+    uint64_t need = (c->has_params ? c->params_bytes : c->params_points_bytes) + c->pce_bytes;
     if (need > d->budget) {
         cd->unfit = true;
         char id[64];

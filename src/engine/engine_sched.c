@@ -92,7 +92,10 @@ ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d)
         if (r->bound_dev >= 0 && r->bound_dev != d->index) continue;
         engine_circuit *c = r->job->circ;
         if (cpu) {
-            if (!res_cpu_ready(c)) continue;
+            if (!res_cpu_ready(c)) {
+                res_want_host_params(e, c); /* streamed to a GPU, never read into host memory */
+                continue;
+            }
         } else if (!res_device_ready(c, d)) {
             if (!res_want_device(e, c, d)) continue;
             continue; /* loading: another item may go first */

@@ -86,6 +86,17 @@ cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover
     *out = NULL;
     return no_cuda();
 }
+cuzk_status cuzk_gpu_prover_begin(cuzk_gpu_device *d, cuzk_gpu_prover **out, const size_t count[CUZK_PARAMS_SECTIONS],
+                                  const cuzk_groth16_vk *vk)
+{
+    *out = NULL;
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_prover_put(cuzk_gpu_prover *pr, int section, size_t first, size_t n, const void *points)
+{
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_prover_commit(cuzk_gpu_prover *pr) { return no_cuda(); }
 void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr) {}
 cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr) { return NULL; }
 cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,

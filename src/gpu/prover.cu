@@ -508,31 +508,44 @@ static cuzk_status prover_fill_phi(cuzk_gpu_prover *pr)
     return pr->x.err;
 }
 
+extern "C" cuzk_status cuzk_gpu_prover_begin(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                             const size_t count[CUZK_PARAMS_SECTIONS], const cuzk_groth16_vk *vk)
+{
+    *out = NULL;
+    if (count[CUZK_PARAMS_B_G1] != count[CUZK_PARAMS_B_G2])
+        return cuzk_fail(CUZK_EINVAL, "b_g1 and b_g2 lengths differ");
+    cuzk_status st = prover_alloc(d, out, count[CUZK_PARAMS_H], count[CUZK_PARAMS_L], count[CUZK_PARAMS_A],
+                                  count[CUZK_PARAMS_B_G1], vk->ic_len);
+    if (!st) (*out)->vk = vk_of(*vk);
+    return st;
+}
+
+extern "C" cuzk_status cuzk_gpu_prover_put(cuzk_gpu_prover *pr, int section, size_t first, size_t n, const void *points)
+{
+    const prover_bases &B = pr->B;
+    const void *base[CUZK_PARAMS_SECTIONS] = {B.h, B.l, B.a, B.b1, B.b2};
+    const size_t len[CUZK_PARAMS_SECTIONS] = {B.n_h, B.n_l, B.n_a, B.n_b, B.n_b};
+    if (section < 0 || section >= CUZK_PARAMS_SECTIONS || first > len[section] || n > len[section] - first)
+        return cuzk_fail(CUZK_EINVAL, "parameter points %zu..%zu of section %d are outside the prover's", first,
+                         first + n, section);
+    size_t each = section == CUZK_PARAMS_B_G2 ? sizeof(g2_affine) : sizeof(g1_affine);
+    pr->x.use();
+    cudaError_t e = cudaMemcpy((uint8_t *)base[section] + first * each, points, n * each, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) return cuzk_fail(CUZK_EINTERNAL, "uploading parameters: %s", cudaGetErrorString(e));
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_prover_commit(cuzk_gpu_prover *pr) { return prover_fill_phi(pr); }
+
 extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out, const cuzk_groth16_params *p)
 {
-    if (p->b_g1_len != p->b_g2_len) return cuzk_fail(CUZK_EINVAL, "b_g1 and b_g2 lengths differ");
-    cuzk_status st = prover_alloc(d, out, p->h_len, p->l_len, p->a_len, p->b_g1_len, p->vk.ic_len);
-    if (st) return st;
-    cuzk_gpu_prover *pr = *out;
-    pr->vk = vk_of(p->vk);
-    struct {
-        const void *dst, *src;
-        size_t bytes;
-    } up[5] = {{pr->B.h, p->h, p->h_len * sizeof(g1_affine)},
-               {pr->B.l, p->l, p->l_len * sizeof(g1_affine)},
-               {pr->B.a, p->a, p->a_len * sizeof(g1_affine)},
-               {pr->B.b1, p->b_g1, p->b_g1_len * sizeof(g1_affine)},
-               {pr->B.b2, p->b_g2, p->b_g2_len * sizeof(g2_affine)}};
-    for (int i = 0; i < 5; i++) {
-        cudaError_t e = cudaMemcpy((void *)up[i].dst, up[i].src, up[i].bytes, cudaMemcpyHostToDevice);
-        if (e != cudaSuccess) {
-            cuzk_gpu_prover_destroy(pr);
-            *out = NULL;
-            return cuzk_fail(CUZK_EINTERNAL, "uploading parameters: %s", cudaGetErrorString(e));
-        }
-    }
-    if ((st = prover_fill_phi(pr))) {
-        cuzk_gpu_prover_destroy(pr);
+    const size_t count[CUZK_PARAMS_SECTIONS] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
+    const void *pts[CUZK_PARAMS_SECTIONS] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    cuzk_status st = cuzk_gpu_prover_begin(d, out, count, &p->vk);
+    for (int k = 0; k < CUZK_PARAMS_SECTIONS && !st; k++) st = cuzk_gpu_prover_put(*out, k, 0, count[k], pts[k]);
+    if (!st) st = cuzk_gpu_prover_commit(*out);
+    if (st && *out) {
+        cuzk_gpu_prover_destroy(*out);
         *out = NULL;
     }
     return st;

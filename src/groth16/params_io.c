@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cuzk/groth16.h"
+#include "cuzk/params_writer.h"
 
 #define G1_BYTES 96
 #define G2_BYTES 192
@@ -190,14 +191,50 @@ cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params *p, const uint8_t *dat
     return st;
 }
 
+/* The stream's sink for a whole read: every piece is decoded straight into its array. */
+typedef struct {
+    cuzk_groth16_params *p;
+} host_sink;
+
+static void *host_dest(void *ctx, int section, size_t first, size_t n)
+{
+    (void)n;
+    cuzk_groth16_params *p = ((host_sink *)ctx)->p;
+    switch (section) {
+    case CUZK_PARAMS_H: return p->h + first;
+    case CUZK_PARAMS_L: return p->l + first;
+    case CUZK_PARAMS_A: return p->a + first;
+    case CUZK_PARAMS_B_G1: return p->b_g1 + first;
+    default: return p->b_g2 + first;
+    }
+}
+
+static cuzk_status host_points(void *ctx, int section, size_t first, size_t n, const void *pts)
+{
+    (void)ctx, (void)section, (void)first, (void)n, (void)pts;
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags)
 {
     memset(p, 0, sizeof *p);
-    cuzk_mapped_file f;
-    cuzk_status st = cuzk_map_file(&f, path);
+    cuzk_groth16_params_file f;
+    cuzk_status st = cuzk_groth16_params_open(&f, path);
     if (st) return st;
-    st = cuzk_groth16_params_parse(p, f.data, f.size, path, flags);
-    cuzk_unmap_file(&f);
+    p->vk = f.vk;
+    memset(&f.vk, 0, sizeof f.vk); /* p owns it now */
+    void **dst[5] = {(void **)&p->h, (void **)&p->l, (void **)&p->a, (void **)&p->b_g1, (void **)&p->b_g2};
+    size_t *lens[5] = {&p->h_len, &p->l_len, &p->a_len, &p->b_g1_len, &p->b_g2_len};
+    for (int k = 0; k < CUZK_PARAMS_SECTIONS && !st; k++) {
+        size_t each = k == CUZK_PARAMS_B_G2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine);
+        *dst[k] = cuzk_big_alloc(f.count[k] * each); /* as the parser: an empty section has an array too */
+        if (!*dst[k]) st = CUZK_ENOMEM;
+        else *lens[k] = f.count[k];
+    }
+    host_sink hs = {p};
+    if (!st) st = cuzk_groth16_params_stream(&f, flags, &(cuzk_groth16_points_sink){host_dest, host_points, &hs}, NULL);
+    cuzk_groth16_params_close(&f);
+    if (st) cuzk_groth16_params_free(p);
     return st;
 }
 
@@ -283,31 +320,87 @@ static cuzk_status write_section(cuzk_out_file *f, const void *pts, size_t n, in
     return st;
 }
 
+struct cuzk_groth16_params_writer {
+    cuzk_out_file f;
+    int next;     /* -1: the key is next; then the section expected */
+    uint8_t *buf; /* encoded points of one slice */
+    size_t slice;
+};
+
+cuzk_status cuzk_groth16_params_writer_open(cuzk_groth16_params_writer **out, const char *path)
+{
+    cuzk_groth16_params_writer *w = calloc(1, sizeof *w);
+    *out = NULL;
+    if (!w) return CUZK_ENOMEM;
+    w->slice = 1 << 16;
+    w->next = -1;
+    w->buf = cuzk_malloc(w->slice * G2_BYTES);
+    cuzk_status st = w->buf ? cuzk_out_open(&w->f, path) : CUZK_ENOMEM;
+    if (st) {
+        free(w->buf);
+        free(w);
+        return st;
+    }
+    *out = w;
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_groth16_params_writer_vk(cuzk_groth16_params_writer *w, const cuzk_groth16_vk *vk)
+{
+    if (w->next != -1) return cuzk_fail(CUZK_EINTERNAL, "the verifying key goes first in a .params file");
+    if (vk->ic_len > UINT32_MAX) return cuzk_fail(CUZK_EINVAL, "verifying key has too many IC points");
+    size_t n = cuzk_groth16_vk_size(vk);
+    uint8_t *vkbuf = cuzk_malloc(n);
+    if (!vkbuf) return CUZK_ENOMEM;
+    cuzk_groth16_vk_encode(vkbuf, vk);
+    cuzk_status st = cuzk_out_write(&w->f, vkbuf, n);
+    free(vkbuf);
+    if (!st) w->next = CUZK_PARAMS_H;
+    return st;
+}
+
+cuzk_status cuzk_groth16_params_writer_section(cuzk_groth16_params_writer *w, int section, const void *pts, size_t n)
+{
+    if (section != w->next)
+        return cuzk_fail(CUZK_EINTERNAL, "parameter section %d given where %d goes", section, w->next);
+    cuzk_status st = write_section(&w->f, pts, n, section == CUZK_PARAMS_B_G2, w->buf, w->slice);
+    if (!st) w->next++;
+    return st;
+}
+
+cuzk_status cuzk_groth16_params_writer_commit(cuzk_groth16_params_writer *w)
+{
+    cuzk_status st = w->next == CUZK_PARAMS_SECTIONS
+        ? cuzk_out_commit(&w->f)
+        : cuzk_fail(CUZK_EINTERNAL, "a .params file committed before all its sections were given");
+    if (st && w->f.fp) cuzk_out_abort(&w->f);
+    free(w->buf);
+    free(w);
+    return st;
+}
+
+void cuzk_groth16_params_writer_abort(cuzk_groth16_params_writer *w)
+{
+    if (!w) return;
+    if (w->f.fp) cuzk_out_abort(&w->f);
+    free(w->buf);
+    free(w);
+}
+
 cuzk_status cuzk_groth16_params_write(const cuzk_groth16_params *p, const char *path)
 {
-    size_t slice = 1 << 16;
-    uint8_t *buf = cuzk_malloc(slice * G2_BYTES);
-    if (!buf) return CUZK_ENOMEM;
-    size_t vk_n = cuzk_groth16_vk_size(&p->vk);
-    uint8_t *vkbuf = cuzk_malloc(vk_n);
-    if (!vkbuf) {
-        free(buf);
-        return CUZK_ENOMEM;
+    cuzk_groth16_params_writer *w;
+    cuzk_status st = cuzk_groth16_params_writer_open(&w, path);
+    if (st) return st;
+    const void *pts[CUZK_PARAMS_SECTIONS] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    const size_t n[CUZK_PARAMS_SECTIONS] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
+    st = cuzk_groth16_params_writer_vk(w, &p->vk);
+    for (int k = 0; k < CUZK_PARAMS_SECTIONS && !st; k++) st = cuzk_groth16_params_writer_section(w, k, pts[k], n[k]);
+    if (st) {
+        cuzk_groth16_params_writer_abort(w);
+        return st;
     }
-    cuzk_groth16_vk_encode(vkbuf, &p->vk);
-    cuzk_out_file f;
-    cuzk_status st = cuzk_out_open(&f, path);
-    if (!st) st = cuzk_out_write(&f, vkbuf, vk_n);
-    if (!st) st = write_section(&f, p->h, p->h_len, 0, buf, slice);
-    if (!st) st = write_section(&f, p->l, p->l_len, 0, buf, slice);
-    if (!st) st = write_section(&f, p->a, p->a_len, 0, buf, slice);
-    if (!st) st = write_section(&f, p->b_g1, p->b_g1_len, 0, buf, slice);
-    if (!st) st = write_section(&f, p->b_g2, p->b_g2_len, 1, buf, slice);
-    if (!st) st = cuzk_out_commit(&f);
-    else if (f.fp) cuzk_out_abort(&f);
-    free(buf);
-    free(vkbuf);
-    return st;
+    return cuzk_groth16_params_writer_commit(w);
 }
 
 /* ---------------------------------------------------------------- proofs */

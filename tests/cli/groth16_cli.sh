@@ -75,6 +75,15 @@ expect_ok "help" "$CUZK" prove --help
 expect_ok "circuit-info" "$CUZK" circuit-info --circuit random:1000 --json
 grep -q '"constraints": 1000, "inputs": 5' out.txt || fail "circuit-info output: $(cat out.txt)"
 
+# bench params: the file streamed as the engine loads it, checked or not, from the page cache or
+# the disk; a key given as parameters is refused by its layout
+expect_ok "bench params" "$CUZK" bench params --params c.params --cold
+grep -Eq "read and decode +[0-9.]+ s +[0-9.]+ GB/s .*page cache dropped first" out.txt || fail "bench params: $(cat out.txt)"
+expect_ok "bench params --checked --json" "$CUZK" bench params --params c.params --checked --json
+grep -q '"bench":"params".*"checked":true' out.txt || fail "bench params --json: $(cat out.txt)"
+expect_fail "bench params of a vk" 1 "missing the h count" "$CUZK" bench params --params c.vk
+expect_fail "bench params of a folder" 1 "not a regular file" "$CUZK" bench params --params .
+
 # bench engine: jobs through the engine on the CPU backend, every proof verified, a log line each
 expect_ok "bench engine" "$CUZK" bench engine --kind circuit --circuit random:3000 --params r.params --jobs 4 \
   --concurrency 2 --partitions 2 --log jobs.log

@@ -5,6 +5,7 @@
 # parameters, those are far too large for tests) and a tampered one refused. Options that do
 # not go with --sparse are refused and leave nothing behind. Parameters for porep:2KiB come
 # from the shared test cache (made once, as porep_cli.sh makes them).
+FLIP_PATH_PY=$(cd "$(dirname "$0")" && pwd)/flip_path.py
 . "$(dirname "$0")/lib.bash"
 
 expect_ok "setup porep:2KiB" test_cache_setup porep:2KiB porep-2KiB
@@ -32,32 +33,7 @@ for k in ("comm_d", "comm_r", "replica_id", "seed", "ticket"):
 PY
 }
 
-# flip_path IN OUT [K I]: one byte of the first sibling in drg parent 0's tree C path, in
-# challenge I of partition K (default 0 0)
-flip_path() {
-  python3 - "$@" <<'PY'
-import json, sys
-c1 = json.load(open(sys.argv[1]))
-k, i = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 4 else (0, 0)
-proof = next(iter(c1["vanilla_proofs"].values()))[k][i]
-def first_hashes(o):
-    if isinstance(o, dict):
-        if "hashes" in o:
-            return o["hashes"]
-        for v in o.values():
-            h = first_hashes(v)
-            if h is not None:
-                return h
-    if isinstance(o, list):
-        for v in o:
-            h = first_hashes(v)
-            if h is not None:
-                return h
-    return None
-first_hashes(proof["replica_column_proofs"]["drg_parents"][0]["inclusion_proof"])[0][3] ^= 0x10
-json.dump(c1, open(sys.argv[2], "w"), separators=(",", ":"))
-PY
-}
+flip_path() { python3 "$FLIP_PATH_PY" "$@"; }
 
 # ---------------------------------------------------------------- 2 KiB: proved and verified
 t0=$SECONDS

@@ -5,6 +5,7 @@
 
 #include "cuzk/circuits.h"
 #include "cuzk/groth16.h"
+#include "cuzk/params_writer.h"
 #include "harness.h"
 #include "support_job.h"
 
@@ -406,6 +407,153 @@ static void test_degenerate_vk(void)
     job_close(&j);
 }
 
+/* The streamed reader over a file of several pieces (a piece is 48 MiB: 524288 G1 points):
+ * every point lands where it belongs, a bad point in a later piece is named by its index and
+ * offset, the layout is known before any point is read, and a sink can stop the stream. */
+static cuzk_status count_points(void *ctx, int section, size_t first, size_t n, const void *pts)
+{
+    size_t *seen = ctx;
+    (void)first, (void)pts;
+    seen[section] += n;
+    return seen[5] && seen[0] >= seen[5] ? cuzk_fail(CUZK_EUNSUPPORTED, "enough") : CUZK_OK;
+}
+
+static void test_stream_pieces(void)
+{
+    cuzk_groth16_params p;
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 7);
+    job j;
+    job_open(&j, "cubic", 3);
+    CHECK_OK(cuzk_groth16_setup(&p, j.m, &rng, NULL));
+    enum { DISTINCT = 61, NH = 600000 };
+    blst_p1_affine pts[DISTINCT];
+    blst_p1 acc = *blst_p1_generator();
+    for (int i = 0; i < DISTINCT; i++) {
+        blst_p1_to_affine(&pts[i], &acc);
+        blst_p1_add_or_double(&acc, &acc, blst_p1_generator());
+    }
+    cuzk_big_free(p.h, p.h_len * sizeof *p.h);
+    p.h = cuzk_big_alloc(NH * sizeof *p.h);
+    p.h_len = NH;
+    for (size_t i = 0; i < NH; i++) p.h[i] = pts[i % DISTINCT];
+    char dir[] = "/tmp/cuzk-stream-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256];
+    snprintf(path, sizeof path, "%s/big.params", dir);
+    CHECK_OK(cuzk_groth16_params_write(&p, path));
+
+    cuzk_groth16_params_file f;
+    CHECK_OK(cuzk_groth16_params_open(&f, path));
+    CHECK(f.count[CUZK_PARAMS_H] == NH && f.count[CUZK_PARAMS_L] == p.l_len && f.count[CUZK_PARAMS_B_G2] == p.b_g2_len);
+    CHECK(f.offset[CUZK_PARAMS_H] == 864 + 4 + 96 * p.vk.ic_len + 4);
+    CHECK(f.vk.ic_len == p.vk.ic_len && !memcmp(f.vk.ic, p.vk.ic, p.vk.ic_len * sizeof *p.vk.ic));
+    size_t seen[6] = {0, 0, 0, 0, 0, 0};
+    double read_s = -1;
+    CHECK_OK(cuzk_groth16_params_stream(&f, CUZK_PARAMS_UNCHECKED,
+                                        &(cuzk_groth16_points_sink){NULL, count_points, seen}, &read_s));
+    CHECK(seen[0] == NH && seen[1] == p.l_len && seen[4] == p.b_g2_len && read_s >= 0);
+    /* a sink that stops after the first piece: its status comes back */
+    memset(seen, 0, sizeof seen);
+    seen[5] = 1;
+    CHECK_FAILS(cuzk_groth16_params_stream(&f, CUZK_PARAMS_UNCHECKED,
+                                           &(cuzk_groth16_points_sink){NULL, count_points, seen}, NULL),
+                CUZK_EUNSUPPORTED);
+    CHECK(seen[0] == 524288 && seen[1] == 0);
+    cuzk_groth16_params_close(&f);
+
+    cuzk_groth16_params q;
+    CHECK_OK(cuzk_groth16_params_read(&q, path, CUZK_PARAMS_UNCHECKED));
+    CHECK(same_params(&p, &q));
+    cuzk_groth16_params_free(&q);
+
+    /* a point off the curve in the second piece */
+    uint8_t *data;
+    size_t size;
+    CHECK_OK(cuzk_read_file(path, &data, &size));
+    size_t bad = 524288 + 7, off = 864 + 4 + 96 * p.vk.ic_len + 4 + 96 * bad;
+    data[off + 95] ^= 0x01;
+    CHECK_OK(cuzk_write_file_atomic(path, data, size));
+    CHECK_FAILS(cuzk_groth16_params_read(&q, path, CUZK_PARAMS_UNCHECKED), CUZK_EFORMAT);
+    char want[64];
+    snprintf(want, sizeof want, "h[%zu] at offset %zu", bad, off);
+    CHECK(strstr(cuzk_last_error(), want) != NULL);
+    /* a vk as the parameters: refused by its layout, before any point is read */
+    CHECK_OK(cuzk_write_file_atomic(path, data, 864 + 4 + 96 * p.vk.ic_len));
+    CHECK_FAILS(cuzk_groth16_params_open(&f, path), CUZK_EFORMAT);
+    CHECK(strstr(cuzk_last_error(), "missing the h count") != NULL);
+    CHECK_FAILS(cuzk_groth16_params_open(&f, dir), CUZK_EIO);
+    free(data);
+    unlink(path);
+    rmdir(dir);
+    cuzk_groth16_params_free(&p);
+    job_close(&j);
+}
+
+/* A setup streamed section by section into the writer makes the same file as the setup in
+ * memory written whole; the writer refuses sections out of order and leaves nothing. */
+typedef struct {
+    cuzk_groth16_params_writer *w;
+} writer_sink;
+
+static cuzk_status ws_vk(void *ctx, const cuzk_groth16_vk *vk)
+{
+    return cuzk_groth16_params_writer_vk(((writer_sink *)ctx)->w, vk);
+}
+
+static cuzk_status ws_section(void *ctx, int section, void *pts, size_t n)
+{
+    cuzk_status st = cuzk_groth16_params_writer_section(((writer_sink *)ctx)->w, section, pts, n);
+    cuzk_big_free(pts, n * (section == CUZK_PARAMS_B_G2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine)));
+    return st;
+}
+
+static void test_setup_stream(void)
+{
+    job j;
+    job_open(&j, "random:300", 2);
+    cuzk_rng rng;
+    cuzk_groth16_params p;
+    cuzk_rng_seed(&rng, 9);
+    CHECK_OK(cuzk_groth16_setup(&p, j.m, &rng, NULL));
+    char dir[] = "/tmp/cuzk-setup-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char whole[256], streamed[256];
+    snprintf(whole, sizeof whole, "%s/whole.params", dir);
+    snprintf(streamed, sizeof streamed, "%s/streamed.params", dir);
+    CHECK_OK(cuzk_groth16_params_write(&p, whole));
+    writer_sink ws;
+    CHECK_OK(cuzk_groth16_params_writer_open(&ws.w, streamed));
+    cuzk_rng_seed(&rng, 9);
+    CHECK_OK(cuzk_groth16_setup_stream(j.m, &rng, NULL, NULL, &(cuzk_groth16_setup_sink){ws_vk, ws_section, &ws}));
+    CHECK_OK(cuzk_groth16_params_writer_commit(ws.w));
+    uint8_t *a, *b;
+    size_t na, nb;
+    CHECK_OK(cuzk_read_file(whole, &a, &na));
+    CHECK_OK(cuzk_read_file(streamed, &b, &nb));
+    CHECK(na == nb && !memcmp(a, b, na));
+    free(a);
+    free(b);
+    /* out of order: refused, nothing left behind */
+    char bad[256];
+    snprintf(bad, sizeof bad, "%s/bad.params", dir);
+    cuzk_groth16_params_writer *w;
+    CHECK_OK(cuzk_groth16_params_writer_open(&w, bad));
+    CHECK_FAILS(cuzk_groth16_params_writer_section(w, CUZK_PARAMS_H, p.h, p.h_len), CUZK_EINTERNAL);
+    CHECK_OK(cuzk_groth16_params_writer_vk(w, &p.vk));
+    CHECK_FAILS(cuzk_groth16_params_writer_section(w, CUZK_PARAMS_L, p.l, p.l_len), CUZK_EINTERNAL);
+    CHECK_FAILS(cuzk_groth16_params_writer_commit(w), CUZK_EINTERNAL);
+    CHECK(access(bad, F_OK) != 0);
+    CHECK_OK(cuzk_groth16_params_writer_open(&w, bad));
+    cuzk_groth16_params_writer_abort(w);
+    CHECK(access(bad, F_OK) != 0);
+    unlink(whole);
+    unlink(streamed);
+    rmdir(dir);
+    cuzk_groth16_params_free(&p);
+    job_close(&j);
+}
+
 int main(void)
 {
     test_cubic();
@@ -414,5 +562,7 @@ int main(void)
     test_unconstrained();
     test_inputs_json();
     test_degenerate_vk();
+    test_stream_pieces();
+    test_setup_stream();
     return harness_finish("test_groth16");
 }

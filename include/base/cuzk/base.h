@@ -152,6 +152,9 @@ cuzk_status cuzk_read_file(const char *path, uint8_t **data, size_t *size) CUZK_
 /* Checks without reading (and without blocking) that path is a regular file of at most
  * max_bytes, for readers that open the file themselves. */
 cuzk_status cuzk_check_input_file(const char *path, uint64_t max_bytes) CUZK_WARN_UNUSED;
+/* Opens a regular file for reading the same way (*fd blocking, close-on-exec; *size from fstat),
+ * for readers that read it in pieces (pread). */
+cuzk_status cuzk_open_input_file(const char *path, int *fd, uint64_t *size) CUZK_WARN_UNUSED;
 
 /* An output file. A regular file (or a missing one) is replaced through a temporary in its
  * folder (PATH.tmp.PID), renamed into place only on commit, so a failed run never leaves a

@@ -59,6 +59,7 @@ cuzk_status cuzk_priority_parse(cuzk_priority *out, const char *name) CUZK_WARN_
 typedef struct {
     unsigned gpus;                 /* GPUs to use, from ordinal 0 (default: all found; 0: none) */
     bool cpu_worker;               /* prove on the CPU backend beside the GPUs too (always when no GPU) */
+    bool keep_host_params;         /* keep a host copy of parameters that are on a GPU (see the table) */
     unsigned threads;              /* threads of the bulk pool: witnesses and CPU proving (0: all CPUs) */
     unsigned urgent_threads;       /* threads of the urgent lane's pool (0: a quarter of the CPUs, >= 1) */
     unsigned witness_buffers;      /* witness buffers ahead of the devices (0: devices + 2) */

@@ -137,6 +137,15 @@ typedef struct cuzk_gpu_prover cuzk_gpu_prover;
  * reserved on the first proof and reused. */
 cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out,
                                    const cuzk_groth16_params *p) CUZK_WARN_UNUSED;
+/* The same, from parameters given piece by piece (a .params file streamed to the device with no
+ * host copy of its points): begin with the sections' lengths (h, l, a, b_g1, b_g2, as
+ * CUZK_PARAMS_H...) and the key, put every point of every section (blst affine points, in any
+ * order and pieces), then commit (phi(H) is made from H). On a failure, destroy the prover. */
+cuzk_status cuzk_gpu_prover_begin(cuzk_gpu_device *d, cuzk_gpu_prover **out, const size_t count[CUZK_PARAMS_SECTIONS],
+                                  const cuzk_groth16_vk *vk) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_prover_put(cuzk_gpu_prover *pr, int section, size_t first, size_t n,
+                                const void *points) CUZK_WARN_UNUSED;
+cuzk_status cuzk_gpu_prover_commit(cuzk_gpu_prover *pr) CUZK_WARN_UNUSED;
 void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr);
 /* The device context the prover was made on. */
 cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr);

@@ -40,10 +40,41 @@ enum {
     CUZK_PARAMS_UNCHECKED = 1 /* query points: on-curve only (trusted files); vk always checked */
 };
 
-/* Reads a .params file (mmap, parallel decode). Every count is checked against the file size
- * before use; errors name the section and byte offset. */
+/* Reads a .params file (streamed: read in pieces, decoded in parallel while the next piece is
+ * read). Every count is checked against the file size before use; errors name the section and
+ * byte offset. */
 cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags) CUZK_WARN_UNUSED;
 /* The same from a file's bytes in memory (name is what messages call it). */
+/* A .params file opened for streaming: its verifying key decoded and checked, and where each
+ * query section lies, from the counts alone (every count checked against the file's size, the
+ * whole layout against its length), before any query point is read. So a file of the wrong
+ * shape is refused at once, and a caller can size its destination (device memory) first. */
+enum { CUZK_PARAMS_H, CUZK_PARAMS_L, CUZK_PARAMS_A, CUZK_PARAMS_B_G1, CUZK_PARAMS_B_G2, CUZK_PARAMS_SECTIONS };
+typedef struct {
+    char *path;
+    int fd;
+    uint64_t file_bytes;
+    cuzk_groth16_vk vk;
+    size_t count[CUZK_PARAMS_SECTIONS];    /* points of h, l, a, b_g1, b_g2 */
+    uint64_t offset[CUZK_PARAMS_SECTIONS]; /* byte offset of each section's first point */
+} cuzk_groth16_params_file;
+cuzk_status cuzk_groth16_params_open(cuzk_groth16_params_file *f, const char *path) CUZK_WARN_UNUSED;
+void cuzk_groth16_params_close(cuzk_groth16_params_file *f); /* frees the vk too */
+const char *cuzk_groth16_section_name(int section);
+/* Where the query points go, section by section in file order. dest (optional) gives the place
+ * to decode points [first, first + n) of a section into (NULL: a buffer of the reader's);
+ * points is called with them once decoded and checked (pts valid during the call only). A
+ * nonzero status from points stops the stream and is returned. */
+typedef struct {
+    void *(*dest)(void *ctx, int section, size_t first, size_t n);
+    cuzk_status (*points)(void *ctx, int section, size_t first, size_t n, const void *pts);
+    void *ctx;
+} cuzk_groth16_points_sink;
+/* Reads every query point once, in order: a reader thread reads the next pieces (pread) while
+ * this thread decodes one in parallel (the pool bound to it) and hands it to the sink. flags as
+ * for cuzk_groth16_params_read. *read_s (optional) gets the seconds the reader spent in pread. */
+cuzk_status cuzk_groth16_params_stream(cuzk_groth16_params_file *f, int flags, const cuzk_groth16_points_sink *sink,
+                                       double *read_s) CUZK_WARN_UNUSED;
 cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params *p, const uint8_t *data, size_t size, const char *name,
                                       int flags) CUZK_WARN_UNUSED;
 cuzk_status cuzk_groth16_params_write(const cuzk_groth16_params *p, const char *path) CUZK_WARN_UNUSED;
