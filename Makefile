@@ -1,6 +1,9 @@
 # cuzk: a root Makefile that installs what is missing, drives CMake and runs the jobs.
-#   make demo   - set up, prove and verify the built-in demo job, printing its timeline
+#   make demo   - build the cuzk binary only, then set up (once, cached), prove and verify the
+#                 built-in demo job, printing each step with its time
 #   make test   - build and run every test (unit, CLI, interop)
+#   make build-cuda - compile everything with the CUDA prover forced on (CUZK_CUDA=ON, in
+#                 build-cuda), GPU or not, and run the GPU tests (host emulation of the kernels)
 #   make asan   - the same tests built with AddressSanitizer and UBSan
 #   make fuzz   - the libFuzzer targets (tests/fuzz) built with clang in build-fuzz, each run for
 #                 FUZZ_SECONDS (default 60) on its seed corpus; fails when one finds a crash
@@ -10,6 +13,7 @@
 
 BUILD    ?= build
 ASAN     ?= build-asan
+CUDA_BUILD ?= build-cuda
 FUZZ     ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CC  ?= $(shell command -v clang-14 || command -v clang)
@@ -18,7 +22,7 @@ CMAKE_FLAGS ?=
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps build demo test asan fuzz interop-deps install clean
+.PHONY: all deps build build-cuda demo test asan fuzz interop-deps install clean
 
 all: build
 
@@ -26,7 +30,9 @@ deps:
 	@scripts/install-deps.sh
 
 $(BUILD)/CMakeCache.txt: | deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	@t0=$$(date +%s); echo "cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)"; \
+	  cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) && \
+	  echo "configured $(BUILD) (blst fetched and built when missing) in $$(( $$(date +%s) - t0 )) s"
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -34,8 +40,24 @@ build: deps $(BUILD)/CMakeCache.txt
 interop-deps:
 	@scripts/install-interop.sh
 
-demo: build
-	$(BUILD)/cuzk demo --cache $(BUILD)/test-cache
+# The demo needs the cuzk binary only (not the tests); its parameters go to the parameter cache
+# folder (FIL_PROOFS_PARAMETER_CACHE, default /var/tmp/filecoin-proof-parameters, under
+# cuzk-test-* names; README "The demo"), which `make clean` leaves alone.
+demo: deps $(BUILD)/CMakeCache.txt
+	@t0=$$(date +%s); echo "make demo: building the cuzk binary in $(BUILD) (-j $(JOBS))"; \
+	  cmake --build $(BUILD) -j $(JOBS) --target cuzk && \
+	  echo "make demo: cuzk built in $$(( $$(date +%s) - t0 )) s"
+	$(BUILD)/cuzk demo $(DEMO_FLAGS)
+
+# CUDA kernels compile on any machine with nvcc, GPU or not (nothing here runs them); blst comes
+# from the main build when that has made it.
+CUDA_BLST = $(if $(BLST_DIR),,$(if $(wildcard $(BUILD)/_deps/blst/lib/libblst.a),-DBLST_DIR=$(CURDIR)/$(BUILD)/_deps/blst))
+# The tests of GPU code then run there: test_gpu_emu runs the kernels' code in host emulation,
+# test_gpu skips without a device.
+build-cuda: deps
+	cmake -S . -B $(CUDA_BUILD) -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON $(CUDA_BLST) $(CMAKE_FLAGS)
+	cmake --build $(CUDA_BUILD) -j $(JOBS)
+	cd $(CUDA_BUILD) && ctest --output-on-failure -j $(JOBS) -R gpu
 
 test: build interop-deps
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -60,5 +82,6 @@ fuzz:
 install: build
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
+# The build folders only: the parameter cache folder (the demo's files) stays.
 clean:
-	rm -rf $(BUILD) $(ASAN) $(FUZZ)
+	rm -rf $(BUILD) $(ASAN) $(FUZZ) $(CUDA_BUILD)

@@ -42,10 +42,28 @@ cuzk_status cuzk_circuit_count(const cuzk_circuit *c, cuzk_circuit_counts *out)
 
 cuzk_status cuzk_circuit_record(const cuzk_circuit *c, cuzk_r1cs *out)
 {
+    return cuzk_circuit_record_progress(c, out, NULL);
+}
+
+cuzk_progress *cuzk_circuit_record_task(const cuzk_circuit *c, cuzk_cs *cs, const cuzk_progress_sink *progress)
+{
+    if (!progress) return NULL;
+    const cuzk_circuit_layout *l; /* the total from the layout: a COUNT pass, quick beside a recording */
+    uint64_t total = cuzk_circuit_layout_get(c, &l) ? 0 : l->constraints;
+    cuzk_progress *p = cuzk_progress_startf(progress, total, "record %s", c->name);
+    cuzk_cs_set_progress(cs, p);
+    return p;
+}
+
+cuzk_status cuzk_circuit_record_progress(const cuzk_circuit *c, cuzk_r1cs *out, const cuzk_progress_sink *progress)
+{
     cuzk_cs *cs;
     cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
     if (st) return st;
+    cuzk_progress *p = cuzk_circuit_record_task(c, cs, progress);
     st = cuzk_circuit_synthesize(c, cs, 0);
+    cuzk_progress_set(p, cs->num_constraints);
+    cuzk_progress_finish(p);
     if (!st) st = cuzk_cs_finish_record(cs, out, NULL, NULL);
     cuzk_cs_destroy(cs);
     return st;

@@ -57,14 +57,16 @@ static char *join(const char *dir, const char *stem, const char *ext)
     return s;
 }
 
-cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params, char **vk)
+static cuzk_status paths(const char *dir, const char *circuit, bool official, char **params, char **vk)
 {
     if (params) *params = NULL;
     if (vk) *vk = NULL;
-    char stem[CUZK_PARAM_STEM_MAX + 64];
+    char stem[CUZK_PARAM_STEM_MAX + 64] = "";
     cuzk_seal_proof p;
     cuzk_status st0 = CUZK_OK;
-    if (!strncmp(circuit, "porep:", 6)) {
+    if (!official) {
+        /* below: the test name */
+    } else if (!strncmp(circuit, "porep:", 6)) {
         /* porep:SIZE proves a V1_1 partition; V1 and V1_1 share their parameter files */
         char name[64];
         int n = snprintf(name, sizeof name, "StackedDrg%sV1_1", circuit + 6);
@@ -76,7 +78,8 @@ cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params,
         cuzk_seal_proof_param_stem(stem, p);
     } else if (post_snap_stem(circuit, stem, &st0)) {
         if (st0) return st0;
-    } else {
+    }
+    if (!official || !stem[0]) {
         size_t n = strlen(circuit);
         if (!n || n > 64) return cuzk_fail(CUZK_EINVAL, "circuit name '%s': 1 to 64 characters expected", circuit);
         int k = snprintf(stem, sizeof stem, "cuzk-test-");
@@ -97,4 +100,14 @@ cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params,
     if (params) *params = a;
     if (vk) *vk = b;
     return CUZK_OK;
+}
+
+cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params, char **vk)
+{
+    return paths(dir, circuit, true, params, vk);
+}
+
+cuzk_status cli_cache_test_paths(const char *dir, const char *circuit, char **params, char **vk)
+{
+    return paths(dir, circuit, false, params, vk);
 }

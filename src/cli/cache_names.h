@@ -10,5 +10,9 @@
 
 /* dir/STEM.params and dir/STEM.vk for circuit (malloc'd; either output may be NULL). */
 cuzk_status cli_cache_paths(const char *dir, const char *circuit, char **params, char **vk) CUZK_WARN_UNUSED;
+/* dir/cuzk-test-<circuit>.params and .vk for any circuit, Filecoin ones included: where
+ * parameters made here (not the official ones) sit beside official files without ever
+ * taking their names (the demo's). */
+cuzk_status cli_cache_test_paths(const char *dir, const char *circuit, char **params, char **vk) CUZK_WARN_UNUSED;
 
 #endif

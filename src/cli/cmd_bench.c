@@ -7,6 +7,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/hints.h"
+#include "cli/progress_term.h"
 #include "cuzk/testcircuits.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
@@ -263,9 +264,10 @@ static int bench_prove(int argc, char **argv)
     } else {
         double t0 = cuzk_now();
         cuzk_r1cs m;
-        st = cuzk_circuit_record(c, &m);
+        const cuzk_progress_sink *progress = cli_progress(false, json);
+        st = cuzk_circuit_record_progress(c, &m, progress);
         if (!st) {
-            st = cuzk_groth16_setup(&p, &m, NULL, NULL);
+            st = cuzk_groth16_setup_progress(&p, &m, NULL, NULL, NULL, progress);
             cuzk_r1cs_free(&m);
         }
         t_setup = cuzk_now() - t0;

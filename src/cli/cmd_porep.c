@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/hints.h"
 #include "cli/outputs.h"
+#include "cli/progress_term.h"
 #include "cli/settings.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_circuit.h"
@@ -156,7 +157,7 @@ int cli_prove_porep(int argc, char **argv)
     if (!st) st = cli_check_porep_params(params_path, c1);
     char id[64] = "";
     if (!st) cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
-    if (!st) st = cli_engine_create(&e, use_gpu, NULL);
+    if (!st) st = cli_engine_create_progress(&e, use_gpu, NULL, cli_progress(quiet, false));
     if (!st) st = cuzk_engine_set_files(e, id, params_path, vk_path, pce_path);
     uint64_t job = 0;
     cuzk_job_request req = {.kind = CUZK_KIND_POREP, .input = f.data, .input_len = f.size};

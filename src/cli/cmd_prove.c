@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/hints.h"
 #include "cli/outputs.h"
+#include "cli/progress_term.h"
 #include "cli/settings.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/engine.h"
@@ -98,7 +99,7 @@ int cli_prove(int argc, char **argv)
     cuzk_engine *e = NULL;
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
-    cuzk_status st = cli_engine_create(&e, use_gpu, NULL);
+    cuzk_status st = cli_engine_create_progress(&e, use_gpu, NULL, cli_progress(quiet, false));
     cuzk_engine_circuit reg = {circuit, cli_open_named, (void *)circuit, params, NULL, pce_path, false, checked};
     if (!st) st = cuzk_engine_register_circuit(e, &reg);
     uint64_t id = 0;

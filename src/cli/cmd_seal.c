@@ -13,6 +13,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/outputs.h"
+#include "cli/progress_term.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_seal.h"
 
@@ -164,7 +165,7 @@ static int seal_full(const seal_request *q, const uint8_t *data, cli_outputs *o)
     size_t json_len = 0;
     double t0 = cuzk_now();
     int span = cuzk_span_begin(tl, "precommit");
-    cuzk_status st = cuzk_seal_precommit(&s, &q->sp, tl);
+    cuzk_status st = cuzk_seal_precommit_progress(&s, &q->sp, tl, cli_progress(q->quiet, false));
     cuzk_span_end(tl, span);
     if (!st) {
         span = cuzk_span_begin(tl, "commit1");

@@ -10,6 +10,7 @@
 #include "cli/cache_names.h"
 #include "cli/cli.h"
 #include "cli/outputs.h"
+#include "cli/progress_term.h"
 #include "cli/settings.h"
 #include "cuzk/testcircuits.h"
 #include "cuzk/gpu.h"
@@ -156,9 +157,10 @@ int cli_setup(int argc, char **argv)
         cuzk_span_end(tl, span);
     }
     cuzk_fixed_base_ops gpu_ops = {gpu_g1, gpu_g2, dev};
+    const cuzk_progress_sink *progress = cli_progress(quiet, false);
     int span = cuzk_span_begin(tl, "record circuit");
     cuzk_r1cs m = {0};
-    if (!st) st = cuzk_circuit_record(c, &m);
+    if (!st) st = cuzk_circuit_record_progress(c, &m, progress);
     cuzk_span_end(tl, span);
     cuzk_rng rng;
     cuzk_rng_seed(&rng, seed);
@@ -166,15 +168,17 @@ int cli_setup(int argc, char **argv)
     const char *tmp = cli_outputs_path(outs, out_params);
     if (!st) st = tmp ? cli_outputs_context(outs, out_params, cuzk_groth16_params_writer_open(&sf.w, tmp)) : CUZK_EIO;
     if (!st)
-        st = cuzk_groth16_setup_stream(&m, seed_s ? &rng : NULL, tl, dev ? &gpu_ops : NULL,
-                                       &(cuzk_groth16_setup_sink){files_vk, files_section, &sf});
+        st = cuzk_groth16_setup_stream_progress(&m, seed_s ? &rng : NULL, tl, dev ? &gpu_ops : NULL,
+                                                &(cuzk_groth16_setup_sink){files_vk, files_section, &sf}, progress);
     if (!st) {
         span = cuzk_span_begin(tl, "write files");
+        cuzk_progress *writing = cuzk_progress_start(progress, "writing the parameter files", 0);
         st = cli_outputs_context(outs, out_params, cuzk_groth16_params_writer_commit(sf.w));
         sf.w = NULL;
         if (!st && !(tmp = cli_outputs_path(outs, out_vk))) st = CUZK_EIO;
         if (!st) st = cli_outputs_context(outs, out_vk, cuzk_groth16_vk_write(&sf.vk, tmp));
         if (!st) st = cli_outputs_commit(outs);
+        cuzk_progress_finish(writing);
         cuzk_span_end(tl, span);
     }
     cuzk_groth16_params_writer_abort(sf.w);

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/hints.h"
 #include "cli/outputs.h"
+#include "cli/progress_term.h"
 #include "cli/settings.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/engine.h"
@@ -138,7 +139,7 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
                           v.proof_name);
     if (!st) st = cuzk_engine_builtin_id(id, kind, v.registered_proof);
     if (!st) st = vanilla_set_request(&v, &req, &packed);
-    if (!st) st = cli_engine_create(&e, use_gpu, NULL);
+    if (!st) st = cli_engine_create_progress(&e, use_gpu, NULL, cli_progress(quiet, false));
     if (!st) st = cuzk_engine_set_files(e, id, params_path, vk_path, pce_path);
     uint64_t job = 0;
     if (!st) st = cuzk_engine_submit(e, &req, &job, NULL);

@@ -20,17 +20,21 @@ typedef struct {
 } demo_job;
 
 /* Proves one prepared job: parameters from the cache, the job through the engine. */
-static cuzk_status prove_one(cuzk_engine *e, const char *cache, demo_job *d, cuzk_timeline *tl)
+static cuzk_status prove_one(cuzk_engine *e, const demo_opts *o, demo_job *d, cuzk_timeline *tl)
 {
     char params[4200], vk[4200], id[64];
-    cuzk_status st = demo_cached_params(cache, d->circuit, params, vk, sizeof params, tl);
+    cuzk_status st = demo_cached_params(o, d->circuit, params, vk, sizeof params, tl);
     if (!st) st = cuzk_engine_builtin_id(id, d->req.kind, d->req.registered_proof);
     if (!st) st = cuzk_engine_set_files(e, id, params, vk, NULL);
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
-    double t0 = cuzk_now();
+    if (!st) demo_say("prove %s through the engine", d->what);
+    double t0 = demo_step_start();
     if (!st) st = demo_run_job(e, &d->req, &r);
     if (!st) {
+        char step[64];
+        snprintf(step, sizeof step, "prove %s", d->what);
+        demo_step_end(t0, step);
         char hex[2 * CUZK_GROTH16_PROOF_BYTES + 1];
         cuzk_hex_encode(hex, r.proof, CUZK_GROTH16_PROOF_BYTES);
         printf(
@@ -91,7 +95,7 @@ static cuzk_status snap_job(demo_job *d, cuzk_snap_encoded **enc, const uint8_t 
     return st;
 }
 
-int demo_post_snap(const char *cache)
+int demo_post_snap(const demo_opts *o)
 {
     cuzk_timeline *tl = cuzk_timeline_create("demo: PoSt and SnapDeals");
     cuzk_seal_params sp;
@@ -101,6 +105,7 @@ int demo_post_snap(const char *cache)
     sp.sector_id = 2;
     memset(sp.ticket, 7, 32);
     cuzk_sealed_sector *s = NULL;
+    double t0 = demo_step_start();
     cuzk_status st = cuzk_seal_precommit(&s, &sp, tl);
     uint8_t *replica = NULL;
     cuzk_post_replica rep;
@@ -132,9 +137,10 @@ int demo_post_snap(const char *cache)
         jobs[2].req.comm_r_new = v.comm_r_new;
         jobs[2].req.comm_d_new = v.comm_d_new;
     }
+    if (!st) demo_step_end(t0, "seal a 2 KiB CC sector, its PoSt vanilla proofs and a SnapDeals update");
     cuzk_engine *e = NULL;
-    if (!st) st = cli_engine_create(&e, false, NULL);
-    for (int i = 0; i < 3 && !st; i++) st = prove_one(e, cache, &jobs[i], tl);
+    if (!st) st = cli_engine_create_progress(&e, false, NULL, o->progress);
+    for (int i = 0; i < 3 && !st; i++) st = prove_one(e, o, &jobs[i], tl);
     cuzk_engine_destroy(e);
     for (int i = 0; i < 3; i++) free(jobs[i].packed);
     cuzk_snap_encoded_free(enc);

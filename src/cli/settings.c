@@ -185,8 +185,14 @@ cuzk_status cli_gpu_open(cuzk_gpu_device **out)
 
 cuzk_status cli_engine_create(cuzk_engine **out, bool gpu, FILE *job_log)
 {
+    return cli_engine_create_progress(out, gpu, job_log, NULL);
+}
+
+cuzk_status cli_engine_create_progress(cuzk_engine **out, bool gpu, FILE *job_log, const cuzk_progress_sink *progress)
+{
     cuzk_engine_config cfg = settings.engine;
     cfg.job_log = job_log;
+    cfg.progress = progress;
     if (!gpu) cfg.gpus = 0;
     cfg.pool = cli_pool; /* witnesses and CPU proofs get the CLI's threads (--threads) */
     cfg.threads = cuzk_pool_size(cli_pool);

@@ -40,6 +40,9 @@ void cli_pool_stop(void);
  * the CLI's pool, and the GPUs only when gpu (else the CPU backend); job_log (may be NULL)
  * gets a JSON line per ended job. */
 cuzk_status cli_engine_create(cuzk_engine **out, bool gpu, FILE *job_log) CUZK_WARN_UNUSED;
+/* ... reporting its jobs' partitions to progress (cli_progress; NULL: none). */
+cuzk_status cli_engine_create_progress(cuzk_engine **out, bool gpu, FILE *job_log,
+                                       const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
 /* The daemon's engine: the configured [engine] keys (GPUs as engine.gpus says), the CLI's
  * pool, official parameters from param_dir, precompiled circuits kept in cache_dir (NULL: in
  * memory). */

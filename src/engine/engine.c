@@ -84,6 +84,8 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     j->state = st;
     j->end_t = cuzk_now();
     if (!j->started) cuzk_span_end(j->tl, j->queue_span);
+    cuzk_progress_finish(j->progress);
+    j->progress = NULL;
     if (st == CUZK_JOB_CANCELLED && !j->error[0]) snprintf(j->error, sizeof j->error, "cancelled");
     if (st == CUZK_JOB_COMPLETED) e->completed[ki]++;
     else if (st == CUZK_JOB_FAILED) e->failed[ki]++;

@@ -161,7 +161,8 @@ struct engine_job {
     unsigned next_part; /* the next partition to make a witness for */
     unsigned in_flight; /* partitions being made, waiting, or proved */
     unsigned done_parts;
-    bool started; /* a partition reached a device */
+    cuzk_progress *progress; /* partitions proved, from the first witness to the end (cfg.progress) */
+    bool started;            /* a partition reached a device */
     bool cancel_req, failing;
     bool waiting_load; /* its circuit is loading */
     cuzk_groth16_proof *proofs;

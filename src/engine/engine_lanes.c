@@ -170,6 +170,9 @@ static void *lane_main(void *arg)
             continue;
         }
         unsigned k = j->next_part++;
+        if (k == 0 && j->plan.nparts > 1 && !j->progress)
+            j->progress = cuzk_progress_startf(e->cfg.progress, j->plan.nparts, "%s: partitions proved",
+                                               j->kind == CUZK_KIND_CIRCUIT ? j->circ->id : cuzk_kind_name(j->kind));
         j->in_flight++;
         j->state = CUZK_JOB_RUNNING;
         e->slots[slot].busy = true;
@@ -318,6 +321,7 @@ void *device_main(void *arg)
         } else {
             j->proofs[r->part] = proof;
             j->done_parts++;
+            cuzk_progress_add(j->progress, 1);
             d->proved++;
             e->partitions_proved++;
         }

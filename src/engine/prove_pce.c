@@ -27,10 +27,20 @@ static cuzk_status check_counts(const cuzk_pce *pce, const cuzk_circuit *c, cons
 
 cuzk_status cuzk_pce_record(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl)
 {
+    return cuzk_pce_record_progress(c, pce, tl, NULL);
+}
+
+cuzk_status cuzk_pce_record_progress(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
+                                     const cuzk_progress_sink *progress)
+{
     int span = cuzk_span_begin(tl, "record precompiled circuit (once)");
     cuzk_cs *cs;
+    cuzk_progress *p = NULL;
     cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
+    if (!st) p = cuzk_circuit_record_task(c, cs, progress);
     if (!st) st = cuzk_circuit_synthesize(c, cs, 0);
+    if (p) cuzk_progress_set(p, cs->num_constraints);
+    cuzk_progress_finish(p);
     if (!st) st = cuzk_cs_finish_record_pce(cs, pce);
     cuzk_cs_destroy(cs);
     cuzk_span_end(tl, span);
@@ -38,6 +48,12 @@ cuzk_status cuzk_pce_record(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline 
 }
 
 cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl)
+{
+    return cuzk_pce_load_or_record_progress(path, c, pce, tl, NULL);
+}
+
+cuzk_status cuzk_pce_load_or_record_progress(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
+                                             const cuzk_progress_sink *progress)
 {
     cuzk_status st;
     bool record = access(path, F_OK) != 0;
@@ -49,7 +65,7 @@ cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuz
         record = st == CUZK_EUNSUPPORTED;
     }
     if (record) {
-        st = cuzk_pce_record(c, pce, tl);
+        st = cuzk_pce_record_progress(c, pce, tl, progress);
         if (!st) st = cuzk_pce_save(pce, path);
     }
     if (!st) st = check_counts(pce, c, path);

@@ -108,6 +108,22 @@ void cuzk_sealed_sector_free(cuzk_sealed_sector *s)
 
 cuzk_status cuzk_seal_precommit(cuzk_sealed_sector **out, const cuzk_seal_params *params, cuzk_timeline *tl)
 {
+    return cuzk_seal_precommit_progress(out, params, tl, NULL);
+}
+
+/* A tree as a task of progress: its leaves hashed in. */
+static cuzk_status tree(seal_tree *t, bool sha, uint64_t leaves, unsigned cache_from, seal_leaf_fn leaf,
+                        cuzk_sealed_sector *s, const cuzk_progress_sink *progress, const char *what)
+{
+    cuzk_progress *p = cuzk_progress_start(progress, what, leaves);
+    cuzk_status st = seal_tree_build_progress(t, sha, leaves, cache_from, leaf, s, p);
+    cuzk_progress_finish(p);
+    return st;
+}
+
+cuzk_status cuzk_seal_precommit_progress(cuzk_sealed_sector **out, const cuzk_seal_params *params, cuzk_timeline *tl,
+                                         const cuzk_progress_sink *progress)
+{
     *out = NULL;
     const cuzk_seal_proof_info *pi = cuzk_seal_proof_info_get(params->proof);
     if (!pi) return CUZK_EUNSUPPORTED;
@@ -135,7 +151,7 @@ cuzk_status cuzk_seal_precommit(cuzk_sealed_sector **out, const cuzk_seal_params
     }
 
     int span = cuzk_span_begin(tl, "tree D");
-    st = seal_tree_build(&s->tree_d, true, pi->nodes, TREE_D_CACHE_FROM, leaf_d, s);
+    st = tree(&s->tree_d, true, pi->nodes, TREE_D_CACHE_FROM, leaf_d, s, progress, "seal: tree D");
     cuzk_span_end(tl, span);
     if (st != CUZK_OK) goto fail;
     memcpy(s->comm.comm_d, seal_tree_root(&s->tree_d)->b, 32);
@@ -152,18 +168,22 @@ cuzk_status cuzk_seal_precommit(cuzk_sealed_sector **out, const cuzk_seal_params
         goto fail;
     }
     span = cuzk_span_begin(tl, "labels");
-    st = seal_labels(s->labels, &s->graph, pi->layers, s->comm.replica_id, tl);
+    char what[64];
+    snprintf(what, sizeof what, "seal: labels (%u layers)", pi->layers);
+    cuzk_progress *p = cuzk_progress_start(progress, what, (uint64_t)pi->layers * pi->nodes);
+    st = seal_labels(s->labels, &s->graph, pi->layers, s->comm.replica_id, tl, p);
+    cuzk_progress_finish(p);
     cuzk_span_end(tl, span);
     if (st != CUZK_OK) goto fail;
 
     span = cuzk_span_begin(tl, "tree C");
-    st = seal_tree_build(&s->tree_c, false, pi->nodes, OCTREE_CACHE_FROM, leaf_c, s);
+    st = tree(&s->tree_c, false, pi->nodes, OCTREE_CACHE_FROM, leaf_c, s, progress, "seal: tree C");
     cuzk_span_end(tl, span);
     if (st != CUZK_OK) goto fail;
     memcpy(s->comm.comm_c, seal_tree_root(&s->tree_c)->b, 32);
 
     span = cuzk_span_begin(tl, "tree R");
-    st = seal_tree_build(&s->tree_r, false, pi->nodes, OCTREE_CACHE_FROM, leaf_r, s);
+    st = tree(&s->tree_r, false, pi->nodes, OCTREE_CACHE_FROM, leaf_r, s, progress, "seal: tree R");
     cuzk_span_end(tl, span);
     if (st != CUZK_OK) goto fail;
     memcpy(s->comm.comm_r_last, seal_tree_root(&s->tree_r)->b, 32);

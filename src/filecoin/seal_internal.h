@@ -31,6 +31,9 @@ typedef struct {
 /* Builds the tree over the pool. cache_from is capped at height. */
 cuzk_status seal_tree_build(seal_tree *t, bool sha, uint64_t leaves, unsigned cache_from, seal_leaf_fn leaf,
                             void *ctx) CUZK_WARN_UNUSED;
+/* The same, adding the leaves hashed in to progress (NULL: none). */
+cuzk_status seal_tree_build_progress(seal_tree *t, bool sha, uint64_t leaves, unsigned cache_from, seal_leaf_fn leaf,
+                                     void *ctx, cuzk_progress *progress) CUZK_WARN_UNUSED;
 void seal_tree_free(seal_tree *t);
 const cuzk_node *seal_tree_root(const seal_tree *t);
 /* Fills a proof allocated for this tree's shape (Single kind) for leaf i: leaf, root, path. */
@@ -76,9 +79,10 @@ cuzk_status seal_alloc_challenge(cuzk_c1 *c1, cuzk_challenge_proof *cp, const c1
                                  const c1_tree_shape *trc) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- labeling */
-/* Computes all layers of SDR labels: labels[(layer - 1) * nodes + v] for layer 1..layers. */
+/* Computes all layers of SDR labels: labels[(layer - 1) * nodes + v] for layer 1..layers
+ * (nodes labelled added to progress, NULL: none). */
 cuzk_status seal_labels(cuzk_node *labels, const cuzk_porep_graph *g, unsigned layers, const uint8_t replica_id[32],
-                        cuzk_timeline *tl) CUZK_WARN_UNUSED;
+                        cuzk_timeline *tl, cuzk_progress *progress) CUZK_WARN_UNUSED;
 /* The 37 label parents of node v on `layer` (1-based), as the labeling proof lists them:
  * layer 1: the 6 DRG parents' layer-1 labels, six times, then the first again; layer > 1: the
  * 6 DRG parents on this layer and the 8 expander parents on the previous one, twice, then the

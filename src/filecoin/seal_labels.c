@@ -84,7 +84,7 @@ static void gen_parents(void *vctx, size_t begin, size_t end, unsigned tid)
 }
 
 cuzk_status seal_labels(cuzk_node *labels, const cuzk_porep_graph *g, unsigned layers, const uint8_t replica_id[32],
-                        cuzk_timeline *tl)
+                        cuzk_timeline *tl, cuzk_progress *progress)
 {
     uint32_t(*parents)[CUZK_POREP_PARENTS] = cuzk_malloc(CHUNK * sizeof *parents);
     if (!parents) return CUZK_ENOMEM;
@@ -106,6 +106,7 @@ cuzk_status seal_labels(cuzk_node *labels, const cuzk_porep_graph *g, unsigned l
                 seal_label_parents(lp, labels, n, layer, parents[i], parents[i] + CUZK_POREP_DRG_PARENTS);
                 seal_label_hash(&cur[v], replica_id, layer, v, lp);
             }
+            cuzk_progress_add(progress, cnt);
         }
         cuzk_span_end(tl, span);
     }

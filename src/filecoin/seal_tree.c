@@ -44,6 +44,7 @@ typedef struct {
     seal_tree *t;
     unsigned level; /* level being written */
     atomic_int failed;
+    cuzk_progress *progress; /* leaves done */
 } build_ctx;
 
 /* Blocks of arity^cache_from leaves -> one node of level cache_from each. */
@@ -59,6 +60,7 @@ static void build_blocks(void *vctx, size_t begin, size_t end, unsigned tid)
     }
     for (size_t b = begin; b < end && !atomic_load(&c->failed); b++) {
         t->leaf(t->ctx, b * block, block, scratch);
+        cuzk_progress_add(c->progress, block);
         for (uint64_t n = block; n > 1; n /= t->arity) {
             if (reduce(t, scratch, n) != CUZK_OK) {
                 atomic_store(&c->failed, 1);
@@ -83,6 +85,12 @@ static void build_level(void *vctx, size_t begin, size_t end, unsigned tid)
 
 cuzk_status seal_tree_build(seal_tree *t, bool sha, uint64_t leaves, unsigned cache_from, seal_leaf_fn leaf, void *ctx)
 {
+    return seal_tree_build_progress(t, sha, leaves, cache_from, leaf, ctx, NULL);
+}
+
+cuzk_status seal_tree_build_progress(seal_tree *t, bool sha, uint64_t leaves, unsigned cache_from, seal_leaf_fn leaf,
+                                     void *ctx, cuzk_progress *progress)
+{
     memset(t, 0, sizeof *t);
     t->sha = sha;
     t->arity = sha ? 2 : 8;
@@ -102,7 +110,7 @@ cuzk_status seal_tree_build(seal_tree *t, bool sha, uint64_t leaves, unsigned ca
     t->store = cuzk_malloc(t->store_nodes * sizeof(cuzk_node));
     if (!t->store) return CUZK_ENOMEM;
 
-    build_ctx c = {.t = t, .level = t->cache_from};
+    build_ctx c = {.t = t, .level = t->cache_from, .progress = progress};
     atomic_init(&c.failed, 0);
     cuzk_parallel_for(leaves >> (t->log_arity * t->cache_from), 1, build_blocks, &c);
     for (unsigned l = t->cache_from + 1; l <= t->height && !atomic_load(&c.failed); l++) {

@@ -21,15 +21,18 @@ static cuzk_status random_nonzero(cuzk_fr *out, cuzk_rng *rng)
     return CUZK_OK;
 }
 
-/* acc[col] += coeff * lag[row] over every term of matrix k. */
-static void accumulate(cuzk_fr *acc, const cuzk_r1cs *m, int k, const cuzk_fr *lag)
+/* acc[col] += coeff * lag[row] over every term of matrix k (rows added to progress). */
+static void accumulate(cuzk_fr *acc, const cuzk_r1cs *m, int k, const cuzk_fr *lag, cuzk_progress *progress)
 {
-    for (size_t row = 0; row < m->num_constraints; row++)
+    for (size_t row = 0; row < m->num_constraints; row++) {
         for (uint32_t j = m->row_ptr[k][row]; j < m->row_ptr[k][row + 1]; j++) {
             cuzk_fr t;
             cuzk_fr_mul(&t, &m->val[k][j], &lag[row]);
             cuzk_fr_add(&acc[m->col[k][j]], &acc[m->col[k][j]], &t);
         }
+        if ((row & 0xffff) == 0xffff) cuzk_progress_add(progress, 0x10000);
+    }
+    cuzk_progress_add(progress, (m->num_constraints & 0xffff));
 }
 
 /* The three matrices' accumulations at once, one per thread (each writes its own vector). */
@@ -37,13 +40,14 @@ typedef struct {
     cuzk_fr *acc[3];
     const cuzk_r1cs *m;
     const cuzk_fr *lag;
+    cuzk_progress *progress;
 } qap_ctx;
 
 static void qap_range(void *vctx, size_t b, size_t e, unsigned tid)
 {
     (void)tid;
     qap_ctx *c = vctx;
-    for (size_t k = b; k < e; k++) accumulate(c->acc[k], c->m, (int)k, c->lag);
+    for (size_t k = b; k < e; k++) accumulate(c->acc[k], c->m, (int)k, c->lag, c->progress);
 }
 
 typedef struct {
@@ -113,22 +117,53 @@ cuzk_status cuzk_groth16_setup(cuzk_groth16_params *out, const cuzk_r1cs *m, cuz
 cuzk_status cuzk_groth16_setup_with(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
                                     const cuzk_fixed_base_ops *ops)
 {
+    return cuzk_groth16_setup_progress(out, m, rng, tl, ops, NULL);
+}
+
+cuzk_status cuzk_groth16_setup_progress(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
+                                        const cuzk_fixed_base_ops *ops, const cuzk_progress_sink *progress)
+{
     memset(out, 0, sizeof *out);
-    cuzk_status st = cuzk_groth16_setup_stream(m, rng, tl, ops, &(cuzk_groth16_setup_sink){keep_vk, keep_section, out});
+    cuzk_status st = cuzk_groth16_setup_stream_progress(
+        m, rng, tl, ops, &(cuzk_groth16_setup_sink){keep_vk, keep_section, out}, progress);
     if (st) cuzk_groth16_params_free(out);
+    return st;
+}
+
+static const char *const SECTION_NAMES[] = {"setup: h", "setup: l", "setup: a", "setup: b g1", "setup: b g2"};
+
+/* The points of one section as a task of progress: the CPU's comb adds its products as it
+ * goes; other ops (a GPU's) are called on up to 16 slices of at least 2^22 points. */
+static cuzk_status multiply(const cuzk_fixed_base_ops *ops, bool g2, void *pts, const cuzk_fr *sc, size_t n,
+                            cuzk_progress *p)
+{
+    if (ops == &cpu_ops)
+        return g2 ? cuzk_g2_fixed_base_mul_progress(pts, blst_p2_generator(), sc, n, p)
+                  : cuzk_g1_fixed_base_mul_progress(pts, blst_p1_generator(), sc, n, p);
+    size_t slice = p ? (n + 15) / 16 : n;
+    if (slice < ((size_t)1 << 22)) slice = (size_t)1 << 22;
+    cuzk_status st = CUZK_OK;
+    for (size_t i = 0; i < n && !st; i += slice) {
+        size_t k = n - i < slice ? n - i : slice;
+        st = g2 ? ops->g2(ops->ctx, (blst_p2_affine *)pts + i, blst_p2_generator(), sc + i, k)
+                : ops->g1(ops->ctx, (blst_p1_affine *)pts + i, blst_p1_generator(), sc + i, k);
+        cuzk_progress_add(p, k);
+    }
     return st;
 }
 
 /* n points of section k into a new array, handed to the sink (which owns it from then on). */
 static cuzk_status make_section(const cuzk_fixed_base_ops *ops, const cuzk_groth16_setup_sink *sink, int k,
-                                const cuzk_fr *sc, size_t n)
+                                const cuzk_fr *sc, size_t n, const cuzk_progress_sink *progress)
 {
     bool g2 = k == CUZK_PARAMS_B_G2;
     size_t bytes = n * (g2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine));
     void *pts = cuzk_big_alloc(bytes);
     if (!pts) return CUZK_ENOMEM;
-    cuzk_status st =
-        g2 ? ops->g2(ops->ctx, pts, blst_p2_generator(), sc, n) : ops->g1(ops->ctx, pts, blst_p1_generator(), sc, n);
+    int ki = k - CUZK_PARAMS_H;
+    cuzk_progress *p = cuzk_progress_start(progress, ki >= 0 && ki < 5 ? SECTION_NAMES[ki] : "setup", n);
+    cuzk_status st = multiply(ops, g2, pts, sc, n, p);
+    cuzk_progress_finish(p);
     if (st) {
         cuzk_big_free(pts, bytes);
         return st;
@@ -138,6 +173,13 @@ static cuzk_status make_section(const cuzk_fixed_base_ops *ops, const cuzk_groth
 
 cuzk_status cuzk_groth16_setup_stream(const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
                                       const cuzk_fixed_base_ops *ops, const cuzk_groth16_setup_sink *sink)
+{
+    return cuzk_groth16_setup_stream_progress(m, rng, tl, ops, sink, NULL);
+}
+
+cuzk_status cuzk_groth16_setup_stream_progress(const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
+                                               const cuzk_fixed_base_ops *ops, const cuzk_groth16_setup_sink *sink,
+                                               const cuzk_progress_sink *progress)
 {
     if (!ops) ops = &cpu_ops;
     size_t ni = m->num_inputs, na = m->num_aux, nv = ni + na;
@@ -170,8 +212,10 @@ cuzk_status cuzk_groth16_setup_stream(const cuzk_r1cs *m, cuzk_rng *rng, cuzk_ti
     memcpy(lag, powers, N * sizeof(cuzk_fr));
     cuzk_ntt_inverse(&d, lag); /* L_j(tau) */
     cuzk_ntt_domain_free(&d);
-    qap_ctx qc = {{u, v, w}, m, lag}; /* u, v, w: the order of CUZK_MAT_A, _B, _C */
-    cuzk_parallel_for(3, 1, qap_range, &qc);
+    qap_ctx qc = {
+        {u, v, w}, m, lag, cuzk_progress_start(progress, "setup: qap at tau", 3 * (uint64_t)m->num_constraints)};
+    cuzk_parallel_for(3, 1, qap_range, &qc); /* u, v, w: the order of CUZK_MAT_A, _B, _C */
+    cuzk_progress_finish(qc.progress);
     for (size_t i = 0; i < ni; i++) /* appended rows: Input(i) * 0 = 0 */
         cuzk_fr_add(&u[i], &u[i], &lag[m->num_constraints + i]);
     cuzk_big_free(lag, N * sizeof(cuzk_fr)); /* early: a 32 GiB setup holds ~50 GB of points later */
@@ -212,7 +256,7 @@ cuzk_status cuzk_groth16_setup_stream(const cuzk_r1cs *m, cuzk_rng *rng, cuzk_ti
     for (size_t i = 0; i + 1 < N; i++) cuzk_fr_mul(&sc[i], &powers[i], &t_tau);
     cuzk_big_free(powers, N * sizeof(cuzk_fr));
     powers = NULL;
-    st = make_section(ops, sink, CUZK_PARAMS_H, sc, N - 1);
+    st = make_section(ops, sink, CUZK_PARAMS_H, sc, N - 1, progress);
     cuzk_span_end(tl, span);
     if (st) goto done;
 
@@ -222,7 +266,7 @@ cuzk_status cuzk_groth16_setup_stream(const cuzk_r1cs *m, cuzk_rng *rng, cuzk_ti
     for (size_t k = 0; k < na && !st; k++)
         if (cuzk_fr_is_zero(&sc[k]))
             st = cuzk_fail(CUZK_EINVAL, "aux variable %zu is not constrained: Groth16 parameters cannot be made", k);
-    if (!st) st = make_section(ops, sink, CUZK_PARAMS_L, sc, na);
+    if (!st) st = make_section(ops, sink, CUZK_PARAMS_L, sc, na, progress);
     cuzk_span_end(tl, span);
     if (st) goto done;
 
@@ -231,13 +275,13 @@ cuzk_status cuzk_groth16_setup_stream(const cuzk_r1cs *m, cuzk_rng *rng, cuzk_ti
     for (size_t i = 0; i < ni; i++) sc[n_a++] = u[i];
     for (size_t k = 0; k < na; k++)
         if (cuzk_density_get(&a_aux, k)) sc[n_a++] = u[ni + k];
-    st = make_section(ops, sink, CUZK_PARAMS_A, sc, n_a);
+    st = make_section(ops, sink, CUZK_PARAMS_A, sc, n_a, progress);
     for (size_t i = 0; i < ni; i++)
         if (cuzk_density_get(&b_in, i)) sc[n_b++] = v[i];
     for (size_t k = 0; k < na; k++)
         if (cuzk_density_get(&b_aux, k)) sc[n_b++] = v[ni + k];
-    if (!st) st = make_section(ops, sink, CUZK_PARAMS_B_G1, sc, n_b);
-    if (!st) st = make_section(ops, sink, CUZK_PARAMS_B_G2, sc, n_b);
+    if (!st) st = make_section(ops, sink, CUZK_PARAMS_B_G1, sc, n_b, progress);
+    if (!st) st = make_section(ops, sink, CUZK_PARAMS_B_G2, sc, n_b, progress);
     cuzk_span_end(tl, span);
 
 done:

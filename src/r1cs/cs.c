@@ -30,6 +30,7 @@ struct cuzk_cs_backend {
     size_t nnz[3], nnz_cap[3], rows_cap;
     cuzk_cs_mark_t *marks;
     size_t nmarks, marks_cap;
+    cuzk_progress *progress; /* constraints recorded (not owned) */
 };
 
 cuzk_status cuzk_cs_fail(cuzk_cs *cs, cuzk_status st)
@@ -281,6 +282,7 @@ static void enforce_record(cuzk_cs *cs)
 {
     cuzk_cs_backend *be = cs->be;
     size_t row = cs->num_constraints;
+    if ((row & 0x3fff) == 0 && row) cuzk_progress_set(be->progress, row);
     if (row + 1 >= be->rows_cap) {
         size_t cap = be->rows_cap + 1;
         for (int k = 0; k < 3; k++) {
@@ -352,6 +354,11 @@ void cuzk_cs_enforce(cuzk_cs *cs, const char *name)
     if (cs->status) return;
     cs->num_constraints++;
     for (int k = 0; k < 3; k++) cuzk_lc_clear(&cs->lc[k]);
+}
+
+void cuzk_cs_set_progress(cuzk_cs *cs, cuzk_progress *p)
+{
+    if (cs->mode == CUZK_CS_RECORD) cs->be->progress = p;
 }
 
 /* ---------------------------------------------------------------- namespaces, marks */

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cuzk/progress.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -57,6 +57,12 @@ typedef struct {
 } cuzk_circuit_counts;
 cuzk_status cuzk_circuit_count(const cuzk_circuit *c, cuzk_circuit_counts *out) CUZK_WARN_UNUSED;
 cuzk_status cuzk_circuit_record(const cuzk_circuit *c, cuzk_r1cs *out) CUZK_WARN_UNUSED;
+/* cuzk_circuit_record reporting the constraints recorded to progress (NULL: none). */
+cuzk_status cuzk_circuit_record_progress(const cuzk_circuit *c, cuzk_r1cs *out,
+                                         const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
+/* A task "record NAME" (constraints) of progress, set on cs (a RECORD system) to follow
+ * its constraints; the caller finishes it after the synthesis. NULL when progress is. */
+cuzk_progress *cuzk_circuit_record_task(const cuzk_circuit *c, cuzk_cs *cs, const cuzk_progress_sink *progress);
 cuzk_status cuzk_circuit_prove_input(const cuzk_circuit *c, uint64_t seed, cuzk_prove_result *out) CUZK_WARN_UNUSED;
 
 /* A circuit's counts and the marks of its parts, from a COUNT pass made once per shape and

@@ -82,6 +82,10 @@ typedef struct {
      * out of service too). NULL in production. */
     cuzk_status (*test_hook)(void *ctx, uint64_t job, unsigned partition, int device);
     void *test_hook_ctx;
+    /* Progress of long work (NULL: none, the default): the partitions proved of each job of
+     * more than one, as a task "KIND: partitions proved" from its first witness to its end.
+     * Reports come with the engine's lock held. Not owned; it must outlive the engine. */
+    const cuzk_progress_sink *progress;
 } cuzk_engine_config;
 void cuzk_engine_config_default(cuzk_engine_config *cfg);
 const cuzk_config_key *cuzk_engine_config_table(size_t *n);
@@ -282,6 +286,11 @@ cuzk_status cuzk_pce_record(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline 
  * c's counts. */
 cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuzk_pce *pce,
                                     cuzk_timeline *tl) CUZK_WARN_UNUSED;
+/* The same two, reporting the constraints recorded to progress (NULL: none). */
+cuzk_status cuzk_pce_record_progress(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
+                                     const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
+cuzk_status cuzk_pce_load_or_record_progress(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
+                                             const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
 
 /* Witness of c for seed (parts in parallel) into b->w, then a, b, c = PCE x witness into
  * b->abc (grown when too small). Stages go on tl as "<prefix>witness" and "<prefix>a, b, c". */

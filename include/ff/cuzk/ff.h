@@ -109,6 +109,11 @@ cuzk_status cuzk_g1_fixed_base_mul(blst_p1_affine *out, const blst_p1 *base, con
                                    size_t n) CUZK_WARN_UNUSED;
 cuzk_status cuzk_g2_fixed_base_mul(blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars,
                                    size_t n) CUZK_WARN_UNUSED;
+/* The same, adding each product made to progress (NULL: none). */
+cuzk_status cuzk_g1_fixed_base_mul_progress(blst_p1_affine *out, const blst_p1 *base, const cuzk_fr *scalars, size_t n,
+                                            cuzk_progress *progress) CUZK_WARN_UNUSED;
+cuzk_status cuzk_g2_fixed_base_mul_progress(blst_p2_affine *out, const blst_p2 *base, const cuzk_fr *scalars, size_t n,
+                                            cuzk_progress *progress) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- NTT */
 /* A radix-2 evaluation domain of size 2^log_n (log_n <= 28) with its twiddle table. */

@@ -39,6 +39,10 @@ typedef struct cuzk_sealed_sector cuzk_sealed_sector;
 
 /* Seals. CUZK_EUNSUPPORTED for 32/64 GiB proof types; CUZK_EINVAL for data that is not
  * Fr32-padded (the message names the first bad node). tl may be NULL. */
+/* cuzk_seal_precommit reporting to progress (NULL: none): tree D, the labels of every layer,
+ * tree C and tree R, each a task in nodes. */
+cuzk_status cuzk_seal_precommit_progress(cuzk_sealed_sector **out, const cuzk_seal_params *params, cuzk_timeline *tl,
+                                         const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
 cuzk_status cuzk_seal_precommit(cuzk_sealed_sector **out, const cuzk_seal_params *params,
                                 cuzk_timeline *tl) CUZK_WARN_UNUSED;
 void cuzk_sealed_sector_free(cuzk_sealed_sector *s);

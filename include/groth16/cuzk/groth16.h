@@ -226,6 +226,13 @@ typedef struct {
 /* cuzk_groth16_setup with its fixed-base multiplications done by ops (NULL: the CPU's). */
 cuzk_status cuzk_groth16_setup_with(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
                                     const cuzk_fixed_base_ops *ops) CUZK_WARN_UNUSED;
+/* ... reporting its progress to progress (NULL: none): a task for the QAP evaluation (rows of
+ * the three matrices) and one for each fixed-base section (points: "setup: l", "setup: h",
+ * "setup: a", "setup: b g1", "setup: b g2"). With ops given, each section is multiplied in up
+ * to 16 calls of at least 2^22 points, so that its progress moves. */
+cuzk_status cuzk_groth16_setup_progress(cuzk_groth16_params *out, const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
+                                        const cuzk_fixed_base_ops *ops,
+                                        const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

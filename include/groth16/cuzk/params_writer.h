@@ -34,6 +34,10 @@ typedef struct {
 cuzk_status cuzk_groth16_setup_stream(const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
                                       const cuzk_fixed_base_ops *ops,
                                       const cuzk_groth16_setup_sink *sink) CUZK_WARN_UNUSED;
+/* ... reporting its progress to progress (NULL: none), as cuzk_groth16_setup_progress does. */
+cuzk_status cuzk_groth16_setup_stream_progress(const cuzk_r1cs *m, cuzk_rng *rng, cuzk_timeline *tl,
+                                               const cuzk_fixed_base_ops *ops, const cuzk_groth16_setup_sink *sink,
+                                               const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

@@ -166,6 +166,8 @@ cuzk_status cuzk_cs_take_marks(cuzk_cs *cs, cuzk_cs_mark_t **marks, size_t *nmar
 /* The recorded circuit, compressed (include/cuzk/pce.h), marks and densities included. */
 typedef struct cuzk_pce cuzk_pce;
 cuzk_status cuzk_cs_finish_record_pce(cuzk_cs *cs, cuzk_pce *p) CUZK_WARN_UNUSED;
+/* RECORD: constraints recorded are set on p every 16384 (p is not owned; NULL: none). */
+void cuzk_cs_set_progress(cuzk_cs *cs, cuzk_progress *p);
 /* The same expanded to plain matrices (aux columns remapped after the final inputs) in *m,
  * with the marks in *marks (caller frees with free()). */
 cuzk_status cuzk_cs_finish_record(cuzk_cs *cs, cuzk_r1cs *m, cuzk_cs_mark_t **marks, size_t *nmarks) CUZK_WARN_UNUSED;
