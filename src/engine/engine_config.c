@@ -19,9 +19,7 @@ static const cuzk_config_key engine_keys[] = {
     K("cpu_worker", CUZK_CFG_BOOL, cpu_worker, 0, 1, "false", "CUZK_ENGINE_CPU_WORKER",
       "prove on the CPU backend beside the GPUs too (it always does when no GPU is in service)"),
     K("keep_host_params", CUZK_CFG_BOOL, keep_host_params, 0, 1, "false", "CUZK_ENGINE_KEEP_HOST_PARAMS",
-      "keep a host copy of parameters loaded on a GPU (a faster reload after an eviction; 47 GB for 32 GiB PoRep); "
-      "without it they stream from the file to the GPU and only the verifying key stays in host memory (the CPU "
-      "backend, when it proves, reads its own copy)"),
+      "keep a host copy of parameters on a GPU (faster reload; 47 GB at 32 GiB); else they stream from the file"),
     K("threads", CUZK_CFG_UINT, threads, 0, 4096, "0", NULL,
       "threads for witnesses and CPU proving (0: one per CPU; the CLI's --threads sets it)"),
     K("urgent_threads", CUZK_CFG_UINT, urgent_threads, 0, 4096, "0", "CUZK_ENGINE_URGENT_THREADS",
