@@ -62,9 +62,10 @@ typedef struct {
     uint64_t bytes;
 } stream_stats;
 /* The prover for gpu from the file f opened with cuzk_groth16_params_open, decoded on a pool of
- * threads threads of its own. */
+ * threads threads of its own; the points streamed reported to progress (NULL: none). */
 cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, cuzk_groth16_params_file *f, int flags, unsigned threads,
-                                    cuzk_gpu_prover **out, stream_stats *stats) CUZK_WARN_UNUSED;
+                                    const cuzk_progress_sink *progress, cuzk_gpu_prover **out,
+                                    stream_stats *stats) CUZK_WARN_UNUSED;
 
 typedef struct {
     cuzk_gpu_prover *prover; /* parameters on the device */

@@ -305,8 +305,8 @@ static cuzk_status record_or_load_pce(load_task *t, cuzk_pce *pce, cuzk_timeline
     engine_circuit *c = t->c;
     if (c->pce_path && access(c->pce_path, F_OK) == 0 && !t->circ) return cuzk_pce_load(pce, c->pce_path);
     if (!t->circ) return cuzk_fail(CUZK_EINVAL, "%s: no precompiled circuit and nothing to record it from", c->id);
-    if (c->pce_path) return cuzk_pce_load_or_record(c->pce_path, t->circ, pce, tl);
-    return cuzk_pce_record(t->circ, pce, tl);
+    if (c->pce_path) return cuzk_pce_load_or_record_progress(c->pce_path, t->circ, pce, tl, t->e->cfg.progress);
+    return cuzk_pce_record_progress(t->circ, pce, tl, t->e->cfg.progress);
 }
 
 static void copy_vk(cuzk_groth16_vk *dst, const cuzk_groth16_vk *src)
@@ -405,7 +405,7 @@ static void *stream_main(void *arg)
     unsigned threads = cuzk_pool_size(s->e->lanes[0].pool);
     s->t_begin = cuzk_now();
     s->st = stream_params_to_device(d->gpu, s->f, s->c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
-                                    threads, &s->pr, &s->stats);
+                                    threads, s->e->cfg.progress, &s->pr, &s->stats);
     if (s->st) snprintf(s->err, sizeof s->err, "%s", cuzk_last_error());
     s->t_end = cuzk_now();
     return NULL;
@@ -594,7 +594,7 @@ static void device_load(load_task *t)
             st = cuzk_fail(CUZK_EINVAL, "%s changed since it was first loaded (its counts differ)", c->params_path);
         if (!st)
             st = stream_params_to_device(d->gpu, &f, c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
-                                         cuzk_pool_size(e->lanes[0].pool), &pr, &ss);
+                                         cuzk_pool_size(e->lanes[0].pool), e->cfg.progress, &pr, &ss);
         cuzk_groth16_params_close(&f);
         if (!st) {
             pthread_mutex_lock(&e->mu);

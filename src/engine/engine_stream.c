@@ -5,15 +5,24 @@
  * records the precompiled circuit at the same time on the lane's pool does not wait for it. */
 #include <stdio.h>
 
+#include "cuzk/progress.h"
+
 #include "engine_internal.h"
+
+typedef struct {
+    cuzk_gpu_prover *pr;
+    cuzk_progress *progress; /* points streamed */
+} upload;
 
 static cuzk_status put_points(void *ctx, int section, size_t first, size_t n, const void *pts)
 {
-    return cuzk_gpu_prover_put(ctx, section, first, n, pts);
+    upload *u = ctx;
+    cuzk_progress_add(u->progress, n);
+    return cuzk_gpu_prover_put(u->pr, section, first, n, pts);
 }
 
 cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, cuzk_groth16_params_file *f, int flags, unsigned threads,
-                                    cuzk_gpu_prover **out, stream_stats *stats)
+                                    const cuzk_progress_sink *progress, cuzk_gpu_prover **out, stream_stats *stats)
 {
     double t0 = cuzk_now();
     *out = NULL;
@@ -24,7 +33,11 @@ cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, cuzk_groth16_params_fi
     cuzk_gpu_prover *pr = NULL;
     double read_s = 0;
     st = cuzk_gpu_prover_begin(gpu, &pr, f->count, &f->vk);
-    if (!st) st = cuzk_groth16_params_stream(f, flags, &(cuzk_groth16_points_sink){NULL, put_points, pr}, &read_s);
+    uint64_t points = 0;
+    for (int k = 0; k < CUZK_PARAMS_SECTIONS; k++) points += f->count[k];
+    upload u = {pr, st ? NULL : cuzk_progress_start(progress, "parameters to the GPU (points)", points)};
+    if (!st) st = cuzk_groth16_params_stream(f, flags, &(cuzk_groth16_points_sink){NULL, put_points, &u}, &read_s);
+    cuzk_progress_finish(u.progress);
     if (!st) st = cuzk_gpu_prover_commit(pr);
     cuzk_pool_bind(prev);
     cuzk_pool_destroy(pool);
