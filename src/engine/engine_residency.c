@@ -470,9 +470,9 @@ static void host_load(load_task *t)
     if (streaming) {
         pthread_join(sj.thread, NULL);
         char sname[160];
-        snprintf(sname, sizeof sname, "parameters streamed to %s (%.1f s, %.2f GB/s; read %.1f s)", e->dev[sj.dev].name,
-                 sj.stats.seconds, sj.stats.seconds > 0 ? (double)sj.stats.bytes / sj.stats.seconds / 1e9 : 0,
-                 sj.stats.read_s);
+        snprintf(sname, sizeof sname, "parameters streamed to GPU %d (%.1f s, %.2f GB/s; read %.1f s)",
+                 e->dev[sj.dev].ordinal, sj.stats.seconds,
+                 sj.stats.seconds > 0 ? (double)sj.stats.bytes / sj.stats.seconds / 1e9 : 0, sj.stats.read_s);
         cuzk_span_add_at(tl, top, sname, sj.t_begin, sj.t_end); /* beside the circuit's span, at the same time */
         if (!st && sj.st) st = cuzk_fail(sj.st, "%s", sj.err);
     }
