@@ -25,7 +25,7 @@ static uint8_t *slurp(const char *path, size_t *n)
 static void spit(const char *path, const uint8_t *b, size_t n)
 {
     FILE *f = fopen(path, "wb");
-    CHECK(f && fwrite(b, 1, n, f) == n);
+    CHECK(f && (n == 0 || fwrite(b, 1, n, f) == n)); /* fwrite's buffer must not be NULL, even for 0 bytes */
     if (f) fclose(f);
 }
 
