@@ -12,6 +12,8 @@
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
 #include "cuzk/filecoin_circuit.h"
+#include "cuzk/filecoin_post.h"
+#include "cuzk/filecoin_snap.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -323,13 +325,39 @@ static int bench_prove(int argc, char **argv)
 
 /* ---------------------------------------------------------------- synth */
 
+/* The vanilla data behind a synthetic circuit, whichever family made it. */
+typedef struct {
+    cuzk_c1 *c1;
+    cuzk_post_partition *post;
+    cuzk_snap_proofs *snap;
+} synthetic_data;
+
+/* porep:SIZE, window-post:SIZE, winning-post:SIZE or snap:SIZE fed random vanilla data of the
+ * exact shape (timing only: nothing it proves verifies against a real sector). */
+static cuzk_status synthetic_open(cuzk_circuit **c, synthetic_data *d, const char *name)
+{
+    if (!strncmp(name, "window-post:", 12) || !strncmp(name, "winning-post:", 13))
+        return cuzk_post_synthetic_open(c, &d->post, name, 1);
+    if (!strncmp(name, "snap:", 5)) return cuzk_snap_synthetic_open(c, &d->snap, name, 1);
+    return cuzk_porep_synthetic_open(c, &d->c1, name, 1);
+}
+
+static void synthetic_free(synthetic_data *d)
+{
+    cuzk_c1_free(d->c1);
+    cuzk_post_partition_free(d->post);
+    cuzk_snap_proofs_free(d->snap);
+}
+
 static int bench_synth(int argc, char **argv)
 {
     const char *circuit = NULL, *mode = "pce", *threads = NULL, *reps_s = NULL;
     bool json = false, synthetic = false, done;
     cli_opt opts[] = {
         {"circuit", "NAME", "built-in circuit (required; cuzk circuit-info --list)", &circuit, NULL},
-        {"synthetic", NULL, "porep:SIZE fed synthetic vanilla data of its shape (any size; timing only; default: off)",
+        {"synthetic", NULL,
+         "porep:SIZE, window-post:SIZE, winning-post:SIZE or snap:SIZE fed synthetic vanilla data of its shape (any "
+         "size; timing only; default: off)",
          NULL, &synthetic},
         {"mode", "MODE", "prove (PROVE backend), witness (WITNESS only) or pce (WITNESS + PCE evaluation; the default)",
          &mode, NULL},
@@ -343,7 +371,8 @@ static int bench_synth(int argc, char **argv)
                   "Times synthesis alone: the PROVE backend, the witness only, or the witness and the evaluation\n"
                   "of the precompiled circuit (a, b, c), in constraints per second per core.\n\n"
                   "examples:\n  cuzk bench synth --circuit porep:2KiB --mode witness\n"
-                  "  cuzk bench synth --circuit porep:32GiB --synthetic --mode witness --reps 1",
+                  "  cuzk bench synth --circuit porep:32GiB --synthetic --mode witness --reps 1\n"
+                  "  cuzk bench synth --circuit window-post:32GiB --synthetic --mode witness --reps 1",
                   opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!circuit) return cli_missing("bench synth", "circuit");
@@ -355,9 +384,11 @@ static int bench_synth(int argc, char **argv)
     if ((reps_s && cli_u64("bench synth", "reps", reps_s, &reps)) || cli_threads("bench synth", threads)) return 2;
     if (reps < 1 || reps > 100) return cli_missing("bench synth", "reps (1..100)");
     cuzk_circuit *c;
-    cuzk_c1 *c1 = NULL;
-    if (synthetic ? cuzk_porep_synthetic_open(&c, &c1, circuit, 1) : cuzk_circuit_open(&c, circuit))
+    synthetic_data data = {0};
+    if (synthetic ? synthetic_open(&c, &data, circuit) : cuzk_circuit_open(&c, circuit)) {
+        synthetic_free(&data);
         return cli_error("bench synth");
+    }
     cuzk_circuit_counts counts;
     cuzk_status st = cuzk_circuit_count(c, &counts);
     cuzk_pce pce = {0};
@@ -419,7 +450,7 @@ static int bench_synth(int argc, char **argv)
     for (int k = 0; k < 3; k++) cuzk_big_free(abc[k], n * sizeof(cuzk_fr));
     cuzk_pce_free(&pce);
     cuzk_circuit_free(c);
-    cuzk_c1_free(c1);
+    synthetic_free(&data);
     return rc;
 }
 

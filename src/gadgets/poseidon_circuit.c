@@ -259,6 +259,123 @@ size_t cuzk_poseidon_circuit_size(unsigned arity)
     return 3 * (t - 1) + 4 * t * (pc->full_rounds - 1) + 4 * (size_t)pc->partial_rounds + 1;
 }
 
+/* ---------------------------------------------------------------- WITNESS mode
+ * The same hash with no combinations at all: the state is plain values and every variable the
+ * circuit above allocates is written, in its order, into one block of aux slots. What each
+ * S-box allocates: in the first round (element 0, the constant tag, allocates nothing; the
+ * preimage elements are allocated already) (x+pre)^2, ^4, ^4 (x+pre) + post; in every other
+ * round the element's combination x first (ensure_allocated), then x^2, x^4, x^4 x (+ post
+ * except in the terminal round); after the last round the result element 1. */
+
+static void sbox_values(cuzk_fr **out, cuzk_fr *x, const cuzk_fr *post)
+{
+    cuzk_fr *o = *out;
+    o[0] = *x;
+    cuzk_fr_sqr(&o[1], x);
+    cuzk_fr_sqr(&o[2], &o[1]);
+    cuzk_fr_mul(&o[3], &o[2], x);
+    if (post) cuzk_fr_add(&o[3], &o[3], post);
+    *x = o[3];
+    *out = o + 4;
+}
+
+/* s := s m (m row-major, s a row vector). */
+static void mix_dense_values(cuzk_fr *s, unsigned t, const cuzk_fr *m)
+{
+    cuzk_fr n[MAXT], p;
+    for (unsigned j = 0; j < t; j++) {
+        cuzk_fr_mul(&n[j], &s[0], &m[j]);
+        for (unsigned i = 1; i < t; i++) {
+            cuzk_fr_mul(&p, &s[i], &m[i * t + j]);
+            cuzk_fr_add(&n[j], &n[j], &p);
+        }
+    }
+    memcpy(s, n, t * sizeof *s);
+}
+
+static void mix_values(const cuzk_poseidon_constants *pc, cuzk_fr *s, unsigned round)
+{
+    const unsigned t = pc->width, half = pc->full_rounds / 2;
+    if (round == half - 1) {
+        mix_dense_values(s, t, pc->pre_sparse);
+    } else if (round > half - 1 && round < half + pc->partial_rounds) {
+        const cuzk_fr *w = &pc->sparse_w_hat[(round - half) * t], *v = &pc->sparse_v_rest[(round - half) * (t - 1)];
+        cuzk_fr n0, p;
+        cuzk_fr_mul(&n0, &s[0], &w[0]);
+        for (unsigned i = 1; i < t; i++) {
+            cuzk_fr_mul(&p, &s[i], &w[i]);
+            cuzk_fr_add(&n0, &n0, &p);
+            cuzk_fr_mul(&p, &s[0], &v[i - 1]);
+            cuzk_fr_add(&s[i], &s[i], &p);
+        }
+        s[0] = n0;
+    } else {
+        mix_dense_values(s, t, pc->mds);
+    }
+}
+
+static cuzk_num poseidon_witness(cuzk_cs *cs, const cuzk_poseidon_constants *pc, const cuzk_fr *tag,
+                                 const cuzk_num *preimage)
+{
+    cuzk_num out = {CUZK_VAR_AUX, CUZK_FR_ZERO};
+    const unsigned t = pc->width, half = pc->full_rounds / 2;
+    const size_t n = cuzk_poseidon_circuit_size(pc->arity);
+    cuzk_var first;
+    cuzk_fr *o = cuzk_cs_witness_block(cs, n, n, &first), *o0 = o;
+    if (!o) return out;
+    const cuzk_fr *cc = pc->compressed_constants;
+    cuzk_fr s[MAXT], x4;
+    s[0] = *tag;
+    for (unsigned i = 1; i < t; i++) s[i] = preimage[i - 1].value;
+
+    /* first round: pre-add and post-add constants */
+    const cuzk_fr *pre = cc, *post = cc + t;
+    for (unsigned i = 0; i < t; i++) {
+        cuzk_fr x;
+        cuzk_fr_add(&x, &s[i], &pre[i]);
+        if (i == 0) { /* the constant tag: no variables */
+            cuzk_fr_sqr(&x4, &x);
+            cuzk_fr_sqr(&x4, &x4);
+            cuzk_fr_mul(&s[0], &x, &x4);
+            cuzk_fr_add(&s[0], &s[0], &post[0]);
+            continue;
+        }
+        cuzk_fr_sqr(&o[0], &x);
+        cuzk_fr_sqr(&o[1], &o[0]);
+        cuzk_fr_mul(&o[2], &o[1], &x);
+        cuzk_fr_add(&o[2], &o[2], &post[i]);
+        s[i] = o[2];
+        o += 3;
+    }
+    size_t offset = 2 * (size_t)t;
+    unsigned round = 0;
+    mix_values(pc, s, round++);
+    for (unsigned r = 1; r < half; r++, offset += t) {
+        for (unsigned i = 0; i < t; i++) sbox_values(&o, &s[i], &cc[offset + i]);
+        mix_values(pc, s, round++);
+    }
+    for (unsigned r = 0; r < pc->partial_rounds; r++) {
+        sbox_values(&o, &s[0], &cc[offset++]);
+        mix_values(pc, s, round++);
+    }
+    for (unsigned r = 0; r + 1 < half; r++, offset += t) {
+        for (unsigned i = 0; i < t; i++) sbox_values(&o, &s[i], &cc[offset + i]);
+        mix_values(pc, s, round++);
+    }
+    for (unsigned i = 0; i < t; i++) sbox_values(&o, &s[i], NULL); /* terminal round: no constants */
+    mix_values(pc, s, round++);
+    *o++ = s[1]; /* the hash result, allocated */
+    if ((size_t)(o - o0) != n || offset != pc->compressed_len) {
+        cuzk_cs_fail(cs, cuzk_fail(CUZK_EINTERNAL, "poseidon witness wrote %zu of %zu variables, used %zu of %zu "
+                                                   "compressed constants",
+                                   (size_t)(o - o0), n, offset, pc->compressed_len));
+        return out;
+    }
+    out.var = first + (cuzk_var)(n - 1);
+    out.value = s[1];
+    return out;
+}
+
 static cuzk_num poseidon_circuit(cuzk_cs *cs, unsigned arity, const cuzk_fr *tag, const cuzk_num *preimage)
 {
     cuzk_num out = {CUZK_VAR_AUX, CUZK_FR_ZERO};
@@ -268,6 +385,7 @@ static cuzk_num poseidon_circuit(cuzk_cs *cs, unsigned arity, const cuzk_fr *tag
         cuzk_cs_fail(cs, cuzk_fail(CUZK_EINVAL, "poseidon circuit: unsupported arity %u (2, 4, 8, 11)", arity));
         return out;
     }
+    if (cs->mode == CUZK_CS_WITNESS) return poseidon_witness(cs, pc, tag ? tag : &pc->domain_tag, preimage);
     circuit c;
     memset(&c, 0, sizeof c);
     c.cs = cs;

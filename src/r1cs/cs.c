@@ -232,6 +232,32 @@ static cuzk_var alloc_var(cuzk_cs *cs, const cuzk_fr *value, bool input)
 }
 
 cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value) { return alloc_var(cs, value, false); }
+
+cuzk_fr *cuzk_cs_witness_block(cuzk_cs *cs, size_t n_aux, size_t n_constraints, cuzk_var *first)
+{
+    *first = CUZK_VAR_AUX;
+    if (cs->status) return NULL;
+    if (cs->mode != CUZK_CS_WITNESS) {
+        cuzk_cs_fail(cs, cuzk_fail(CUZK_EINTERNAL, "a witness block outside WITNESS mode"));
+        return NULL;
+    }
+    size_t idx = cs->num_aux;
+    if (n_aux > CUZK_VAR_AUX - idx) {
+        cuzk_cs_fail(cs, cuzk_fail(CUZK_EUNSUPPORTED, "more than 2^31 variables"));
+        return NULL;
+    }
+    if (idx + n_aux > cs->aux_cap) {
+        if (cs->borrowed) {
+            cuzk_cs_fail(cs, cuzk_fail(CUZK_EINTERNAL, "witness sub-circuit ran past its reserved variables"));
+            return NULL;
+        }
+        if (grow(cs, (void **)&cs->aux_vals, &cs->aux_cap, idx + n_aux, sizeof(cuzk_fr))) return NULL;
+    }
+    cs->num_aux += n_aux;
+    cs->num_constraints += n_constraints;
+    *first = (cuzk_var)idx | CUZK_VAR_AUX;
+    return cs->aux_vals + idx;
+}
 cuzk_var cuzk_cs_alloc_input(cuzk_cs *cs, const cuzk_fr *value) { return alloc_var(cs, value, true); }
 
 /* ---------------------------------------------------------------- enforce */

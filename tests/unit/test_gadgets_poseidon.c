@@ -126,6 +126,64 @@ static void test_values(void)
         }
 }
 
+/* WITNESS mode computes the hash natively into one block of variables (no combinations): every
+ * aux value, the counts and the output variable equal TEST mode's, which builds the R1CS and
+ * is checked satisfied; with the default tag and another tag, after other variables, and
+ * inside a WITNESS child whose reserved range the block must respect. */
+static void test_witness_block(void)
+{
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 12);
+    for (size_t k = 0; k < sizeof ARITIES / sizeof ARITIES[0]; k++)
+        for (int tagged = 0; tagged < 2; tagged++) {
+            unsigned a = ARITIES[k];
+            cuzk_fr pre_v[11], tag, lead;
+            for (unsigned i = 0; i < a; i++) cuzk_fr_random(&pre_v[i], &rng);
+            cuzk_fr_random(&tag, &rng);
+            cuzk_fr_random(&lead, &rng);
+            cuzk_cs *cs[2];
+            cuzk_num out[2];
+            cuzk_cs_mode modes[2] = {CUZK_CS_TEST, CUZK_CS_WITNESS};
+            for (int m = 0; m < 2; m++) {
+                CHECK_OK(cuzk_cs_create(&cs[m], modes[m], true));
+                (void)cuzk_num_alloc(cs[m], &lead); /* the hash's variables start past aux 0 */
+                cuzk_num pre[11];
+                for (unsigned i = 0; i < a; i++) pre[i] = cuzk_num_alloc(cs[m], &pre_v[i]);
+                out[m] = tagged ? cuzk_poseidon_circuit_tagged(cs[m], a, &tag, pre) : cuzk_poseidon_circuit(cs[m], a, pre);
+                CHECK_OK(cuzk_cs_status(cs[m]));
+            }
+            CHECK(cuzk_cs_which_unsatisfied(cs[0], NULL) == -1);
+            CHECK(cs[0]->num_aux == cs[1]->num_aux && cs[0]->num_constraints == cs[1]->num_constraints);
+            CHECK(cs[1]->num_aux == 1 + a + cuzk_poseidon_circuit_size(a));
+            CHECK(out[0].var == out[1].var && cuzk_fr_eq(&out[0].value, &out[1].value));
+            size_t same = 0;
+            for (size_t i = 0; i < cs[0]->num_aux; i++) same += cuzk_fr_eq(&cs[0]->aux_vals[i], &cs[1]->aux_vals[i]);
+            CHECK(same == cs[0]->num_aux);
+            for (int m = 0; m < 2; m++) cuzk_cs_destroy(cs[m]);
+        }
+
+    /* a child with room for exactly one hash: fits; one variable less: fails, writing nothing past */
+    const size_t n = cuzk_poseidon_circuit_size(8);
+    for (int short_by = 0; short_by < 2; short_by++) {
+        cuzk_cs *parent, *child;
+        CHECK_OK(cuzk_cs_create(&parent, CUZK_CS_WITNESS, true));
+        CHECK_OK(cuzk_cs_reserve(parent, 1, 8 + n + 1, 0));
+        for (size_t i = 0; i < 8 + n + 1; i++) (void)cuzk_cs_alloc(parent, &CUZK_FR_ONE);
+        CHECK_OK(cuzk_cs_status(parent));
+        cuzk_fr guard = parent->aux_vals[8 + n];
+        parent->aux_cap = 8 + n - (size_t)short_by; /* the child's range ends here */
+        CHECK_OK(cuzk_cs_witness_child(parent, 1, 0, &child));
+        cuzk_num pre[8];
+        for (unsigned i = 0; i < 8; i++) pre[i] = cuzk_num_alloc(child, &CUZK_FR_ONE);
+        (void)cuzk_poseidon_circuit(child, 8, pre);
+        CHECK(short_by ? cuzk_cs_status(child) == CUZK_EINTERNAL : cuzk_cs_status(child) == CUZK_OK);
+        CHECK(cuzk_fr_eq(&parent->aux_vals[8 + n], &guard));
+        cuzk_cs_destroy(child);
+        parent->aux_cap = 8 + n + 1;
+        cuzk_cs_destroy(parent);
+    }
+}
+
 /* A wrong aux value is caught, and TEST mode names where. */
 static void test_unsatisfied(void)
 {
@@ -347,6 +405,7 @@ int main(void)
 {
     test_counts();
     test_values();
+    test_witness_block();
     test_unsatisfied();
     test_matrices();
     test_modes();

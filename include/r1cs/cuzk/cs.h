@@ -100,6 +100,12 @@ void *cuzk_cs_scratch(cuzk_cs *cs, size_t bytes);
 /* New variables. value may be NULL when !cs->values. */
 cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value);
 cuzk_var cuzk_cs_alloc_input(cuzk_cs *cs, const cuzk_fr *value);
+/* WITNESS mode only: n_aux new aux variables at once (the first is *first, the rest follow it)
+ * and n_constraints constraints counted, for a gadget that computes its values natively
+ * instead of allocating them one by one; the caller writes the n_aux values into the slots
+ * returned (valid until the next allocation). Exactly what the gadget's constraint-building
+ * path allocates, in its order: tests compare the two. NULL when the system failed. */
+cuzk_fr *cuzk_cs_witness_block(cuzk_cs *cs, size_t n_aux, size_t n_constraints, cuzk_var *first);
 /* The value of a variable (cs->values must be true). */
 static inline const cuzk_fr *cuzk_cs_value(const cuzk_cs *cs, cuzk_var v)
 {
