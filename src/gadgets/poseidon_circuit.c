@@ -314,19 +314,65 @@ static void mix_values(const cuzk_poseidon_constants *pc, cuzk_fr *s, unsigned r
     }
 }
 
+/* The system's recent hashes: the same inputs give the same variables' values, so a hash met
+ * again copies its block from where it was written instead of computing it again. Real
+ * Merkle paths meet them: every challenge of a sector ends in the hash of the same top-level
+ * nodes (a 32 GiB WindowPoSt sector's ten challenges: 9 of their 100 tree hashes), and
+ * challenges in one base tree share its top. A ring of recent entries, a hit renewed so that a
+ * sector's shared hash stays while its challenges' other hashes pass through. */
+#define MEMO_SLOTS 64
+typedef struct {
+    unsigned arity; /* 0: empty */
+    size_t aux;     /* where its variables start in this system */
+    cuzk_fr in[MAXT];
+} memo_entry;
+
+typedef struct {
+    unsigned next;
+    memo_entry e[MEMO_SLOTS];
+} poseidon_memo;
+
+/* The entry for these inputs, or NULL. */
+static memo_entry *memo_find(poseidon_memo *m, unsigned arity, const cuzk_fr *in, unsigned t)
+{
+    for (unsigned k = 0; k < MEMO_SLOTS; k++) {
+        memo_entry *e = &m->e[k];
+        if (e->arity == arity && e->in[1].l[0] == in[1].l[0] && !memcmp(e->in, in, t * sizeof *in)) return e;
+    }
+    return NULL;
+}
+
+/* The next slot of the ring, for a new entry or a renewed one (moved there). */
+static memo_entry *memo_next(poseidon_memo *m) { return &m->e[m->next++ % MEMO_SLOTS]; }
+
 static cuzk_num poseidon_witness(cuzk_cs *cs, const cuzk_poseidon_constants *pc, const cuzk_fr *tag,
                                  const cuzk_num *preimage)
 {
     cuzk_num out = {CUZK_VAR_AUX, CUZK_FR_ZERO};
     const unsigned t = pc->width, half = pc->full_rounds / 2;
     const size_t n = cuzk_poseidon_circuit_size(pc->arity);
+    poseidon_memo *memo = cuzk_cs_memo(cs, sizeof *memo);
     cuzk_var first;
-    cuzk_fr *o = cuzk_cs_witness_block(cs, n, n, &first), *o0 = o;
+    cuzk_fr *o = memo ? cuzk_cs_witness_block(cs, n, n, &first) : NULL, *o0 = o;
     if (!o) return out;
-    const cuzk_fr *cc = pc->compressed_constants;
     cuzk_fr s[MAXT], x4;
     s[0] = *tag;
     for (unsigned i = 1; i < t; i++) s[i] = preimage[i - 1].value;
+    memo_entry *seen = memo_find(memo, pc->arity, s, t);
+    if (seen) {
+        memcpy(o, cs->aux_vals + seen->aux, n * sizeof *o);
+        out.var = first + (cuzk_var)(n - 1);
+        out.value = o[n - 1];
+        memo_entry renewed = *seen;
+        seen->arity = 0;
+        *memo_next(memo) = renewed;
+        return out;
+    }
+    memo_entry *slot = memo_next(memo);
+    slot->arity = pc->arity;
+    slot->aux = cuzk_var_index(first);
+    memcpy(slot->in, s, t * sizeof *s);
+    const cuzk_fr *cc = pc->compressed_constants;
 
     /* first round: pre-add and post-add constants */
     const cuzk_fr *pre = cc, *post = cc + t;

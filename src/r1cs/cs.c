@@ -115,6 +115,7 @@ void cuzk_cs_destroy(cuzk_cs *cs)
     }
     for (int k = 0; k < 3; k++) cuzk_lc_free(&cs->lc[k]);
     free(cs->scratch);
+    free(cs->memo);
     if (!cs->borrowed) {
         free(cs->input_vals);
         free(cs->aux_vals);
@@ -134,6 +135,22 @@ void *cuzk_cs_scratch(cuzk_cs *cs, size_t bytes)
     cs->scratch = p;
     cs->scratch_cap = bytes;
     return p;
+}
+
+void *cuzk_cs_memo(cuzk_cs *cs, size_t bytes)
+{
+    if (cs->memo) {
+        if (cs->memo_size == bytes) return cs->memo;
+        cuzk_cs_fail(cs, cuzk_fail(CUZK_EINTERNAL, "gadget memo asked for %zu bytes, made with %zu", bytes,
+                                   cs->memo_size));
+        return NULL;
+    }
+    if (!(cs->memo = calloc(1, bytes))) {
+        cuzk_cs_fail(cs, cuzk_fail(CUZK_ENOMEM, "out of memory for %zu bytes of gadget memo", bytes));
+        return NULL;
+    }
+    cs->memo_size = bytes;
+    return cs->memo;
 }
 
 /* Exactly `need` elements (a reservation is a bound that WITNESS children rely on). */

@@ -149,12 +149,23 @@ static void test_witness_block(void)
                 (void)cuzk_num_alloc(cs[m], &lead); /* the hash's variables start past aux 0 */
                 cuzk_num pre[11];
                 for (unsigned i = 0; i < a; i++) pre[i] = cuzk_num_alloc(cs[m], &pre_v[i]);
-                out[m] = tagged ? cuzk_poseidon_circuit_tagged(cs[m], a, &tag, pre) : cuzk_poseidon_circuit(cs[m], a, pre);
+                /* the same hash three times (the memo's copies), with the other tag and a changed
+                 * last input between: each must still be computed, not copied */
+                for (int rep = 0; rep < 3; rep++) {
+                    out[m] = tagged ? cuzk_poseidon_circuit_tagged(cs[m], a, &tag, pre) : cuzk_poseidon_circuit(cs[m], a, pre);
+                    cuzk_num other[11];
+                    memcpy(other, pre, sizeof other);
+                    (void)(tagged ? cuzk_poseidon_circuit(cs[m], a, pre) : cuzk_poseidon_circuit_tagged(cs[m], a, &tag, pre));
+                    cuzk_fr changed;
+                    cuzk_fr_add(&changed, &pre_v[a - 1], &CUZK_FR_ONE);
+                    other[a - 1] = cuzk_num_alloc(cs[m], &changed);
+                    (void)cuzk_poseidon_circuit(cs[m], a, other);
+                }
                 CHECK_OK(cuzk_cs_status(cs[m]));
             }
             CHECK(cuzk_cs_which_unsatisfied(cs[0], NULL) == -1);
             CHECK(cs[0]->num_aux == cs[1]->num_aux && cs[0]->num_constraints == cs[1]->num_constraints);
-            CHECK(cs[1]->num_aux == 1 + a + cuzk_poseidon_circuit_size(a));
+            CHECK(cs[1]->num_aux == 1 + a + 3 + 9 * cuzk_poseidon_circuit_size(a));
             CHECK(out[0].var == out[1].var && cuzk_fr_eq(&out[0].value, &out[1].value));
             size_t same = 0;
             for (size_t i = 0; i < cs[0]->num_aux; i++) same += cuzk_fr_eq(&cs[0]->aux_vals[i], &cs[1]->aux_vals[i]);

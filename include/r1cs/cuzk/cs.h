@@ -72,6 +72,8 @@ typedef struct cuzk_cs {
     cuzk_cs_backend *be;
     void *scratch; /* cuzk_cs_scratch's block, owned */
     size_t scratch_cap;
+    void *memo; /* cuzk_cs_memo's block, owned */
+    size_t memo_size;
 } cuzk_cs;
 
 /* Creates a system in `mode` (values: also compute values in COUNT mode; ignored for
@@ -96,6 +98,12 @@ cuzk_status cuzk_cs_use_buffers(cuzk_cs *cs, cuzk_fr *input, size_t input_cap, c
  * with the system, so a circuit's repeated parts do not allocate each time. Valid until the
  * next call; NULL (and the system failed) when memory runs out. */
 void *cuzk_cs_scratch(cuzk_cs *cs, size_t bytes);
+
+/* A block of `bytes` owned by the system that keeps its contents from call to call (zeroed
+ * when first made, freed with the system), for a gadget's memo of work already done in this
+ * system: the Poseidon witness's recent hashes. Every call must ask for the same size; NULL
+ * (and the system failed) when memory runs out or the size differs. */
+void *cuzk_cs_memo(cuzk_cs *cs, size_t bytes);
 
 /* New variables. value may be NULL when !cs->values. */
 cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value);
