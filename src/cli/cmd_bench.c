@@ -332,7 +332,7 @@ typedef struct {
     cuzk_snap_proofs *snap;
 } synthetic_data;
 
-/* porep:SIZE, window-post:SIZE, winning-post:SIZE or snap:SIZE fed random vanilla data of the
+/* porep:SIZE, window-post:SIZE, winning-post:SIZE or snap:SIZE fed synthetic vanilla data of the
  * exact shape (timing only: nothing it proves verifies against a real sector). */
 static cuzk_status synthetic_open(cuzk_circuit **c, synthetic_data *d, const char *name)
 {

@@ -14,6 +14,7 @@
 
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/gadgets/poseidon.h"
+#include "cuzk/hash.h"
 #include "post_internal.h"
 
 typedef struct {
@@ -250,7 +251,90 @@ cuzk_status cuzk_post_circuit_open(cuzk_circuit **out, const cuzk_post_partition
     return CUZK_OK;
 }
 
-/* Random canonical values of the exact shape; indices random leaves (not the challenges). */
+/* Synthetic vanilla data of the exact shape, laid out as a real sector's are: each sector's
+ * tree is one tree, so its challenges' paths agree wherever they meet (at the top at least:
+ * every challenge ends in the hash of the same top-level nodes) and lead to one comm_r_last,
+ * and comm_r = H(comm_c, comm_r_last). A node off every path has a value fixed by (seed,
+ * sector, level, index), so two challenges under one parent see the same siblings; the leaves
+ * likewise. Indices are random leaves, not the challenges the randomness derives (timing
+ * data: the proofs made from it verify against these public inputs, not a real sector's). */
+typedef struct {
+    cuzk_post_partition *pp;
+    const cuzk_post_proof_info *pi;
+    uint64_t seed;
+    cuzk_status *status; /* per sector */
+} synthetic_trees;
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* The value of node `node` of level `level` (0: leaves) of sector b's tree, off the paths. */
+static void off_path_value(cuzk_fr *out, uint64_t seed, size_t b, unsigned level, uint64_t node)
+{
+    cuzk_rng r;
+    cuzk_rng_seed(&r, mix64(mix64(mix64(seed ^ 0x5eed) ^ b) ^ level) ^ node);
+    cuzk_fr_random(out, &r);
+}
+
+#define SYNTH_MAX_PROOFS 66 /* WinningPoSt's challenges of its one sector */
+
+static void synthetic_sector(void *vctx, size_t b, size_t end, unsigned tid)
+{
+    (void)end;
+    (void)tid;
+    synthetic_trees *x = vctx;
+    cuzk_post_partition *pp = x->pp;
+    const cuzk_tree_shape *shape = &x->pi->tree;
+    const size_t np = x->pi->proofs_per_blob;
+    cuzk_fr cur[SYNTH_MAX_PROOFS], next[SYNTH_MAX_PROOFS], kids[8];
+    uint64_t node[SYNTH_MAX_PROOFS];
+    cuzk_status st = np <= SYNTH_MAX_PROOFS ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "synthetic PoSt: too many proofs");
+    for (size_t j = 0; j < np && !st; j++) {
+        size_t q = b * np + j;
+        node[j] = pp->index[q];
+        off_path_value(&cur[j], x->seed, b, 0, node[j]);
+        pp->leaf[q] = cur[j];
+    }
+    size_t sib = 0;
+    for (unsigned l = 0; l < cuzk_tree_shape_levels(shape) && !st; l++) {
+        const unsigned a = cuzk_tree_shape_level_arity(shape, l), kbits = a == 2 ? 1 : a == 4 ? 2 : 3;
+        for (size_t j = 0; j < np && !st; j++) {
+            const uint64_t group = node[j] >> kbits;
+            cuzk_fr *out = pp->siblings + (b * np + j) * pp->nsib + sib;
+            for (unsigned c = 0, h = 0; c < a; c++) {
+                const uint64_t child = group << kbits | c;
+                size_t on = np; /* a challenge whose path passes through this child */
+                for (size_t j2 = 0; j2 < np && on == np; j2++)
+                    if (node[j2] == child) on = j2;
+                if (on < np) kids[c] = cur[on];
+                else off_path_value(&kids[c], x->seed, b, l, child);
+                if (child != node[j]) out[h++] = kids[c];
+            }
+            st = cuzk_poseidon_hash(&next[j], a, kids);
+        }
+        for (size_t j = 0; j < np; j++) {
+            cur[j] = next[j];
+            node[j] >>= kbits;
+        }
+        sib += a - 1;
+    }
+    for (size_t j = 1; j < np && !st; j++)
+        if (!cuzk_fr_eq(&cur[j], &cur[0]))
+            st = cuzk_fail(CUZK_EINTERNAL, "synthetic PoSt: sector %zu's paths lead to different roots", b);
+    if (!st) {
+        pp->comm_r_last[b] = cur[0];
+        cuzk_fr pre[2] = {pp->comm_c[b], pp->comm_r_last[b]};
+        st = cuzk_poseidon_hash(&pp->comm_r[b], 2, pre);
+    }
+    x->status[b] = st;
+}
+
 static cuzk_status synthetic_partition(cuzk_post_partition **out, cuzk_post_proof p, uint64_t seed)
 {
     const cuzk_post_proof_info *pi = cuzk_post_proof_info_get(p);
@@ -265,15 +349,18 @@ static cuzk_status synthetic_partition(cuzk_post_partition **out, cuzk_post_proo
     size_t np = pp->nblobs * pi->proofs_per_blob;
     for (size_t b = 0; b < pp->nblobs; b++) {
         pp->sector_id[b] = cuzk_rng_next(&rng);
-        cuzk_fr_random(&pp->comm_r[b], &rng);
         cuzk_fr_random(&pp->comm_c[b], &rng);
-        cuzk_fr_random(&pp->comm_r_last[b], &rng);
     }
-    for (size_t q = 0; q < np; q++) {
-        cuzk_fr_random(&pp->leaf[q], &rng);
-        pp->index[q] = cuzk_rng_next(&rng) % pi->nodes;
+    for (size_t q = 0; q < np; q++) pp->index[q] = cuzk_rng_next(&rng) % pi->nodes;
+    synthetic_trees x = {pp, pi, seed, calloc(pp->nblobs, sizeof(cuzk_status))};
+    if (!x.status) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    else cuzk_parallel_tasks(pp->nblobs, synthetic_sector, &x);
+    for (size_t b = 0; b < pp->nblobs && !st; b++) st = x.status[b];
+    free(x.status);
+    if (st) {
+        cuzk_post_partition_free(pp);
+        return st;
     }
-    for (size_t q = 0; q < np * pp->nsib; q++) cuzk_fr_random(&pp->siblings[q], &rng);
     *out = pp;
     return CUZK_OK;
 }

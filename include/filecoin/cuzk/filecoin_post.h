@@ -161,9 +161,11 @@ void cuzk_post_partition_free(cuzk_post_partition *pp);
  * inputs equal cuzk_post_partition_public_inputs. Every partition of a proof type has one R1CS
  * (shape key "post:<name>"). */
 cuzk_status cuzk_post_circuit_open(cuzk_circuit **out, const cuzk_post_partition *pp) CUZK_WARN_UNUSED;
-/* For timing witness generation at any size: "window-post:SIZE" or "winning-post:SIZE" fed
- * random vanilla data of the exact shape (not a proof: the witness does not satisfy). *pp_out
- * must be freed after the circuit. */
+/* For timing at any size: "window-post:SIZE" or "winning-post:SIZE" fed synthetic vanilla
+ * data of the exact shape, laid out as a real sector's (each sector one tree whose paths agree
+ * where they meet and lead to its comm_r_last; comm_r = H(comm_c, comm_r_last)), so the
+ * witness satisfies the circuit; the challenged leaves are random, not the ones the randomness
+ * derives, so no real vanilla check passes. *pp_out must be freed after the circuit. */
 cuzk_status cuzk_post_synthetic_open(cuzk_circuit **out, cuzk_post_partition **pp_out, const char *name,
                                      uint64_t seed) CUZK_WARN_UNUSED;
 
