@@ -412,9 +412,11 @@ static cuzk_num poseidon_witness(cuzk_cs *cs, const cuzk_poseidon_constants *pc,
     mix_values(pc, s, round++);
     *o++ = s[1]; /* the hash result, allocated */
     if ((size_t)(o - o0) != n || offset != pc->compressed_len) {
-        cuzk_cs_fail(cs, cuzk_fail(CUZK_EINTERNAL, "poseidon witness wrote %zu of %zu variables, used %zu of %zu "
-                                                   "compressed constants",
-                                   (size_t)(o - o0), n, offset, pc->compressed_len));
+        cuzk_cs_fail(cs,
+                     cuzk_fail(CUZK_EINTERNAL,
+                               "poseidon witness wrote %zu of %zu variables, used %zu of %zu "
+                               "compressed constants",
+                               (size_t)(o - o0), n, offset, pc->compressed_len));
         return out;
     }
     out.var = first + (cuzk_var)(n - 1);

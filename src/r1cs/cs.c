@@ -141,8 +141,8 @@ void *cuzk_cs_memo(cuzk_cs *cs, size_t bytes)
 {
     if (cs->memo) {
         if (cs->memo_size == bytes) return cs->memo;
-        cuzk_cs_fail(cs, cuzk_fail(CUZK_EINTERNAL, "gadget memo asked for %zu bytes, made with %zu", bytes,
-                                   cs->memo_size));
+        cuzk_cs_fail(cs,
+                     cuzk_fail(CUZK_EINTERNAL, "gadget memo asked for %zu bytes, made with %zu", bytes, cs->memo_size));
         return NULL;
     }
     if (!(cs->memo = calloc(1, bytes))) {

@@ -152,10 +152,12 @@ static void test_witness_block(void)
                 /* the same hash three times (the memo's copies), with the other tag and a changed
                  * last input between: each must still be computed, not copied */
                 for (int rep = 0; rep < 3; rep++) {
-                    out[m] = tagged ? cuzk_poseidon_circuit_tagged(cs[m], a, &tag, pre) : cuzk_poseidon_circuit(cs[m], a, pre);
+                    out[m] = tagged ? cuzk_poseidon_circuit_tagged(cs[m], a, &tag, pre)
+                                    : cuzk_poseidon_circuit(cs[m], a, pre);
                     cuzk_num other[11];
                     memcpy(other, pre, sizeof other);
-                    (void)(tagged ? cuzk_poseidon_circuit(cs[m], a, pre) : cuzk_poseidon_circuit_tagged(cs[m], a, &tag, pre));
+                    (void)(tagged ? cuzk_poseidon_circuit(cs[m], a, pre)
+                                  : cuzk_poseidon_circuit_tagged(cs[m], a, &tag, pre));
                     cuzk_fr changed;
                     cuzk_fr_add(&changed, &pre_v[a - 1], &CUZK_FR_ONE);
                     other[a - 1] = cuzk_num_alloc(cs[m], &changed);
