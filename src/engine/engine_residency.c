@@ -296,7 +296,8 @@ typedef struct {
     cuzk_circuit *circ; /* partition 0, for recording the precompiled circuit */
     void *circ_state;   /* synthetic data behind circ (preload of a built-in circuit) */
     void (*circ_state_free)(void *);
-    int dev; /* -1: the host tier; else this device */
+    bool open_builtin; /* circ is a built-in circuit's synthetic data, made on the load thread */
+    int dev;           /* -1: the host tier; else this device */
     loader *self;
 } load_task;
 
@@ -454,6 +455,13 @@ static void host_load(load_task *t)
                 sj.dev = -1;
             }
         }
+    }
+    /* a built-in circuit's synthetic data for recording can take seconds (a WindowPoSt
+     * partition's 2349 sectors): made here, unlocked, once the files are known to be there */
+    if (!st && t->open_builtin) {
+        int sspan = cuzk_span_begin(tl, "synthetic data to record the circuit from");
+        st = c->builtin->synthetic_open(c->proof, &t->circ, &t->circ_state, &t->circ_state_free);
+        cuzk_span_end(tl, sspan);
     }
     int span = cuzk_span_begin(tl, "precompiled circuit");
     if (!st) st = record_or_load_pce(t, &pce, tl);
@@ -761,13 +769,17 @@ void res_join_loaders(cuzk_engine *e, bool all)
     }
 }
 
-/* The circuit of partition 0 for recording (locked; the plan's open is cheap). */
+/* The circuit of partition 0 for recording (locked; the plan's open is cheap; a built-in
+ * circuit's synthetic data is not, so the load thread makes it). */
 static cuzk_status shape_circuit(cuzk_engine *e, engine_circuit *c, engine_job *j, load_task *t)
 {
     (void)e;
     if (c->pce_path && access(c->pce_path, F_OK) == 0) return CUZK_OK; /* loaded, not recorded */
     if (j) return j->plan.open(j, 0, &t->circ);
-    if (c->builtin) return c->builtin->synthetic_open(c->proof, &t->circ, &t->circ_state, &t->circ_state_free);
+    if (c->builtin) {
+        t->open_builtin = true;
+        return CUZK_OK;
+    }
     return c->reg.open(c->reg.ctx, NULL, 0, 0, 0, &t->circ);
 }
 
