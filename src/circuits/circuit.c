@@ -61,7 +61,7 @@ cuzk_status cuzk_circuit_record_progress(const cuzk_circuit *c, cuzk_r1cs *out, 
     cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
     if (st) return st;
     cuzk_progress *p = cuzk_circuit_record_task(c, cs, progress);
-    st = cuzk_circuit_synthesize(c, cs, 0);
+    st = cuzk_circuit_synthesize_record(c, cs);
     cuzk_progress_set(p, cs->num_constraints);
     cuzk_progress_finish(p);
     if (!st) st = cuzk_cs_finish_record(cs, out, NULL, NULL);

@@ -397,7 +397,7 @@ static int bench_synth(int argc, char **argv)
         double t0 = cuzk_now();
         cuzk_cs *rec;
         st = cuzk_cs_create(&rec, CUZK_CS_RECORD, false);
-        if (!st) st = cuzk_circuit_synthesize(c, rec, 0);
+        if (!st) st = cuzk_circuit_synthesize_record(c, rec);
         if (!st) st = cuzk_cs_finish_record_pce(rec, &pce);
         cuzk_cs_destroy(rec);
         t_record = cuzk_now() - t0;

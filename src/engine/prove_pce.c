@@ -38,7 +38,7 @@ cuzk_status cuzk_pce_record_progress(const cuzk_circuit *c, cuzk_pce *pce, cuzk_
     cuzk_progress *p = NULL;
     cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
     if (!st) p = cuzk_circuit_record_task(c, cs, progress);
-    if (!st) st = cuzk_circuit_synthesize(c, cs, 0);
+    if (!st) st = cuzk_circuit_synthesize_record(c, cs);
     if (p) cuzk_progress_set(p, cs->num_constraints);
     cuzk_progress_finish(p);
     if (!st) st = cuzk_cs_finish_record_pce(cs, pce);

@@ -430,16 +430,21 @@ void cuzk_cs_pop(cuzk_cs *cs)
     if (be->ns_depth < 64) be->ns_len = be->ns_stack[be->ns_depth];
 }
 
-void cuzk_cs_mark(cuzk_cs *cs, const char *label)
+static void add_mark(cuzk_cs *cs, const char *label, size_t constraint, size_t input, size_t aux)
 {
-    if ((cs->mode != CUZK_CS_RECORD && cs->mode != CUZK_CS_COUNT) || cs->status) return;
     cuzk_cs_backend *be = cs->be;
     if (grow(cs, (void **)&be->marks, &be->marks_cap, be->nmarks + 1, sizeof *be->marks)) return;
     cuzk_cs_mark_t *m = &be->marks[be->nmarks++];
     snprintf(m->label, sizeof m->label, "%s", label);
-    m->constraint = cs->num_constraints;
-    m->input = cs->num_inputs;
-    m->aux = cs->num_aux;
+    m->constraint = constraint;
+    m->input = input;
+    m->aux = aux;
+}
+
+void cuzk_cs_mark(cuzk_cs *cs, const char *label)
+{
+    if ((cs->mode != CUZK_CS_RECORD && cs->mode != CUZK_CS_COUNT) || cs->status) return;
+    add_mark(cs, label, cs->num_constraints, cs->num_inputs, cs->num_aux);
 }
 
 cuzk_status cuzk_cs_take_marks(cuzk_cs *cs, cuzk_cs_mark_t **marks, size_t *nmarks)
@@ -502,6 +507,131 @@ cuzk_status cuzk_cs_witness_child(cuzk_cs *parent, size_t input_offset, size_t a
     cs->num_aux = aux_offset;
     *out = cs;
     return CUZK_OK;
+}
+
+/* ---------------------------------------------------------------- RECORD children */
+
+cuzk_status cuzk_cs_record_child(const cuzk_cs *parent, size_t input_offset, size_t aux_offset, cuzk_cs **out)
+{
+    *out = NULL;
+    if (parent->mode != CUZK_CS_RECORD) return cuzk_fail(CUZK_EINVAL, "record children exist only in RECORD mode");
+    cuzk_cs *cs;
+    cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
+    if (st) return st;
+    /* create allocated ONE as input 0; the child's variables start where its part starts */
+    cs->num_inputs = input_offset;
+    cs->num_aux = aux_offset;
+    *out = cs;
+    return CUZK_OK;
+}
+
+/* Grows one matrix's columns and coefficient indices of cs to hold `need` entries. */
+static int grow_nnz(cuzk_cs *cs, int k, size_t need)
+{
+    cuzk_cs_backend *be = cs->be;
+    size_t cap = be->nnz_cap[k];
+    if (grow(cs, (void **)&be->col[k], &cap, need, sizeof(uint32_t))) return -1;
+    cap = be->nnz_cap[k];
+    if (grow(cs, (void **)&be->cidx[k], &cap, need, sizeof(uint32_t))) return -1;
+    be->nnz_cap[k] = cap;
+    return 0;
+}
+
+/* Where one child's rows go in the parent, and its coefficients' parent indices. */
+typedef struct {
+    const cuzk_cs *child;
+    size_t row0, base[3];
+    uint32_t *map;
+} append_slot;
+
+typedef struct {
+    cuzk_cs_backend *be;
+    append_slot *slot;
+} append_job;
+
+/* Copies child i's rows into their place: columns as they are (aux flags are resolved at
+ * finish), coefficient indices through the child's map, row ends shifted. */
+static void append_rows(void *vctx, size_t i, size_t end, unsigned tid)
+{
+    (void)tid;
+    append_job *j = vctx;
+    for (; i < end; i++) {
+        const append_slot *a = &j->slot[i];
+        const cuzk_cs_backend *cb = a->child->be;
+        size_t rows = a->child->num_constraints;
+        for (int k = 0; k < 3; k++) {
+            size_t base = a->base[k], add = cb->nnz[k];
+            if (add) memcpy(j->be->col[k] + base, cb->col[k], add * sizeof(uint32_t));
+            for (size_t e = 0; e < add; e++) j->be->cidx[k][base + e] = a->map[cb->cidx[k][e]];
+            for (size_t r = 1; r <= rows; r++) j->be->row_ptr[k][a->row0 + r] = (uint32_t)(base + cb->row_ptr[k][r]);
+        }
+    }
+}
+
+cuzk_status cuzk_cs_record_append(cuzk_cs *parent, cuzk_cs *const *children, size_t n, const char *mark)
+{
+    if (parent->status) return parent->status;
+    if (parent->mode != CUZK_CS_RECORD)
+        return cuzk_cs_fail(parent, cuzk_fail(CUZK_EINVAL, "record_append: not a RECORD system"));
+    cuzk_cs_backend *be = parent->be;
+    append_slot *slot = calloc(n ? n : 1, sizeof *slot);
+    if (!slot) return cuzk_cs_fail(parent, cuzk_fail(CUZK_ENOMEM, "out of memory"));
+    /* in order, on this thread: the marks, each child's place and its coefficients added to the
+     * parent's table in the child's index order (its order of first use), so the indices are
+     * those one child after another on the parent would have given */
+    size_t rows = parent->num_constraints, nnz[3] = {be->nnz[0], be->nnz[1], be->nnz[2]};
+    size_t ni = parent->num_inputs, na = parent->num_aux;
+    cuzk_status st = CUZK_OK;
+    for (size_t i = 0; i < n && !st; i++) {
+        const cuzk_cs *ch = children[i];
+        if (ch->status) st = ch->status;
+        else if (ch->mode != CUZK_CS_RECORD)
+            st = cuzk_fail(CUZK_EINVAL, "record_append: a child is not a RECORD system");
+        else if (ch->num_inputs < ni || ch->num_aux < na)
+            st = cuzk_fail(CUZK_EINTERNAL, "record_append: child %zu starts before the one before it ends", i);
+        if (st) break;
+        if (mark) {
+            add_mark(parent, mark, rows, ni, na); /* where this child starts */
+            if ((st = parent->status)) break;
+        }
+        const coeff_table *ct = &ch->be->coeffs;
+        slot[i].child = ch;
+        slot[i].row0 = rows;
+        slot[i].map = malloc((ct->n ? ct->n : 1) * sizeof(uint32_t));
+        if (!slot[i].map) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+        for (size_t c = 0; c < ct->n && !st; c++) st = coeff_table_add(&be->coeffs, &ct->values[c], &slot[i].map[c]);
+        for (int k = 0; k < 3; k++) {
+            slot[i].base[k] = nnz[k];
+            nnz[k] += ch->be->nnz[k];
+            if (nnz[k] > UINT32_MAX) st = cuzk_fail(CUZK_EUNSUPPORTED, "a matrix has more than 2^32 nonzero terms");
+        }
+        rows += ch->num_constraints;
+        ni = ch->num_inputs;
+        na = ch->num_aux;
+    }
+    /* room for all of them at once, then their rows copied in parallel */
+    if (!st && rows + 1 >= be->rows_cap) {
+        size_t cap = be->rows_cap + 1;
+        for (int k = 0; k < 3 && !parent->status; k++) {
+            cap = be->rows_cap + 1;
+            grow(parent, (void **)&be->row_ptr[k], &cap, rows + 2, sizeof(uint32_t));
+        }
+        if (!parent->status) be->rows_cap = cap - 1;
+    }
+    for (int k = 0; k < 3 && !st && !parent->status; k++) grow_nnz(parent, k, nnz[k]);
+    if (!st && !parent->status) {
+        append_job j = {be, slot};
+        cuzk_parallel_tasks(n, append_rows, &j);
+        for (int k = 0; k < 3; k++) be->nnz[k] = nnz[k];
+        parent->num_constraints = rows;
+        parent->num_inputs = ni;
+        parent->num_aux = na;
+        cuzk_progress_set(be->progress, rows);
+    }
+    for (size_t i = 0; i < n; i++) free(slot[i].map);
+    free(slot);
+    if (st) return cuzk_cs_fail(parent, st);
+    return parent->status;
 }
 
 /* ---------------------------------------------------------------- outputs */

@@ -21,6 +21,34 @@ static int same_density(const cuzk_density *a, const cuzk_density *b)
     return a->bits == b->bits && a->popcount == b->popcount && !memcmp(a->words, b->words, (a->bits + 7) / 8);
 }
 
+/* The parts recorded in parallel (a pool of 3: batches of 12 parts) give the PCE of one part
+ * after another, byte for byte. */
+static void check_parallel_record(const cuzk_circuit *c)
+{
+    cuzk_pce pce[2];
+    uint8_t *bytes[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    cuzk_pool *pool = NULL;
+    CHECK_OK(cuzk_pool_create(&pool, 3));
+    for (int parallel = 0; parallel < 2; parallel++) {
+        cuzk_pool *prev = cuzk_pool_bind(parallel ? pool : NULL);
+        cuzk_cs *rec;
+        CHECK_OK(cuzk_cs_create(&rec, CUZK_CS_RECORD, false));
+        CHECK_OK(parallel ? cuzk_circuit_synthesize_record(c, rec) : cuzk_circuit_synthesize(c, rec, 0));
+        CHECK_OK(cuzk_cs_finish_record_pce(rec, &pce[parallel]));
+        cuzk_cs_destroy(rec);
+        cuzk_pool_bind(prev);
+        CHECK_OK(cuzk_pce_encode(&pce[parallel], &bytes[parallel], &len[parallel]));
+    }
+    CHECK(len[0] == len[1] && len[0] && !memcmp(bytes[0], bytes[1], len[0]));
+    CHECK(pce[0].nmarks == pce[1].nmarks && pce[0].ncoeffs == pce[1].ncoeffs);
+    for (int k = 0; k < 2; k++) {
+        free(bytes[k]);
+        cuzk_pce_free(&pce[k]);
+    }
+    cuzk_pool_destroy(pool);
+}
+
 static void check_circuit(const char *name, const char *dir)
 {
     cuzk_circuit *c;
@@ -42,6 +70,7 @@ static void check_circuit(const char *name, const char *dir)
     CHECK(pce.num_inputs == pr.num_inputs && pce.num_aux == pr.num_aux);
     CHECK(same_density(&pce.a_aux, &pr.a_aux) && same_density(&pce.b_input, &pr.b_input) &&
           same_density(&pce.b_aux, &pr.b_aux));
+    check_parallel_record(c);
 
     for (int parallel = 0; parallel < 2; parallel++) {
         cuzk_witness w = {0};
@@ -305,6 +334,7 @@ int main(void)
     for (size_t i = 0; i < cuzk_circuit_family_count(); i++)
         if (cuzk_circuit_example(i)) check_circuit(cuzk_circuit_example(i), dir);
     check_circuit("random-parts:1:64", dir);
+    check_circuit("random-parts:40:16", dir); /* more parts than a batch holds */
     check_pipeline();
     check_file_bounds(dir);
     rmdir(dir);

@@ -51,6 +51,10 @@ struct cuzk_circuit {
 void cuzk_circuit_free(cuzk_circuit *c);
 /* Runs synthesis into cs and returns cs's status. */
 cuzk_status cuzk_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t seed) CUZK_WARN_UNUSED;
+/* Synthesis into a fresh RECORD system (the witness is not needed): a circuit of parts has
+ * its parts recorded by the threads of the current pool and appended in order, the same
+ * matrices as cuzk_circuit_synthesize gives. */
+cuzk_status cuzk_circuit_synthesize_record(const cuzk_circuit *c, cuzk_cs *cs) CUZK_WARN_UNUSED;
 /* Conveniences over a fresh constraint system: */
 typedef struct {
     size_t constraints, inputs, aux; /* inputs include ONE; constraints exclude the appended ones */

@@ -159,6 +159,20 @@ size_t cuzk_cs_test_constraint_count(const cuzk_cs *cs);
 cuzk_status cuzk_cs_witness_child(cuzk_cs *parent, size_t input_offset, size_t aux_offset,
                                   cuzk_cs **out) CUZK_WARN_UNUSED;
 
+/* ---------------------------------------------------------------- RECORD children */
+/* A RECORD system of its own for one independent sub-circuit, whose variables start at the
+ * given offsets (where the sub-circuit starts in the parent), for recording on another thread;
+ * its rows are then appended to the parent in order. */
+cuzk_status cuzk_cs_record_child(const cuzk_cs *parent, size_t input_offset, size_t aux_offset,
+                                 cuzk_cs **out) CUZK_WARN_UNUSED;
+/* Appends n children's rows to parent in order, each preceded by a mark of that label (NULL:
+ * none): coefficients re-indexed in parent's table in each child's order of first use, so the
+ * result is what recording the sub-circuits on parent one after another gives; the rows are
+ * copied by the current pool's threads. Each child must start where the one before it ends
+ * (the first where parent ends); parent's variable counts move to the last child's. */
+cuzk_status cuzk_cs_record_append(cuzk_cs *parent, cuzk_cs *const *children, size_t n,
+                                  const char *mark) CUZK_WARN_UNUSED;
+
 /* ---------------------------------------------------------------- PROVE output */
 /* What bellperson's ProvingAssignment holds after synthesis: a, b, c with the appended
  * Input(i) * 0 = 0 rows, assignments and densities. The arrays belong to the result. */
