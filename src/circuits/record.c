@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "cuzk/circuits.h"
+#include "parts_internal.h"
 
 typedef struct {
     const cuzk_circuit *c;
@@ -31,11 +32,7 @@ static void record_part(void *vctx, size_t k, size_t end, unsigned tid)
         if (!st) {
             b->c->def->part(b->c, child, 0, b->ctx, i);
             st = cuzk_cs_status(child);
-            size_t want_in = i + 1 < b->l->nmarks ? b->l->marks[i + 1].input : b->l->inputs;
-            size_t want_aux = i + 1 < b->l->nmarks ? b->l->marks[i + 1].aux : b->l->aux;
-            if (!st && (child->num_inputs != want_in || child->num_aux != want_aux))
-                st = cuzk_fail(CUZK_EINTERNAL, "part %zu recorded variables up to %zu/%zu, the count pass says %zu/%zu",
-                               i, child->num_inputs, child->num_aux, want_in, want_aux);
+            if (!st) st = parts_check_end(b->l, i, child);
         }
         b->child[k] = child;
         b->st[k] = st;
@@ -49,9 +46,7 @@ static cuzk_status record_parallel(const cuzk_circuit *c, cuzk_cs *cs, const cuz
     if (l->nmarks != nparts) return cuzk_fail(CUZK_EINTERNAL, "%zu parts but %zu marks", nparts, l->nmarks);
     void *ctx = c->def->header(c, cs, 0);
     cuzk_status st = cuzk_cs_status(cs);
-    if (!st && nparts && (cs->num_inputs != l->marks[0].input || cs->num_aux != l->marks[0].aux))
-        st = cuzk_fail(CUZK_EINTERNAL, "the header recorded %zu/%zu variables, the count pass says %zu/%zu",
-                       cs->num_inputs, cs->num_aux, l->marks[0].input, l->marks[0].aux);
+    if (!st) st = parts_check_header(l, cs);
     /* batches of a few parts per thread: the children of one batch are held until appended,
      * so memory beyond the result stays a batch's worth */
     size_t batch = (size_t)cuzk_threads() * 4;

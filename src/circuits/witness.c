@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cuzk/circuits.h"
+#include "parts_internal.h"
 
 /* Layouts by (family, shape key), computed once. The list's lock is held only to find or
  * insert an entry; the COUNT pass runs under the entry's own lock, so two shapes count at the
@@ -97,8 +98,7 @@ typedef struct {
     cuzk_cs *parent;
     uint64_t seed;
     const void *ctx;
-    const cuzk_cs_mark_t *marks;
-    size_t nmarks, total_inputs, total_aux;
+    const cuzk_circuit_layout *l;
     cuzk_status *status; /* per part */
     char (*errors)[256];
 } parts_job;
@@ -108,16 +108,11 @@ static void run_part(void *vctx, size_t i, size_t end, unsigned tid)
     parts_job *j = vctx;
     for (; i < end; i++) {
         cuzk_cs *child;
-        cuzk_status st = cuzk_cs_witness_child(j->parent, j->marks[i].input, j->marks[i].aux, &child);
+        cuzk_status st = cuzk_cs_witness_child(j->parent, j->l->marks[i].input, j->l->marks[i].aux, &child);
         if (!st) {
             j->c->def->part(j->c, child, j->seed, j->ctx, i);
             st = cuzk_cs_status(child);
-            size_t want_in = i + 1 < j->nmarks ? j->marks[i + 1].input : j->total_inputs;
-            size_t want_aux = i + 1 < j->nmarks ? j->marks[i + 1].aux : j->total_aux;
-            if (!st && (child->num_inputs != want_in || child->num_aux != want_aux))
-                st =
-                    cuzk_fail(CUZK_EINTERNAL, "part %zu allocated variables up to %zu/%zu, the count pass says %zu/%zu",
-                              i, child->num_inputs, child->num_aux, want_in, want_aux);
+            if (!st) st = parts_check_end(j->l, i, child);
             cuzk_cs_destroy(child);
         }
         j->status[i] = st;
@@ -129,26 +124,21 @@ static void run_part(void *vctx, size_t i, size_t end, unsigned tid)
  * the offsets the layout marked. */
 static cuzk_status witness_parallel(const cuzk_circuit *c, uint64_t seed, cuzk_cs *ws, const cuzk_circuit_layout *l)
 {
-    const cuzk_cs_mark_t *marks = l->marks;
-    size_t nmarks = l->nmarks, ni = l->inputs, na = l->aux;
     size_t nparts = c->def->nparts(c);
-    if (nmarks != nparts) return cuzk_fail(CUZK_EINTERNAL, "%zu parts but %zu marks", nparts, nmarks);
+    if (l->nmarks != nparts) return cuzk_fail(CUZK_EINTERNAL, "%zu parts but %zu marks", nparts, l->nmarks);
     void *ctx = c->def->header(c, ws, seed);
     cuzk_status st = cuzk_cs_status(ws);
-    if (!st && nparts && (ws->num_inputs != marks[0].input || ws->num_aux != marks[0].aux))
-        st = cuzk_fail(CUZK_EINTERNAL, "the header allocated %zu/%zu variables, the count pass says %zu/%zu",
-                       ws->num_inputs, ws->num_aux, marks[0].input, marks[0].aux);
+    if (!st) st = parts_check_header(l, ws);
     if (!st && nparts) {
-        parts_job j = {
-            c, ws, seed, ctx, marks, nmarks, ni, na, calloc(nparts, sizeof(cuzk_status)), calloc(nparts, 256)};
+        parts_job j = {c, ws, seed, ctx, l, calloc(nparts, sizeof(cuzk_status)), calloc(nparts, 256)};
         if (!j.status || !j.errors) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
         else cuzk_parallel_tasks(nparts, run_part, &j);
         for (size_t i = 0; i < nparts && !st; i++)
             if (j.status[i]) st = cuzk_fail(j.status[i], "%s", j.errors[i]);
         free(j.status);
         free(j.errors);
-        ws->num_inputs = ni; /* the children filled the rest */
-        ws->num_aux = na;
+        ws->num_inputs = l->inputs; /* the children filled the rest */
+        ws->num_aux = l->aux;
     }
     if (ctx && c->def->free_ctx) c->def->free_ctx(ctx);
     return st;

@@ -321,19 +321,39 @@ static void enforce_prove(cuzk_cs *cs)
     prove_eval(cs, &cs->lc[2], &be->abc[2][row], NULL, NULL);
 }
 
+/* Grows one matrix's columns and coefficient indices of cs to hold `need` entries. */
+static int grow_nnz(cuzk_cs *cs, int k, size_t need)
+{
+    cuzk_cs_backend *be = cs->be;
+    size_t cap = be->nnz_cap[k];
+    if (grow(cs, (void **)&be->col[k], &cap, need, sizeof(uint32_t))) return -1;
+    cap = be->nnz_cap[k];
+    if (grow(cs, (void **)&be->cidx[k], &cap, need, sizeof(uint32_t))) return -1;
+    be->nnz_cap[k] = cap;
+    return 0;
+}
+
+/* Grows the three matrices' row ends of cs to hold indices up to rows + 1 (one of slack),
+ * rows_cap + 1 entries each. */
+static int grow_rows(cuzk_cs *cs, size_t rows)
+{
+    cuzk_cs_backend *be = cs->be;
+    if (rows + 1 < be->rows_cap) return 0;
+    size_t cap = be->rows_cap + 1;
+    for (int k = 0; k < 3; k++) {
+        cap = be->rows_cap + 1;
+        if (grow(cs, (void **)&be->row_ptr[k], &cap, rows + 2, sizeof(uint32_t))) return -1;
+    }
+    be->rows_cap = cap - 1;
+    return 0;
+}
+
 static void enforce_record(cuzk_cs *cs)
 {
     cuzk_cs_backend *be = cs->be;
     size_t row = cs->num_constraints;
     if ((row & 0x3fff) == 0 && row) cuzk_progress_set(be->progress, row);
-    if (row + 1 >= be->rows_cap) {
-        size_t cap = be->rows_cap + 1;
-        for (int k = 0; k < 3; k++) {
-            cap = be->rows_cap + 1;
-            if (grow(cs, (void **)&be->row_ptr[k], &cap, row + 2, sizeof(uint32_t))) return;
-        }
-        be->rows_cap = cap - 1;
-    }
+    if (grow_rows(cs, row)) return;
     for (int k = 0; k < 3; k++) {
         const cuzk_lc *lc = &cs->lc[k];
         size_t need = be->nnz[k] + lc->n;
@@ -341,11 +361,7 @@ static void enforce_record(cuzk_cs *cs)
             cuzk_cs_fail(cs, cuzk_fail(CUZK_EUNSUPPORTED, "a matrix has more than 2^32 nonzero terms"));
             return;
         }
-        size_t cap = be->nnz_cap[k];
-        if (grow(cs, (void **)&be->col[k], &cap, need, sizeof(uint32_t))) return;
-        cap = be->nnz_cap[k];
-        if (grow(cs, (void **)&be->cidx[k], &cap, need, sizeof(uint32_t))) return;
-        be->nnz_cap[k] = cap;
+        if (grow_nnz(cs, k, need)) return;
         for (uint32_t i = 0; i < lc->n; i++) {
             if (cuzk_fr_is_zero(&lc->t[i].coeff)) continue; /* as RecordingCS: zero terms dropped */
             cuzk_status st = coeff_table_add(&be->coeffs, &lc->t[i].coeff, &be->cidx[k][be->nnz[k]]);
@@ -525,18 +541,6 @@ cuzk_status cuzk_cs_record_child(const cuzk_cs *parent, size_t input_offset, siz
     return CUZK_OK;
 }
 
-/* Grows one matrix's columns and coefficient indices of cs to hold `need` entries. */
-static int grow_nnz(cuzk_cs *cs, int k, size_t need)
-{
-    cuzk_cs_backend *be = cs->be;
-    size_t cap = be->nnz_cap[k];
-    if (grow(cs, (void **)&be->col[k], &cap, need, sizeof(uint32_t))) return -1;
-    cap = be->nnz_cap[k];
-    if (grow(cs, (void **)&be->cidx[k], &cap, need, sizeof(uint32_t))) return -1;
-    be->nnz_cap[k] = cap;
-    return 0;
-}
-
 /* Where one child's rows go in the parent, and its coefficients' parent indices. */
 typedef struct {
     const cuzk_cs *child;
@@ -610,14 +614,7 @@ cuzk_status cuzk_cs_record_append(cuzk_cs *parent, cuzk_cs *const *children, siz
         na = ch->num_aux;
     }
     /* room for all of them at once, then their rows copied in parallel */
-    if (!st && rows + 1 >= be->rows_cap) {
-        size_t cap = be->rows_cap + 1;
-        for (int k = 0; k < 3 && !parent->status; k++) {
-            cap = be->rows_cap + 1;
-            grow(parent, (void **)&be->row_ptr[k], &cap, rows + 2, sizeof(uint32_t));
-        }
-        if (!parent->status) be->rows_cap = cap - 1;
-    }
+    if (!st) grow_rows(parent, rows);
     for (int k = 0; k < 3 && !st && !parent->status; k++) grow_nnz(parent, k, nnz[k]);
     if (!st && !parent->status) {
         append_job j = {be, slot};
