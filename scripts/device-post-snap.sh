@@ -4,13 +4,15 @@
 #       (random vanilla data of the exact shape, synthetic parameters made on the GPU: timed, not
 #       verified): WinningPoSt warm latency, a WindowPoSt partition (and its witness), a SnapDeals
 #       proof of 16 partitions; peak host RSS and device memory.
+#   scripts/device-post-snap.sh CUZK OUT record OLD  - the recording of a circuit of parts by CUZK
+#       and by the build OLD, alternately
 #   scripts/device-post-snap.sh CUZK OUT e2e [SIZE]  - seal -> vanilla -> setup -> prove on the GPU
 #       -> verify for all three kinds at SIZE (default 8MiB); the keys, proofs and public inputs
 #       are left in OUT for the independent npm verifier (tests/interop/verify.mjs) to check.
 set -uo pipefail
-cuzk=${1:?usage: device-post-snap.sh CUZK OUT bench|e2e [SIZE]}
-out=${2:?usage: device-post-snap.sh CUZK OUT bench|e2e [SIZE]}
-mode=${3:?usage: device-post-snap.sh CUZK OUT bench|e2e [SIZE]}
+cuzk=${1:?usage: device-post-snap.sh CUZK OUT bench|record OLD|e2e [SIZE]}
+out=${2:?usage: device-post-snap.sh CUZK OUT bench|record OLD|e2e [SIZE]}
+mode=${3:?usage: device-post-snap.sh CUZK OUT bench|record OLD|e2e [SIZE]}
 mkdir -p "$out"
 
 step() { # step NAME TIMEOUT CMD...: runs CMD, its output in OUT/NAME.txt, and says how it went
@@ -24,15 +26,35 @@ step() { # step NAME TIMEOUT CMD...: runs CMD, its output in OUT/NAME.txt, and s
 }
 
 if [ "$mode" = bench ]; then
+  # each run's job log lines (with their timelines: the first job's recording, the prover's
+  # stages) go to OUT/NAME.log
   step winning 240 "$cuzk" bench engine --kind winning-post --synthetic --sector-size 32GiB --gpu --jobs 20 \
-    --concurrency 1
+    --concurrency 1 --log "$out/winning.log"
   step window 300 "$cuzk" bench engine --kind window-post --synthetic --sector-size 32GiB --gpu --jobs 6 \
-    --concurrency 1
-  step snap 300 "$cuzk" bench engine --kind snap --synthetic --sector-size 32GiB --gpu --jobs 3 --concurrency 1
+    --concurrency 1 --log "$out/window.log"
+  step window-2 300 "$cuzk" bench engine --kind window-post --synthetic --sector-size 32GiB --gpu --jobs 8 \
+    --concurrency 2 --log "$out/window-2.log"
+  step snap 300 "$cuzk" bench engine --kind snap --synthetic --sector-size 32GiB --gpu --jobs 3 --concurrency 1 \
+    --log "$out/snap.log"
   exit 0
 fi
 
-[ "$mode" = e2e ] || { echo "mode bench or e2e, not '$mode'" >&2; exit 2; }
+# record OLD: the recording of 200 sectors of the WindowPoSt 32 GiB shape by CUZK and by the
+# build OLD, alternately, three times each (the command records and stops at the witness:
+# post-test has none; its wall time is the recording's)
+if [ "$mode" = record ]; then
+  old=${4:?usage: device-post-snap.sh CUZK OUT record OLD}
+  for i in 1 2 3; do
+    for b in "$old" "$cuzk"; do
+      t0=$(date +%s%N)
+      "$b" bench synth --circuit post-test:8-8-0:1073741824:200:10 --mode pce --reps 1 >/dev/null 2>&1
+      echo "record $b run $i: $((($(date +%s%N) - t0) / 1000000)) ms"
+    done
+  done
+  exit 0
+fi
+
+[ "$mode" = e2e ] || { echo "mode bench, record or e2e, not '$mode'" >&2; exit 2; }
 size=${4:-8MiB}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
