@@ -282,14 +282,8 @@ static void sbox_values(cuzk_fr **out, cuzk_fr *x, const cuzk_fr *post)
 /* s := s m (m row-major, s a row vector). */
 static void mix_dense_values(cuzk_fr *s, unsigned t, const cuzk_fr *m)
 {
-    cuzk_fr n[MAXT], p;
-    for (unsigned j = 0; j < t; j++) {
-        cuzk_fr_mul(&n[j], &s[0], &m[j]);
-        for (unsigned i = 1; i < t; i++) {
-            cuzk_fr_mul(&p, &s[i], &m[i * t + j]);
-            cuzk_fr_add(&n[j], &n[j], &p);
-        }
-    }
+    cuzk_fr n[MAXT];
+    cuzk_fr_row_times_matrix(n, s, m, t);
     memcpy(s, n, t * sizeof *s);
 }
 

@@ -31,8 +31,7 @@ void cuzk_poseidon_grain_constants(cuzk_fr *out, size_t n, unsigned t, unsigned 
 
 /* Square t x t matrices of Fr, row-major m[i * t + j]; t <= CUZK_POSEIDON_MAX_WIDTH.
  * Outputs may not alias inputs. */
-/* out = v * m, v a row vector (neptune's apply_matrix). */
-void cuzk_mat_vec_left(cuzk_fr *out, const cuzk_fr *v, const cuzk_fr *m, unsigned t);
+/* out = v * m, v a row vector (neptune's apply_matrix): cuzk_fr_row_times_matrix (ff.h). */
 /* out = a * b. */
 void cuzk_mat_mul(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b, unsigned t);
 /* out = m^-1; false (out unspecified) when m is singular. */

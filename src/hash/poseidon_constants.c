@@ -22,7 +22,7 @@ void cuzk_poseidon_compress_constants(cuzk_fr *out, const cuzk_fr *rc, const cuz
     o += t;
     /* Initial full rounds 1 .. half-1: their keys, inverted, are added after the previous S-boxes.
      * The key of round `half` is folded into the partial-round accumulation instead. */
-    for (unsigned r = 1; r < half; r++, o += t) cuzk_mat_vec_left(&out[o], RK(r), m_inv, t);
+    for (unsigned r = 1; r < half; r++, o += t) cuzk_fr_row_times_matrix(&out[o], RK(r), m_inv, t);
 
     /* Walk back from the first terminal full round through the partial rounds. */
     cuzk_fr acc[CUZK_POSEIDON_MAX_WIDTH], inv[CUZK_POSEIDON_MAX_WIDTH];
@@ -30,17 +30,17 @@ void cuzk_poseidon_compress_constants(cuzk_fr *out, const cuzk_fr *rc, const cuz
     memcpy(acc, RK(final_round), sizeof(cuzk_fr) * t);
     cuzk_fr *partial_keys = out + o + t; /* filled back to front: last produced is applied first */
     for (unsigned i = 0; i < r_p; i++) {
-        cuzk_mat_vec_left(inv, acc, m_inv, t);
+        cuzk_fr_row_times_matrix(inv, acc, m_inv, t);
         partial_keys[r_p - 1 - i] = inv[0];
         inv[0] = CUZK_FR_ZERO;
         const cuzk_fr *prev = RK(final_round - i - 1);
         for (unsigned j = 0; j < t; j++) cuzk_fr_add(&acc[j], &prev[j], &inv[j]);
     }
-    cuzk_mat_vec_left(&out[o], acc, m_inv, t);
+    cuzk_fr_row_times_matrix(&out[o], acc, m_inv, t);
     o += t + r_p;
 
     /* Terminal full rounds: the keys of rounds 2 .. half of that group, inverted. */
-    for (unsigned r = 1; r < half; r++, o += t) cuzk_mat_vec_left(&out[o], RK(half + r_p + r), m_inv, t);
+    for (unsigned r = 1; r < half; r++, o += t) cuzk_fr_row_times_matrix(&out[o], RK(half + r_p + r), m_inv, t);
 #undef RK
 }
 

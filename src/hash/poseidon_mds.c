@@ -11,21 +11,9 @@
 
 #define MAXT CUZK_POSEIDON_MAX_WIDTH
 
-void cuzk_mat_vec_left(cuzk_fr *out, const cuzk_fr *v, const cuzk_fr *m, unsigned t)
-{
-    for (unsigned j = 0; j < t; j++) {
-        cuzk_fr acc = CUZK_FR_ZERO, tmp;
-        for (unsigned i = 0; i < t; i++) {
-            cuzk_fr_mul(&tmp, &v[i], &m[i * t + j]);
-            cuzk_fr_add(&acc, &acc, &tmp);
-        }
-        out[j] = acc;
-    }
-}
-
 void cuzk_mat_mul(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b, unsigned t)
 {
-    for (unsigned i = 0; i < t; i++) cuzk_mat_vec_left(&out[i * t], &a[i * t], b, t);
+    for (unsigned i = 0; i < t; i++) cuzk_fr_row_times_matrix(&out[i * t], &a[i * t], b, t);
 }
 
 bool cuzk_mat_is_identity(const cuzk_fr *m, unsigned t)
@@ -108,7 +96,7 @@ static bool factor_step(cuzk_fr *m_prime, cuzk_fr *w_hat_full, cuzk_fr *v, const
         v[i] = m[i + 1];
     }
     w_hat_full[0] = m[0]; /* neptune's SparseMatrix.w_hat is the whole first column of m'' */
-    cuzk_mat_vec_left(&w_hat_full[1], w, m_hat_inv, h);
+    cuzk_fr_row_times_matrix(&w_hat_full[1], w, m_hat_inv, h);
     return true;
 }
 

@@ -18,14 +18,8 @@ static inline void sbox(cuzk_fr *x)
 /* s <- s * m (dense t x t). */
 static inline void mix_dense(cuzk_fr *s, const cuzk_fr *m, unsigned t)
 {
-    cuzk_fr out[CUZK_POSEIDON_MAX_WIDTH], tmp;
-    for (unsigned j = 0; j < t; j++) {
-        cuzk_fr_mul(&out[j], &s[0], &m[j]);
-        for (unsigned i = 1; i < t; i++) {
-            cuzk_fr_mul(&tmp, &s[i], &m[i * t + j]);
-            cuzk_fr_add(&out[j], &out[j], &tmp);
-        }
-    }
+    cuzk_fr out[CUZK_POSEIDON_MAX_WIDTH];
+    cuzk_fr_row_times_matrix(out, s, m, t);
     memcpy(s, out, sizeof(cuzk_fr) * t);
 }
 

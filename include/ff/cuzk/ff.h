@@ -45,6 +45,19 @@ static inline void cuzk_fr_sqr(cuzk_fr *r, const cuzk_fr *a) { blst_fr_sqr(r, a)
 static inline void cuzk_fr_neg(cuzk_fr *r, const cuzk_fr *a) { blst_fr_cneg(r, a, 1); }
 /* Inverse; the inverse of zero is zero. */
 static inline void cuzk_fr_inv(cuzk_fr *r, const cuzk_fr *a) { blst_fr_eucl_inverse(r, a); }
+/* out = s m: the row vector s (t elements) times the t x t row-major matrix m; out != s. Inline:
+ * it is the inner loop of Poseidon's full rounds, natively and in the circuit's witness. */
+static inline void cuzk_fr_row_times_matrix(cuzk_fr *out, const cuzk_fr *s, const cuzk_fr *m, unsigned t)
+{
+    cuzk_fr p;
+    for (unsigned j = 0; j < t; j++) {
+        cuzk_fr_mul(&out[j], &s[0], &m[j]);
+        for (unsigned i = 1; i < t; i++) {
+            cuzk_fr_mul(&p, &s[i], &m[i * t + j]);
+            cuzk_fr_add(&out[j], &out[j], &p);
+        }
+    }
+}
 bool cuzk_fr_eq(const cuzk_fr *a, const cuzk_fr *b);
 bool cuzk_fr_is_zero(const cuzk_fr *a);
 bool cuzk_fr_is_one(const cuzk_fr *a);
