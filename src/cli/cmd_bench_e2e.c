@@ -38,7 +38,8 @@ static uint64_t device_used(cuzk_engine *e)
     if (!s) return 0;
     cuzk_engine_get_status(e, s);
     uint64_t used = 0;
-    for (unsigned d = 0; d < s->ndevices; d++) used += s->devices[d].mem_total - s->devices[d].mem_free;
+    for (unsigned d = 0; d < s->ndevices; d++) /* once per GPU, not per context */
+        if (!s->devices[d].context) used += s->devices[d].mem_total - s->devices[d].mem_free;
     free(s);
     return used;
 }

@@ -162,7 +162,8 @@ static void partition_times(const char *json, seconds_list *prove, seconds_list 
 static uint64_t device_used(const cuzk_engine_status *es)
 {
     uint64_t used = 0;
-    for (unsigned d = 0; d < es->ndevices; d++) used += es->devices[d].mem_total - es->devices[d].mem_free;
+    for (unsigned d = 0; d < es->ndevices; d++) /* once per GPU, not per context */
+        if (!es->devices[d].context) used += es->devices[d].mem_total - es->devices[d].mem_free;
     return used;
 }
 

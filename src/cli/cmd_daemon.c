@@ -207,7 +207,7 @@ int cli_daemon(int argc, char **argv)
     cuzk_engine_status es;
     cuzk_engine_get_status(e, &es);
     unsigned gpus = 0;
-    for (unsigned i = 0; i < es.ndevices; i++) gpus += es.devices[i].ordinal >= 0;
+    for (unsigned i = 0; i < es.ndevices; i++) gpus += es.devices[i].ordinal >= 0 && !es.devices[i].context;
     fprintf(stderr, "cuzk daemon: listening on %s", cuzk_server_address(s));
     if (cuzk_server_http_port(s)) fprintf(stderr, ", HTTP /metrics and /status on port %u", cuzk_server_http_port(s));
     fprintf(stderr, "; %u GPU(s)%s; parameters from %s%s\n", gpus, gpus ? "" : " (proving on the CPU)", cfg.param_dir,

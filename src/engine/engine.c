@@ -149,48 +149,63 @@ static uint64_t machine_memory(void)
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
 
+/* Every GPU found (engine.gpus at most) with engine.gpu_contexts contexts each, then the CPU
+ * workers. Contexts of one GPU share its memory: each gets an equal part of the budget. */
 static cuzk_status open_devices(cuzk_engine *e)
 {
     int found = e->cfg.gpus ? cuzk_gpu_device_count() : 0;
     unsigned want = found < 0 ? 0 : (unsigned)found;
     if (want > e->cfg.gpus) want = e->cfg.gpus;
-    for (unsigned i = 0; i < want; i++) {
-        engine_device *d = &e->dev[e->ndev];
-        memset(d, 0, sizeof *d);
-        d->index = (int)e->ndev;
-        d->ordinal = (int)i;
-        if (cuzk_gpu_device_open(&d->gpu, (int)i, &e->gpu_cfg)) {
-            /* reported in status, not used */
-            snprintf(d->name, sizeof d->name, "GPU %u", i);
-            snprintf(d->out_reason, sizeof d->out_reason, "could not open: %s", cuzk_last_error());
-            d->in_service = false;
+    unsigned ctxs = e->cfg.gpu_contexts ? e->cfg.gpu_contexts : 1;
+    if (ctxs > CUZK_ENGINE_MAX_CONTEXTS) ctxs = CUZK_ENGINE_MAX_CONTEXTS;
+    if (want * ctxs > CUZK_ENGINE_MAX_DEVICES) want = CUZK_ENGINE_MAX_DEVICES / ctxs;
+    for (unsigned i = 0; i < want; i++)
+        for (unsigned k = 0; k < ctxs; k++) {
+            engine_device *d = &e->dev[e->ndev];
+            memset(d, 0, sizeof *d);
+            d->index = (int)e->ndev;
+            d->ordinal = (int)i;
+            d->context = k;
             e->ndev++;
-            continue;
+            char ctx[48] = "";
+            if (ctxs > 1) snprintf(ctx, sizeof ctx, " (context %u of %u)", k + 1, ctxs);
+            if (cuzk_gpu_device_open(&d->gpu, (int)i, &e->gpu_cfg)) {
+                /* reported in status, not used */
+                snprintf(d->name, sizeof d->name, "GPU %u%s", i, ctx);
+                snprintf(d->out_reason, sizeof d->out_reason, "could not open: %s", cuzk_last_error());
+                d->in_service = false;
+                continue;
+            }
+            char name[sizeof d->name];
+            cuzk_gpu_describe(d->gpu, name, sizeof name);
+            snprintf(d->name, sizeof d->name, "%.*s%s", (int)(sizeof d->name - sizeof ctx), name, ctx);
+            size_t fr = 0, total = 0;
+            if (cuzk_gpu_mem_info(d->gpu, &fr, &total)) total = 0;
+            d->mem_total = total;
+            uint64_t b = e->cfg.device_budget, reserve = e->cfg.device_reserve * ctxs;
+            if (!b) b = total > reserve ? total - reserve : total / 2;
+            d->budget = b / ctxs;
+            d->in_service = true;
         }
-        cuzk_gpu_describe(d->gpu, d->name, sizeof d->name);
-        size_t fr = 0, total = 0;
-        if (cuzk_gpu_mem_info(d->gpu, &fr, &total)) total = 0;
-        d->mem_total = total;
-        uint64_t b = e->cfg.device_budget;
-        if (!b) b = total > e->cfg.device_reserve ? total - e->cfg.device_reserve : total / 2;
-        d->budget = b;
-        d->in_service = true;
+    /* the CPU backend: always present, proving when asked to or when no GPU serves */
+    unsigned workers = e->cfg.cpu_workers ? e->cfg.cpu_workers : 1;
+    if (workers > CUZK_ENGINE_MAX_CPU_WORKERS) workers = CUZK_ENGINE_MAX_CPU_WORKERS;
+    e->cpu_dev = (int)e->ndev;
+    for (unsigned k = 0; k < workers; k++) {
+        engine_device *c = &e->dev[e->ndev];
+        memset(c, 0, sizeof *c);
+        c->index = (int)e->ndev;
+        c->ordinal = -1;
+        c->context = k;
+        if (workers > 1)
+            snprintf(c->name, sizeof c->name, "CPU backend worker %u of %u (%u threads, shared)", k + 1, workers,
+                     cuzk_pool_size(e->lanes[0].pool));
+        else snprintf(c->name, sizeof c->name, "CPU backend (%u threads)", cuzk_pool_size(e->lanes[0].pool));
+        c->in_service = true;
+        c->budget = 0;
         e->ndev++;
     }
-    bool any_gpu = false;
-    for (unsigned i = 0; i < e->ndev; i++) any_gpu |= e->dev[i].in_service;
-    /* the CPU backend: always present, proving when asked to or when no GPU serves */
-    engine_device *c = &e->dev[e->ndev];
-    memset(c, 0, sizeof *c);
-    c->index = (int)e->ndev;
-    c->ordinal = -1;
-    snprintf(c->name, sizeof c->name, "CPU backend (%u threads)", cuzk_pool_size(e->lanes[0].pool));
-    c->in_service = true;
-    c->budget = 0;
-    e->cpu_dev = (int)e->ndev;
     e->cpu_fallback = !e->cfg.cpu_worker;
-    (void)any_gpu;
-    e->ndev++;
     return CUZK_OK;
 }
 

@@ -103,7 +103,7 @@ struct engine_circuit {
     uint64_t host_need;       /* bytes a load asks of the host budget before it starts */
     char load_error[1024];    /* why the last host load failed ("" when it did not) */
 
-    circuit_on_device dev[CUZK_ENGINE_MAX_DEVICES];
+    circuit_on_device dev[CUZK_ENGINE_MAX_DEVICES + CUZK_ENGINE_MAX_CPU_WORKERS]; /* by engine.dev index */
     unsigned refs; /* jobs using it (queued or running) */
     double last_used;
     /* loads by tier (0: host, 1: the GPUs, summed): that made it resident, that did not, and the
@@ -187,8 +187,9 @@ struct engine_job {
 /* ---------------------------------------------------------------- devices */
 typedef struct {
     struct cuzk_engine *e;
-    int index;   /* in engine.dev */
-    int ordinal; /* CUDA ordinal, -1: the CPU backend */
+    int index;        /* in engine.dev */
+    int ordinal;      /* CUDA ordinal, -1: the CPU backend */
+    unsigned context; /* which context of its GPU, or which CPU worker */
     cuzk_gpu_device *gpu;
     char name[160];
     bool in_service;
@@ -270,7 +271,7 @@ struct cuzk_engine {
     witness_lane lanes[2];
     ready_item *ready;
 
-    engine_device dev[CUZK_ENGINE_MAX_DEVICES + 1];
+    engine_device dev[CUZK_ENGINE_MAX_DEVICES + CUZK_ENGINE_MAX_CPU_WORKERS];
     unsigned ndev;     /* GPUs and the CPU backend (when active) */
     int cpu_dev;       /* index of the CPU backend, -1 when none */
     bool cpu_fallback; /* the CPU backend proves only when no GPU is in service */

@@ -239,6 +239,13 @@ static void out_of_service(cuzk_engine *e, engine_device *d, const char *why)
     pthread_cond_broadcast(&e->work_cv);
 }
 
+static bool other_in_service(const cuzk_engine *e, const engine_device *d)
+{
+    for (unsigned i = 0; i < e->ndev; i++)
+        if (&e->dev[i] != d && e->dev[i].in_service) return true;
+    return false;
+}
+
 /* Partitions waiting for a witness or a device (locked). */
 static bool pending_work(const cuzk_engine *e)
 {
@@ -288,7 +295,7 @@ void *device_main(void *arg)
 
         cuzk_timeline *ptl = cuzk_timeline_create("prove");
         cuzk_groth16_proof proof;
-        cuzk_status st = e->cfg.test_hook ? e->cfg.test_hook(e->cfg.test_hook_ctx, j->id, r->part, d->ordinal) : 0;
+        cuzk_status st = e->cfg.test_hook ? e->cfg.test_hook(e->cfg.test_hook_ctx, j->id, r->part, d->index) : 0;
         bool hook_failed = st != CUZK_OK;
         if (!st) st = prove_on(d, c, s, &proof, ptl);
         char err[1024] = "";
@@ -315,9 +322,10 @@ void *device_main(void *arg)
         cuzk_timeline_destroy(r->tl);
         if (st) {
             engine_job_fail(j, "partition %u on %s: %s", r->part, d->name, err);
-            /* a device error (not a bad witness or a full memory) takes the device out */
-            bool device_error = d->ordinal >= 0 && (hook_failed ? st == CUZK_EIO : st == CUZK_EINTERNAL);
-            if (device_error) out_of_service(e, d, err);
+            /* a device error (not a bad witness or a full memory) takes the device out; a CPU
+             * worker (whose only device error is the test hook's) while another device serves */
+            bool device_error = hook_failed ? st == CUZK_EIO : d->ordinal >= 0 && st == CUZK_EINTERNAL;
+            if (device_error && (d->ordinal >= 0 || other_in_service(e, d))) out_of_service(e, d, err);
         } else {
             j->proofs[r->part] = proof;
             j->done_parts++;

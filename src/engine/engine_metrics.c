@@ -165,42 +165,61 @@ static void loads(cuzk_engine *e, FILE *f)
         }
 }
 
+/* A device's series name and label: its ordinal (-1: the CPU), with "/K" for the K-th extra
+ * context of a GPU or CPU worker (engine.gpu_contexts, engine.cpu_workers). */
+static void device_series(FILE *f, const char *name, const cuzk_engine_device_status *d)
+{
+    if (d->context) fprintf(f, "%s{device=\"%d/%u\"} ", name, d->ordinal, d->context);
+    else fprintf(f, "%s{device=\"%d\"} ", name, d->ordinal);
+}
+
 /* Devices and memory, from the status snapshot. */
 static void gauges(const cuzk_engine_status *s, FILE *f)
 {
     family(f, "cuzk_device_busy_seconds_total", "counter", "Time a device spent proving (ordinal -1: the CPU).");
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_busy_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal, s->devices[i].busy_s);
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        device_series(f, "cuzk_device_busy_seconds_total", &s->devices[i]);
+        fprintf(f, "%.6f\n", s->devices[i].busy_s);
+    }
     family(f, "cuzk_device_idle_seconds_total", "counter", "Time a device did not prove since the engine started.");
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_idle_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal, s->devices[i].idle_s);
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        device_series(f, "cuzk_device_idle_seconds_total", &s->devices[i]);
+        fprintf(f, "%.6f\n", s->devices[i].idle_s);
+    }
     family(f, "cuzk_device_gap_seconds_total", "counter", "Idle time between partitions while work waited.");
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_gap_seconds_total{device=\"%d\"} %.6f\n", s->devices[i].ordinal,
-                s->devices[i].gap_total_s);
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        device_series(f, "cuzk_device_gap_seconds_total", &s->devices[i]);
+        fprintf(f, "%.6f\n", s->devices[i].gap_total_s);
+    }
     family(f, "cuzk_device_partitions_total", "counter", "Partitions proved, by device.");
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_partitions_total{device=\"%d\"} %llu\n", s->devices[i].ordinal,
-                (unsigned long long)s->devices[i].partitions_proved);
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        device_series(f, "cuzk_device_partitions_total", &s->devices[i]);
+        fprintf(f, "%llu\n", (unsigned long long)s->devices[i].partitions_proved);
+    }
     family(f, "cuzk_device_in_service", "gauge", "1 while a device proves, 0 once taken out of service.");
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_in_service{device=\"%d\"} %d\n", s->devices[i].ordinal, s->devices[i].in_service);
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        device_series(f, "cuzk_device_in_service", &s->devices[i]);
+        fprintf(f, "%d\n", s->devices[i].in_service);
+    }
     family(f, "cuzk_device_resident_bytes", "gauge", "Parameters and circuits resident on a device.");
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_resident_bytes{device=\"%d\"} %llu\n", s->devices[i].ordinal,
-                (unsigned long long)s->devices[i].resident_bytes);
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        device_series(f, "cuzk_device_resident_bytes", &s->devices[i]);
+        fprintf(f, "%llu\n", (unsigned long long)s->devices[i].resident_bytes);
+    }
     family(f, "cuzk_device_budget_bytes", "gauge", "What a device may hold resident (engine.device_budget).");
-    for (unsigned i = 0; i < s->ndevices; i++)
-        fprintf(f, "cuzk_device_budget_bytes{device=\"%d\"} %llu\n", s->devices[i].ordinal,
-                (unsigned long long)s->devices[i].budget_bytes);
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        device_series(f, "cuzk_device_budget_bytes", &s->devices[i]);
+        fprintf(f, "%llu\n", (unsigned long long)s->devices[i].budget_bytes);
+    }
+    /* a GPU's own figures: once per GPU, not per context */
     family(f, "cuzk_device_memory_total_bytes", "gauge", "A GPU's memory as the driver reports it.");
     for (unsigned i = 0; i < s->ndevices; i++)
-        if (s->devices[i].ordinal >= 0)
+        if (s->devices[i].ordinal >= 0 && !s->devices[i].context)
             fprintf(f, "cuzk_device_memory_total_bytes{device=\"%d\"} %llu\n", s->devices[i].ordinal,
                     (unsigned long long)s->devices[i].mem_total);
     family(f, "cuzk_device_memory_free_bytes", "gauge", "A GPU's free memory as the driver reports it.");
     for (unsigned i = 0; i < s->ndevices; i++)
-        if (s->devices[i].ordinal >= 0)
+        if (s->devices[i].ordinal >= 0 && !s->devices[i].context)
             fprintf(f, "cuzk_device_memory_free_bytes{device=\"%d\"} %llu\n", s->devices[i].ordinal,
                     (unsigned long long)s->devices[i].mem_free);
     family(f, "cuzk_circuit_resident_bytes", "gauge",

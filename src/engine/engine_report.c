@@ -23,7 +23,8 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     memcpy(out->completed, e->completed, sizeof out->completed);
     memcpy(out->failed, e->failed, sizeof out->failed);
     memcpy(out->cancelled, e->cancelled, sizeof out->cancelled);
-    for (unsigned i = 0; i < e->ndev && out->ndevices < CUZK_ENGINE_MAX_DEVICES; i++) {
+    const unsigned cap = sizeof out->devices / sizeof out->devices[0];
+    for (unsigned i = 0; i < e->ndev && out->ndevices < cap; i++) {
         const engine_device *d = &e->dev[i];
         if (d->ordinal < 0 && e->cpu_fallback) {
             bool gpu = false;
@@ -32,6 +33,7 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
         }
         cuzk_engine_device_status *s = &out->devices[out->ndevices++];
         s->ordinal = d->ordinal;
+        s->context = d->context;
         snprintf(s->name, sizeof s->name, "%s", d->name);
         s->in_service = d->in_service;
         snprintf(s->out_of_service_reason, sizeof s->out_of_service_reason, "%s", d->out_reason);
@@ -113,7 +115,7 @@ static void status_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
     fputs("},\"devices\":[", f);
     for (unsigned i = 0; i < s->ndevices; i++) {
         const cuzk_engine_device_status *d = &s->devices[i];
-        fprintf(f, "%s{\"ordinal\":%d,\"name\":", i ? "," : "", d->ordinal);
+        fprintf(f, "%s{\"ordinal\":%d,\"context\":%u,\"name\":", i ? "," : "", d->ordinal, d->context);
         cuzk_json_string(f, d->name);
         fprintf(f, ",\"in_service\":%s,\"out_of_service_reason\":", d->in_service ? "true" : "false");
         cuzk_json_string(f, d->out_of_service_reason);

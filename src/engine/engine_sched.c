@@ -15,13 +15,18 @@ static bool before(const cuzk_engine *e, const engine_job *a, const engine_job *
     return ra != rb ? ra > rb : a->seq < b->seq;
 }
 
+/* Whether the CPU workers prove now: one of them is in service, and the GPUs are not or they
+ * are asked to prove beside them. */
 static bool cpu_active(const cuzk_engine *e)
 {
     if (e->cpu_dev < 0) return false;
-    if (!e->cpu_fallback) return true;
-    for (unsigned i = 0; i < e->ndev; i++)
-        if (e->dev[i].ordinal >= 0 && e->dev[i].in_service) return false;
-    return true;
+    bool cpu = false, gpu = false;
+    for (unsigned i = 0; i < e->ndev; i++) {
+        if (!e->dev[i].in_service) continue;
+        if (e->dev[i].ordinal < 0) cpu = true;
+        else gpu = true;
+    }
+    return cpu && (!e->cpu_fallback || !gpu);
 }
 
 static int free_slot(cuzk_engine *e, bool urgent)

@@ -493,7 +493,8 @@ static void do_status(const rpc_call *call, const uint8_t *in, size_t len, rpc_r
     Cuzk__V1__GetStatusResponse a = CUZK__V1__GET_STATUS_RESPONSE__INIT;
     for (unsigned i = 0; i < st->ndevices; i++) {
         const cuzk_engine_device_status *d = &st->devices[i];
-        if (d->ordinal < 0) continue; /* the CPU backend is no GPU */
+        /* the CPU backend is no GPU; a GPU's extra contexts (engine.gpu_contexts) are the same GPU */
+        if (d->ordinal < 0 || d->context) continue;
         Cuzk__V1__GPUStatus *g = &gpu[a.n_gpus];
         *g = (Cuzk__V1__GPUStatus)CUZK__V1__GPUSTATUS__INIT;
         g->ordinal = (uint32_t)d->ordinal;

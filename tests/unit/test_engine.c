@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
 #include "cuzk/testcircuits.h"
 #include "harness.h"
@@ -1403,6 +1404,148 @@ static void test_bad_requests(void)
     cuzk_engine_destroy(e);
 }
 
+/* ---------------------------------------------------------------- 10: N devices */
+/* The multi-device paths with what a machine has: two CPU workers (engine.cpu_workers), and
+ * where a GPU is, two contexts on it (engine.gpu_contexts). Partitions go to whichever device
+ * frees first, so both prove; a device error injected on one of them mid-run takes it out of
+ * service (the job whose partition it was proving fails, as the engine's policy is), its other
+ * work moves to the device left, and no job is lost; the last device is never left without a
+ * backend to prove on. */
+#define NDEV_MAX (CUZK_ENGINE_MAX_DEVICES + CUZK_ENGINE_MAX_CPU_WORKERS)
+typedef struct {
+    atomic_int fail_device;            /* the device to fail at its next partition, -1: none */
+    atomic_ullong failed_job;          /* the job whose partition was failed (0: none yet) */
+    atomic_uint calls[NDEV_MAX];       /* partitions each device began */
+    atomic_uint calls_after[NDEV_MAX]; /* ... after the injected error */
+} devices_ctx;
+
+static cuzk_status devices_hook(void *vctx, uint64_t job, unsigned partition, int device)
+{
+    (void)partition;
+    devices_ctx *h = vctx;
+    if (device < 0 || device >= NDEV_MAX) return cuzk_fail(CUZK_EINVAL, "device %d out of range", device);
+    atomic_fetch_add(&h->calls[device], 1);
+    if (atomic_load(&h->failed_job)) atomic_fetch_add(&h->calls_after[device], 1);
+    int want = device;
+    if (atomic_compare_exchange_strong(&h->fail_device, &want, -1)) {
+        atomic_store(&h->failed_job, job);
+        return cuzk_fail(CUZK_EIO, "injected device error on device %d", device);
+    }
+    usleep(20000); /* proving slower than the witness, so that every device has work waiting */
+    return CUZK_OK;
+}
+
+/* Submits n jobs of 3 partitions; returns how many completed with proofs that verify and
+ * counts the failed ones, each of which must be the injected job. */
+static unsigned run_devices_jobs(cuzk_engine *e, devices_ctx *h, unsigned n, uint64_t seed0, unsigned *failed)
+{
+    uint64_t ids[16];
+    unsigned ok = 0;
+    *failed = 0;
+    for (unsigned i = 0; i < n && i < 16; i++) ids[i] = submit_circuit(e, "small", 3, seed0 + i, CUZK_PRIORITY_NORMAL);
+    for (unsigned i = 0; i < n && i < 16; i++) {
+        cuzk_job_result r;
+        cuzk_job_state st = await_job(e, ids[i], &r);
+        if (st == CUZK_JOB_COMPLETED && result_verifies(&r, &small, 3, seed0 + i)) ok++;
+        else if (st == CUZK_JOB_FAILED && ids[i] == atomic_load(&h->failed_job) &&
+                 strstr(r.error, "injected device error"))
+            (*failed)++;
+        else fprintf(stderr, "    job %llu: state %d: %s\n", (unsigned long long)ids[i], (int)st, r.error);
+        cuzk_job_result_free(&r);
+    }
+    return ok;
+}
+
+static void devices_case(const char *label, cuzk_engine_config *cfg, unsigned ndev)
+{
+    static devices_ctx h;
+    atomic_store(&h.fail_device, -1);
+    atomic_store(&h.failed_job, 0);
+    for (unsigned i = 0; i < NDEV_MAX; i++) atomic_store(&h.calls[i], 0), atomic_store(&h.calls_after[i], 0);
+    cfg->test_hook = devices_hook;
+    cfg->test_hook_ctx = &h;
+    cuzk_engine *e = engine_start(cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+
+    /* every device proves, and shows in status and metrics under a name and label of its own */
+    unsigned failed = 0, ok = run_devices_jobs(e, &h, 6, 900, &failed);
+    CHECK(ok == 6 && failed == 0);
+    cuzk_engine_status *st = status_of(e);
+    CHECK(st->ndevices == ndev);
+    uint64_t proved = 0;
+    for (unsigned d = 0; d < st->ndevices && d < ndev; d++) {
+        CHECK(st->devices[d].in_service && st->devices[d].context == d);
+        CHECK(st->devices[d].partitions_proved > 0);
+        proved += st->devices[d].partitions_proved;
+        if (d) CHECK(strcmp(st->devices[d].name, st->devices[0].name) != 0);
+    }
+    CHECK(proved == 18);
+    printf("  %s: 18 partitions over %u devices:", label, st->ndevices);
+    for (unsigned d = 0; d < st->ndevices; d++) printf(" %llu", (unsigned long long)st->devices[d].partitions_proved);
+    printf("\n");
+    char *metrics = cuzk_engine_metrics(e), series[96];
+    snprintf(series, sizeof series, "cuzk_device_partitions_total{device=\"%d/1\"}", st->devices[1].ordinal);
+    CHECK(metrics && metric_value(metrics, series) == (double)st->devices[1].partitions_proved);
+    free(metrics);
+    uint64_t proved0 = st->devices[0].partitions_proved, proved1 = st->devices[1].partitions_proved;
+    free(st);
+
+    /* device 1 fails mid-run: out of service with the reason, its job failed, the rest proved
+     * on device 0 */
+    atomic_store(&h.fail_device, 1);
+    ok = run_devices_jobs(e, &h, 8, 950, &failed);
+    CHECK(atomic_load(&h.failed_job) != 0);
+    CHECK(ok == 7 && failed == 1);
+    st = status_of(e);
+    CHECK(!st->devices[1].in_service && strstr(st->devices[1].out_of_service_reason, "injected device error"));
+    CHECK(st->devices[0].in_service);
+    CHECK(st->devices[1].partitions_proved == proved1 + atomic_load(&h.calls_after[1]));
+    CHECK(atomic_load(&h.calls_after[1]) == 0); /* nothing began there after the error */
+    CHECK(st->devices[0].partitions_proved > proved0);
+    int ci = cuzk_kind_index(CUZK_KIND_CIRCUIT);
+    CHECK(st->completed[ci] == 6 + 7 && st->failed[ci] == 1); /* no job lost */
+    printf("  %s: device 1 out of service (%s); 7 jobs completed on device 0, 1 failed\n", label,
+           st->devices[1].out_of_service_reason);
+    free(st);
+
+    /* the device left fails too: a GPU context goes out and the CPU backend takes over; the last
+     * CPU worker stays in service. Either way later work completes. */
+    atomic_store(&h.failed_job, 0);
+    atomic_store(&h.fail_device, 0);
+    ok = run_devices_jobs(e, &h, 3, 990, &failed);
+    CHECK(ok == 2 && failed == 1);
+    ok = run_devices_jobs(e, &h, 2, 995, &failed);
+    CHECK(ok == 2 && failed == 0);
+    st = status_of(e);
+    bool gpu = st->devices[0].ordinal >= 0;
+    unsigned serving = 0;
+    for (unsigned d = 0; d < st->ndevices; d++) serving += st->devices[d].in_service;
+    CHECK(serving == 1);
+    if (gpu) CHECK(st->ndevices == ndev + 1 && st->devices[ndev].ordinal == -1 && st->devices[ndev].in_service);
+    else CHECK(st->devices[0].in_service);
+    CHECK(st->completed[ci] == 6 + 7 + 2 + 2 && st->failed[ci] == 2);
+    free(st);
+    cuzk_engine_destroy(e);
+}
+
+static void test_devices(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.cpu_worker = false;
+    cfg.cpu_workers = 2;
+    devices_case("two CPU workers", &cfg, 2);
+    if (cuzk_gpu_device_count() <= 0) {
+        printf("  two contexts on one GPU: not run (no GPU here)\n");
+        return;
+    }
+    config_base(&cfg);
+    cfg.cpu_worker = false; /* the CPU backend proves only once no GPU context serves */
+    cfg.gpus = 1;
+    cfg.gpu_contexts = 2;
+    devices_case("two contexts on GPU 0", &cfg, 2);
+}
+
 static const struct {
     const char *name;
     void (*fn)(void);
@@ -1418,6 +1561,7 @@ static const struct {
     {"destroy", test_destroy_in_flight},
     {"results", test_results_store},
     {"bad-requests", test_bad_requests},
+    {"devices", test_devices},
 };
 #define NTESTS (sizeof tests / sizeof tests[0])
 

@@ -59,6 +59,8 @@ cuzk_status cuzk_priority_parse(cuzk_priority *out, const char *name) CUZK_WARN_
 typedef struct {
     unsigned gpus;                 /* GPUs to use, from ordinal 0 (default: all found; 0: none) */
     bool cpu_worker;               /* prove on the CPU backend beside the GPUs too (always when no GPU) */
+    unsigned gpu_contexts;         /* device contexts (workers) per GPU (0 or 1: one; more: testing) */
+    unsigned cpu_workers;          /* CPU backend workers, each a device (0 or 1: one; more: testing) */
     bool keep_host_params;         /* keep a host copy of parameters that are on a GPU (see the table) */
     unsigned threads;              /* threads of the bulk pool: witnesses and CPU proving (0: all CPUs) */
     unsigned urgent_threads;       /* threads of the urgent lane's pool (0: a quarter of the CPUs, >= 1) */
@@ -79,7 +81,10 @@ typedef struct {
     FILE *job_log;         /* one JSON line per ended job (id, kind, state, times, error, timeline), or NULL */
     /* Test hook: called before each partition is proved; a nonzero status fails the partition
      * with the hook's message (CUZK_EIO from the hook means a device error: the device is taken
-     * out of service too). NULL in production. */
+     * out of service too, a CPU worker only while another device stays in service). device: the
+     * device's place in the engine's list (the GPUs by ordinal, each GPU's contexts in order,
+     * then the CPU workers), which is cuzk_engine_status's order when it shows every device.
+     * NULL in production. */
     cuzk_status (*test_hook)(void *ctx, uint64_t job, unsigned partition, int device);
     void *test_hook_ctx;
     /* Progress of long work (NULL: none, the default): the partitions proved of each job of
@@ -207,10 +212,13 @@ cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *j
 unsigned cuzk_engine_cancel_all(cuzk_engine *e, const char *why);
 
 /* ---------------------------------------------------------------- status and metrics */
-#define CUZK_ENGINE_MAX_DEVICES 16
+#define CUZK_ENGINE_MAX_DEVICES 16    /* GPU device contexts, all GPUs together */
+#define CUZK_ENGINE_MAX_CONTEXTS 4    /* engine.gpu_contexts */
+#define CUZK_ENGINE_MAX_CPU_WORKERS 8 /* engine.cpu_workers */
 #define CUZK_ENGINE_MAX_CIRCUITS 64
 typedef struct {
-    int ordinal; /* CUDA ordinal, -1 for the CPU backend */
+    int ordinal;      /* CUDA ordinal, -1 for the CPU backend */
+    unsigned context; /* which of its GPU's contexts, or which CPU worker (0 unless more were asked for) */
     char name[160];
     bool in_service;
     char out_of_service_reason[256];
@@ -238,7 +246,7 @@ typedef struct {
     unsigned queued[CUZK_KINDS], running[CUZK_KINDS]; /* by cuzk_kind_index */
     uint64_t completed[CUZK_KINDS], failed[CUZK_KINDS], cancelled[CUZK_KINDS];
     unsigned ndevices;
-    cuzk_engine_device_status devices[CUZK_ENGINE_MAX_DEVICES];
+    cuzk_engine_device_status devices[CUZK_ENGINE_MAX_DEVICES + CUZK_ENGINE_MAX_CPU_WORKERS];
     unsigned ncircuits;
     cuzk_engine_circuit_status circuits[CUZK_ENGINE_MAX_CIRCUITS];
     uint64_t host_bytes, host_budget, pinned_bytes;
