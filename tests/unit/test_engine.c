@@ -5,7 +5,9 @@
  * failures injected by the test hook or by a circuit fail only their job; destroy with jobs in
  * flight wakes a waiter; the results store keeps result_max results; status, per-job stage
  * times, metrics (their histograms, and the text format checked line by line), preload and
- * evict; bad requests are refused. `test_engine NAME...` runs only the named parts. */
+ * evict; bad requests are refused; two devices (CPU workers, or two contexts on a GPU where one
+ * is) share the work and one taken out of service mid-run loses no job. `test_engine NAME...`
+ * runs only the named parts. */
 #define _GNU_SOURCE /* strcasestr, pthread_timedjoin_np */
 #include <jansson.h>
 #include <pthread.h>
@@ -1404,7 +1406,7 @@ static void test_bad_requests(void)
     cuzk_engine_destroy(e);
 }
 
-/* ---------------------------------------------------------------- 10: N devices */
+/* ---------------------------------------------------------------- 11: N devices */
 /* The multi-device paths with what a machine has: two CPU workers (engine.cpu_workers), and
  * where a GPU is, two contexts on it (engine.gpu_contexts). Partitions go to whichever device
  * frees first, so both prove; a device error injected on one of them mid-run takes it out of
