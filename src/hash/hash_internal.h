@@ -30,8 +30,8 @@ void cuzk_poseidon_round_numbers(unsigned t, bool security_margin, unsigned *r_f
 void cuzk_poseidon_grain_constants(cuzk_fr *out, size_t n, unsigned t, unsigned r_f, unsigned r_p);
 
 /* Square t x t matrices of Fr, row-major m[i * t + j]; t <= CUZK_POSEIDON_MAX_WIDTH.
- * Outputs may not alias inputs. */
-/* out = v * m, v a row vector (neptune's apply_matrix): cuzk_fr_row_times_matrix (ff.h). */
+ * Outputs may not alias inputs. (v * m for a row vector v, neptune's apply_matrix, is
+ * cuzk_fr_row_times_matrix in ff.h.) */
 /* out = a * b. */
 void cuzk_mat_mul(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b, unsigned t);
 /* out = m^-1; false (out unspecified) when m is singular. */

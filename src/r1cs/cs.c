@@ -339,7 +339,7 @@ static int grow_rows(cuzk_cs *cs, size_t rows)
 {
     cuzk_cs_backend *be = cs->be;
     if (rows + 1 < be->rows_cap) return 0;
-    size_t cap = be->rows_cap + 1;
+    size_t cap = 0;
     for (int k = 0; k < 3; k++) {
         cap = be->rows_cap + 1;
         if (grow(cs, (void **)&be->row_ptr[k], &cap, rows + 2, sizeof(uint32_t))) return -1;

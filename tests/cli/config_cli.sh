@@ -31,6 +31,10 @@ printf '[gpu]\nntt_tile_bits = 10\nnot_a_key = 1\n' > bad1.ini
 expect_fail "unknown key" 2 "bad1.ini:3: unknown key 'not_a_key' in section \[gpu\]" "$CUZK" --config bad1.ini config --print
 printf '[gpu]\nntt_threads = 5000\n' > bad2.ini
 expect_fail "out of range" 2 "bad2.ini:2: gpu.ntt_threads: 5000 is outside 32..1024" "$CUZK" --config bad2.ini config --print
+printf '[engine]\ncpu_workers = 0\n' > bad2b.ini
+expect_fail "no CPU worker" 2 "bad2b.ini:2: engine.cpu_workers: 0 is outside 1..8" "$CUZK" --config bad2b.ini config --print
+CUZK_ENGINE_GPU_CONTEXTS=5 expect_fail "too many contexts per GPU" 2 \
+  "environment CUZK_ENGINE_GPU_CONTEXTS: engine.gpu_contexts: 5 is outside 1..4" "$CUZK" config --print
 printf '[gpu]\nmsm_chunk = 99999999999999999999999\n' > bad3.ini
 expect_fail "integer overflow" 2 "bad3.ini:2: gpu.msm_chunk: .* is too large" "$CUZK" --config bad3.ini config --print
 printf '[gpu]\nntt_threads = -4\n' > bad4.ini
