@@ -71,6 +71,10 @@ static void log_job(FILE *f, const engine_job *j)
     fprintf(f, ",\"partitions\":%u,\"queue_s\":%.6f,\"total_s\":%.6f,\"error\":", j->circ ? j->plan.nparts : 0,
             (j->started ? j->start_t : j->end_t) - j->submit_t, j->end_t - j->submit_t);
     cuzk_json_string(f, j->error);
+    if (j->note[0]) {
+        fputs(",\"note\":", f);
+        cuzk_json_string(f, j->note);
+    }
     fprintf(f, ",\"timeline\":%s}\n", j->timeline_json ? j->timeline_json : "[]");
     fflush(f);
     funlockfile(f);
@@ -404,29 +408,6 @@ void engine_leave(cuzk_engine *e)
     pthread_mutex_unlock(&e->mu);
 }
 
-static cuzk_status check_request(const cuzk_engine *e, const cuzk_job_request *req)
-{
-    if (cuzk_kind_index(req->kind) < 0)
-        return cuzk_fail(CUZK_EINVAL, "proof_kind: unknown kind %d (1 PoRep, 2 SnapDeals, 3 WindowPoSt, 4 WinningPoSt)",
-                         (int)req->kind);
-    if ((unsigned)req->priority > CUZK_PRIORITY_CRITICAL)
-        return cuzk_fail(CUZK_EINVAL, "priority: unknown value %d (0..4)", (int)req->priority);
-    if (req->input_len > e->cfg.max_input_bytes)
-        return cuzk_fail(CUZK_EINVAL,
-                         "input: %zu bytes, more than the %llu the engine accepts (engine.max_input_bytes)",
-                         req->input_len, (unsigned long long)e->cfg.max_input_bytes);
-    if (req->input_len && !req->input) return cuzk_fail(CUZK_EINVAL, "input: NULL with a length");
-    if (req->kind != CUZK_KIND_CIRCUIT && !req->input_len)
-        return cuzk_fail(CUZK_EINVAL, "input: empty (a %s job needs its vanilla proof)", cuzk_kind_name(req->kind));
-    if (req->kind == CUZK_KIND_CIRCUIT && (!req->circuit || !req->circuit[0]))
-        return cuzk_fail(CUZK_EINVAL, "circuit: a circuit job names a registered circuit");
-    if (req->kind == CUZK_KIND_CIRCUIT && req->partitions > 100000)
-        return cuzk_fail(CUZK_EINVAL, "partitions: %u, at most 100000", req->partitions);
-    if (req->request_id && strlen(req->request_id) >= sizeof(((engine_job *)0)->request_id))
-        return cuzk_fail(CUZK_EINVAL, "request_id: longer than %zu bytes", sizeof(((engine_job *)0)->request_id) - 1);
-    return CUZK_OK;
-}
-
 /* Makes the job's plan: parses and checks the input (on the caller's thread, unlocked). A
  * failure here is the job's (FAILED with the reason), not the call's. */
 static void make_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id)
@@ -454,22 +435,36 @@ static void make_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req
     }
 }
 
+/* The job a request joins (locked): the one with its id and digest that is queued, running or
+ * COMPLETED and not being cancelled; NULL when none (a new job is made). */
+static engine_job *joinable_job(cuzk_engine *e, const char *request_id, const uint8_t digest[32])
+{
+    for (engine_job *j = e->jobs; j; j = j->next) {
+        if (strcmp(j->request_id, request_id) || memcmp(j->digest, digest, sizeof j->digest)) continue;
+        bool ok = engine_job_live(j) ? !j->cancel_req && !j->failing : j->state == CUZK_JOB_COMPLETED;
+        if (ok) return j;
+    }
+    return NULL;
+}
+
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, bool *joined)
 {
     *job_id = 0;
     if (joined) *joined = false;
-    cuzk_status st = check_request(e, req);
+    cuzk_status st = engine_check_request(e, req);
     if (st) return st;
+    bool named = req->request_id && req->request_id[0];
+    uint8_t digest[32] = {0};
+    if (named) engine_request_digest(req, digest); /* unlocked: a 50 MB C1 takes tens of ms */
     if ((st = engine_enter(e))) return st;
-    /* a request id seen before joins its job */
-    if (req->request_id && req->request_id[0])
-        for (engine_job *j = e->jobs; j; j = j->next)
-            if (!strcmp(j->request_id, req->request_id)) {
-                *job_id = j->id;
-                if (joined) *joined = true;
-                engine_leave(e);
-                return CUZK_OK;
-            }
+    engine_job *same = named ? joinable_job(e, req->request_id, digest) : NULL;
+    if (same) {
+        same->named = ++e->next_name;
+        *job_id = same->id;
+        if (joined) *joined = true;
+        engine_leave(e);
+        return CUZK_OK;
+    }
     if (e->queued_or_running >= e->cfg.max_queued) {
         engine_leave(e);
         return cuzk_fail(CUZK_EINVAL, "too many jobs: %u queued or running (engine.max_queued)", e->queued_or_running);
@@ -496,7 +491,11 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     j->seed = req->seed;
     j->submit_t = cuzk_now();
     j->state = CUZK_JOB_QUEUED;
-    if (req->request_id) snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
+    if (named) {
+        snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
+        memcpy(j->digest, digest, sizeof digest);
+        j->named = ++e->next_name;
+    }
     char name[96];
     snprintf(name, sizeof name, "job %llu (%s)", (unsigned long long)j->id, cuzk_kind_name(req->kind));
     j->tl = cuzk_timeline_create(name);
@@ -563,6 +562,8 @@ static cuzk_status fill_result(const engine_job *j, cuzk_job_result *r)
     r->queue_s = j->started ? j->start_t - j->submit_t : (engine_job_live(j) ? cuzk_now() : j->end_t) - j->submit_t;
     r->run_s = j->started ? (engine_job_live(j) ? cuzk_now() : j->end_t) - j->start_t : 0;
     if (!engine_job_live(j)) {
+        /* the note is written while the input is checked, unlocked: read once the job ended */
+        snprintf(r->note, sizeof r->note, "%s", j->note);
         r->load_s = j->stages.seconds[STAGE_LOAD];
         r->witness_s = j->stages.seconds[STAGE_WITNESS];
         r->prove_s = j->stages.seconds[STAGE_PROVE];
@@ -659,10 +660,12 @@ cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *j
     cuzk_status st = engine_enter(e);
     if (st) return st;
     engine_prune_results(e);
+    /* the id names the job most recently submitted or joined under it */
+    uint64_t newest = 0;
     for (engine_job *j = e->jobs; j; j = j->next)
-        if (!strcmp(j->request_id, request_id)) {
+        if (j->named > newest && !strcmp(j->request_id, request_id)) {
+            newest = j->named;
             *job_id = j->id;
-            break;
         }
     if (!*job_id) st = cuzk_fail(CUZK_EINVAL, "no job '%s' (never submitted, or its result was dropped)", request_id);
     engine_leave(e);

@@ -1,5 +1,6 @@
 /* The engine's state (include/cuzk/engine.h), shared by its files:
  *   engine.c          create / destroy, submit, await, cancel, the result store
+ *   engine_request.c  a request's checks and its digest (the job's identity with its id)
  *   engine_sched.c    the scheduler: which partition a witness lane or a device takes next
  *   engine_lanes.c    the witness lanes, the device workers and the finisher (verification)
  *   engine_residency.c circuits, their tiers (host, device) under the budgets, the loaders
@@ -149,7 +150,9 @@ typedef struct {
 
 struct engine_job {
     uint64_t id, seq;
-    char request_id[160];
+    char request_id[CUZK_REQUEST_ID_MAX + 1];
+    uint8_t digest[32]; /* of the request (engine_request.c): with request_id, the job's identity */
+    uint64_t named;     /* when request_id last named this job (submitted or joined): the newest wins */
     cuzk_job_kind kind;
     cuzk_priority prio;
     cuzk_job_state state;
@@ -169,6 +172,7 @@ struct engine_job {
     cuzk_groth16_proof *proofs;
     cuzk_fr *inputs; /* nparts x ninputs from the witnesses */
     char error[1024];
+    char note[256]; /* cuzk_job_result.note */
 
     double submit_t, start_t, end_t;
     cuzk_timeline *tl;
@@ -262,6 +266,7 @@ struct cuzk_engine {
 
     engine_job *jobs; /* every job, newest first, ended ones until dropped */
     uint64_t next_id, next_seq;
+    uint64_t next_name; /* engine_job.named */
     unsigned queued_or_running;
 
     engine_circuit *circuits;
@@ -303,6 +308,12 @@ struct cuzk_engine {
      * got there), and each stage the job's timeline has */
     engine_hist job_hist[CUZK_KINDS], queue_hist[CUZK_KINDS], stage_hist[JOB_STAGES][CUZK_KINDS];
 };
+
+/* engine_request.c */
+/* Checks a request's fields (CUZK_EINVAL naming the field); nothing is queued when it fails. */
+cuzk_status engine_check_request(const cuzk_engine *e, const cuzk_job_request *req);
+/* The digest of what a request proves (every field but the priority). */
+void engine_request_digest(const cuzk_job_request *req, uint8_t out[32]);
 
 /* engine.c */
 cuzk_status engine_enter(cuzk_engine *e); /* an API call begins: locks (fails while stopping) */

@@ -16,6 +16,33 @@ static cuzk_status open_partition(engine_job *j, unsigned k, cuzk_circuit **out)
 
 static void free_c1(void *state) { cuzk_c1_free(state); }
 
+/* What the request says against the C1 (upstream's commit phase 2 takes the proof type from
+ * the C1 and ignores the caller's: Curio's supraseal path rewrites it, so a different value is
+ * a note, not a failure; the sizes and sector must agree). */
+static cuzk_status check_request_against_c1(engine_job *j, const cuzk_job_request *req, const cuzk_c1 *c1,
+                                            int64_t sector_num)
+{
+    if (req->sector_size && req->sector_size != c1->info->sector_size)
+        return cuzk_fail(CUZK_EINVAL, "sector_size: %llu, but the C1 output is a %s proof of %llu-byte sectors",
+                         (unsigned long long)req->sector_size, c1->info->name,
+                         (unsigned long long)c1->info->sector_size);
+    if (req->sector_number && sector_num >= 0 && (uint64_t)sector_num != req->sector_number)
+        return cuzk_fail(CUZK_EINVAL, "sector_number: %llu, but the C1 wrapper names sector %lld",
+                         (unsigned long long)req->sector_number, (long long)sector_num);
+    if (c1->partitions != c1->info->partitions)
+        return cuzk_fail(CUZK_EINVAL, "the C1 output has %u partitions, a %s proof has %u", c1->partitions,
+                         c1->info->name, c1->info->partitions);
+    if (req->has_registered_proof && req->registered_proof != (uint64_t)c1->proof) {
+        const cuzk_seal_proof_info *asked = cuzk_seal_proof_info_get((cuzk_seal_proof)req->registered_proof);
+        cuzk_clear_error();
+        snprintf(j->note, sizeof j->note,
+                 "registered_proof: the request named %llu (%s), the C1 output is a %s (%d) proof; proved as the C1's",
+                 (unsigned long long)req->registered_proof, asked ? asked->name : "unknown", c1->info->name,
+                 (int)c1->proof);
+    }
+    return CUZK_OK;
+}
+
 cuzk_status porep_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id)
 {
     (void)e;
@@ -23,16 +50,19 @@ cuzk_status porep_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *re
     int64_t sector_num = -1;
     cuzk_status st = cuzk_c1_parse_any(&c1, j->input, j->input_len, &sector_num, NULL);
     if (st) return cuzk_fail_context(st, "the C1 output");
-    if (req->has_registered_proof && req->registered_proof != (uint64_t)c1->proof)
-        st = cuzk_fail(CUZK_EINVAL, "registered_proof: %llu, but the C1 output is a %s (%d) proof",
-                       (unsigned long long)req->registered_proof, c1->info->name, (int)c1->proof);
-    if (!st && req->sector_number && sector_num >= 0 && (uint64_t)sector_num != req->sector_number)
-        st = cuzk_fail(CUZK_EINVAL, "sector_number: %llu, but the C1 wrapper names sector %lld",
-                       (unsigned long long)req->sector_number, (long long)sector_num);
-    if (!st && c1->partitions != c1->info->partitions)
-        st = cuzk_fail(CUZK_EINVAL, "the C1 output has %u partitions, a %s proof has %u", c1->partitions,
-                       c1->info->name, c1->info->partitions);
-    if (!st && (st = cuzk_c1_verify(c1, NULL, 0))) cuzk_fail_context(st, "the C1's vanilla proofs");
+    st = check_request_against_c1(j, req, c1, sector_num);
+    const uint8_t *prover = NULL;
+    uint8_t prover_id[32];
+    uint64_t sector = req->sector_number ? req->sector_number : (uint64_t)sector_num;
+    /* the replica id is checked where the request says whose sector it is (proto3 cannot tell a
+     * missing sector number from sector 0, so a raw C1 needs the request's nonzero one) */
+    if (req->miner_id && (req->sector_number || sector_num >= 0)) {
+        cuzk_prover_id_from_actor(prover_id, req->miner_id);
+        prover = prover_id;
+    }
+    if (!st && (st = cuzk_c1_verify(c1, prover, sector)))
+        cuzk_fail_context(st, prover ? "the C1's vanilla proofs (miner %llu, sector %llu)" : "the C1's vanilla proofs",
+                          (unsigned long long)req->miner_id, (unsigned long long)sector);
     size_t ni = cuzk_seal_proof_num_inputs(c1->proof);
     cuzk_fr *expect = st ? NULL : calloc((size_t)c1->partitions * ni, sizeof *expect);
     if (!st && !expect) st = cuzk_fail(CUZK_ENOMEM, "out of memory");

@@ -149,9 +149,15 @@ cuzk_status cuzk_c1_verify(const cuzk_c1 *c1, const uint8_t prover_id[32], uint6
     if (prover_id) {
         uint8_t rid[32];
         cuzk_porep_replica_id(rid, prover_id, sector_id, c1->ticket, c1->comm_d, porep_id);
-        if (memcmp(rid, c1->replica_id, 32) != 0)
-            return cuzk_fail(CUZK_EVERIFY, "replica_id does not match the prover id, sector %llu, ticket and comm_d",
-                             (unsigned long long)sector_id);
+        if (memcmp(rid, c1->replica_id, 32) != 0) {
+            char have[65], want[65];
+            cuzk_hex_encode(have, c1->replica_id, 32);
+            cuzk_hex_encode(want, rid, 32);
+            return cuzk_fail(CUZK_EVERIFY,
+                             "replica_id: the C1's is %s, but the prover id, sector %llu, the C1's ticket, comm_d and "
+                             "porep id give %s (the C1 was made for another sector or prover)",
+                             have, (unsigned long long)sector_id, want);
+        }
     }
     /* comm_r = Poseidon2(comm_c, comm_r_last), roots taken from the first challenge (the
      * parser checked that all challenges agree) */

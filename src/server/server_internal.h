@@ -77,10 +77,17 @@ typedef struct {
     char circuit[128]; /* the test kind's circuit name (registering it is the caller's) */
     uint8_t *packed;
 } rpc_submit;
+/* A field's bytes as they came on the wire (wire_field.h). */
+typedef struct {
+    const uint8_t *bytes;
+    size_t len;
+} rpc_wire_bytes;
 /* Checks every field of q (a refusal: false, r INVALID_ARGUMENT naming the field, or
- * RESOURCE_EXHAUSTED / INTERNAL) and fills *out; the engine is not involved. test_kinds: proof
- * kind 100 is accepted. Free *out with rpc_submit_free either way. */
-bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, bool test_kinds, rpc_submit *out, rpc_reply *r);
+ * RESOURCE_EXHAUSTED / INTERNAL) and fills *out; the engine is not involved. raw_id: the
+ * request id's wire bytes (NULL: q's string, where a NUL inside cannot be seen). test_kinds:
+ * proof kind 100 is accepted. Free *out with rpc_submit_free either way. */
+bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, const rpc_wire_bytes *raw_id, bool test_kinds,
+                       rpc_submit *out, rpc_reply *r);
 void rpc_submit_free(rpc_submit *out);
 /* Sets r to a non-OK status with a printf message. */
 void rpc_fail(rpc_reply *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

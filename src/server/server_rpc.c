@@ -12,6 +12,7 @@
 #include "cuzk/filecoin_snap.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "server_internal.h"
+#include "wire_field.h"
 
 static const char *const method_names[] = {"SubmitProof", "AwaitProof", "Prove",      "CancelProof",
                                            "GetStatus",   "GetMetrics", "PreloadSRS", "EvictSRS"};
@@ -135,7 +136,8 @@ void rpc_submit_free(rpc_submit *sub)
     memset(sub, 0, sizeof *sub);
 }
 
-bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, bool test_kinds, rpc_submit *sub, rpc_reply *r)
+bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, const rpc_wire_bytes *raw_id, bool test_kinds,
+                       rpc_submit *sub, rpc_reply *r)
 {
     memset(sub, 0, sizeof *sub);
     char *job_id = sub->job_id, *circuit = sub->circuit;
@@ -158,18 +160,14 @@ bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, bool test_kinds, r
                  (unsigned)q->priority);
         return false;
     }
-    const char *rid = q->request_id ? q->request_id : "";
-    size_t rl = strlen(rid);
-    if (rl > 159) {
-        rpc_fail(r, RPC_INVALID_ARGUMENT, "request_id: %zu bytes, at most 159", rl);
+    /* the id as it came on the wire when known (a NUL inside shows there only) */
+    const char *rid = raw_id ? (const char *)raw_id->bytes : q->request_id ? q->request_id : "";
+    size_t rl = raw_id ? raw_id->len : strlen(rid);
+    if (cuzk_check_client_id("request_id", rid, rl, CUZK_REQUEST_ID_MAX)) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT, "%s", cuzk_last_error());
         return false;
     }
-    for (size_t i = 0; i < rl; i++)
-        if ((unsigned char)rid[i] < 0x20 || rid[i] == 0x7f) {
-            rpc_fail(r, RPC_INVALID_ARGUMENT, "request_id: a control character at byte %zu", i);
-            return false;
-        }
-    if (rl) snprintf(job_id, 256, "%s", rid);
+    if (rl) snprintf(job_id, 256, "%.*s", (int)rl, rid);
     else {
         uint8_t rnd[16];
         if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
@@ -190,30 +188,17 @@ bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, bool test_kinds, r
             rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proofs: PoRep takes its C1 output in vanilla_proof, not here");
             return false;
         }
-        /* registered_proof 0 (StackedDrg2KiBV1, retired) reads as not given: proto3 cannot tell them apart */
-        if (q->registered_proof) {
-            const cuzk_seal_proof_info *info = q->registered_proof < CUZK_SEAL_PROOF_COUNT
-                ? cuzk_seal_proof_info_get((cuzk_seal_proof)q->registered_proof)
-                : NULL;
-            if (!info) {
-                cuzk_clear_error();
-                rpc_fail(r, RPC_INVALID_ARGUMENT, "registered_proof: %llu is not a RegisteredSealProof (0..%d)",
-                         (unsigned long long)q->registered_proof, CUZK_SEAL_PROOF_COUNT - 1);
-                return false;
-            }
-            if (q->sector_size && q->sector_size != info->sector_size) {
-                rpc_fail(r, RPC_INVALID_ARGUMENT,
-                         "sector_size: %llu, but registered_proof %llu (%s) seals %llu-byte sectors",
-                         (unsigned long long)q->sector_size, (unsigned long long)q->registered_proof, info->name,
-                         (unsigned long long)info->sector_size);
-                return false;
-            }
-            req.has_registered_proof = true;
-            req.registered_proof = q->registered_proof;
-        }
+        /* The C1's registered proof governs, as in upstream's commit phase 2 (Curio's supraseal
+         * path rewrites it): the engine notes a different one, and checks sector_size against
+         * the C1's. 0 (StackedDrg2KiBV1, retired) reads as not given: proto3 cannot tell them
+         * apart. */
+        req.has_registered_proof = q->registered_proof != 0;
+        req.registered_proof = q->registered_proof;
+        req.sector_size = q->sector_size;
         req.input = q->vanilla_proof.data;
         req.input_len = q->vanilla_proof.len;
         req.sector_number = q->sector_number;
+        req.miner_id = q->miner_id;
     } else if (kind == CUZK_SERVER_TEST_KIND) {
         if (!q->vanilla_proof.len || q->vanilla_proof.len >= sizeof sub->circuit) {
             rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proof: the test kind names a built-in circuit (1 to %zu bytes)",
@@ -272,8 +257,8 @@ bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, bool test_kinds, r
 }
 
 /* Checks the request and submits it; job_id gets the request id (made when empty). */
-static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, rpc_reply *r, char job_id[256],
-                   uint64_t *eid)
+static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, const rpc_wire_bytes *raw_id,
+                   rpc_reply *r, char job_id[256], uint64_t *eid)
 {
     cuzk_server *s = call->s;
     if (atomic_load(&s->stopping)) {
@@ -281,7 +266,7 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
         return false;
     }
     rpc_submit sub;
-    if (!rpc_decode_submit(q, s->cfg.test_kinds, &sub, r)) {
+    if (!rpc_decode_submit(q, raw_id, s->cfg.test_kinds, &sub, r)) {
         rpc_submit_free(&sub);
         return false;
     }
@@ -363,7 +348,9 @@ static void fill_await(Cuzk__V1__AwaitProofResponse *a, const char *job_id, cons
         a->proof.data = res->proof;
         a->proof.len = res->proof_len;
     }
-    a->error_message = (char *)(res->state == CUZK_JOB_COMPLETED     ? ""
+    /* a COMPLETED job's note: where the request differed from what was proved (Curio reads
+     * error_message only when the status is not COMPLETED) */
+    a->error_message = (char *)(res->state == CUZK_JOB_COMPLETED     ? res->note
                                     : res->state == CUZK_JOB_TIMEOUT ? "the wait ended before the job (it goes on)"
                                                                      : res->error);
     a->queue_wait_ms = ms(res->queue_s);
@@ -398,10 +385,28 @@ static void await_reply(const rpc_call *call, const char *job_id, uint64_t eid, 
     cuzk_job_result_free(&res);
 }
 
-static bool find_job(const rpc_call *call, const char *job_id, uint64_t *eid, rpc_reply *r)
+/* A request's id as its wire bytes: the field at path (field numbers from the top) of the
+ * message in[0 .. len), or the empty id when the field is absent. */
+static rpc_wire_bytes wire_id(const uint8_t *in, size_t len, const unsigned *path, size_t depth)
 {
+    rpc_wire_bytes w = {(const uint8_t *)"", 0};
+    if (!cuzk_wire_field(in, len, path, depth, &w.bytes, &w.len)) w = (rpc_wire_bytes){(const uint8_t *)"", 0};
+    return w;
+}
+
+/* The job a request's job_id names; in, len: the request's bytes (job_id is its field 1 in
+ * AwaitProofRequest and CancelProofRequest), where a NUL inside the id shows. */
+static bool find_job(const rpc_call *call, const char *job_id, const uint8_t *in, size_t len, uint64_t *eid,
+                     rpc_reply *r)
+{
+    static const unsigned job_id_path[] = {1};
+    rpc_wire_bytes raw = wire_id(in, len, job_id_path, 1);
     if (!job_id || !job_id[0]) {
         rpc_fail(r, RPC_INVALID_ARGUMENT, "job_id: empty");
+        return false;
+    }
+    if (cuzk_check_client_id("job_id", (const char *)raw.bytes, raw.len, CUZK_REQUEST_ID_MAX)) {
+        rpc_fail(r, RPC_INVALID_ARGUMENT, "%s", cuzk_last_error());
         return false;
     }
     if (cuzk_engine_find(call->s->e, job_id, eid)) {
@@ -429,9 +434,11 @@ static unsigned queue_position(cuzk_engine *e)
 static void do_submit(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
 {
     UNPACK(Cuzk__V1__SubmitProofRequest, cuzk__v1__submit_proof_request__descriptor, q);
+    static const unsigned request_id_path[] = {1}; /* SubmitProofRequest.request_id */
+    rpc_wire_bytes raw = wire_id(in, len, request_id_path, 1);
     char job_id[256];
     uint64_t eid;
-    if (submit(call, q, r, job_id, &eid)) {
+    if (submit(call, q, &raw, r, job_id, &eid)) {
         Cuzk__V1__SubmitProofResponse a = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
         a.job_id = job_id;
         a.queue_position = queue_position(call->s->e);
@@ -445,7 +452,7 @@ static void do_await(const rpc_call *call, const uint8_t *in, size_t len, rpc_re
 {
     UNPACK(Cuzk__V1__AwaitProofRequest, cuzk__v1__await_proof_request__descriptor, q);
     uint64_t eid;
-    if (find_job(call, q->job_id, &eid, r))
+    if (find_job(call, q->job_id, in, len, &eid, r))
         await_reply(call, q->job_id, eid, q->timeout_ms ? (double)q->timeout_ms / 1000 : -1, r, false);
     protobuf_c_message_free_unpacked(&q->base, NULL);
 }
@@ -453,11 +460,13 @@ static void do_await(const rpc_call *call, const uint8_t *in, size_t len, rpc_re
 static void do_prove(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
 {
     UNPACK(Cuzk__V1__ProveRequest, cuzk__v1__prove_request__descriptor, q);
+    static const unsigned request_id_path[] = {1, 1}; /* ProveRequest.submit.request_id */
+    rpc_wire_bytes raw = wire_id(in, len, request_id_path, 2);
     char job_id[256];
     uint64_t eid;
     bool ok = false;
     if (!q->submit) rpc_fail(r, RPC_INVALID_ARGUMENT, "submit: missing (Prove carries a SubmitProofRequest)");
-    else ok = submit(call, q->submit, r, job_id, &eid);
+    else ok = submit(call, q->submit, &raw, r, job_id, &eid);
     /* the engine has its own copy of the input: the request's goes before the wait */
     protobuf_c_message_free_unpacked(&q->base, NULL);
     if (ok) await_reply(call, job_id, eid, -1, r, true);
@@ -468,7 +477,7 @@ static void do_cancel(const rpc_call *call, const uint8_t *in, size_t len, rpc_r
     UNPACK(Cuzk__V1__CancelProofRequest, cuzk__v1__cancel_proof_request__descriptor, q);
     uint64_t eid;
     bool was_running = false;
-    if (find_job(call, q->job_id, &eid, r)) {
+    if (find_job(call, q->job_id, in, len, &eid, r)) {
         if (cuzk_engine_cancel(call->s->e, eid, &was_running))
             rpc_fail(r, RPC_NOT_FOUND, "job_id: %s", cuzk_last_error());
         else {

@@ -2,7 +2,7 @@
  * rpc_decode_submit, which turns them into an engine request. Input: one byte (bit 0: the
  * daemon takes test kinds; bit 1: a ProveRequest around the submit), then the message. A
  * refusal names the field and is no success; an accepted request is of a known kind, its
- * request id bounded, its input exactly the request's (PoRep: the C1 bytes; PoSt and SnapDeals:
+ * request id (read from the wire, as the daemon does) bounded clean UTF-8, its input exactly the request's (PoRep: the C1 bytes; PoSt and SnapDeals:
  * the blobs, packed, unpacking to the same blobs), and decoding the message packed again gives
  * the same request. The parsers the engine then runs on the input (C1, PoSt or SnapDeals
  * blobs) run here too. */
@@ -14,6 +14,7 @@
 #include "cuzk/filecoin_snap.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "server/server_internal.h"
+#include "server/wire_field.h"
 #include "support.h"
 
 static void downstream(const cuzk_job_request *q)
@@ -47,7 +48,10 @@ static void check_accepted(const Cuzk__V1__SubmitProofRequest *m, const rpc_subm
     const cuzk_job_request *q = &s->req;
     unsigned kind = (unsigned)q->kind;
     FUZZ_CHECK((kind >= 1 && kind <= 4) || (test_kinds && kind == CUZK_SERVER_TEST_KIND), "kind %u accepted", kind);
-    FUZZ_CHECK(q->request_id == s->job_id && strlen(s->job_id) >= 1 && strlen(s->job_id) <= 159, "request id");
+    FUZZ_CHECK(q->request_id == s->job_id && strlen(s->job_id) >= 1 && strlen(s->job_id) <= CUZK_REQUEST_ID_MAX,
+               "request id");
+    FUZZ_CHECK(!cuzk_check_client_id("request_id", s->job_id, strlen(s->job_id), CUZK_REQUEST_ID_MAX),
+               "an accepted request id that is not clean UTF-8: %s", cuzk_last_error());
     FUZZ_CHECK((unsigned)q->priority <= 4, "priority %u", (unsigned)q->priority);
     if (kind == CUZK_KIND_POREP) {
         FUZZ_CHECK(q->input == m->vanilla_proof.data && q->input_len == m->vanilla_proof.len && q->input_len > 0,
@@ -92,9 +96,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         m = cuzk__v1__submit_proof_request__unpack(NULL, size, data);
         if (!m) return 0;
     }
+    /* the request id as the daemon reads it, from the wire (a NUL inside shows there only) */
+    static const unsigned submit_path[] = {1}, prove_path[] = {1, 1};
+    rpc_wire_bytes raw = {(const uint8_t *)"", 0};
+    if (!cuzk_wire_field(data, size, prove ? prove_path : submit_path, prove ? 2 : 1, &raw.bytes, &raw.len))
+        raw = (rpc_wire_bytes){(const uint8_t *)"", 0};
     rpc_submit s;
     rpc_reply r = {0};
-    bool ok = rpc_decode_submit(m, test_kinds, &s, &r);
+    bool ok = rpc_decode_submit(m, &raw, test_kinds, &s, &r);
     if (!ok) {
         FUZZ_CHECK(r.code != 0 && r.message[0], "a refusal without a status or message");
     } else {
@@ -109,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(m2 != NULL, "a packed request does not unpack");
         rpc_submit s2;
         rpc_reply r2 = {0};
-        FUZZ_CHECK(rpc_decode_submit(m2, test_kinds, &s2, &r2), "the same request refused: %s", r2.message);
+        FUZZ_CHECK(rpc_decode_submit(m2, NULL, test_kinds, &s2, &r2), "the same request refused: %s", r2.message);
         FUZZ_CHECK(s2.req.kind == s.req.kind && s2.req.input_len == s.req.input_len &&
                        (!s.req.input_len || !memcmp(s2.req.input, s.req.input, s.req.input_len)) &&
                        s2.req.priority == s.req.priority && s2.req.sector_number == s.req.sector_number &&

@@ -1,6 +1,6 @@
 /* The proving engine on the CPU backend, with small registered test circuits: many jobs
  * submitted at once from several threads all complete with proofs that verify on their own;
- * request ids join; a CRITICAL job overtakes waiting NORMAL ones; queued and running jobs
+ * a request id joins a job only with the same content and never a FAILED or CANCELLED one; a CRITICAL job overtakes waiting NORMAL ones; queued and running jobs
  * cancel (and their inputs' memory comes back); host budgets refuse circuits that cannot fit;
  * failures injected by the test hook or by a circuit fail only their job; destroy with jobs in
  * flight wakes a waiter; the results store keeps result_max results; status, per-job stage
@@ -794,42 +794,125 @@ static void test_many_jobs_and_status(void)
 }
 
 /* ---------------------------------------------------------------- 2: request ids */
+/* Submits req; CHECKs the call and whether it joined; returns the job. */
+static uint64_t submit_as(cuzk_engine *e, const cuzk_job_request *req, bool want_joined)
+{
+    uint64_t job = 0;
+    bool joined = !want_joined;
+    CHECK_OK(cuzk_engine_submit(e, req, &job, &joined));
+    CHECK(job != 0 && joined == want_joined);
+    return job;
+}
+
+/* The job the request id names now (0: none). */
+static uint64_t named_job(cuzk_engine *e, const char *request_id)
+{
+    uint64_t job = 0;
+    if (cuzk_engine_find(e, request_id, &job)) cuzk_clear_error();
+    return job;
+}
+
+/* A job's identity is its request id and the digest of what it proves (Curio reuses ids: every
+ * WindowPoSt partition of a deadline under one id, a resealed sector's PoRep under the old one). */
 static void test_request_ids(void)
 {
     cuzk_engine_config cfg;
     config_base(&cfg);
     cuzk_engine *e = engine_start(&cfg);
     register_circuit(e, "small", &small_ctx, &small);
+    register_circuit(e, "bad", &bad_ctx, &small);
     cuzk_job_request req = circuit_request("small", 2, 50, CUZK_PRIORITY_NORMAL);
     req.request_id = "req-A";
-    uint64_t a = 0, a2 = 0, b = 0, a3 = 0;
-    bool joined = true;
-    CHECK_OK(cuzk_engine_submit(e, &req, &a, &joined));
-    CHECK(a != 0 && !joined);
-    CHECK_OK(cuzk_engine_submit(e, &req, &a2, &joined));
-    CHECK(a2 == a && joined);
+    /* the same request again (a retry after a timeout) joins; so does one at another priority */
+    uint64_t a = submit_as(e, &req, false);
+    CHECK(submit_as(e, &req, true) == a);
+    req.priority = CUZK_PRIORITY_HIGH;
+    CHECK(submit_as(e, &req, true) == a);
+    /* the same id with other content (another partition of the deadline) is a new job, which the
+     * id then names; the first goes on for whoever waits on it */
+    cuzk_job_request other = req;
+    other.seed = 51;
+    uint64_t b = submit_as(e, &other, false);
+    CHECK(b != a && named_job(e, "req-A") == b);
     req.request_id = "req-B";
-    CHECK_OK(cuzk_engine_submit(e, &req, &b, &joined));
-    CHECK(b != 0 && b != a && !joined);
+    uint64_t c = submit_as(e, &req, false);
+    CHECK(c != a && c != b);
     cuzk_job_result r;
-    CHECK(await_job(e, a, &r) == CUZK_JOB_COMPLETED);
-    CHECK(result_verifies(&r, &small, 2, 50));
+    CHECK(await_job(e, a, &r) == CUZK_JOB_COMPLETED && result_verifies(&r, &small, 2, 50));
+    uint8_t proof_a[2 * 192];
+    memcpy(proof_a, r.proof, sizeof proof_a);
     cuzk_job_result_free(&r);
-    CHECK(await_job(e, b, &r) == CUZK_JOB_COMPLETED);
-    CHECK(result_verifies(&r, &small, 2, 50));
+    CHECK(await_job(e, b, &r) == CUZK_JOB_COMPLETED && result_verifies(&r, &small, 2, 51));
+    CHECK(memcmp(r.proof, proof_a, sizeof proof_a) != 0);
     cuzk_job_result_free(&r);
-    /* after it ended, a request id seen before still names its job */
+    CHECK(await_job(e, c, &r) == CUZK_JOB_COMPLETED && result_verifies(&r, &small, 2, 50));
+    cuzk_job_result_free(&r);
+    /* after the end, the first request again joins its COMPLETED job (the same proof) and the id
+     * names that job again */
     req.request_id = "req-A";
-    CHECK_OK(cuzk_engine_submit(e, &req, &a3, &joined));
-    CHECK(a3 == a && joined);
+    CHECK(submit_as(e, &req, true) == a && named_job(e, "req-A") == a);
     /* cancelling an ended job leaves it as it is */
     bool was_running = true;
     CHECK_OK(cuzk_engine_cancel(e, a, &was_running));
     CHECK(!was_running);
-    CHECK(await_job(e, a, &r) == CUZK_JOB_COMPLETED);
+    CHECK(await_job(e, a, &r) == CUZK_JOB_COMPLETED && !memcmp(r.proof, proof_a, sizeof proof_a));
     cuzk_job_result_free(&r);
+
+    /* a FAILED job is never joined: the same request proves again; the corrected one under the
+     * same id completes */
+    cuzk_job_request bad = circuit_request("bad", 2, 7, CUZK_PRIORITY_NORMAL);
+    bad.request_id = "req-F";
+    uint64_t f1 = submit_as(e, &bad, false);
+    CHECK(await_job(e, f1, &r) == CUZK_JOB_FAILED);
+    cuzk_job_result_free(&r);
+    unsigned opens = atomic_load(&bad_ctx.opens);
+    uint64_t f2 = submit_as(e, &bad, false);
+    CHECK(f2 != f1 && await_job(e, f2, &r) == CUZK_JOB_FAILED);
+    cuzk_job_result_free(&r);
+    CHECK(atomic_load(&bad_ctx.opens) > opens); /* proved again, not answered from the old job */
+    cuzk_job_request fixed = circuit_request("small", 2, 7, CUZK_PRIORITY_NORMAL);
+    fixed.request_id = "req-F";
+    uint64_t f3 = submit_as(e, &fixed, false);
+    CHECK(await_job(e, f3, &r) == CUZK_JOB_COMPLETED && result_verifies(&r, &small, 2, 7));
+    cuzk_job_result_free(&r);
+    CHECK(named_job(e, "req-F") == f3);
+
+    /* a CANCELLED job is never joined: the same request after the cancel proves */
+    cuzk_job_request cj = circuit_request("small", 2, 9, CUZK_PRIORITY_LOW);
+    cj.request_id = "req-C";
+    uint64_t k1 = submit_as(e, &cj, false);
+    CHECK_OK(cuzk_engine_cancel(e, k1, &was_running));
+    cuzk_job_state ks = await_job(e, k1, &r);
+    cuzk_job_result_free(&r);
+    uint64_t k2 = submit_as(e, &cj, ks != CUZK_JOB_CANCELLED); /* it may have completed first */
+    CHECK(await_job(e, k2, &r) == CUZK_JOB_COMPLETED && result_verifies(&r, &small, 2, 9));
+    cuzk_job_result_free(&r);
+    CHECK(ks != CUZK_JOB_CANCELLED || k2 != k1);
+
+    /* ids are clean UTF-8 of at most CUZK_REQUEST_ID_MAX bytes, refused naming the field */
+    static const char *const bad_ids[] = {"bad\xff", "caf\xc3", "\xc0\xaf", "\xed\xa0\x80", "tab\tid", "nl\nid"};
+    for (size_t i = 0; i < sizeof bad_ids / sizeof *bad_ids; i++) {
+        cj.request_id = bad_ids[i];
+        uint64_t job = 1;
+        CHECK(cuzk_engine_submit(e, &cj, &job, NULL) == CUZK_EINVAL && job == 0);
+        CHECK(strstr(cuzk_last_error(), "request_id") != NULL);
+    }
+    char longest[CUZK_REQUEST_ID_MAX + 2];
+    memset(longest, 'x', sizeof longest - 1);
+    longest[sizeof longest - 1] = 0;
+    cj.request_id = longest;
+    uint64_t job = 0;
+    CHECK(cuzk_engine_submit(e, &cj, &job, NULL) == CUZK_EINVAL && strstr(cuzk_last_error(), "request_id"));
+    longest[CUZK_REQUEST_ID_MAX] = 0;
+    cj.request_id = "caf\xc3\xa9-\xe2\x82\xac-\xf0\x9f\x94\x92"; /* multibyte UTF-8 is fine */
+    CHECK(await_job(e, submit_as(e, &cj, false), &r) == CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&r);
+    cj.request_id = longest;
+    CHECK(await_job(e, submit_as(e, &cj, false), &r) == CUZK_JOB_COMPLETED);
+    cuzk_job_result_free(&r);
+
     cuzk_engine_status *st = status_of(e);
-    CHECK(st->completed[cuzk_kind_index(CUZK_KIND_CIRCUIT)] == 2);
+    CHECK(st->completed[cuzk_kind_index(CUZK_KIND_CIRCUIT)] >= 6);
     free(st);
     cuzk_engine_destroy(e);
 }

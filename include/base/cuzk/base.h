@@ -65,6 +65,11 @@ cuzk_status cuzk_u64_parse(const char *s, uint64_t *out) CUZK_WARN_UNUSED;
 /* Exactly n such integers separated by sep ("8-8-2" with '-'), into out[0 .. n). */
 cuzk_status cuzk_u64_list_parse(const char *s, char sep, uint64_t *out, size_t n) CUZK_WARN_UNUSED;
 
+/* An identifier a client chose (a request or job id) as len bytes: at most max, valid UTF-8
+ * (RFC 3629), no NUL and no control character (ids go into log lines and messages as they
+ * are). CUZK_EINVAL naming field and the offending byte's offset otherwise. */
+cuzk_status cuzk_check_client_id(const char *field, const char *s, size_t len, size_t max) CUZK_WARN_UNUSED;
+
 /* ---------------------------------------------------------------- thread pools */
 /* A pool of worker threads. Library code runs its parallel loops on the calling thread's
  * current pool (cuzk_pool_bind), so whoever calls into the library decides how many threads

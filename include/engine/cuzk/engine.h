@@ -128,17 +128,35 @@ cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circu
 cuzk_status cuzk_engine_set_files(cuzk_engine *e, const char *circuit, const char *params_path, const char *vk_path,
                                   const char *pce_path) CUZK_WARN_UNUSED;
 
+/* A request id's longest length in bytes (it is checked as UTF-8 without NUL or control
+ * characters: it names the job in answers and log lines). */
+#define CUZK_REQUEST_ID_MAX 159
+
 typedef struct {
     cuzk_job_kind kind;
     cuzk_priority priority;
-    const char *request_id; /* optional: a request id seen before joins that job */
-    const uint8_t *input;   /* copied */
+    /* Optional. A job is identified by its request id and a digest of what it proves (kind,
+     * registered proof, sector, miner, every input byte and field below; not the priority). A
+     * request whose id and digest equal those of a job that is queued, running or COMPLETED
+     * joins that job (a retry gets the same proof); any other request is a new job, and the id
+     * names the newest job submitted or joined under it (cuzk_engine_find). A job that ended
+     * FAILED or CANCELLED is never joined: the same request again proves again. */
+    const char *request_id;
+    const uint8_t *input; /* copied */
     size_t input_len;
-    bool has_registered_proof; /* the client names the registered proof (it must match the input's) */
+    /* the client names the registered proof: PoSt and SnapDeals prove with it; for PoRep the
+     * C1's governs, as in upstream's commit phase 2, and a different value is reported in the
+     * result's note */
+    bool has_registered_proof;
     /* numeric RegisteredSealProof (PoRep), RegisteredPoStProof (WindowPoSt, WinningPoSt; needed)
      * or RegisteredUpdateProof (SnapDeals; needed) */
     uint64_t registered_proof;
     uint64_t sector_number; /* PoRep: must match the C1 wrapper's when both are given (0: any) */
+    uint64_t sector_size;   /* PoRep: must equal the C1's when given (0: any) */
+    /* PoRep: the prover's actor id (0: not given). With a sector number (this one or the C1
+     * wrapper's) the C1's replica id is recomputed from it as upstream's commit phase 2 does,
+     * and must match. */
+    uint64_t miner_id;
     /* PoSt and SnapDeals: the input is their vanilla proofs packed by cuzk_blobs_pack (one
      * FallbackPoStSectorProof per sector; one PartitionProof per partition), and: */
     const uint8_t *randomness;                           /* PoSt: 32 bytes */
@@ -167,8 +185,9 @@ typedef enum {
 } cuzk_job_state;
 const char *cuzk_job_state_name(cuzk_job_state s);
 
-/* Submits a job and returns its id (ids start at 1). A request id seen before returns the
- * existing job's id (*joined true). Fails (nothing queued) for a malformed request: unknown kind
+/* Submits a job and returns its id (ids start at 1). A request with the request id and digest
+ * of a queued, running or COMPLETED job returns that job's id (*joined true; the rule is at
+ * cuzk_job_request.request_id). Fails (nothing queued) for a malformed request: unknown kind
  * or circuit, empty or oversized input, too many jobs queued, the engine shutting down. Bad input
  * content (a C1 that does not parse or check) makes a job that ends FAILED with the reason. */
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id,
@@ -186,6 +205,7 @@ typedef struct {
     size_t ninputs;
     bool verified;         /* false only for circuits with synthetic parameters */
     char error[1024];      /* FAILED / CANCELLED: why */
+    char note[256];        /* COMPLETED: where the request differed from what was proved ("": nowhere) */
     char *timeline_json;   /* the job's spans, a JSON array of {name, parent, start, seconds[, other]} (malloc'd) */
     double queue_s, run_s; /* submit to first partition on a device; from there to the end */
     /* the job's timeline summed by stage (ended jobs): loading its circuit's parameters and
@@ -204,7 +224,8 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s,
  * boundary. *was_running tells which; a job already ended is left as it is (CUZK_OK, false). */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_running) CUZK_WARN_UNUSED;
 
-/* The job a request id names (CUZK_EINVAL when no job has it, or its result was dropped). */
+/* The job a request id names: the one most recently submitted or joined under it (CUZK_EINVAL
+ * when no job has it, or its result was dropped). */
 cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *job_id) CUZK_WARN_UNUSED;
 /* Cancels every job queued or running (as cuzk_engine_cancel does each), with why as their
  * error; returns how many were live. Submits go on being accepted (a draining server stops

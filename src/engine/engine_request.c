@@ -1,0 +1,74 @@
+/* A job request before it becomes a job: its checks (a malformed request fails the call, with
+ * nothing queued) and its digest, which with the request id is the job's identity.
+ *
+ * Why a digest: Curio reuses request ids for different work (every WindowPoSt partition of a
+ * deadline is sent as wdpost-<miner>-0-<randomness>; a PoRep retried after a reseal keeps
+ * porep-<miner>-<sector>), so an id alone cannot say whether a request is a retry of the same
+ * proof. The digest covers everything that decides the proof (kind, registered proof, sector,
+ * miner, every input byte, the PoSt and SnapDeals fields) and nothing that does not (the
+ * priority): equal digests prove the same statement from the same witness data. */
+#include <string.h>
+
+#include "cuzk/hash.h"
+#include "engine_internal.h"
+
+cuzk_status engine_check_request(const cuzk_engine *e, const cuzk_job_request *req)
+{
+    if (cuzk_kind_index(req->kind) < 0)
+        return cuzk_fail(CUZK_EINVAL, "proof_kind: unknown kind %d (1 PoRep, 2 SnapDeals, 3 WindowPoSt, 4 WinningPoSt)",
+                         (int)req->kind);
+    if ((unsigned)req->priority > CUZK_PRIORITY_CRITICAL)
+        return cuzk_fail(CUZK_EINVAL, "priority: unknown value %d (0..4)", (int)req->priority);
+    if (req->input_len > e->cfg.max_input_bytes)
+        return cuzk_fail(CUZK_EINVAL,
+                         "input: %zu bytes, more than the %llu the engine accepts (engine.max_input_bytes)",
+                         req->input_len, (unsigned long long)e->cfg.max_input_bytes);
+    if (req->input_len && !req->input) return cuzk_fail(CUZK_EINVAL, "input: NULL with a length");
+    if (req->kind != CUZK_KIND_CIRCUIT && !req->input_len)
+        return cuzk_fail(CUZK_EINVAL, "input: empty (a %s job needs its vanilla proof)", cuzk_kind_name(req->kind));
+    if (req->kind == CUZK_KIND_CIRCUIT && (!req->circuit || !req->circuit[0]))
+        return cuzk_fail(CUZK_EINVAL, "circuit: a circuit job names a registered circuit");
+    if (req->kind == CUZK_KIND_CIRCUIT && req->partitions > 100000)
+        return cuzk_fail(CUZK_EINVAL, "partitions: %u, at most 100000", req->partitions);
+    if (req->request_id)
+        return cuzk_check_client_id("request_id", req->request_id, strlen(req->request_id), CUZK_REQUEST_ID_MAX);
+    return CUZK_OK;
+}
+
+static void put_u64(cuzk_sha256_ctx *c, uint64_t v)
+{
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
+    cuzk_sha256_update(c, b, sizeof b);
+}
+
+/* A field of n bytes (NULL: absent, which differs from any value, all zero included). */
+static void put_bytes(cuzk_sha256_ctx *c, const void *p, size_t n)
+{
+    put_u64(c, p ? (uint64_t)n : UINT64_MAX);
+    if (p && n) cuzk_sha256_update(c, p, n);
+}
+
+void engine_request_digest(const cuzk_job_request *req, uint8_t out[32])
+{
+    cuzk_sha256_ctx c;
+    cuzk_sha256_init(&c);
+    static const char tag[] = "cuzk job request digest v1";
+    cuzk_sha256_update(&c, tag, sizeof tag);
+    put_u64(&c, (uint64_t)req->kind);
+    put_u64(&c, req->has_registered_proof);
+    put_u64(&c, req->registered_proof);
+    put_u64(&c, req->sector_number);
+    put_u64(&c, req->sector_size);
+    put_u64(&c, req->miner_id);
+    put_u64(&c, req->partition_index);
+    put_bytes(&c, req->randomness, 32);
+    put_bytes(&c, req->comm_r_old, 32);
+    put_bytes(&c, req->comm_r_new, 32);
+    put_bytes(&c, req->comm_d_new, 32);
+    put_bytes(&c, req->circuit, req->circuit ? strlen(req->circuit) : 0);
+    put_u64(&c, req->partitions ? req->partitions : 1);
+    put_u64(&c, req->seed);
+    put_bytes(&c, req->input, req->input_len);
+    cuzk_sha256_final(&c, out);
+}
