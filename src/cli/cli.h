@@ -47,6 +47,9 @@ int cli_bench_e2e(int argc, char **argv);
 /* bench params (cmd_bench_params.c): a .params file read and decoded as the engine streams it */
 int cli_bench_params(int argc, char **argv);
 int cli_daemon(int argc, char **argv);
+/* Blocks SIGTERM, SIGINT and SIGHUP in the calling thread (and every thread it makes), which the
+ * daemon then takes with sigwait; SIGPIPE ignored. */
+void cli_block_daemon_signals(void);
 int cli_client(int argc, char **argv);
 /* bench throughput (cmd_bench_throughput.c): Prove calls against a daemon */
 int cli_bench_throughput(int argc, char **argv);

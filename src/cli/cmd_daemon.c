@@ -1,9 +1,13 @@
 /* cuzk daemon: the engine behind the cuzk.v1 gRPC service, until SIGTERM or SIGINT (drain: no
  * new calls, the jobs in flight get daemon.drain_grace_s to finish, the rest are cancelled,
- * exit 0). SIGHUP reopens the job log. Signals are taken by this thread alone (sigwait), so no
- * handler runs inside the engine's threads. */
+ * exit 0; a second SIGTERM or SIGINT during the drain ends the grace at once). SIGHUP reopens
+ * the job log at any time, during the drain too. Signals are blocked in main before any thread
+ * starts and taken by this thread alone (sigwait), so no handler runs inside the engine's
+ * threads and no signal kills the process from one of them; the drain runs on a thread of its
+ * own so that this one keeps taking them. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +144,74 @@ static void reopen_log(FILE *f, const char *path)
     fprintf(stderr, "cuzk daemon: SIGHUP: reopened the job log %s\n", path);
 }
 
+static void daemon_signals(sigset_t *sigs)
+{
+    sigemptyset(sigs);
+    sigaddset(sigs, SIGTERM);
+    sigaddset(sigs, SIGINT);
+    sigaddset(sigs, SIGHUP);
+}
+
+void cli_block_daemon_signals(void)
+{
+    sigset_t sigs;
+    daemon_signals(&sigs);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+static const char *signal_name(int sig) { return sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "SIGHUP"; }
+
+/* The drain, on its own thread (the signal thread goes on taking HUP and a second TERM/INT). */
+typedef struct {
+    cuzk_server *s;
+    double grace_s;
+    atomic_bool cut_short, done;
+} drain_run;
+
+static void *drain_main(void *arg)
+{
+    drain_run *d = arg;
+    cuzk_server_drain(d->s, d->grace_s, &d->cut_short);
+    atomic_store(&d->done, true);
+    return NULL;
+}
+
+/* Until the drain that the first SIGTERM/SIGINT starts has ended (the server is freed then). */
+static void serve_until_drained(cuzk_server *s, const cuzk_server_config *cfg, FILE *log)
+{
+    sigset_t sigs;
+    daemon_signals(&sigs);
+    drain_run d = {.s = s, .grace_s = cfg->drain_grace_s};
+    atomic_init(&d.cut_short, false);
+    atomic_init(&d.done, false);
+    pthread_t thread;
+    bool draining = false;
+    while (!(draining && atomic_load(&d.done))) {
+        struct timespec tick = {0, 100 * 1000 * 1000}; /* while draining: to see its end */
+        int sig = draining ? sigtimedwait(&sigs, NULL, &tick) : sigwaitinfo(&sigs, NULL);
+        if (sig < 0) continue;
+        if (sig == SIGHUP) {
+            reopen_log(log, cfg->log_file);
+        } else if (draining) {
+            fprintf(stderr, "cuzk daemon: %s during the drain: the grace ends now (jobs in flight are cancelled)\n",
+                    signal_name(sig));
+            atomic_store(&d.cut_short, true);
+        } else {
+            fprintf(stderr,
+                    "cuzk daemon: %s: draining (no new calls; jobs in flight get %u s, then are cancelled; "
+                    "a second SIGTERM or SIGINT cancels them now)\n",
+                    signal_name(sig), cfg->drain_grace_s);
+            draining = true;
+            if (pthread_create(&thread, NULL, drain_main, &d)) {
+                drain_main(&d); /* no thread: drained here, deaf to signals meanwhile */
+                return;
+            }
+        }
+    }
+    pthread_join(thread, NULL);
+}
+
 int cli_daemon(int argc, char **argv)
 {
     const char *config = NULL, *listen = NULL, *http = NULL, *threads = NULL;
@@ -180,15 +252,6 @@ int cli_daemon(int argc, char **argv)
     if (test_kinds) cfg.test_kinds = true;
     if (test_synthetic) cfg.test_kinds = cfg.test_synthetic = true;
 
-    /* the signals go to sigwait below, in every thread made from here on */
-    sigset_t sigs;
-    sigemptyset(&sigs);
-    sigaddset(&sigs, SIGTERM);
-    sigaddset(&sigs, SIGINT);
-    sigaddset(&sigs, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-    signal(SIGPIPE, SIG_IGN);
-
     FILE *log = open_log(cfg.log_file);
     if (!log) return 1;
     cuzk_engine *e = NULL;
@@ -212,20 +275,10 @@ int cli_daemon(int argc, char **argv)
     if (cuzk_server_http_port(s)) fprintf(stderr, ", HTTP /metrics and /status on port %u", cuzk_server_http_port(s));
     fprintf(stderr, "; %u GPU(s)%s; parameters from %s%s\n", gpus, gpus ? "" : " (proving on the CPU)", cfg.param_dir,
             cfg.test_kinds ? "; test kind 100 on" : "");
+    if (cuzk_server_warning(s)[0]) fprintf(stderr, "cuzk daemon: warning: %s\n", cuzk_server_warning(s));
     fflush(stderr);
 
-    for (;;) {
-        int sig = 0;
-        if (sigwait(&sigs, &sig)) continue;
-        if (sig == SIGHUP) {
-            reopen_log(log, cfg.log_file);
-            continue;
-        }
-        fprintf(stderr, "cuzk daemon: %s: draining (no new calls; jobs in flight get %u s, then are cancelled)\n",
-                sig == SIGTERM ? "SIGTERM" : "SIGINT", cfg.drain_grace_s);
-        break;
-    }
-    cuzk_server_stop(s, cfg.drain_grace_s);
+    serve_until_drained(s, &cfg, log);
     cuzk_engine_get_status(e, &es);
     uint64_t done_n = 0, failed = 0, cancelled = 0;
     for (int k = 0; k < CUZK_KINDS; k++) {

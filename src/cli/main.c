@@ -74,6 +74,9 @@ static void version(void)
 
 static int run(const cli_command *c, int argc, char **argv)
 {
+    /* before the pool's threads exist, so that they inherit the mask and no signal meant for
+     * the daemon's sigwait kills the process from one of them */
+    if (c->run == cli_daemon) cli_block_daemon_signals();
     if (cli_pool_start()) return 1;
     int rc = c->run(argc, argv);
     cli_pool_stop();

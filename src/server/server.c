@@ -252,7 +252,7 @@ static void server_free(cuzk_server *s)
                    GRPC_QUEUE_SHUTDOWN) {}
         grpc_completion_queue_destroy(s->cq);
     }
-    if (s->socket_path[0]) unlink(s->socket_path);
+    if (s->socket_path[0]) listen_remove_socket(s->socket_path, s->socket_dev, s->socket_ino);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->test_mu);
     pthread_cond_destroy(&s->cv);
@@ -277,7 +277,8 @@ cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, 
     grpc_init();
 
     char addr[600];
-    cuzk_status st = listen_prepare(cfg->listen, addr, sizeof addr, s->socket_path, sizeof s->socket_path);
+    cuzk_status st = listen_prepare(cfg->listen, addr, sizeof addr, s->socket_path, sizeof s->socket_path, s->warning,
+                                    sizeof s->warning);
     if (st) {
         s->socket_path[0] = 0;
         server_free(s);
@@ -303,6 +304,11 @@ cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, 
     if (!port) {
         st = cuzk_fail(CUZK_EIO, "listen: cannot bind %s (in use, or not an address of this machine)", cfg->listen);
         if (s->socket_path[0]) s->socket_path[0] = 0; /* not ours */
+        server_free(s);
+        return st;
+    }
+    if (s->socket_path[0] && (st = listen_claim_socket(s->socket_path, &s->socket_dev, &s->socket_ino))) {
+        s->socket_path[0] = 0; /* not provably ours: left where it is */
         server_free(s);
         return st;
     }
@@ -334,6 +340,7 @@ cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, 
 }
 
 const char *cuzk_server_address(const cuzk_server *s) { return s->address; }
+const char *cuzk_server_warning(const cuzk_server *s) { return s->warning; }
 unsigned cuzk_server_http_port(const cuzk_server *s) { return s->http ? server_http_port(s->http) : 0; }
 
 unsigned cuzk_server_calls(const cuzk_server *s)
@@ -353,7 +360,9 @@ static unsigned live_jobs(cuzk_engine *e)
     return n;
 }
 
-void cuzk_server_stop(cuzk_server *s, double grace_s)
+void cuzk_server_stop(cuzk_server *s, double grace_s) { cuzk_server_drain(s, grace_s, NULL); }
+
+void cuzk_server_drain(cuzk_server *s, double grace_s, const atomic_bool *cut_short)
 {
     if (!s) return;
     pthread_mutex_lock(&s->mu);
@@ -362,7 +371,7 @@ void cuzk_server_stop(cuzk_server *s, double grace_s)
     /* no new calls; the calls open go on */
     grpc_server_shutdown_and_notify(s->server, s->cq, &shutdown_tag);
     double end = cuzk_now() + grace_s;
-    while (live_jobs(s->e) && cuzk_now() < end) usleep(50 * 1000);
+    while (live_jobs(s->e) && cuzk_now() < end && !(cut_short && atomic_load(cut_short))) usleep(50 * 1000);
     cuzk_engine_cancel_all(s->e, "the daemon is shutting down");
     /* handlers waiting on jobs see them end (CANCELLED) or stop waiting */
     atomic_store(&s->stopping, true);

@@ -7,6 +7,7 @@
 #include <protobuf-c/protobuf-c.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/types.h>
 
 #include "cuzk/server.h"
 #include "http.h"
@@ -34,9 +35,12 @@ struct cuzk_server {
     pthread_t cq_thread;
     bool cq_started;
     char address[600];
-    char socket_path[512]; /* the Unix socket made (removed on stop), or "" */
+    char socket_path[512]; /* the Unix socket made (removed on stop if still ours), or "" */
+    dev_t socket_dev;      /* the socket file this process bound: shutdown removes the path */
+    ino_t socket_ino;      /* only while it still names that file */
     server_http *http;
     double start_t;
+    char warning[700]; /* for the operator at start (cuzk_server_warning), or "" */
 
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -98,7 +102,12 @@ cuzk_status client_call(cuzk_client *c, const char *method, const ProtobufCMessa
 
 /* Address helpers (server_listen.c). listen "unix:///PATH", "unix:PATH" -> *path set (the
  * socket prepared: parent made, stale socket removed, a live one refused), else TCP "HOST:PORT". */
-cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path,
-                           size_t path_cap) CUZK_WARN_UNUSED;
+cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path, size_t path_cap,
+                           char *warning, size_t warning_cap) CUZK_WARN_UNUSED;
+/* After the bind: the socket file at path (*dev, *ino), refused if path is not a socket. */
+cuzk_status listen_claim_socket(const char *path, dev_t *dev, ino_t *ino) CUZK_WARN_UNUSED;
+/* At shutdown: path removed only while it is still the socket claimed (a file or another
+ * daemon's socket put there since is left alone). */
+void listen_remove_socket(const char *path, dev_t dev, ino_t ino);
 
 #endif

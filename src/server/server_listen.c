@@ -1,5 +1,7 @@
 /* The listen address: a Unix socket path (its folder made, a stale socket replaced, a live one
- * or a path that is no socket refused) or a TCP HOST:PORT, turned into gRPC's address form. */
+ * or a path that is no socket refused, a folder other users could write to refused) or a TCP
+ * HOST:PORT, turned into gRPC's address form. The socket file bound is remembered by device and
+ * inode, so that shutdown removes it only while the path still names it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,37 @@ static cuzk_status make_parent(const char *path)
     return CUZK_OK;
 }
 
+/* The socket's folder must be one that no other user can rename or replace files in: owned by
+ * this user or root, and not writable by others unless sticky (then others cannot remove our
+ * socket, but could take the name first while it is free: *warning says so). */
+static cuzk_status check_folder(const char *path, char *warning, size_t warning_cap)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir) slash[1] = 0;
+    else *slash = 0;
+    struct stat st;
+    if (stat(dir, &st)) return cuzk_fail(CUZK_EIO, "listen: the socket's folder %s: %s", dir, strerror(errno));
+    if (st.st_uid != geteuid() && st.st_uid != 0)
+        return cuzk_fail(CUZK_EIO,
+                         "listen: the socket's folder %s belongs to user id %u, neither this user (%u) nor root: "
+                         "its owner could replace the socket (use a folder of the daemon's user)",
+                         dir, (unsigned)st.st_uid, (unsigned)geteuid());
+    bool others_write = (st.st_mode & (S_IWOTH | S_IWGRP)) != 0;
+    if (others_write && !(st.st_mode & S_ISVTX))
+        return cuzk_fail(CUZK_EIO,
+                         "listen: the socket's folder %s is writable by other users (mode %04o, not sticky): they "
+                         "could replace the socket (use a folder only the daemon's user can write)",
+                         dir, (unsigned)(st.st_mode & 07777));
+    if (others_write)
+        snprintf(warning, warning_cap,
+                 "the socket's folder %s is writable by other users (mode %04o, sticky): another user could "
+                 "take the socket's name while the daemon is stopped; a folder of the daemon's user is safer",
+                 dir, (unsigned)(st.st_mode & 07777));
+    return CUZK_OK;
+}
+
 /* A socket file at path: live (a daemon answers), stale (removed) or refused. */
 static cuzk_status clear_stale(const char *path)
 {
@@ -60,9 +93,11 @@ static cuzk_status clear_stale(const char *path)
     return CUZK_OK;
 }
 
-cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path, size_t path_cap)
+cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path, size_t path_cap,
+                           char *warning, size_t warning_cap)
 {
     path[0] = 0;
+    warning[0] = 0;
     const char *p = NULL;
     if (!strncmp(listen, "unix://", 7)) p = listen + 7;
     else if (!strncmp(listen, "unix:", 5)) p = listen + 5;
@@ -72,6 +107,7 @@ cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char
             return cuzk_fail(CUZK_EINVAL, "listen: the socket path %s is longer than a Unix socket allows (%zu)", p,
                              sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
         cuzk_status st = make_parent(p);
+        if (!st) st = check_folder(p, warning, warning_cap);
         if (!st) st = clear_stale(p);
         if (st) return st;
         snprintf(path, path_cap, "%s", p);
@@ -88,4 +124,21 @@ cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char
     if (strlen(listen) >= cap) return cuzk_fail(CUZK_EINVAL, "listen: '%s' is too long", listen);
     snprintf(grpc_addr, cap, "%s", listen);
     return CUZK_OK;
+}
+
+cuzk_status listen_claim_socket(const char *path, dev_t *dev, ino_t *ino)
+{
+    struct stat st;
+    if (lstat(path, &st)) return cuzk_fail(CUZK_EIO, "listen: the socket %s after the bind: %s", path, strerror(errno));
+    if (!S_ISSOCK(st.st_mode))
+        return cuzk_fail(CUZK_EIO, "listen: %s is no socket after the bind (replaced meanwhile?)", path);
+    *dev = st.st_dev;
+    *ino = st.st_ino;
+    return CUZK_OK;
+}
+
+void listen_remove_socket(const char *path, dev_t dev, ino_t ino)
+{
+    struct stat st;
+    if (!lstat(path, &st) && S_ISSOCK(st.st_mode) && st.st_dev == dev && st.st_ino == ino) unlink(path);
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The daemon as an operator meets it: start, config keys, the job log (one JSON line per job,
 # reopened by SIGHUP), bad addresses, a path that is no socket, a second daemon, the client's
-# verbs and exit codes, bench throughput, SIGTERM drain (exit 0, socket removed), kill -9 and
-# a restart on the same socket.
+# verbs and exit codes, bench throughput, SIGTERM drain (exit 0, socket removed), SIGHUP and a
+# second SIGTERM during the drain, a file put at the socket path left alone, socket folders
+# other users can write to, kill -9 and a restart on the same socket.
 . "$(dirname "$0")/lib.bash"
 
 P=$WORK/params
@@ -120,6 +121,47 @@ DPID=""
 [ -S "$SOCK" ] || fail "no stale socket after kill -9"
 start_daemon d3.log --config d.ini
 expect_ok "prove after a restart" "$CUZK" client prove --addr "$A" --kind test --circuit random:1024 --request-id five
+# a file put at the socket path while the daemon runs is not the daemon's to remove
+rm -f "$SOCK"
+echo "not the daemon's" >"$SOCK"
+kill -TERM "$DPID"
+wait "$DPID"
+DPID=""
+[ -f "$SOCK" ] || fail "shutdown removed a file put at the socket path after the bind"
+rm -f "$SOCK"
+
+# the drain: SIGHUP reopens the log and the daemon goes on; a second SIGTERM ends the grace
+# (600 s here) at once and the job in flight ends CANCELLED
+printf '[daemon]\nlisten = unix://%s\nlog_file = %s/jobs.log\ntest_kinds = true\ndrain_grace_s = 600\n' \
+  "$SOCK" "$WORK" >long.ini
+start_daemon d5.log --config long.ini
+expect_ok "submit a long job" "$CUZK" client submit --addr "$A" --kind test --circuit random:1024 \
+  --partition 999 --request-id long
+kill -TERM "$DPID"
+sleep 0.5
+kill -HUP "$DPID"
+sleep 0.5
+kill -0 "$DPID" 2>/dev/null || fail "SIGHUP during the drain killed the daemon: $(tail -c 300 d5.log)"
+grep -q "SIGHUP: reopened" d5.log || fail "SIGHUP during the drain did not reopen the log"
+kill -TERM "$DPID"
+for _ in $(seq 1 100); do kill -0 "$DPID" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$DPID" 2>/dev/null && fail "a second SIGTERM did not end the drain within 10 s"
+wait "$DPID"
+rc=$?
+DPID=""
+[ "$rc" = 0 ] || fail "the daemon exited $rc after a second SIGTERM"
+grep -q "the grace ends now" d5.log || fail "no message for the second SIGTERM: $(tail -c 300 d5.log)"
+grep -q '"request_id":"long".*"state":"CANCELLED"\|"state":"CANCELLED".*"request_id":"long"' jobs.log ||
+  fail "the job in flight did not end CANCELLED"
+
+# the socket's folder: writable by other users without the sticky bit is refused (they could
+# replace the socket); with it, a warning
+mkdir -m 0777 open
+expect_fail "socket folder writable by others" 1 "writable by other users" "$CUZK" daemon --listen \
+  "unix://$WORK/open/s.sock"
+mkdir -m 1777 sticky
+start_daemon d6.log --listen "unix://$WORK/sticky/s.sock"
+grep -q "warning: the socket's folder .* sticky" d6.log || fail "no warning for a sticky shared folder"
 kill -TERM "$DPID"
 wait "$DPID"
 DPID=""

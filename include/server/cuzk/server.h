@@ -11,6 +11,7 @@
 #ifndef CUZK_SERVER_H
 #define CUZK_SERVER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -60,6 +61,9 @@ cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, 
                               const cuzk_server_hooks *hooks) CUZK_WARN_UNUSED;
 /* The address bound, as a client would dial it ("unix:///PATH", "127.0.0.1:PORT"). */
 const char *cuzk_server_address(const cuzk_server *s);
+/* A warning for the operator about the setup (a socket folder other users can write to, an
+ * HTTP endpoint on every interface), or "". */
+const char *cuzk_server_warning(const cuzk_server *s);
 /* The HTTP endpoint's bound port (0 when off). */
 unsigned cuzk_server_http_port(const cuzk_server *s);
 /* Calls being handled now. */
@@ -68,6 +72,9 @@ unsigned cuzk_server_calls(const cuzk_server *s);
  * seconds, cancels the rest (their callers get CANCELLED), answers every call still open, stops
  * the HTTP endpoint and removes the Unix socket. The engine is left running. */
 void cuzk_server_stop(cuzk_server *s, double grace_s);
+/* cuzk_server_stop whose grace ends early once *cut_short (the caller's; NULL: never) is set:
+ * the daemon sets it on a second SIGTERM/SIGINT during the drain. */
+void cuzk_server_drain(cuzk_server *s, double grace_s, const atomic_bool *cut_short);
 
 /* ================================================================ client */
 
