@@ -1,7 +1,11 @@
 /* The daemon's HTTP endpoint on libmicrohttpd: GET (and HEAD) /metrics and /status. The socket
  * is bound here rather than by libmicrohttpd so that a refused address is reported with the
- * system's reason; libmicrohttpd serves it from its own thread, with a limit on connections and
- * an idle timeout so that slow or silent clients cannot hold it. */
+ * system's reason; libmicrohttpd serves it from its own thread. Slow or silent clients cannot
+ * hold it: a cap on connections in all and per client address, an idle timeout, and a deadline
+ * for each request (headers and body in, answer out) that libmicrohttpd has no option for, so
+ * a reaper thread enforces it: it shuts down the socket of a connection past its deadline and
+ * libmicrohttpd then closes the connection as any failed one. "PORT" alone is the loopback
+ * address; every interface must be asked for (0.0.0.0 or [::]) and draws a warning. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
@@ -10,23 +14,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "http.h"
 
-#define HTTP_CONNECTIONS 64 /* at once; beyond, new ones are refused until one ends */
-#define HTTP_IDLE_S 10      /* a connection that sends nothing this long is closed */
+#define HTTP_CONNECTIONS 64   /* at once; beyond, new ones are refused until one ends */
+#define HTTP_PER_CLIENT 8     /* at once from one client address */
+#define HTTP_IDLE_S 10        /* a connection that sends nothing this long is closed */
+#define HTTP_REQUEST_S 5      /* from the connection (or the last answer) to the answer sent */
+#define HTTP_REAP_EVERY_MS 250
+
+/* A connection's deadline, in the list the reaper walks (under the endpoint's mutex). */
+typedef struct http_conn {
+    int fd;
+    double deadline; /* CLOCK_MONOTONIC seconds */
+    struct http_conn *next, **prev_next;
+} http_conn;
 
 struct server_http {
     struct MHD_Daemon *d;
     cuzk_engine *e;
     unsigned port;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    http_conn *conns;
+    unsigned reaped; /* connections shut down past their deadline */
+    bool stop, reaper_started;
+    pthread_t reaper;
 };
 
+static double mono_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* ---------------------------------------------------------------- the address */
-/* "HOST:PORT", "[IPv6]:PORT" or "PORT" into a socket address (every address for "PORT" and an
- * empty host: IPv6 and IPv4 both where IPv6 is available, so *any is set for a fallback). */
+/* "HOST:PORT", "[IPv6]:PORT" or "PORT" into a socket address ("PORT" and an empty host: the
+ * loopback address; [::]: IPv6 and IPv4 both where IPv6 is available, so *any is set for a
+ * fallback to IPv4 alone). */
 static cuzk_status parse_addr(const char *addr, struct sockaddr_storage *ss, socklen_t *len, bool *any)
 {
     *any = false;
@@ -56,7 +86,7 @@ static cuzk_status parse_addr(const char *addr, struct sockaddr_storage *ss, soc
     if (port > 65535)
         return cuzk_fail(CUZK_EINVAL, "HTTP listen address %s: the port is not a number 0..65535 (HOST:PORT or PORT)",
                          addr);
-    if (!strcmp(host, "localhost")) snprintf(host, sizeof host, "127.0.0.1");
+    if (!strcmp(host, "localhost") || (!host[0] && !v6)) snprintf(host, sizeof host, "127.0.0.1");
     if (v6) {
         struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
         a->sin6_family = AF_INET6;
@@ -64,15 +94,7 @@ static cuzk_status parse_addr(const char *addr, struct sockaddr_storage *ss, soc
         if (inet_pton(AF_INET6, host, &a->sin6_addr) != 1)
             return cuzk_fail(CUZK_EINVAL, "HTTP listen address %s: '%s' is no IPv6 address", addr, host);
         *len = sizeof *a;
-        return CUZK_OK;
-    }
-    if (!host[0]) {
-        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
-        a->sin6_family = AF_INET6;
-        a->sin6_port = htons((uint16_t)port);
-        a->sin6_addr = in6addr_any;
-        *len = sizeof *a;
-        *any = true;
+        *any = IN6_IS_ADDR_UNSPECIFIED(&a->sin6_addr);
         return CUZK_OK;
     }
     struct sockaddr_in *a = (struct sockaddr_in *)ss;
@@ -82,6 +104,7 @@ static cuzk_status parse_addr(const char *addr, struct sockaddr_storage *ss, soc
         return cuzk_fail(CUZK_EINVAL, "HTTP listen address %s: '%s' is no IPv4 address, [IPv6 address] or localhost",
                          addr, host);
     *len = sizeof *a;
+    *any = a->sin_addr.s_addr == htonl(INADDR_ANY);
     return CUZK_OK;
 }
 
@@ -118,18 +141,18 @@ static int bind_one(const struct sockaddr_storage *ss, socklen_t len, bool dual_
     return -1;
 }
 
-/* A listening socket on addr; *port: the one bound. */
-static cuzk_status open_listener(const char *addr, int *out, unsigned *port)
+/* A listening socket on addr; *port: the one bound; *any: on every interface. */
+static cuzk_status open_listener(const char *addr, int *out, unsigned *port, bool *any)
 {
     *out = -1;
     struct sockaddr_storage ss;
     socklen_t len = 0;
-    bool any = false;
-    cuzk_status st = parse_addr(addr, &ss, &len, &any);
+    cuzk_status st = parse_addr(addr, &ss, &len, any);
     if (st) return st;
     const char *step;
-    int fd = bind_one(&ss, len, any, &step);
-    if (fd < 0 && any && (errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT || errno == EADDRNOTAVAIL)) {
+    bool dual = *any && ss.ss_family == AF_INET6;
+    int fd = bind_one(&ss, len, dual, &step);
+    if (fd < 0 && dual && (errno == EAFNOSUPPORT || errno == EPROTONOSUPPORT || errno == EADDRNOTAVAIL)) {
         ipv4_any(&ss, &len);
         fd = bind_one(&ss, len, false, &step);
     }
@@ -214,27 +237,115 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
                  text("not found: %s (GET /metrics or /status)\n", url), NULL);
 }
 
+/* ---------------------------------------------------------------- deadlines */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    server_http *h = cls;
+    pthread_mutex_lock(&h->mu);
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *fd = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        http_conn *k = fd ? calloc(1, sizeof *k) : NULL;
+        if (k) { /* without a record the connection has only the idle timeout */
+            k->fd = fd->connect_fd;
+            k->deadline = mono_now() + HTTP_REQUEST_S;
+            k->next = h->conns;
+            k->prev_next = &h->conns;
+            if (h->conns) h->conns->prev_next = &k->next;
+            h->conns = k;
+        }
+        *socket_context = k;
+    } else if (*socket_context) {
+        /* called before libmicrohttpd closes the socket: the reaper, under the same lock,
+         * never shuts down a descriptor that is closed and perhaps reused */
+        http_conn *k = *socket_context;
+        *k->prev_next = k->next;
+        if (k->next) k->next->prev_next = k->prev_next;
+        free(k);
+        *socket_context = NULL;
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
+/* An answer sent: the connection (kept alive) has HTTP_REQUEST_S for its next request. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    server_http *h = cls;
+    (void)con_cls;
+    (void)toe;
+    const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    pthread_mutex_lock(&h->mu);
+    if (i && i->socket_context) ((http_conn *)i->socket_context)->deadline = mono_now() + HTTP_REQUEST_S;
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void *reaper_main(void *arg)
+{
+    server_http *h = arg;
+    pthread_mutex_lock(&h->mu);
+    while (!h->stop) {
+        double now = mono_now();
+        for (http_conn *k = h->conns; k; k = k->next)
+            if (k->fd >= 0 && now > k->deadline) {
+                shutdown(k->fd, SHUT_RDWR); /* libmicrohttpd sees the end and closes it */
+                k->fd = -1;
+                h->reaped++;
+            }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += HTTP_REAP_EVERY_MS * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&h->cv, &h->mu, &until);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
 /* ---------------------------------------------------------------- start / stop */
-cuzk_status server_http_start(server_http **out, const char *listen, cuzk_engine *e)
+static void http_free(server_http *h)
+{
+    pthread_mutex_destroy(&h->mu);
+    pthread_cond_destroy(&h->cv);
+    free(h);
+}
+
+cuzk_status server_http_start(server_http **out, const char *listen, cuzk_engine *e, char *warning,
+                              size_t warning_cap)
 {
     *out = NULL;
     server_http *h = calloc(1, sizeof *h);
     if (!h) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     h->e = e;
+    pthread_mutex_init(&h->mu, NULL);
+    pthread_cond_init(&h->cv, NULL);
     int fd = -1;
-    cuzk_status st = open_listener(listen, &fd, &h->port);
+    bool any = false;
+    cuzk_status st = open_listener(listen, &fd, &h->port, &any);
     if (st) {
-        free(h);
+        http_free(h);
         return st;
     }
+    if (any)
+        snprintf(warning, warning_cap,
+                 "HTTP /metrics and /status on every interface (%s): anyone who can reach this machine can read "
+                 "them; 127.0.0.1:PORT (or PORT alone) keeps them local",
+                 listen);
     /* the daemon takes the socket (and closes it when stopped) */
     h->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, answer, h, MHD_OPTION_LISTEN_SOCKET, fd,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-                            (unsigned)HTTP_IDLE_S, MHD_OPTION_END);
+                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                            (unsigned)HTTP_PER_CLIENT, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_S,
+                            MHD_OPTION_NOTIFY_CONNECTION, on_connection, h, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
+                            h, MHD_OPTION_END);
     if (!h->d) {
         close(fd);
-        free(h);
+        http_free(h);
         return cuzk_fail(CUZK_EIO, "HTTP listen address %s: the HTTP server (libmicrohttpd) did not start", listen);
+    }
+    h->reaper_started = !pthread_create(&h->reaper, NULL, reaper_main, h);
+    if (!h->reaper_started) {
+        server_http_stop(h);
+        return cuzk_fail(CUZK_EIO, "HTTP listen address %s: cannot start the thread that enforces deadlines", listen);
     }
     *out = h;
     return CUZK_OK;
@@ -242,9 +353,24 @@ cuzk_status server_http_start(server_http **out, const char *listen, cuzk_engine
 
 unsigned server_http_port(const server_http *h) { return h ? h->port : 0; }
 
+unsigned server_http_reaped(server_http *h)
+{
+    pthread_mutex_lock(&h->mu);
+    unsigned n = h->reaped;
+    pthread_mutex_unlock(&h->mu);
+    return n;
+}
+
 void server_http_stop(server_http *h)
 {
     if (!h) return;
-    MHD_stop_daemon(h->d);
-    free(h);
+    if (h->reaper_started) {
+        pthread_mutex_lock(&h->mu);
+        h->stop = true;
+        pthread_cond_signal(&h->cv);
+        pthread_mutex_unlock(&h->mu);
+        pthread_join(h->reaper, NULL);
+    }
+    MHD_stop_daemon(h->d); /* every connection's CLOSED notice frees its record */
+    http_free(h);
 }

@@ -325,7 +325,9 @@ cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, 
         return cuzk_fail(CUZK_EIO, "cannot start the server's thread");
     }
     s->cq_started = true;
-    if (cfg->http_listen[0] && (st = server_http_start(&s->http, cfg->http_listen, e))) {
+    char http_warning[400] = "";
+    if (cfg->http_listen[0] &&
+        (st = server_http_start(&s->http, cfg->http_listen, e, http_warning, sizeof http_warning))) {
         grpc_server_shutdown_and_notify(s->server, s->cq, &shutdown_tag);
         grpc_server_cancel_all_calls(s->server);
         pthread_mutex_lock(&s->mu);
@@ -333,6 +335,10 @@ cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, 
         pthread_mutex_unlock(&s->mu);
         server_free(s);
         return st;
+    }
+    if (http_warning[0]) {
+        size_t w = strlen(s->warning);
+        snprintf(s->warning + w, sizeof s->warning - w, "%s%s", w ? "; " : "", http_warning);
     }
     for (int i = 0; i < 4; i++) request_call(s);
     *out = s;

@@ -40,7 +40,7 @@ struct cuzk_server {
     ino_t socket_ino;      /* only while it still names that file */
     server_http *http;
     double start_t;
-    char warning[700]; /* for the operator at start (cuzk_server_warning), or "" */
+    char warning[1200]; /* for the operator at start (cuzk_server_warning), or "" */
 
     pthread_mutex_t mu;
     pthread_cond_t cv;

@@ -1,9 +1,12 @@
 /* The daemon's HTTP endpoint over a CPU engine, through a plain socket (an HTTP/1.0 client of a
  * few lines): GET /metrics is the engine's Prometheus text, GET /status its status JSON, HEAD
  * answers without a body, other paths 404 and other methods 405; a silent connection does not
- * hold up others and is closed after the idle timeout; port 0 picks a free port and reports it; a port in use and malformed
- * addresses are refused naming the address; a stopped endpoint gives its port back. */
+ * hold up others and is closed at its request deadline; port 0 picks a free port and reports
+ * it; a port in use and malformed addresses are refused naming the address; every interface is
+ * warned about; a stopped endpoint gives its port back; slow clients (a request trickled in,
+ * 70 slow connections from one address) are cut at the deadline and block no one else. */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <jansson.h>
 #include <netinet/in.h>
 #include <string.h>
@@ -16,6 +19,8 @@
 #include "harness.h"
 #include "server/http.h"
 
+static char warn[512]; /* the endpoint's warning for the operator */
+
 typedef struct {
     int status;     /* from the status line; -1: no answer */
     char type[128]; /* Content-Type */
@@ -24,11 +29,20 @@ typedef struct {
     size_t body_len;
 } http_answer;
 
-/* A connection to 127.0.0.1:port (or ::1 when v6), with 10 s timeouts; -1 when refused. */
-static int connect_to(unsigned port, bool v6)
+/* A connection to 127.0.0.1:port (or ::1 when v6) from the source address from (IPv4; NULL: any),
+ * with 10 s timeouts; -1 when refused. */
+static int connect_from(unsigned port, bool v6, const char *from)
 {
     int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return -1;
+    if (from && !v6) {
+        struct sockaddr_in src = {.sin_family = AF_INET};
+        inet_pton(AF_INET, from, &src.sin_addr);
+        if (bind(fd, (struct sockaddr *)&src, sizeof src)) {
+            close(fd);
+            return -1;
+        }
+    }
     struct timeval tv = {10, 0};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
@@ -44,6 +58,8 @@ static int connect_to(unsigned port, bool v6)
     return fd;
 }
 
+static int connect_to(unsigned port, bool v6) { return connect_from(port, v6, NULL); }
+
 /* The value of header name in head (up to the blank line), into out. */
 static void header(const char *head, const char *name, char *out, size_t cap)
 {
@@ -58,11 +74,12 @@ static void header(const char *head, const char *name, char *out, size_t cap)
         }
 }
 
-/* Sends request (a whole HTTP/1.0 request) and reads the answer to the end (the server closes). */
-static http_answer ask(unsigned port, bool v6, const char *request)
+/* Sends request (a whole HTTP/1.0 request) from the source address from (NULL: any) and reads
+ * the answer to the end (the server closes). */
+static http_answer ask_via(unsigned port, bool v6, const char *from, const char *request)
 {
     http_answer a = {-1, "", "", NULL, 0};
-    int fd = connect_to(port, v6);
+    int fd = connect_from(port, v6, from);
     if (fd < 0) return a;
     size_t len = strlen(request), cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
@@ -95,6 +112,12 @@ static http_answer ask(unsigned port, bool v6, const char *request)
     return a;
 }
 
+static http_answer ask(unsigned port, bool v6, const char *request) { return ask_via(port, v6, NULL, request); }
+static http_answer ask_from(unsigned port, const char *from, const char *request)
+{
+    return ask_via(port, false, from, request);
+}
+
 static http_answer get(unsigned port, const char *path)
 {
     char req[256];
@@ -111,7 +134,7 @@ static void show(const char *what, const http_answer *a)
 static void test_endpoints(cuzk_engine *e)
 {
     server_http *h = NULL;
-    CHECK_OK(server_http_start(&h, "127.0.0.1:0", e));
+    CHECK_OK(server_http_start(&h, "127.0.0.1:0", e, warn, sizeof warn));
     if (!h) return;
     unsigned port = server_http_port(h);
     CHECK(port > 0 && port < 65536);
@@ -178,20 +201,20 @@ static void test_endpoints(cuzk_engine *e)
     char addr[64];
     snprintf(addr, sizeof addr, "127.0.0.1:%u", port);
     server_http *h2 = NULL;
-    CHECK_FAILS(server_http_start(&h2, addr, e), CUZK_EIO);
+    CHECK_FAILS(server_http_start(&h2, addr, e, warn, sizeof warn), CUZK_EIO);
     CHECK(h2 == NULL && strstr(cuzk_last_error(), addr) != NULL);
     printf("  second start: %s\n", cuzk_last_error());
-    snprintf(addr, sizeof addr, "%u", port); /* every address includes the one taken */
-    CHECK_FAILS(server_http_start(&h2, addr, e), CUZK_EIO);
+    snprintf(addr, sizeof addr, "%u", port); /* the loopback address, the one taken */
+    CHECK_FAILS(server_http_start(&h2, addr, e, warn, sizeof warn), CUZK_EIO);
 
-    /* ... and is closed by the server once idle for its timeout (10 s) */
+    /* ... and is closed by the server at its request deadline (5 s) */
     if (silent >= 0) {
         struct timeval tv = {20, 0};
         setsockopt(silent, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
         char c;
         ssize_t r = recv(silent, &c, 1, 0);
         double idle = cuzk_now() - silent_t;
-        CHECK(r == 0 && idle >= 9 && idle < 15);
+        CHECK(r <= 0 && idle >= 4.5 && idle < 9);
         printf("  a silent connection closed after %.1f s\n", idle);
         close(silent);
     }
@@ -199,7 +222,7 @@ static void test_endpoints(cuzk_engine *e)
 
     /* stopped, the port is free again */
     snprintf(addr, sizeof addr, "127.0.0.1:%u", port);
-    CHECK_OK(server_http_start(&h, addr, e));
+    CHECK_OK(server_http_start(&h, addr, e, warn, sizeof warn));
     CHECK(server_http_port(h) == port);
     a = get(port, "/status");
     CHECK(a.status == 200);
@@ -209,9 +232,9 @@ static void test_endpoints(cuzk_engine *e)
 
 static void test_addresses(cuzk_engine *e)
 {
-    /* "PORT": every address (reached here on the IPv4 loopback); "localhost:PORT" */
+    /* "PORT": the loopback address; "localhost:PORT" */
     server_http *h = NULL;
-    CHECK_OK(server_http_start(&h, "0", e));
+    CHECK_OK(server_http_start(&h, "0", e, warn, sizeof warn));
     if (h) {
         http_answer a = get(server_http_port(h), "/status");
         CHECK(a.status == 200);
@@ -219,16 +242,35 @@ static void test_addresses(cuzk_engine *e)
         server_http_stop(h);
     }
     h = NULL;
-    CHECK_OK(server_http_start(&h, "localhost:0", e));
+    CHECK_OK(server_http_start(&h, "localhost:0", e, warn, sizeof warn));
     if (h) {
         http_answer a = get(server_http_port(h), "/metrics");
         CHECK(a.status == 200);
         free(a.body);
         server_http_stop(h);
     }
+    /* every interface is asked for, and warned about; PORT alone and loopback are not */
+    static const char *const anyaddr[] = {"0.0.0.0:0", "[::]:0"};
+    for (size_t i = 0; i < 2; i++) {
+        h = NULL;
+        warn[0] = 0;
+        if (server_http_start(&h, anyaddr[i], e, warn, sizeof warn) == CUZK_OK) {
+            CHECK(strstr(warn, "every interface") && strstr(warn, anyaddr[i]));
+            printf("  %s: %s\n", anyaddr[i], warn);
+            server_http_stop(h);
+        } else {
+            printf("  %s not bound here: %s\n", anyaddr[i], cuzk_last_error());
+        }
+    }
+    warn[0] = 0;
+    h = NULL;
+    CHECK_OK(server_http_start(&h, "0", e, warn, sizeof warn));
+    CHECK(!warn[0]);
+    if (h) server_http_stop(h);
+
     /* [::1]:PORT where the machine has IPv6 */
     h = NULL;
-    if (server_http_start(&h, "[::1]:0", e) == CUZK_OK) {
+    if (server_http_start(&h, "[::1]:0", e, warn, sizeof warn) == CUZK_OK) {
         http_answer a = ask(server_http_port(h), true, "GET /status HTTP/1.0\r\n\r\n");
         CHECK(a.status == 200);
         free(a.body);
@@ -242,7 +284,7 @@ static void test_addresses(cuzk_engine *e)
                                       "[::1]80",  "[nope]:80",  "127.0.0.1:80:80"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         h = NULL;
-        cuzk_status st = server_http_start(&h, bad[i], e);
+        cuzk_status st = server_http_start(&h, bad[i], e, warn, sizeof warn);
         bool named = bad[i][0] ? strstr(cuzk_last_error(), bad[i]) != NULL : strstr(cuzk_last_error(), "empty") != NULL;
         CHECK(st == CUZK_EINVAL && h == NULL && named);
         if (st != CUZK_EINVAL || !named)
@@ -250,8 +292,67 @@ static void test_addresses(cuzk_engine *e)
         if (!st) server_http_stop(h);
     }
     h = NULL;
-    CHECK(server_http_start(&h, "127.0.0.1:notaport", e) == CUZK_EINVAL);
+    CHECK(server_http_start(&h, "127.0.0.1:notaport", e, warn, sizeof warn) == CUZK_EINVAL);
     printf("  malformed: %s\n", cuzk_last_error());
+}
+
+/* One byte of a request every 0.5 s until the server closes the connection; the seconds it
+ * took (or 30 when it never did). */
+static double trickle(int fd)
+{
+    const char *req = "GET /metrics HTTP/1.1\r\nHost: localhost\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    double t0 = cuzk_now();
+    for (size_t i = 0; cuzk_now() - t0 < 30; i = (i + 1) % strlen(req)) {
+        if (send(fd, req + i, 1, MSG_NOSIGNAL) != 1) return cuzk_now() - t0;
+        struct timeval tv = {0, 500000};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        char c;
+        ssize_t r = recv(fd, &c, 1, 0);
+        if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) return cuzk_now() - t0;
+    }
+    return 30;
+}
+
+/* Slow clients (slowloris) do not block others: a request trickled in a byte at a time is cut
+ * at its deadline although the connection is never idle; one client address holds at most
+ * HTTP_PER_CLIENT connections, and another address is served while it holds them all. */
+static void test_slow_clients(cuzk_engine *e)
+{
+    server_http *h = NULL;
+    CHECK_OK(server_http_start(&h, "127.0.0.1:0", e, warn, sizeof warn));
+    if (!h) return;
+    unsigned port = server_http_port(h);
+    int fd = connect_to(port, false);
+    double cut = fd >= 0 ? trickle(fd) : -1;
+    CHECK(cut >= 4.5 && cut < 9);
+    printf("  a request sent one byte every 0.5 s was cut after %.1f s\n", cut);
+    if (fd >= 0) close(fd);
+
+    enum { SLOW = 70 };
+    int held[SLOW];
+    double t0 = cuzk_now();
+    for (int i = 0; i < SLOW; i++) {
+        held[i] = connect_to(port, false);
+        if (held[i] >= 0) send(held[i], "G", 1, MSG_NOSIGNAL);
+    }
+    usleep(300 * 1000);
+    /* a client at another address is answered at once */
+    double t1 = cuzk_now();
+    http_answer a = ask_from(port, "127.0.0.2", "GET /status HTTP/1.0\r\n\r\n");
+    double served = cuzk_now() - t1;
+    CHECK(a.status == 200 && served < 2);
+    printf("  with %d slow connections from 127.0.0.1: 127.0.0.2 served in %.3f s\n", SLOW, served);
+    free(a.body);
+    /* and at the same address once the slow ones have been cut at their deadline */
+    usleep((useconds_t)((t0 + 6.5 - cuzk_now()) * 1e6 > 0 ? (t0 + 6.5 - cuzk_now()) * 1e6 : 0));
+    a = get(port, "/status");
+    CHECK(a.status == 200);
+    free(a.body);
+    CHECK(server_http_reaped(h) >= 9);
+    printf("  connections cut at their deadline: %u\n", server_http_reaped(h));
+    for (int i = 0; i < SLOW; i++)
+        if (held[i] >= 0) close(held[i]);
+    server_http_stop(h);
 }
 
 int main(void)
@@ -268,6 +369,7 @@ int main(void)
     }
     test_endpoints(e);
     test_addresses(e);
+    test_slow_clients(e);
     cuzk_engine_destroy(e);
     return harness_finish("test_http");
 }
