@@ -16,8 +16,8 @@ static const cuzk_config_key server_keys[] = {
     S("listen", listen, "unix:///run/cuzk/cuzk.sock", "CUZK_DAEMON_LISTEN",
       "gRPC address: unix:///PATH (a socket made mode 0600) or HOST:PORT (TCP, e.g. 127.0.0.1:9820)"),
     S("http_listen", http_listen, "", "CUZK_DAEMON_HTTP_LISTEN",
-      "HTTP address of GET /metrics and GET /status: HOST:PORT, or PORT for 127.0.0.1:PORT (every interface: "
-      "0.0.0.0:PORT or [::]:PORT, warned about; empty: off)"),
+      "HTTP address of GET /metrics and /status: HOST:PORT, PORT (127.0.0.1), 0.0.0.0:PORT (warned about); "
+      "empty: off"),
     K("max_message_bytes", CUZK_CFG_U64, max_message_bytes, 1024, 1ull << 31, "268435456",
       "CUZK_DAEMON_MAX_MESSAGE_BYTES", "largest gRPC message taken or sent (Curio's client allows 256 MiB)"),
     K("max_calls", CUZK_CFG_UINT, max_calls, 1, 100000, "4096", "CUZK_DAEMON_MAX_CALLS",
