@@ -92,6 +92,16 @@ static void respond(call_ctx *c, int code, const char *message, const uint8_t *o
     if (grpc_call_start_batch(c->call, ops, n, &c->t_sent, NULL) != GRPC_CALL_OK) call_release(c);
 }
 
+/* A place in the call's class (each class has daemon.max_calls of its own), or false. */
+static bool admit(cuzk_server *s, rpc_call_class k)
+{
+    pthread_mutex_lock(&s->mu);
+    bool room = s->class_calls[k] < s->cfg.max_calls;
+    if (room) s->class_calls[k]++;
+    pthread_mutex_unlock(&s->mu);
+    return room;
+}
+
 static void *handler_main(void *arg)
 {
     call_ctx *c = arg;
@@ -105,9 +115,18 @@ static void *handler_main(void *arg)
     /* one copy of a large request is enough */
     grpc_byte_buffer_destroy(c->recv);
     c->recv = NULL;
-    rpc_call view = {s, c->deadline, &c->gone, &in};
     rpc_reply r = {RPC_OK, "", NULL, 0};
-    rpc_handle(&view, c->method, GRPC_SLICE_START_PTR(in), GRPC_SLICE_LENGTH(in), &r);
+    rpc_call_class k = rpc_classify(c->method, GRPC_SLICE_START_PTR(in), GRPC_SLICE_LENGTH(in));
+    if (admit(s, k)) {
+        rpc_call view = {s, c->deadline, &c->gone, &in};
+        rpc_handle(&view, c->method, GRPC_SLICE_START_PTR(in), GRPC_SLICE_LENGTH(in), &r);
+        pthread_mutex_lock(&s->mu);
+        s->class_calls[k]--;
+        pthread_mutex_unlock(&s->mu);
+    } else {
+        rpc_fail(&r, RPC_RESOURCE_EXHAUSTED, "too many calls in progress: %u of %s (daemon.max_calls, for each class)",
+                 s->cfg.max_calls, rpc_call_class_name(k));
+    }
     grpc_slice_unref(in);
     if (r.code == RPC_OK && r.out_len > s->cfg.max_message_bytes)
         rpc_fail(&r, RPC_RESOURCE_EXHAUSTED, "the response is %zu bytes, more than daemon.max_message_bytes (%llu)",
@@ -172,7 +191,8 @@ static void on_recv(cuzk_server *s, call_ctx *c, bool ok)
         return;
     }
     pthread_mutex_lock(&s->mu);
-    bool full = s->calls >= s->cfg.max_calls, draining = s->draining;
+    /* the threads of every class together; each class is bounded in its handler */
+    bool full = s->calls >= CALL_CLASSES * s->cfg.max_calls, draining = s->draining;
     if (!full && !draining) s->calls++;
     pthread_mutex_unlock(&s->mu);
     if (draining) {
@@ -180,7 +200,7 @@ static void on_recv(cuzk_server *s, call_ctx *c, bool ok)
         return;
     }
     if (full) {
-        respond(c, RPC_RESOURCE_EXHAUSTED, "too many calls in progress (daemon.max_calls)", NULL, 0);
+        respond(c, RPC_RESOURCE_EXHAUSTED, "too many calls in progress (4 x daemon.max_calls)", NULL, 0);
         return;
     }
     pthread_attr_t a;

@@ -21,7 +21,7 @@ static const cuzk_config_key server_keys[] = {
     K("max_message_bytes", CUZK_CFG_U64, max_message_bytes, 1024, 1ull << 31, "268435456",
       "CUZK_DAEMON_MAX_MESSAGE_BYTES", "largest gRPC message taken or sent (Curio's client allows 256 MiB)"),
     K("max_calls", CUZK_CFG_UINT, max_calls, 1, 100000, "4096", "CUZK_DAEMON_MAX_CALLS",
-      "calls handled at once (each waiting Prove is one); beyond, RESOURCE_EXHAUSTED"),
+      "calls at once of each class (LOW/NORMAL proofs; HIGH/CRITICAL; AwaitProof; Cancel/GetStatus/GetMetrics)"),
     K("drain_grace_s", CUZK_CFG_UINT, drain_grace_s, 0, 86400, "60", "CUZK_DAEMON_DRAIN_GRACE_S",
       "on SIGTERM/SIGINT: seconds the jobs in flight may take to finish before they are cancelled"),
     K("test_kinds", CUZK_CFG_BOOL, test_kinds, 0, 1, "false", "CUZK_DAEMON_TEST_KINDS",

@@ -26,6 +26,12 @@ enum {
     RPC_UNAVAILABLE = 14
 };
 
+/* Classes of call, each with its own daemon.max_calls, so that one kind of call cannot lock out
+ * another: proof work at LOW/NORMAL priority (SubmitProof, Prove, PreloadSRS, EvictSRS), the
+ * same at HIGH/CRITICAL priority (the PoSt kinds by default), AwaitProof, and control
+ * (CancelProof, GetStatus, GetMetrics). */
+typedef enum { CALL_WORK, CALL_URGENT, CALL_WAIT, CALL_CONTROL, CALL_CLASSES } rpc_call_class;
+
 struct cuzk_server {
     cuzk_server_config cfg;
     cuzk_server_hooks hooks;
@@ -45,6 +51,7 @@ struct cuzk_server {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     unsigned calls;          /* handler threads running */
+    unsigned class_calls[CALL_CLASSES]; /* handlers admitted, by class (each up to max_calls) */
     bool draining;           /* no new calls are taken */
     bool shutdown_done;      /* the gRPC server said it has shut down */
     atomic_bool stopping;    /* waits in handlers end (their callers get CANCELLED or UNAVAILABLE) */
@@ -69,6 +76,10 @@ typedef struct {
 
 /* The methods of cuzk.v1.ProvingEngine, in the order of rpc_method_names; -1 when unknown. */
 int rpc_method_index(const char *path, size_t len);
+/* The class of a call of method m (rpc_method_index) with request bytes in; the priority read
+ * from the wire (a malformed request: CALL_WORK, its handler refuses it). */
+rpc_call_class rpc_classify(int m, const uint8_t *in, size_t len);
+const char *rpc_call_class_name(rpc_call_class k);
 /* Runs method m on the request bytes (server_rpc.c). */
 void rpc_handle(const rpc_call *call, int m, const uint8_t *in, size_t len, rpc_reply *r);
 /* A SubmitProofRequest checked and turned into an engine request (rpc_decode_submit): req's

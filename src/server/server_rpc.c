@@ -28,6 +28,38 @@ int rpc_method_index(const char *path, size_t len)
     return -1;
 }
 
+rpc_call_class rpc_classify(int m, const uint8_t *in, size_t len)
+{
+    switch (m) {
+    case M_AWAIT: return CALL_WAIT;
+    case M_CANCEL:
+    case M_STATUS:
+    case M_METRICS: return CALL_CONTROL;
+    case M_SUBMIT:
+    case M_PROVE: break;
+    default: return CALL_WORK;
+    }
+    /* SubmitProofRequest.priority (5) and proof_kind (2); in Prove, inside submit (1) */
+    const unsigned prio_path[] = {1, 5}, kind_path[] = {1, 2};
+    size_t at = m == M_PROVE ? 0 : 1, depth = m == M_PROVE ? 2 : 1;
+    uint64_t prio64 = 0, kind64 = 0;
+    cuzk_wire_varint(in, len, prio_path + at, depth, &prio64);
+    cuzk_wire_varint(in, len, kind_path + at, depth, &kind64);
+    uint32_t prio = (uint32_t)prio64, kind = (uint32_t)kind64; /* as protobuf reads an enum */
+    if (prio == CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED)
+        return kind == CUZK__V1__PROOF_KIND__WINNING_POST || kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ? CALL_URGENT
+                                                                                                       : CALL_WORK;
+    return prio >= CUZK__V1__PRIORITY__HIGH ? CALL_URGENT : CALL_WORK;
+}
+
+const char *rpc_call_class_name(rpc_call_class k)
+{
+    static const char *const names[CALL_CLASSES] = {"LOW/NORMAL SubmitProof, Prove, PreloadSRS and EvictSRS",
+                                                    "HIGH/CRITICAL SubmitProof and Prove", "AwaitProof",
+                                                    "CancelProof, GetStatus and GetMetrics"};
+    return k < CALL_CLASSES ? names[k] : "?";
+}
+
 void rpc_fail(rpc_reply *r, int code, const char *fmt, ...)
 {
     r->code = code;

@@ -31,6 +31,34 @@ static bool skip_value(const uint8_t **p, const uint8_t *end, unsigned wt)
     }
 }
 
+bool cuzk_wire_varint(const uint8_t *msg, size_t len, const unsigned *path, size_t depth, uint64_t *out)
+{
+    const uint8_t *p = msg, *end = msg + len;
+    if (depth > 1) {
+        size_t n;
+        if (!cuzk_wire_field(msg, len, path, depth - 1, &p, &n)) return false;
+        end = p + n;
+    }
+    bool found = false;
+    unsigned field = path[depth - 1];
+    while (p < end) {
+        uint64_t key, v;
+        if (!read_varint(&p, end, &key)) return found;
+        unsigned wt = (unsigned)(key & 7);
+        if (wt == 0 && key >> 3 == field) {
+            if (!read_varint(&p, end, &v)) return found;
+            *out = v;
+            found = true;
+        } else if (wt == 2) {
+            if (!read_varint(&p, end, &v) || v > (uint64_t)(end - p)) return found;
+            p += v;
+        } else if (!skip_value(&p, end, wt)) {
+            return found;
+        }
+    }
+    return found;
+}
+
 bool cuzk_wire_field(const uint8_t *msg, size_t len, const unsigned *path, size_t depth, const uint8_t **out,
                      size_t *out_len)
 {

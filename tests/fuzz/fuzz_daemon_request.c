@@ -3,8 +3,9 @@
  * daemon takes test kinds; bit 1: a ProveRequest around the submit), then the message. A
  * refusal names the field and is no success; an accepted request is of a known kind, its
  * request id (read from the wire, as the daemon does) bounded clean UTF-8, its input exactly the request's (PoRep: the C1 bytes; PoSt and SnapDeals:
- * the blobs, packed, unpacking to the same blobs), and decoding the message packed again gives
- * the same request. The parsers the engine then runs on the input (C1, PoSt or SnapDeals
+ * the blobs, packed, unpacking to the same blobs), its call class (read from the wire before
+ * decoding) the one its decoded priority and kind give, and decoding the message packed again
+ * gives the same request. The parsers the engine then runs on the input (C1, PoSt or SnapDeals
  * blobs) run here too. */
 #include <string.h>
 
@@ -110,6 +111,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(r.code == 0, "accepted with status %d", r.code);
         check_accepted(m, &s, test_kinds);
         downstream(&s.req);
+        /* the call's class, read from the wire before decoding, agrees with the decoded request */
+        static const char submit_m[] = "/cuzk.v1.ProvingEngine/SubmitProof", prove_m[] = "/cuzk.v1.ProvingEngine/Prove";
+        int method = prove ? rpc_method_index(prove_m, sizeof prove_m - 1) : rpc_method_index(submit_m, sizeof submit_m - 1);
+        bool post = m->proof_kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
+                    m->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST;
+        bool urgent = m->priority == 0 ? post : m->priority >= CUZK__V1__PRIORITY__HIGH;
+        FUZZ_CHECK(rpc_classify(method, data, size) == (urgent ? CALL_URGENT : CALL_WORK),
+                   "class from the wire differs from the decoded priority %d, kind %d", (int)m->priority,
+                   (int)m->proof_kind);
         /* the message packed again decodes to the same request */
         size_t n = cuzk__v1__submit_proof_request__get_packed_size(m);
         uint8_t *again = malloc(n ? n : 1);

@@ -2,10 +2,11 @@
  * and on loopback TCP, driven by the C client: every RPC, request ids joining, TIMEOUT from
  * AwaitProof while the job goes on, a client deadline, cancel of a running job, in-band
  * failures, malformed requests named by field, unknown methods, a second server on the same
- * socket refused, and drain on stop. Then the request decoder and checks under mutated
+ * socket refused, no lock-out of control calls by max_calls waiting Proves, and drain on stop. Then the request decoder and checks under mutated
  * requests (a deterministic fuzz of every method's handler). */
 #define _GNU_SOURCE
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -238,6 +239,73 @@ static void rpcs(const char *addr)
 /* ---------------------------------------------------------------- the fuzz */
 /* Valid requests of each method, then byte mutations (flips, cuts, inserted varints): every
  * answer is a status of the allowed set and nothing crashes or blocks. */
+/* ---------------------------------------------------------------- no lock-out */
+typedef struct {
+    const char *addr, *rid;
+    cuzk_rpc_result res;
+    cuzk_status st;
+} long_prove;
+
+static void *prove_main(void *arg)
+{
+    long_prove *p = arg;
+    cuzk_client *c;
+    if ((p->st = cuzk_client_open(&c, p->addr, 1 << 20))) return NULL;
+    cuzk_rpc_request r = test_req("random:256", p->rid, 1000, 5);
+    p->st = cuzk_client_prove(c, &r, 120, &p->res, NULL);
+    cuzk_client_close(c);
+    return NULL;
+}
+
+/* With max_calls Prove calls waiting, the other classes of call still have room: GetStatus,
+ * CancelProof (which ends the waiting ones), AwaitProof and a CRITICAL submit; another NORMAL
+ * Prove is refused, naming the bound. */
+static void no_lockout(cuzk_engine *e, cuzk_server_hooks *hooks, const cuzk_server_config *base)
+{
+    printf("no lock-out with max_calls Prove calls waiting\n");
+    cuzk_server_config lc = *base;
+    lc.max_calls = 2;
+    snprintf(lc.listen, sizeof lc.listen, "unix://%s/lockout.sock", tmpdir);
+    cuzk_server *s = NULL;
+    CHECK_OK(cuzk_server_start(&s, &lc, e, hooks));
+    if (!s) return;
+    long_prove p[2] = {{.addr = cuzk_server_address(s), .rid = "lock-a"}, {.addr = cuzk_server_address(s), .rid = "lock-b"}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, prove_main, &p[i]);
+    uint64_t eid;
+    double until = cuzk_now() + 30;
+    while ((cuzk_engine_find(e, "lock-a", &eid) || cuzk_engine_find(e, "lock-b", &eid)) && cuzk_now() < until)
+        usleep(20 * 1000);
+    cuzk_clear_error();
+    cuzk_client *c;
+    CHECK_OK(cuzk_client_open(&c, cuzk_server_address(s), 1 << 20));
+    int code = -1;
+    cuzk_rpc_request r = test_req("random:256", "lock-c", 1, 6);
+    cuzk_rpc_result res;
+    CHECK(cuzk_client_prove(c, &r, 10, &res, &code) && code == RPC_RESOURCE_EXHAUSTED && err_has("max_calls"));
+    char *js = NULL;
+    CHECK_OK(cuzk_client_status(c, 10, &js, &code));
+    free(js);
+    r = test_req("random:256", "lock-crit", 1, 7);
+    r.priority = 4; /* CRITICAL */
+    char id[256];
+    CHECK_OK(cuzk_client_submit(c, &r, 10, id, NULL, &code));
+    CHECK_OK(cuzk_client_await(c, "lock-crit", 0, 60, &res, &code));
+    CHECK(res.status == CUZK_RPC_COMPLETED);
+    cuzk_rpc_result_free(&res);
+    bool was_running = false;
+    CHECK_OK(cuzk_client_cancel(c, "lock-a", 10, &was_running, &code));
+    CHECK_OK(cuzk_client_cancel(c, "lock-b", 10, &was_running, &code));
+    for (int i = 0; i < 2; i++) {
+        pthread_join(t[i], NULL);
+        CHECK(p[i].st == CUZK_OK && p[i].res.status == CUZK_RPC_CANCELLED);
+        if (p[i].st) fprintf(stderr, "  %s: %s\n", p[i].rid, cuzk_last_error());
+        cuzk_rpc_result_free(&p[i].res);
+    }
+    cuzk_client_close(c);
+    cuzk_server_stop(s, 1);
+}
+
 static void fuzz(cuzk_server *s)
 {
     printf("fuzz the handlers\n");
@@ -366,6 +434,7 @@ int main(void)
         cuzk_client_close(c);
         cuzk_server_stop(small, 1);
     }
+    no_lockout(e, &hooks, &sc);
     fuzz(s);
     /* a bad address is refused naming it */
     snprintf(tc.listen, sizeof tc.listen, "nonsense");

@@ -32,7 +32,7 @@ typedef struct {
     char listen[512];           /* unix:///PATH (or unix:PATH), or HOST:PORT (port 0: any free one) */
     char http_listen[256];      /* HTTP /metrics and /status: HOST:PORT or PORT ("": off) */
     uint64_t max_message_bytes; /* largest request or response message (RESOURCE_EXHAUSTED beyond) */
-    unsigned max_calls;         /* calls handled at once; beyond, RESOURCE_EXHAUSTED */
+    unsigned max_calls;         /* calls at once of each class (rpc_call_class); beyond, RESOURCE_EXHAUSTED */
     unsigned drain_grace_s;     /* on stop: seconds in-flight jobs may take to finish before cancel */
     bool test_kinds;            /* accept CUZK_SERVER_TEST_KIND */
     bool test_synthetic;        /* ... proved with synthetic parameters made on the GPU (timing only) */
