@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -144,6 +145,23 @@ static void reopen_log(FILE *f, const char *path)
     fprintf(stderr, "cuzk daemon: SIGHUP: reopened the job log %s\n", path);
 }
 
+/* Every connection and every file the engine reads is a descriptor: the soft limit (often 1024)
+ * is raised to the hard one, and the start line says what it is. */
+static rlim_t raise_descriptor_limit(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r)) return 0;
+    if (r.rlim_cur < r.rlim_max) {
+        rlim_t was = r.rlim_cur;
+        r.rlim_cur = r.rlim_max;
+        if (!setrlimit(RLIMIT_NOFILE, &r))
+            fprintf(stderr, "cuzk daemon: descriptor limit raised from %llu to %llu (the hard limit)\n",
+                    (unsigned long long)was, (unsigned long long)r.rlim_max);
+        else r.rlim_cur = was;
+    }
+    return r.rlim_cur;
+}
+
 static void daemon_signals(sigset_t *sigs)
 {
     sigemptyset(sigs);
@@ -254,6 +272,7 @@ int cli_daemon(int argc, char **argv)
 
     FILE *log = open_log(cfg.log_file);
     if (!log) return 1;
+    rlim_t fds = raise_descriptor_limit();
     cuzk_engine *e = NULL;
     cuzk_status st = cli_engine_create_for_daemon(&e, log, cfg.param_dir, cfg.cache_dir[0] ? cfg.cache_dir : NULL);
     static daemon_ctx dctx; /* large; lives for the whole command */
@@ -273,7 +292,8 @@ int cli_daemon(int argc, char **argv)
     for (unsigned i = 0; i < es.ndevices; i++) gpus += es.devices[i].ordinal >= 0 && !es.devices[i].context;
     fprintf(stderr, "cuzk daemon: listening on %s", cuzk_server_address(s));
     if (cuzk_server_http_port(s)) fprintf(stderr, ", HTTP /metrics and /status on port %u", cuzk_server_http_port(s));
-    fprintf(stderr, "; %u GPU(s)%s; parameters from %s%s\n", gpus, gpus ? "" : " (proving on the CPU)", cfg.param_dir,
+    fprintf(stderr, "; %u GPU(s)%s; parameters from %s; %llu descriptors, %u connections at most%s\n", gpus,
+            gpus ? "" : " (proving on the CPU)", cfg.param_dir, (unsigned long long)fds, cfg.max_connections,
             cfg.test_kinds ? "; test kind 100 on" : "");
     if (cuzk_server_warning(s)[0]) fprintf(stderr, "cuzk daemon: warning: %s\n", cuzk_server_warning(s));
     fflush(stderr);

@@ -5,6 +5,7 @@
  * one released frees it. */
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc_security.h>
+#include <grpc/support/alloc.h>
 #include <grpc/support/time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ struct call_ctx {
     atomic_bool gone;
     atomic_int refs;
     int method;
+    int conn_fd; /* the connection's descriptor (the listener counts its calls), or -1 */
     double deadline;
     tag t_new, t_recv, t_close, t_sent;
 };
@@ -43,6 +45,7 @@ static tag shutdown_tag = {TAG_SHUTDOWN, NULL};
 static void call_release(call_ctx *c)
 {
     if (atomic_fetch_sub(&c->refs, 1) != 1) return;
+    conns_call_ended(c->s->conns, c->conn_fd);
     if (c->recv) grpc_byte_buffer_destroy(c->recv);
     if (c->send) grpc_byte_buffer_destroy(c->send);
     if (c->has_details) grpc_slice_unref(c->status_details);
@@ -58,6 +61,7 @@ static void request_call(cuzk_server *s)
     call_ctx *c = calloc(1, sizeof *c);
     if (!c) return; /* out of memory: the next event retries */
     c->s = s;
+    c->conn_fd = -1;
     c->t_new = (tag){TAG_NEW_CALL, c};
     c->t_recv = (tag){TAG_RECV, c};
     c->t_close = (tag){TAG_CLOSE, c};
@@ -155,6 +159,10 @@ static void on_new_call(cuzk_server *s, call_ctx *c)
     c->method =
         rpc_method_index((const char *)GRPC_SLICE_START_PTR(c->details.method), GRPC_SLICE_LENGTH(c->details.method));
     c->deadline = deadline_of(c->details.deadline);
+    char *peer = grpc_call_get_peer(c->call);
+    c->conn_fd = conns_fd_of_peer(peer);
+    gpr_free(peer);
+    conns_call_started(s->conns, c->conn_fd);
     grpc_op op;
     memset(&op, 0, sizeof op);
     op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
@@ -166,7 +174,6 @@ static void on_new_call(cuzk_server *s, call_ctx *c)
     op.data.recv_message.recv_message = &c->recv;
     /* the new-call reference passes to the receive */
     if (grpc_call_start_batch(c->call, &op, 1, &c->t_recv, NULL) != GRPC_CALL_OK) call_release(c);
-    (void)s;
 }
 
 /* The message is in (or the call failed before it came). */
@@ -262,6 +269,7 @@ static void *cq_main(void *arg)
 
 static void server_free(cuzk_server *s)
 {
+    conns_stop(s->conns);
     if (s->http) server_http_stop(s->http);
     if (s->server) grpc_server_destroy(s->server);
     if (s->cq) {
@@ -272,6 +280,8 @@ static void server_free(cuzk_server *s)
                    GRPC_QUEUE_SHUTDOWN) {}
         grpc_completion_queue_destroy(s->cq);
     }
+    conns_free(s->conns); /* every call has been released */
+    cidr_list_free(&s->allow);
     if (s->socket_path[0]) listen_remove_socket(s->socket_path, s->socket_dev, s->socket_ino);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->test_mu);
@@ -304,47 +314,60 @@ cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, 
         server_free(s);
         return st;
     }
-    int max = cfg->max_message_bytes > INT32_MAX ? INT32_MAX : (int)cfg->max_message_bytes;
-    grpc_arg args[3] = {
-        {GRPC_ARG_INTEGER, GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, {.integer = max}},
-        {GRPC_ARG_INTEGER, GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, {.integer = max}},
-        /* a second daemon must not share the port (the core enables SO_REUSEPORT by default) */
-        {GRPC_ARG_INTEGER, GRPC_ARG_ALLOW_REUSEPORT, {.integer = 0}},
-    };
-    grpc_channel_args ca = {3, args};
-    s->server = grpc_server_create(&ca, NULL);
-    s->cq = grpc_completion_queue_create_for_next(NULL);
-    grpc_server_register_completion_queue(s->server, s->cq, NULL);
-    grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
-    /* the socket is made by the bind below: made 0600 from the start, not chmod'ed after */
-    mode_t old = s->socket_path[0] ? umask(0177) : 0;
-    int port = grpc_server_add_http2_port(s->server, addr, creds);
-    if (s->socket_path[0]) umask(old);
-    grpc_server_credentials_release(creds);
-    if (!port) {
-        st = cuzk_fail(CUZK_EIO, "listen: cannot bind %s (in use, or not an address of this machine)", cfg->listen);
-        if (s->socket_path[0]) s->socket_path[0] = 0; /* not ours */
+    if ((st = cidr_list_parse(&s->allow, "daemon.allow", cfg->allow))) {
+        s->socket_path[0] = 0;
+        server_free(s);
+        return st;
+    }
+    int lfd = -1;
+    unsigned port = 0;
+    if ((st = listen_bind(addr, s->socket_path, &lfd, &port))) {
+        s->socket_path[0] = 0; /* not ours */
         server_free(s);
         return st;
     }
     if (s->socket_path[0] && (st = listen_claim_socket(s->socket_path, &s->socket_dev, &s->socket_ino))) {
         s->socket_path[0] = 0; /* not provably ours: left where it is */
+        close(lfd);
         server_free(s);
         return st;
     }
     if (s->socket_path[0]) {
-        chmod(s->socket_path, 0600);
         snprintf(s->address, sizeof s->address, "unix://%s", s->socket_path);
     } else {
         const char *colon = strrchr(cfg->listen, ':');
-        snprintf(s->address, sizeof s->address, "%.*s:%d", (int)(colon - cfg->listen), cfg->listen, port);
+        snprintf(s->address, sizeof s->address, "%.*s:%u", (int)(colon - cfg->listen), cfg->listen, port);
     }
+    int max = cfg->max_message_bytes > INT32_MAX ? INT32_MAX : (int)cfg->max_message_bytes;
+    int idle_ms = cfg->idle_connection_s && cfg->idle_connection_s < INT32_MAX / 1000
+        ? (int)cfg->idle_connection_s * 1000
+        : INT32_MAX;
+    grpc_arg args[3] = {
+        {GRPC_ARG_INTEGER, GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, {.integer = max}},
+        {GRPC_ARG_INTEGER, GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, {.integer = max}},
+        /* a connection without a call this long gets a GOAWAY (the listener closes it later) */
+        {GRPC_ARG_INTEGER, GRPC_ARG_MAX_CONNECTION_IDLE_MS, {.integer = idle_ms}},
+    };
+    grpc_channel_args ca = {3, args};
+    s->server = grpc_server_create(&ca, NULL);
+    s->cq = grpc_completion_queue_create_for_next(NULL);
+    grpc_server_register_completion_queue(s->server, s->cq, NULL);
     grpc_server_start(s->server);
     if (pthread_create(&s->cq_thread, NULL, cq_main, s)) {
         server_free(s);
         return cuzk_fail(CUZK_EIO, "cannot start the server's thread");
     }
     s->cq_started = true;
+    conns_config cc = {cfg->max_connections, cfg->idle_connection_s, &s->allow};
+    if ((st = conns_start(&s->conns, s->server, lfd, !s->socket_path[0], &cc))) {
+        grpc_server_shutdown_and_notify(s->server, s->cq, &shutdown_tag);
+        grpc_server_cancel_all_calls(s->server);
+        pthread_mutex_lock(&s->mu);
+        while (!s->shutdown_done) pthread_cond_wait(&s->cv, &s->mu);
+        pthread_mutex_unlock(&s->mu);
+        server_free(s);
+        return st;
+    }
     char http_warning[400] = "";
     if (cfg->http_listen[0] &&
         (st = server_http_start(&s->http, cfg->http_listen, e, http_warning, sizeof http_warning))) {
@@ -394,7 +417,8 @@ void cuzk_server_drain(cuzk_server *s, double grace_s, const atomic_bool *cut_sh
     pthread_mutex_lock(&s->mu);
     s->draining = true;
     pthread_mutex_unlock(&s->mu);
-    /* no new calls; the calls open go on */
+    /* no new connections or calls; the calls open go on */
+    conns_stop(s->conns);
     grpc_server_shutdown_and_notify(s->server, s->cq, &shutdown_tag);
     double end = cuzk_now() + grace_s;
     while (live_jobs(s->e) && cuzk_now() < end && !(cut_short && atomic_load(cut_short))) usleep(50 * 1000);

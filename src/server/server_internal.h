@@ -7,6 +7,7 @@
 #include <protobuf-c/protobuf-c.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include "cuzk/server.h"
@@ -25,6 +26,45 @@ enum {
     RPC_INTERNAL = 13,
     RPC_UNAVAILABLE = 14
 };
+
+/* Client networks (daemon.allow), e.g. "127.0.0.0/8,::1/128" (cidr.c). */
+typedef struct {
+    uint8_t addr[16]; /* IPv4 as ::ffff:a.b.c.d */
+    unsigned bits;    /* prefix length over the 128 bits */
+} cidr_entry;
+typedef struct {
+    cidr_entry *v;
+    size_t n;
+} cidr_list;
+/* Parses a comma-separated list (spaces allowed); an entry that is not ADDRESS[/BITS] is
+ * CUZK_EINVAL naming it and the key. */
+cuzk_status cidr_list_parse(cidr_list *out, const char *key, const char *text) CUZK_WARN_UNUSED;
+void cidr_list_free(cidr_list *l);
+/* Whether peer (AF_INET or AF_INET6; an IPv4-mapped IPv6 address as IPv4) is in the list. */
+bool cidr_list_allows(const cidr_list *l, const struct sockaddr_storage *peer);
+
+/* The daemon's listener and its connections (server_accept.c says why it is ours). */
+typedef struct server_conns server_conns;
+typedef struct {
+    unsigned max_connections;
+    unsigned idle_s;        /* without a call this long: told to go (0: never) */
+    const cidr_list *allow; /* TCP peers let in */
+} conns_config;
+typedef struct {
+    unsigned open;
+    uint64_t accepted, refused_full, refused_descriptors, refused_not_allowed, closed_no_call, closed_idle,
+        closed_for_room;
+} conns_stats;
+/* Accepts on listen_fd (taken: closed by conns_stop) until stopped, adding each connection to
+ * server (started). */
+cuzk_status conns_start(server_conns **out, grpc_server *server, int listen_fd, bool tcp,
+                        const conns_config *cfg) CUZK_WARN_UNUSED;
+int conns_fd_of_peer(const char *peer); /* "fd:N" -> N, else -1 */
+void conns_call_started(server_conns *k, int fd);
+void conns_call_ended(server_conns *k, int fd);
+void conns_get_stats(server_conns *k, conns_stats *out);
+void conns_stop(server_conns *k); /* no more connections taken; the listener closed */
+void conns_free(server_conns *k); /* after the last call has ended */
 
 /* Classes of call, each with its own daemon.max_calls, so that one kind of call cannot lock out
  * another: proof work at LOW/NORMAL priority (SubmitProof, Prove, PreloadSRS, EvictSRS), the
@@ -47,6 +87,8 @@ struct cuzk_server {
     server_http *http;
     double start_t;
     char warning[1200]; /* for the operator at start (cuzk_server_warning), or "" */
+    cidr_list allow;      /* daemon.allow, parsed */
+    server_conns *conns;  /* the listener */
 
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -115,6 +157,9 @@ cuzk_status client_call(cuzk_client *c, const char *method, const ProtobufCMessa
  * socket prepared: parent made, stale socket removed, a live one refused), else TCP "HOST:PORT". */
 cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path, size_t path_cap,
                            char *warning, size_t warning_cap) CUZK_WARN_UNUSED;
+/* The listening socket of listen_prepare's address: the Unix socket at path (when path is not
+ * empty) or TCP addr ("HOST:PORT"; *port the one bound). */
+cuzk_status listen_bind(const char *addr, const char *path, int *fd, unsigned *port) CUZK_WARN_UNUSED;
 /* After the bind: the socket file at path (*dev, *ino), refused if path is not a socket. */
 cuzk_status listen_claim_socket(const char *path, dev_t *dev, ino_t *ino) CUZK_WARN_UNUSED;
 /* At shutdown: path removed only while it is still the socket claimed (a file or another

@@ -3,6 +3,8 @@
  * HOST:PORT, turned into gRPC's address form. The socket file bound is remembered by device and
  * inode, so that shutdown removes it only while the path still names it. */
 #include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,8 @@
 #include <unistd.h>
 
 #include "server_internal.h"
+
+#define LISTEN_BACKLOG 128
 
 /* mkdir -p of the folder holding path */
 static cuzk_status make_parent(const char *path)
@@ -141,4 +145,73 @@ void listen_remove_socket(const char *path, dev_t dev, ino_t ino)
 {
     struct stat st;
     if (!lstat(path, &st) && S_ISSOCK(st.st_mode) && st.st_dev == dev && st.st_ino == ino) unlink(path);
+}
+
+/* A Unix socket bound at path under umask 0177 (mode 0600 from the start) and listening. */
+static cuzk_status bind_unix(const char *path, int *out)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return cuzk_fail(CUZK_EIO, "listen: socket(): %s", strerror(errno));
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+    mode_t old = umask(0177);
+    int r = bind(fd, (struct sockaddr *)&a, sizeof a);
+    int err = errno;
+    umask(old);
+    if (r || listen(fd, LISTEN_BACKLOG)) {
+        err = r ? err : errno;
+        close(fd);
+        return cuzk_fail(CUZK_EIO, "listen: cannot bind %s: %s", path, strerror(err));
+    }
+    *out = fd;
+    return CUZK_OK;
+}
+
+/* A TCP socket bound to "HOST:PORT" (HOST a name, an IPv4 address or [IPv6]) and listening;
+ * *port: the port bound. SO_REUSEPORT stays off, so a second daemon on the port fails. */
+static cuzk_status bind_tcp(const char *addr, int *out, unsigned *port)
+{
+    char host[300];
+    const char *colon = strrchr(addr, ':');
+    snprintf(host, sizeof host, "%.*s", (int)(colon - addr), addr);
+    if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+        memmove(host, host + 1, strlen(host));
+        host[strlen(host) - 1] = 0;
+    }
+    struct addrinfo hints = {.ai_flags = AI_PASSIVE | AI_NUMERICSERV, .ai_socktype = SOCK_STREAM}, *res = NULL;
+    int gai = getaddrinfo(host, colon + 1, &hints, &res);
+    if (gai)
+        return cuzk_fail(CUZK_EIO, "listen: cannot bind %s (not an address of this machine: %s)", addr, gai_strerror(gai));
+    int fd = -1, err = 0;
+    for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0) {
+            err = errno;
+            continue;
+        }
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one); /* restart while old connections linger */
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, LISTEN_BACKLOG)) {
+            err = errno;
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    if (fd < 0) return cuzk_fail(CUZK_EIO, "listen: cannot bind %s (in use, or not an address of this machine: %s)",
+                                 addr, strerror(err));
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    getsockname(fd, (struct sockaddr *)&ss, &len);
+    *port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                           : ((struct sockaddr_in *)&ss)->sin_port);
+    *out = fd;
+    return CUZK_OK;
+}
+
+cuzk_status listen_bind(const char *addr, const char *path, int *fd, unsigned *port)
+{
+    *fd = -1;
+    *port = 0;
+    return path[0] ? bind_unix(path, fd) : bind_tcp(addr, fd, port);
 }

@@ -2,10 +2,16 @@
  * and on loopback TCP, driven by the C client: every RPC, request ids joining, TIMEOUT from
  * AwaitProof while the job goes on, a client deadline, cancel of a running job, in-band
  * failures, malformed requests named by field, unknown methods, a second server on the same
- * socket refused, no lock-out of control calls by max_calls waiting Proves, and drain on stop. Then the request decoder and checks under mutated
+ * socket refused, no lock-out of control calls by max_calls waiting Proves, the listener's
+ * connection cap, first-call deadline and client allowlist, and drain on stop. Then the request decoder and checks under mutated
  * requests (a deterministic fuzz of every method's handler). */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <jansson.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +312,149 @@ static void no_lockout(cuzk_engine *e, cuzk_server_hooks *hooks, const cuzk_serv
     cuzk_server_stop(s, 1);
 }
 
+/* ---------------------------------------------------------------- the listener */
+/* A raw connection to the server's Unix socket or TCP address (sending nothing); -1 if refused. */
+static int raw_connect(const cuzk_server *s)
+{
+    const char *a = cuzk_server_address(s);
+    int fd;
+    if (!strncmp(a, "unix://", 7)) {
+        struct sockaddr_un u = {.sun_family = AF_UNIX};
+        snprintf(u.sun_path, sizeof u.sun_path, "%s", a + 7);
+        fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd >= 0 && connect(fd, (struct sockaddr *)&u, sizeof u)) close(fd), fd = -1;
+    } else {
+        struct sockaddr_in in = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(strrchr(a, ':') + 1))};
+        in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd >= 0 && connect(fd, (struct sockaddr *)&in, sizeof in)) close(fd), fd = -1;
+    }
+    return fd;
+}
+
+/* Seconds until the server closes fd (recv sees the end), at most limit. */
+static double until_closed(int fd, double limit)
+{
+    double t0 = cuzk_now();
+    struct timeval tv = {(time_t)limit, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char buf[256];
+    for (;;) {
+        ssize_t r = recv(fd, buf, sizeof buf, 0);
+        if (r <= 0 || cuzk_now() - t0 >= limit) return cuzk_now() - t0;
+    }
+}
+
+static bool status_call(const cuzk_server *s)
+{
+    cuzk_client *c;
+    if (cuzk_client_open(&c, cuzk_server_address(s), 1 << 20)) return false;
+    char *js = NULL;
+    bool ok = cuzk_client_status(c, 10, &js, NULL) == CUZK_OK;
+    free(js);
+    cuzk_client_close(c);
+    return ok;
+}
+
+/* The daemon's own listener: calls are counted on their connection; at max_connections a new
+ * client takes the place of the connection idle longest; a connection that makes no call (only
+ * the HTTP/2 preface) is closed at the first-call deadline; a TCP client outside daemon.allow
+ * is closed at once; daemon.allow entries are checked. */
+static void listener(cuzk_engine *e, cuzk_server_hooks *hooks, const cuzk_server_config *base)
+{
+    printf("the listener\n");
+    cuzk_server_config lc = *base;
+    lc.max_connections = 4;
+    snprintf(lc.listen, sizeof lc.listen, "unix://%s/listener.sock", tmpdir);
+    cuzk_server *s = NULL;
+    CHECK_OK(cuzk_server_start(&s, &lc, e, hooks));
+    if (!s) return;
+    CHECK(status_call(s));
+    conns_stats st;
+    conns_get_stats(s->conns, &st);
+    CHECK(st.accepted == 1);
+    int idle[4];
+    for (int i = 0; i < 4; i++) {
+        idle[i] = raw_connect(s);
+        CHECK(idle[i] >= 0);
+        usleep(100 * 1000); /* accepted in this order */
+    }
+    const char preface[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+    CHECK(send(idle[3], preface, sizeof preface - 1, MSG_NOSIGNAL) == (ssize_t)(sizeof preface - 1));
+    CHECK(status_call(s)); /* four idle connections held: one gives way */
+    conns_get_stats(s->conns, &st);
+    CHECK(st.closed_for_room >= 1 && st.open <= 4);
+    CHECK(until_closed(idle[0], 2) < 2); /* the one idle longest */
+    double waited = until_closed(idle[3], 15); /* the preface only: closed at the first-call deadline */
+    CHECK(waited > 7 && waited < 14);
+    printf("  a connection that sent only the HTTP/2 preface closed after %.1f s\n", waited);
+    for (int i = 0; i < 4; i++) close(idle[i]);
+    conns_get_stats(s->conns, &st);
+    CHECK(st.closed_no_call >= 1);
+
+    /* a connection with a call in flight never gives way */
+    long_prove lp = {.addr = cuzk_server_address(s), .rid = "listener-long"};
+    pthread_t t;
+    pthread_create(&t, NULL, prove_main, &lp);
+    uint64_t eid;
+    for (double until = cuzk_now() + 30; cuzk_engine_find(e, "listener-long", &eid) && cuzk_now() < until;)
+        usleep(20 * 1000);
+    cuzk_clear_error();
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 4; i++) idle[i] = raw_connect(s);
+        CHECK(status_call(s));
+        for (int i = 0; i < 4; i++)
+            if (idle[i] >= 0) close(idle[i]);
+    }
+    cuzk_client *c;
+    bool was_running;
+    CHECK_OK(cuzk_client_open(&c, cuzk_server_address(s), 1 << 20));
+    CHECK_OK(cuzk_client_cancel(c, "listener-long", 10, &was_running, NULL));
+    cuzk_client_close(c);
+    pthread_join(t, NULL);
+    CHECK(lp.st == CUZK_OK && lp.res.status == CUZK_RPC_CANCELLED); /* not cut off */
+    if (lp.st) fprintf(stderr, "  the long Prove: %s\n", cuzk_last_error());
+    cuzk_rpc_result_free(&lp.res);
+    cuzk_server_stop(s, 1);
+
+    /* TCP: loopback allowed by default; a list without it closes the client at once */
+    snprintf(lc.listen, sizeof lc.listen, "127.0.0.1:0");
+    snprintf(lc.allow, sizeof lc.allow, "10.0.0.0/8, fd00::/8");
+    s = NULL;
+    CHECK_OK(cuzk_server_start(&s, &lc, e, hooks));
+    if (s) {
+        CHECK(!status_call(s));
+        conns_get_stats(s->conns, &st);
+        CHECK(st.refused_not_allowed >= 1 && st.open == 0);
+        cuzk_server_stop(s, 1);
+    }
+    static const char *const bad[] = {"10.0.0.0/33", "::1/129", "nonsense", "10.0.0.1/", "1.2.3.4/8x", "10.0.0.0/8,,x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(lc.allow, sizeof lc.allow, "%s", bad[i]);
+        s = NULL;
+        CHECK(cuzk_server_start(&s, &lc, e, hooks) == CUZK_EINVAL && err_has("daemon.allow"));
+    }
+    cidr_list l;
+    CHECK_OK(cidr_list_parse(&l, "allow", " 192.168.1.0/24 ,::1, 10.1.2.3 "));
+    struct sockaddr_storage p = {0};
+    struct sockaddr_in *p4 = (struct sockaddr_in *)&p;
+    p4->sin_family = AF_INET;
+    inet_pton(AF_INET, "192.168.1.77", &p4->sin_addr);
+    CHECK(l.n == 3 && cidr_list_allows(&l, &p));
+    inet_pton(AF_INET, "192.168.2.77", &p4->sin_addr);
+    CHECK(!cidr_list_allows(&l, &p));
+    inet_pton(AF_INET, "10.1.2.3", &p4->sin_addr);
+    CHECK(cidr_list_allows(&l, &p));
+    struct sockaddr_in6 *p6 = (struct sockaddr_in6 *)&p;
+    memset(&p, 0, sizeof p);
+    p6->sin6_family = AF_INET6;
+    inet_pton(AF_INET6, "::ffff:192.168.1.5", &p6->sin6_addr); /* IPv4 on an IPv6 socket */
+    CHECK(cidr_list_allows(&l, &p));
+    inet_pton(AF_INET6, "::2", &p6->sin6_addr);
+    CHECK(!cidr_list_allows(&l, &p));
+    cidr_list_free(&l);
+}
+
 static void fuzz(cuzk_server *s)
 {
     printf("fuzz the handlers\n");
@@ -435,6 +584,7 @@ int main(void)
         cuzk_server_stop(small, 1);
     }
     no_lockout(e, &hooks, &sc);
+    listener(e, &hooks, &sc);
     fuzz(s);
     /* a bad address is refused naming it */
     snprintf(tc.listen, sizeof tc.listen, "nonsense");

@@ -34,6 +34,9 @@ typedef struct {
     uint64_t max_message_bytes; /* largest request or response message (RESOURCE_EXHAUSTED beyond) */
     unsigned max_calls;         /* calls at once of each class (rpc_call_class); beyond, RESOURCE_EXHAUSTED */
     unsigned drain_grace_s;     /* on stop: seconds in-flight jobs may take to finish before cancel */
+    unsigned max_connections;   /* at once; a new one replaces the one idle longest */
+    unsigned idle_connection_s; /* a connection without a call this long is told to go (0: never) */
+    char allow[512];            /* TCP: client networks let in, CIDR list (Unix sockets: the mode) */
     bool test_kinds;            /* accept CUZK_SERVER_TEST_KIND */
     bool test_synthetic;        /* ... proved with synthetic parameters made on the GPU (timing only) */
     char param_dir[512];        /* official .params/.vk files (env FIL_PROOFS_PARAMETER_CACHE) */

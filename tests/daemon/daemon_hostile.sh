@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# TIMEOUT 600
+# The daemon under hostile clients (loopback only, bounded in count and time): each defect the
+# hostile sweep found, with the bound it asserts.
+#  - descriptors exhausted: a daemon limited to 64 descriptors, 150 idle connections held
+#    open; the listener sheds what it cannot take and keeps listening: once they are released,
+#    a new client is served (gRPC's own listener stopped for good on the first EMFILE);
+#  - connections that send only the HTTP/2 preface, or nothing, are closed at the first-call
+#    deadline (they were never closed);
+#  - max_connections idle connections: a new client takes the place of the one idle longest;
+#  - a TCP client outside daemon.allow is refused at once, and the default lets in loopback only.
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../cli/lib.bash"
+. "$HERE/daemon_lib.bash"
+need_clients
+
+test_params "$WORK/params" random:1024 || { fail "parameters"; finish; exit 1; }
+export FIL_PROOFS_PARAMETER_CACHE=$WORK/params
+
+# hold N ADDR_PATH SECONDS [PREFACE]: N raw connections to the Unix socket, kept open for
+# SECONDS (or until killed); prints how many connected and, at the end, how many the server
+# closed meanwhile
+hold() {
+  "$PY" - "$@" <<'PY'
+import socket, sys, time, select
+n, path, secs = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+preface = len(sys.argv) > 4
+socks = []
+for _ in range(n):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(path)
+        if preface:
+            s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+        socks.append(s)
+    except OSError:
+        s.close()
+print("connected", len(socks), flush=True)
+end = time.time() + secs
+closed = set()
+while time.time() < end and len(closed) < len(socks):
+    r, _, _ = select.select([s for s in socks if s not in closed], [], [], 0.2)
+    for s in r:
+        try:
+            if not s.recv(4096):
+                closed.add(s)
+        except OSError:
+            closed.add(s)
+print("closed", len(closed), "after", round(time.time() - end + secs, 1), flush=True)
+PY
+}
+
+# status ADDR: GetStatus answers (the Python client)
+status_ok() { py --addr "$1" status >status.json 2>status.err; }
+
+# --- descriptors exhausted, then released
+cat >lowfd <<EOF
+#!/bin/sh
+ulimit -n 64
+exec "$CUZK" "\$@"
+EOF
+chmod +x lowfd
+REAL=$CUZK
+CUZK=$WORK/lowfd
+start_daemon fd --listen "unix://$SOCK_DIR/fd.sock" --test-kinds || { finish; exit 1; }
+CUZK=$REAL
+hold 150 "$SOCK_DIR/fd.sock" 6 >hold.out &
+HOLDER=$!
+CLIENT_PIDS+=("$HOLDER")
+sleep 3
+grep -q "accept: Too many open files" fd.log || fail "no warning when out of descriptors: $(tail -c 300 fd.log)"
+wait "$HOLDER"
+grep -q "^connected 150" hold.out || fail "the holder did not connect 150 times: $(cat hold.out)"
+sleep 1
+status_ok "unix://$SOCK_DIR/fd.sock" || fail "no GetStatus after the descriptors came back: $(cat status.err)"
+expect_ok "prove after the descriptors came back" "$CUZK" client prove --addr "unix://$SOCK_DIR/fd.sock" \
+  --kind test --circuit random:1024
+kill -0 "$DAEMON_PID" || fail "the daemon died"
+
+# --- connections that send only the preface, or nothing: closed at the first-call deadline (10 s)
+start_daemon idle --listen "unix://$SOCK_DIR/idle.sock" --test-kinds || { finish; exit 1; }
+hold 5 "$SOCK_DIR/idle.sock" 20 preface >preface.out &
+P1=$!
+hold 5 "$SOCK_DIR/idle.sock" 20 >silent.out &
+P2=$!
+CLIENT_PIDS+=("$P1" "$P2")
+wait "$P1" "$P2"
+for f in preface.out silent.out; do
+  secs=$(sed -n 's/^closed 5 after \([0-9.]*\)$/\1/p' "$f")
+  [ -n "$secs" ] || fail "$f: not all closed within 20 s: $(cat "$f")"
+  [ -n "$secs" ] && awk -v s="$secs" 'BEGIN { exit !(s >= 8 && s <= 14) }' ||
+    fail "$f: closed after $secs s, not about 10"
+done
+status_ok "unix://$SOCK_DIR/idle.sock" || fail "GetStatus after the idle connections: $(cat status.err)"
+
+# --- max_connections idle connections: a new client gets in
+printf '[daemon]\nmax_connections = 8\ntest_kinds = true\n' >cap.ini
+start_daemon cap --config cap.ini --listen "unix://$SOCK_DIR/cap.sock" || { finish; exit 1; }
+hold 8 "$SOCK_DIR/cap.sock" 8 >cap.out &
+P3=$!
+CLIENT_PIDS+=("$P3")
+sleep 1
+status_ok "unix://$SOCK_DIR/cap.sock" || fail "no GetStatus with max_connections idle connections: $(cat status.err)"
+wait "$P3"
+
+# --- TCP: loopback by default; a list without it refuses the client
+start_daemon tcp --listen 127.0.0.1:0 --test-kinds || { finish; exit 1; }
+status_ok "$DAEMON_ADDR" || fail "loopback refused by the default daemon.allow: $(cat status.err)"
+printf '[daemon]\nallow = 10.0.0.0/8\n' >allow.ini
+start_daemon deny --config allow.ini --listen 127.0.0.1:0 || { finish; exit 1; }
+CLIENT_LIMIT=20 py --addr "$DAEMON_ADDR" status >status.json 2>status.err &&
+  fail "a client outside daemon.allow was served"
+printf '[daemon]\nallow = 10.0.0.0/33\n' >bad_allow.ini
+expect_fail "a malformed daemon.allow" 1 "daemon.allow" "$CUZK" daemon --config bad_allow.ini --listen 127.0.0.1:0
+finish
