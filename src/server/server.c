@@ -124,6 +124,7 @@ static void *handler_main(void *arg)
     if (admit(s, k)) {
         rpc_call view = {s, c->deadline, &c->gone, &in};
         rpc_handle(&view, c->method, GRPC_SLICE_START_PTR(in), GRPC_SLICE_LENGTH(in), &r);
+        rpc_client_text(&s->cfg, r.message, sizeof r.message);
         pthread_mutex_lock(&s->mu);
         s->class_calls[k]--;
         pthread_mutex_unlock(&s->mu);

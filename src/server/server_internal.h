@@ -146,6 +146,10 @@ typedef struct {
 bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, const rpc_wire_bytes *raw_id, bool test_kinds,
                        rpc_submit *out, rpc_reply *r);
 void rpc_submit_free(rpc_submit *out);
+/* Rewrites text (cap bytes) as a client may see it: the daemon's folders by their key
+ * ("[param_dir]/v28-....params"), other absolute paths as ".../LAST", control characters as
+ * spaces (client_text.c). */
+void rpc_client_text(const cuzk_server_config *cfg, char *text, size_t cap);
 /* Sets r to a non-OK status with a printf message. */
 void rpc_fail(rpc_reply *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -405,6 +405,8 @@ static void await_reply(const rpc_call *call, const char *job_id, uint64_t eid, 
         return rpc_fail(r, RPC_DEADLINE_EXCEEDED,
                         "the call's deadline passed before job %s ended (the job goes on; AwaitProof it)", job_id);
     }
+    rpc_client_text(&call->s->cfg, res.error, sizeof res.error);
+    rpc_client_text(&call->s->cfg, res.note, sizeof res.note);
     Cuzk__V1__AwaitProofResponse a = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
     fill_await(&a, job_id, &res);
     if (nested) {

@@ -455,6 +455,35 @@ static void listener(cuzk_engine *e, cuzk_server_hooks *hooks, const cuzk_server
     cidr_list_free(&l);
 }
 
+/* ---------------------------------------------------------------- what clients are told */
+static void client_text(void)
+{
+    printf("client text\n");
+    cuzk_server_config cfg;
+    cuzk_server_config_default(&cfg);
+    snprintf(cfg.param_dir, sizeof cfg.param_dir, "/srv/params/");
+    snprintf(cfg.cache_dir, sizeof cfg.cache_dir, "/var/cache/cuzk");
+    static const char *const cases[][2] = {
+        {"cannot open /srv/params/v28-x.params: No such file", "cannot open [param_dir]/v28-x.params: No such file"},
+        {"cannot create '/var/cache/cuzk/porep.pce'", "cannot create '[cache_dir]/porep.pce'"},
+        {"reading /home/op/secret/c1.json (line 3)", "reading .../c1.json (line 3)"},
+        {"two\nlines\r\tand \x7f", "two lines  and  "},
+        {"porep:2KiB/8MiB and unix:///run/x.sock stay", "porep:2KiB/8MiB and unix:///run/x.sock stay"},
+        {"/etc", ".../etc"},
+        {"/srv/paramsX/a", ".../a"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char t[256];
+        snprintf(t, sizeof t, "%s", cases[i][0]);
+        rpc_client_text(&cfg, t, sizeof t);
+        CHECK(!strcmp(t, cases[i][1]));
+        if (strcmp(t, cases[i][1])) fprintf(stderr, "  '%s' -> '%s', not '%s'\n", cases[i][0], t, cases[i][1]);
+    }
+    char small[8] = "/a/b/c";
+    rpc_client_text(&cfg, small, sizeof small);
+    CHECK(!strcmp(small, ".../c"));
+}
+
 static void fuzz(cuzk_server *s)
 {
     printf("fuzz the handlers\n");
@@ -583,6 +612,7 @@ int main(void)
         cuzk_client_close(c);
         cuzk_server_stop(small, 1);
     }
+    client_text();
     no_lockout(e, &hooks, &sc);
     listener(e, &hooks, &sc);
     fuzz(s);
