@@ -452,8 +452,32 @@ static bool find_job(const rpc_call *call, const char *job_id, const uint8_t *in
 
 /* ---------------------------------------------------------------- handlers */
 /* Decodes the request of a handler (in, len) into var, or fails the call naming the message. */
-#define UNPACK(type, desc, var)                                          \
-    type *var = (type *)protobuf_c_message_unpack(&desc, NULL, len, in); \
+/* Fields a request may have, counted on the wire before decoding: protobuf-c allocates for each
+ * one (an empty vanilla_proofs entry costs it 16 bytes of array and a 2-byte field on the wire,
+ * an unknown field more), so 128 MB of empty entries took 3.2 GB to decode. The largest real
+ * request, a WindowPoSt partition of 2349 sectors, has about 2360. */
+#define REQUEST_FIELDS_MAX 8192
+
+/* Refuses a request with more fields than REQUEST_FIELDS_MAX, at its top or inside a Prove's
+ * submit (field 1), before protobuf-c sees it. */
+static bool fields_bounded(const uint8_t *in, size_t len, bool nested, rpc_reply *r)
+{
+    size_t n = cuzk_wire_count(in, len, REQUEST_FIELDS_MAX);
+    static const unsigned submit_path[] = {1};
+    const uint8_t *sub;
+    size_t sub_len;
+    if (nested && n <= REQUEST_FIELDS_MAX && cuzk_wire_field(in, len, submit_path, 1, &sub, &sub_len))
+        n = cuzk_wire_count(sub, sub_len, REQUEST_FIELDS_MAX);
+    if (n <= REQUEST_FIELDS_MAX) return true;
+    rpc_fail(r, RPC_INVALID_ARGUMENT,
+             "the request has more than %d fields (vanilla_proofs: one blob per sector, at most %d fields in all)",
+             REQUEST_FIELDS_MAX, REQUEST_FIELDS_MAX);
+    return false;
+}
+
+#define UNPACK(type, desc, var)                                                           \
+    if (!fields_bounded(in, len, &desc == &cuzk__v1__prove_request__descriptor, r)) return; \
+    type *var = (type *)protobuf_c_message_unpack(&desc, NULL, len, in);                  \
     if (!var) return rpc_fail(r, RPC_INVALID_ARGUMENT, "the request is not a valid %s message", desc.name)
 
 static unsigned queue_position(cuzk_engine *e)

@@ -31,6 +31,25 @@ static bool skip_value(const uint8_t **p, const uint8_t *end, unsigned wt)
     }
 }
 
+size_t cuzk_wire_count(const uint8_t *msg, size_t len, size_t limit)
+{
+    const uint8_t *p = msg, *end = msg + len;
+    size_t n = 0;
+    while (p < end && n <= limit) {
+        uint64_t key, v;
+        if (!read_varint(&p, end, &key)) break;
+        unsigned wt = (unsigned)(key & 7);
+        if (wt == 2) {
+            if (!read_varint(&p, end, &v) || v > (uint64_t)(end - p)) break;
+            p += v;
+        } else if (!skip_value(&p, end, wt)) {
+            break;
+        }
+        n++;
+    }
+    return n;
+}
+
 bool cuzk_wire_varint(const uint8_t *msg, size_t len, const unsigned *path, size_t depth, uint64_t *out)
 {
     const uint8_t *p = msg, *end = msg + len;

@@ -8,7 +8,9 @@
 #  - connections that send only the HTTP/2 preface, or nothing, are closed at the first-call
 #    deadline (they were never closed);
 #  - max_connections idle connections: a new client takes the place of the one idle longest;
-#  - a TCP client outside daemon.allow is refused at once, and the default lets in loopback only.
+#  - a TCP client outside daemon.allow is refused at once, and the default lets in loopback only;
+#  - a request of 128 MB of empty vanilla_proofs entries is refused before it is decoded, the
+#    daemon's peak RSS under 700 MB (it took 3.2 GB).
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../cli/lib.bash"
 . "$HERE/daemon_lib.bash"
@@ -102,6 +104,33 @@ CLIENT_PIDS+=("$P3")
 sleep 1
 status_ok "unix://$SOCK_DIR/cap.sock" || fail "no GetStatus with max_connections idle connections: $(cat status.err)"
 wait "$P3"
+
+# --- amplification: 128 MB of empty vanilla_proofs entries (64 M fields; decoding them took
+# 3.2 GB and 34 s of CPU) refused before decoding, the daemon's peak RSS bounded
+raw_call() {
+  "$PY" - "$@" <<'PY'
+import grpc, sys
+addr, method, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+ch = grpc.insecure_channel(addr, options=[("grpc.max_send_message_length", 300 << 20)])
+call = ch.unary_unary("/cuzk.v1.ProvingEngine/" + method)
+msg = b"\x10\x03" + b"\x5a\x00" * n  # proof_kind 3, then n empty vanilla_proofs
+try:
+    call(msg, timeout=120)
+    print("OK")
+except grpc.RpcError as e:
+    print(e.code().name, e.details())
+PY
+}
+vmhwm_kb() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status"; }
+start_daemon amp --listen "unix://$SOCK_DIR/amp.sock" || { finish; exit 1; }
+t0=$(date +%s)
+raw_call "unix://$SOCK_DIR/amp.sock" SubmitProof 64000000 >amp.out 2>&1
+t1=$(date +%s)
+grep -q "^INVALID_ARGUMENT.*more than 8192 fields" amp.out || fail "128 MB of empty blobs: $(head -c 300 amp.out)"
+hwm=$(vmhwm_kb "$DAEMON_PID")
+echo "128 MB of empty blobs: $(head -c 120 amp.out) in $((t1 - t0)) s; daemon VmHWM ${hwm} kB"
+[ -n "$hwm" ] && [ "$hwm" -lt $((700 * 1024)) ] || fail "the daemon's peak RSS ${hwm} kB is over 700 MB"
+[ $((t1 - t0)) -le 30 ] || fail "refusing 128 MB of empty blobs took $((t1 - t0)) s"
 
 # --- TCP: loopback by default; a list without it refuses the client
 start_daemon tcp --listen 127.0.0.1:0 --test-kinds || { finish; exit 1; }
