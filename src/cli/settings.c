@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <ini.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,25 +43,108 @@ static size_t groups(key_group g[4])
 
 const cli_settings *cli_settings_get(void) { return &settings; }
 
-/* the first bad key's message; inih returns the line it was on */
+/* The config file is read through inih with a reader of our own (ini_parse_stream), which:
+ *  - counts lines, so that an error names the line it is on (inih goes on after a bad key and
+ *    returns the first bad line's number, while its handler does not know the line);
+ *  - takes lines of up to CONFIG_LINE_MAX bytes: inih reads at most INI_MAX_LINE - 1 (199) bytes
+ *    of a line and reads the rest as a line of its own, so a long comment could set a key and a
+ *    long path failed on the line after it. A longer line is given to inih as its key with a
+ *    placeholder value, the real value kept here; a long comment is given as an empty line. */
+#define CONFIG_LINE_MAX 4096
+
 typedef struct {
-    char why[512];
+    FILE *f;
+    unsigned line;     /* the line inih reads (1-based) */
+    unsigned bad_line; /* the first line refused by the handler or the reader (0: none) */
+    char why[600];
+    char long_value[CONFIG_LINE_MAX]; /* the value of the long line being parsed */
+    bool has_long;
 } ini_ctx;
+
+static const char LONG_VALUE_MARK[] = "\x01long-value";
+
+static void ini_refuse(ini_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ini_refuse(ini_ctx *c, const char *fmt, ...)
+{
+    if (c->bad_line) return; /* the first one is what is reported */
+    c->bad_line = c->line;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->why, sizeof c->why, fmt, ap);
+    va_end(ap);
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n && strchr(" \t\r\n", s[n - 1])) s[--n] = 0;
+    return s;
+}
+
+/* A line over inih's length, rewritten into str (num bytes): "KEY = <mark>" with the value
+ * kept in c, or "" for a comment; false when it is neither. */
+static bool shorten(ini_ctx *c, char *line, char *str, int num)
+{
+    char *t = trim(line);
+    if (!*t || strchr(";#", *t)) {
+        snprintf(str, (size_t)num, "\n");
+        return true;
+    }
+    char *eq = strpbrk(t, "=:");
+    if (!eq || t[0] == '[') return false;
+    *eq = 0;
+    char *key = trim(t), *value = eq + 1;
+    /* inline comments as inih takes them: ';' after whitespace */
+    for (char *p = value; *p; p++)
+        if (*p == ';' && p > value && (p[-1] == ' ' || p[-1] == '\t')) {
+            *p = 0;
+            break;
+        }
+    if (strlen(key) + sizeof LONG_VALUE_MARK + 4 > (size_t)num) return false;
+    snprintf(c->long_value, sizeof c->long_value, "%s", trim(value));
+    c->has_long = true;
+    snprintf(str, (size_t)num, "%s = %s\n", key, LONG_VALUE_MARK);
+    return true;
+}
+
+static char *ini_read_line(char *str, int num, void *stream)
+{
+    ini_ctx *c = stream;
+    char line[CONFIG_LINE_MAX + 2];
+    if (!fgets(line, sizeof line, c->f)) return NULL;
+    c->line++;
+    size_t len = strlen(line);
+    if (len == sizeof line - 1 && line[len - 1] != '\n') {
+        ini_refuse(c, "the line is longer than %d bytes", CONFIG_LINE_MAX);
+        return NULL; /* inih ends the parse; the error is ours */
+    }
+    if (len < (size_t)num) {
+        memcpy(str, line, len + 1);
+        return str;
+    }
+    if (!shorten(c, line, str, num)) {
+        ini_refuse(c, "not a valid INI line (a key = value, a [section] or a comment)");
+        snprintf(str, (size_t)num, "\n");
+    }
+    return str;
+}
 
 static int on_ini(void *user, const char *section, const char *name, const char *value)
 {
     ini_ctx *c = user;
+    if (c->has_long && !strcmp(value, LONG_VALUE_MARK)) value = c->long_value;
+    c->has_long = false;
     key_group g[4];
     size_t ng = groups(g);
     for (size_t i = 0; i < ng; i++) {
         const cuzk_config_key *k = cuzk_config_find(g[i].keys, g[i].n, section, name);
         if (!k) continue;
         if (cuzk_config_set(k, (char *)&settings + g[i].base, value) == CUZK_OK) return 1;
-        snprintf(c->why, sizeof c->why, "%s", cuzk_last_error());
+        ini_refuse(c, "%s", cuzk_last_error());
         return 0;
     }
-    snprintf(c->why, sizeof c->why, "unknown key '%s' in section [%s] (`cuzk config --print-defaults` lists every key)",
-             name, section);
+    ini_refuse(c, "unknown key '%s' in section [%s] (`cuzk config --print-defaults` lists every key)", name, section);
     return 0;
 }
 
@@ -84,13 +168,24 @@ int cli_settings_load(const char *file)
             fprintf(stderr, "cuzk: cannot open the config file %s: %s\n", file, strerror(errno));
             return 2;
         }
-        ini_ctx c = {""};
-        int rc = ini_parse_file(f, on_ini, &c);
-        fclose(f);
-        if (rc) {
-            fprintf(stderr, "cuzk: %s:%d: %s\n", file, rc, c.why[0] ? c.why : "not a valid INI line");
+        ini_ctx *c = calloc(1, sizeof *c);
+        if (!c) {
+            fclose(f);
+            fprintf(stderr, "cuzk: out of memory\n");
             return 2;
         }
+        c->f = f;
+        int rc = ini_parse_stream(ini_read_line, c, on_ini, c);
+        fclose(f);
+        /* the first bad line: inih's (a line it cannot parse) or ours, whichever comes first */
+        bool ours = c->bad_line && (rc <= 0 || (unsigned)rc >= c->bad_line);
+        if (rc || c->bad_line) {
+            fprintf(stderr, "cuzk: %s:%u: %s\n", file, ours ? c->bad_line : (unsigned)rc,
+                    ours ? c->why : "not a valid INI line");
+            free(c);
+            return 2;
+        }
+        free(c);
     }
     for (size_t i = 0; i < ng; i++)
         for (size_t j = 0; j < g[i].n; j++) {

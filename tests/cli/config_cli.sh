@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The configuration file and the environment overrides: `config --print-defaults` writes a
 # file every key of which reads back; bad keys, values out of range, malformed integers and
-# unknown sections are refused with the file, line and key; environment overrides are checked
+# unknown sections are refused with the file, line and key (the first bad line's, where there
+# are several); lines longer than inih's 199 bytes read whole (up to 4096), a long comment
+# sets nothing; environment overrides are checked
 # the same way and listed by --help-env; --threads still sets the pool.
 . "$(dirname "$0")/lib.bash"
 
@@ -45,6 +47,27 @@ printf '[nosuch]\nthreads = 1\n' > bad6.ini
 expect_fail "unknown section" 2 "unknown key 'threads' in section \[nosuch\]" "$CUZK" --config bad6.ini config --print
 printf 'garbage line\n' > bad7.ini
 expect_fail "not INI" 2 "bad7.ini:1: not a valid INI line" "$CUZK" --config bad7.ini config --print
+# two bad keys: the line and the key named are the first one's
+printf '[deamon]\nlisten = x\n[daemon]\n\nmax_calls = 0\nnope = 1\n' > twobad.ini
+expect_fail "the first of two bad keys" 2 "twobad.ini:2: unknown key 'listen' in section \[deamon\]" \
+  "$CUZK" --config twobad.ini config --print
+# a bad key, then a line that is not INI: the key's line
+printf '[gpu]\nnope = 1\ngarbage\n' > keythen.ini
+expect_fail "a bad key before a bad line" 2 "keythen.ini:2: unknown key 'nope'" "$CUZK" --config keythen.ini config --print
+printf '[gpu]\ngarbage\nnope = 1\n' > linethen.ini
+expect_fail "a bad line before a bad key" 2 "linethen.ini:2: not a valid INI line" "$CUZK" --config linethen.ini config --print
+# long lines: a comment cannot set a key past inih's 199 bytes, a long path is read whole, a
+# line over the stated bound is refused naming it
+{
+  echo '[daemon]'
+  printf '; %s test_kinds = true\n' "$(head -c 250 /dev/zero | tr '\0' x)"
+  printf 'log_file = /tmp/%s/jobs.log   ; a comment\n' "$(head -c 400 /dev/zero | tr '\0' a)"
+} > long.ini
+expect_ok "long lines" "$CUZK" --config long.ini config --print
+grep -q '^test_kinds = false$' out.txt || fail "a long comment set test_kinds"
+grep -q "^log_file = /tmp/a\{400\}/jobs.log$" out.txt || fail "a long path was not read whole"
+{ echo '[daemon]'; printf 'log_file = %s\n' "$(head -c 5000 /dev/zero | tr '\0' a)"; } > toolong.ini
+expect_fail "a line over 4096 bytes" 2 "toolong.ini:2: the line is longer than 4096 bytes" "$CUZK" --config toolong.ini config --print
 expect_fail "missing file" 2 "cannot open the config file nosuch.ini" "$CUZK" --config nosuch.ini config --print
 expect_fail "--config without a file" 2 "--config expects a file" "$CUZK" --config
 CUZK_THREADS=x expect_fail "bad environment value" 2 "environment CUZK_THREADS: cuzk.threads: 'x'" "$CUZK" config --print
