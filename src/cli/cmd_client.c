@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/client_request.h"
 #include "cli/outputs.h"
+#include "cli/settings.h"
 #include "cuzk/server.h"
 
 static const char *const VERBS = "prove, submit, await, cancel, status, metrics, preload, evict";
@@ -98,7 +99,7 @@ static const client_verb VERB_TABLE[] = {
 static void client_help(FILE *out)
 {
     fprintf(out,
-            "usage: cuzk client VERB --addr ADDR [options]   (cuzk client VERB --help for its options)\n\n"
+            "usage: cuzk client VERB [--addr ADDR] [options]   (cuzk client VERB --help for its options)\n\n"
             "Calls a running cuzk daemon over cuzk.v1 (unix:///PATH or HOST:PORT). The verbs:\n");
     for (size_t i = 0; i < NVERBS; i++) {
         const char *about = VERB_TABLE[i].about; /* its first clause */
@@ -140,14 +141,17 @@ int cli_client(int argc, char **argv)
     };
     cli_opt opts[64];
     int n = 0;
-    opts[n++] = (cli_opt){"addr", "ADDR", "the daemon: unix:///PATH or HOST:PORT (required)", &addr, NULL};
+    opts[n++] = (cli_opt){"addr", "ADDR",
+                          "the daemon: unix:///PATH, /PATH or HOST:PORT (default: daemon.listen of the config, "
+                          "unix:///run/cuzk/cuzk.sock unless set)",
+                          &addr, NULL};
     if (cv->request) n += client_request_opt_table(&o, opts + n, 40);
     for (int j = 0; j < 4 && cv->opts[j]; j++)
         for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
             if (!strcmp(common[i].name, cv->opts[j])) opts[n++] = common[i];
     opts[n++] = (cli_opt){"deadline", "S", "give up the call after S seconds (default: none)", &deadline_s, NULL};
     char usage[1024];
-    snprintf(usage, sizeof usage, "cuzk client %s --addr ADDR%s%s\n\n%s\n\nexample:\n  %s", verb,
+    snprintf(usage, sizeof usage, "cuzk client %s [--addr ADDR]%s%s\n\n%s\n\nexample:\n  %s", verb,
              cv->synopsis[0] ? " " : "", cv->synopsis, cv->about, cv->example);
     char name[64];
     int rc = cli_parse(argc - 1, cli_subcommand(argv, name, sizeof name), usage, opts, n, &done);
@@ -155,7 +159,7 @@ int cli_client(int argc, char **argv)
         client_request_opts_free(&o);
         return rc;
     }
-    if (!addr) return client_request_opts_free(&o), cli_missing(cmd, "addr");
+    if (!addr) addr = cli_settings_get()->daemon.listen; /* where this machine's daemon listens */
     uint64_t deadline = 0, timeout_ms = 0;
     if ((deadline_s && cli_u64(cmd, "deadline", deadline_s, &deadline)) ||
         (timeout_s && cli_u64(cmd, "timeout-ms", timeout_s, &timeout_ms)))

@@ -46,8 +46,10 @@ cuzk_status cuzk_client_open(cuzk_client **out, const char *addr, uint64_t max_m
     if (!addr || !addr[0]) return cuzk_fail(CUZK_EINVAL, "addr: empty (unix:///PATH or HOST:PORT)");
     cuzk_client *c = calloc(1, sizeof *c);
     if (!c) return cuzk_fail(CUZK_ENOMEM, "out of memory");
-    /* a bare HOST:PORT is a DNS name to gRPC; unix:... goes as it is */
-    if (strstr(addr, "://") || !strncmp(addr, "unix:", 5)) snprintf(c->addr, sizeof c->addr, "%s", addr);
+    /* a bare HOST:PORT is a DNS name to gRPC; unix:... goes as it is; a bare absolute path is
+     * a Unix socket (gRPC's resolver would take it for a host name) */
+    if (addr[0] == '/') snprintf(c->addr, sizeof c->addr, "unix://%s", addr);
+    else if (strstr(addr, "://") || !strncmp(addr, "unix:", 5)) snprintf(c->addr, sizeof c->addr, "%s", addr);
     else snprintf(c->addr, sizeof c->addr, "dns:///%s", addr);
     grpc_init();
     int max = max_message_bytes > INT32_MAX ? INT32_MAX : (int)max_message_bytes;

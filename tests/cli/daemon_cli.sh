@@ -70,7 +70,8 @@ expect_fail "kind 0" 1 "INVALID_ARGUMENT: proof_kind" "$CUZK" client prove --add
 echo '["AAEC"]' >blob3.json
 expect_fail "WinningPoSt of a 3-byte blob: FAILED in-band" 1 "FAILED: vanilla proof blob 0" "$CUZK" client prove --addr "$A" --kind winning-post \
   --vanilla blob3.json --randomness "$(printf '%064d' 0)"
-expect_fail "no --addr" 2 "addr" "$CUZK" client status
+CUZK_DAEMON_LISTEN=unix://$WORK/none.sock expect_fail "no daemon at the configured address" 1 \
+  "none.sock" "$CUZK" client status
 expect_fail "unknown verb" 2 "unknown verb" "$CUZK" client frobnicate --addr "$A"
 expect_ok "client status" "$CUZK" client status --addr "$A"
 grep -q '"total_proofs_completed": 2' out.txt || fail "status does not count 2 proofs: $(head -c 300 out.txt)"
@@ -96,6 +97,10 @@ mv jobs.log jobs.log.1
 kill -HUP "$DPID"
 sleep 0.3
 expect_ok "prove after SIGHUP" "$CUZK" client prove --addr "$A" --kind test --circuit random:1024 --request-id three
+# the address as a bare path, and from the config file's daemon.listen when --addr is left out
+expect_ok "client status at a bare socket path" "$CUZK" client status --addr "$SOCK"
+expect_ok "client status at the config's address" "$CUZK" --config d.ini client status
+CUZK_DAEMON_LISTEN=$A expect_ok "client status at the environment's address" "$CUZK" client status
 sleep 0.3
 [ -s jobs.log ] && grep -q '"request_id":"three"' jobs.log || fail "SIGHUP did not reopen the job log"
 grep -q '"request_id":"three"' jobs.log.1 && fail "the rotated log got the new line"
