@@ -145,6 +145,36 @@ static void reopen_log(FILE *f, const char *path)
     fprintf(stderr, "cuzk daemon: SIGHUP: reopened the job log %s\n", path);
 }
 
+/* The folders checked before anything starts (a daemon that looked healthy and then failed
+ * every job with "cannot create .../wpost-2k.pce" is what this prevents): cache_dir is made
+ * when missing and must be a folder this user can write; param_dir must be a folder it can
+ * read, or the operator is told that no official proof kind can be served. */
+static int check_folders(const cuzk_server_config *cfg)
+{
+    const char *cache = cfg->cache_dir;
+    if (cache[0]) {
+        if (mkdir(cache, 0755) && errno != EEXIST) {
+            fprintf(stderr, "cuzk daemon: daemon.cache_dir %s: cannot make it: %s\n", cache, strerror(errno));
+            return 1;
+        }
+        struct stat sb;
+        if (stat(cache, &sb) || !S_ISDIR(sb.st_mode) || access(cache, W_OK | X_OK)) {
+            fprintf(stderr, "cuzk daemon: daemon.cache_dir %s: %s\n", cache,
+                    stat(cache, &sb)       ? strerror(errno)
+                    : !S_ISDIR(sb.st_mode) ? "not a folder"
+                                           : "this user cannot write there (precompiled circuits are kept there)");
+            return 1;
+        }
+    }
+    struct stat sb;
+    if (stat(cfg->param_dir, &sb) || !S_ISDIR(sb.st_mode) || access(cfg->param_dir, R_OK | X_OK))
+        fprintf(stderr,
+                "cuzk daemon: warning: daemon.param_dir %s is not a folder this user can read: no official proof kind "
+                "can be served until the parameter files are there (FIL_PROOFS_PARAMETER_CACHE or param_dir sets it)\n",
+                cfg->param_dir);
+    return 0;
+}
+
 /* Every connection and every file the engine reads is a descriptor: the soft limit (often 1024)
  * is raised to the hard one, and the start line says what it is. */
 static rlim_t raise_descriptor_limit(void)
@@ -270,6 +300,7 @@ int cli_daemon(int argc, char **argv)
     if (test_kinds) cfg.test_kinds = true;
     if (test_synthetic) cfg.test_kinds = cfg.test_synthetic = true;
 
+    if (check_folders(&cfg)) return 1;
     FILE *log = open_log(cfg.log_file);
     if (!log) return 1;
     rlim_t fds = raise_descriptor_limit();

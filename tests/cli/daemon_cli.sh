@@ -161,6 +161,28 @@ grep -q '"request_id":"long".*"state":"CANCELLED"\|"state":"CANCELLED".*"request
 
 # the socket's folder: writable by other users without the sticky bit is refused (they could
 # replace the socket); with it, a warning
+# the folders: cache_dir made when missing, refused when it cannot be written; a missing
+# param_dir is warned about
+printf '[daemon]\ncache_dir = %s/plain/cache\n' "$WORK" >rocache.ini
+expect_fail "a cache_dir that cannot be made" 1 "daemon.cache_dir .*/plain/cache: cannot make it" timeout 20 \
+  "$CUZK" daemon --config rocache.ini --listen "unix://$WORK/rc.sock"
+if [ "$(id -u)" != 0 ]; then
+  mkdir -p ro && chmod 0555 ro
+  printf '[daemon]\ncache_dir = %s/ro\n' "$WORK" >rodir.ini
+  expect_fail "a cache_dir this user cannot write" 1 "cannot write there" timeout 20 "$CUZK" daemon \
+    --config rodir.ini --listen "unix://$WORK/rc.sock"
+  chmod 0755 ro
+else
+  echo "not checked as root (root writes anywhere): a cache_dir this user cannot write"
+fi
+printf '[daemon]\ncache_dir = %s/made/cache\n' "$WORK" >made.ini
+mkdir made
+FIL_PROOFS_PARAMETER_CACHE=$WORK/noparams timeout -s TERM 3 "$CUZK" daemon --config made.ini \
+  --listen "unix://$WORK/made.sock" >d7.log 2>&1
+[ -d made/cache ] || fail "cache_dir was not made"
+grep -q "warning: daemon.param_dir .*/noparams is not a folder" d7.log || fail "no warning for a missing param_dir"
+grep -q "stopped" d7.log || fail "the daemon with a missing param_dir did not run: $(head -c 300 d7.log)"
+
 mkdir -m 0777 open
 expect_fail "socket folder writable by others" 1 "writable by other users" "$CUZK" daemon --listen \
   "unix://$WORK/open/s.sock"
