@@ -28,7 +28,8 @@ static const char USAGE[] =
     SYNOPSIS "\n\n"
              "Makes the vanilla PoSt proofs of sealed test sectors (full cuzk seal folders): one bincode blob per\n"
              "sector, as a storage provider's prover sends them to Curio, and post.json with the public data\n"
-             "(randomness, sector ids, comm_r). cuzk prove window-post / winning-post proves the folder.\n\n" EXAMPLE;
+             "(randomness, sector ids, comm_r; the sectors in ascending id order, as the chain lists them).\n"
+             "cuzk prove window-post / winning-post proves the folder.\n\n" EXAMPLE;
 
 typedef struct {
     sector_public pub;
@@ -67,8 +68,50 @@ static cuzk_status read_sector(const char *dir, sector_in *s)
     return CUZK_OK;
 }
 
+/* Every --sector folder, all of one size, and the proof type of that size. */
+static cuzk_status read_sectors(const char *const *dirs, size_t n, cuzk_post_kind kind, bool v1_1, sector_in *s,
+                                const cuzk_post_proof_info **pi)
+{
+    cuzk_status st = CUZK_OK;
+    for (size_t i = 0; i < n && !st; i++) {
+        if ((st = read_sector(dirs[i], &s[i]))) break;
+        uint64_t size = cuzk_seal_proof_info_get(s[i].pub.proof)->sector_size;
+        if (i == 0) {
+            cuzk_post_proof p;
+            st = cuzk_post_proof_lookup(&p, kind, size, v1_1);
+            if (!st) *pi = cuzk_post_proof_info_get(p);
+        } else if (size != (*pi)->sector_size)
+            st = cuzk_fail(CUZK_EINVAL, "sector %s is of another size (%llu bytes) than the first (%llu)", dirs[i],
+                           (unsigned long long)size, (unsigned long long)(*pi)->sector_size);
+        if (!st && s[i].sealed.size != size)
+            st = cuzk_fail(CUZK_EFORMAT, "%s/sealed: %zu bytes, the sector's size is %llu", dirs[i], s[i].sealed.size,
+                           (unsigned long long)size);
+    }
+    return st;
+}
+
+/* The slots in ascending sector id order, as upstream lists a partition's sectors and as a
+ * verifier's public sector list (post.json's) must be: order[i] is the sector of slot i. Two
+ * folders of one sector id are refused. */
+static cuzk_status sector_order(const sector_in *s, const char *const *dirs, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t k = i; /* insertion: at most 2349 sectors, usually given in order */
+        while (k > 0 && s[order[k - 1]].pub.sector_id > s[i].pub.sector_id) {
+            order[k] = order[k - 1];
+            k--;
+        }
+        order[k] = i;
+    }
+    for (size_t i = 1; i < n; i++)
+        if (s[order[i]].pub.sector_id == s[order[i - 1]].pub.sector_id)
+            return cuzk_fail(CUZK_EINVAL, "--sector %s and --sector %s are both sector %llu", dirs[order[i - 1]],
+                             dirs[order[i]], (unsigned long long)s[order[i]].pub.sector_id);
+    return CUZK_OK;
+}
+
 static cuzk_status write_json(const char *path, const cuzk_post_proof_info *pi, const char *kind, const uint8_t rnd[32],
-                              uint64_t k, const sector_in *s, size_t n)
+                              uint64_t k, const sector_in *s, const size_t *order, size_t n)
 {
     size_t cap = 512 + n * 200;
     char *buf = malloc(cap), hex[65];
@@ -80,8 +123,9 @@ static cuzk_status write_json(const char *path, const cuzk_post_proof_info *pi, 
                                 (int)pi->id, pi->name, kind, hex, (unsigned long long)k);
     for (size_t i = 0; i < n; i++) {
         char id[SECTOR_ID_JSON_MAX];
-        sector_id_json(id, s[i].pub.sector_id); /* above 2^63 - 1 a string: jansson reads it back */
-        cuzk_hex_encode(hex, s[i].pub.comm_r, 32);
+        const sector_in *si = &s[order[i]];
+        sector_id_json(id, si->pub.sector_id); /* above 2^63 - 1 a string: jansson reads it back */
+        cuzk_hex_encode(hex, si->pub.comm_r, 32);
         o += (size_t)snprintf(buf + o, cap - o,
                               "%s\n    {\"sector_id\": %s, \"comm_r\": \"%s\", \"vanilla_proof\": \"vanilla-%zu.bin\"}",
                               i ? "," : "", id, hex, i);
@@ -126,8 +170,9 @@ static int post_vanilla(int argc, char **argv)
          "64 hex digits, a canonical field element (required; clear the top two bits: byte 31 &= 0x3f)", &rnd_s, NULL},
         {"partition", "K", "partition index (Window; default 0)", &part_s, NULL},
         {"proof-type", "V1|V1_1", "Window: V1_1 (default, StackedDrgWindow*V1_2) or V1; Winning: V1", &type, NULL},
-        {"out", "DIR", "output folder (required): vanilla-0.bin ... (one per sector, in --sector order), post.json",
-         &out, NULL},
+        {"out", "DIR",
+         "output folder (required): vanilla-0.bin ... (one per sector, in ascending sector id order), post.json", &out,
+         NULL},
     };
     int rc = cli_parse(nrest, rest, USAGE, opts, (int)(sizeof opts / sizeof opts[0]), &done);
     free(rest);
@@ -181,32 +226,20 @@ static int post_vanilla(int argc, char **argv)
     }
     sector_in *s = calloc(ndirs, sizeof *s);
     uint8_t **blobs = calloc(ndirs, sizeof *blobs);
-    size_t *lens = calloc(ndirs, sizeof *lens);
+    size_t *lens = calloc(ndirs, sizeof *lens), *order = calloc(ndirs, sizeof *order);
     cuzk_post_replica *reps = calloc(ndirs, sizeof *reps);
-    cuzk_status st = s && blobs && lens && reps ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
+    cuzk_status st = s && blobs && lens && order && reps ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
     const cuzk_post_proof_info *pi = NULL;
-    for (size_t i = 0; i < ndirs && !st; i++) {
-        st = read_sector(dirs[i], &s[i]);
-        if (st) break;
-        uint64_t size = cuzk_seal_proof_info_get(s[i].pub.proof)->sector_size;
-        if (i == 0) {
-            cuzk_post_proof p;
-            st = cuzk_post_proof_lookup(&p, kind, size, !strcmp(type, "V1_1"));
-            if (!st) pi = cuzk_post_proof_info_get(p);
-        } else if (size != pi->sector_size)
-            st = cuzk_fail(CUZK_EINVAL, "sector %s is of another size (%llu bytes) than the first (%llu)", dirs[i],
-                           (unsigned long long)size, (unsigned long long)pi->sector_size);
-        if (!st && s[i].sealed.size != size)
-            st = cuzk_fail(CUZK_EFORMAT, "%s/sealed: %zu bytes, the sector's size is %llu", dirs[i], s[i].sealed.size,
-                           (unsigned long long)size);
-        reps[i] = s[i].rep;
-    }
+    if (!st) st = read_sectors(dirs, ndirs, kind, !strcmp(type, "V1_1"), s, &pi);
+    if (!st) st = sector_order(s, dirs, ndirs, order);
+    for (size_t i = 0; i < ndirs && !st; i++) reps[i] = s[order[i]].rep;
     if (!st) st = cuzk_post_vanilla_prove(pi->id, rnd, (uint32_t)k, reps, ndirs, blobs, lens);
     /* every file or none */
     for (size_t i = 0; i < ndirs && !st; i++) st = cli_outputs_write(outs, (int)i, blobs[i], lens[i]);
     if (!st) {
         const char *path = cli_outputs_path(outs, out_json);
-        st = path ? cli_outputs_context(outs, out_json, write_json(path, pi, kind_s, rnd, k, s, ndirs)) : CUZK_EIO;
+        st = path ? cli_outputs_context(outs, out_json, write_json(path, pi, kind_s, rnd, k, s, order, ndirs))
+                  : CUZK_EIO;
     }
     if (!st) st = cli_outputs_commit(outs);
     if (!st)
@@ -219,6 +252,7 @@ static int post_vanilla(int argc, char **argv)
     free(s);
     free(blobs);
     free(lens);
+    free(order);
     free(reps);
     cli_outputs_free(outs);
     return st ? cli_error("post vanilla") : 0;

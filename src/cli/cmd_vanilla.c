@@ -192,6 +192,7 @@ int cli_verify_vanilla(const char *what, int argc, char **argv)
         st = vanilla_set_read(&v, kind, dir);
         if (!st) {
             st = vanilla_set_public_inputs(&v, &inputs, &np, &ni);
+            if (st) cuzk_fail_context(st, "%s", dir); /* as prove names the folder */
             vanilla_set_free(&v);
         }
     }

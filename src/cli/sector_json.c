@@ -88,22 +88,26 @@ static cuzk_status get_hex(json_t *o, const char *path, const char *key, uint8_t
     return st ? cuzk_fail_context(st, "%s: \"%s\"", path, key) : CUZK_OK;
 }
 
-/* A non-negative integer, or (for ids above 2^63 - 1) its decimal string; read exactly. */
-static cuzk_status get_u64(json_t *o, const char *path, const char *key, uint64_t *out)
+cuzk_status sector_id_from_json(json_t *v, const char *where, uint64_t *out)
 {
-    json_t *v = json_object_get(o, key);
     if (json_is_integer(v) && json_integer_value(v) >= 0) {
         *out = (uint64_t)json_integer_value(v);
         return CUZK_OK;
     }
     const char *s = json_string_value(v);
     if (s && strlen(s) == json_string_length(v)) {
-        if (s[0] == '0' && s[1]) return cuzk_fail(CUZK_EINVAL, "%s: \"%s\": '%s' has leading zeros", path, key, s);
-        if (cuzk_u64_parse(s, out)) return cuzk_fail_context(CUZK_EINVAL, "%s: \"%s\"", path, key);
+        if (s[0] == '0' && s[1]) return cuzk_fail(CUZK_EINVAL, "%s: '%s' has leading zeros", where, s);
+        if (cuzk_u64_parse(s, out)) return cuzk_fail_context(CUZK_EINVAL, "%s", where);
         return CUZK_OK;
     }
-    return cuzk_fail(CUZK_EINVAL, "%s: \"%s\" must be an integer in 0 .. 2^64 - 1 (above 2^63 - 1 as a decimal string)",
-                     path, key);
+    return cuzk_fail(CUZK_EINVAL, "%s must be an integer in 0 .. 2^64 - 1 (above 2^63 - 1 as a decimal string)", where);
+}
+
+static cuzk_status get_u64(json_t *o, const char *path, const char *key, uint64_t *out)
+{
+    char where[4200];
+    snprintf(where, sizeof where, "%s: \"%s\"", path, key);
+    return sector_id_from_json(json_object_get(o, key), where, out);
 }
 
 cuzk_status sector_public_parse_fields(const char *text, size_t len, const char *path, sector_public *s)

@@ -4,6 +4,7 @@
 #ifndef CUZK_CLI_SECTOR_JSON_H
 #define CUZK_CLI_SECTOR_JSON_H
 
+#include <jansson.h>
 #include <stdbool.h>
 
 #include "cuzk/filecoin.h"
@@ -34,6 +35,9 @@ cuzk_status sector_public_parse_fields(const char *text, size_t len, const char 
 cuzk_status sector_public_check(const char *path, const sector_public *s) CUZK_WARN_UNUSED;
 /* A miner ID address ("t01002" / "f01002", actor id 0 .. 2^64 - 1 exactly) or 64 hex digits. */
 cuzk_status parse_prover_id(const char *s, uint8_t out[32]) CUZK_WARN_UNUSED;
+/* A sector id as a JSON value in that convention, read exactly; errors name it as `where` (a
+ * file and the value's place in it: "s/sector.json: \"sector_id\""). */
+cuzk_status sector_id_from_json(json_t *v, const char *where, uint64_t *out) CUZK_WARN_UNUSED;
 /* A sector id as JSON text in the same convention (a number, or above 2^63 - 1 a quoted
  * decimal string), for descriptors written with printf. */
 #define SECTOR_ID_JSON_MAX 24

@@ -1,12 +1,15 @@
 /* Reading a folder of PoSt or SnapDeals vanilla proofs (vanilla_set.h). The descriptor names
  * every blob by a plain file name inside the folder; blobs are bounded by the size the
- * registered proof's shape allows, so a wrong or hostile file is refused before it is read. */
+ * registered proof's shape allows, so a wrong or hostile file is refused before it is read.
+ * post.json's sectors are the public statement (sector ids and comm_r), not a comment on the
+ * blobs: the blobs are checked against them, and the public inputs are theirs. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/sector_json.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/filecoin_post.h"
 #include "cuzk/filecoin_snap.h"
@@ -45,6 +48,8 @@ void vanilla_set_free(vanilla_set *v)
     free(v->blobs);
     free(v->lens);
     free(v->paths);
+    free(v->sector_ids);
+    free(v->comm_rs);
     free(v->descriptor);
     memset(v, 0, sizeof *v);
 }
@@ -99,6 +104,50 @@ static cuzk_status add_blob(vanilla_set *v, const char *dir, const char *name, s
     return CUZK_OK;
 }
 
+/* post.json's public sector list as the filecoin layer takes it (malloc'd; NULL when out of
+ * memory, the error set). */
+static cuzk_post_public_sector *public_sectors(const vanilla_set *v)
+{
+    cuzk_post_public_sector *pub = calloc(v->n ? v->n : 1, sizeof *pub);
+    if (!pub) {
+        cuzk_fail(CUZK_ENOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < v->n; i++) {
+        pub[i].sector_id = v->sector_ids[i];
+        memcpy(pub[i].comm_r, v->comm_rs + 32 * i, 32);
+    }
+    return pub;
+}
+
+/* sectors[i] of post.json: the public sector (id, comm_r) and its vanilla proof's file. */
+static cuzk_status read_post_sector(vanilla_set *v, json_t *e, const char *file, const char *dir, size_t max)
+{
+    size_t i = v->n;
+    char where[4200];
+    if (!json_is_object(e)) return cuzk_fail(CUZK_EFORMAT, "%s: sectors[%zu] is not an object", file, i);
+    snprintf(where, sizeof where, "%s: sectors[%zu].sector_id", file, i);
+    cuzk_status st = sector_id_from_json(json_object_get(e, "sector_id"), where, &v->sector_ids[i]);
+    if (st) return st;
+    const char *comm_r = json_string_value(json_object_get(e, "comm_r"));
+    if (!comm_r) return cuzk_fail(CUZK_EFORMAT, "%s: sectors[%zu].comm_r missing or not a string", file, i);
+    if ((st = cuzk_hex_decode(v->comm_rs + 32 * i, 32, comm_r)))
+        return cuzk_fail_context(st, "%s: sectors[%zu].comm_r", file, i);
+    const char *name = json_string_value(json_object_get(e, "vanilla_proof"));
+    if (!name) return cuzk_fail(CUZK_EFORMAT, "%s: sectors[%zu].vanilla_proof missing", file, i);
+    return add_blob(v, dir, name, max);
+}
+
+/* The list's order and ids, checked when the folder is read (before any blob is parsed). */
+static cuzk_status check_post_sectors(const vanilla_set *v, const char *file)
+{
+    cuzk_post_public_sector *pub = public_sectors(v);
+    if (!pub) return CUZK_ENOMEM;
+    cuzk_status st = cuzk_post_public_sectors_check((cuzk_post_proof)v->registered_proof, pub, v->n);
+    free(pub);
+    return st ? cuzk_fail_context(st, "%s", file) : CUZK_OK;
+}
+
 static cuzk_status read_post(vanilla_set *v, json_t *top, const char *file, const char *dir)
 {
     uint64_t id, part;
@@ -122,14 +171,13 @@ static cuzk_status read_post(vanilla_set *v, json_t *top, const char *file, cons
     v->blobs = calloc(n, sizeof *v->blobs);
     v->lens = calloc(n, sizeof *v->lens);
     v->paths = calloc(n, sizeof *v->paths);
-    if (!v->blobs || !v->lens || !v->paths) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    v->sector_ids = calloc(n, sizeof *v->sector_ids);
+    v->comm_rs = calloc(n, 32);
+    if (!v->blobs || !v->lens || !v->paths || !v->sector_ids || !v->comm_rs)
+        return cuzk_fail(CUZK_ENOMEM, "out of memory");
     size_t max = cuzk_post_sector_proof_bytes((cuzk_post_proof)id);
-    for (size_t i = 0; i < n && !st; i++) {
-        const char *name = json_string_value(json_object_get(json_array_get(sectors, i), "vanilla_proof"));
-        if (!name) return cuzk_fail(CUZK_EFORMAT, "%s: sectors[%zu].vanilla_proof missing", file, i);
-        st = add_blob(v, dir, name, max);
-    }
-    return st;
+    for (size_t i = 0; i < n && !st; i++) st = read_post_sector(v, json_array_get(sectors, i), file, dir, max);
+    return st ? st : check_post_sectors(v, file);
 }
 
 /* A PartitionProof of the published sizes is at most about 0.6 MB (32 GiB: 86 challenges of
@@ -217,6 +265,9 @@ cuzk_status vanilla_set_request(const vanilla_set *v, cuzk_job_request *req, uin
     } else {
         req->randomness = v->randomness;
         req->partition_index = v->partition_index;
+        req->post_sector_ids = v->sector_ids;
+        req->post_comm_rs = v->comm_rs;
+        req->post_nsectors = v->n;
     }
     return CUZK_OK;
 }
@@ -228,8 +279,11 @@ cuzk_status vanilla_set_public_inputs(const vanilla_set *v, cuzk_fr **out, size_
     cuzk_status st;
     if (v->kind != CUZK_KIND_SNAP) {
         cuzk_post_partition *pp = NULL;
-        st = cuzk_post_partition_parse(&pp, (cuzk_post_proof)v->registered_proof, v->randomness, v->partition_index,
-                                       blobs, v->lens, v->n);
+        cuzk_post_public_sector *pub = public_sectors(v);
+        st = pub ? cuzk_post_partition_parse(&pp, (cuzk_post_proof)v->registered_proof, v->randomness,
+                                             v->partition_index, pub, blobs, v->lens, v->n)
+                 : CUZK_ENOMEM;
+        free(pub);
         size_t ni = st ? 0 : cuzk_post_partition_num_inputs(pp);
         if (!st && !(*out = calloc(ni, sizeof **out))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
         if (!st) st = cuzk_post_partition_public_inputs(pp, *out, ni);

@@ -19,6 +19,10 @@ typedef struct {
     size_t *lens;
     char **paths;     /* the n blobs' files (malloc'd), for the outputs' checks */
     char *descriptor; /* its post.json or update.json */
+    /* PoSt: post.json's public sectors, one per blob (strictly ascending ids; malloc'd): the
+     * sectors the blobs are checked against and the public inputs are made of */
+    uint64_t *sector_ids;
+    uint8_t *comm_rs; /* 32 bytes each */
 } vanilla_set;
 
 /* The kinds by their command names ("window-post", "winning-post", "snap"); false for others. */

@@ -2,9 +2,11 @@
  * FallbackPoStSectorProof per sector, as Curio sends them) are parsed and checked natively and
  * the partition's public inputs derived from the public data (each sector's comm_r, the
  * randomness, the sector ids, the partition index), on the submitting thread; a bad blob fails
- * its job with the parser's or the check's message. One proof per job. */
+ * its job with the parser's or the check's message. The public sectors are the request's list
+ * when it has one (each blob must be of its sector), else the blobs' own. One proof per job. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cuzk/filecoin_post.h"
 #include "engine_internal.h"
@@ -16,6 +18,24 @@ static cuzk_status open_partition(engine_job *j, unsigned k, cuzk_circuit **out)
 }
 
 static void free_partition(void *state) { cuzk_post_partition_free(state); }
+
+/* The request's public sector list, one per blob (NULL when it has none: the blobs' own). */
+static cuzk_status public_sectors(const cuzk_job_request *req, size_t nblobs, cuzk_post_public_sector **out)
+{
+    *out = NULL;
+    if (!req->post_nsectors) return CUZK_OK;
+    if (req->post_nsectors != nblobs)
+        return cuzk_fail(CUZK_EINVAL, "post_sectors: %zu public sectors, but %zu vanilla proofs", req->post_nsectors,
+                         nblobs);
+    cuzk_post_public_sector *pub = calloc(nblobs, sizeof *pub);
+    if (!pub) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < nblobs; i++) {
+        pub[i].sector_id = req->post_sector_ids[i];
+        memcpy(pub[i].comm_r, req->post_comm_rs + 32 * i, 32);
+    }
+    *out = pub;
+    return CUZK_OK;
+}
 
 cuzk_status post_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id)
 {
@@ -38,10 +58,13 @@ cuzk_status post_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req
     const uint8_t **blobs = NULL;
     size_t *lens = NULL, n = 0;
     cuzk_status st = cuzk_blobs_unpack(j->input, j->input_len, info->max_blobs, &blobs, &lens, &n);
+    cuzk_post_public_sector *pub = NULL;
+    if (!st) st = public_sectors(req, n, &pub);
     cuzk_post_partition *pp = NULL;
     if (!st)
         st = cuzk_post_partition_parse(&pp, (cuzk_post_proof)req->registered_proof, req->randomness,
-                                       req->partition_index, blobs, lens, n);
+                                       req->partition_index, pub, blobs, lens, n);
+    free(pub);
     free(blobs);
     free(lens);
     size_t ni = st ? 0 : cuzk_post_partition_num_inputs(pp);

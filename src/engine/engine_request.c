@@ -5,8 +5,9 @@
  * deadline is sent as wdpost-<miner>-0-<randomness>; a PoRep retried after a reseal keeps
  * porep-<miner>-<sector>), so an id alone cannot say whether a request is a retry of the same
  * proof. The digest covers everything that decides the proof (kind, registered proof, sector,
- * miner, every input byte, the PoSt and SnapDeals fields) and nothing that does not (the
- * priority): equal digests prove the same statement from the same witness data. */
+ * miner, every input byte, the PoSt and SnapDeals fields, a PoSt job's public sectors) and
+ * nothing that does not (the priority): equal digests prove the same statement from the same
+ * witness data. */
 #include <string.h>
 
 #include "cuzk/hash.h"
@@ -30,6 +31,12 @@ cuzk_status engine_check_request(const cuzk_engine *e, const cuzk_job_request *r
         return cuzk_fail(CUZK_EINVAL, "circuit: a circuit job names a registered circuit");
     if (req->kind == CUZK_KIND_CIRCUIT && req->partitions > 100000)
         return cuzk_fail(CUZK_EINVAL, "partitions: %u, at most 100000", req->partitions);
+    bool post = req->kind == CUZK_KIND_WINDOW_POST || req->kind == CUZK_KIND_WINNING_POST;
+    if (req->post_nsectors && !post)
+        return cuzk_fail(CUZK_EINVAL, "post_sectors: a %s job has no public sector list", cuzk_kind_name(req->kind));
+    if (req->post_nsectors && (!req->post_sector_ids || !req->post_comm_rs))
+        return cuzk_fail(CUZK_EINVAL, "post_sectors: %zu sectors, but their ids or comm_r are NULL",
+                         req->post_nsectors);
     if (req->request_id)
         return cuzk_check_client_id("request_id", req->request_id, strlen(req->request_id), CUZK_REQUEST_ID_MAX);
     return CUZK_OK;
@@ -63,6 +70,9 @@ void engine_request_digest(const cuzk_job_request *req, uint8_t out[32])
     put_u64(&c, req->miner_id);
     put_u64(&c, req->partition_index);
     put_bytes(&c, req->randomness, 32);
+    put_u64(&c, req->post_nsectors);
+    for (size_t i = 0; i < req->post_nsectors; i++) put_u64(&c, req->post_sector_ids[i]);
+    if (req->post_nsectors) cuzk_sha256_update(&c, req->post_comm_rs, req->post_nsectors * 32);
     put_bytes(&c, req->comm_r_old, 32);
     put_bytes(&c, req->comm_r_new, 32);
     put_bytes(&c, req->comm_d_new, 32);

@@ -1,6 +1,7 @@
 /* The PoSt partition (include/cuzk/filecoin_post.h): the blobs of one partition parsed,
- * checked as FallbackPoSt::verify does (every path hashes to comm_r_last, comm_r =
- * Poseidon2(comm_c, comm_r_last), each proof opens the leaf the verifier derives, the counts),
+ * checked as FallbackPoSt::verify does (each blob is of its public sector, every path hashes to
+ * comm_r_last, comm_r = Poseidon2(comm_c, comm_r_last), each proof opens the leaf the verifier
+ * derives, the counts),
  * padded as single_partition_vanilla_proofs pads, and the public inputs generate_public_inputs
  * derives from the public data alone. */
 #include <stdlib.h>
@@ -151,13 +152,52 @@ static cuzk_status check_sector(const cuzk_post_partition *pp, size_t b, const c
     return CUZK_OK;
 }
 
-cuzk_status cuzk_post_partition_parse(cuzk_post_partition **out, cuzk_post_proof p, const uint8_t randomness[32],
-                                      uint32_t partition_index, const uint8_t *const *blobs, const size_t *lens,
-                                      size_t nblobs)
+cuzk_status cuzk_post_public_sectors_check(cuzk_post_proof p, const cuzk_post_public_sector *pub, size_t n)
 {
-    *out = NULL;
     const cuzk_post_proof_info *pi = cuzk_post_proof_info_get(p);
     if (!pi) return CUZK_EINVAL;
+    if (n == 0 || n > pi->max_blobs)
+        return cuzk_fail(CUZK_EINVAL, "%s: %zu public sectors, but a partition has 1 to %u", pi->name, n,
+                         pi->max_blobs);
+    for (size_t i = 1; i < n; i++) {
+        if (pub[i].sector_id > pub[i - 1].sector_id) continue;
+        /* the ids before i ascend strictly, so at most one of them repeats pub[i]'s */
+        for (size_t a = 0; a < i; a++)
+            if (pub[a].sector_id == pub[i].sector_id)
+                return cuzk_fail(CUZK_EINVAL, "public sectors[%zu] and sectors[%zu] both have sector_id %llu", a, i,
+                                 (unsigned long long)pub[i].sector_id);
+        return cuzk_fail(CUZK_EINVAL,
+                         "public sectors[%zu].sector_id is %llu, after %llu in sectors[%zu]: a partition's public "
+                         "sectors are listed in ascending sector id order",
+                         i, (unsigned long long)pub[i].sector_id, (unsigned long long)pub[i - 1].sector_id, i - 1);
+    }
+    return CUZK_OK;
+}
+
+/* Blob b must be public sector b's proof: upstream's verifier takes each sector's id and comm_r
+ * from its public inputs, never from the proof, so a proof of another sector, or one claiming
+ * another comm_r, proves nothing about the public sector. */
+static cuzk_status check_public(size_t b, const cuzk_post_sector_proof *sp, const cuzk_post_public_sector *ps)
+{
+    if (sp->sector_id != ps->sector_id)
+        return cuzk_fail(CUZK_EVERIFY,
+                         "vanilla proof blob %zu: sector_id is %llu, but public sectors[%zu].sector_id is %llu", b,
+                         (unsigned long long)sp->sector_id, b, (unsigned long long)ps->sector_id);
+    if (memcmp(sp->comm_r.b, ps->comm_r, 32)) {
+        char got[65], want[65];
+        cuzk_hex_encode(got, sp->comm_r.b, 32);
+        cuzk_hex_encode(want, ps->comm_r, 32);
+        return cuzk_fail(CUZK_EVERIFY,
+                         "vanilla proof blob %zu (sector %llu): comm_r is %s, but public sectors[%zu].comm_r is %s", b,
+                         (unsigned long long)sp->sector_id, got, b, want);
+    }
+    return CUZK_OK;
+}
+
+/* What can be refused before any blob is read. */
+static cuzk_status check_args(const cuzk_post_proof_info *pi, const uint8_t randomness[32], uint32_t partition_index,
+                              const cuzk_post_public_sector *pub, size_t nblobs)
+{
     cuzk_status st = cuzk_post_check_randomness(randomness);
     if (st) return st;
     if (nblobs == 0)
@@ -170,6 +210,18 @@ cuzk_status cuzk_post_partition_parse(cuzk_post_partition **out, cuzk_post_proof
         return cuzk_fail(CUZK_EINVAL, "%s: partition %u: WinningPoSt has one partition", pi->name, partition_index);
     if ((uint64_t)partition_index * pi->sector_count > UINT32_MAX)
         return cuzk_fail(CUZK_EINVAL, "%s: partition index %u is out of range", pi->name, partition_index);
+    return pub ? cuzk_post_public_sectors_check(pi->id, pub, nblobs) : CUZK_OK;
+}
+
+cuzk_status cuzk_post_partition_parse(cuzk_post_partition **out, cuzk_post_proof p, const uint8_t randomness[32],
+                                      uint32_t partition_index, const cuzk_post_public_sector *pub,
+                                      const uint8_t *const *blobs, const size_t *lens, size_t nblobs)
+{
+    *out = NULL;
+    const cuzk_post_proof_info *pi = cuzk_post_proof_info_get(p);
+    if (!pi) return CUZK_EINVAL;
+    cuzk_status st = check_args(pi, randomness, partition_index, pub, nblobs);
+    if (st) return st;
     cuzk_post_partition *pp;
     if ((st = post_partition_alloc(&pp, p, randomness, partition_index, nblobs))) return st;
     for (size_t b = 0; b < nblobs && !st; b++) {
@@ -180,6 +232,7 @@ cuzk_status cuzk_post_partition_parse(cuzk_post_partition **out, cuzk_post_proof
             if (pp->sector_id[a] == sp->sector_id)
                 st = cuzk_fail(CUZK_EINVAL, "vanilla proof blobs %zu and %zu are both of sector %llu", a, b,
                                (unsigned long long)sp->sector_id);
+        if (!st && pub) st = check_public(b, sp, &pub[b]);
         if (!st) st = check_sector(pp, b, sp);
         if (!st) post_partition_set(pp, b, sp);
         cuzk_post_sector_proof_free(sp);

@@ -143,7 +143,7 @@ cuzk_status post_builtin_partition(cuzk_post_partition **out, cuzk_post_proof p,
     cuzk_big_free(replica, pi->sector_size);
     if (st) return st;
     const uint8_t *blobs[1] = {blob};
-    st = cuzk_post_partition_parse(out, p, randomness, 0, blobs, &len, 1);
+    st = cuzk_post_partition_parse(out, p, randomness, 0, NULL, blobs, &len, 1);
     free(blob);
     return st;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fallback PoSt at 2 KiB: seal sectors -> `cuzk post vanilla` for Window and Winning (blob sizes,
-# post.json, determinism, partition and proof type); bad options and inputs exit nonzero and
-# leave no output. The built-in window-post:2KiB / winning-post:2KiB circuits prove and verify.
+# post.json, determinism, sectors in ascending id order, partition and proof type); bad options
+# and inputs exit nonzero and leave no output. The built-in window-post:2KiB /
+# winning-post:2KiB circuits prove and verify.
 . "$(dirname "$0")/lib.bash"
 
 R=0102030405060708091011121314151617181920212223242526272829303132
@@ -18,6 +19,14 @@ grep -q "\"randomness\": \"$R\"" w/post.json || fail "post.json: randomness"
 grep -q '"partition_index": 0' w/post.json || fail "post.json: partition"
 comm_r=$(sed -n 's/.*"comm_r": "\([0-9a-f]*\)".*/\1/p' s2/sector.json)
 grep -q "{\"sector_id\": 6, \"comm_r\": \"$comm_r\", \"vanilla_proof\": \"vanilla-1.bin\"}" w/post.json || fail "post.json: sector 6"
+# the sectors in ascending id order, whatever the --sector order; one sector twice is refused
+expect_ok "window vanilla, sectors given 6 then 5" "$CUZK" post vanilla --kind window --sector s2 --sector s1 --randomness $R --out wr
+CHECKS=$((CHECKS + 1))
+cmp -s w/post.json wr/post.json && cmp -s w/vanilla-0.bin wr/vanilla-0.bin && cmp -s w/vanilla-1.bin wr/vanilla-1.bin ||
+  fail "the --sector order changed the folder"
+expect_fail "one sector twice" 1 "--sector s1 and --sector s1 are both sector 5" \
+  "$CUZK" post vanilla --kind window --sector s1 --sector s1 --randomness $R --out bad
+no_file "one sector twice" bad
 # V1_1 challenges do not depend on the sector's position: sector 6 alone gives the same blob
 expect_ok "window vanilla, one sector" "$CUZK" post vanilla --kind window --sector s2 --randomness $R --out w1
 cmp -s w/vanilla-1.bin w1/vanilla-0.bin || fail "V1_1 blob of sector 6 depends on its position"

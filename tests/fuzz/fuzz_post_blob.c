@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cuzk_post_partition *pp;
     const uint8_t *blobs[1] = {blob};
     size_t lens[1] = {len};
-    if (cuzk_post_partition_parse(&pp, p, rnd, 0, blobs, lens, 1) == CUZK_OK) {
+    if (cuzk_post_partition_parse(&pp, p, rnd, 0, NULL, blobs, lens, 1) == CUZK_OK) {
         size_t n = cuzk_post_partition_num_inputs(pp);
         FUZZ_CHECK(n == cuzk_post_proof_num_inputs(p), "%zu public inputs", n);
         cuzk_fr *in = calloc(n, sizeof *in);

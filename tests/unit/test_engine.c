@@ -1460,6 +1460,25 @@ static void test_bad_requests(void)
         printf("  WindowPoSt with a 3-byte blob: %s\n", r.error);
         cuzk_job_result_free(&r);
     }
+    /* a public sector list: refused at submit without its arrays or on another kind, and a
+     * job fails when it does not list one sector per blob */
+    const uint64_t ids[2] = {5, 6};
+    const uint8_t comm_rs[64] = {0};
+    req.post_nsectors = 2;
+    CHECK_FAILS(cuzk_engine_submit(e, &req, &job, &joined), CUZK_EINVAL);
+    req.post_sector_ids = ids;
+    req.post_comm_rs = comm_rs;
+    job = 0;
+    CHECK_OK(cuzk_engine_submit(e, &req, &job, &joined));
+    if (job) {
+        cuzk_job_state s = await_job(e, job, &r);
+        CHECK(s == CUZK_JOB_FAILED && strstr(r.error, "2 public sectors, but 1 vanilla proofs") != NULL);
+        printf("  WindowPoSt with 2 public sectors for 1 blob: %s\n", r.error);
+        cuzk_job_result_free(&r);
+    }
+    req.kind = CUZK_KIND_SNAP;
+    CHECK_FAILS(cuzk_engine_submit(e, &req, &job, &joined), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "post_sectors") != NULL);
     free(packed);
 
     /* max_queued 4 counts queued and running jobs: one running, 3 more accepted */

@@ -3,7 +3,8 @@
  * (storage-proofs-post tests/fallback_circuit.rs, the 32/64 GiB figures of constants.rs),
  * satisfaction in TEST mode with vanilla proofs made from sealed 2 KiB sectors (CC and random
  * data), public inputs equal to synthesis', the bincode parser (round trip, every kind of bad
- * input with its message) and a deterministic fuzz loop over it. */
+ * input with its message), the public sector list the blobs are checked against, and a
+ * deterministic fuzz loop over the parser. */
 #include <string.h>
 #include <time.h>
 
@@ -230,8 +231,8 @@ static void test_sealed(void)
     CHECK_OK(cuzk_post_vanilla_prove(CUZK_POST_WINDOW_2KIB_V1_1, g_rnd, 0, reps, 2, blobs, lens));
     CHECK(lens[0] == cuzk_post_sector_proof_bytes(CUZK_POST_WINDOW_2KIB_V1_1));
     cuzk_post_partition *pp = NULL;
-    CHECK_OK(
-        cuzk_post_partition_parse(&pp, CUZK_POST_WINDOW_2KIB_V1_1, g_rnd, 0, (const uint8_t *const *)blobs, lens, 2));
+    CHECK_OK(cuzk_post_partition_parse(&pp, CUZK_POST_WINDOW_2KIB_V1_1, g_rnd, 0, NULL, (const uint8_t *const *)blobs,
+                                       lens, 2));
     if (pp) {
         CHECK(cuzk_post_partition_sectors(pp) == 2 && cuzk_post_partition_num_inputs(pp) == 22);
         check_partition_circuit(pp, "window 2KiB V1_1");
@@ -245,7 +246,8 @@ static void test_sealed(void)
     uint8_t *b1[1] = {NULL};
     size_t l1[1];
     CHECK_OK(cuzk_post_vanilla_prove(CUZK_POST_WINDOW_2KIB_V1, g_rnd, 1, &reps[1], 1, b1, l1));
-    CHECK_OK(cuzk_post_partition_parse(&pp, CUZK_POST_WINDOW_2KIB_V1, g_rnd, 1, (const uint8_t *const *)b1, l1, 1));
+    CHECK_OK(
+        cuzk_post_partition_parse(&pp, CUZK_POST_WINDOW_2KIB_V1, g_rnd, 1, NULL, (const uint8_t *const *)b1, l1, 1));
     if (pp) {
         /* padding repeats the last sector: slot 1's inputs are slot 0's */
         cuzk_fr in[22];
@@ -255,14 +257,16 @@ static void test_sealed(void)
         cuzk_post_partition_free(pp);
     }
     /* V1 derives the challenges from the partition: partition 0 does not accept them */
-    CHECK_FAILS(cuzk_post_partition_parse(&pp, CUZK_POST_WINDOW_2KIB_V1, g_rnd, 0, (const uint8_t *const *)b1, l1, 1),
-                CUZK_EVERIFY);
+    CHECK_FAILS(
+        cuzk_post_partition_parse(&pp, CUZK_POST_WINDOW_2KIB_V1, g_rnd, 0, NULL, (const uint8_t *const *)b1, l1, 1),
+        CUZK_EVERIFY);
     free(b1[0]);
 
     /* Winning: the random-data sector */
     CHECK_OK(cuzk_post_vanilla_prove(CUZK_POST_WINNING_2KIB_V1, g_rnd, 0, &reps[1], 1, b1, l1));
     CHECK(l1[0] == cuzk_post_sector_proof_bytes(CUZK_POST_WINNING_2KIB_V1));
-    CHECK_OK(cuzk_post_partition_parse(&pp, CUZK_POST_WINNING_2KIB_V1, g_rnd, 0, (const uint8_t *const *)b1, l1, 1));
+    CHECK_OK(
+        cuzk_post_partition_parse(&pp, CUZK_POST_WINNING_2KIB_V1, g_rnd, 0, NULL, (const uint8_t *const *)b1, l1, 1));
     if (pp) {
         check_partition_circuit(pp, "winning 2KiB");
         cuzk_post_partition_free(pp);
@@ -340,7 +344,7 @@ static cuzk_status parse_one(cuzk_post_proof p, const uint8_t *blob, size_t len,
 {
     cuzk_post_partition *pp = NULL;
     const uint8_t *b[1] = {blob};
-    cuzk_status st = cuzk_post_partition_parse(&pp, p, g_rnd, k, b, &len, 1);
+    cuzk_status st = cuzk_post_partition_parse(&pp, p, g_rnd, k, NULL, b, &len, 1);
     cuzk_post_partition_free(pp);
     return st;
 }
@@ -439,20 +443,96 @@ static void test_parser(void)
     cuzk_post_partition *pp = NULL;
     const uint8_t *three[3] = {g_blob_window[0], g_blob_window[1], g_blob_window[0]};
     size_t lens3[3] = {g_len_window[0], g_len_window[1], g_len_window[0]};
-    CHECK_FAILS(cuzk_post_partition_parse(&pp, W, g_rnd, 0, three, lens3, 3), CUZK_EINVAL);
-    CHECK_FAILS(cuzk_post_partition_parse(&pp, W, g_rnd, 0, three, lens3, 0), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_post_partition_parse(&pp, W, g_rnd, 0, NULL, three, lens3, 3), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_post_partition_parse(&pp, W, g_rnd, 0, NULL, three, lens3, 0), CUZK_EINVAL);
     const uint8_t *dup[2] = {g_blob_window[0], g_blob_window[0]};
     size_t dlen[2] = {g_len_window[0], g_len_window[0]};
-    CHECK_FAILS(cuzk_post_partition_parse(&pp, W, g_rnd, 0, dup, dlen, 2), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_post_partition_parse(&pp, W, g_rnd, 0, NULL, dup, dlen, 2), CUZK_EINVAL);
     CHECK(strstr(cuzk_last_error(), "both of sector 11") != NULL);
-    CHECK_OK(cuzk_post_partition_parse(&pp, W, g_rnd, 0, three + 1, lens3 + 1, 1));
+    CHECK_OK(cuzk_post_partition_parse(&pp, W, g_rnd, 0, NULL, three + 1, lens3 + 1, 1));
     cuzk_post_partition_free(pp);
     pp = NULL;
     const uint8_t *win2[2] = {g_blob_winning, g_blob_winning};
     size_t wl2[2] = {g_len_winning, g_len_winning};
-    CHECK_FAILS(cuzk_post_partition_parse(&pp, CUZK_POST_WINNING_2KIB_V1, g_rnd, 0, win2, wl2, 2), CUZK_EINVAL);
-    CHECK_FAILS(cuzk_post_partition_parse(&pp, CUZK_POST_WINNING_2KIB_V1, g_rnd, 1, win2, wl2, 1), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_post_partition_parse(&pp, CUZK_POST_WINNING_2KIB_V1, g_rnd, 0, NULL, win2, wl2, 2), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_post_partition_parse(&pp, CUZK_POST_WINNING_2KIB_V1, g_rnd, 1, NULL, win2, wl2, 1), CUZK_EINVAL);
     free(b);
+}
+
+static uint64_t get_u64(const uint8_t *b)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
+    return v;
+}
+
+/* The public sector list is what the blobs are checked against: blobs of its sectors in its
+ * order pass (with the public inputs of the blobs' own list), another sector id, another
+ * comm_r, a list out of order or with a repeated id are refused naming the field. */
+static void test_public(void)
+{
+    const cuzk_post_proof W = CUZK_POST_WINDOW_2KIB_V1_1;
+    if (!g_blob_window[0] || !g_blob_window[1]) return;
+    cuzk_post_public_sector pub[2];
+    for (int i = 0; i < 2; i++) { /* a blob starts with its sector id and comm_r */
+        pub[i].sector_id = get_u64(g_blob_window[i]);
+        memcpy(pub[i].comm_r, g_blob_window[i] + 8, 32);
+    }
+    CHECK(pub[0].sector_id == 11 && pub[1].sector_id == 12);
+    cuzk_post_partition *pp = NULL, *own = NULL;
+    CHECK_OK(cuzk_post_partition_parse(&pp, W, g_rnd, 0, pub, g_blob_window, g_len_window, 2));
+    CHECK_OK(cuzk_post_partition_parse(&own, W, g_rnd, 0, NULL, g_blob_window, g_len_window, 2));
+    cuzk_fr a[22], b[22];
+    if (pp && own) {
+        CHECK_OK(cuzk_post_partition_public_inputs(pp, a, 22));
+        CHECK_OK(cuzk_post_partition_public_inputs(own, b, 22));
+        CHECK(!memcmp(a, b, sizeof a));
+    }
+    cuzk_post_partition_free(pp);
+    cuzk_post_partition_free(own);
+
+    pub[1].sector_id = 13;
+    CHECK_FAILS(cuzk_post_partition_parse(&pp, W, g_rnd, 0, pub, g_blob_window, g_len_window, 2), CUZK_EVERIFY);
+    CHECK(strstr(cuzk_last_error(), "blob 1: sector_id is 12, but public sectors[1].sector_id is 13") != NULL);
+    pub[1].sector_id = 12;
+    uint8_t saved[32];
+    memcpy(saved, pub[0].comm_r, 32);
+    memset(pub[0].comm_r, 0, 32);
+    CHECK_FAILS(cuzk_post_partition_parse(&pp, W, g_rnd, 0, pub, g_blob_window, g_len_window, 2), CUZK_EVERIFY);
+    CHECK(
+        strstr(cuzk_last_error(), "blob 0 (sector 11): comm_r is ") &&
+        strstr(cuzk_last_error(), "public sectors[0].comm_r is 0000000000000000000000000000000000000000000000000000"));
+    printf("zero public comm_r: %s\n", cuzk_last_error());
+    memcpy(pub[0].comm_r, saved, 32);
+
+    /* the blobs in the other order: their list descends, and against the ascending list each
+     * blob is of another sector */
+    const uint8_t *swapped[2] = {g_blob_window[1], g_blob_window[0]};
+    size_t swapped_len[2] = {g_len_window[1], g_len_window[0]};
+    CHECK_FAILS(cuzk_post_partition_parse(&pp, W, g_rnd, 0, pub, swapped, swapped_len, 2), CUZK_EVERIFY);
+    CHECK(strstr(cuzk_last_error(), "blob 0: sector_id is 12, but public sectors[0].sector_id is 11") != NULL);
+    cuzk_post_public_sector desc[2] = {pub[1], pub[0]};
+    CHECK_FAILS(cuzk_post_partition_parse(&pp, W, g_rnd, 0, desc, swapped, swapped_len, 2), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "public sectors[1].sector_id is 11, after 12 in sectors[0]") != NULL);
+    CHECK_FAILS(cuzk_post_public_sectors_check(W, desc, 2), CUZK_EINVAL);
+    cuzk_post_public_sector dup[3] = {pub[0], pub[1], pub[0]};
+    CHECK_OK(cuzk_post_public_sectors_check(W, dup, 2));
+    dup[1] = pub[0];
+    CHECK_FAILS(cuzk_post_public_sectors_check(W, dup, 2), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "public sectors[0] and sectors[1] both have sector_id 11") != NULL);
+    CHECK_FAILS(cuzk_post_public_sectors_check(W, dup, 3), CUZK_EINVAL); /* more than a partition holds */
+    CHECK_FAILS(cuzk_post_public_sectors_check(W, dup, 0), CUZK_EINVAL);
+
+    /* Winning: the one challenged sector */
+    cuzk_post_public_sector win = {get_u64(g_blob_winning), {0}};
+    memcpy(win.comm_r, g_blob_winning + 8, 32);
+    const uint8_t *wb[1] = {g_blob_winning};
+    CHECK_OK(cuzk_post_partition_parse(&pp, CUZK_POST_WINNING_2KIB_V1, g_rnd, 0, &win, wb, &g_len_winning, 1));
+    cuzk_post_partition_free(pp);
+    win.sector_id = 99;
+    CHECK_FAILS(cuzk_post_partition_parse(&pp, CUZK_POST_WINNING_2KIB_V1, g_rnd, 0, &win, wb, &g_len_winning, 1),
+                CUZK_EVERIFY);
+    CHECK(strstr(cuzk_last_error(), "sector_id is 12, but public sectors[0].sector_id is 99") != NULL);
 }
 
 /* Random truncations, bit flips, byte runs and length fields over valid blobs: every call ends
@@ -515,6 +595,7 @@ int main(void)
     test_sealed();
     test_builtin();
     test_parser();
+    test_public();
     test_fuzz();
     free((void *)g_blob_window[0]);
     free((void *)g_blob_window[1]);

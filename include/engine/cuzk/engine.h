@@ -165,6 +165,13 @@ typedef struct {
     const char *circuit;                                 /* CIRCUIT: the registered id */
     unsigned partitions;                                 /* CIRCUIT: proofs to make, partition k with seed + k (0: 1) */
     uint64_t seed;                                       /* CIRCUIT */
+    /* PoSt, optional: the public sectors the vanilla proofs must be of (what the verifier knows,
+     * as a vanilla folder's post.json lists them): post_nsectors ids in strictly ascending order
+     * and their comm_r (32 bytes each), one per blob in blob order. 0: each blob's own sector id
+     * and comm_r (a Curio request carries no other list). */
+    const uint64_t *post_sector_ids;
+    const uint8_t *post_comm_rs;
+    size_t post_nsectors;
 } cuzk_job_request;
 
 /* Packs blobs as one job input: a u32 count, then each blob as a u64 length and its bytes

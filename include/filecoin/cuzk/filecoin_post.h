@@ -136,16 +136,34 @@ cuzk_status cuzk_post_sector_proof_write(const cuzk_post_sector_proof *sp, cuzk_
 /* ---------------------------------------------------------------- partition */
 typedef struct cuzk_post_partition cuzk_post_partition;
 
-/* Parses the nblobs blobs of partition partition_index (Window: 1 .. sector_count sectors in
- * the order the prover sent them; Winning: exactly one, the challenged sector, partition 0),
- * checks them natively (each path hashes to comm_r_last, comm_r = Poseidon2(comm_c,
- * comm_r_last), each proof opens the leaf the verifier challenges, proof counts), pads a short
- * partition by repeating its last sector, and keeps what the circuit and the public inputs
- * need. Errors name the blob and the field (CUZK_EFORMAT for malformed blobs, CUZK_EVERIFY for
+/* One sector of the statement a partition proves (upstream's PublicSector): what the verifier
+ * knows from the chain, not what a vanilla proof says of itself. */
+typedef struct {
+    uint64_t sector_id;
+    uint8_t comm_r[32];
+} cuzk_post_public_sector;
+
+/* A partition's public sector list: 1 .. max_blobs sectors (Winning: 1), sector ids strictly
+ * ascending (upstream's verifier lists a partition's sectors sorted by id). CUZK_EINVAL naming
+ * the positions: both of a repeated id, or the one out of order and the one before it. */
+cuzk_status cuzk_post_public_sectors_check(cuzk_post_proof p, const cuzk_post_public_sector *pub,
+                                           size_t n) CUZK_WARN_UNUSED;
+
+/* Parses the nblobs blobs of partition partition_index (Window: 1 .. sector_count sectors;
+ * Winning: exactly one, the challenged sector, partition 0), checks them natively (each path
+ * hashes to comm_r_last, comm_r = Poseidon2(comm_c, comm_r_last), each proof opens the leaf the
+ * verifier challenges, proof counts), pads a short partition by repeating its last sector, and
+ * keeps what the circuit and the public inputs need.
+ * pub: the public sector list (nblobs entries, checked as cuzk_post_public_sectors_check): blob
+ * b must carry exactly pub[b]'s sector id and comm_r (CUZK_EVERIFY naming the field, the blob
+ * and both values otherwise), so the checks and the public inputs are those of the public
+ * sectors. NULL: each blob's own sector id and comm_r are taken as public, in the order given
+ * (what a Curio request carries: no other list travels with it).
+ * Errors name the blob and the field (CUZK_EFORMAT for malformed blobs, CUZK_EVERIFY for
  * failed checks, CUZK_EINVAL for bad arguments). */
 cuzk_status cuzk_post_partition_parse(cuzk_post_partition **out, cuzk_post_proof p, const uint8_t randomness[32],
-                                      uint32_t partition_index, const uint8_t *const *blobs, const size_t *lens,
-                                      size_t nblobs) CUZK_WARN_UNUSED;
+                                      uint32_t partition_index, const cuzk_post_public_sector *pub,
+                                      const uint8_t *const *blobs, const size_t *lens, size_t nblobs) CUZK_WARN_UNUSED;
 /* ONE excluded; = cuzk_post_proof_num_inputs. */
 size_t cuzk_post_partition_num_inputs(const cuzk_post_partition *pp);
 /* generate_public_inputs' order: per slot comm_r, then each challenge's leaf index. Derived
