@@ -370,8 +370,8 @@ static prover_bases host_bases(const cuzk_groth16_params *p)
             0};
 }
 
-extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
-                                          const cuzk_groth16_witness *w, const cuzk_fr *r_in, const cuzk_fr *s_in)
+extern "C" cuzk_status cuzk_gpu_emu_prove_with(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                               const cuzk_groth16_witness *w, const cuzk_groth16_prove_opts *o)
 {
     prover_bases B = host_bases(p);
     cuzk_status st = check_shape(B, w);
@@ -379,9 +379,17 @@ extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_gr
     h_with_phi hp;
     hp.fill(B, *gpu_config_defaults());
     cuzk_fr r, s;
-    if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
+    if ((st = pick_rs(o->r, o->s, &r, &s))) return st;
     exec_host x;
+    x.cancel = o->cancel;
     return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), w, r, s, out);
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                          const cuzk_groth16_witness *w, const cuzk_fr *r_in, const cuzk_fr *s_in)
+{
+    cuzk_groth16_prove_opts o = {r_in, s_in, NULL, NULL};
+    return cuzk_gpu_emu_prove_with(out, p, w, &o);
 }
 
 /* the shape a PCE proof has, for the parameter checks */
