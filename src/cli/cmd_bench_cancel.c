@@ -43,19 +43,32 @@ static bool job_on_device(cuzk_engine *e, uint64_t job)
     return on;
 }
 
-/* Devices in service (from the status), and in *total every device. */
-static unsigned devices_in_service(cuzk_engine *e, unsigned *total)
+/* Devices in service (from the status), in *total every device, in *gpus the GPU contexts in
+ * service (none where the build or the machine has no GPU: the CPU backend proves then). */
+static unsigned devices_in_service(cuzk_engine *e, unsigned *total, unsigned *gpus)
 {
     cuzk_engine_status *s = calloc(1, sizeof *s);
-    *total = 0;
+    *total = *gpus = 0;
     if (!s) return 0;
     cuzk_engine_get_status(e, s);
     unsigned n = 0;
-    for (unsigned d = 0; d < s->ndevices && d < CUZK_ENGINE_MAX_DEVICES + CUZK_ENGINE_MAX_CPU_WORKERS; d++)
+    for (unsigned d = 0; d < s->ndevices && d < CUZK_ENGINE_MAX_DEVICES + CUZK_ENGINE_MAX_CPU_WORKERS; d++) {
         n += s->devices[d].in_service;
+        *gpus += s->devices[d].in_service && s->devices[d].ordinal >= 0;
+    }
     *total = s->ndevices;
     free(s);
     return n;
+}
+
+/* Whether job has ended (its state in *state). */
+static bool job_ended(cuzk_engine *e, uint64_t job, cuzk_job_state *state)
+{
+    cuzk_job_result r;
+    if (cuzk_engine_await(e, job, 0, &r)) return false;
+    *state = r.state;
+    cuzk_job_result_free(&r);
+    return *state != CUZK_JOB_TIMEOUT;
 }
 
 /* The summed seconds of the "prove on ..." spans of a result's timeline: the device time. */
@@ -78,11 +91,12 @@ typedef struct {
     double latency_s;   /* cancel call to the await's answer */
     double on_device_s; /* first partition on a device to the cancel call */
     bool was_running;
+    bool ended_first; /* the job ended before its cancel (not timed) */
     cuzk_job_state state;
 } cancel_rep;
 
 /* Submits a job, waits until it is on a device (up to wait_s), lets it run after_s, cancels it
- * and awaits its end. */
+ * and awaits its end. A job that ends before its cancel is noted (ended_first), not timed. */
 static cuzk_status cancel_one(cuzk_engine *e, const cuzk_job_request *req, double after_s, double wait_s,
                               cancel_rep *out)
 {
@@ -91,7 +105,10 @@ static cuzk_status cancel_one(cuzk_engine *e, const cuzk_job_request *req, doubl
     cuzk_status st = cuzk_engine_submit(e, req, &id, NULL);
     if (st) return st;
     double end = cuzk_now() + wait_s;
-    while (!job_on_device(e, id) && cuzk_now() < end) usleep(1000);
+    while (!job_on_device(e, id) && cuzk_now() < end) {
+        if (job_ended(e, id, &out->state)) return out->ended_first = true, CUZK_OK; /* too quick to see */
+        usleep(1000);
+    }
     double on = cuzk_now();
     if (on >= end) return cuzk_fail(CUZK_EINTERNAL, "job %llu never reached a device", (unsigned long long)id);
     while (cuzk_now() - on < after_s) usleep(1000);
@@ -103,6 +120,7 @@ static cuzk_status cancel_one(cuzk_engine *e, const cuzk_job_request *req, doubl
     out->latency_s = cuzk_now() - t0;
     out->on_device_s = t0 - on;
     out->state = r.state;
+    out->ended_first = r.state != CUZK_JOB_CANCELLED && !out->was_running;
     cuzk_job_result_free(&r);
     return CUZK_OK;
 }
@@ -196,43 +214,54 @@ int cli_bench_cancel(int argc, char **argv)
      * means the engine is stuck: the bench says so rather than hang */
     double wait_s = 60 + 10 * first_s;
     for (size_t i = 0; !st && i < reps; i++) st = cancel_one(e, &t.req, (double)after_ms / 1e3, wait_s, &rep[i]);
-    unsigned total = 0, in_service = st ? 0 : devices_in_service(e, &total);
+    unsigned total = 0, gpus = 0, in_service = st ? 0 : devices_in_service(e, &total, &gpus);
     if (!st) st = prove_one(e, &t.req, &last_state, &last_s, &last_dev_s);
     if (st) {
         rc = cli_error(me);
         goto out;
     }
 
+    /* the latencies of the jobs cancelled while they ran */
     double *lat = calloc(reps, sizeof *lat);
-    size_t cancelled = 0, running = 0;
+    size_t cancelled = 0, running = 0, ended_first = 0, nlat = 0;
     double lat_max = 0;
     for (size_t i = 0; lat && i < reps; i++) {
-        lat[i] = rep[i].latency_s;
-        if (lat[i] > lat_max) lat_max = lat[i];
         cancelled += rep[i].state == CUZK_JOB_CANCELLED;
         running += rep[i].was_running;
+        ended_first += rep[i].ended_first;
+        if (rep[i].state != CUZK_JOB_CANCELLED) continue;
+        lat[nlat++] = rep[i].latency_s;
+        if (rep[i].latency_s > lat_max) lat_max = rep[i].latency_s;
     }
-    double lat_med = lat ? median(lat, reps) : 0;
+    double lat_med = lat ? median(lat, nlat) : 0;
+    if (ended_first)
+        fprintf(stderr,
+                "cuzk bench cancel: %zu job(s) ended before their cancel: give the jobs more partitions or cancel "
+                "sooner\n",
+                ended_first);
     bool ok = first_state == CUZK_JOB_COMPLETED && last_state == CUZK_JOB_COMPLETED && cancelled == reps &&
         in_service == total;
     if (json) {
-        printf("{\"bench\":\"cancel\",\"kind\":\"%s\",\"circuit\":\"%s\",\"gpu\":%s,\"threads\":%u,"
-               "\"partitions_per_job\":%u,\"cancel_after_s\":%.3f,\"reps\":%llu,\"cancelled\":%zu,"
-               "\"was_running\":%zu,\"cancel_latency_median_s\":%.4f,\"cancel_latency_max_s\":%.4f,"
-               "\"cancel_latency_s\":[",
-               t.kind, bench_target_name(&t), t.gpu ? "true" : "false", cuzk_threads(),
+        printf("{\"bench\":\"cancel\",\"kind\":\"%s\",\"circuit\":\"%s\",\"gpu\":%s,\"gpus_in_service\":%u,"
+               "\"threads\":%u,\"partitions_per_job\":%u,\"cancel_after_s\":%.3f,\"reps\":%llu,"
+               "\"cancelled\":%zu,\"was_running\":%zu,\"ended_before_cancel\":%zu,"
+               "\"cancel_latency_median_s\":%.4f,\"cancel_latency_max_s\":%.4f,\"cancel_latency_s\":[",
+               t.kind, bench_target_name(&t), t.gpu ? "true" : "false", gpus, cuzk_threads(),
                t.req.partitions ? t.req.partitions : 1, (double)after_ms / 1e3, (unsigned long long)reps, cancelled,
-               running, lat_med, lat_max);
-        for (size_t i = 0; i < reps; i++) printf("%s%.4f", i ? "," : "", rep[i].latency_s);
+               running, ended_first, lat_med, lat_max);
+        for (size_t i = 0, k = 0; i < reps; i++)
+            if (rep[i].state == CUZK_JOB_CANCELLED) printf("%s%.4f", k++ ? "," : "", rep[i].latency_s);
         printf("],\"uncancelled_job_s\":%.4f,\"uncancelled_device_s\":%.4f,\"devices_in_service\":%u,"
                "\"devices\":%u,\"after_job_state\":\"%s\",\"after_job_s\":%.4f}\n",
                first_s, first_dev_s, in_service, total, cuzk_job_state_name(last_state), last_s);
     } else {
-        printf("%s %s: %u partition(s) per job, %u threads%s\n", t.kind, bench_target_name(&t),
-               t.req.partitions ? t.req.partitions : 1, cuzk_threads(), t.gpu ? ", on the GPUs" : ", on the CPU");
+        printf("%s %s: %u partition(s) per job, %u threads, on %s\n", t.kind, bench_target_name(&t),
+               t.req.partitions ? t.req.partitions : 1, cuzk_threads(),
+               gpus ? "the GPUs" : "the CPU backend (no GPU in service)");
         printf("  uncancelled job           %.3f s (device %.3f s)\n", first_s, first_dev_s);
-        printf("  cancelled %.3f s after reaching a device: %zu of %llu CANCELLED, %zu were running\n",
-               (double)after_ms / 1e3, cancelled, (unsigned long long)reps, running);
+        printf("  cancelled %.3f s after reaching a device: %zu of %llu CANCELLED, %zu were running, %zu ended "
+               "first\n",
+               (double)after_ms / 1e3, cancelled, (unsigned long long)reps, running, ended_first);
         printf("  cancel to the job's end   median %.1f ms, max %.1f ms\n", lat_med * 1e3, lat_max * 1e3);
         printf("  devices in service after  %u of %u; the next job %s in %.3f s\n", in_service, total,
                cuzk_job_state_name(last_state), last_s);
