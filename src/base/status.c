@@ -51,6 +51,12 @@ const char *cuzk_status_name(cuzk_status st)
     case CUZK_EVERIFY: return "verification failed";
     case CUZK_EUNSUPPORTED: return "unsupported";
     case CUZK_EINTERNAL: return "internal error";
+    case CUZK_ECANCELLED: return "cancelled";
     }
     return "unknown status";
+}
+
+cuzk_status cuzk_cancel_check(const cuzk_cancel *c, const char *where)
+{
+    return cuzk_cancel_requested(c) ? cuzk_fail(CUZK_ECANCELLED, "cancelled (during %s)", where) : CUZK_OK;
 }

@@ -42,6 +42,8 @@ int cli_bench_gpu(const char *what, int argc, char **argv);
 int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json);
 /* bench engine (cmd_bench_engine.c) */
 int cli_bench_engine(int argc, char **argv);
+/* bench cancel (cmd_bench_cancel.c): cancel latency of running jobs */
+int cli_bench_cancel(int argc, char **argv);
 /* bench e2e (cmd_bench_e2e.c): C1 files in, verified proofs out, load and per-sector times */
 int cli_bench_e2e(int argc, char **argv);
 /* bench params (cmd_bench_params.c): a .params file read and decoded as the engine streams it */

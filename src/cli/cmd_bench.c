@@ -460,6 +460,7 @@ const cli_kind CLI_BENCH_KINDS[] = {
     {"prove", "synthesize and prove a built-in circuit on the CPU"},
     {"synth", "synthesis alone: PROVE, WITNESS, or WITNESS + precompiled-circuit evaluation"},
     {"engine", "jobs through the proving engine: latency, throughput, device idle time"},
+    {"cancel", "running jobs cancelled through the engine: time from the cancel to the job's end"},
     {"e2e", "C1 files in, verified proofs out: load time, each sector's time and timeline"},
     {"params", "read and decode a .params file as the engine loads it: its rate beside the disk's"},
     {"throughput", "Prove calls against a running daemon (--addr): latency and throughput"},
@@ -489,6 +490,7 @@ int cli_bench(int argc, char **argv)
     if (!strcmp(what, "prove")) return bench_prove(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "synth")) return bench_synth(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "engine")) return cli_bench_engine(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "cancel")) return cli_bench_cancel(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "e2e")) return cli_bench_e2e(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "params")) return cli_bench_params(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "throughput")) return cli_bench_throughput(argc - 1, cli_subcommand(argv, name, sizeof name));

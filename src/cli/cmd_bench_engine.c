@@ -12,82 +12,10 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/bench_target.h"
 #include "cli/cli.h"
-#include "cli/hints.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
-#include "cuzk/filecoin.h"
-#include "cuzk/filecoin_c1.h"
-#include "cuzk/filecoin_circuit.h"
-#include "cuzk/filecoin_post.h"
-#include "cuzk/filecoin_snap.h"
-#include "cuzk/testcircuits.h"
-
-/* What a job partition opens: a named circuit, or one synthetic partition of a proof kind
- * (every job partition proves partition 0's data; the data is made once, before the run). */
-typedef struct {
-    const char *name;        /* circuit name (testcircuits) when the rest are NULL */
-    cuzk_c1 *c1;             /* PoRep */
-    cuzk_post_partition *pp; /* WindowPoSt, WinningPoSt */
-    cuzk_snap_proofs *sp;    /* SnapDeals */
-} bench_circuit;
-
-static cuzk_status open_bench(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,
-                              cuzk_circuit **out)
-{
-    (void)input;
-    (void)input_len;
-    (void)seed;
-    (void)k;
-    const bench_circuit *b = ctx;
-    if (b->c1) return cuzk_porep_circuit_open(out, b->c1, 0);
-    if (b->pp) return cuzk_post_circuit_open(out, b->pp);
-    if (b->sp) return cuzk_snap_circuit_open(out, b->sp, 0);
-    return cuzk_circuit_open(out, b->name);
-}
-
-static void bench_circuit_free(bench_circuit *b)
-{
-    cuzk_c1_free(b->c1);
-    cuzk_post_partition_free(b->pp);
-    cuzk_snap_proofs_free(b->sp);
-}
-
-/* The partitions of one SnapDeals proof of this size (16 for 32 GiB), 0 if unknown. */
-static unsigned snap_partitions(const char *size)
-{
-    char name[64];
-    snprintf(name, sizeof name, "StackedDrg%sV1", size);
-    for (unsigned p = 0; p < CUZK_UPDATE_PROOF_COUNT; p++) {
-        const cuzk_update_proof_info *info = cuzk_update_proof_info_get((cuzk_update_proof)p);
-        if (info && !strcmp(info->name, name)) return info->partitions;
-    }
-    return 0;
-}
-
-/* Synthetic data of kind K at SIZE: the registered circuit's id and the partitions per job. */
-static cuzk_status open_synthetic(bench_circuit *b, const char *kind, const char *size, char *reg_id, size_t reg_cap,
-                                  unsigned *partitions)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s:%.32s", kind, size);
-    cuzk_circuit *c = NULL;
-    cuzk_status st;
-    if (!strcmp(kind, "porep")) {
-        st = cuzk_porep_synthetic_open(&c, &b->c1, name, 1);
-        if (!st) *partitions = b->c1->info->partitions;
-    } else if (!strcmp(kind, "snap")) {
-        st = cuzk_snap_synthetic_open(&c, &b->sp, name, 1);
-        if (!st) *partitions = snap_partitions(size);
-        if (!st && !*partitions) st = cuzk_fail(CUZK_EINTERNAL, "no SnapDeals proof of size %s", size);
-    } else {
-        st = cuzk_post_synthetic_open(&c, &b->pp, name, 1);
-        *partitions = 1; /* one WindowPoSt partition, or the one WinningPoSt proof */
-    }
-    cuzk_circuit_free(c);
-    snprintf(reg_id, reg_cap, "%s-synthetic", name);
-    return st;
-}
 
 static int cmp_d(const void *a, const void *b)
 {
@@ -175,25 +103,25 @@ typedef struct {
 
 int cli_bench_engine(int argc, char **argv)
 {
-    const char *kind_s = "circuit", *circuit = NULL, *params = NULL, *c1_path = NULL, *size_s = NULL, *jobs_s = NULL,
-               *conc_s = NULL, *parts_s = NULL, *prio_s = NULL, *critical = NULL, *crit_after_s = NULL,
-               *pce_path = NULL, *threads = NULL, *log_path = NULL;
-    bool synthetic = false, use_gpu = false, json = false, done;
+    bench_target t = {.kind = "circuit"};
+    const char *jobs_s = NULL, *conc_s = NULL, *parts_s = NULL, *prio_s = NULL, *critical = NULL, *crit_after_s = NULL,
+               *threads = NULL, *log_path = NULL;
+    bool json = false, done;
     cli_opt opts[] = {
         {"kind", "K",
          "circuit (a built-in circuit; the default), porep (a C1, or --synthetic), or window-post, winning-post, "
          "snap (--synthetic)",
-         &kind_s, NULL},
-        {"circuit", "NAME", "kind circuit: the built-in circuit", &circuit, NULL},
-        {"params", "FILE", "its parameters (required unless --synthetic)", &params, NULL},
-        {"c1", "FILE", "kind porep: the C1 output every job proves", &c1_path, NULL},
-        {"sector-size", "SIZE", "with --synthetic: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (default 32GiB)", &size_s, NULL},
+         &t.kind, NULL},
+        {"circuit", "NAME", "kind circuit: the built-in circuit", &t.circuit, NULL},
+        {"params", "FILE", "its parameters (required unless --synthetic)", &t.params, NULL},
+        {"c1", "FILE", "kind porep: the C1 output every job proves", &t.c1_path, NULL},
+        {"sector-size", "SIZE", "with --synthetic: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (default 32GiB)", &t.size, NULL},
         {"synthetic", NULL,
          "synthetic parameters made on the GPU (and random vanilla data for a proof kind): timed, not verified "
          "(default: off)",
-         NULL, &synthetic},
+         NULL, &t.synthetic},
         {"pce", "FILE", "keep the precompiled circuit there (a 32 GiB PoRep records in about 40 s; default: in memory)",
-         &pce_path, NULL},
+         &t.pce_path, NULL},
         {"jobs", "N", "jobs to run (default 6)", &jobs_s, NULL},
         {"concurrency", "C", "jobs in flight at once (default 2)", &conc_s, NULL},
         {"partitions", "P", "kind circuit: partitions per job (default 1)", &parts_s, NULL},
@@ -203,7 +131,7 @@ int cli_bench_engine(int argc, char **argv)
          NULL},
         {"critical-after", "S", "seconds after the first partition ends to submit it (default 3)", &crit_after_s, NULL},
         {"gpu", NULL, "prove on the GPUs of a CUDA build (the [engine] gpus key says how many; default: the CPU)", NULL,
-         &use_gpu},
+         &t.gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"log", "FILE", "append each job's JSON log line (with its timeline) there (default: none)", &log_path, NULL},
         {"json", NULL, "one JSON object instead of the table (default: the table)", NULL, &json},
@@ -239,80 +167,20 @@ int cli_bench_engine(int argc, char **argv)
         cli_error(me);
         return 2;
     }
-    bool porep = !strcmp(kind_s, "porep"), circ = !strcmp(kind_s, "circuit");
-    bool proof_kind = !strcmp(kind_s, "window-post") || !strcmp(kind_s, "winning-post") || !strcmp(kind_s, "snap");
-    if (!porep && !circ && !proof_kind) {
-        fprintf(stderr, "cuzk bench engine: --kind circuit, porep, window-post, winning-post or snap, not '%s'\n",
-                kind_s);
-        return 2;
-    }
-    if (proof_kind && !synthetic) {
-        fprintf(stderr,
-                "cuzk bench engine: --kind %s is timed with --synthetic (random vanilla data of the exact "
-                "shape); a real partition is proved with cuzk prove %s\n",
-                kind_s, kind_s);
-        return 2;
-    }
-    if (circ && !circuit) return cli_missing(me, "circuit");
-    if (size_s && (!synthetic || circ)) {
-        fprintf(stderr, "cuzk bench engine: --sector-size goes with --synthetic and a proof kind\n");
-        return 2;
-    }
-    if (parts_s && !circ) {
-        fprintf(stderr, "cuzk bench engine: --partitions is for --kind circuit (a proof kind has its own)\n");
-        return 2;
-    }
-    if (porep && !synthetic && !c1_path) return cli_missing(me, "c1 (or --synthetic)");
-    if (!synthetic && !params) return cli_missing(me, "params (or --synthetic)");
-    if (synthetic && !use_gpu) {
-        fprintf(stderr, "cuzk bench engine: --synthetic parameters are made on a GPU: add --gpu\n");
-        return 2;
-    }
+    if ((rc = bench_target_check(me, &t, parts_s != NULL))) return rc;
 
-    bench_circuit bc = {circuit, NULL, NULL, NULL};
-    cuzk_mapped_file c1f = {0};
-    char reg_id[96] = "";
-    cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .priority = prio, .partitions = (unsigned)parts};
-    cuzk_status st = CUZK_OK;
-    double t_setup = cuzk_now();
-    if (!circ && synthetic) {
-        st = open_synthetic(&bc, kind_s, size_s ? size_s : "32GiB", reg_id, sizeof reg_id, &req.partitions);
-    } else if (porep) {
-        st = cuzk_map_file(&c1f, c1_path);
-        req.kind = CUZK_KIND_POREP;
-        req.input = c1f.data;
-        req.input_len = c1f.size;
-    } else {
-        cuzk_circuit *c = NULL;
-        st = cuzk_circuit_open(&c, circuit);
-        cuzk_circuit_free(c);
-        if (!st && !synthetic) st = cli_check_key_kind("params", params, CUZK_KEY_PARAMS);
-        snprintf(reg_id, sizeof reg_id, "%s", circuit);
-    }
-    double t_data = cuzk_now() - t_setup;
+    cuzk_status st = bench_target_open(&t, (unsigned)parts, prio);
     cuzk_engine *e = NULL;
     FILE *log = NULL;
     if (!st && log_path && !(log = fopen(log_path, "a")))
         st = cuzk_fail(CUZK_EIO, "cannot open %s: %s", log_path, strerror(errno));
     double t0 = cuzk_now();
-    if (!st) st = cli_engine_create(&e, use_gpu, log);
+    if (!st) st = cli_engine_create(&e, t.gpu, log);
     double t_create = cuzk_now() - t0;
-    if (!st && reg_id[0]) {
-        cuzk_engine_circuit reg = {reg_id, open_bench, &bc, params, NULL, pce_path, synthetic, false};
-        st = cuzk_engine_register_circuit(e, &reg);
-        req.circuit = reg_id;
-    } else if (!st && porep) {
-        cuzk_c1 *c1 = NULL;
-        char id[64];
-        st = cli_c1_hint(cuzk_c1_parse_any(&c1, c1f.data, c1f.size, NULL, NULL), c1_path);
-        if (!st && params) st = cli_check_porep_params(params, c1);
-        if (!st) cuzk_porep_circuit_id(id, (uint64_t)c1->proof);
-        if (!st) st = cuzk_engine_set_files(e, id, params, NULL, pce_path);
-        cuzk_c1_free(c1);
-    }
+    if (!st) st = bench_target_register(&t, e);
     bench_circuit crit_bc = {critical, NULL, NULL, NULL};
     if (!st && critical) {
-        cuzk_engine_circuit reg = {critical, open_bench, &crit_bc, NULL, NULL, NULL, true, false};
+        cuzk_engine_circuit reg = {critical, bench_circuit_open, &crit_bc, NULL, NULL, NULL, true, false};
         st = cuzk_engine_register_circuit(e, &reg);
         double s;
         if (!st) st = cuzk_engine_preload(e, critical, &s); /* resident before the run, like WinningPoSt */
@@ -328,7 +196,7 @@ int cli_bench_engine(int argc, char **argv)
     while (!st && ended < njobs) {
         while (next < njobs && next - ended < conc && !st) {
             jobs[next].submit_t = cuzk_now();
-            st = cuzk_engine_submit(e, &req, &jobs[next].id, NULL);
+            st = cuzk_engine_submit(e, &t.req, &jobs[next].id, NULL);
             next++;
         }
         if (st) break;
@@ -395,7 +263,7 @@ int cli_bench_engine(int argc, char **argv)
         busy += es->devices[d].busy_s;
     }
     long hwm = cli_rss_kib("VmHWM:");
-    const char *what = reg_id[0] ? reg_id : c1_path;
+    const char *what = bench_target_name(&t);
     if (json) {
         printf("{\"bench\":\"engine\",\"kind\":\"%s\",\"circuit\":\"%s\",\"jobs\":%llu,\"concurrency\":%llu,"
                "\"partitions_per_job\":%u,\"failed\":%zu,\"latency_median_s\":%.4f,\"latency_p95_s\":%.4f,"
@@ -405,9 +273,10 @@ int cli_bench_engine(int argc, char **argv)
                "\"device_gap_mean_s\":%.6f,\"device_busy_s\":%.3f,\"run_s\":%.3f,\"engine_start_s\":%.3f,"
                "\"data_s\":%.3f,\"peak_rss_kib\":%ld,\"pinned_bytes\":%llu,\"device_used_bytes\":%llu,"
                "\"verified\":%s",
-               kind_s, what, (unsigned long long)njobs, (unsigned long long)conc, req.partitions ? req.partitions : 1,
-               failed, lat_med, lat_p95, first, interval, (double)njobs / run_s, part_med, pt.n, wit_med, wit_max,
-               dev_gap_max, dev_gaps ? dev_gap_total / (double)dev_gaps : 0, busy, run_s, t_create, t_data, hwm,
+               t.kind, what, (unsigned long long)njobs, (unsigned long long)conc,
+               t.req.partitions ? t.req.partitions : 1, failed, lat_med, lat_p95, first, interval,
+               (double)njobs / run_s, part_med, pt.n, wit_med, wit_max, dev_gap_max,
+               dev_gaps ? dev_gap_total / (double)dev_gaps : 0, busy, run_s, t_create, t.data_s, hwm,
                (unsigned long long)es->pinned_bytes, (unsigned long long)device_used(es),
                jobs[0].r.verified ? "true" : "false");
         if (crit_sent)
@@ -419,9 +288,9 @@ int cli_bench_engine(int argc, char **argv)
         for (unsigned d = 0; d < es->ndevices; d++) printf(" [%s]", es->devices[d].name);
         printf("; %u threads; started in %.2f s (buffers reserved and page-locked: %.2f GB)\n", cuzk_threads(),
                t_create, (double)es->pinned_bytes / 1e9);
-        printf("%s %s: %llu jobs x %u partitions, %llu at a time, %zu failed%s\n", kind_s, what,
-               (unsigned long long)njobs, req.partitions ? req.partitions : 1, (unsigned long long)conc, failed,
-               synthetic                ? " (synthetic parameters: timed, not verified)"
+        printf("%s %s: %llu jobs x %u partitions, %llu at a time, %zu failed%s\n", t.kind, what,
+               (unsigned long long)njobs, t.req.partitions ? t.req.partitions : 1, (unsigned long long)conc, failed,
+               t.synthetic              ? " (synthetic parameters: timed, not verified)"
                    : jobs[0].r.verified ? " (every proof verified)"
                                         : "");
         printf("  latency per job           median %.3f s, p95 %.3f s (first %.3f s)\n", lat_med, lat_p95, first);
@@ -460,7 +329,6 @@ out:
     free(jobs);
     cuzk_engine_destroy(e);
     if (log) fclose(log);
-    bench_circuit_free(&bc);
-    cuzk_unmap_file(&c1f);
+    bench_target_close(&t);
     return rc;
 }

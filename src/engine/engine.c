@@ -16,10 +16,20 @@ void engine_job_fail(engine_job *j, const char *fmt, ...)
 {
     if (j->failing) return; /* the first reason stays */
     j->failing = true;
+    cuzk_cancel_set(&j->cancel); /* its other partitions' work is wasted now: they stop early */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(j->error, sizeof j->error, fmt, ap);
     va_end(ap);
+}
+
+void engine_job_cancel(cuzk_engine *e, engine_job *j, const char *why)
+{
+    j->cancel_req = true;
+    cuzk_cancel_set(&j->cancel);
+    if (why && !j->error[0]) snprintf(j->error, sizeof j->error, "cancelled: %s", why);
+    sched_drop_ready_of(e, j);
+    if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_CANCELLED);
 }
 
 /* The class a job competes in: its priority, raised one class per aging_s waited. */
@@ -316,17 +326,12 @@ void cuzk_engine_destroy(cuzk_engine *e)
     if (!e) return;
     pthread_mutex_lock(&e->mu);
     e->stopping = true;
-    for (engine_job *j = e->jobs; j; j = j->next) {
-        if (!engine_job_live(j)) continue;
-        j->cancel_req = true;
-        if (!j->error[0]) snprintf(j->error, sizeof j->error, "cancelled: the engine is shutting down");
-        sched_drop_ready_of(e, j);
-        if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_CANCELLED);
-    }
+    for (engine_job *j = e->jobs; j; j = j->next)
+        if (engine_job_live(j)) engine_job_cancel(e, j, "the engine is shutting down");
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->finish_cv);
-    /* partitions on the devices finish; their jobs end as they do */
+    /* partitions on the devices stop at their next cancel check; their jobs end as they do */
     while (e->callers) pthread_cond_wait(&e->done_cv, &e->mu);
     pthread_mutex_unlock(&e->mu);
     join_threads(e);
@@ -644,9 +649,7 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_runnin
     if (!j) st = cuzk_fail(CUZK_EINVAL, "no job %llu", (unsigned long long)job_id);
     else if (engine_job_live(j)) {
         *was_running = j->state == CUZK_JOB_RUNNING;
-        j->cancel_req = true;
-        sched_drop_ready_of(e, j);
-        if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_CANCELLED);
+        engine_job_cancel(e, j, NULL);
         pthread_cond_broadcast(&e->work_cv);
     }
     engine_leave(e);
@@ -682,10 +685,7 @@ unsigned cuzk_engine_cancel_all(cuzk_engine *e, const char *why)
     for (engine_job *j = e->jobs; j; j = j->next) {
         if (!engine_job_live(j)) continue;
         n++;
-        j->cancel_req = true;
-        if (!j->error[0]) snprintf(j->error, sizeof j->error, "cancelled: %s", why);
-        sched_drop_ready_of(e, j);
-        if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_CANCELLED);
+        engine_job_cancel(e, j, why);
     }
     pthread_cond_broadcast(&e->work_cv);
     engine_leave(e);

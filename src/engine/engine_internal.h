@@ -168,6 +168,12 @@ struct engine_job {
     cuzk_progress *progress; /* partitions proved, from the first witness to the end (cfg.progress) */
     bool started;            /* a partition reached a device */
     bool cancel_req, failing;
+    /* Set with cancel_req or failing (engine_job_cancel, engine_job_fail): the provers of its
+     * partitions on devices poll it and give up at their next check (CUZK_ECANCELLED), so a
+     * cancelled or failed job frees its devices within a stage instead of at its partitions'
+     * ends. The job outlives every partition in flight (it cannot end while in_flight > 0), so
+     * the provers' pointer stays valid. */
+    cuzk_cancel cancel;
     bool waiting_load; /* its circuit is loading */
     cuzk_groth16_proof *proofs;
     cuzk_fr *inputs; /* nparts x ninputs from the witnesses */
@@ -324,6 +330,9 @@ void engine_prune_results(cuzk_engine *e);
 void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st); /* locked */
 engine_job *find_job_locked(cuzk_engine *e, uint64_t id);              /* locked; NULL when none */
 void engine_job_fail(engine_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Cancels a live job (locked): its made witnesses go, its partitions on devices stop at their
+ * next check, and it ends CANCELLED (why, or "cancelled", as its error) once none is in flight. */
+void engine_job_cancel(cuzk_engine *e, engine_job *j, const char *why);
 bool engine_job_live(const engine_job *j);
 int engine_rank(const cuzk_engine *e, const engine_job *j, double now);
 

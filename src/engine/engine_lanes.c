@@ -201,26 +201,28 @@ static cuzk_status cpu_abc(engine_device *d, const cuzk_pce *pce, const cuzk_wit
     return CUZK_OK;
 }
 
-/* One partition on device d (unlocked). */
-static cuzk_status prove_on(engine_device *d, engine_circuit *c, const witness_slot *s, cuzk_groth16_proof *out,
-                            cuzk_timeline *tl)
+/* One partition on device d (unlocked); CUZK_ECANCELLED once cancel (the job's) is set. */
+static cuzk_status prove_on(engine_device *d, engine_circuit *c, const witness_slot *s, const cuzk_cancel *cancel,
+                            cuzk_groth16_proof *out, cuzk_timeline *tl)
 {
     const cuzk_pce *pce = &c->pce;
     const cuzk_witness *w = &s->w;
     circuit_on_device *cd = d->ordinal >= 0 ? &c->dev[d->index] : NULL;
+    cuzk_groth16_prove_opts opts = {NULL, NULL, tl, cancel};
     if (cd && cd->pce)
-        return cuzk_gpu_prove_pce(cd->prover, cd->pce, out, w->input, w->num_inputs, w->aux, w->num_aux, NULL, NULL,
-                                  tl);
+        return cuzk_gpu_prove_pce_with(cd->prover, cd->pce, out, w->input, w->num_inputs, w->aux, w->num_aux, &opts);
+    cuzk_status st = cuzk_cancel_check(cancel, "a, b, c");
+    if (st) return st;
     int span = cuzk_span_begin(tl, "a, b, c (cpu)");
-    cuzk_status st = cpu_abc(d, pce, w);
+    st = cpu_abc(d, pce, w);
     cuzk_span_end(tl, span);
     if (st) return st;
     cuzk_groth16_witness gw = {d->abc[0],   d->abc[1],     d->abc[2],  pce->num_constraints + pce->num_inputs,
                                w->input,    w->num_inputs, w->aux,     w->num_aux,
                                &pce->a_aux, &pce->b_input, &pce->b_aux};
-    if (cd) return cuzk_gpu_prove(cd->prover, out, &gw, NULL, NULL, tl);
+    if (cd) return cuzk_gpu_prove_with(cd->prover, out, &gw, &opts);
     st = cuzk_groth16_check_shape(&c->params, &gw);
-    if (!st) st = cuzk_groth16_prove_ws(&d->ws, out, &c->params, &gw, NULL, NULL, tl);
+    if (!st) st = cuzk_groth16_prove_with(&d->ws, out, &c->params, &gw, &opts);
     return st;
 }
 
@@ -297,7 +299,7 @@ void *device_main(void *arg)
         cuzk_groth16_proof proof;
         cuzk_status st = e->cfg.test_hook ? e->cfg.test_hook(e->cfg.test_hook_ctx, j->id, r->part, d->index) : 0;
         bool hook_failed = st != CUZK_OK;
-        if (!st) st = prove_on(d, c, s, &proof, ptl);
+        if (!st) st = prove_on(d, c, s, &j->cancel, &proof, ptl);
         char err[1024] = "";
         if (st) snprintf(err, sizeof err, "%s", cuzk_last_error());
         double t1 = cuzk_now();
@@ -320,7 +322,10 @@ void *device_main(void *arg)
         cuzk_timeline_graft(j->tl, on, ptl);
         cuzk_timeline_destroy(ptl);
         cuzk_timeline_destroy(r->tl);
-        if (st) {
+        if (st == CUZK_ECANCELLED && (j->cancel_req || j->failing)) {
+            /* given up at the job's request: neither a failure of the job nor of the device,
+             * which takes the next partition now */
+        } else if (st) {
             engine_job_fail(j, "partition %u on %s: %s", r->part, d->name, err);
             /* a device error (not a bad witness or a full memory) takes the device out; a CPU
              * worker (whose only device error is the test hook's) while another device serves */

@@ -4,7 +4,12 @@
  * blst_pX_tile_pippenger call (the same bucket code blst's own Pippenger runs), so a single
  * thread does exactly blst's work and T threads split it with no extra bucket passes; the
  * tiles are then added per window row and the rows combined by doubling (Horner). The
- * window is chosen for the chunk size, as blst chooses it for the whole. */
+ * window is chosen for the chunk size, as blst chooses it for the whole.
+ *
+ * A cancel token is polled before each tile (and each slice): a tile is one blst call that
+ * cannot be interrupted, so a cancelled sum ends once the tiles in flight are done; their
+ * size, n / nx points over one window, is what bounds the wait. Cutting tiles smaller only
+ * for that would cost every uncancelled sum extra bucket passes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +69,7 @@ typedef struct {
     uint8_t *tiles;   /* nx * ny projective points */
     uint8_t *scratch; /* one bucket array per thread */
     size_t scratch_size;
+    const cuzk_cancel *cancel; /* NULL: never */
 } tile_job;
 
 static void run_tile(void *vctx, size_t t, size_t t_end, unsigned tid)
@@ -73,7 +79,7 @@ static void run_tile(void *vctx, size_t t, size_t t_end, unsigned tid)
         size_t x = t % j->nx, y = t / j->nx;
         size_t b = x * j->chunk, e = b + j->chunk < j->n ? b + j->chunk : j->n;
         void *out = j->tiles + t * j->ops->point_size;
-        if (b >= e) {
+        if (b >= e || cuzk_cancel_requested(j->cancel)) { /* a cancelled sum is thrown away */
             memset(out, 0, j->ops->point_size);
             continue;
         }
@@ -82,8 +88,9 @@ static void run_tile(void *vctx, size_t t, size_t t_end, unsigned tid)
     }
 }
 
-/* out = sum over n terms, scalars canonical. */
-static cuzk_status msm_tiled(const group_ops *ops, void *out, const void *points, const blst_scalar *scalars, size_t n)
+/* out = sum over n terms, scalars canonical; CUZK_ECANCELLED once cancel is set. */
+static cuzk_status msm_tiled(const group_ops *ops, void *out, const void *points, const blst_scalar *scalars, size_t n,
+                             const cuzk_cancel *cancel)
 {
     memset(out, 0, ops->point_size);
     if (n == 0) return CUZK_OK;
@@ -99,7 +106,7 @@ static cuzk_status msm_tiled(const group_ops *ops, void *out, const void *points
         if (nx * ny >= threads || (n + nx - 1) / nx < 64) break;
         nx++;
     }
-    tile_job j = {ops, points, scalars, n, nx, ny, window, (n + nx - 1) / nx, NULL, NULL, 0};
+    tile_job j = {ops, points, scalars, n, nx, ny, window, (n + nx - 1) / nx, NULL, NULL, 0, cancel};
     /* Tile buckets: 2^(window-1) xyzz points; the top row may use one bit more of carry,
      * which blst sizes within the same 2^(window-1). */
     j.scratch_size = ops->scratch_sizeof(1) << (window - 1);
@@ -111,6 +118,12 @@ static cuzk_status msm_tiled(const group_ops *ops, void *out, const void *points
         return cuzk_fail(CUZK_ENOMEM, "out of memory for MSM buckets (%zu bytes per thread)", j.scratch_size);
     }
     cuzk_parallel_tasks(nx * ny, run_tile, &j);
+    cuzk_status st = cuzk_cancel_check(cancel, "an MSM");
+    if (st) {
+        free(j.tiles);
+        free(j.scratch);
+        return st;
+    }
     /* Rows: add the nx tiles of each window; then Horner over the windows from the top. */
     uint8_t row[sizeof(blst_p2)], acc[sizeof(blst_p2)];
     memset(acc, 0, sizeof acc);
@@ -129,12 +142,12 @@ static cuzk_status msm_tiled(const group_ops *ops, void *out, const void *points
 
 cuzk_status cuzk_g1_msm_scalars(blst_p1 *out, const blst_p1_affine *points, const blst_scalar *scalars, size_t n)
 {
-    return msm_tiled(&G1_OPS, out, points, scalars, n);
+    return msm_tiled(&G1_OPS, out, points, scalars, n, NULL);
 }
 
 cuzk_status cuzk_g2_msm_scalars(blst_p2 *out, const blst_p2_affine *points, const blst_scalar *scalars, size_t n)
 {
-    return msm_tiled(&G2_OPS, out, points, scalars, n);
+    return msm_tiled(&G2_OPS, out, points, scalars, n, NULL);
 }
 
 typedef struct {
@@ -148,7 +161,8 @@ static void convert_range(void *vctx, size_t b, size_t e, unsigned tid)
     for (size_t i = b; i < e; i++) blst_scalar_from_fr(&c->out[i], &c->in[i]);
 }
 
-static cuzk_status msm_fr(const group_ops *ops, void *out, const void *points, const cuzk_fr *scalars, size_t n)
+static cuzk_status msm_fr(const group_ops *ops, void *out, const void *points, const cuzk_fr *scalars, size_t n,
+                          const cuzk_cancel *cancel)
 {
     memset(out, 0, ops->point_size);
     size_t slice = n < MSM_SLICE ? n : MSM_SLICE;
@@ -159,8 +173,9 @@ static cuzk_status msm_fr(const group_ops *ops, void *out, const void *points, c
     for (size_t b = 0; b < n && st == CUZK_OK; b += slice) {
         size_t m = n - b < slice ? n - b : slice;
         convert_ctx c = {tmp, scalars + b};
+        if ((st = cuzk_cancel_check(cancel, "an MSM"))) break;
         cuzk_parallel_for(m, 4096, convert_range, &c);
-        st = msm_tiled(ops, part, (const uint8_t *)points + b * ops->affine_size, tmp, m);
+        st = msm_tiled(ops, part, (const uint8_t *)points + b * ops->affine_size, tmp, m, cancel);
         if (st == CUZK_OK) ops->add(out, out, part);
     }
     cuzk_big_free(tmp, slice * sizeof(blst_scalar) + 1);
@@ -169,10 +184,22 @@ static cuzk_status msm_fr(const group_ops *ops, void *out, const void *points, c
 
 cuzk_status cuzk_g1_msm(blst_p1 *out, const blst_p1_affine *points, const cuzk_fr *scalars, size_t n)
 {
-    return msm_fr(&G1_OPS, out, points, scalars, n);
+    return msm_fr(&G1_OPS, out, points, scalars, n, NULL);
 }
 
 cuzk_status cuzk_g2_msm(blst_p2 *out, const blst_p2_affine *points, const cuzk_fr *scalars, size_t n)
 {
-    return msm_fr(&G2_OPS, out, points, scalars, n);
+    return msm_fr(&G2_OPS, out, points, scalars, n, NULL);
+}
+
+cuzk_status cuzk_g1_msm_cancellable(blst_p1 *out, const blst_p1_affine *points, const cuzk_fr *scalars, size_t n,
+                                    const cuzk_cancel *cancel)
+{
+    return msm_fr(&G1_OPS, out, points, scalars, n, cancel);
+}
+
+cuzk_status cuzk_g2_msm_cancellable(blst_p2 *out, const blst_p2_affine *points, const cuzk_fr *scalars, size_t n,
+                                    const cuzk_cancel *cancel)
+{
+    return msm_fr(&G2_OPS, out, points, scalars, n, cancel);
 }

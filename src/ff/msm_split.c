@@ -16,20 +16,20 @@ typedef struct {
     size_t point_size, affine_size;
     void (*add_affine)(void *acc, const void *p); /* acc += p, p affine */
     void (*add)(void *acc, const void *p);        /* acc += p */
-    cuzk_status (*msm)(void *out, const void *points, const cuzk_fr *scalars, size_t n);
+    cuzk_status (*msm)(void *out, const void *points, const cuzk_fr *scalars, size_t n, const cuzk_cancel *cancel);
 } split_ops;
 
 static void g1_add_affine(void *acc, const void *p) { blst_p1_add_or_double_affine(acc, acc, p); }
 static void g2_add_affine(void *acc, const void *p) { blst_p2_add_or_double_affine(acc, acc, p); }
 static void g1_add(void *acc, const void *p) { blst_p1_add_or_double(acc, acc, p); }
 static void g2_add(void *acc, const void *p) { blst_p2_add_or_double(acc, acc, p); }
-static cuzk_status g1_msm(void *out, const void *points, const cuzk_fr *scalars, size_t n)
+static cuzk_status g1_msm(void *out, const void *points, const cuzk_fr *scalars, size_t n, const cuzk_cancel *cancel)
 {
-    return cuzk_g1_msm(out, points, scalars, n);
+    return cuzk_g1_msm_cancellable(out, points, scalars, n, cancel);
 }
-static cuzk_status g2_msm(void *out, const void *points, const cuzk_fr *scalars, size_t n)
+static cuzk_status g2_msm(void *out, const void *points, const cuzk_fr *scalars, size_t n, const cuzk_cancel *cancel)
 {
-    return cuzk_g2_msm(out, points, scalars, n);
+    return cuzk_g2_msm_cancellable(out, points, scalars, n, cancel);
 }
 static const split_ops G1_SPLIT = {sizeof(blst_p1), sizeof(blst_p1_affine), g1_add_affine, g1_add, g1_msm};
 static const split_ops G2_SPLIT = {sizeof(blst_p2), sizeof(blst_p2_affine), g2_add_affine, g2_add, g2_msm};
@@ -43,6 +43,7 @@ typedef struct {
     size_t *tails; /* per chunk: its count of other terms, then its offset */
     uint8_t *tail_points;
     cuzk_fr *tail_scalars;
+    const cuzk_cancel *cancel; /* polled per chunk of the classification (NULL: never) */
 } split_ctx;
 
 static int is_zero(const cuzk_fr *s) { return !memcmp(s, &CUZK_FR_ZERO, sizeof *s); }
@@ -57,6 +58,7 @@ static void classify_range(void *vctx, size_t cb, size_t ce, unsigned tid)
         size_t b = ch * SPLIT_CHUNK, e = b + SPLIT_CHUNK < c->n ? b + SPLIT_CHUNK : c->n, tail = 0;
         uint8_t *sum = c->ones + ch * ps;
         memset(sum, 0, ps);
+        if (cuzk_cancel_requested(c->cancel)) e = b; /* the sum is thrown away */
         for (size_t i = b; i < e; i++) {
             if (is_one(&c->scalars[i])) c->ops->add_affine(sum, c->points + i * as);
             else if (!is_zero(&c->scalars[i])) tail++;
@@ -80,20 +82,22 @@ static void gather_range(void *vctx, size_t cb, size_t ce, unsigned tid)
     }
 }
 
-static cuzk_status msm_split(const split_ops *ops, void *out, const void *points, const cuzk_fr *scalars, size_t n)
+static cuzk_status msm_split(const split_ops *ops, void *out, const void *points, const cuzk_fr *scalars, size_t n,
+                             const cuzk_cancel *cancel)
 {
     memset(out, 0, ops->point_size);
     if (n == 0) return CUZK_OK;
     size_t total = 0, nchunks = (n + SPLIT_CHUNK - 1) / SPLIT_CHUNK;
     split_ctx c = {
         ops,  points, scalars, n, cuzk_calloc(nchunks, ops->point_size), cuzk_calloc(nchunks, sizeof(size_t)),
-        NULL, NULL};
+        NULL, NULL,   cancel};
     cuzk_status st = CUZK_OK;
     if (!c.ones || !c.tails) {
         st = CUZK_ENOMEM;
         goto done;
     }
     cuzk_parallel_for(nchunks, 1, classify_range, &c);
+    if ((st = cuzk_cancel_check(cancel, "an MSM"))) goto done;
     for (size_t ch = 0; ch < nchunks; ch++) {
         size_t t = c.tails[ch];
         c.tails[ch] = total;
@@ -102,7 +106,7 @@ static cuzk_status msm_split(const split_ops *ops, void *out, const void *points
     if (total > n / 2) {
         /* mostly other terms: Pippenger over everything (its 0/1 terms are cheap there too)
          * costs about as much and needs no copy */
-        st = ops->msm(out, points, scalars, n);
+        st = ops->msm(out, points, scalars, n, cancel);
         goto done;
     }
     if (total) {
@@ -113,7 +117,7 @@ static cuzk_status msm_split(const split_ops *ops, void *out, const void *points
             goto done;
         }
         cuzk_parallel_for(nchunks, 1, gather_range, &c);
-        st = ops->msm(out, c.tail_points, c.tail_scalars, total);
+        st = ops->msm(out, c.tail_points, c.tail_scalars, total, cancel);
     }
     for (size_t ch = 0; ch < nchunks && !st; ch++) ops->add(out, c.ones + ch * ops->point_size);
 done:
@@ -126,10 +130,22 @@ done:
 
 cuzk_status cuzk_g1_msm_split(blst_p1 *out, const blst_p1_affine *points, const cuzk_fr *scalars, size_t n)
 {
-    return msm_split(&G1_SPLIT, out, points, scalars, n);
+    return msm_split(&G1_SPLIT, out, points, scalars, n, NULL);
 }
 
 cuzk_status cuzk_g2_msm_split(blst_p2 *out, const blst_p2_affine *points, const cuzk_fr *scalars, size_t n)
 {
-    return msm_split(&G2_SPLIT, out, points, scalars, n);
+    return msm_split(&G2_SPLIT, out, points, scalars, n, NULL);
+}
+
+cuzk_status cuzk_g1_msm_split_cancellable(blst_p1 *out, const blst_p1_affine *points, const cuzk_fr *scalars, size_t n,
+                                          const cuzk_cancel *cancel)
+{
+    return msm_split(&G1_SPLIT, out, points, scalars, n, cancel);
+}
+
+cuzk_status cuzk_g2_msm_split_cancellable(blst_p2 *out, const blst_p2_affine *points, const cuzk_fr *scalars, size_t n,
+                                          const cuzk_cancel *cancel)
+{
+    return msm_split(&G2_SPLIT, out, points, scalars, n, cancel);
 }

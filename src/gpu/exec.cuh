@@ -99,6 +99,14 @@ struct exec_host {
     void stage_begin(const char *) {}
     void stage_end() {}
     void mark(const char *) {}
+    /* the proof's cancel token, polled between stages (exec_dev has the same) */
+    const cuzk_cancel *cancel = NULL;
+    bool poll_cancel()
+    {
+        if (ok() && cuzk_cancel_requested(cancel)) err = cuzk_fail(CUZK_ECANCELLED, "cancelled (between GPU stages)");
+        return ok();
+    }
+    void drain() {}
 };
 
 /* ---------------------------------------------------------------- device */
@@ -192,6 +200,21 @@ struct exec_dev {
     void destroy();
     /* Seconds of each recorded stage (after sync); clears the list. */
     void take_stages(std::vector<std::pair<const char *, double>> &out);
+    /* The proof's cancel token (NULL: never). poll_cancel(), called by the prover on the host
+     * between stages, fails the executor with CUZK_ECANCELLED once it is set: errors being
+     * sticky, no further stage issues any work and the prover falls through to its cleanup.
+     * Returns ok(). */
+    const cuzk_cancel *cancel = NULL;
+    bool poll_cancel()
+    {
+        if (ok() && cuzk_cancel_requested(cancel)) err = cuzk_fail(CUZK_ECANCELLED, "cancelled (between GPU stages)");
+        return ok();
+    }
+    /* Waits for everything issued on every stream, whatever the executor's state: after a
+     * failure or a cancel, work already issued may still read the witness's host memory or the
+     * buffers about to be freed, and the device must be idle before the next proof's
+     * allocations reuse them. */
+    void drain();
 #ifdef __CUDACC__
     template <class K> void parallel(size_t n, const K &k)
     {

@@ -52,6 +52,15 @@ void exec_dev::destroy()
     stream = copy_stream = side_stream = side_stream_lo = 0;
 }
 
+void exec_dev::drain()
+{
+    if (copy_stream) cudaStreamSynchronize(copy_stream);
+    if (side_stream) cudaStreamSynchronize(side_stream);
+    if (side_stream_lo) cudaStreamSynchronize(side_stream_lo);
+    if (main_stream) cudaStreamSynchronize(main_stream); /* inside side work: the compute stream */
+    if (stream) cudaStreamSynchronize(stream);
+}
+
 void exec_dev::drop_events()
 {
     for (auto e : upload_events) cudaEventDestroy(e);

@@ -14,6 +14,11 @@ extern "C" {
 /* The Groth16 proof through the GPU prover's driver, run on the host. */
 cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p, const cuzk_groth16_witness *w,
                                const cuzk_fr *r, const cuzk_fr *s) CUZK_WARN_UNUSED;
+/* The same with the prover's options: the cancel token is polled between stages as on the
+ * device (r, s and the token are used; the timeline is not). */
+cuzk_status cuzk_gpu_emu_prove_with(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                    const cuzk_groth16_witness *w,
+                                    const cuzk_groth16_prove_opts *opts) CUZK_WARN_UNUSED;
 /* a, b, c as the device SpMV computes them (seg: the most terms or sums per thread, 0 for
  * the device's value; small values force the long-row plan onto short rows), and the proof
  * through the resident-circuit path (cuzk_gpu_prove_pce) with the circuit in host memory. */

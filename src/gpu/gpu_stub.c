@@ -104,6 +104,11 @@ cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const c
 {
     return no_cuda();
 }
+cuzk_status cuzk_gpu_prove_with(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
+                                const cuzk_groth16_prove_opts *opts)
+{
+    return no_cuda();
+}
 void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes)
 {
     if (device_bytes) *device_bytes = 0;
@@ -124,6 +129,12 @@ cuzk_status cuzk_gpu_pce_evaluate(cuzk_gpu_pce *g, const cuzk_fr *input, const c
 cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
                                const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na, const cuzk_fr *r,
                                const cuzk_fr *s, cuzk_timeline *tl)
+{
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_prove_pce_with(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
+                                    const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
+                                    const cuzk_groth16_prove_opts *opts)
 {
     return no_cuda();
 }

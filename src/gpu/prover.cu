@@ -107,8 +107,6 @@ template <class X> static void release_bufs(X &x, prove_bufs &pb)
     pb.aw = pb.biw = pb.bw = NULL;
 }
 
-/* The stages both entry points share: H by the NTT pipeline and its MSM, L, A and B by the
- * 0/1 split and Pippenger (beside the NTTs), then the assembly. Releases pb's buffers. */
 /* out = the sum of the one-scalar bases (ones[n1]) plus the MSM of the compacted tail */
 template <class X>
 static void ones_plus_tail_g1(X &x, const uint32_t *ones, size_t n1, const g1_affine *bases, const fr_t *tail_s,
@@ -122,6 +120,25 @@ static void ones_plus_tail_g1(X &x, const uint32_t *ones, size_t n1, const g1_af
     }
 }
 
+/* pb's buffers back to the pool once nothing reads them: after a failure or a cancel the
+ * uploads and kernels already issued are waited for first (the host's witness memory and these
+ * buffers must outlive them). The executor's error, or CUZK_OK. */
+template <class X> static cuzk_status finish_bufs(X &x, prove_bufs &pb)
+{
+    if (!x.ok()) x.drain();
+    release_bufs(x, pb);
+    x.sync();
+    return x.err;
+}
+
+/* The stages both entry points share: H by the NTT pipeline and its MSM, L, A and B by the
+ * 0/1 split and Pippenger (beside the NTTs), then the assembly. Releases pb's buffers.
+ *
+ * The cancel token is polled on the host before the NTTs and before each MSM stage
+ * (x.poll_cancel): the host waits inside L, A and B for their counts, so those polls see a
+ * cancel within one stage of the device's progress; a stage already issued runs to its end (the
+ * longest, the H MSM, takes about 0.7 s for a 32 GiB partition on an H200). A cancel fails the
+ * executor, so the remaining stages issue nothing and fall through to finish_bufs. */
 template <class X>
 static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk, prove_bufs &pb,
                               const cuzk_fr &r, const cuzk_fr &s, cuzk_groth16_proof *out)
@@ -131,10 +148,9 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     const size_t fb = sizeof(fr_t);
     blst_p1 h_msm, l_msm, a_msm, b1_msm, t1;
     blst_p2 b2_msm, t2;
-    if (!x.ok()) {
-        release_bufs(x, pb);
-        x.sync();
-        return x.err ? x.err : cuzk_fail(CUZK_EINTERNAL, "GPU prover failed");
+    if (!x.poll_cancel()) {
+        cuzk_status st = finish_bufs(x, pb);
+        return st ? st : cuzk_fail(CUZK_EINTERNAL, "GPU prover failed");
     }
 
     /* L, A and B need only the assignment: they run on the side stream beside the NTTs
@@ -162,12 +178,14 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     const uint32_t *ones_all = sc.ones_idx;
 
     /* L: every aux variable */
+    x.poll_cancel();
     x.stage_begin("msm l");
     cnt = msm_classify(x, d_aux, na, none, na, sc, tail_s, tail_idx, 0, 0, &n1);
     ones_plus_tail_g1(x, ones_all, n1, B.l, tail_s, tm, cnt, &l_msm);
     x.stage_end();
 
     /* A: every input, then the aux with A density */
+    x.poll_cancel();
     x.stage_begin("msm a");
     cnt = msm_classify(x, d_in, ni, none, ni, sc, tail_s, tail_idx, 0, 0, &n1);
     {
@@ -179,6 +197,7 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     x.stage_end();
 
     /* B (G1 and G2 share the index set): inputs and aux with B density */
+    x.poll_cancel();
     x.stage_begin("msm b ones");
     {
         density_map di = {pb.biw, NULL, 0};
@@ -190,11 +209,12 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
         msm_ones_g2(x, ones_all, n1, B.b2, &b2_msm);
     }
     x.stage_end();
-    if (cnt) {
+    if (x.poll_cancel() && cnt) {
         x.stage_begin("msm b_g1 tail");
         msm_core_g1(x, B.b1, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
         blst_p1_add_or_double(&b1_msm, &b1_msm, &t1);
         x.stage_end();
+        x.poll_cancel();
         x.stage_begin("msm b_g2 tail");
         msm_core_g2(x, B.b2, tail_s, tm, cnt, NULL, &t2, NULL, NULL);
         blst_p2_add_or_double(&b2_msm, &b2_msm, &t2);
@@ -205,6 +225,7 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     x.release(tail_idx);
     const int lab_done = x.side_end();
 
+    x.poll_cancel();
     x.stage_begin("msm h"); /* h's coefficients: canonical from the last NTT */
     idx_map hm = {NULL, IDX_BITREV, 0, lg};
     msm_config hc;
@@ -213,9 +234,7 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     msm_core_g1(x, B.h, pb.a, hm, N - 1, &hc, &h_msm, NULL, NULL);
     x.stage_end();
     x.wait_upload(lab_done);
-    release_bufs(x, pb);
-    x.sync();
-    if (!x.ok()) return x.err;
+    if (finish_bufs(x, pb)) return x.err;
     assemble(out, vk, r, s, h_msm, l_msm, a_msm, b1_msm, b2_msm);
     return CUZK_OK;
 }
@@ -296,7 +315,7 @@ static cuzk_status prove_pce_impl(X &x, const ntt_tables &tb, const prover_bases
     pb.a = (fr_t *)x.alloc(N * fb);
     pb.b = (fr_t *)x.alloc(N * fb);
     pb.c = (fr_t *)x.alloc(N * fb);
-    if (x.ok()) {
+    if (x.poll_cancel()) {
         if (!staged) {
             int ui = x.upload(pb.in, input, ni * fb), ux = x.upload(pb.aux, aux, na * fb);
             x.wait_upload(ui);
@@ -351,8 +370,8 @@ static prover_bases host_bases(const cuzk_groth16_params *p)
             0};
 }
 
-extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
-                                          const cuzk_groth16_witness *w, const cuzk_fr *r_in, const cuzk_fr *s_in)
+extern "C" cuzk_status cuzk_gpu_emu_prove_with(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                               const cuzk_groth16_witness *w, const cuzk_groth16_prove_opts *o)
 {
     prover_bases B = host_bases(p);
     cuzk_status st = check_shape(B, w);
@@ -360,9 +379,17 @@ extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_gr
     h_with_phi hp;
     hp.fill(B, *gpu_config_defaults());
     cuzk_fr r, s;
-    if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
+    if ((st = pick_rs(o->r, o->s, &r, &s))) return st;
     exec_host x;
+    x.cancel = o->cancel;
     return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), w, r, s, out);
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                          const cuzk_groth16_witness *w, const cuzk_fr *r_in, const cuzk_fr *s_in)
+{
+    cuzk_groth16_prove_opts o = {r_in, s_in, NULL, NULL};
+    return cuzk_gpu_emu_prove_with(out, p, w, &o);
 }
 
 /* the shape a PCE proof has, for the parameter checks */
@@ -606,39 +633,50 @@ extern "C" void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr)
     delete pr;
 }
 
-/* Runs one proof on the prover's executor (prove: the entry's body) and puts the stage times
- * on tl. */
-template <class F>
-static cuzk_status run_device(cuzk_gpu_prover *pr, const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl, F prove)
+static const cuzk_groth16_prove_opts NO_OPTS = {NULL, NULL, NULL, NULL};
+
+/* Runs one proof on the prover's executor (prove: the entry's body) with o's randomizers and
+ * cancel token, and puts the stage times on o->tl. */
+template <class F> static cuzk_status run_device(cuzk_gpu_prover *pr, const cuzk_groth16_prove_opts *o, F prove)
 {
     if (blst_p1_affine_is_inf(&pr->vk.delta_g1) || blst_p2_affine_is_inf(&pr->vk.delta_g2))
         return cuzk_fail(CUZK_EINVAL, "parameters have delta at infinity (a subverted setup)");
     cuzk_fr r, s;
     cuzk_status st;
-    if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
+    if ((st = pick_rs(o->r, o->s, &r, &s))) return st;
     ntt_tables tb;
     if ((st = ntt_device_tables(pr->dev, &tb, domain_log(pr->B.n_h)))) return st; /* built at creation */
-    int span = cuzk_span_begin(tl, "prove (gpu)");
+    int span = cuzk_span_begin(o->tl, "prove (gpu)");
     exec_dev &x = pr->x;
     x.err = CUZK_OK;
+    x.cancel = o->cancel;
     x.use();
     st = prove(x, tb, r, s);
+    x.cancel = NULL; /* the token is the caller's: not kept past the call */
     std::vector<std::pair<const char *, double>> stages;
     x.take_stages(stages);
-    for (auto &sg : stages) cuzk_span_add(tl, span, sg.first, sg.second);
+    for (auto &sg : stages) cuzk_span_add(o->tl, span, sg.first, sg.second);
     x.drop_events();
-    cuzk_span_end(tl, span);
+    cuzk_span_end(o->tl, span);
     return st;
+}
+
+extern "C" cuzk_status cuzk_gpu_prove_with(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
+                                           const cuzk_groth16_prove_opts *opts)
+{
+    cuzk_status st = check_shape(pr->B, w);
+    if (st) return st;
+    return run_device(pr, opts ? opts : &NO_OPTS,
+                      [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr &r, const cuzk_fr &s) {
+                          return prove_impl(x, tb, pr->B, pr->vk, w, r, s, out);
+                      });
 }
 
 extern "C" cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
                                       const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl)
 {
-    cuzk_status st = check_shape(pr->B, w);
-    if (st) return st;
-    return run_device(pr, r_in, s_in, tl, [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr &r, const cuzk_fr &s) {
-        return prove_impl(x, tb, pr->B, pr->vk, w, r, s, out);
-    });
+    cuzk_groth16_prove_opts o = {r_in, s_in, tl, NULL};
+    return cuzk_gpu_prove_with(pr, out, w, &o);
 }
 
 /* Grows a slot's device buffer; false when the device has no room */
@@ -698,9 +736,9 @@ extern "C" cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk
     return CUZK_OK;
 }
 
-extern "C" cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
-                                          const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
-                                          const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl)
+extern "C" cuzk_status cuzk_gpu_prove_pce_with(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
+                                               const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
+                                               const cuzk_groth16_prove_opts *opts)
 {
     cuzk_status st =
         check_pce_shape(pr->B, pce->v.nc, pce->v.ni, pce->v.na, &pce->a_aux, &pce->b_input, &pce->b_aux, ni, na);
@@ -719,11 +757,20 @@ extern "C" cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pc
         }
     }
     fr_t *staged[2] = {use ? use->in : NULL, use ? use->aux : NULL};
-    st = run_device(pr, r_in, s_in, tl, [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr &r, const cuzk_fr &s) {
-        return prove_pce_impl(x, tb, pr->B, pr->vk, pce->v, input, aux, r, s, out, use ? staged : NULL);
-    });
+    st = run_device(pr, opts ? opts : &NO_OPTS,
+                    [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr &r, const cuzk_fr &s) {
+                        return prove_pce_impl(x, tb, pr->B, pr->vk, pce->v, input, aux, r, s, out, use ? staged : NULL);
+                    });
     if (use) cudaEventRecord(use->used, pr->x.stream);
     return st;
+}
+
+extern "C" cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
+                                          const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
+                                          const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_timeline *tl)
+{
+    cuzk_groth16_prove_opts o = {r_in, s_in, tl, NULL};
+    return cuzk_gpu_prove_pce_with(pr, pce, out, input, ni, aux, na, &o);
 }
 
 extern "C" cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr) { return pr ? pr->dev : NULL; }

@@ -10,7 +10,7 @@
 COMMANDS=(seal setup prove "prove porep" "prove window-post" "prove winning-post" "prove snap"
   verify "verify porep" "verify window-post" "verify winning-post" "verify snap" post "post vanilla"
   snap "snap encode" circuit-info bench demo daemon client config)
-BENCH_KINDS=(msm ntt prove synth engine e2e params throughput gpu-msm gpu-ntt gpu-prove gpu-field)
+BENCH_KINDS=(msm ntt prove synth engine cancel e2e params throughput gpu-msm gpu-ntt gpu-prove gpu-field)
 CLIENT_VERBS=(prove submit await cancel status metrics preload evict)
 for k in "${BENCH_KINDS[@]}"; do COMMANDS+=("bench $k"); done
 for v in "${CLIENT_VERBS[@]}"; do COMMANDS+=("client $v"); done

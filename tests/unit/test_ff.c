@@ -371,6 +371,31 @@ static void test_msm_split(void)
                 fprintf(stderr, "  G2 split MSM differs: %d%% zero, %d%% one, n=%zu\n", prof[pi][0], prof[pi][1], n2);
             }
         }
+    /* the cancellable forms: the same sums with a token not set; CUZK_ECANCELLED with it set */
+    for (size_t i = 0; i < maxn; i++) {
+        if (i % 3) cuzk_fr_random(&sc[i], &rng); /* a tail for Pippenger beside zeros and ones */
+        else sc[i] = i % 2 ? CUZK_FR_ONE : CUZK_FR_ZERO;
+    }
+    cuzk_cancel token = {0};
+    blst_p1 want1, got1;
+    blst_p2 want2, got2;
+    CHECK_OK(cuzk_g1_msm(&want1, pts, sc, maxn));
+    CHECK_OK(cuzk_g1_msm_cancellable(&got1, pts, sc, maxn, &token));
+    CHECK(blst_p1_is_equal(&got1, &want1));
+    CHECK_OK(cuzk_g1_msm_split_cancellable(&got1, pts, sc, maxn, &token));
+    CHECK(blst_p1_is_equal(&got1, &want1));
+    CHECK_OK(cuzk_g2_msm(&want2, pts2, sc, maxn2));
+    CHECK_OK(cuzk_g2_msm_cancellable(&got2, pts2, sc, maxn2, NULL));
+    CHECK(blst_p2_is_equal(&got2, &want2));
+    CHECK_OK(cuzk_g2_msm_split_cancellable(&got2, pts2, sc, maxn2, &token));
+    CHECK(blst_p2_is_equal(&got2, &want2));
+    cuzk_cancel_set(&token);
+    CHECK_FAILS(cuzk_g1_msm_cancellable(&got1, pts, sc, maxn, &token), CUZK_ECANCELLED);
+    CHECK_FAILS(cuzk_g1_msm_split_cancellable(&got1, pts, sc, maxn, &token), CUZK_ECANCELLED);
+    CHECK_FAILS(cuzk_g2_msm_cancellable(&got2, pts2, sc, maxn2, &token), CUZK_ECANCELLED);
+    CHECK_FAILS(cuzk_g2_msm_split_cancellable(&got2, pts2, sc, maxn2, &token), CUZK_ECANCELLED);
+    CHECK(strstr(cuzk_last_error(), "cancelled") != NULL);
+
     /* all ones: the plain sum of the points */
     blst_p1 sum, got;
     memset(&sum, 0, sizeof sum);

@@ -4,8 +4,11 @@
  * the H pipeline against cuzk_groth16_compute_h, the device SpMV (a, b, c from the resident
  * precompiled circuit) against cuzk_pce_evaluate on every built-in circuit example, the
  * fixed-base multiplication of parameter generation against the CPU's points byte for byte,
- * and the whole GPU prover, both entry points, against the CPU prover's proof bytes. */
+ * the whole GPU prover, both entry points, against the CPU prover's proof bytes, and its
+ * cancel path. */
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #include "cuzk/testcircuits.h"
 #include "cuzk/groth16.h"
@@ -229,6 +232,69 @@ static void test_prover(const char *name)
     job_close(&j);
 }
 
+/* Sets a cancel token after delay_s (a thread of its own), noting when. */
+typedef struct {
+    cuzk_cancel *token;
+    double delay_s, set_t;
+} canceller;
+
+static void *cancel_later(void *arg)
+{
+    canceller *c = arg;
+    struct timespec ts = {(time_t)c->delay_s, (long)((c->delay_s - (double)(time_t)c->delay_s) * 1e9)};
+    nanosleep(&ts, NULL);
+    c->set_t = cuzk_now();
+    cuzk_cancel_set(c->token);
+    return NULL;
+}
+
+/* The GPU prover's cancel path, which the device runs too (the same driver code): a token set
+ * before the proof ends it CUZK_ECANCELLED; one set while it runs ends it at the next stage
+ * with CUZK_ECANCELLED (or, on a machine suddenly faster, after the proof: then again
+ * sooner); the next proof is still the CPU prover's, byte for byte. */
+static void test_prover_cancel(const char *name)
+{
+    job j;
+    job_open(&j, name, 6);
+    cuzk_rng r2;
+    cuzk_rng_seed(&r2, 10);
+    cuzk_groth16_params p;
+    CHECK_OK(cuzk_groth16_setup(&p, j.m, &r2, NULL));
+    cuzk_fr r, s;
+    cuzk_fr_random(&r, &rng);
+    cuzk_fr_random(&s, &rng);
+    cuzk_groth16_proof pc, pg;
+    CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.w, &r, &s, NULL));
+    cuzk_cancel before = {0};
+    cuzk_cancel_set(&before);
+    cuzk_groth16_prove_opts o = {&r, &s, NULL, &before};
+    CHECK_FAILS(cuzk_gpu_emu_prove_with(&pg, &p, &j.w, &o), CUZK_ECANCELLED);
+    o.cancel = NULL;
+    double t0 = cuzk_now();
+    CHECK_OK(cuzk_gpu_emu_prove_with(&pg, &p, &j.w, &o));
+    double full_s = cuzk_now() - t0;
+    CHECK(proofs_same_bytes(&pc, &pg));
+    cuzk_status st = CUZK_OK;
+    for (int attempt = 0; attempt < 4 && st != CUZK_ECANCELLED; attempt++) {
+        cuzk_cancel running = {0};
+        canceller c = {&running, full_s / (4 << attempt), 0};
+        o.cancel = &running;
+        pthread_t th;
+        CHECK(pthread_create(&th, NULL, cancel_later, &c) == 0);
+        st = cuzk_gpu_emu_prove_with(&pg, &p, &j.w, &o);
+        double end = cuzk_now();
+        pthread_join(th, NULL);
+        if (st == CUZK_OK && end < c.set_t) continue;
+        CHECK(st == CUZK_ECANCELLED);
+    }
+    CHECK(st == CUZK_ECANCELLED);
+    o.cancel = NULL;
+    CHECK_OK(cuzk_gpu_emu_prove_with(&pg, &p, &j.w, &o));
+    CHECK(proofs_same_bytes(&pc, &pg));
+    cuzk_groth16_params_free(&p);
+    job_close(&j);
+}
+
 /* a, b, c by the device SpMV's code = cuzk_pce_evaluate, with the device's plan and with
  * small segments that send most rows through the long-row path (several reduction levels) */
 static void test_spmv(const char *name, size_t max_constraints)
@@ -352,6 +418,7 @@ int main(void)
     test_msm_g2();
     test_prover("cubic");
     test_prover("random:300");
+    test_prover_cancel("random:3000");
     return harness_finish("gpu_emu");
 }
 #endif

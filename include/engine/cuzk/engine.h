@@ -101,8 +101,9 @@ typedef struct cuzk_engine cuzk_engine;
  * gpu_cfg: tuning for every device (NULL: defaults). */
 cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
                                const cuzk_gpu_config *gpu_cfg) CUZK_WARN_UNUSED;
-/* Ends every job still queued or running as CANCELLED (a partition on a device finishes first),
- * wakes every waiter, stops the threads and frees everything. No call may start after it. */
+/* Ends every job still queued or running as CANCELLED (a partition on a device stops at its
+ * prover's next cancel check, as cuzk_engine_cancel says), wakes every waiter, stops the threads
+ * and frees everything. No call may start after it. */
 void cuzk_engine_destroy(cuzk_engine *e);
 
 /* A circuit the engine proves by id (kind CIRCUIT): open gives partition k of a job (its seed
@@ -227,8 +228,12 @@ void cuzk_job_result_free(cuzk_job_result *r);
  * TIMEOUT when the wait ended first (the job goes on). CUZK_EINVAL for an unknown id (never
  * made, or its result dropped after result_ttl_s / result_max). */
 cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *r) CUZK_WARN_UNUSED;
-/* Cancels a job: a queued one ends CANCELLED at once, a running one at its next partition
- * boundary. *was_running tells which; a job already ended is left as it is (CUZK_OK, false). */
+/* Cancels a job: a queued one ends CANCELLED at once; a running one as soon as its partitions
+ * on the devices stop, which they do at their prover's next check of the job's cancel token
+ * (the CPU prover between its NTTs and between the tiles of its MSMs, the GPU prover between
+ * stages), their buffers going back to the pool and the devices staying in service. Its
+ * witnesses made ahead are dropped at once. *was_running tells which; a job already ended is
+ * left as it is (CUZK_OK, false). */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_running) CUZK_WARN_UNUSED;
 
 /* The job a request id names: the one most recently submitted or joined under it (CUZK_EINVAL

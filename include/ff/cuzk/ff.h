@@ -115,6 +115,18 @@ cuzk_status cuzk_g1_msm_scalars(blst_p1 *out, const blst_p1_affine *points, cons
                                 size_t n) CUZK_WARN_UNUSED;
 cuzk_status cuzk_g2_msm_scalars(blst_p2 *out, const blst_p2_affine *points, const blst_scalar *scalars,
                                 size_t n) CUZK_WARN_UNUSED;
+/* cuzk_g1_msm, cuzk_g2_msm and the split sums that give up once cancel is set (NULL: never):
+ * it is polled before each tile of points x window bits, so they end CUZK_ECANCELLED (*out
+ * undefined) once the tiles in flight are done; a tile is at most n / threads points over one
+ * window of 2 to 21 bits (on 2 threads a 2^22-point G1 sum's tile takes about 1.5 s). */
+cuzk_status cuzk_g1_msm_cancellable(blst_p1 *out, const blst_p1_affine *points, const cuzk_fr *scalars, size_t n,
+                                    const cuzk_cancel *cancel) CUZK_WARN_UNUSED;
+cuzk_status cuzk_g2_msm_cancellable(blst_p2 *out, const blst_p2_affine *points, const cuzk_fr *scalars, size_t n,
+                                    const cuzk_cancel *cancel) CUZK_WARN_UNUSED;
+cuzk_status cuzk_g1_msm_split_cancellable(blst_p1 *out, const blst_p1_affine *points, const cuzk_fr *scalars, size_t n,
+                                          const cuzk_cancel *cancel) CUZK_WARN_UNUSED;
+cuzk_status cuzk_g2_msm_split_cancellable(blst_p2 *out, const blst_p2_affine *points, const cuzk_fr *scalars, size_t n,
+                                          const cuzk_cancel *cancel) CUZK_WARN_UNUSED;
 
 /* Fixed-base scalar multiplication of one base by many scalars (for setup):
  * out[i] = scalars[i] * base, affine, multithreaded with a precomputed window table. */

@@ -156,6 +156,13 @@ cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr);
  * NTTs, each MSM, assembly) go on tl (may be NULL). */
 cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
                            const cuzk_fr *r, const cuzk_fr *s, cuzk_timeline *tl) CUZK_WARN_UNUSED;
+/* cuzk_gpu_prove with the CPU prover's options (opts NULL: the defaults). The cancel token is
+ * polled on the host between the prover's stages (before the NTTs, before each MSM): once it
+ * is set no further stage is issued, the work already on the device is waited for (it reads
+ * the witness's host memory and the stage buffers), the buffers go back to the memory pool,
+ * and the call returns CUZK_ECANCELLED with the device fit for the next proof. */
+cuzk_status cuzk_gpu_prove_with(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
+                                const cuzk_groth16_prove_opts *opts) CUZK_WARN_UNUSED;
 
 /* Memory the prover holds: device bytes (parameters + workspace) and pinned host bytes. */
 void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes);
@@ -185,6 +192,11 @@ cuzk_status cuzk_gpu_pce_evaluate(cuzk_gpu_pce *g, const cuzk_fr *input, const c
 cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
                                const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na, const cuzk_fr *r,
                                const cuzk_fr *s, cuzk_timeline *tl) CUZK_WARN_UNUSED;
+/* cuzk_gpu_prove_pce with options; the cancel token as in cuzk_gpu_prove_with (also polled
+ * before a, b, c are computed). */
+cuzk_status cuzk_gpu_prove_pce_with(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
+                                    const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
+                                    const cuzk_groth16_prove_opts *opts) CUZK_WARN_UNUSED;
 
 /* Starts copying a later proof's assignment (host memory left unchanged until that proof)
  * to the device on a stream of its own, so that it overlaps the proof running now.

@@ -167,6 +167,21 @@ cuzk_status cuzk_groth16_prove_ws(cuzk_groth16_workspace *ws, cuzk_groth16_proof
                                   const cuzk_groth16_witness *w, const cuzk_fr *r, const cuzk_fr *s,
                                   cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
+/* What a proof runs with besides its parameters and witness; zeroed, the defaults. The CPU
+ * and the GPU provers (gpu.h) take the same. */
+typedef struct {
+    const cuzk_fr *r, *s; /* the randomizers (deterministic tests), or NULL: drawn from the OS CSPRNG */
+    cuzk_timeline *tl;    /* stage timings, or NULL */
+    /* The owner's cancel token (NULL: never cancelled). The CPU prover polls it between the
+     * NTTs of H and between the MSMs, and the MSMs between their tiles; once it is set the proof
+     * ends CUZK_ECANCELLED with *out unwritten, and the workspace stays fit for the next proof. */
+    const cuzk_cancel *cancel;
+} cuzk_groth16_prove_opts;
+/* cuzk_groth16_prove_ws with options (opts NULL: the defaults). */
+cuzk_status cuzk_groth16_prove_with(cuzk_groth16_workspace *ws, cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                    const cuzk_groth16_witness *w,
+                                    const cuzk_groth16_prove_opts *opts) CUZK_WARN_UNUSED;
+
 /* The proof from the five MSM results and the randomizers, as bellperson assembles it:
  * A = alpha + A_msm + r delta; B = beta + B_msm + s delta (G2);
  * C = rs delta + s alpha + r beta + s A_msm + r B1_msm + H + L. Uses vk's alpha_g1, beta_g1,
