@@ -158,3 +158,25 @@ void bench_target_close(bench_target *t)
     memset(&t->bc, 0, sizeof t->bc);
     cuzk_unmap_file(&t->c1f);
 }
+
+size_t bench_target_opt_table(bench_target *t, cli_opt *out)
+{
+    const cli_opt opts[BENCH_TARGET_NOPTS] = {
+        {"kind", "K",
+         "circuit (a built-in circuit; the default), porep (a C1, or --synthetic), or window-post, winning-post, "
+         "snap (--synthetic)",
+         &t->kind, NULL},
+        {"circuit", "NAME", "kind circuit: the built-in circuit", &t->circuit, NULL},
+        {"params", "FILE", "its parameters (required unless --synthetic)", &t->params, NULL},
+        {"c1", "FILE", "kind porep: the C1 output every job proves", &t->c1_path, NULL},
+        {"sector-size", "SIZE", "with --synthetic: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (default 32GiB)", &t->size, NULL},
+        {"synthetic", NULL,
+         "synthetic parameters made on the GPU (and random vanilla data for a proof kind): timed, not verified "
+         "(default: off)",
+         NULL, &t->synthetic},
+        {"pce", "FILE", "keep the precompiled circuit there (a 32 GiB PoRep records in about 40 s; default: in memory)",
+         &t->pce_path, NULL},
+    };
+    memcpy(out, opts, sizeof opts);
+    return BENCH_TARGET_NOPTS;
+}

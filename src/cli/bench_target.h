@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "cli/args.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_post.h"
@@ -36,6 +37,11 @@ typedef struct {
     cuzk_job_request req; /* every job's request: kind, circuit, input, partitions, priority */
     double data_s;        /* seconds bench_target_open took (synthetic data, mapping the C1) */
 } bench_target;
+
+/* The options naming the target (--kind, --circuit, --params, --c1, --sector-size, --synthetic,
+ * --pce) into out, pointing into t: BENCH_TARGET_NOPTS of them, returned. */
+#define BENCH_TARGET_NOPTS 7
+size_t bench_target_opt_table(bench_target *t, cli_opt *out);
 
 /* Checks the options' combination, printing what is wrong under `me` ("bench engine"): 0, or
  * 2 for a usage error. partitions_given: --partitions was given (kind circuit only). */

@@ -150,20 +150,9 @@ int cli_bench_cancel(int argc, char **argv)
     bench_target t = {.kind = "circuit"};
     const char *parts_s = NULL, *after_s = NULL, *reps_s = NULL, *threads = NULL;
     bool json = false, done;
-    cli_opt opts[] = {
-        {"kind", "K",
-         "circuit (a built-in circuit; the default), porep (a C1, or --synthetic), or window-post, winning-post, "
-         "snap (--synthetic)",
-         &t.kind, NULL},
-        {"circuit", "NAME", "kind circuit: the built-in circuit", &t.circuit, NULL},
-        {"params", "FILE", "its parameters (required unless --synthetic)", &t.params, NULL},
-        {"c1", "FILE", "kind porep: the C1 output every job proves", &t.c1_path, NULL},
-        {"sector-size", "SIZE", "with --synthetic: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (default 32GiB)", &t.size, NULL},
-        {"synthetic", NULL,
-         "synthetic parameters made on the GPU (and random vanilla data for a proof kind): timed, not verified "
-         "(default: off)",
-         NULL, &t.synthetic},
-        {"pce", "FILE", "keep the precompiled circuit there (default: in memory)", &t.pce_path, NULL},
+    cli_opt opts[BENCH_TARGET_NOPTS + 8];
+    size_t n = bench_target_opt_table(&t, opts);
+    const cli_opt own[] = {
         {"partitions", "P", "kind circuit: partitions per job (default 1)", &parts_s, NULL},
         {"cancel-after-ms", "MS", "cancel each job this long after it reached a device (default 1000)", &after_s, NULL},
         {"reps", "N", "cancelled jobs (default 3)", &reps_s, NULL},
@@ -172,6 +161,7 @@ int cli_bench_cancel(int argc, char **argv)
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"json", NULL, "one JSON object instead of the table (default: the table)", NULL, &json},
     };
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) opts[n++] = own[i];
     int rc = cli_parse(argc, argv,
                        "cuzk bench cancel --kind circuit --circuit NAME (--params FILE | --synthetic) [options]\n"
                        "       cuzk bench cancel --kind porep (--c1 FILE --params FILE | --synthetic "
@@ -186,7 +176,7 @@ int cli_bench_cancel(int argc, char **argv)
                        "  cuzk setup --circuit random:262144 --params r.params --vk r.vk\n"
                        "  cuzk bench cancel --kind circuit --circuit random:262144 --params r.params\n"
                        "  cuzk bench cancel --kind porep --synthetic --gpu --cancel-after-ms 500",
-                       opts, (int)(sizeof opts / sizeof opts[0]), &done);
+                       opts, (int)n, &done);
     if (rc || done) return rc;
     const char *me = "bench cancel";
     uint64_t parts = 1, after_ms = 1000, reps = 3;

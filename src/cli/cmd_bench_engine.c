@@ -107,21 +107,9 @@ int cli_bench_engine(int argc, char **argv)
     const char *jobs_s = NULL, *conc_s = NULL, *parts_s = NULL, *prio_s = NULL, *critical = NULL, *crit_after_s = NULL,
                *threads = NULL, *log_path = NULL;
     bool json = false, done;
-    cli_opt opts[] = {
-        {"kind", "K",
-         "circuit (a built-in circuit; the default), porep (a C1, or --synthetic), or window-post, winning-post, "
-         "snap (--synthetic)",
-         &t.kind, NULL},
-        {"circuit", "NAME", "kind circuit: the built-in circuit", &t.circuit, NULL},
-        {"params", "FILE", "its parameters (required unless --synthetic)", &t.params, NULL},
-        {"c1", "FILE", "kind porep: the C1 output every job proves", &t.c1_path, NULL},
-        {"sector-size", "SIZE", "with --synthetic: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB (default 32GiB)", &t.size, NULL},
-        {"synthetic", NULL,
-         "synthetic parameters made on the GPU (and random vanilla data for a proof kind): timed, not verified "
-         "(default: off)",
-         NULL, &t.synthetic},
-        {"pce", "FILE", "keep the precompiled circuit there (a 32 GiB PoRep records in about 40 s; default: in memory)",
-         &t.pce_path, NULL},
+    cli_opt opts[BENCH_TARGET_NOPTS + 12];
+    size_t n = bench_target_opt_table(&t, opts);
+    const cli_opt own[] = {
         {"jobs", "N", "jobs to run (default 6)", &jobs_s, NULL},
         {"concurrency", "C", "jobs in flight at once (default 2)", &conc_s, NULL},
         {"partitions", "P", "kind circuit: partitions per job (default 1)", &parts_s, NULL},
@@ -136,6 +124,7 @@ int cli_bench_engine(int argc, char **argv)
         {"log", "FILE", "append each job's JSON log line (with its timeline) there (default: none)", &log_path, NULL},
         {"json", NULL, "one JSON object instead of the table (default: the table)", NULL, &json},
     };
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) opts[n++] = own[i];
     int rc =
         cli_parse(argc, argv,
                   "cuzk bench engine --kind circuit --circuit NAME (--params FILE | --synthetic) [options]\n"
@@ -150,7 +139,7 @@ int cli_bench_engine(int argc, char **argv)
                   "  cuzk setup --circuit random:65536 --params r.params --vk r.vk\n"
                   "  cuzk bench engine --kind circuit --circuit random:65536 --params r.params --jobs 4\n"
                   "  cuzk bench engine --kind window-post --synthetic --gpu --jobs 4",
-                  opts, (int)(sizeof opts / sizeof opts[0]), &done);
+                  opts, (int)n, &done);
     if (rc || done) return rc;
     const char *me = "bench engine";
     uint64_t njobs = 6, conc = 2, parts = 1, crit_after = 3;

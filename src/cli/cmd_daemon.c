@@ -160,9 +160,9 @@ static int check_folders(const cuzk_server_config *cfg)
         struct stat sb;
         if (stat(cache, &sb) || !S_ISDIR(sb.st_mode) || access(cache, W_OK | X_OK)) {
             fprintf(stderr, "cuzk daemon: daemon.cache_dir %s: %s\n", cache,
-                    stat(cache, &sb)       ? strerror(errno)
-                    : !S_ISDIR(sb.st_mode) ? "not a folder"
-                                           : "this user cannot write there (precompiled circuits are kept there)");
+                    stat(cache, &sb)           ? strerror(errno)
+                        : !S_ISDIR(sb.st_mode) ? "not a folder"
+                                               : "this user cannot write there (precompiled circuits are kept there)");
             return 1;
         }
     }

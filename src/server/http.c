@@ -21,10 +21,10 @@
 
 #include "http.h"
 
-#define HTTP_CONNECTIONS 64   /* at once; beyond, new ones are refused until one ends */
-#define HTTP_PER_CLIENT 8     /* at once from one client address */
-#define HTTP_IDLE_S 10        /* a connection that sends nothing this long is closed */
-#define HTTP_REQUEST_S 5      /* from the connection (or the last answer) to the answer sent */
+#define HTTP_CONNECTIONS 64 /* at once; beyond, new ones are refused until one ends */
+#define HTTP_PER_CLIENT 8   /* at once from one client address */
+#define HTTP_IDLE_S 10      /* a connection that sends nothing this long is closed */
+#define HTTP_REQUEST_S 5    /* from the connection (or the last answer) to the answer sent */
 #define HTTP_REAP_EVERY_MS 250
 
 /* A connection's deadline, in the list the reaper walks (under the endpoint's mutex). */
@@ -310,8 +310,7 @@ static void http_free(server_http *h)
     free(h);
 }
 
-cuzk_status server_http_start(server_http **out, const char *listen, cuzk_engine *e, char *warning,
-                              size_t warning_cap)
+cuzk_status server_http_start(server_http **out, const char *listen, cuzk_engine *e, char *warning, size_t warning_cap)
 {
     *out = NULL;
     server_http *h = calloc(1, sizeof *h);

@@ -291,6 +291,18 @@ static void server_free(cuzk_server *s)
     grpc_shutdown();
 }
 
+/* A start that failed after the gRPC server started: it is shut down and freed; st returned. */
+static cuzk_status start_failed(cuzk_server *s, cuzk_status st)
+{
+    grpc_server_shutdown_and_notify(s->server, s->cq, &shutdown_tag);
+    grpc_server_cancel_all_calls(s->server);
+    pthread_mutex_lock(&s->mu);
+    while (!s->shutdown_done) pthread_cond_wait(&s->cv, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+    server_free(s);
+    return st;
+}
+
 cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, cuzk_engine *e,
                               const cuzk_server_hooks *hooks)
 {
@@ -361,24 +373,12 @@ cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, 
     s->cq_started = true;
     conns_config cc = {cfg->max_connections, cfg->idle_connection_s, &s->allow};
     if ((st = conns_start(&s->conns, s->server, lfd, !s->socket_path[0], &cc))) {
-        grpc_server_shutdown_and_notify(s->server, s->cq, &shutdown_tag);
-        grpc_server_cancel_all_calls(s->server);
-        pthread_mutex_lock(&s->mu);
-        while (!s->shutdown_done) pthread_cond_wait(&s->cv, &s->mu);
-        pthread_mutex_unlock(&s->mu);
-        server_free(s);
-        return st;
+        return start_failed(s, st);
     }
     char http_warning[400] = "";
     if (cfg->http_listen[0] &&
         (st = server_http_start(&s->http, cfg->http_listen, e, http_warning, sizeof http_warning))) {
-        grpc_server_shutdown_and_notify(s->server, s->cq, &shutdown_tag);
-        grpc_server_cancel_all_calls(s->server);
-        pthread_mutex_lock(&s->mu);
-        while (!s->shutdown_done) pthread_cond_wait(&s->cv, &s->mu);
-        pthread_mutex_unlock(&s->mu);
-        server_free(s);
-        return st;
+        return start_failed(s, st);
     }
     if (http_warning[0]) {
         size_t w = strlen(s->warning);

@@ -278,7 +278,8 @@ void conns_stop(server_conns *k)
 {
     if (!k || atomic_exchange(&k->stop, true)) return;
     if (k->started) {
-        if (write(k->wake[1], "x", 1) < 0) { /* the poll's timeout wakes it anyway */ }
+        if (write(k->wake[1], "x", 1) < 0) { /* the poll's timeout wakes it anyway */
+        }
         pthread_join(k->thread, NULL);
     }
     if (k->listen_fd >= 0) close(k->listen_fd);

@@ -86,18 +86,18 @@ struct cuzk_server {
     ino_t socket_ino;      /* only while it still names that file */
     server_http *http;
     double start_t;
-    char warning[1200]; /* for the operator at start (cuzk_server_warning), or "" */
-    cidr_list allow;      /* daemon.allow, parsed */
-    server_conns *conns;  /* the listener */
+    char warning[1200];  /* for the operator at start (cuzk_server_warning), or "" */
+    cidr_list allow;     /* daemon.allow, parsed */
+    server_conns *conns; /* the listener */
 
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    unsigned calls;          /* handler threads running */
+    unsigned calls;                     /* handler threads running */
     unsigned class_calls[CALL_CLASSES]; /* handlers admitted, by class (each up to max_calls) */
-    bool draining;           /* no new calls are taken */
-    bool shutdown_done;      /* the gRPC server said it has shut down */
-    atomic_bool stopping;    /* waits in handlers end (their callers get CANCELLED or UNAVAILABLE) */
-    pthread_mutex_t test_mu; /* test circuits are made known to the engine one at a time */
+    bool draining;                      /* no new calls are taken */
+    bool shutdown_done;                 /* the gRPC server said it has shut down */
+    atomic_bool stopping;               /* waits in handlers end (their callers get CANCELLED or UNAVAILABLE) */
+    pthread_mutex_t test_mu;            /* test circuits are made known to the engine one at a time */
 };
 
 /* What a handler knows of its call. */
@@ -159,8 +159,8 @@ cuzk_status client_call(cuzk_client *c, const char *method, const ProtobufCMessa
 
 /* Address helpers (server_listen.c). listen "unix:///PATH", "unix:PATH" -> *path set (the
  * socket prepared: parent made, stale socket removed, a live one refused), else TCP "HOST:PORT". */
-cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path, size_t path_cap,
-                           char *warning, size_t warning_cap) CUZK_WARN_UNUSED;
+cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path, size_t path_cap, char *warning,
+                           size_t warning_cap) CUZK_WARN_UNUSED;
 /* The listening socket of listen_prepare's address: the Unix socket at path (when path is not
  * empty) or TCP addr ("HOST:PORT"; *port the one bound). */
 cuzk_status listen_bind(const char *addr, const char *path, int *fd, unsigned *port) CUZK_WARN_UNUSED;

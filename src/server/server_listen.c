@@ -97,8 +97,8 @@ static cuzk_status clear_stale(const char *path)
     return CUZK_OK;
 }
 
-cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path, size_t path_cap,
-                           char *warning, size_t warning_cap)
+cuzk_status listen_prepare(const char *listen, char *grpc_addr, size_t cap, char *path, size_t path_cap, char *warning,
+                           size_t warning_cap)
 {
     path[0] = 0;
     warning[0] = 0;
@@ -181,7 +181,8 @@ static cuzk_status bind_tcp(const char *addr, int *out, unsigned *port)
     struct addrinfo hints = {.ai_flags = AI_PASSIVE | AI_NUMERICSERV, .ai_socktype = SOCK_STREAM}, *res = NULL;
     int gai = getaddrinfo(host, colon + 1, &hints, &res);
     if (gai)
-        return cuzk_fail(CUZK_EIO, "listen: cannot bind %s (not an address of this machine: %s)", addr, gai_strerror(gai));
+        return cuzk_fail(CUZK_EIO, "listen: cannot bind %s (not an address of this machine: %s)", addr,
+                         gai_strerror(gai));
     int fd = -1, err = 0;
     for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
@@ -198,8 +199,9 @@ static cuzk_status bind_tcp(const char *addr, int *out, unsigned *port)
         }
     }
     freeaddrinfo(res);
-    if (fd < 0) return cuzk_fail(CUZK_EIO, "listen: cannot bind %s (in use, or not an address of this machine: %s)",
-                                 addr, strerror(err));
+    if (fd < 0)
+        return cuzk_fail(CUZK_EIO, "listen: cannot bind %s (in use, or not an address of this machine: %s)", addr,
+                         strerror(err));
     struct sockaddr_storage ss;
     socklen_t len = sizeof ss;
     getsockname(fd, (struct sockaddr *)&ss, &len);

@@ -47,8 +47,9 @@ rpc_call_class rpc_classify(int m, const uint8_t *in, size_t len)
     cuzk_wire_varint(in, len, kind_path + at, depth, &kind64);
     uint32_t prio = (uint32_t)prio64, kind = (uint32_t)kind64; /* as protobuf reads an enum */
     if (prio == CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED)
-        return kind == CUZK__V1__PROOF_KIND__WINNING_POST || kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ? CALL_URGENT
-                                                                                                       : CALL_WORK;
+        return kind == CUZK__V1__PROOF_KIND__WINNING_POST || kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION
+            ? CALL_URGENT
+            : CALL_WORK;
     return prio >= CUZK__V1__PRIORITY__HIGH ? CALL_URGENT : CALL_WORK;
 }
 
@@ -475,9 +476,9 @@ static bool fields_bounded(const uint8_t *in, size_t len, bool nested, rpc_reply
     return false;
 }
 
-#define UNPACK(type, desc, var)                                                           \
+#define UNPACK(type, desc, var)                                                             \
     if (!fields_bounded(in, len, &desc == &cuzk__v1__prove_request__descriptor, r)) return; \
-    type *var = (type *)protobuf_c_message_unpack(&desc, NULL, len, in);                  \
+    type *var = (type *)protobuf_c_message_unpack(&desc, NULL, len, in);                    \
     if (!var) return rpc_fail(r, RPC_INVALID_ARGUMENT, "the request is not a valid %s message", desc.name)
 
 static unsigned queue_position(cuzk_engine *e)

@@ -113,9 +113,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         downstream(&s.req);
         /* the call's class, read from the wire before decoding, agrees with the decoded request */
         static const char submit_m[] = "/cuzk.v1.ProvingEngine/SubmitProof", prove_m[] = "/cuzk.v1.ProvingEngine/Prove";
-        int method = prove ? rpc_method_index(prove_m, sizeof prove_m - 1) : rpc_method_index(submit_m, sizeof submit_m - 1);
+        int method =
+            prove ? rpc_method_index(prove_m, sizeof prove_m - 1) : rpc_method_index(submit_m, sizeof submit_m - 1);
         bool post = m->proof_kind == CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION ||
-                    m->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST;
+            m->proof_kind == CUZK__V1__PROOF_KIND__WINNING_POST;
         bool urgent = m->priority == 0 ? post : m->priority >= CUZK__V1__PRIORITY__HIGH;
         FUZZ_CHECK(rpc_classify(method, data, size) == (urgent ? CALL_URGENT : CALL_WORK),
                    "class from the wire differs from the decoded priority %d, kind %d", (int)m->priority,

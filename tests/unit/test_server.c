@@ -275,7 +275,8 @@ static void no_lockout(cuzk_engine *e, cuzk_server_hooks *hooks, const cuzk_serv
     cuzk_server *s = NULL;
     CHECK_OK(cuzk_server_start(&s, &lc, e, hooks));
     if (!s) return;
-    long_prove p[2] = {{.addr = cuzk_server_address(s), .rid = "lock-a"}, {.addr = cuzk_server_address(s), .rid = "lock-b"}};
+    long_prove p[2] = {{.addr = cuzk_server_address(s), .rid = "lock-a"},
+                       {.addr = cuzk_server_address(s), .rid = "lock-b"}};
     pthread_t t[2];
     for (int i = 0; i < 2; i++) pthread_create(&t[i], NULL, prove_main, &p[i]);
     uint64_t eid;
@@ -384,7 +385,7 @@ static void listener(cuzk_engine *e, cuzk_server_hooks *hooks, const cuzk_server
     CHECK(status_call(s)); /* four idle connections held: one gives way */
     conns_get_stats(s->conns, &st);
     CHECK(st.closed_for_room >= 1 && st.open <= 4);
-    CHECK(until_closed(idle[0], 2) < 2); /* the one idle longest */
+    CHECK(until_closed(idle[0], 2) < 2);       /* the one idle longest */
     double waited = until_closed(idle[3], 15); /* the preface only: closed at the first-call deadline */
     CHECK(waited > 7 && waited < 14);
     printf("  a connection that sent only the HTTP/2 preface closed after %.1f s\n", waited);
