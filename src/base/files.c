@@ -49,6 +49,15 @@ static cuzk_status open_regular(const char *path, uint64_t max, struct stat *st,
     return CUZK_OK;
 }
 
+cuzk_status cuzk_path_join(char *out, size_t cap, const char *dir, const char *name)
+{
+    int n = snprintf(out, cap, "%s/%s", dir, name);
+    if (n >= 0 && (size_t)n < cap) return CUZK_OK;
+    if (cap) out[0] = 0;
+    return cuzk_fail(CUZK_EINVAL, "the path %.80s.../%s is %d bytes, longer than the %zu this reader takes", dir, name,
+                     n, cap - 1);
+}
+
 cuzk_status cuzk_check_input_file(const char *path, uint64_t max_bytes)
 {
     struct stat st;

@@ -40,8 +40,8 @@ typedef struct {
 static cuzk_status read_sector(const char *dir, sector_in *s)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/sector.json", dir);
-    cuzk_status st = cuzk_check_input_file(path, CLI_SMALL_JSON_MAX);
+    cuzk_status st = cuzk_path_join(path, sizeof path, dir, "sector.json");
+    if (!st) st = cuzk_check_input_file(path, CLI_SMALL_JSON_MAX);
     if (!st) st = sector_public_read(path, &s->pub);
     if (st) return cuzk_fail_context(st, "sector %s", dir);
     if (s->pub.sparse)
@@ -49,18 +49,18 @@ static cuzk_status read_sector(const char *dir, sector_in *s)
                          "sector %s is a sparse test sector (cuzk seal --sparse): it has no replica to prove "
                          "PoSt over; seal it without --sparse",
                          dir);
-    snprintf(path, sizeof path, "%s/p_aux", dir);
     uint8_t *aux = NULL;
     size_t n = 0;
-    if ((st = cuzk_read_file_max(path, sizeof s->rep.p_aux, &aux, &n))) return st;
+    if ((st = cuzk_path_join(path, sizeof path, dir, "p_aux")) ||
+        (st = cuzk_read_file_max(path, sizeof s->rep.p_aux, &aux, &n)))
+        return st;
     if (n != sizeof s->rep.p_aux) {
         free(aux);
         return cuzk_fail(CUZK_EFORMAT, "%s: %zu bytes, p_aux is 64 (comm_c || comm_r_last)", path, n);
     }
     memcpy(s->rep.p_aux, aux, 64);
     free(aux);
-    snprintf(path, sizeof path, "%s/sealed", dir);
-    if ((st = cuzk_map_file(&s->sealed, path))) return st;
+    if ((st = cuzk_path_join(path, sizeof path, dir, "sealed")) || (st = cuzk_map_file(&s->sealed, path))) return st;
     s->rep.sector_id = s->pub.sector_id;
     memcpy(s->rep.comm_r, s->pub.comm_r, 32);
     s->rep.replica = s->sealed.data;

@@ -212,7 +212,7 @@ static int seal_sparse(const seal_request *q, cli_outputs *o)
     static const char *const full_only[] = {"unsealed", "sealed", "p_aux"};
     for (size_t i = 0; i < sizeof full_only / sizeof full_only[0]; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", q->dir, full_only[i]);
+        if (cuzk_path_join(path, sizeof path, q->dir, full_only[i])) return cli_error("seal");
         if (access(path, F_OK) == 0) {
             fprintf(stderr,
                     "cuzk seal: %s holds a fully sealed sector (%s): a sparse one has none of its files; give "

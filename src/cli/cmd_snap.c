@@ -16,9 +16,9 @@
 static cuzk_status read_exact(const char *dir, const char *name, uint64_t want, uint8_t **out)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
     size_t n = 0;
-    cuzk_status st = cuzk_read_file_max(path, want, out, &n);
+    cuzk_status st = cuzk_path_join(path, sizeof path, dir, name);
+    if (!st) st = cuzk_read_file_max(path, want, out, &n);
     if (st) return st;
     if (n != want) {
         free(*out);
@@ -85,9 +85,9 @@ static int snap_encode(int argc, char **argv)
     if (cli_threads("snap encode", threads)) return 2;
 
     char path[4096];
-    snprintf(path, sizeof path, "%s/sector.json", sector);
     sector_public pub;
-    if (cuzk_check_input_file(path, CLI_SMALL_JSON_MAX) || sector_public_read(path, &pub))
+    if (cuzk_path_join(path, sizeof path, sector, "sector.json") || cuzk_check_input_file(path, CLI_SMALL_JSON_MAX) ||
+        sector_public_read(path, &pub))
         return cli_error("snap encode");
     if (pub.sparse) {
         fprintf(stderr,

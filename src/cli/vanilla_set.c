@@ -80,7 +80,8 @@ static cuzk_status read_blob(const char *dir, const char *name, size_t max, uint
         return cuzk_fail(CUZK_EFORMAT, "%s: a vanilla proof is named by a plain file name in the folder, not '%s'", dir,
                          name ? name : "(none)");
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    cuzk_status st = cuzk_path_join(path, sizeof path, dir, name);
+    if (st) return st;
     struct stat sb;
     if (stat(path, &sb) != 0) return cuzk_fail(CUZK_EIO, "cannot open %s", path);
     if (!S_ISREG(sb.st_mode)) return cuzk_fail(CUZK_EFORMAT, "%s: not a regular file", path);
@@ -221,7 +222,8 @@ cuzk_status vanilla_set_read(vanilla_set *v, cuzk_job_kind kind, const char *dir
     const char *desc = descriptor_of(kind);
     if (!desc) return cuzk_fail(CUZK_EINVAL, "proof kind %s takes no vanilla proof folder", cuzk_kind_name(kind));
     char file[4096];
-    snprintf(file, sizeof file, "%s/%s", dir, desc);
+    cuzk_status jst = cuzk_path_join(file, sizeof file, dir, desc);
+    if (jst) return jst;
     uint8_t *text = NULL;
     size_t len = 0;
     struct stat sb;

@@ -2,7 +2,7 @@
 # Integers are parsed exactly: an option or field beyond 2^64 - 1 is an error naming it (never
 # a clamp to 2^64 - 1), and the largest sector ids round-trip through sector.json (above
 # 2^63 - 1 as a decimal string) into the commands that read it. C1 errors name the file and the
-# JSON path once, without doubled separators.
+# JSON path once, without doubled separators. A path too long for a reader is refused, never cut.
 . "$(dirname "$0")/lib.bash"
 
 R=0102030405060708091011121314151617181920212223242526272829303132
@@ -57,4 +57,15 @@ expect_fail "wrapped C1 that is no object" 1 "wrap.json: Phase1Out \(decoded\): 
   "$CUZK" verify porep --c1 wrap.json --vk missing.vk --proof missing.proof
 CHECKS=$((CHECKS + 1))
 grep -q ': : ' err.txt && fail "doubled separator: $(head -c 300 err.txt)"
+
+# a vanilla folder whose path with "/post.json" passes 4095 bytes is refused naming the bound;
+# it was cut to ".../post.jso", and a decoy file of that name was read as the descriptor
+long=$WORK/l
+while [ ${#long} -lt 3900 ]; do long=$long/$(head -c 200 /dev/zero | tr '\0' d); done
+long=$long/$(head -c $((4086 - ${#long} - 1)) /dev/zero | tr '\0' e)
+mkdir -p "$long"
+echo '{"kind":"window"}' >"$long/post.jso"
+expect_fail "a vanilla folder path one byte too long for its descriptor" 1 "longer than the 4095 this reader takes" \
+  "$CUZK" verify window-post --vanilla "$long" --vk missing.vk --proof missing.proof
+rm -rf "$WORK/l"
 finish

@@ -178,6 +178,9 @@ cuzk_status cuzk_read_file(const char *path, uint8_t **data, size_t *size) CUZK_
 /* Checks without reading (and without blocking) that path is a regular file of at most
  * max_bytes, for readers that open the file themselves. */
 cuzk_status cuzk_check_input_file(const char *path, uint64_t max_bytes) CUZK_WARN_UNUSED;
+/* "dir/name" into out (cap bytes); a path that does not fit is CUZK_EINVAL naming it and the
+ * bound, never a truncated path (which could name another file). */
+cuzk_status cuzk_path_join(char *out, size_t cap, const char *dir, const char *name) CUZK_WARN_UNUSED;
 /* Opens a regular file for reading the same way (*fd blocking, close-on-exec; *size from fstat),
  * for readers that read it in pieces (pread). */
 cuzk_status cuzk_open_input_file(const char *path, int *fd, uint64_t *size) CUZK_WARN_UNUSED;
