@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine_internal.h"
@@ -69,12 +70,34 @@ static void job_release(cuzk_engine *e, engine_job *j)
 }
 
 /* The job's log line: what an operator greps for, and its timeline. */
+/* A wall-clock time as RFC 3339 in UTC with milliseconds ("2026-12-05T04:30:12.345Z"); out has 64 bytes. */
+static void rfc3339(char out[64], double unix_s)
+{
+    time_t whole = (time_t)unix_s;
+    struct tm tm;
+    gmtime_r(&whole, &tm);
+    int ms = (int)((unix_s - (double)whole) * 1000);
+    snprintf(out, 64, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+             tm.tm_min, tm.tm_sec, ms < 0 ? 0 : ms > 999 ? 999 : ms);
+}
+
 static void log_job(FILE *f, const engine_job *j)
 {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    double end_wall = (double)now.tv_sec + (double)now.tv_nsec * 1e-9 - (cuzk_now() - j->end_t);
+    char ended[64], submitted[64];
+    rfc3339(ended, end_wall);
+    rfc3339(submitted, end_wall - (j->end_t - j->submit_t));
     flockfile(f);
-    fprintf(
-        f, "{\"job\":%llu,\"kind\":\"%s\",\"priority\":\"%s\",\"state\":\"%s\",\"circuit\":", (unsigned long long)j->id,
-        cuzk_kind_name(j->kind), cuzk_priority_name(j->prio), cuzk_job_state_name(j->state));
+    fprintf(f,
+            "{\"time\":\"%s\",\"submitted\":\"%s\",\"job\":%llu,\"kind\":\"%s\",\"priority\":\"%s\",\"state\":\"%s\","
+            "\"miner_id\":%llu,",
+            ended, submitted, (unsigned long long)j->id, cuzk_kind_name(j->kind), cuzk_priority_name(j->prio),
+            cuzk_job_state_name(j->state), (unsigned long long)j->miner_id);
+    if (j->kind == CUZK_KIND_POREP || j->kind == CUZK_KIND_SNAP)
+        fprintf(f, "\"sector_number\":%llu,", (unsigned long long)j->sector_number);
+    fputs("\"circuit\":", f);
     cuzk_json_string(f, j->circ ? j->circ->id : "");
     fputs(",\"request_id\":", f);
     cuzk_json_string(f, j->request_id);
@@ -494,6 +517,8 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     j->kind = req->kind;
     j->prio = req->priority ? req->priority : default_priority(req->kind);
     j->seed = req->seed;
+    j->miner_id = req->miner_id;
+    j->sector_number = req->sector_number;
     j->submit_t = cuzk_now();
     j->state = CUZK_JOB_QUEUED;
     if (named) {

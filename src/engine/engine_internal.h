@@ -181,6 +181,7 @@ struct engine_job {
     char note[256]; /* cuzk_job_result.note */
 
     double submit_t, start_t, end_t;
+    uint64_t miner_id, sector_number; /* as the request gave them (0: not given), for the log */
     cuzk_timeline *tl;
     int queue_span;
     job_stages stages; /* once ended */

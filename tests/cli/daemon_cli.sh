@@ -117,6 +117,18 @@ DPID=""
 grep -q '"request_id":"four".*"state":"COMPLETED"\|"state":"COMPLETED".*"request_id":"four"' jobs.log ||
   fail "the job in flight did not complete in the drain"
 grep -q "stopped" d1.log || fail "no stop message: $(tail -c 300 d1.log)"
+# every job log line is one JSON object with its end and submit times in RFC 3339 (UTC) and the miner id
+CHECKS=$((CHECKS + 1))
+python3 - jobs.log <<'PY' || fail "the job log's lines: $(head -c 300 jobs.log)"
+import json, re, sys
+t = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+lines = open(sys.argv[1]).read().splitlines()
+assert lines
+for l in lines:
+    j = json.loads(l)
+    assert t.match(j["time"]) and t.match(j["submitted"]) and j["submitted"] <= j["time"], l[:200]
+    assert isinstance(j["miner_id"], int), l[:200]
+PY
 
 # kill -9 leaves a stale socket: a restart replaces it and serves
 start_daemon d2.log --config d.ini
