@@ -78,7 +78,10 @@ static void rfc3339(char out[64], double unix_s)
     gmtime_r(&whole, &tm);
     int ms = (int)((unix_s - (double)whole) * 1000);
     snprintf(out, 64, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-             tm.tm_min, tm.tm_sec, ms < 0 ? 0 : ms > 999 ? 999 : ms);
+             tm.tm_min, tm.tm_sec,
+             ms < 0         ? 0
+                 : ms > 999 ? 999
+                            : ms);
 }
 
 static void log_job(FILE *f, const engine_job *j)
