@@ -153,18 +153,20 @@ porep_case() {
   mkdir -p porep-params
   FIL_PROOFS_PARAMETER_CACHE=$WORK/porep-params start_daemon "porep-$size" --listen "unix://$SOCK_DIR/p.sock" || return
   local pid=$DAEMON_PID addr=$DAEMON_ADDR
-  # no parameters yet: FAILED in the answer, naming the file it looked for
+  # no parameters yet: FAILED in the answer, naming the file it looked for under the key of its
+  # folder (a client is not shown the server's paths)
   py --addr "$addr" prove-porep --id "no-params-$size" --c1 sector/c1.json >missing.txt 2>&1
   CHECKS=$((CHECKS + 1))
   local missing
   missing=$("$PY" -c 'import json,re,sys; m=re.search(r"cannot open (\S+)\.params", json.loads(open(sys.argv[1]).read())["error_message"]); print(m.group(1) if m else "")' missing.txt 2>/dev/null)
-  if [ "$(json_field missing.txt status)" != FAILED ] || [ "$(dirname "$missing")" != "$WORK/porep-params" ]; then
+  if [ "$(json_field missing.txt status)" != FAILED ] || [ "$(dirname "$missing")" != "[param_dir]" ]; then
     fail "PoRep $size without parameters: FAILED naming the parameter file expected: $(cat missing.txt)"
     return
   fi
-  echo "  official name: $(basename "$missing")"
-  ln -s "$P" "$missing.params"
-  ln -s "$V" "$missing.vk"
+  missing=$(basename "$missing")
+  echo "  official name: $missing"
+  ln -s "$P" "$WORK/porep-params/$missing.params"
+  ln -s "$V" "$WORK/porep-params/$missing.vk"
 
   for who in py node; do
     t0=$SECONDS
