@@ -52,6 +52,11 @@ const char *cuzk_status_name(cuzk_status st)
     case CUZK_EUNSUPPORTED: return "unsupported";
     case CUZK_EINTERNAL: return "internal error";
     case CUZK_ECANCELLED: return "cancelled";
+    case CUZK_EBUSY: return "busy";
+    case CUZK_ENOTFOUND: return "not found";
+    case CUZK_ESHUTDOWN: return "shutting down";
+    case CUZK_EDEVICE: return "device failure";
+    case CUZK_EBUDGET: return "over budget";
     }
     return "unknown status";
 }

@@ -13,8 +13,9 @@
 /* ---------------------------------------------------------------- jobs */
 bool engine_job_live(const engine_job *j) { return j->state == CUZK_JOB_QUEUED || j->state == CUZK_JOB_RUNNING; }
 
-void engine_job_fail(engine_job *j, const char *fmt, ...)
+void engine_job_fail(cuzk_engine *e, engine_job *j, const char *fmt, ...)
 {
+    ENGINE_LOCKED(e);
     if (j->failing) return; /* the first reason stays */
     j->failing = true;
     cuzk_cancel_set(&j->cancel); /* its other partitions' work is wasted now: they stop early */
@@ -26,6 +27,7 @@ void engine_job_fail(engine_job *j, const char *fmt, ...)
 
 void engine_job_cancel(cuzk_engine *e, engine_job *j, const char *why)
 {
+    ENGINE_LOCKED(e);
     j->cancel_req = true;
     cuzk_cancel_set(&j->cancel);
     if (why && !j->error[0]) snprintf(j->error, sizeof j->error, "cancelled: %s", why);
@@ -50,12 +52,13 @@ static void free_big_input(void *arg) { free(arg); }
 /* Frees what a job holds beyond its result (input, parsed state, working arrays). Locked. */
 static void job_release(cuzk_engine *e, engine_job *j)
 {
+    ENGINE_LOCKED(e);
     if (j->plan.free_state && j->plan.state) j->plan.free_state(j->plan.state);
     j->plan.state = NULL;
     free(j->plan.expect);
     j->plan.expect = NULL;
     if (j->input) {
-        e->host_used -= j->input_len;
+        host_release(e, j->input_len);
         /* a large input goes to the reclaimer: its free never sits on a proving thread */
         if (j->input_len >= (64u << 20)) reclaim_push(e, free_big_input, j->input, j->input_len, "a job's input");
         else free(j->input);
@@ -119,6 +122,7 @@ static void log_job(FILE *f, const engine_job *j)
 /* Ends a job (locked): its result is fixed, waiters wake, its memory goes. */
 void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
 {
+    ENGINE_LOCKED(e);
     if (!engine_job_live(j)) return;
     int ki = cuzk_kind_index(j->kind);
     j->state = st;
@@ -154,6 +158,7 @@ static void job_free(engine_job *j)
 /* Drops ended results beyond result_max or older than result_ttl_s (locked). */
 void engine_prune_results(cuzk_engine *e)
 {
+    ENGINE_LOCKED(e);
     double now = cuzk_now();
     unsigned kept = 0;
     for (engine_job **pp = &e->jobs; *pp;) {
@@ -175,6 +180,7 @@ void engine_prune_results(cuzk_engine *e)
 
 engine_job *find_job_locked(cuzk_engine *e, uint64_t id)
 {
+    ENGINE_LOCKED(e);
     for (engine_job *j = e->jobs; j; j = j->next)
         if (j->id == id) return j;
     return NULL;
@@ -269,7 +275,7 @@ static cuzk_status reserve_slots(cuzk_engine *e)
         if (st)
             return cuzk_fail_context(st, "reserving witness buffer %u of %llu bytes (engine.witness_buffer_bytes)", i,
                                      (unsigned long long)e->cfg.witness_buffer_bytes);
-        e->host_used += (s->w.input_cap + s->w.aux_cap) * sizeof(cuzk_fr);
+        host_charge(e, (s->w.input_cap + s->w.aux_cap) * sizeof(cuzk_fr));
         if (gpus && !cuzk_gpu_host_register(s->w.input, s->w.input_cap * sizeof(cuzk_fr))) {
             s->pinned_in = s->w.input;
             s->pinned_in_bytes = s->w.input_cap * sizeof(cuzk_fr);
@@ -302,7 +308,7 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
     e->start_t = cuzk_now();
     e->next_id = 1;
     e->cpu_dev = -1;
-    pthread_mutex_init(&e->mu, NULL);
+    engine_mutex_init(&e->mu);
     pthread_cond_init(&e->work_cv, NULL);
     pthread_cond_init(&e->done_cv, NULL);
     pthread_cond_init(&e->finish_cv, NULL);
@@ -319,7 +325,11 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
     if (!st && !(st = cuzk_pool_create(&e->lanes[1].pool, ut))) e->lanes[1].own_pool = true;
     e->lanes[1].urgent = true;
     if (!st) st = open_devices(e);
-    if (!st) st = reserve_slots(e);
+    if (!st) {
+        engine_mutex_lock(&e->mu); /* no other thread yet: the lock is for the counts' checks */
+        st = reserve_slots(e);
+        engine_mutex_unlock(&e->mu);
+    }
     if (!st) st = lanes_start(e);
     if (st) {
         char msg[1024];
@@ -340,17 +350,17 @@ static void join_threads(cuzk_engine *e)
     if (e->finisher_started) pthread_join(e->finisher, NULL);
     res_join_loaders(e, true);
     /* the reclaimer last: everything before may hand it memory */
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     e->reclaim_stop = true;
     pthread_cond_broadcast(&e->reclaim_cv);
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
     if (e->reclaimer_started) pthread_join(e->reclaimer, NULL);
 }
 
 void cuzk_engine_destroy(cuzk_engine *e)
 {
     if (!e) return;
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     e->stopping = true;
     for (engine_job *j = e->jobs; j; j = j->next)
         if (engine_job_live(j)) engine_job_cancel(e, j, "the engine is shutting down");
@@ -358,9 +368,11 @@ void cuzk_engine_destroy(cuzk_engine *e)
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->finish_cv);
     /* partitions on the devices stop at their next cancel check; their jobs end as they do */
-    while (e->callers) pthread_cond_wait(&e->done_cv, &e->mu);
-    pthread_mutex_unlock(&e->mu);
+    while (e->callers) engine_mutex_wait(&e->mu, &e->done_cv);
+    engine_mutex_unlock(&e->mu);
     join_threads(e);
+    /* every thread has ended: the lock is taken for the checks of the functions called below */
+    engine_mutex_lock(&e->mu);
     for (engine_job *j = e->jobs; j; j = j->next)
         if (engine_job_live(j)) engine_end_job(e, j, CUZK_JOB_CANCELLED);
     for (ready_item *r = e->ready, *n; r; r = n) {
@@ -394,7 +406,8 @@ void cuzk_engine_destroy(cuzk_engine *e)
     }
     for (int i = 0; i < 2; i++)
         if (e->lanes[i].own_pool) cuzk_pool_destroy(e->lanes[i].pool);
-    pthread_mutex_destroy(&e->mu);
+    engine_mutex_unlock(&e->mu);
+    engine_mutex_destroy(&e->mu);
     pthread_cond_destroy(&e->work_cv);
     pthread_cond_destroy(&e->done_cv);
     pthread_cond_destroy(&e->finish_cv);
@@ -423,10 +436,10 @@ static cuzk_status circuit_open(engine_job *j, unsigned k, cuzk_circuit **out)
 
 cuzk_status engine_enter(cuzk_engine *e)
 {
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     if (e->stopping) {
-        pthread_mutex_unlock(&e->mu);
-        return cuzk_fail(CUZK_EINVAL, "the engine is shutting down");
+        engine_mutex_unlock(&e->mu);
+        return cuzk_fail(CUZK_ESHUTDOWN, "the engine is shutting down");
     }
     e->callers++;
     return CUZK_OK;
@@ -434,35 +447,30 @@ cuzk_status engine_enter(cuzk_engine *e)
 
 void engine_leave(cuzk_engine *e)
 {
+    ENGINE_LOCKED(e);
     e->callers--;
     if (!e->callers) pthread_cond_broadcast(&e->done_cv);
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
 }
 
-/* Makes the job's plan: parses and checks the input (on the caller's thread, unlocked). A
- * failure here is the job's (FAILED with the reason), not the call's. */
-static void make_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id)
+/* Checks the job's input into out (on the caller's thread, unlocked: nothing of the job is
+ * written here). A failure is the job's (FAILED with the reason), not the call's. */
+static cuzk_status check_input(const cuzk_job_request *req, const uint8_t *input, size_t input_len, job_check *out)
 {
     switch (req->kind) {
-    case CUZK_KIND_POREP:
-        if (porep_plan(e, j, req, circuit_id)) engine_job_fail(j, "%s", cuzk_last_error());
-        return;
+    case CUZK_KIND_POREP: return porep_plan(req, input, input_len, out);
     case CUZK_KIND_WINDOW_POST:
-    case CUZK_KIND_WINNING_POST:
-        if (post_plan(e, j, req, circuit_id)) engine_job_fail(j, "%s", cuzk_last_error());
-        return;
-    case CUZK_KIND_SNAP:
-        if (snap_plan(e, j, req, circuit_id)) engine_job_fail(j, "%s", cuzk_last_error());
-        return;
+    case CUZK_KIND_WINNING_POST: return post_plan(req, input, input_len, out);
+    case CUZK_KIND_SNAP: return snap_plan(req, input, input_len, out);
     case CUZK_KIND_CIRCUIT:
-        snprintf(circuit_id, 64, "%s", req->circuit);
-        j->plan.nparts = req->partitions ? req->partitions : 1;
-        j->plan.open = circuit_open;
-        return;
+        snprintf(out->circuit_id, sizeof out->circuit_id, "%s", req->circuit);
+        out->plan.nparts = req->partitions ? req->partitions : 1;
+        out->plan.open = circuit_open;
+        return CUZK_OK;
     default:
-        engine_job_fail(j, "unsupported proof kind %s: this build does not prove it yet (its circuit is not built)",
-                        cuzk_kind_name(req->kind));
-        return;
+        return cuzk_fail(CUZK_EUNSUPPORTED,
+                         "unsupported proof kind %s: this build does not prove it yet (its circuit is not built)",
+                         cuzk_kind_name(req->kind));
     }
 }
 
@@ -470,12 +478,58 @@ static void make_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req
  * COMPLETED and not being cancelled; NULL when none (a new job is made). */
 static engine_job *joinable_job(cuzk_engine *e, const char *request_id, const uint8_t digest[32])
 {
+    ENGINE_LOCKED(e);
     for (engine_job *j = e->jobs; j; j = j->next) {
         if (strcmp(j->request_id, request_id) || memcmp(j->digest, digest, sizeof j->digest)) continue;
         bool ok = engine_job_live(j) ? !j->cancel_req && !j->failing : j->state == CUZK_JOB_COMPLETED;
         if (ok) return j;
     }
     return NULL;
+}
+
+/* The job's circuit by the check's plan: a built-in one (made on first use) or a registered one
+ * (locked); the job fails when there is none. */
+static void attach_circuit(cuzk_engine *e, engine_job *j, const char *circuit_id)
+{
+    ENGINE_LOCKED(e);
+    engine_circuit *c = NULL;
+    if (j->plan.builtin) {
+        if (res_get_builtin(e, j->plan.builtin, j->plan.proof, &c)) engine_job_fail(e, j, "%s", cuzk_last_error());
+    } else if (!(c = res_find(e, circuit_id))) {
+        engine_job_fail(e, j, "circuit '%s' is not registered", circuit_id);
+    }
+    if (c) {
+        j->circ = c;
+        c->refs++;
+    }
+}
+
+/* The event "input checked" (locked): the check's plan becomes the job's, or the job fails with
+ * why; the hold the submit took while checking is given back; the job then ends (failed, or
+ * cancelled while it was checked or by the engine's shutdown) or is queued. */
+static void input_checked(cuzk_engine *e, engine_job *j, const job_check *chk, const char *why)
+{
+    ENGINE_LOCKED(e);
+    job_unhold(e, j);
+    if (why[0]) {
+        engine_job_fail(e, j, "%s", why);
+    } else {
+        j->plan = chk->plan;
+        memcpy(j->note, chk->note, sizeof j->note);
+    }
+    bool go = !j->failing && !j->cancel_req && !e->stopping;
+    if (go) attach_circuit(e, j, chk->circuit_id);
+    if (go && !j->failing && !(j->proofs = calloc(j->plan.nparts, sizeof *j->proofs)))
+        engine_job_fail(e, j, "out of memory for %u partitions", j->plan.nparts);
+    if (e->stopping || j->cancel_req) {
+        engine_end_job(e, j, CUZK_JOB_CANCELLED);
+    } else if (j->failing) {
+        engine_end_job(e, j, CUZK_JOB_FAILED);
+    } else {
+        j->queue_span = cuzk_span_begin_under(j->tl, -1, "queue wait");
+        res_want_host(e, j->circ, j);
+        pthread_cond_broadcast(&e->work_cv);
+    }
 }
 
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, bool *joined)
@@ -498,13 +552,13 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     }
     if (e->queued_or_running >= e->cfg.max_queued) {
         engine_leave(e);
-        return cuzk_fail(CUZK_EINVAL, "too many jobs: %u queued or running (engine.max_queued)", e->queued_or_running);
+        return cuzk_fail(CUZK_EBUSY, "too many jobs: %u queued or running (engine.max_queued)", e->queued_or_running);
     }
     if (req->kind == CUZK_KIND_CIRCUIT) {
         engine_circuit *c = res_find(e, req->circuit);
         if (!c || c->builtin) {
             engine_leave(e);
-            return cuzk_fail(CUZK_EINVAL, "circuit: '%s' is not registered with the engine", req->circuit);
+            return cuzk_fail(CUZK_ENOTFOUND, "circuit: '%s' is not registered with the engine", req->circuit);
         }
     }
     engine_job *j = calloc(1, sizeof *j);
@@ -534,49 +588,26 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     j->tl = cuzk_timeline_create(name);
     j->queue_span = -1;
     /* the job is visible (a retry of its request id joins it) while its input is checked */
-    j->in_flight = 1;
+    job_hold(e, j);
     j->next = e->jobs;
     e->jobs = j;
     e->queued_or_running++;
     e->submitted[cuzk_kind_index(req->kind)]++;
     j->input = input;
     j->input_len = req->input_len;
-    e->host_used += req->input_len;
-    pthread_mutex_unlock(&e->mu);
+    host_charge(e, req->input_len);
+    engine_mutex_unlock(&e->mu);
 
     if (input) memcpy(input, req->input, req->input_len);
-    char circuit_id[64] = "";
+    job_check chk = {0};
+    char why[1024] = "";
     int span = cuzk_span_begin(j->tl, "check input");
-    make_plan(e, j, req, circuit_id);
+    if (check_input(req, input, req->input_len, &chk)) snprintf(why, sizeof why, "%s", cuzk_last_error());
     cuzk_span_end(j->tl, span);
 
-    pthread_mutex_lock(&e->mu);
-    j->in_flight = 0;
+    engine_mutex_lock(&e->mu);
     *job_id = j->id;
-    if (!j->failing && !e->stopping) {
-        engine_circuit *c = NULL;
-        if (j->plan.builtin) {
-            if (res_get_builtin(e, j->plan.builtin, j->plan.proof, &c)) engine_job_fail(j, "%s", cuzk_last_error());
-        } else {
-            c = res_find(e, circuit_id);
-            if (!c) engine_job_fail(j, "circuit '%s' is not registered", circuit_id);
-        }
-        if (c) {
-            j->circ = c;
-            c->refs++;
-        }
-    }
-    if (!j->failing && !(j->proofs = calloc(j->plan.nparts, sizeof *j->proofs)))
-        engine_job_fail(j, "out of memory for %u partitions", j->plan.nparts);
-    if (e->stopping) {
-        engine_end_job(e, j, CUZK_JOB_CANCELLED);
-    } else if (j->failing) {
-        engine_end_job(e, j, CUZK_JOB_FAILED);
-    } else {
-        j->queue_span = cuzk_span_begin_under(j->tl, -1, "queue wait");
-        res_want_host(e, j->circ, j);
-        pthread_cond_broadcast(&e->work_cv);
-    }
+    input_checked(e, j, &chk, why);
     engine_prune_results(e);
     engine_leave(e);
     return CUZK_OK;
@@ -594,9 +625,8 @@ static cuzk_status fill_result(const engine_job *j, cuzk_job_result *r)
     snprintf(r->error, sizeof r->error, "%s", j->error);
     r->queue_s = j->started ? j->start_t - j->submit_t : (engine_job_live(j) ? cuzk_now() : j->end_t) - j->submit_t;
     r->run_s = j->started ? (engine_job_live(j) ? cuzk_now() : j->end_t) - j->start_t : 0;
+    snprintf(r->note, sizeof r->note, "%s", j->note);
     if (!engine_job_live(j)) {
-        /* the note is written while the input is checked, unlocked: read once the job ended */
-        snprintf(r->note, sizeof r->note, "%s", j->note);
         r->load_s = j->stages.seconds[STAGE_LOAD];
         r->witness_s = j->stages.seconds[STAGE_WITNESS];
         r->prove_s = j->stages.seconds[STAGE_PROVE];
@@ -648,12 +678,12 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s,
     if (timeout_s >= 0) deadline_of(&dl, timeout_s);
     engine_job *j = find_job_locked(e, job_id);
     while (j && engine_job_live(j) && !e->stopping) {
-        if (timeout_s < 0) pthread_cond_wait(&e->done_cv, &e->mu);
-        else if (pthread_cond_timedwait(&e->done_cv, &e->mu, &dl)) break;
+        if (timeout_s < 0) engine_mutex_wait(&e->mu, &e->done_cv);
+        else if (!engine_mutex_wait_until(&e->mu, &e->done_cv, &dl)) break;
         j = find_job_locked(e, job_id);
     }
     if (!j)
-        st = cuzk_fail(CUZK_EINVAL, "no job %llu (never submitted, or its result was dropped)",
+        st = cuzk_fail(CUZK_ENOTFOUND, "no job %llu (never submitted, or its result was dropped)",
                        (unsigned long long)job_id);
     else if (engine_job_live(j)) {
         st = fill_result(j, r);
@@ -674,7 +704,7 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_runnin
     if (st) return st;
     engine_prune_results(e);
     engine_job *j = find_job_locked(e, job_id);
-    if (!j) st = cuzk_fail(CUZK_EINVAL, "no job %llu", (unsigned long long)job_id);
+    if (!j) st = cuzk_fail(CUZK_ENOTFOUND, "no job %llu", (unsigned long long)job_id);
     else if (engine_job_live(j)) {
         *was_running = j->state == CUZK_JOB_RUNNING;
         engine_job_cancel(e, j, NULL);
@@ -698,7 +728,7 @@ cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *j
             newest = j->named;
             *job_id = j->id;
         }
-    if (!*job_id) st = cuzk_fail(CUZK_EINVAL, "no job '%s' (never submitted, or its result was dropped)", request_id);
+    if (!*job_id) st = cuzk_fail(CUZK_ENOTFOUND, "no job '%s' (never submitted, or its result was dropped)", request_id);
     engine_leave(e);
     return st;
 }

@@ -11,6 +11,8 @@
  *   engine_metrics.c  Prometheus metrics: counters, gauges, the latency histograms
  *   engine_stages.c   an ended job's timeline summed by span name and by stage
  *   engine_config.c   the configuration table and the kind and priority names
+ *   engine_lock.c     the engine mutex with its holder tracked (ENGINE_LOCKED checks it)
+ *   engine_counts.c   the counts several events change (partitions in flight, host bytes)
  * One mutex (engine.mu) guards everything below; work that takes time (a witness, a proof, a
  * load, a verification, a free) runs without it, on data the lock hands out. */
 #ifndef CUZK_ENGINE_INTERNAL_H
@@ -22,6 +24,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/gpu.h"
+#include "engine_lock.h"
 
 typedef struct engine_job engine_job;
 typedef struct engine_circuit engine_circuit;
@@ -148,6 +151,15 @@ typedef struct {
     uint64_t proof;                /* ... for this registered proof */
 } job_plan;
 
+/* What checking a job's input makes: on the submitting thread, without the lock, into this
+ * object of the caller's; the submit then applies it to the job under the lock, so no field of
+ * the job is written unlocked. */
+typedef struct {
+    job_plan plan;
+    char circuit_id[64]; /* the circuit that proves it */
+    char note[256];      /* cuzk_job_result.note ("" when none) */
+} job_check;
+
 struct engine_job {
     uint64_t id, seq;
     char request_id[CUZK_REQUEST_ID_MAX + 1];
@@ -178,7 +190,7 @@ struct engine_job {
     cuzk_groth16_proof *proofs;
     cuzk_fr *inputs; /* nparts x ninputs from the witnesses */
     char error[1024];
-    char note[256]; /* cuzk_job_result.note */
+    char note[256]; /* cuzk_job_result.note (from its job_check) */
 
     double submit_t, start_t, end_t;
     uint64_t miner_id, sector_number; /* as the request gave them (0: not given), for the log */
@@ -264,7 +276,7 @@ struct cuzk_engine {
     cuzk_engine_config cfg;
     cuzk_gpu_config gpu_cfg;
     char *param_dir, *cache_dir;
-    pthread_mutex_t mu;
+    engine_mutex mu;
     pthread_cond_t work_cv; /* lanes and devices: something to do */
     pthread_cond_t done_cv; /* a job ended, a load finished */
     bool stopping;
@@ -330,7 +342,9 @@ void engine_leave(cuzk_engine *e);        /* ... and ends: unlocks */
 void engine_prune_results(cuzk_engine *e);
 void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st); /* locked */
 engine_job *find_job_locked(cuzk_engine *e, uint64_t id);              /* locked; NULL when none */
-void engine_job_fail(engine_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Marks a live job failing with the first reason given (locked): its partitions stop at their
+ * next check and it ends FAILED once none is in flight. */
+void engine_job_fail(cuzk_engine *e, engine_job *j, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Cancels a live job (locked): its made witnesses go, its partitions on devices stop at their
  * next check, and it ends CANCELLED (why, or "cancelled", as its error) once none is in flight. */
 void engine_job_cancel(cuzk_engine *e, engine_job *j, const char *why);
@@ -368,11 +382,18 @@ void res_free_all(cuzk_engine *e);
 void res_join_loaders(cuzk_engine *e, bool all);            /* unlocked */
 cuzk_status res_preload(cuzk_engine *e, engine_circuit *c); /* unlocked; waits */
 
-/* engine_porep.c (unlocked: runs on the submitting thread) */
-cuzk_status porep_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id);
+/* engine_porep.c: a PoRep request's input checked into out (unlocked: on the submitting thread;
+ * nothing in out to free when it fails) */
+cuzk_status porep_plan(const cuzk_job_request *req, const uint8_t *input, size_t input_len, job_check *out);
 /* engine_post.c, engine_snap.c (the same) */
-cuzk_status post_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id);
-cuzk_status snap_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id);
+cuzk_status post_plan(const cuzk_job_request *req, const uint8_t *input, size_t input_len, job_check *out);
+cuzk_status snap_plan(const cuzk_job_request *req, const uint8_t *input, size_t input_len, job_check *out);
+
+/* engine_counts.c: the counts several events change, only through these (locked) */
+void job_hold(cuzk_engine *e, engine_job *j);   /* one more of j's partitions in flight */
+void job_unhold(cuzk_engine *e, engine_job *j); /* ... one fewer */
+void host_charge(cuzk_engine *e, uint64_t bytes);
+void host_release(cuzk_engine *e, uint64_t bytes);
 
 /* engine_reclaim.c */
 void reclaim_push(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes, const char *what); /* locked */

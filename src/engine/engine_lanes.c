@@ -55,6 +55,7 @@ static bool any_gpu(const cuzk_engine *e)
  * with its matrices, with the fewest witnesses already bound to it (locked). -1: none. */
 static int prefetch_target(cuzk_engine *e, const engine_circuit *c)
 {
+    ENGINE_LOCKED(e);
     int best = -1;
     unsigned best_n = 0;
     for (unsigned i = 0; i < e->ndev; i++) {
@@ -70,11 +71,12 @@ static int prefetch_target(cuzk_engine *e, const engine_circuit *c)
 
 static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned k, int slot_i)
 {
+    ENGINE_LOCKED(e);
     witness_slot *s = &e->slots[slot_i];
     engine_circuit *c = j->circ;
     const cuzk_pce *pce = &c->pce;
     bool pin = any_gpu(e);
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
 
     ready_item *r = calloc(1, sizeof *r);
     cuzk_timeline *tl = cuzk_timeline_create("witness");
@@ -98,19 +100,19 @@ static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned
     if (st) snprintf(err, sizeof err, "%s", cuzk_last_error());
 
     /* copy it to the GPU that will prove it while that GPU proves something else */
-    pthread_mutex_lock(&e->mu);
-    e->host_used += grown;
+    engine_mutex_lock(&e->mu);
+    host_charge(e, grown);
     e->pinned_bytes = (uint64_t)((int64_t)e->pinned_bytes + pinned);
     int target = st || j->cancel_req || j->failing ? -1 : prefetch_target(e, c);
     if (target >= 0) {
         r->bound_dev = target;
         cuzk_gpu_prover *pr = c->dev[target].prover;
-        pthread_mutex_unlock(&e->mu);
+        engine_mutex_unlock(&e->mu);
         if (cuzk_gpu_prefetch_witness(pr, s->w.input, s->w.num_inputs, s->w.aux, s->w.num_aux)) {
             cuzk_gpu_prefetch_drop(pr, s->w.input, s->w.aux);
             r->bound_dev = -1; /* the proof uploads it itself */
         }
-        pthread_mutex_lock(&e->mu);
+        engine_mutex_lock(&e->mu);
     } else if (r) {
         r->bound_dev = -1;
     }
@@ -130,12 +132,12 @@ static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned
         }
     }
     if (st || j->cancel_req || j->failing) {
-        if (st) engine_job_fail(j, "partition %u: %s", k, err);
+        if (st) engine_job_fail(e, j, "partition %u: %s", k, err);
         if (r && r->bound_dev >= 0) cuzk_gpu_prefetch_drop(c->dev[r->bound_dev].prover, s->w.input, s->w.aux);
         cuzk_timeline_destroy(tl);
         free(r);
         sched_release_slot(e, slot_i, j);
-        j->in_flight--;
+        job_unhold(e, j);
         sched_maybe_finish(e, j);
         return;
     }
@@ -156,16 +158,16 @@ static void *lane_main(void *arg)
     witness_lane *lane = arg;
     cuzk_engine *e = lane->e;
     cuzk_pool_bind(lane->pool);
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     while (!e->stopping) {
         int slot;
         engine_job *j = sched_pick_witness(e, lane->urgent, &slot);
         if (!j) {
-            pthread_cond_wait(&e->work_cv, &e->mu);
+            engine_mutex_wait(&e->mu, &e->work_cv);
             continue;
         }
         if (!j->inputs && !(j->inputs = calloc((size_t)j->plan.nparts * j->circ->ninputs + 1, sizeof(cuzk_fr)))) {
-            engine_job_fail(j, "out of memory for the public inputs");
+            engine_job_fail(e, j, "out of memory for the public inputs");
             sched_maybe_finish(e, j);
             continue;
         }
@@ -173,12 +175,12 @@ static void *lane_main(void *arg)
         if (k == 0 && j->plan.nparts > 1 && !j->progress)
             j->progress = cuzk_progress_startf(e->cfg.progress, j->plan.nparts, "%s: partitions proved",
                                                j->kind == CUZK_KIND_CIRCUIT ? j->circ->id : cuzk_kind_name(j->kind));
-        j->in_flight++;
+        job_hold(e, j);
         j->state = CUZK_JOB_RUNNING;
         e->slots[slot].busy = true;
         make_one(e, lane, j, k, slot); /* returns locked */
     }
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
     cuzk_pool_bind(NULL);
     return NULL;
 }
@@ -229,6 +231,7 @@ static cuzk_status prove_on(engine_device *d, engine_circuit *c, const witness_s
 /* A device error takes the device out of service; its bound witnesses go back to any device. */
 static void out_of_service(cuzk_engine *e, engine_device *d, const char *why)
 {
+    ENGINE_LOCKED(e);
     d->in_service = false;
     snprintf(d->out_reason, sizeof d->out_reason, "%s", why);
     for (ready_item *r = e->ready; r; r = r->next)
@@ -251,6 +254,7 @@ static bool other_in_service(const cuzk_engine *e, const engine_device *d)
 /* Partitions waiting for a witness or a device (locked). */
 static bool pending_work(const cuzk_engine *e)
 {
+    ENGINE_LOCKED(e);
     if (e->ready) return true;
     for (const engine_job *j = e->jobs; j; j = j->next)
         if (j->circ && engine_job_live(j) && !j->cancel_req && !j->failing && j->next_part < j->plan.nparts)
@@ -263,14 +267,14 @@ void *device_main(void *arg)
     engine_device *d = arg;
     cuzk_engine *e = d->e;
     cuzk_pool_bind(e->lanes[0].pool); /* a, b, c (and CPU proofs) run on the bulk pool */
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     d->started_t = cuzk_now();
     double last_end = -1;
     bool gap_open = false; /* work was waiting when the last partition ended */
     while (!e->stopping && d->in_service) {
         ready_item *r = sched_pick_ready(e, d);
         if (!r) {
-            pthread_cond_wait(&e->work_cv, &e->mu);
+            engine_mutex_wait(&e->mu, &e->work_cv);
             continue;
         }
         engine_job *j = r->job;
@@ -293,12 +297,11 @@ void *device_main(void *arg)
         d->running_part = r->part;
         if (d->ordinal >= 0) c->dev[d->index].busy++;
         witness_slot *s = &e->slots[r->slot];
-        pthread_mutex_unlock(&e->mu);
+        engine_mutex_unlock(&e->mu);
 
         cuzk_timeline *ptl = cuzk_timeline_create("prove");
         cuzk_groth16_proof proof;
         cuzk_status st = e->cfg.test_hook ? e->cfg.test_hook(e->cfg.test_hook_ctx, j->id, r->part, d->index) : 0;
-        bool hook_failed = st != CUZK_OK;
         if (!st) st = prove_on(d, c, s, &j->cancel, &proof, ptl);
         char err[1024] = "";
         if (st) snprintf(err, sizeof err, "%s", cuzk_last_error());
@@ -307,7 +310,7 @@ void *device_main(void *arg)
          * the engine's lock: the prover's own lock may wait for a copy in flight) */
         if (d->ordinal >= 0 && r->bound_dev >= 0) cuzk_gpu_prefetch_drop(c->dev[d->index].prover, s->w.input, s->w.aux);
 
-        pthread_mutex_lock(&e->mu);
+        engine_mutex_lock(&e->mu);
         if (d->ordinal >= 0) c->dev[d->index].busy--;
         d->busy_s += t1 - t0;
         d->running_job = 0;
@@ -326,11 +329,11 @@ void *device_main(void *arg)
             /* given up at the job's request: neither a failure of the job nor of the device,
              * which takes the next partition now */
         } else if (st) {
-            engine_job_fail(j, "partition %u on %s: %s", r->part, d->name, err);
-            /* a device error (not a bad witness or a full memory) takes the device out; a CPU
-             * worker (whose only device error is the test hook's) while another device serves */
-            bool device_error = hook_failed ? st == CUZK_EIO : d->ordinal >= 0 && st == CUZK_EINTERNAL;
-            if (device_error && (d->ordinal >= 0 || other_in_service(e, d))) out_of_service(e, d, err);
+            engine_job_fail(e, j, "partition %u on %s: %s", r->part, d->name, err);
+            /* only a device error (CUZK_EDEVICE: not a bad witness, a bug or a full memory) takes
+             * the device out; a CPU worker (whose only device error is the test hook's) only while
+             * another device serves */
+            if (st == CUZK_EDEVICE && (d->ordinal >= 0 || other_in_service(e, d))) out_of_service(e, d, err);
         } else {
             j->proofs[r->part] = proof;
             j->done_parts++;
@@ -339,11 +342,11 @@ void *device_main(void *arg)
             e->partitions_proved++;
         }
         sched_release_slot(e, r->slot, j);
-        j->in_flight--;
+        job_unhold(e, j);
         free(r);
         sched_maybe_finish(e, j);
     }
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
     cuzk_pool_bind(NULL);
     return NULL;
 }
@@ -352,18 +355,18 @@ void *device_main(void *arg)
 void *finisher_main(void *arg)
 {
     cuzk_engine *e = arg;
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     for (;;) {
         engine_job *j = e->finish_q;
         if (!j) {
             if (e->stopping) break;
-            pthread_cond_wait(&e->finish_cv, &e->mu);
+            engine_mutex_wait(&e->mu, &e->finish_cv);
             continue;
         }
         e->finish_q = j->finish_next;
         engine_circuit *c = j->circ;
         unsigned n = j->plan.nparts;
-        pthread_mutex_unlock(&e->mu);
+        engine_mutex_unlock(&e->mu);
 
         int span = cuzk_span_begin_under(j->tl, -1, "verify (batch, CPU)");
         cuzk_status st = CUZK_OK;
@@ -382,11 +385,11 @@ void *finisher_main(void *arg)
         for (unsigned k = 0; bytes && k < n; k++)
             cuzk_groth16_proof_encode(bytes + (size_t)k * CUZK_GROTH16_PROOF_BYTES, &j->proofs[k]);
 
-        pthread_mutex_lock(&e->mu);
-        j->in_flight = 0;
+        engine_mutex_lock(&e->mu);
+        job_unhold(e, j);
         j->proof_bytes = bytes;
         j->verified = verified;
-        if (err[0]) engine_job_fail(j, "%s", err);
+        if (err[0]) engine_job_fail(e, j, "%s", err);
         engine_end_job(e, j,
                        bytes && !err[0]    ? CUZK_JOB_COMPLETED
                            : j->cancel_req ? CUZK_JOB_CANCELLED
@@ -394,11 +397,11 @@ void *finisher_main(void *arg)
     }
     /* shutting down: what is left ends cancelled */
     for (engine_job *j = e->finish_q; j; j = j->finish_next) {
-        j->in_flight = 0;
+        job_unhold(e, j);
         engine_end_job(e, j, CUZK_JOB_CANCELLED);
     }
     e->finish_q = NULL;
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
     return NULL;
 }
 

@@ -23,6 +23,7 @@ static void hist_observe(engine_hist *h, double v)
 
 void metrics_job_ended(cuzk_engine *e, const engine_job *j)
 {
+    ENGINE_LOCKED(e);
     int k = cuzk_kind_index(j->kind);
     if (k < 0) return;
     hist_observe(&e->job_hist[k], j->end_t - j->submit_t);
@@ -71,6 +72,7 @@ static void hist_print(FILE *f, const char *name, const char *labels, const engi
 /* What the engine counts (locked). */
 static void counters(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
 {
+    ENGINE_LOCKED(e);
     family(f, "cuzk_jobs_submitted_total", "counter", "Jobs submitted, by proof kind.");
     for (int k = 0; k < CUZK_KINDS; k++)
         fprintf(f, "cuzk_jobs_submitted_total{kind=\"%s\"} %llu\n", metric_kind(k),
@@ -110,6 +112,7 @@ static void counters(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
  * (locked). */
 static void histograms(cuzk_engine *e, FILE *f)
 {
+    ENGINE_LOCKED(e);
     char labels[96];
     family(f, "cuzk_job_duration_seconds", "histogram",
            "Jobs from submit to end, by proof kind (every outcome), recorded as they end.");
@@ -142,6 +145,7 @@ static void circuit_series(FILE *f, const char *name, const char *circuit, const
 /* Loads by circuit and tier (locked). */
 static void loads(cuzk_engine *e, FILE *f)
 {
+    ENGINE_LOCKED(e);
     static const char *const tiers[2] = {"host", "device"};
     family(f, "cuzk_param_loads_total", "counter",
            "Loads of a circuit's parameters and precompiled circuit that made it resident, by tier.");
@@ -242,11 +246,11 @@ static void gauges(const cuzk_engine_status *s, FILE *f)
 
 static void metrics_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
 {
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     counters(e, s, f);
     histograms(e, f);
     loads(e, f);
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
     gauges(s, f);
 }
 

@@ -19,8 +19,8 @@ static void free_c1(void *state) { cuzk_c1_free(state); }
 /* What the request says against the C1 (upstream's commit phase 2 takes the proof type from
  * the C1 and ignores the caller's: Curio's supraseal path rewrites it, so a different value is
  * a note, not a failure; the sizes and sector must agree). */
-static cuzk_status check_request_against_c1(engine_job *j, const cuzk_job_request *req, const cuzk_c1 *c1,
-                                            int64_t sector_num)
+static cuzk_status check_request_against_c1(const cuzk_job_request *req, const cuzk_c1 *c1, int64_t sector_num,
+                                            char note[256])
 {
     if (req->sector_size && req->sector_size != c1->info->sector_size)
         return cuzk_fail(CUZK_EINVAL, "sector_size: %llu, but the C1 output is a %s proof of %llu-byte sectors",
@@ -35,7 +35,7 @@ static cuzk_status check_request_against_c1(engine_job *j, const cuzk_job_reques
     if (req->has_registered_proof && req->registered_proof != (uint64_t)c1->proof) {
         const cuzk_seal_proof_info *asked = cuzk_seal_proof_info_get((cuzk_seal_proof)req->registered_proof);
         cuzk_clear_error();
-        snprintf(j->note, sizeof j->note,
+        snprintf(note, 256,
                  "registered_proof: the request named %llu (%s), the C1 output is a %s (%d) proof; proved as the C1's",
                  (unsigned long long)req->registered_proof, asked ? asked->name : "unknown", c1->info->name,
                  (int)c1->proof);
@@ -43,14 +43,13 @@ static cuzk_status check_request_against_c1(engine_job *j, const cuzk_job_reques
     return CUZK_OK;
 }
 
-cuzk_status porep_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id)
+cuzk_status porep_plan(const cuzk_job_request *req, const uint8_t *input, size_t input_len, job_check *out)
 {
-    (void)e;
     cuzk_c1 *c1 = NULL;
     int64_t sector_num = -1;
-    cuzk_status st = cuzk_c1_parse_any(&c1, j->input, j->input_len, &sector_num, NULL);
+    cuzk_status st = cuzk_c1_parse_any(&c1, input, input_len, &sector_num, NULL);
     if (st) return cuzk_fail_context(st, "the C1 output");
-    st = check_request_against_c1(j, req, c1, sector_num);
+    st = check_request_against_c1(req, c1, sector_num, out->note);
     const uint8_t *prover = NULL;
     uint8_t prover_id[32];
     uint64_t sector = req->sector_number ? req->sector_number : (uint64_t)sector_num;
@@ -74,15 +73,15 @@ cuzk_status porep_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *re
         cuzk_c1_free(c1);
         return st;
     }
-    j->plan.nparts = c1->partitions;
-    j->plan.ninputs = ni;
-    j->plan.expect = expect;
-    j->plan.state = c1;
-    j->plan.free_state = free_c1;
-    j->plan.open = open_partition;
-    j->plan.builtin = &builtin_porep;
-    j->plan.proof = (uint64_t)c1->proof;
-    cuzk_porep_circuit_id(circuit_id, (uint64_t)c1->proof);
+    out->plan.nparts = c1->partitions;
+    out->plan.ninputs = ni;
+    out->plan.expect = expect;
+    out->plan.state = c1;
+    out->plan.free_state = free_c1;
+    out->plan.open = open_partition;
+    out->plan.builtin = &builtin_porep;
+    out->plan.proof = (uint64_t)c1->proof;
+    cuzk_porep_circuit_id(out->circuit_id, (uint64_t)c1->proof);
     return CUZK_OK;
 }
 

@@ -37,9 +37,8 @@ static cuzk_status public_sectors(const cuzk_job_request *req, size_t nblobs, cu
     return CUZK_OK;
 }
 
-cuzk_status post_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id)
+cuzk_status post_plan(const cuzk_job_request *req, const uint8_t *input, size_t input_len, job_check *out)
 {
-    (void)e;
     bool window = req->kind == CUZK_KIND_WINDOW_POST;
     const cuzk_post_proof_info *info =
         req->has_registered_proof ? cuzk_post_proof_info_get((cuzk_post_proof)req->registered_proof) : NULL;
@@ -57,7 +56,7 @@ cuzk_status post_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req
         return cuzk_fail(CUZK_EINVAL, "partition_index: %u, but WinningPoSt has one partition", req->partition_index);
     const uint8_t **blobs = NULL;
     size_t *lens = NULL, n = 0;
-    cuzk_status st = cuzk_blobs_unpack(j->input, j->input_len, info->max_blobs, &blobs, &lens, &n);
+    cuzk_status st = cuzk_blobs_unpack(input, input_len, info->max_blobs, &blobs, &lens, &n);
     cuzk_post_public_sector *pub = NULL;
     if (!st) st = public_sectors(req, n, &pub);
     cuzk_post_partition *pp = NULL;
@@ -76,15 +75,15 @@ cuzk_status post_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req
         cuzk_post_partition_free(pp);
         return st;
     }
-    j->plan.nparts = 1;
-    j->plan.ninputs = ni;
-    j->plan.expect = expect;
-    j->plan.state = pp;
-    j->plan.free_state = free_partition;
-    j->plan.open = open_partition;
-    j->plan.builtin = &builtin_post;
-    j->plan.proof = req->registered_proof;
-    builtin_post.id(circuit_id, req->registered_proof);
+    out->plan.nparts = 1;
+    out->plan.ninputs = ni;
+    out->plan.expect = expect;
+    out->plan.state = pp;
+    out->plan.free_state = free_partition;
+    out->plan.open = open_partition;
+    out->plan.builtin = &builtin_post;
+    out->plan.proof = req->registered_proof;
+    builtin_post.id(out->circuit_id, req->registered_proof);
     return CUZK_OK;
 }
 

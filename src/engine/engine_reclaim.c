@@ -8,6 +8,7 @@
 
 void reclaim_push(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes, const char *what)
 {
+    ENGINE_LOCKED(e);
     reclaim_item *r = calloc(1, sizeof *r);
     if (!r) { /* no memory for the note: free it here */
         fn(arg);
@@ -26,27 +27,27 @@ void reclaim_push(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes,
 void *reclaimer_main(void *arg)
 {
     cuzk_engine *e = arg;
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     for (;;) {
         reclaim_item *r = e->reclaim_q;
         if (!r) {
             /* stops once every other thread has (destroy sets this after joining them) */
             if (e->reclaim_stop) break;
-            pthread_cond_wait(&e->reclaim_cv, &e->mu);
+            engine_mutex_wait(&e->mu, &e->reclaim_cv);
             continue;
         }
         e->reclaim_q = r->next;
         if (!e->reclaim_q) e->reclaim_tail = NULL;
-        pthread_mutex_unlock(&e->mu);
+        engine_mutex_unlock(&e->mu);
         double t0 = cuzk_now();
         r->fn(r->arg);
         double dt = cuzk_now() - t0;
-        pthread_mutex_lock(&e->mu);
+        engine_mutex_lock(&e->mu);
         e->reclaimed_bytes += r->bytes;
         e->reclaims++;
         e->reclaim_s += dt;
         free(r);
     }
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
     return NULL;
 }

@@ -11,7 +11,7 @@
 void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
 {
     memset(out, 0, sizeof *out);
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     engine_prune_results(e);
     double now = cuzk_now();
     for (engine_job *j = e->jobs; j; j = j->next) {
@@ -80,7 +80,7 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
     out->uptime_s = now - e->start_t;
     out->reclaimed_bytes = e->reclaimed_bytes;
     out->reclaim_s = e->reclaim_s;
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
 }
 
 static const cuzk_job_kind all_kinds[CUZK_KINDS] = {CUZK_KIND_POREP, CUZK_KIND_SNAP, CUZK_KIND_WINDOW_POST,
@@ -184,11 +184,11 @@ cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit, uint64_t *fre
     if (st) return st;
     engine_circuit *c = res_find(e, circuit);
     if (!c) st = cuzk_fail(CUZK_EINVAL, "circuit_id: unknown circuit '%s'", circuit);
-    else if (c->refs) st = cuzk_fail(CUZK_EINVAL, "circuit %s is in use by %u job(s)", circuit, c->refs);
+    else if (c->refs) st = cuzk_fail(CUZK_EBUSY, "circuit %s is in use by %u job(s)", circuit, c->refs);
     else {
         bool busy = c->host_loading;
         for (unsigned i = 0; i < e->ndev; i++) busy |= c->dev[i].loading || c->dev[i].busy;
-        if (busy) st = cuzk_fail(CUZK_EINVAL, "circuit %s is loading or proving", circuit);
+        if (busy) st = cuzk_fail(CUZK_EBUSY, "circuit %s is loading or proving", circuit);
         else *freed = res_evict_circuit(e, c);
     }
     engine_leave(e);

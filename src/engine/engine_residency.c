@@ -17,6 +17,7 @@
 
 engine_circuit *res_find(cuzk_engine *e, const char *id)
 {
+    ENGINE_LOCKED(e);
     for (engine_circuit *c = e->circuits; c; c = c->next)
         if (!strcmp(c->id, id)) return c;
     return NULL;
@@ -39,6 +40,7 @@ static char *pce_cache_path(const cuzk_engine *e, const char *id)
 
 static engine_circuit *new_circuit(cuzk_engine *e, const char *id)
 {
+    ENGINE_LOCKED(e);
     engine_circuit *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     snprintf(c->id, sizeof c->id, "%s", id);
@@ -57,7 +59,7 @@ cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circu
     if (!reg->open) return cuzk_fail(CUZK_EINVAL, "circuit %s: no open function", reg->id);
     if (!reg->synthetic && !reg->params_path)
         return cuzk_fail(CUZK_EINVAL, "circuit %s: parameters needed (a file, or synthetic)", reg->id);
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     cuzk_status st = CUZK_OK;
     engine_circuit *c = NULL;
     if (builtin_reserved(reg->id) || res_find(e, reg->id))
@@ -75,12 +77,13 @@ cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circu
         c->reg.vk_path = c->vk_path;
         c->reg.pce_path = c->pce_path;
     }
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
     return st;
 }
 
 cuzk_status res_get_builtin(cuzk_engine *e, const builtin_family *f, uint64_t proof, engine_circuit **out)
 {
+    ENGINE_LOCKED(e);
     char id[64];
     f->id(id, proof);
     engine_circuit *c = res_find(e, id);
@@ -110,6 +113,7 @@ cuzk_status res_get_builtin(cuzk_engine *e, const builtin_family *f, uint64_t pr
 
 engine_circuit *res_by_id(cuzk_engine *e, const char *id)
 {
+    ENGINE_LOCKED(e);
     engine_circuit *c = res_find(e, id);
     if (c) return c;
     uint64_t p;
@@ -166,6 +170,7 @@ static uint64_t pce_host_bytes(const cuzk_pce *p)
 
 static uint64_t device_resident(const cuzk_engine *e, int di)
 {
+    ENGINE_LOCKED(e);
     uint64_t b = 0;
     for (const engine_circuit *c = e->circuits; c; c = c->next) b += c->dev[di].bytes;
     return b;
@@ -204,6 +209,7 @@ static void free_device_garbage(void *arg)
 
 static uint64_t evict_device(cuzk_engine *e, engine_circuit *c, int di)
 {
+    ENGINE_LOCKED(e);
     circuit_on_device *cd = &c->dev[di];
     if (!cd->prover) return 0;
     uint64_t b = cd->bytes;
@@ -223,6 +229,7 @@ static uint64_t evict_device(cuzk_engine *e, engine_circuit *c, int di)
 
 uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c)
 {
+    ENGINE_LOCKED(e);
     uint64_t freed = 0;
     for (unsigned i = 0; i < e->ndev; i++) freed += evict_device(e, c, (int)i);
     if (c->host_ready) {
@@ -241,7 +248,7 @@ uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c)
         memset(&c->pce, 0, sizeof c->pce);
         c->has_params = c->has_vk = false;
         c->host_ready = false;
-        e->host_used -= hb;
+        host_release(e, hb);
         freed += hb;
         c->params_bytes = c->pce_bytes = 0;
     }
@@ -259,6 +266,7 @@ static bool idle(const engine_circuit *c)
 
 static engine_circuit *lru_idle(cuzk_engine *e, const engine_circuit *keep, int di)
 {
+    ENGINE_LOCKED(e);
     engine_circuit *best = NULL;
     for (engine_circuit *c = e->circuits; c; c = c->next) {
         if (c == keep || !idle(c)) continue;
@@ -270,6 +278,7 @@ static engine_circuit *lru_idle(cuzk_engine *e, const engine_circuit *keep, int 
 
 bool res_make_host_room(cuzk_engine *e, uint64_t need, const engine_circuit *keep)
 {
+    ENGINE_LOCKED(e);
     while (e->host_used + need > e->host_budget) {
         engine_circuit *c = lru_idle(e, keep, -1);
         if (!c) return false;
@@ -280,6 +289,7 @@ bool res_make_host_room(cuzk_engine *e, uint64_t need, const engine_circuit *kee
 
 static bool make_device_room(cuzk_engine *e, int di, uint64_t need, const engine_circuit *keep)
 {
+    ENGINE_LOCKED(e);
     while (device_resident(e, di) + need > e->dev[di].budget) {
         engine_circuit *c = lru_idle(e, keep, di);
         if (!c) return false;
@@ -321,9 +331,10 @@ static void copy_vk(cuzk_groth16_vk *dst, const cuzk_groth16_vk *src)
 /* Fails every job waiting on circuit c (locked). */
 static void fail_jobs_of(cuzk_engine *e, engine_circuit *c, const char *msg)
 {
+    ENGINE_LOCKED(e);
     for (engine_job *j = e->jobs; j; j = j->next) {
         if (!engine_job_live(j) || j->circ != c) continue;
-        engine_job_fail(j, "%s", msg);
+        engine_job_fail(e, j, "%s", msg);
         sched_drop_ready_of(e, j);
         sched_maybe_finish(e, j);
     }
@@ -373,6 +384,7 @@ static uint64_t layout_points_bytes(const cuzk_groth16_params_file *f)
  * backend that proves) or no device has room. */
 static int pick_stream_device(cuzk_engine *e, engine_circuit *c, uint64_t need)
 {
+    ENGINE_LOCKED(e);
     if (e->cfg.keep_host_params || e->cfg.cpu_worker || e->stopping) return -1;
     for (unsigned i = 0; i < e->ndev; i++) {
         engine_device *d = &e->dev[i];
@@ -442,16 +454,16 @@ static void host_load(load_task *t)
         cuzk_span_end(tl, span);
     }
     if (has_pf) {
-        pthread_mutex_lock(&e->mu);
+        engine_mutex_lock(&e->mu);
         c->params_points_bytes = layout_points_bytes(&pf);
         sj.dev = pick_stream_device(e, c, c->params_points_bytes + file_bytes(c->pce_path));
-        pthread_mutex_unlock(&e->mu);
+        engine_mutex_unlock(&e->mu);
         if (sj.dev >= 0) {
             streaming = pthread_create(&sj.thread, NULL, stream_main, &sj) == 0;
             if (!streaming) {
-                pthread_mutex_lock(&e->mu);
+                engine_mutex_lock(&e->mu);
                 c->dev[sj.dev].loading = false;
-                pthread_mutex_unlock(&e->mu);
+                engine_mutex_unlock(&e->mu);
                 sj.dev = -1;
             }
         }
@@ -512,7 +524,7 @@ static void host_load(load_task *t)
         gp = NULL;
     }
 
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     c->host_loading = false;
     c->load_s[0] += cuzk_now() - t0;
     if (st) c->load_failures[0]++;
@@ -542,7 +554,7 @@ static void host_load(load_task *t)
         cuzk_pce_free(&pce);
         cuzk_groth16_params_free(&params);
         cuzk_groth16_vk_free(&vk);
-        e->host_used -= c->host_need;
+        host_release(e, c->host_need);
         snprintf(c->load_error, sizeof c->load_error, "%s", err);
         fail_jobs_of(e, c, err);
     } else {
@@ -555,14 +567,15 @@ static void host_load(load_task *t)
         c->pce_bytes = pce_host_bytes(&pce);
         c->params_bytes = c->has_params ? params_host_bytes(&params) : 0;
         /* the estimate made way for the load; the measured sizes replace it */
-        e->host_used = e->host_used - c->host_need + c->pce_bytes + c->params_bytes;
+        host_release(e, c->host_need);
+        host_charge(e, c->pce_bytes + c->params_bytes);
         c->host_ready = true;
         c->load_error[0] = 0;
         c->last_used = cuzk_now();
     }
     if (t->job) {
         cuzk_timeline_graft(t->job->tl, -1, tl);
-        t->job->in_flight--;
+        job_unhold(e, t->job);
         t->job->waiting_load = false;
         sched_maybe_finish(e, t->job);
     }
@@ -570,7 +583,7 @@ static void host_load(load_task *t)
     t->self->done = true;
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->done_cv);
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
 }
 
 static void device_load(load_task *t)
@@ -605,9 +618,9 @@ static void device_load(load_task *t)
                                          cuzk_pool_size(e->lanes[0].pool), e->cfg.progress, &pr, &ss);
         cuzk_groth16_params_close(&f);
         if (!st) {
-            pthread_mutex_lock(&e->mu);
+            engine_mutex_lock(&e->mu);
             c->last_stream = ss;
-            pthread_mutex_unlock(&e->mu);
+            engine_mutex_unlock(&e->mu);
         }
     }
     char why[384] = "";
@@ -621,7 +634,7 @@ static void device_load(load_task *t)
         bytes = db + (gp ? cuzk_gpu_pce_bytes(gp) : 0);
         if (!cuzk_gpu_mem_info(d->gpu, &free1, &total) && free0 > free1 && free0 - free1 > bytes) bytes = free0 - free1;
     }
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     cd->loading = false;
     if (st) {
         cd->unfit = true;
@@ -653,7 +666,7 @@ static void device_load(load_task *t)
     t->self->done = true;
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->done_cv);
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
 }
 
 /* A host copy of parameters that were streamed to a device, for the CPU backend (it proves
@@ -671,9 +684,9 @@ static void host_params_load(load_task *t)
     }
     char err[1024] = "";
     if (st) snprintf(err, sizeof err, "loading the parameters of %s for the CPU: %s", c->id, cuzk_last_error());
-    pthread_mutex_lock(&e->mu);
+    engine_mutex_lock(&e->mu);
     c->params_loading = false;
-    e->host_used -= c->host_need;
+    host_release(e, c->host_need);
     if (st) {
         c->load_failures[0]++;
         fail_jobs_of(e, c, err);
@@ -690,13 +703,13 @@ static void host_params_load(load_task *t)
         c->params = params;
         c->has_params = true;
         c->params_bytes = params_host_bytes(&params);
-        e->host_used += c->params_bytes;
+        host_charge(e, c->params_bytes);
         c->loads[0]++;
     }
     t->self->done = true;
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->done_cv);
-    pthread_mutex_unlock(&e->mu);
+    engine_mutex_unlock(&e->mu);
 }
 
 static void *load_main(void *arg)
@@ -719,6 +732,7 @@ static void *load_main(void *arg)
 
 static bool spawn(cuzk_engine *e, load_task *t)
 {
+    ENGINE_LOCKED(e);
     loader *l = calloc(1, sizeof *l);
     if (!l) return false;
     t->self = l;
@@ -733,6 +747,7 @@ static bool spawn(cuzk_engine *e, load_task *t)
 
 void res_want_host_params(cuzk_engine *e, engine_circuit *c)
 {
+    ENGINE_LOCKED(e);
     if (!c->host_ready || c->has_params || c->params_loading || c->synthetic || e->stopping) return;
     uint64_t need = c->params_points_bytes;
     if (!res_make_host_room(e, need, c)) return; /* retried as busy circuits end */
@@ -743,10 +758,10 @@ void res_want_host_params(cuzk_engine *e, engine_circuit *c)
     t->dev = -2;
     c->params_loading = true;
     c->host_need = need;
-    e->host_used += need;
+    host_charge(e, need);
     if (!spawn(e, t)) {
         c->params_loading = false;
-        e->host_used -= need;
+        host_release(e, need);
         free(t);
     }
 }
@@ -754,7 +769,7 @@ void res_want_host_params(cuzk_engine *e, engine_circuit *c)
 void res_join_loaders(cuzk_engine *e, bool all)
 {
     for (;;) {
-        pthread_mutex_lock(&e->mu);
+        engine_mutex_lock(&e->mu);
         loader *pick = NULL;
         for (loader **pp = &e->loaders; *pp; pp = &(*pp)->next)
             if ((*pp)->done || all) {
@@ -762,7 +777,7 @@ void res_join_loaders(cuzk_engine *e, bool all)
                 *pp = pick->next;
                 break;
             }
-        pthread_mutex_unlock(&e->mu);
+        engine_mutex_unlock(&e->mu);
         if (!pick) return;
         pthread_join(pick->thread, NULL);
         free(pick);
@@ -773,6 +788,7 @@ void res_join_loaders(cuzk_engine *e, bool all)
  * circuit's synthetic data is not, so the load thread makes it). */
 static cuzk_status shape_circuit(cuzk_engine *e, engine_circuit *c, engine_job *j, load_task *t)
 {
+    ENGINE_LOCKED(e);
     (void)e;
     if (c->pce_path && access(c->pce_path, F_OK) == 0) return CUZK_OK; /* loaded, not recorded */
     if (j) return j->plan.open(j, 0, &t->circ);
@@ -785,6 +801,7 @@ static cuzk_status shape_circuit(cuzk_engine *e, engine_circuit *c, engine_job *
 
 void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
 {
+    ENGINE_LOCKED(e);
     if (c->host_ready || c->host_loading) return;
     if (e->stopping) return;
     /* admission: what the load will hold, from the files' sizes (the decoded points are the
@@ -820,15 +837,15 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
     }
     c->host_loading = true;
     c->host_need = need;
-    e->host_used += need;
+    host_charge(e, need);
     if (t->job) {
-        t->job->in_flight++;
+        job_hold(e, t->job);
         t->job->waiting_load = true;
     }
     if (!spawn(e, t)) {
         c->host_loading = false;
-        e->host_used -= need;
-        if (t->job) t->job->in_flight--;
+        host_release(e, need);
+        if (t->job) job_unhold(e, t->job);
         cuzk_circuit_free(t->circ);
         if (t->circ_state_free) t->circ_state_free(t->circ_state);
         free(t);
@@ -846,6 +863,7 @@ bool res_cpu_ready(const engine_circuit *c) { return c->host_ready && c->has_par
 
 bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d)
 {
+    ENGINE_LOCKED(e);
     circuit_on_device *cd = &c->dev[d->index];
     if (cd->unfit || !c->host_ready || e->stopping) return false;
     if (cd->loading || cd->prover) return true;
@@ -878,9 +896,10 @@ bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d)
 
 cuzk_status res_preload(cuzk_engine *e, engine_circuit *c)
 {
+    ENGINE_LOCKED(e);
     /* locked on entry and exit */
     res_want_host(e, c, NULL);
-    while (c->host_loading && !e->stopping) pthread_cond_wait(&e->done_cv, &e->mu);
+    while (c->host_loading && !e->stopping) engine_mutex_wait(&e->mu, &e->done_cv);
     if (!c->host_ready)
         return cuzk_fail(CUZK_EIO, "%s", c->load_error[0] ? c->load_error : "the load was stopped (shutting down)");
     for (unsigned i = 0; i < e->ndev; i++) {
@@ -891,13 +910,14 @@ cuzk_status res_preload(cuzk_engine *e, engine_circuit *c)
         bool loading = false;
         for (unsigned i = 0; i < e->ndev; i++) loading |= c->dev[i].loading;
         if (!loading || e->stopping) break;
-        pthread_cond_wait(&e->done_cv, &e->mu);
+        engine_mutex_wait(&e->mu, &e->done_cv);
     }
     return CUZK_OK;
 }
 
 void res_free_all(cuzk_engine *e)
 {
+    ENGINE_LOCKED(e);
     for (engine_circuit *c = e->circuits, *n; c; c = n) {
         n = c->next;
         for (unsigned i = 0; i < e->ndev; i++) {

@@ -19,6 +19,7 @@ static bool before(const cuzk_engine *e, const engine_job *a, const engine_job *
  * are asked to prove beside them. */
 static bool cpu_active(const cuzk_engine *e)
 {
+    ENGINE_LOCKED(e);
     if (e->cpu_dev < 0) return false;
     bool cpu = false, gpu = false;
     for (unsigned i = 0; i < e->ndev; i++) {
@@ -31,6 +32,7 @@ static bool cpu_active(const cuzk_engine *e)
 
 static int free_slot(cuzk_engine *e, bool urgent)
 {
+    ENGINE_LOCKED(e);
     int any = -1;
     for (unsigned i = 0; i < e->nslots; i++) {
         if (e->slots[i].busy) continue;
@@ -43,6 +45,7 @@ static int free_slot(cuzk_engine *e, bool urgent)
 /* Whether some device could prove circuit c (now or once it is loaded); otherwise why not. */
 static bool some_device_can(cuzk_engine *e, const engine_circuit *c, char *why, size_t cap)
 {
+    ENGINE_LOCKED(e);
     if (cpu_active(e) && !c->synthetic) return true;
     why[0] = 0;
     for (unsigned i = 0; i < e->ndev; i++) {
@@ -60,6 +63,7 @@ static bool some_device_can(cuzk_engine *e, const engine_circuit *c, char *why, 
 
 engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
 {
+    ENGINE_LOCKED(e);
     *slot = -1;
     double now = cuzk_now();
     engine_job *best = NULL;
@@ -74,7 +78,7 @@ engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
         }
         char why[400];
         if (!some_device_can(e, c, why, sizeof why)) {
-            engine_job_fail(j, "%s: %s", c->id, why);
+            engine_job_fail(e, j, "%s: %s", c->id, why);
             if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_FAILED);
             /* the job list is unchanged (ended jobs stay until pruned) */
             continue;
@@ -88,6 +92,7 @@ engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
 
 ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d)
 {
+    ENGINE_LOCKED(e);
     double now = cuzk_now();
     bool cpu = d->ordinal < 0;
     if (cpu && !cpu_active(e)) return NULL;
@@ -117,6 +122,7 @@ ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d)
 
 void sched_release_slot(cuzk_engine *e, int slot, engine_job *j)
 {
+    ENGINE_LOCKED(e);
     (void)j;
     if (slot >= 0 && (unsigned)slot < e->nslots) e->slots[slot].busy = false;
     pthread_cond_broadcast(&e->work_cv);
@@ -125,6 +131,7 @@ void sched_release_slot(cuzk_engine *e, int slot, engine_job *j)
 /* Removes the job's made witnesses from the ready list (a cancel, a failure). */
 void sched_drop_ready_of(cuzk_engine *e, engine_job *j)
 {
+    ENGINE_LOCKED(e);
     for (ready_item **pp = &e->ready; *pp;) {
         ready_item *r = *pp;
         if (r->job != j) {
@@ -139,12 +146,13 @@ void sched_drop_ready_of(cuzk_engine *e, engine_job *j)
         sched_release_slot(e, r->slot, j);
         cuzk_timeline_destroy(r->tl);
         free(r);
-        j->in_flight--;
+        job_unhold(e, j);
     }
 }
 
 void sched_maybe_finish(cuzk_engine *e, engine_job *j)
 {
+    ENGINE_LOCKED(e);
     if (!engine_job_live(j) || j->in_flight) return;
     if (j->cancel_req) {
         engine_end_job(e, j, CUZK_JOB_CANCELLED);
@@ -154,7 +162,7 @@ void sched_maybe_finish(cuzk_engine *e, engine_job *j)
         /* all proved: the finisher verifies them (the job stays in flight until it ends) */
         if (j->finishing) return;
         j->finishing = true;
-        j->in_flight = 1;
+        job_hold(e, j);
         engine_job **pp = &e->finish_q;
         while (*pp) pp = &(*pp)->finish_next;
         j->finish_next = NULL;

@@ -15,9 +15,8 @@ static cuzk_status open_partition(engine_job *j, unsigned k, cuzk_circuit **out)
 
 static void free_proofs(void *state) { cuzk_snap_proofs_free(state); }
 
-cuzk_status snap_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req, char *circuit_id)
+cuzk_status snap_plan(const cuzk_job_request *req, const uint8_t *input, size_t input_len, job_check *out)
 {
-    (void)e;
     const cuzk_update_proof_info *info =
         req->has_registered_proof ? cuzk_update_proof_info_get((cuzk_update_proof)req->registered_proof) : NULL;
     if (!req->has_registered_proof)
@@ -32,7 +31,7 @@ cuzk_status snap_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req
                                                 : "comm_d_new");
     const uint8_t **blobs = NULL;
     size_t *lens = NULL, n = 0;
-    cuzk_status st = cuzk_blobs_unpack(j->input, j->input_len, info->partitions, &blobs, &lens, &n);
+    cuzk_status st = cuzk_blobs_unpack(input, input_len, info->partitions, &blobs, &lens, &n);
     cuzk_snap_proofs *sp = NULL;
     if (!st)
         st = cuzk_snap_parse(&sp, (cuzk_update_proof)req->registered_proof, req->comm_r_old, req->comm_r_new,
@@ -49,15 +48,15 @@ cuzk_status snap_plan(cuzk_engine *e, engine_job *j, const cuzk_job_request *req
         cuzk_snap_proofs_free(sp);
         return st;
     }
-    j->plan.nparts = np;
-    j->plan.ninputs = ni;
-    j->plan.expect = expect;
-    j->plan.state = sp;
-    j->plan.free_state = free_proofs;
-    j->plan.open = open_partition;
-    j->plan.builtin = &builtin_snap;
-    j->plan.proof = req->registered_proof;
-    builtin_snap.id(circuit_id, req->registered_proof);
+    out->plan.nparts = np;
+    out->plan.ninputs = ni;
+    out->plan.expect = expect;
+    out->plan.state = sp;
+    out->plan.free_state = free_proofs;
+    out->plan.open = open_partition;
+    out->plan.builtin = &builtin_snap;
+    out->plan.proof = req->registered_proof;
+    builtin_snap.id(out->circuit_id, req->registered_proof);
     return CUZK_OK;
 }
 

@@ -80,6 +80,7 @@ static void sum_by_stage(const tl_span *v, int n, job_stages *out)
 /* By name (partitions numbered "partition k" summed as one), into e->stages. */
 static void sum_by_name(cuzk_engine *e, const tl_span *v, int n)
 {
+    ENGINE_LOCKED(e);
     for (int k = 0; k < n; k++) {
         size_t len = v[k].len;
         if (len > 10 && !strncmp(v[k].name, "partition ", 10)) len = 9;
@@ -101,6 +102,7 @@ static void sum_by_name(cuzk_engine *e, const tl_span *v, int n)
 
 void stages_account(cuzk_engine *e, const cuzk_timeline *tl, job_stages *out)
 {
+    ENGINE_LOCKED(e);
     memset(out, 0, sizeof *out);
     int n = 0;
     tl_span *v = read_spans(tl, &n);

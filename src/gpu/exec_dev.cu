@@ -12,7 +12,7 @@ bool exec_dev::check(cudaError_t e, const char *what)
 {
     if (e == cudaSuccess) return true;
     if (err == CUZK_OK)
-        err = cuzk_fail(e == cudaErrorMemoryAllocation ? CUZK_ENOMEM : CUZK_EINTERNAL, "CUDA %s: %s", what,
+        err = cuzk_fail(e == cudaErrorMemoryAllocation ? CUZK_ENOMEM : CUZK_EDEVICE, "CUDA %s: %s", what,
                         cudaGetErrorString(e));
     return false;
 }

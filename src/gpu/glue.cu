@@ -131,7 +131,7 @@ cuzk_status gpu_use(const cuzk_gpu_device *d)
     cudaError_t e = cudaSetDevice(d->ordinal);
     return e == cudaSuccess
         ? CUZK_OK
-        : cuzk_fail(CUZK_EINTERNAL, "selecting CUDA device %d: %s", d->ordinal, cudaGetErrorString(e));
+        : cuzk_fail(CUZK_EDEVICE, "selecting CUDA device %d: %s", d->ordinal, cudaGetErrorString(e));
 }
 
 extern "C" int cuzk_gpu_device_count(void)
@@ -338,7 +338,7 @@ extern "C" cuzk_status cuzk_gpu_mem_info(const cuzk_gpu_device *d, size_t *free_
     cuzk_status st = gpu_use(d);
     if (st) return st;
     cudaError_t e = cudaMemGetInfo(free_bytes, total_bytes);
-    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "cudaMemGetInfo: %s", cudaGetErrorString(e));
+    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EDEVICE, "cudaMemGetInfo: %s", cudaGetErrorString(e));
 }
 
 extern "C" cuzk_status cuzk_gpu_malloc(const cuzk_gpu_device *d, void **ptr, size_t bytes)
@@ -384,11 +384,11 @@ extern "C" void cuzk_gpu_host_unregister(void *ptr)
 extern "C" cuzk_status cuzk_gpu_upload(void *dev, const void *host, size_t bytes)
 {
     cudaError_t e = cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice);
-    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "upload: %s", cudaGetErrorString(e));
+    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EDEVICE, "upload: %s", cudaGetErrorString(e));
 }
 
 extern "C" cuzk_status cuzk_gpu_download(void *host, const void *dev, size_t bytes)
 {
     cudaError_t e = cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost);
-    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "download: %s", cudaGetErrorString(e));
+    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EDEVICE, "download: %s", cudaGetErrorString(e));
 }

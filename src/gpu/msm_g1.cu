@@ -91,7 +91,7 @@ static cuzk_status msm_create(cuzk_gpu_device *d, cuzk_gpu_msm **out, const void
     if (e != cudaSuccess) {
         cuzk_gpu_msm_destroy(*out);
         *out = NULL;
-        return cuzk_fail(CUZK_EINTERNAL, "uploading bases: %s", cudaGetErrorString(e));
+        return cuzk_fail(CUZK_EDEVICE, "uploading bases: %s", cudaGetErrorString(e));
     }
     return CUZK_OK;
 }
@@ -184,5 +184,5 @@ extern "C" cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, 
     size_t bytes = n * (g2 ? sizeof(g2_affine) : sizeof(g1_affine));
     cudaError_t e = cudaMemcpy(out, m->bases, bytes, cudaMemcpyDeviceToHost);
     cuzk_gpu_msm_destroy(m);
-    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "download: %s", cudaGetErrorString(e));
+    return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EDEVICE, "download: %s", cudaGetErrorString(e));
 }

@@ -63,7 +63,7 @@ extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **ou
         m += (pc.bytes + 255) & ~(size_t)255;
         if (pc.bytes && (e = cudaMemcpy(pc.dst, pc.src, pc.bytes, cudaMemcpyHostToDevice)) != cudaSuccess) {
             cuzk_gpu_pce_destroy(g);
-            return cuzk_fail(CUZK_EINTERNAL, "uploading the precompiled circuit: %s", cudaGetErrorString(e));
+            return cuzk_fail(CUZK_EDEVICE, "uploading the precompiled circuit: %s", cudaGetErrorString(e));
         }
     }
     auto at = [&](size_t i) { return (const uint32_t *)pieces[i].dst; };

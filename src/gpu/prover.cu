@@ -558,7 +558,7 @@ extern "C" cuzk_status cuzk_gpu_prover_put(cuzk_gpu_prover *pr, int section, siz
     size_t each = section == CUZK_PARAMS_B_G2 ? sizeof(g2_affine) : sizeof(g1_affine);
     pr->x.use();
     cudaError_t e = cudaMemcpy((uint8_t *)base[section] + first * each, points, n * each, cudaMemcpyHostToDevice);
-    if (e != cudaSuccess) return cuzk_fail(CUZK_EINTERNAL, "uploading parameters: %s", cudaGetErrorString(e));
+    if (e != cudaSuccess) return cuzk_fail(CUZK_EDEVICE, "uploading parameters: %s", cudaGetErrorString(e));
     return CUZK_OK;
 }
 
@@ -705,7 +705,7 @@ extern "C" cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk
         std::lock_guard<std::mutex> lk(pr->pf_mu);
         if (!pr->pf_stream && cudaStreamCreateWithFlags(&pr->pf_stream, cudaStreamNonBlocking) != cudaSuccess) {
             pr->pf_stream = 0;
-            return cuzk_fail(CUZK_EINTERNAL, "prefetch: cannot create a stream");
+            return cuzk_fail(CUZK_EDEVICE, "prefetch: cannot create a stream");
         }
         slp = &pr->pf[pr->pf_next];
         pr->pf_next ^= 1;
@@ -713,7 +713,7 @@ extern "C" cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk
         if (!slp->copied &&
             (cudaEventCreateWithFlags(&slp->copied, cudaEventDisableTiming) != cudaSuccess ||
              cudaEventCreateWithFlags(&slp->used, cudaEventDisableTiming) != cudaSuccess))
-            return cuzk_fail(CUZK_EINTERNAL, "prefetch: cannot create events");
+            return cuzk_fail(CUZK_EDEVICE, "prefetch: cannot create events");
     }
     prefetch_slot &sl = *slp;
     /* the last proof that read this slot must be done with it (and so must its copy); waited
@@ -727,7 +727,7 @@ extern "C" cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk
     cudaError_t e = cudaMemcpyAsync(sl.in, input, ni * sizeof(fr_t), cudaMemcpyHostToDevice, pr->pf_stream);
     if (e == cudaSuccess) e = cudaMemcpyAsync(sl.aux, aux, na * sizeof(fr_t), cudaMemcpyHostToDevice, pr->pf_stream);
     if (e == cudaSuccess) e = cudaEventRecord(sl.copied, pr->pf_stream);
-    if (e != cudaSuccess) return cuzk_fail(CUZK_EINTERNAL, "prefetch: %s", cudaGetErrorString(e));
+    if (e != cudaSuccess) return cuzk_fail(CUZK_EDEVICE, "prefetch: %s", cudaGetErrorString(e));
     sl.h_in = input;
     sl.h_aux = aux;
     sl.ni = ni;

@@ -152,6 +152,8 @@ void rpc_submit_free(rpc_submit *out);
 void rpc_client_text(const cuzk_server_config *cfg, char *text, size_t cap);
 /* Sets r to a non-OK status with a printf message. */
 void rpc_fail(rpc_reply *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The gRPC status for a failed call's cuzk_status (rpc_status.c): by the code, never the text. */
+int rpc_code_of(cuzk_status st);
 
 /* One unary call of the client (client.c): *resp (malloc'd) gets the response bytes. */
 cuzk_status client_call(cuzk_client *c, const char *method, const ProtobufCMessage *req, double deadline_s,

@@ -311,8 +311,7 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
         pthread_mutex_unlock(&s->test_mu);
         if (st) {
             /* an unknown name is the request's fault; missing parameters the daemon's */
-            rpc_fail(r, st == CUZK_EINVAL ? RPC_INVALID_ARGUMENT : RPC_FAILED_PRECONDITION, "vanilla_proof: %s",
-                     cuzk_last_error());
+            rpc_fail(r, rpc_code_of(st), "vanilla_proof: %s", cuzk_last_error());
             rpc_submit_free(&sub);
             return false;
         }
@@ -321,12 +320,8 @@ static bool submit(const rpc_call *call, const Cuzk__V1__SubmitProofRequest *q, 
     cuzk_status st = cuzk_engine_submit(s->e, &sub.req, eid, &joined);
     rpc_submit_free(&sub);
     if (st) {
-        /* the engine refuses only malformed requests, a full queue or its shutdown */
-        const char *m = cuzk_last_error();
-        int code = strstr(m, "too many jobs") ? RPC_RESOURCE_EXHAUSTED
-            : strstr(m, "shutting down")      ? RPC_UNAVAILABLE
-                                              : RPC_INVALID_ARGUMENT;
-        rpc_fail(r, code, "%s", m);
+        /* the engine refuses malformed requests, a full queue, unknown circuits, its shutdown */
+        rpc_fail(r, rpc_code_of(st), "%s", cuzk_last_error());
         return false;
     }
     return true;
@@ -399,7 +394,7 @@ static void await_reply(const rpc_call *call, const char *job_id, uint64_t eid, 
     cuzk_job_result res;
     bool by_deadline;
     cuzk_status st = wait_job(call, eid, timeout_s, &res, &by_deadline);
-    if (st) return rpc_fail(r, RPC_NOT_FOUND, "job_id: %s", cuzk_last_error());
+    if (st) return rpc_fail(r, rpc_code_of(st), "job_id: %s", cuzk_last_error());
     if (by_deadline) {
         /* the call's deadline is the client's: it ends the call as gRPC ends it, not with TIMEOUT */
         cuzk_job_result_free(&res);
@@ -444,8 +439,9 @@ static bool find_job(const rpc_call *call, const char *job_id, const uint8_t *in
         rpc_fail(r, RPC_INVALID_ARGUMENT, "%s", cuzk_last_error());
         return false;
     }
-    if (cuzk_engine_find(call->s->e, job_id, eid)) {
-        rpc_fail(r, RPC_NOT_FOUND, "job_id: %s", cuzk_last_error());
+    cuzk_status st = cuzk_engine_find(call->s->e, job_id, eid);
+    if (st) {
+        rpc_fail(r, rpc_code_of(st), "job_id: %s", cuzk_last_error());
         return false;
     }
     return true;
@@ -537,8 +533,8 @@ static void do_cancel(const rpc_call *call, const uint8_t *in, size_t len, rpc_r
     uint64_t eid;
     bool was_running = false;
     if (find_job(call, q->job_id, in, len, &eid, r)) {
-        if (cuzk_engine_cancel(call->s->e, eid, &was_running))
-            rpc_fail(r, RPC_NOT_FOUND, "job_id: %s", cuzk_last_error());
+        cuzk_status st = cuzk_engine_cancel(call->s->e, eid, &was_running);
+        if (st) rpc_fail(r, rpc_code_of(st), "job_id: %s", cuzk_last_error());
         else {
             Cuzk__V1__CancelProofResponse a = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
             a.was_running = was_running;
@@ -669,9 +665,9 @@ static void do_preload(const rpc_call *call, const uint8_t *in, size_t len, rpc_
         bool known;
         bool before = resident(call->s->e, q->circuit_id, &known);
         double secs = 0;
-        if (cuzk_engine_preload(call->s->e, q->circuit_id, &secs)) {
-            const char *m = cuzk_last_error();
-            rpc_fail(r, strstr(m, "unknown circuit") ? RPC_INVALID_ARGUMENT : RPC_FAILED_PRECONDITION, "%s", m);
+        cuzk_status st = cuzk_engine_preload(call->s->e, q->circuit_id, &secs);
+        if (st) {
+            rpc_fail(r, rpc_code_of(st), "%s", cuzk_last_error());
         } else {
             Cuzk__V1__PreloadSrsResponse a = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
             a.already_loaded = before;
@@ -689,12 +685,13 @@ static void do_evict(const rpc_call *call, const uint8_t *in, size_t len, rpc_re
         bool known;
         bool before = resident(call->s->e, q->circuit_id, &known);
         uint64_t freed = 0;
+        cuzk_status st;
         if (!known) {
             /* never loaded: nothing to evict */
             Cuzk__V1__EvictSrsResponse a = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
             reply_with(r, &a.base);
-        } else if (cuzk_engine_evict(call->s->e, q->circuit_id, &freed)) {
-            rpc_fail(r, RPC_FAILED_PRECONDITION, "%s", cuzk_last_error());
+        } else if ((st = cuzk_engine_evict(call->s->e, q->circuit_id, &freed))) {
+            rpc_fail(r, rpc_code_of(st), "%s", cuzk_last_error());
         } else {
             Cuzk__V1__EvictSrsResponse a = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
             a.was_loaded = before || freed > 0;

@@ -1081,7 +1081,7 @@ static void cancel_at_the_hook(void)
     CHECK(r.state == CUZK_JOB_TIMEOUT);
     cuzk_job_result_free(&r);
     uint64_t freed = 0;
-    CHECK_FAILS(cuzk_engine_evict(e, "small", &freed), CUZK_EINVAL); /* in use */
+    CHECK_FAILS(cuzk_engine_evict(e, "small", &freed), CUZK_EBUSY); /* in use */
 
     bool was_running = true;
     CHECK_OK(cuzk_engine_cancel(e, queued, &was_running));
@@ -1371,7 +1371,7 @@ static void test_destroy_in_flight(void)
                 (unsigned long long)a.job);
         exit(harness_finish("test_engine"));
     }
-    CHECK((a.st == CUZK_OK && a.r.state == CUZK_JOB_CANCELLED) || a.st == CUZK_EINVAL);
+    CHECK((a.st == CUZK_OK && a.r.state == CUZK_JOB_CANCELLED) || a.st == CUZK_ESHUTDOWN);
     printf("  destroy: %.2f s with jobs in flight; the waiter got status %d, state %d\n", destroy_s, (int)a.st,
            (int)a.r.state);
     if (a.st == CUZK_OK) cuzk_job_result_free(&a.r);
@@ -1392,9 +1392,9 @@ static void test_results_store(void)
     }
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
-    CHECK_FAILS(cuzk_engine_await(e, ids[0], 1, &r), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_engine_await(e, ids[0], 1, &r), CUZK_ENOTFOUND);
     cuzk_job_result_free(&r); /* filled had the result been kept */
-    CHECK_FAILS(cuzk_engine_await(e, ids[1], 1, &r), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_engine_await(e, ids[1], 1, &r), CUZK_ENOTFOUND);
     cuzk_job_result_free(&r);
     for (unsigned i = 2; i < 5; i++) {
         CHECK(await_job(e, ids[i], &r) == CUZK_JOB_COMPLETED);
@@ -1422,7 +1422,7 @@ static void test_results_store(void)
         if (s == CUZK_OK) cuzk_job_result_free(&r);
     }
     double dropped_after = cuzk_now() - done;
-    CHECK(s == CUZK_EINVAL);
+    CHECK(s == CUZK_ENOTFOUND);
     CHECK(dropped_after >= 0.9);
     printf("  results: a result with result_ttl_s 1 was dropped after %.2f s\n", dropped_after);
     cuzk_engine_destroy(e);
@@ -1473,10 +1473,10 @@ static void test_bad_requests(void)
     free(huge);
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
-    CHECK_FAILS(cuzk_engine_await(e, 987654321, 1, &r), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_engine_await(e, 987654321, 1, &r), CUZK_ENOTFOUND);
     cuzk_job_result_free(&r);
     bool was_running;
-    CHECK(cuzk_engine_cancel(e, 987654321, &was_running) != CUZK_OK);
+    CHECK(cuzk_engine_cancel(e, 987654321, &was_running) == CUZK_ENOTFOUND);
 
     /* a C1 that does not parse: accepted, then FAILED with the reason */
     static const char garbage[] = "{not json";
@@ -1551,8 +1551,9 @@ static void test_bad_requests(void)
     for (unsigned i = 0; i < 6; i++) {
         req = circuit_request("small", 1, 60 + (uint64_t)i, CUZK_PRIORITY_NORMAL);
         more[i] = 0;
-        if (cuzk_engine_submit(e, &req, &more[i], &joined) == CUZK_OK) accepted++;
-        else refused++;
+        cuzk_status st = cuzk_engine_submit(e, &req, &more[i], &joined);
+        if (st == CUZK_OK) accepted++;
+        else refused += st == CUZK_EBUSY; /* a full queue is busy, not a bad request */
     }
     CHECK(refused == 3 && accepted == 3);
     if (accepted != 3 || refused != 3)
@@ -1580,6 +1581,7 @@ static void test_bad_requests(void)
 #define NDEV_MAX (CUZK_ENGINE_MAX_DEVICES + CUZK_ENGINE_MAX_CPU_WORKERS)
 typedef struct {
     atomic_int fail_device;            /* the device to fail at its next partition, -1: none */
+    atomic_int fail_status;            /* ... with this status (CUZK_EDEVICE or another) */
     atomic_ullong failed_job;          /* the job whose partition was failed (0: none yet) */
     atomic_uint calls[NDEV_MAX];       /* partitions each device began */
     atomic_uint calls_after[NDEV_MAX]; /* ... after the injected error */
@@ -1595,7 +1597,8 @@ static cuzk_status devices_hook(void *vctx, uint64_t job, unsigned partition, in
     int want = device;
     if (atomic_compare_exchange_strong(&h->fail_device, &want, -1)) {
         atomic_store(&h->failed_job, job);
-        return cuzk_fail(CUZK_EIO, "injected device error on device %d", device);
+        cuzk_status st = (cuzk_status)atomic_load(&h->fail_status);
+        return cuzk_fail(st, "injected %s on device %d", cuzk_status_name(st), device);
     }
     usleep(20000); /* proving slower than the witness, so that every device has work waiting */
     return CUZK_OK;
@@ -1613,8 +1616,7 @@ static unsigned run_devices_jobs(cuzk_engine *e, devices_ctx *h, unsigned n, uin
         cuzk_job_result r;
         cuzk_job_state st = await_job(e, ids[i], &r);
         if (st == CUZK_JOB_COMPLETED && result_verifies(&r, &small, 3, seed0 + i)) ok++;
-        else if (st == CUZK_JOB_FAILED && ids[i] == atomic_load(&h->failed_job) &&
-                 strstr(r.error, "injected device error"))
+        else if (st == CUZK_JOB_FAILED && ids[i] == atomic_load(&h->failed_job) && strstr(r.error, "injected "))
             (*failed)++;
         else fprintf(stderr, "    job %llu: state %d: %s\n", (unsigned long long)ids[i], (int)st, r.error);
         cuzk_job_result_free(&r);
@@ -1626,6 +1628,7 @@ static void devices_case(const char *label, cuzk_engine_config *cfg, unsigned nd
 {
     static devices_ctx h;
     atomic_store(&h.fail_device, -1);
+    atomic_store(&h.fail_status, CUZK_EDEVICE);
     atomic_store(&h.failed_job, 0);
     for (unsigned i = 0; i < NDEV_MAX; i++) atomic_store(&h.calls[i], 0), atomic_store(&h.calls_after[i], 0);
     cfg->test_hook = devices_hook;
@@ -1660,20 +1663,38 @@ static void devices_case(const char *label, cuzk_engine_config *cfg, unsigned nd
     uint64_t proved0 = st->devices[0].partitions_proved, proved1 = st->devices[1].partitions_proved;
     free(st);
 
+    /* a failure that is not the device's (here an internal error) fails its job alone: device 1
+     * stays in service */
+    atomic_store(&h.fail_status, CUZK_EINTERNAL);
+    atomic_store(&h.fail_device, 1);
+    ok = run_devices_jobs(e, &h, 3, 940, &failed);
+    CHECK(ok == 2 && failed == 1);
+    st = status_of(e);
+    CHECK(st->devices[1].in_service && st->devices[0].in_service);
+    free(st);
+    printf("  %s: an internal error on device 1 failed its job; the device stays in service\n", label);
+
     /* device 1 fails mid-run: out of service with the reason, its job failed, the rest proved
      * on device 0 */
+    atomic_store(&h.fail_status, CUZK_EDEVICE);
+    atomic_store(&h.failed_job, 0);
+    for (unsigned i = 0; i < NDEV_MAX; i++) atomic_store(&h.calls_after[i], 0);
+    st = status_of(e);
+    proved0 = st->devices[0].partitions_proved;
+    proved1 = st->devices[1].partitions_proved;
+    free(st);
     atomic_store(&h.fail_device, 1);
     ok = run_devices_jobs(e, &h, 8, 950, &failed);
     CHECK(atomic_load(&h.failed_job) != 0);
     CHECK(ok == 7 && failed == 1);
     st = status_of(e);
-    CHECK(!st->devices[1].in_service && strstr(st->devices[1].out_of_service_reason, "injected device error"));
+    CHECK(!st->devices[1].in_service && strstr(st->devices[1].out_of_service_reason, "injected device failure"));
     CHECK(st->devices[0].in_service);
     CHECK(st->devices[1].partitions_proved == proved1 + atomic_load(&h.calls_after[1]));
     CHECK(atomic_load(&h.calls_after[1]) == 0); /* nothing began there after the error */
     CHECK(st->devices[0].partitions_proved > proved0);
     int ci = cuzk_kind_index(CUZK_KIND_CIRCUIT);
-    CHECK(st->completed[ci] == 6 + 7 && st->failed[ci] == 1); /* no job lost */
+    CHECK(st->completed[ci] == 6 + 2 + 7 && st->failed[ci] == 2); /* no job lost */
     printf("  %s: device 1 out of service (%s); then %u jobs completed, %u failed\n", label,
            st->devices[1].out_of_service_reason, ok, failed);
     free(st);
@@ -1693,7 +1714,7 @@ static void devices_case(const char *label, cuzk_engine_config *cfg, unsigned nd
     CHECK(serving == 1);
     if (gpu) CHECK(st->ndevices == ndev + 1 && st->devices[ndev].ordinal == -1 && st->devices[ndev].in_service);
     else CHECK(st->devices[0].in_service);
-    CHECK(st->completed[ci] == 6 + 7 + 2 + 2 && st->failed[ci] == 2);
+    CHECK(st->completed[ci] == 6 + 2 + 7 + 2 + 2 && st->failed[ci] == 3);
     free(st);
     cuzk_engine_destroy(e);
 }

@@ -546,8 +546,40 @@ static void fuzz(cuzk_server *s)
            answers[3], answers[5], answers[9]);
 }
 
+/* The gRPC status of each engine status: by the code alone (a message that reads like another
+ * failure changes nothing), whose fault it is and whether a retry can help. */
+static void status_codes(void)
+{
+    static const struct {
+        cuzk_status st;
+        int code;
+    } want[] = {
+        {CUZK_OK, RPC_OK},
+        {CUZK_EINVAL, RPC_INVALID_ARGUMENT},
+        {CUZK_ENOTFOUND, RPC_NOT_FOUND},
+        {CUZK_EBUSY, RPC_RESOURCE_EXHAUSTED},
+        {CUZK_EBUDGET, RPC_RESOURCE_EXHAUSTED},
+        {CUZK_ENOMEM, RPC_RESOURCE_EXHAUSTED},
+        {CUZK_ESHUTDOWN, RPC_UNAVAILABLE},
+        {CUZK_ECANCELLED, RPC_CANCELLED},
+        {CUZK_EIO, RPC_FAILED_PRECONDITION},
+        {CUZK_EFORMAT, RPC_FAILED_PRECONDITION},
+        {CUZK_EVERIFY, RPC_FAILED_PRECONDITION},
+        {CUZK_EUNSUPPORTED, RPC_FAILED_PRECONDITION},
+        {CUZK_EDEVICE, RPC_FAILED_PRECONDITION},
+        {CUZK_EINTERNAL, RPC_INTERNAL},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        cuzk_fail(want[i].st, "too many jobs: the engine is shutting down; unknown circuit");
+        CHECK(rpc_code_of(want[i].st) == want[i].code);
+        CHECK(strcmp(cuzk_status_name(want[i].st), "unknown status") != 0);
+    }
+    CHECK(rpc_code_of((cuzk_status)999) == RPC_INTERNAL);
+}
+
 int main(void)
 {
+    status_codes();
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cuzk-test-server-XXXXXX");
     if (!mkdtemp(tmpdir)) return 1;
     make_params("random:256");

@@ -29,8 +29,13 @@ typedef enum {
     CUZK_EFORMAT,      /* a file or encoding is not in the expected format */
     CUZK_EVERIFY,      /* a proof or check did not verify */
     CUZK_EUNSUPPORTED, /* valid request this build or machine cannot serve */
-    CUZK_EINTERNAL,    /* a bug: an invariant did not hold */
-    CUZK_ECANCELLED    /* the work was given up because its cancel token was set (cuzk_cancel) */
+    CUZK_EINTERNAL,    /* a bug: an invariant did not hold (never a device's or an input's fault) */
+    CUZK_ECANCELLED,   /* the work was given up because its cancel token was set (cuzk_cancel) */
+    CUZK_EBUSY,        /* a bound on waiting work was reached (a full queue): try again later */
+    CUZK_ENOTFOUND,    /* what was named (a job, a circuit) is not there */
+    CUZK_ESHUTDOWN,    /* the engine or server is shutting down and takes no new work */
+    CUZK_EDEVICE,      /* a device (GPU) failed: the device, not the work, is at fault */
+    CUZK_EBUDGET       /* the work does not fit the memory budget it was given */
 } cuzk_status;
 
 /* The message of the last failure on this thread ("" when none). */
