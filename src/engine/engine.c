@@ -728,7 +728,8 @@ cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *j
             newest = j->named;
             *job_id = j->id;
         }
-    if (!*job_id) st = cuzk_fail(CUZK_ENOTFOUND, "no job '%s' (never submitted, or its result was dropped)", request_id);
+    if (!*job_id)
+        st = cuzk_fail(CUZK_ENOTFOUND, "no job '%s' (never submitted, or its result was dropped)", request_id);
     engine_leave(e);
     return st;
 }
