@@ -10,10 +10,10 @@
  * variants); a 64-bit multiplication is four of them plus glue. Multiplication is the
  * even/odd schedule (mp_mul_eo, below): two independent carry chains per row. It replaced
  * CIOS (one carry chain per row), the same CIOS in plain C on 64-bit products, and 64-bit limbs
- * with 128-bit products, which were measured against it and removed (docs/BENCHMARKS.md,
- * "bench gpu-field"). With p < 2^381 (and r < 2^255) the running sum never needs an extra
- * word. Fp2 products are two sums of products (mp_mul2_eo); the NTT's lazy forms keep values
- * below 2r. */
+ * with 128-bit products, which were measured against it with `cuzk bench gpu-field` and removed
+ * (docs/BENCHMARKS.md, "Even/odd multiplication, NTT tables, witness prefetch"). With p < 2^381
+ * (and r < 2^255) the running sum never needs an extra word. Fp2 products are two sums of
+ * products (mp_mul2_eo); the NTT's lazy forms keep values below 2r. */
 #ifndef CUZK_GPU_FIELD_CUH
 #define CUZK_GPU_FIELD_CUH
 
@@ -513,9 +513,12 @@ template <int N> HD bool mp_eq(const uint32_t *a, const uint32_t *b)
 
 /* The multiplication every field operation uses. */
 #define MP_MUL mp_mul_eo
-/* Squaring: the row squaring (mp_sqr_rows). The separate-product form (mp_sqr_eo, kept for
- * `cuzk bench gpu-field` and the emulation checks) is faster alone but costs registers the
- * G1 accumulation kernel, capped at 128, does not have (docs/BENCHMARKS.md). */
+/* Squaring: the row squaring (mp_sqr_rows), the fastest squaring `cuzk bench gpu-field` runs. The
+ * separate-product form (mp_sqr_eo, kept for that benchmark and the emulation checks) is faster
+ * alone than a multiplication but slower than the rows, and as the squaring it made the G1
+ * accumulation kernel slower: its two product arrays cost registers the kernel, capped at 128,
+ * does not have (docs/BENCHMARKS.md, "Pipelined uploads, Fp2 sums of products, lazy NTT
+ * butterflies" and "Row squaring, split scalars for H"). */
 #define MP_SQR mp_sqr_rows
 
 /* ---------------------------------------------------------------- Fp */
@@ -606,8 +609,9 @@ HD void sub_lazy(fr_t &r, const fr_t &a, const fr_t &b) { mp_sub<fr_params, true
 HD void reduce_lazy(fr_t &r, const fr_t &a) { mp_reduce_once<fr_params>(r.v, a.v); }
 
 /* ---------------------------------------------------------------- Fp2 = Fp[u]/(u^2+1) */
-/* Fp multiplication inside Fp2 arithmetic: the even/odd form runs unrolled (on the H200 G2
- * 2^24 took 24.3 ns/point unrolled against 27.6 with its outer loop rolled). */
+/* Fp multiplication inside Fp2 arithmetic: the even/odd form runs unrolled, which made the G2
+ * MSM faster than with its outer loop rolled (docs/BENCHMARKS.md, "Even/odd multiplication,
+ * NTT tables, witness prefetch"; that section and those after it give the G2 figures). */
 HD void mul_c(fp_t &r, const fp_t &a, const fp_t &b) { mp_mul_eo<fp_params>(r.v, a.v, b.v); }
 /* a + b without the reduction: below 2p < 2^382, which the even/odd multiplication takes as
  * an operand (the product's reduction ends below (4p^2 + R p) / R < 2p, and the operands'
@@ -636,8 +640,9 @@ HDM void mul_sub_mul(fp_t &r, const fp_t &a, const fp_t &b, const fp_t &c, const
 }
 /* Fp2 product as two sums of products, one reduction each: c0 = a0 b0 + (p - a1) b1,
  * c1 = a0 b1 + a1 b0 (the same 2 x 288 + 2 x 144 limb products as Karatsuba's three
- * multiplications, with two final subtractions instead of three and no sums; G2 2^24 on the
- * H200 22.4 ns/point against 23.4 with Karatsuba, which was removed) */
+ * multiplications, with two final subtractions instead of three and no sums). It made the G2
+ * MSM faster than Karatsuba, which was removed (docs/BENCHMARKS.md, "Pipelined uploads, Fp2
+ * sums of products, lazy NTT butterflies"). */
 HDM void mul_sop(fp2_t &r, const fp2_t &a, const fp2_t &b)
 {
     fp_t na1, c0; /* p - a1, in [1, p] */
@@ -673,8 +678,9 @@ HD void dbl(fp2_t &r, const fp2_t &a)
     dbl(r.c1, a.c1);
 }
 /* r = a b - c d (Fp2: two products and a subtraction; r may be any of the operands). One sum
- * of four products per component (two reductions instead of four) measured equal on the
- * H200 (G2 2^24 21.52 against 21.54 ns/point) with more spills, so it is not used. */
+ * of four products per component (two reductions instead of four) measured equal on the G2
+ * MSM with more spills, so it is not used (docs/BENCHMARKS.md, "Row squaring, split scalars
+ * for H"). */
 HDM void mul_sub_mul(fp2_t &r, const fp2_t &a, const fp2_t &b, const fp2_t &c, const fp2_t &d)
 {
     fp2_t t;

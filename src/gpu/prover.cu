@@ -1,9 +1,10 @@
 /* The partition prover on the GPU: parameters resident in device memory, H by the NTT
  * pipeline, L/A/B by the 0/1 split and Pippenger, and bellperson's assembly on the host with
- * blst (groth16-internals §2.3-2.4). Two entry points share these stages (prove_core): one
- * uploads a, b, c made on the host with the assignment (on a copy stream, while the NTTs
- * run); the other uploads only the assignment and computes a, b, c on the device from the
- * resident precompiled circuit (spmv.cuh). The same driver runs in host emulation for tests. */
+ * blst (cuzk_groth16_assemble, the CPU prover's; src/groth16/prover.c gives the formulas).
+ * Two entry points share these stages (prove_core): one uploads a, b, c made on the host with
+ * the assignment (on a copy stream, while the NTTs run); the other uploads only the assignment
+ * and computes a, b, c on the device from the resident precompiled circuit (spmv.cuh). The
+ * same driver runs in host emulation for tests. */
 #include <mutex>
 
 #include "gpu/internal.cuh"

@@ -1,7 +1,14 @@
 /* The CPU Groth16 prover, computing exactly what bellperson's native prover computes:
- * H from a, b, c by NTTs on the coset, the H/L/A/B MSMs over the density-filtered
- * assignment, and the randomized assembly (groth16-internals §2.3-2.4). L, A and B use the
- * 0/1 split (the same sums, cheaper for witnesses that are mostly bits). */
+ * - H: a, b and c (zero-padded to N = 2^lg rows) each inverse-transformed and evaluated on
+ *   the coset g*H (g = 7), combined there as (a b - c) / Z, where Z(X) = X^N - 1 is the
+ *   constant g^N - 1, and brought back by a coset inverse transform: H's N - 1 coefficients;
+ * - the MSMs: H's coefficients over the h points, every aux value over l, the inputs and the
+ *   aux with A density over a, the inputs and aux with B density over b_g1 and b_g2;
+ * - the assembly with the randomizers r and s (cuzk_groth16_assemble):
+ *   A = alpha + A_msm + r delta, B = beta + B2_msm + s delta (B2_msm the G2 MSM over b_g2),
+ *   C = s A_msm + r B1_msm + rs delta + s alpha + r beta + H_msm + L_msm (B1_msm over b_g1).
+ * docs/DESIGN.md ("The proving path") has the same outline. L, A and B use the 0/1 split (the
+ * same sums, cheaper for witnesses that are mostly bits). */
 #include <stdlib.h>
 #include <string.h>
 

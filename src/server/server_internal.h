@@ -105,7 +105,12 @@ typedef struct {
     cuzk_server *s;
     double deadline;         /* cuzk_now() clock; 0: none */
     const atomic_bool *gone; /* the client went away (cancelled, disconnected, deadline) */
-    grpc_slice *in;          /* the request's bytes, released once decoded (NULL: not the caller's) */
+    /* The slice holding the request's bytes (rpc_handle's in and len point into it): the one
+     * copy, gRPC's byte buffer being destroyed before the handler runs. handler_main (server.c)
+     * unrefs it only after rpc_handle returns, so a Prove or AwaitProof holds the bytes for as
+     * long as it waits for its job (a Prove: normally until the proof ends). No handler reads
+     * or releases this field; NULL where a test calls rpc_handle directly. */
+    grpc_slice *in;
 } rpc_call;
 
 /* A handler's answer: a gRPC status (and its message when not OK) and the encoded response. */

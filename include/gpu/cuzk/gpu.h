@@ -1,15 +1,26 @@
 /* cuzk GPU layer: NTT, MSM (G1, G2, with the Groth16 0/1 split) and the partition prover on
  * one CUDA device, bit-compatible with the CPU layer (ff.h, groth16.h).
  *
- * Built from the CUDA sources in src/gpu when nvcc is found; otherwise every function here fails with
- * CUZK_EUNSUPPORTED ("built without CUDA support") and cuzk_gpu_available says so.
- * All state lives in a device context (cuzk_gpu_device) opened for one CUDA device ordinal
- * with a tuning configuration: NTT tables, the memory pool setting, and every object made on
- * it (MSMs, provers, resident circuits), which must be destroyed before the context. Two
- * contexts (on one device or two) are independent.
+ * Built from the CUDA sources in src/gpu with CUZK_CUDA=ON, or by default where the build
+ * machine has an NVIDIA GPU and a CUDA compiler (cmake/cuda.cmake); otherwise every function
+ * here that returns a cuzk_status fails with CUZK_EUNSUPPORTED ("built without CUDA support"),
+ * cuzk_gpu_available says so and cuzk_gpu_device_count is 0 (the tuning functions still work).
+ * A device context (cuzk_gpu_device) is opened for one CUDA device ordinal with a tuning
+ * configuration. It holds the device copies of the NTT tables, and every object made on it
+ * (MSMs, provers, resident circuits) must be destroyed before it. Not in it, and shared by the
+ * whole process: the host NTT tables (computed once, then only read), the CUDA runtime's
+ * context of each device, and each device's default memory pool, which opening a context sets
+ * to keep what is freed. So two contexts on one device share that pool and the device's
+ * memory; otherwise they are independent.
  * Scalars are Fr in Montgomery form (cuzk_fr); points are blst affine points (Montgomery Fp
- * limbs, infinity all zero), as everywhere in cuzk. Objects are not thread-safe: use one per
- * thread, or lock. Every fallible call returns a cuzk_status and sets cuzk_last_error(). */
+ * limbs, infinity all zero), as everywhere in cuzk.
+ * Threads: the calls that use the device first select it on the calling thread (cudaSetDevice),
+ * so a context serves any thread, and several at once (it builds its tables under its own
+ * lock). A prover runs one proof at a time: its proof calls must not overlap, but
+ * cuzk_gpu_prefetch_witness, cuzk_gpu_prefetch_drop and cuzk_gpu_prefetch_hits may run on
+ * other threads meanwhile (they take the prover's lock). An MSM object serves one thread at a
+ * time, and so does a resident circuit's cuzk_gpu_pce_evaluate; proofs only read a resident
+ * circuit. Every fallible call returns a cuzk_status and sets cuzk_last_error() (per thread). */
 #ifndef CUZK_GPU_H
 #define CUZK_GPU_H
 
@@ -152,8 +163,9 @@ cuzk_gpu_device *cuzk_gpu_prover_device(const cuzk_gpu_prover *pr);
 
 /* The same proof as cuzk_groth16_prove for the same witness, r and s (NULL: drawn from the OS
  * CSPRNG). Witness arrays may be ordinary or pinned host memory (pinned uploads directly;
- * ordinary memory goes through the prover's pinned staging buffers). Stage spans (uploads,
- * NTTs, each MSM, assembly) go on tl (may be NULL). */
+ * ordinary memory is handed to the CUDA runtime as it is, which copies it through staging of
+ * its own, more slowly: the prover has no pinned staging buffers). Stage spans (uploads, NTTs, each
+ * MSM, assembly) go on tl (may be NULL). */
 cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
                            const cuzk_fr *r, const cuzk_fr *s, cuzk_timeline *tl) CUZK_WARN_UNUSED;
 /* cuzk_gpu_prove with the CPU prover's options (opts NULL: the defaults). The cancel token is
@@ -164,7 +176,11 @@ cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const c
 cuzk_status cuzk_gpu_prove_with(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
                                 const cuzk_groth16_prove_opts *opts) CUZK_WARN_UNUSED;
 
-/* Memory the prover holds: device bytes (parameters + workspace) and pinned host bytes. */
+/* Memory figures for the prover: *device_bytes is its parameter arrays (phi(H) included where
+ * kept) plus the high-water mark of the reserved memory in the default memory pool of the
+ * calling thread's current CUDA device (the workspace of everything using that pool, not this
+ * prover's alone; its prefetch slots are not counted); *pinned_host_bytes is 0 (the prover
+ * holds no pinned host memory). */
 void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes);
 
 /* ---------------------------------------------------------------- resident precompiled circuit */

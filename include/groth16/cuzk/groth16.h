@@ -44,7 +44,6 @@ enum {
  * read). Every count is checked against the file size before use; errors name the section and
  * byte offset. */
 cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags) CUZK_WARN_UNUSED;
-/* The same from a file's bytes in memory (name is what messages call it). */
 /* A .params file opened for streaming: its verifying key decoded and checked, and where each
  * query section lies, from the counts alone (every count checked against the file's size, the
  * whole layout against its length), before any query point is read. So a file of the wrong
@@ -75,6 +74,9 @@ typedef struct {
  * for cuzk_groth16_params_read. *read_s (optional) gets the seconds the reader spent in pread. */
 cuzk_status cuzk_groth16_params_stream(cuzk_groth16_params_file *f, int flags, const cuzk_groth16_points_sink *sink,
                                        double *read_s) CUZK_WARN_UNUSED;
+/* The same as cuzk_groth16_params_read from a file's bytes in memory, all of them at once (no
+ * stream; the points are decoded in parallel on the current pool); name is what messages call
+ * it. */
 cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params *p, const uint8_t *data, size_t size, const char *name,
                                       int flags) CUZK_WARN_UNUSED;
 cuzk_status cuzk_groth16_params_write(const cuzk_groth16_params *p, const char *path) CUZK_WARN_UNUSED;
