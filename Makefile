@@ -2,6 +2,8 @@
 #   make demo   - build the cuzk binary only, then set up (once, cached), prove and verify the
 #                 built-in demo job, printing each step with its time
 #   make test   - build and run every test (unit, CLI, interop)
+#   make check  - build and run the fast tier only (ctest -L fast): minutes, not the slow tier's
+#                 PoRep proofs and daemon suites (the README gives each tier's time)
 #   make build-cuda - compile everything with the CUDA prover forced on (CUZK_CUDA=ON, in
 #                 build-cuda), GPU or not, and run the GPU tests (host emulation of the kernels)
 #   make asan   - the same tests built with AddressSanitizer and UBSan
@@ -22,7 +24,7 @@ CMAKE_FLAGS ?=
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps build build-cuda demo test asan fuzz interop-deps install clean
+.PHONY: all deps build build-cuda demo test check asan fuzz interop-deps install clean
 
 all: build
 
@@ -62,6 +64,11 @@ build-cuda: deps
 # ctest says only "Skipped"; the reasons the tests printed follow its summary.
 test: build interop-deps
 	cd $(BUILD) && { ctest --output-on-failure -j $(JOBS); rc=$$?; $(CURDIR)/scripts/ctest-skips.sh .; exit $$rc; }
+
+# The fast tier (the ctest label `fast`; cmake/tests.cmake says which tests, and why): the run
+# to make after each change.
+check: build interop-deps
+	cd $(BUILD) && { ctest --output-on-failure -j $(JOBS) -L fast; rc=$$?; $(CURDIR)/scripts/ctest-skips.sh .; exit $$rc; }
 
 asan: deps interop-deps
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF $(CMAKE_FLAGS)

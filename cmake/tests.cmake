@@ -8,6 +8,31 @@ if(CUZK_HAVE_CUDA)
   target_link_libraries(cuzk_gpu_emu PUBLIC cuzk_gpu)
 endif()
 
+# Tiers: every test has the ctest label `fast` or `slow`, and one of its kind (unit, cli,
+# interop, daemon, check). `make check` runs `ctest -L fast`, `make test` every test. The split
+# is by time, measured alone on a 2-core machine with the test cache warm: fast under 30 s,
+# slow 30 s or more (PoRep and SnapDeals proofs, 8 MiB sectors, the daemon suites; the README
+# gives each tier's time). A script's tier is its "# TIER fast|slow" line, with its time; the
+# unit programs' is this list (the others are fast: test_ff, the longest, 28 s):
+set(CUZK_SLOW_UNIT_TESTS
+    test_engine          # 1-2 min: engines running many jobs, parameters up to random:262144
+    test_fil_post        # 57 s: real 8 MiB sectors sealed, PoSt circuits checked on them
+    test_fil_seal_sparse # 32 s: an 8 MiB sparse sector's circuits, 32 and 64 GiB sparse C1s
+    test_fil_snap        # 98 s: an 8 MiB sector sealed and encoded, its partitions checked
+    test_pce             # 77 s: each circuit family's example (PoRep 2 KiB too) precompiled
+    )
+
+# cuzk_script_tier(SCRIPT VAR): VAR = the tier of SCRIPT's "# TIER fast|slow" line; a script
+# without one stops the configuration, so that no test is left out of both tiers.
+function(cuzk_script_tier script var)
+  file(STRINGS ${script} tier REGEX "^# TIER (fast|slow)" LIMIT_COUNT 1)
+  string(REGEX REPLACE "^# TIER (fast|slow).*" "\\1" tier "${tier}")
+  if(NOT tier)
+    message(FATAL_ERROR "${script} has no '# TIER fast' or '# TIER slow' line (cmake/tests.cmake)")
+  endif()
+  set(${var} ${tier} PARENT_SCOPE)
+endfunction()
+
 file(GLOB CUZK_UNIT_TESTS CONFIGURE_DEPENDS tests/unit/test_*.c)
 file(GLOB CUZK_TEST_SUPPORT CONFIGURE_DEPENDS tests/unit/harness.c tests/unit/support_*.c)
 foreach(src ${CUZK_UNIT_TESTS})
@@ -23,8 +48,12 @@ foreach(src ${CUZK_UNIT_TESTS})
   if(name STREQUAL "test_gpu_emu" AND CUZK_HAVE_CUDA)
     target_link_libraries(${name} PRIVATE cuzk_gpu_emu)
   endif()
+  set(tier fast)
+  if(name IN_LIST CUZK_SLOW_UNIT_TESTS)
+    set(tier slow)
+  endif()
   add_test(NAME ${name} COMMAND ${name})
-  set_tests_properties(${name} PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77
+  set_tests_properties(${name} PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77 LABELS "unit;${tier}"
                        ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
 endforeach()
 
@@ -34,8 +63,9 @@ foreach(script ${CUZK_SCRIPT_TESTS})
   get_filename_component(dir ${script} DIRECTORY)
   get_filename_component(dirname ${dir} NAME)
   get_filename_component(name ${script} NAME_WE)
+  cuzk_script_tier(${script} tier)
   add_test(NAME ${dirname}_${name} COMMAND bash ${script} $<TARGET_FILE:cuzk>)
-  set_tests_properties(${dirname}_${name} PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77
+  set_tests_properties(${dirname}_${name} PROPERTIES TIMEOUT 1200 SKIP_RETURN_CODE 77 LABELS "${dirname};${tier}"
                        ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CUZK_BUILD_DIR=${CMAKE_BINARY_DIR}")
 endforeach()
 
@@ -49,13 +79,15 @@ foreach(script ${CUZK_DAEMON_TESTS})
   if(NOT limit)
     set(limit 1200)
   endif()
+  cuzk_script_tier(${script} tier)
   add_test(NAME ${name} COMMAND bash ${script} $<TARGET_FILE:cuzk>)
-  set_tests_properties(${name} PROPERTIES TIMEOUT ${limit} SKIP_RETURN_CODE 77
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${limit} SKIP_RETURN_CODE 77 LABELS "daemon;${tier}"
                        ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CUZK_BUILD_DIR=${CMAKE_BINARY_DIR}")
 endforeach()
 
 # The layer table holds: no include reaches a layer the table does not allow (scripts/check-layers.sh).
 add_test(NAME check_layers COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/check-layers.sh)
-# Every C and CUDA file is as the root .clang-format lays it out (scripts/check-format.sh).
+# Every C and CUDA file is as the root .clang-format lays it out (scripts/check-format.sh; it
+# fails where clang-format is missing: scripts/install-deps.sh installs it). Seconds, both.
 add_test(NAME check_format COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/check-format.sh)
-set_tests_properties(check_format PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(check_layers check_format PROPERTIES LABELS "check;fast")

@@ -3,7 +3,8 @@
 # Runs apt-get directly as root, through sudo otherwise. `install-deps.sh fuzz` adds clang and
 # its libFuzzer runtime (`make fuzz`).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libjansson-dev libxxhash-dev libssl-dev libinih-dev libgrpc-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev python3-grpcio nodejs npm openssl ca-certificates)
+pkgs=(build-essential cmake pkg-config libjansson-dev libxxhash-dev libssl-dev libinih-dev libgrpc-dev libprotobuf-c-dev protobuf-c-compiler libmicrohttpd-dev python3-grpcio nodejs npm openssl ca-certificates
+  clang-format) # clang-format: scripts/check-format.sh (the check_format test) runs it
 if [ "${1:-}" = fuzz ]; then
   pkgs+=(clang-14 libclang-rt-14-dev)
 fi

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# TIER fast (alone on 2 cores: 3 s)
 # The configuration file and the environment overrides: `config --print-defaults` writes a
 # file every key of which reads back; bad keys, values out of range, malformed integers and
 # unknown sections are refused with the file, line and key (the first bad line's, where there

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# TIER fast (alone on 2 cores: 12 s)
 # The daemon as an operator meets it: start, config keys, the job log (one JSON line per job,
 # reopened by SIGHUP), bad addresses, a path that is no socket, a second daemon, the client's
 # verbs and exit codes, bench throughput, SIGTERM drain (exit 0, socket removed), SIGHUP and a
@@ -7,9 +8,7 @@
 . "$(dirname "$0")/lib.bash"
 
 P=$WORK/params
-mkdir -p "$P"
-expect_ok "setup random:1024" "$CUZK" setup --circuit random:1024 --params "$P/cuzk-test-random-1024.params" \
-  --vk "$P/cuzk-test-random-1024.vk" --quiet
+test_params "$P" random:1024
 SOCK=$WORK/run/cuzk.sock
 A=unix://$SOCK
 DPID=""

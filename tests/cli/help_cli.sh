@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# TIER fast (alone on 2 cores: 16 s; minutes more where porep:2KiB's parameters are not cached)
 # Help and messages: every command and verb answers --help (and -h) on stdout with exit status
 # 0, what it does, its options and an example whose command exists; the top level lists every
 # command and bench kind; no source file name shows. Recognisable mistakes are named: a
@@ -107,7 +108,7 @@ grep -q "^options:" err.txt && fail "a usage error printed the whole help"
 expect_fail "a missing option" 2 "^cuzk verify porep: missing required option --vk" "$CUZK" verify porep --c1 x.json
 
 # --- the files of the mistakes below
-expect_ok "seal 2KiB" "$CUZK" seal --sector-size 2KiB --out s --quiet
+seal_sector s 1
 [ "$(tail -c 1 s/sector.json | od -An -c | tr -d ' ')" = '\n' ] || fail "sector.json lacks its final newline"
 expect_ok "setup cubic" "$CUZK" setup --circuit cubic --params c.params --vk c.vk --quiet
 expect_ok "prove cubic" "$CUZK" prove --circuit cubic --params c.params --proof c.proof --inputs c.json --quiet
@@ -175,10 +176,10 @@ expect_fail "prove porep with cubic parameters" 1 \
   "^cuzk prove porep: --params c.params: parameters for 1 public inputs and 4 private values, which fit no PoRep partition, but the C1 is of a 2KiB sector \(StackedDrg2KiBV1_1: 39 public inputs, 2685673 private values\): give the parameters of StackedDrg2KiBV1_1 \(test ones: cuzk setup --circuit porep:2KiB\)" \
   "$CUZK" prove porep --c1 s/c1.json --params c.params --out x.proof --quiet
 no_double_separator "prove porep with cubic parameters"
-expect_ok "setup porep:2KiB" test_cache_setup porep:2KiB porep-2KiB
-P=$TEST_CACHE/porep-2KiB.params
-expect_ok "seal a sparse 8MiB sector" "$CUZK" seal --sector-size 8MiB --sparse --out s8
-expect_ok "seal a sparse 32GiB sector" "$CUZK" seal --sector-size 32GiB --sparse --out s32
+cached_params porep:2KiB
+P=$PARAMS
+seal_sector s8 1 --sector-size 8MiB --sparse
+seal_sector s32 1 --sector-size 32GiB --sparse
 expect_fail "an 8MiB C1 with 2KiB parameters" 1 \
   "^cuzk prove porep: --params $P: parameters of a 2KiB sector's PoRep \(39 public inputs, 2685673 private values\), but the C1 is of a 8MiB sector \(StackedDrg8MiBV1_1: 39 public inputs, 3842449 private values\): give the parameters of StackedDrg8MiBV1_1 \(test ones: cuzk setup --circuit porep:8MiB\)" \
   "$CUZK" prove porep --c1 s8/c1.json --params "$P" --out x.proof --quiet

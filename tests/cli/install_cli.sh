@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# TIER fast (alone on 2 cores: 2 s)
 # `make install` as CMake does it, into a DESTDIR under the test's own folder: the binary runs,
 # the library and headers are there (testcircuits left out, blst merged in), a C program builds
 # against them with `pkg-config --cflags --libs --static cuzk` alone and runs; the systemd

@@ -17,11 +17,13 @@ CHECKS=0
 
 fail() { echo "FAIL: $*" >&2; FAILS=$((FAILS + 1)); }
 
-# expect_ok DESC CMD...: the command must exit 0
+# expect_ok DESC CMD...: the command must exit 0; nonzero when it did not (a FAIL counted)
 expect_ok() {
-  local desc=$1; shift
+  local desc=$1 rc; shift
   CHECKS=$((CHECKS + 1))
-  if ! "$@" >out.txt 2>err.txt; then fail "$desc: exit $? ($(head -c 400 err.txt))"; fi
+  "$@" >out.txt 2>err.txt
+  rc=$?
+  if [ $rc -ne 0 ]; then fail "$desc: exit $rc ($(head -c 400 err.txt))"; return 1; fi
 }
 
 # work_tree: every entry below $WORK but the helpers' own out.txt and err.txt, a line each,
@@ -112,6 +114,53 @@ test_cache_setup() {
     mv "$tmp.vk" "$TEST_CACHE/$name.vk" && mv "$tmp.params" "$TEST_CACHE/$name.params" || exit 1
     echo "setup $circuit: $((SECONDS - t0)) s (cached in $TEST_CACHE as $name)"
   ) 9>"$TEST_CACHE/.lock-$name"
+}
+
+# The test sectors and parameters every Filecoin test starts from (one place for them):
+# seal_sector DIR ID [ARGS...]: a 2 KiB test sector numbered ID sealed into DIR (`cuzk seal
+# --quiet`; ARGS follow the defaults, so --sector-size 8MiB, --prover-id, --ticket... win); one
+# check, nonzero when it failed.
+seal_sector() {
+  local dir=$1 id=$2
+  shift 2
+  expect_ok "seal sector $id into $dir" "$CUZK" seal --sector-size 2KiB --out "$dir" --sector-id "$id" --quiet "$@"
+}
+
+# cached_params CIRCUIT: CIRCUIT's parameters, made once into the test cache (test_cache_setup,
+# named CIRCUIT with ':' as '-'); one check. Sets PARAMS and VK to their paths and prints the
+# setup's time when it ran; nonzero when the setup failed.
+cached_params() {
+  local name=${1//:/-}
+  PARAMS=$TEST_CACHE/$name.params VK=$TEST_CACHE/$name.vk
+  expect_ok "setup $1 (cached)" test_cache_setup "$1" "$name" || return 1
+  cat out.txt
+}
+
+# test_params DIR CIRCUIT...: a daemon's parameter folder DIR gets links to the cached parameters
+# of each built-in circuit under the names its test kinds look for (cuzk-test-NAME, ':' as '-').
+test_params() {
+  local dir=$1 c
+  shift
+  mkdir -p "$dir"
+  for c in "$@"; do
+    cached_params "$c" || return 1
+    ln -sf "$PARAMS" "$dir/cuzk-test-${c//:/-}.params"
+    ln -sf "$VK" "$dir/cuzk-test-${c//:/-}.vk"
+  done
+}
+
+# official_params DIR CIRCUIT...: the same under the official file names a daemon looks for
+# the circuit's parameters by (`cuzk setup --print-paths --into-cache DIR`).
+official_params() {
+  local dir=$1 c
+  shift
+  mkdir -p "$dir"
+  for c in "$@"; do
+    cached_params "$c" || return 1
+    "$CUZK" setup --circuit "$c" --print-paths --into-cache "$dir" >paths.txt 2>&1 ||
+      { fail "paths of $c: $(cat paths.txt)"; return 1; }
+    ln -sf "$PARAMS" "$(sed -n 1p paths.txt)" && ln -sf "$VK" "$(sed -n 2p paths.txt)" || return 1
+  done
 }
 
 finish() {

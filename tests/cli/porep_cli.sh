@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
+# TIER slow (alone on 2 cores: 290 s: five 2 KiB PoRep proofs, and bench e2e)
 # PoRep C2 end to end at 2 KiB: seal -> C1 JSON -> prove porep -> verify porep (ours and the
 # independent npm verifier); bad C1 files and mismatched parameters get a clear error and no
 # proof. Parameters for porep:2KiB are generated once and cached in the build tree.
 . "$(dirname "$0")/lib.bash"
 
-cache=$TEST_CACHE
-expect_ok "setup porep:2KiB" test_cache_setup porep:2KiB porep-2KiB
-P=$cache/porep-2KiB.params
-V=$cache/porep-2KiB.vk
+cached_params porep:2KiB
+P=$PARAMS V=$VK
 
 # the real devnet sector's public data (porep-circuit.md §4): comm_d and comm_r reproduced
-expect_ok "seal devnet sector" "$CUZK" seal --sector-size 2KiB --out s --prover-id t01002 --sector-id 1 \
+seal_sector s 1 --prover-id t01002 \
   --ticket c3a1ca12b981a8a59f9a4764edf3398edd239b2afa8ca2bbd57e0091ec193aa0 \
-  --seed 62a9ec8794bdb9cf9899e3e1fde9dd3c84ecb285bfeeace7fdbf4924b25eba85 --quiet
+  --seed 62a9ec8794bdb9cf9899e3e1fde9dd3c84ecb285bfeeace7fdbf4924b25eba85
 grep -q '"comm_d": "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"' s/sector.json || fail "devnet comm_d"
 grep -q '"comm_r": "b70cfe76f30bdc2abb6b495b6c999f692061800dbc8ac916c66cb5ec3c6f6528"' s/sector.json || fail "devnet comm_r"
 
@@ -59,7 +58,7 @@ else
 fi
 
 # a different sector does not verify against this proof
-expect_ok "seal another sector" "$CUZK" seal --sector-size 2KiB --out t --sector-id 2 --quiet
+seal_sector t 2
 expect_fail "other sector's public data" 1 "FAILED" "$CUZK" verify porep --public t/sector.json --vk "$V" --proof s.proof
 
 # bench e2e: two sectors' C1 files proved in turn through the engine, every proof verified; the

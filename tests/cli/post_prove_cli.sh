@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# TIER fast (alone on 2 cores: 17 s)
 # WindowPoSt and WinningPoSt end to end at 2 KiB: seal -> `cuzk post vanilla` -> `cuzk prove
 # window-post|winning-post` (through the engine, as the daemon proves) -> `cuzk verify` (ours,
 # with the public inputs recomputed from the vanilla folder) and the independent npm verifier.
@@ -7,14 +8,14 @@
 # proof written. Parameters are made once into the test cache.
 . "$(dirname "$0")/lib.bash"
 
-expect_ok "setup window-post:2KiB" test_cache_setup window-post:2KiB window-post-2KiB
-expect_ok "setup winning-post:2KiB" test_cache_setup winning-post:2KiB winning-post-2KiB
-WP=$TEST_CACHE/window-post-2KiB.params WV=$TEST_CACHE/window-post-2KiB.vk
-NP=$TEST_CACHE/winning-post-2KiB.params NV=$TEST_CACHE/winning-post-2KiB.vk
+cached_params window-post:2KiB
+WP=$PARAMS WV=$VK
+cached_params winning-post:2KiB
+NP=$PARAMS NV=$VK
 R=2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a
 R2=1b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a
-expect_ok "seal sector 11" "$CUZK" seal --sector-size 2KiB --out s1 --sector-id 11 --quiet
-expect_ok "seal sector 12" "$CUZK" seal --sector-size 2KiB --out s2 --sector-id 12 --quiet
+seal_sector s1 11
+seal_sector s2 12
 expect_ok "window vanilla" "$CUZK" post vanilla --kind window --sector s1 --sector s2 --randomness $R --out w
 expect_ok "winning vanilla" "$CUZK" post vanilla --kind winning --sector s2 --randomness $R --out n
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# TIER fast (alone on 2 cores: 29 s)
 # The public sectors of a PoSt vanilla folder: post.json's sector ids and comm_r are the
 # statement `cuzk verify` and `cuzk prove` check the vanilla proofs against and make the public
 # inputs of, not a note beside the blobs. `cuzk post vanilla` lists the sectors in ascending id
@@ -9,13 +10,13 @@
 # shared test cache.
 . "$(dirname "$0")/lib.bash"
 
-expect_ok "setup window-post:2KiB" test_cache_setup window-post:2KiB window-post-2KiB
-expect_ok "setup winning-post:2KiB" test_cache_setup winning-post:2KiB winning-post-2KiB
-WP=$TEST_CACHE/window-post-2KiB.params WV=$TEST_CACHE/window-post-2KiB.vk
-NP=$TEST_CACHE/winning-post-2KiB.params NV=$TEST_CACHE/winning-post-2KiB.vk
+cached_params window-post:2KiB
+WP=$PARAMS WV=$VK
+cached_params winning-post:2KiB
+NP=$PARAMS NV=$VK
 R=3b3c3d3e3f404142434445464748494a4b4c4d4e4f505152535455565758590a
-expect_ok "seal sector 21" "$CUZK" seal --sector-size 2KiB --out s1 --sector-id 21 --quiet
-expect_ok "seal sector 22" "$CUZK" seal --sector-size 2KiB --out s2 --sector-id 22 --quiet
+seal_sector s1 21
+seal_sector s2 22
 comm_r1=$(sed -n 's/.*"comm_r": "\([0-9a-f]*\)".*/\1/p' s1/sector.json)
 comm_r2=$(sed -n 's/.*"comm_r": "\([0-9a-f]*\)".*/\1/p' s2/sector.json)
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# TIER fast (alone on 2 cores: 9 s)
 # The progress line: drawn on stderr (redrawn in place with \r) only when stderr is a terminal
 # (here a pseudo-terminal made by util-linux's `script`), and never with --quiet, with --json
 # or when stderr is a pipe or a file; stdout is the same either way.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# TIER slow (alone on 2 cores: 46 s: SnapDeals proofs with 625 MiB of parameters)
 # SnapDeals end to end at 2 KiB: seal -> `cuzk snap encode` -> `cuzk prove snap` (through the
 # engine, as the daemon proves) -> `cuzk verify snap` (ours, the public inputs recomputed from
 # the folder) and the independent npm verifier. Bad input (a flipped path byte, a wrong
@@ -7,10 +8,10 @@
 # cache (about a minute here).
 . "$(dirname "$0")/lib.bash"
 
-expect_ok "setup snap:2KiB" test_cache_setup snap:2KiB snap-2KiB
-P=$TEST_CACHE/snap-2KiB.params V=$TEST_CACHE/snap-2KiB.vk
-expect_ok "seal sector 21" "$CUZK" seal --sector-size 2KiB --out s1 --sector-id 21 --quiet
-expect_ok "seal sector 22" "$CUZK" seal --sector-size 2KiB --out s2 --sector-id 22 --quiet
+cached_params snap:2KiB
+P=$PARAMS V=$VK
+seal_sector s1 21
+seal_sector s2 22
 expect_ok "encode into sector 21" "$CUZK" snap encode --sector s1 --random-data 7 --out u
 expect_ok "encode into sector 22" "$CUZK" snap encode --sector s2 --random-data 8 --out u2
 

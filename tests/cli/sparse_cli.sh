@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# TIER slow (alone on 2 cores: 100 s: a 2 KiB PoRep proof, 32 and 64 GiB sparse seals)
 # Sparse test sectors (cuzk seal --sparse). At 2 KiB: sparse seal -> prove porep -> verify
 # porep (ours and the independent npm verifier), a tampered C1 refused. At 32 GiB and 64 GiB:
 # sparse seals in moments, their C1s checked natively (verify porep --vanilla-only; no
@@ -8,9 +9,8 @@
 FLIP_PATH_PY=$(cd "$(dirname "$0")" && pwd)/flip_path.py
 . "$(dirname "$0")/lib.bash"
 
-expect_ok "setup porep:2KiB" test_cache_setup porep:2KiB porep-2KiB
-P=$TEST_CACHE/porep-2KiB.params
-V=$TEST_CACHE/porep-2KiB.vk
+cached_params porep:2KiB
+P=$PARAMS V=$VK
 ticket=c3a1ca12b981a8a59f9a4764edf3398edd239b2afa8ca2bbd57e0091ec193aa0
 seed=62a9ec8794bdb9cf9899e3e1fde9dd3c84ecb285bfeeace7fdbf4924b25eba85
 
@@ -37,15 +37,13 @@ flip_path() { python3 "$FLIP_PATH_PY" "$@"; }
 
 # ---------------------------------------------------------------- 2 KiB: proved and verified
 t0=$SECONDS
-expect_ok "sparse seal 2KiB" "$CUZK" seal --sector-size 2KiB --sparse --out s --prover-id t01002 --sector-id 3 \
-  --ticket "$ticket" --seed "$seed" --quiet
+seal_sector s 3 --sparse --prover-id t01002 --ticket "$ticket" --seed "$seed"
 grep -q "sparse test sector StackedDrg2KiBV1_1 sector 3 (2KiB)" out.txt || fail "sparse seal summary: $(head -c 300 out.txt)"
 grep -q "c1.json .* MiB" out.txt || fail "sparse seal summary lacks the C1 size: $(head -c 300 out.txt)"
 check_sector s StackedDrg2KiBV1_1 3
 # zero data: a CC sector's comm_d (the devnet sector of porep_cli.sh is one too)
 grep -q '"comm_d": "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"' s/sector.json || fail "sparse comm_d"
-expect_ok "sparse seal again" "$CUZK" seal --sector-size 2KiB --sparse --out s2 --prover-id t01002 --sector-id 3 \
-  --ticket "$ticket" --seed "$seed" --quiet
+seal_sector s2 3 --sparse --prover-id t01002 --ticket "$ticket" --seed "$seed"
 cmp -s s/c1.json s2/c1.json || fail "the same sparse sector twice differs"
 
 expect_ok "prove porep (sparse)" "$CUZK" prove porep --c1 s/c1.json --params "$P" --vk "$V" --out s.proof --inputs s.json --quiet
@@ -74,7 +72,7 @@ import json; c1 = json.load(open('s/c1.json')); c1['comm_r'][0] ^= 1
 json.dump(c1, open('commr.json', 'w'), separators=(',', ':'))"
 expect_fail "verify porep: tampered comm_r" 1 "FAILED" "$CUZK" verify porep --c1 commr.json --vk "$V" --proof s.proof
 expect_fail "verify porep --vanilla-only: tampered comm_r" 1 "comm_r" "$CUZK" verify porep --c1 commr.json --vanilla-only
-expect_ok "another sparse sector" "$CUZK" seal --sector-size 2KiB --sparse --out t --sector-id 4 --quiet
+seal_sector t 4 --sparse
 expect_fail "another sector's public data" 1 "FAILED" "$CUZK" verify porep --public t/sector.json --vk "$V" --proof s.proof
 expect_fail "sector.json of another sector" 1 "differ" "$CUZK" verify porep --c1 s/c1.json --public t/sector.json --vanilla-only
 
@@ -89,8 +87,7 @@ no_file "no SnapDeals output" sv
 for case in "32GiB V1_1 StackedDrg32GiBV1_1" "64GiB V1 StackedDrg64GiBV1"; do
   set -- $case
   t0=$SECONDS
-  expect_ok "sparse seal $1" "$CUZK" seal --sector-size "$1" --proof-type "$2" --sparse --out "l$1" --sector-id 9 \
-    --ticket "$ticket" --seed "$seed" --quiet
+  seal_sector "l$1" 9 --sector-size "$1" --proof-type "$2" --sparse --ticket "$ticket" --seed "$seed"
   grep -q "$3 sector 9 ($1): 10 partition(s) of 18 challenges" out.txt || fail "$1 summary: $(head -c 300 out.txt)"
   echo "$1: $(head -1 out.txt) (wall $((SECONDS - t0)) s)"
   [ $((SECONDS - t0)) -lt 60 ] || fail "sparse seal $1 took $((SECONDS - t0)) s"
@@ -127,7 +124,7 @@ no_file "no output in a missing folder" no
 echo keep >file
 expect_fail "--sparse onto a file" 1 "not a folder" "$CUZK" seal --sector-size 2KiB --sparse --out file
 [ "$(cat file)" = keep ] || fail "the file given as --out was changed"
-expect_ok "a full seal" "$CUZK" seal --sector-size 2KiB --out full --quiet
+seal_sector full 1
 cp full/c1.json full-c1.json
 expect_fail "--sparse into a fully sealed sector's folder" 1 "fully sealed" "$CUZK" seal --sector-size 2KiB --sparse --out full
 cmp -s full/c1.json full-c1.json || fail "the full seal's c1.json was changed"

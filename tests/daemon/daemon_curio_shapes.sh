@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # TIMEOUT 1500
+# TIER slow (alone on 2 cores: 145 s)
 # Curio's request stream through the daemon at 2 KiB (tests/daemon/curio_shapes.py): Curio's id
 # scheme for all four kinds, with the fields Curio sets: two WindowPoSt partitions of one
 # deadline under one id (each its own proof), a retry joining, a WinningPoSt with
@@ -16,28 +17,24 @@ need_clients
 
 quick=
 [ -n "${CUZK_TEST_QUICK:-}" ] && quick=--no-porep # the sanitized pass leaves out the minutes of PoRep
-mkdir -p params data/vk
+mkdir -p data/vk
 circuits="window-post:2KiB winning-post:2KiB snap:2KiB"
 [ -z "$quick" ] && circuits="porep:2KiB $circuits"
+official_params "$WORK/params" $circuits || { finish; exit 1; }
 for c in $circuits; do
-  name=${c//:/-} kind=${c%%:*}
-  expect_ok "setup $c (cached)" test_cache_setup "$c" "$name" || { finish; exit 1; }
-  "$CUZK" setup --circuit "$c" --print-paths --into-cache "$WORK/params" >paths.txt 2>&1 || fail "paths of $c: $(cat paths.txt)"
-  ln -sf "$TEST_CACHE/$name.params" "$(sed -n 1p paths.txt)"
-  ln -sf "$TEST_CACHE/$name.vk" "$(sed -n 2p paths.txt)"
-  ln -sf "$TEST_CACHE/$name.vk" "data/vk/$kind.vk"
+  cached_params "$c" && ln -sf "$VK" "data/vk/${c%%:*}.vk"
 done
 
 # sector 5 of miner 1000 sealed, then resealed with another ticket and seed
 T1=0101010101010101010101010101010101010101010101010101010101010101
 T2=0202020202020202020202020202020202020202020202020202020202020202
-expect_ok "seal sector 5" "$CUZK" seal --sector-size 2KiB --out data/a --prover-id t01000 --sector-id 5 --ticket $T1 --seed $T1 --quiet
-expect_ok "reseal sector 5" "$CUZK" seal --sector-size 2KiB --out data/b --prover-id t01000 --sector-id 5 --ticket $T2 --seed $T2 --quiet
+seal_sector data/a 5 --prover-id t01000 --ticket $T1 --seed $T1
+seal_sector data/b 5 --prover-id t01000 --ticket $T2 --seed $T2
 expect_ok "a tampered C1" "$PY" "$SRC/tests/cli/flip_path.py" data/b/c1.json data/b-bad.json
 # four sectors for two WindowPoSt partitions of one deadline, one WinningPoSt, one SnapDeals
 R=3b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a
 for id in 31 32 33 34; do
-  expect_ok "seal sector $id" "$CUZK" seal --sector-size 2KiB --out "s$id" --prover-id t01000 --sector-id $id --quiet
+  seal_sector "s$id" $id --prover-id t01000
 done
 expect_ok "WindowPoSt partition 1" "$CUZK" post vanilla --kind window --sector s31 --sector s32 --randomness $R --out data/w1
 expect_ok "WindowPoSt partition 2" "$CUZK" post vanilla --kind window --sector s33 --sector s34 --randomness $R --out data/w2

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # TIMEOUT 600
+# TIER slow (alone on 2 cores: 32 s, waiting out the daemon's idle-connection timeouts)
 # The daemon under hostile clients (loopback only, bounded in count and time): each defect the
 # hostile sweep found, with the bound it asserts.
 #  - descriptors exhausted: a daemon limited to 64 descriptors, 150 idle connections held

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # TIMEOUT 1800
+# TIER slow (alone on 2 cores: 160 s)
 # The daemon driven by two clients nobody here wrote, both loading proto/cuzk/v1/proving.proto
 # at run time: Python grpcio (client_py.py) and Node @grpc/grpc-js (client_node.mjs). Over a
 # Unix socket and over loopback TCP (port 0), each client runs its checks (every RPC, one job
@@ -24,9 +25,9 @@ verify_test_proof() {
   CHECKS=$((CHECKS + 1))
   local stem=cuzk-test-${2//:/-}
   inputs_of "$2" "$3" "$4" "v.json" || { fail "inputs of $2 seed $3"; return; }
-  "$CUZK" verify --vk "$TEST_CACHE/$stem.vk" --proof "$1" --inputs v.json >v.out 2>&1 ||
+  "$CUZK" verify --vk "$WORK/params/$stem.vk" --proof "$1" --inputs v.json >v.out 2>&1 ||
     fail "cuzk verify $1 ($2 seed $3 x$4): $(head -c 300 v.out)"
-  node "$SRC/tests/interop/verify.mjs" --vk "$TEST_CACHE/$stem.vk" --proof "$1" --inputs v.json >v.out 2>&1 ||
+  node "$SRC/tests/interop/verify.mjs" --vk "$WORK/params/$stem.vk" --proof "$1" --inputs v.json >v.out 2>&1 ||
     fail "npm verifier on $1 ($2 seed $3 x$4): $(head -c 300 v.out)"
 }
 

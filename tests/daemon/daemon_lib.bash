@@ -1,5 +1,6 @@
-# Helpers for the daemon tests (sourced after tests/cli/lib.bash): the two clients, daemons
-# started and always stopped, parameter folders of cached parameters.
+# Helpers for the daemon tests (sourced after tests/cli/lib.bash, whose test_params and
+# official_params make their parameter folders): the two clients, daemons started and always
+# stopped.
 DAEMON_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC=${CUZK_SOURCE_DIR:-$(cd "$DAEMON_DIR/../.." && pwd)}
 CLIENT_PY=$DAEMON_DIR/client_py.py
@@ -95,20 +96,6 @@ stop_daemon() {
   return 1
 }
 
-# test_params DIR CIRCUIT...: DIR gets the cached parameters of each built-in circuit under the
-# names the daemon looks for (cuzk-test-NAME with ':' as '-').
-test_params() {
-  local dir=$1 c stem
-  shift
-  mkdir -p "$dir"
-  for c in "$@"; do
-    stem=cuzk-test-${c//:/-}
-    test_cache_setup "$c" "$stem" || return 1
-    ln -sf "$TEST_CACHE/$stem.params" "$dir/$stem.params"
-    ln -sf "$TEST_CACHE/$stem.vk" "$dir/$stem.vk"
-  done
-}
-
 # json_field FILE KEY: a top-level field of the one-line JSON a client printed last
 json_field() { "$PY" -c 'import json,sys; print(json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]).get(sys.argv[2], ""))' "$1" "$2"; }
 
@@ -121,8 +108,7 @@ total_completed() {
 # inputs_of CIRCUIT SEED COUNT OUT.json: the public inputs of proofs SEED .. SEED+COUNT-1 of a
 # built-in circuit (`cuzk prove` derives them from the seed as the daemon's test kind does)
 inputs_of() {
-  local stem=cuzk-test-${1//:/-}
-  "$CUZK" prove --circuit "$1" --params "$TEST_CACHE/$stem.params" --seed "$2" --count "$3" \
+  "$CUZK" prove --circuit "$1" --params "$TEST_CACHE/${1//:/-}.params" --seed "$2" --count "$3" \
     --proof "$4.proof" --inputs "$4" --quiet >inputs.log 2>&1 || { echo "inputs of $1: $(tail -c 300 inputs.log)" >&2; return 1; }
   rm -f "$4.proof"
 }
@@ -140,14 +126,13 @@ porep_case() {
     echo "SKIPPED: PoRep $1 through the daemon is not run in the quick (sanitized) pass; make test runs it"
     exit 77
   fi
-  local size=$1 name=porep-$1 t0 who
+  local size=$1 t0 who
   t0=$SECONDS
-  expect_ok "setup porep:$size (cached)" test_cache_setup "porep:$size" "$name" || return
-  cat out.txt
+  cached_params "porep:$size" || return
   echo "  parameters of porep:$size ready: $((SECONDS - t0)) s"
-  local P=$TEST_CACHE/$name.params V=$TEST_CACHE/$name.vk
+  local P=$PARAMS V=$VK
   t0=$SECONDS
-  expect_ok "seal $size" "$CUZK" seal --sector-size "$size" --out sector --quiet || return
+  seal_sector sector 1 --sector-size "$size" || return
   echo "  seal $size: $((SECONDS - t0)) s, C1 $(stat -c %s sector/c1.json) bytes"
 
   mkdir -p porep-params

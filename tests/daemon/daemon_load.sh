@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # TIMEOUT 1200
+# TIER slow (alone on 2 cores: 73 s)
 # Load: 200 Prove calls at once from the Python client (one thread each) over a Unix socket,
 # of the test kind with three circuits, 1 to 3 partitions and every priority but CRITICAL;
 # some calls repeat an earlier call's request id. While they run, CRITICAL calls are sent one
@@ -161,7 +162,7 @@ while read -r circuit seed count file; do
   CHECKS=$((CHECKS + 1))
   stem=cuzk-test-${circuit//:/-}
   inputs_of "$circuit" "$seed" "$count" "$file.json" || { fail "inputs of $circuit seeds $seed+$count"; continue; }
-  "$CUZK" verify --vk "$TEST_CACHE/$stem.vk" --proof "$file" --inputs "$file.json" >v.out 2>&1 ||
+  "$CUZK" verify --vk "$WORK/params/$stem.vk" --proof "$file" --inputs "$file.json" >v.out 2>&1 ||
     fail "cuzk verify $file ($circuit, seeds $seed..$((seed + count - 1))): $(head -c 300 v.out)"
   nproofs=$((nproofs + count))
 done <groups.txt

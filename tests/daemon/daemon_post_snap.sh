@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # TIMEOUT 1500
+# TIER slow (alone on 2 cores: 78 s)
 # WindowPoSt, WinningPoSt and SnapDeals through the daemon at 2 KiB, as Curio asks for them:
 # the bincode vanilla proofs of sealed test sectors (`cuzk post vanilla`, `cuzk snap encode`) in
 # vanilla_proofs with their public fields, sent by the Python client (grpcio); each 192-byte
@@ -16,17 +17,10 @@ if [ -n "${CUZK_TEST_QUICK:-}" ]; then
   exit 77
 fi
 
-mkdir -p params
-for c in window-post:2KiB winning-post:2KiB snap:2KiB; do
-  name=${c//:/-}
-  expect_ok "setup $c (cached)" test_cache_setup "$c" "$name" || { finish; exit 1; }
-  "$CUZK" setup --circuit "$c" --print-paths --into-cache "$WORK/params" >paths.txt 2>&1 || fail "paths of $c: $(cat paths.txt)"
-  ln -sf "$TEST_CACHE/$name.params" "$(sed -n 1p paths.txt)"
-  ln -sf "$TEST_CACHE/$name.vk" "$(sed -n 2p paths.txt)"
-done
+official_params "$WORK/params" window-post:2KiB winning-post:2KiB snap:2KiB || { finish; exit 1; }
 R=3b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a
-expect_ok "seal sector 31" "$CUZK" seal --sector-size 2KiB --out s1 --sector-id 31 --quiet
-expect_ok "seal sector 32" "$CUZK" seal --sector-size 2KiB --out s2 --sector-id 32 --quiet
+seal_sector s1 31
+seal_sector s2 32
 expect_ok "window vanilla" "$CUZK" post vanilla --kind window --sector s1 --sector s2 --randomness $R --out w
 expect_ok "winning vanilla" "$CUZK" post vanilla --kind winning --sector s2 --randomness $R --out n
 expect_ok "snap encode" "$CUZK" snap encode --sector s1 --random-data 3 --out u

@@ -4,8 +4,10 @@
 //     tampered ones do not, single and multi-proof files, through the core and the CLI;
 //  2. malformed input through the CLI: exit code 2 and a message naming the field/offset;
 //  3. the bellman known-answer vectors (Groth16 proofs made by Rust bellman), when available:
-//     bellman's compressed vk form is converted to the .vk layout, each vector must give its
-//     expected OK/FAIL through the core and through the CLI.
+//     bellman's compressed vk form is converted to the .vk layout; every vector must parse (the
+//     FAIL ones too: they test the pairing check, not the parser), then give its expected
+//     OK/FAIL through the core, through the CLI and, when $CUZK_BIN names the cuzk binary
+//     (kat.sh passes it), through `cuzk verify`.
 // Vectors: $CUZK_SHARED_VECTORS (the file, or a folder holding bellman-kat.json), else
 // $CUZK_SOURCE_DIR/tests/vectors/bellman-kat.json. Without them the other tests still run,
 // then it prints "SKIPPED: bellman vectors not available" and exits 77.
@@ -62,6 +64,22 @@ function cli(vk, proof, inputs, extra = []) {
 function cliArgs(args) {
   const r = spawnSync(process.execPath, [VERIFY, ...args], { encoding: 'utf8' });
   return { code: r.status, out: r.stdout, err: r.stderr, all: r.stdout + r.stderr };
+}
+
+// `cuzk verify` (the C verifier's CLI), when kat.sh gives the binary: the same files as cli().
+const CUZK = process.env.CUZK_BIN || '';
+function cuzkVerify(vk, proof, inputs) {
+  const args = ['verify', '--vk', tmpFile(vk, 'vk'), '--proof', tmpFile(proof, 'proof'),
+    '--inputs', tmpFile(JSON.stringify(inputs), 'json'), '--json'];
+  const r = spawnSync(CUZK, args, { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr, all: r.stdout + r.stderr };
+}
+// Whether a --json answer (both CLIs print {"ok":..,"failed":[..]}) is the verdict expected
+// of one proof: OK, or FAIL with proof 0 failed (not an error before verifying).
+function verdict(out, expect) {
+  let j = null;
+  try { j = JSON.parse(out); } catch { return false; }
+  return expect === 'OK' ? j.ok === true : j.ok === false && JSON.stringify(j.failed) === '[0]';
 }
 
 const hasStack = (s) => /\n\s+at /.test(s) || /node:internal/.test(s);
@@ -413,24 +431,28 @@ if (!existsSync(vpath)) {
   let nOk = 0, nFail = 0;
   for (const v of vectors) {
     const name = `vector "${v.name}" (expect ${v.expect})`;
-    let got, why = '';
-    let conv = null;
+    if (v.expect === 'OK') nOk++;
+    else nFail++;
+    // Every vector must parse (valid points, right lengths), the FAIL ones too: those test the
+    // pairing check, and one refused while parsing would pass without reaching it.
+    let conv;
     try {
       conv = convertVector(v);
       if (conv.inputs.some((x) => x >= R)) throw new V.InputError('an input is not below r');
-      const [pr] = V.parseProofs(conv.proof);
-      if (conv.proof.length !== 192) throw new V.InputError('more than one proof');
-      got = V.verifyProof(conv.vk, pr, conv.inputs) ? 'OK' : 'FAIL';
+      if (conv.proof.length !== 192) throw new V.InputError(`a proof of ${conv.proof.length} bytes, not 192`);
+      if (conv.inputs.length !== conv.vk.ic.length - 1) {
+        throw new V.InputError(`${conv.inputs.length} inputs for a vk of ${conv.vk.ic.length} IC points`);
+      }
+      [conv.pr] = V.parseProofs(conv.proof);
     } catch (e) {
       if (!(e instanceof V.InputError)) throw e;
-      got = 'FAIL';
-      why = ` (rejected as malformed: ${e.message})`;
+      check(`parse: ${name}`, false, `does not parse: ${e.message}`);
+      console.log(`   ${v.name}: does not parse (${e.message})`);
+      continue;
     }
-    check(`core: ${name}`, got === v.expect, `got ${got}${why}`);
-    if (v.expect === 'OK') nOk++;
-    else nFail++;
-    console.log(`   ${v.name}: expected ${v.expect}, core ${got}${why}`);
-    if (!conv) continue;
+    const got = V.verifyProof(conv.vk, conv.pr, conv.inputs) ? 'OK' : 'FAIL';
+    check(`core: ${name}`, got === v.expect, `got ${got}`);
+    console.log(`   ${v.name}: expected ${v.expect}, parsed, core ${got}`);
     // Point decoding cross-check: re-encoding gives bellman's bytes back, and noble's own
     // ZCash decoder agrees.
     {
@@ -446,10 +468,16 @@ if (!existsSync(vpath)) {
       }
       check(`noble decoder agrees: ${v.name}`, agree);
     }
-    // Through the CLI, with the vk in bellperson's .vk layout.
+    // Through the CLIs, with the vk in bellperson's .vk layout: a FAIL vector is a proof that
+    // does not verify (exit 1, proof 0 failed), never malformed input (exit 2 / an error).
+    const want = v.expect === 'OK' ? 0 : 1;
     const r = cli(vkBytes(conv.vk), conv.proof, conv.inputs.map(String), ['--json']);
-    const want = v.expect === 'OK' ? 0 : why ? 2 : 1;
-    check(`cli: ${name}`, r.code === want && !hasStack(r.all), `exit ${r.code}, wanted ${want}: ${r.all.trim()}`);
+    check(`cli: ${name}`, r.code === want && verdict(r.out, v.expect) && !hasStack(r.all),
+      `exit ${r.code}, wanted ${want}: ${r.all.trim()}`);
+    if (CUZK) {
+      const c = cuzkVerify(vkBytes(conv.vk), conv.proof, conv.inputs.map(String));
+      check(`cuzk verify: ${name}`, c.code === want && verdict(c.out, v.expect), `exit ${c.code}, wanted ${want}: ${c.all.trim()}`);
+    }
   }
   check('vectors: some must verify and some must fail', nOk > 0 && nFail > 0, `${nOk} OK, ${nFail} FAIL`);
   // Multi-proof file from a vector: the same valid proof twice.

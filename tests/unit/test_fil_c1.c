@@ -7,32 +7,15 @@
 #include "cuzk/filecoin_seal.h"
 #include "filecoin/c1_internal.h"
 #include "harness.h"
-
-static void hex(uint8_t *out, size_t n, const char *h)
-{
-    if (cuzk_hex_decode(out, n, h) != CUZK_OK) {
-        fprintf(stderr, "bad hex %s\n", h);
-        exit(1);
-    }
-}
+#include "support_sector.h"
 
 /* The devnet sector of test_fil_seal, with its real seed. */
 static cuzk_c1 *devnet_c1(cuzk_seal_proof proof, uint8_t **json, size_t *len)
 {
     cuzk_seal_params p;
-    memset(&p, 0, sizeof p);
-    p.proof = proof;
-    cuzk_prover_id_from_actor(p.prover_id, 1002);
-    p.sector_id = 1;
-    hex(p.ticket, 32, "c3a1ca12b981a8a59f9a4764edf3398edd239b2afa8ca2bbd57e0091ec193aa0");
     uint8_t seed[32];
-    hex(seed, 32, "62a9ec8794bdb9cf9899e3e1fde9dd3c84ecb285bfeeace7fdbf4924b25eba85");
-    cuzk_sealed_sector *s = NULL;
-    cuzk_c1 *c1 = NULL;
-    CHECK_OK(cuzk_seal_precommit(&s, &p, NULL));
-    if (!s) return NULL;
-    CHECK_OK(cuzk_seal_commit1(&c1, s, seed, NULL));
-    cuzk_sealed_sector_free(s);
+    test_sector_devnet(&p, proof, seed);
+    cuzk_c1 *c1 = test_sector_c1(&p, seed);
     if (!c1) return NULL;
     CHECK_OK(cuzk_c1_write(c1, json, len));
     return c1;

@@ -13,6 +13,7 @@
 #include "cuzk/testcircuits.h"
 #include "filecoin/post_internal.h"
 #include "harness.h"
+#include "support_sector.h"
 
 /* ---------------------------------------------------------------- registry */
 static void test_registry(void)
@@ -133,22 +134,13 @@ typedef struct {
 static void seal_sector(test_sector *t, uint64_t id, bool random_data)
 {
     cuzk_seal_params sp;
-    memset(&sp, 0, sizeof sp);
-    sp.proof = CUZK_SEAL_2KIB_V1_1;
-    cuzk_prover_id_from_actor(sp.prover_id, 1002);
-    sp.sector_id = id;
-    for (int i = 0; i < 32; i++) sp.ticket[i] = (uint8_t)(7 * i + id);
-    sp.ticket[31] &= 0x3f;
+    test_sector_params(&sp, CUZK_SEAL_2KIB_V1_1, id);
     uint8_t data[2048];
     if (random_data) {
-        cuzk_rng rng;
-        cuzk_rng_seed(&rng, id);
-        cuzk_rng_bytes(&rng, data, sizeof data);
-        for (int n = 0; n < 64; n++) data[32 * n + 31] &= 0x3f; /* Fr32 padded */
+        test_sector_data(data, sizeof data, id);
         sp.data = data;
     }
-    cuzk_sealed_sector *s = NULL;
-    CHECK_OK(cuzk_seal_precommit(&s, &sp, NULL));
+    cuzk_sealed_sector *s = test_sector_seal(&sp);
     memset(t, 0, sizeof *t);
     t->id = id;
     if (!s) return;

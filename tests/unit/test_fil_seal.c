@@ -10,6 +10,7 @@
 #include "cuzk/filecoin_seal.h"
 #include "cuzk/hash.h"
 #include "harness.h"
+#include "support_sector.h"
 
 static void hex(uint8_t *out, size_t n, const char *h)
 {
@@ -22,17 +23,12 @@ static void hex(uint8_t *out, size_t n, const char *h)
 static void test_devnet_2k(void)
 {
     cuzk_seal_params p;
-    memset(&p, 0, sizeof p);
-    p.proof = CUZK_SEAL_2KIB_V1_1;
-    cuzk_prover_id_from_actor(p.prover_id, 1002);
-    p.sector_id = 1;
-    hex(p.ticket, 32, "c3a1ca12b981a8a59f9a4764edf3398edd239b2afa8ca2bbd57e0091ec193aa0");
+    test_sector_devnet(&p, CUZK_SEAL_2KIB_V1_1, NULL);
     uint8_t want_d[32], want_r[32];
     hex(want_d, 32, "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833");
     hex(want_r, 32, "b70cfe76f30bdc2abb6b495b6c999f692061800dbc8ac916c66cb5ec3c6f6528");
-    cuzk_sealed_sector *s = NULL;
     double t0 = cuzk_now();
-    CHECK_OK(cuzk_seal_precommit(&s, &p, NULL));
+    cuzk_sealed_sector *s = test_sector_seal(&p);
     if (!s) return;
     printf("seal 2 KiB precommit: %.1f ms\n", (cuzk_now() - t0) * 1e3);
     const cuzk_seal_commitments *c = cuzk_sealed_commitments(s);
@@ -78,11 +74,8 @@ static void test_devnet_2k_v1(void)
 static void test_label_zero(void)
 {
     cuzk_seal_params p;
-    memset(&p, 0, sizeof p);
-    p.proof = CUZK_SEAL_2KIB_V1;
-    p.sector_id = 77;
-    cuzk_sealed_sector *s = NULL;
-    CHECK_OK(cuzk_seal_precommit(&s, &p, NULL));
+    test_sector_params(&p, CUZK_SEAL_2KIB_V1, 77);
+    cuzk_sealed_sector *s = test_sector_seal(&p);
     if (!s) return;
     for (unsigned layer = 1; layer <= 2; layer++) {
         uint8_t buf[64] = {0}, want[32];
@@ -99,19 +92,14 @@ static void test_label_zero(void)
 static void test_data_and_errors(void)
 {
     cuzk_seal_params p;
-    memset(&p, 0, sizeof p);
-    p.proof = CUZK_SEAL_2KIB_V1_1;
+    test_sector_params(&p, CUZK_SEAL_2KIB_V1_1, 3);
     uint8_t data[2048];
-    cuzk_rng rng;
-    cuzk_rng_seed(&rng, 3);
-    cuzk_rng_bytes(&rng, data, sizeof data);
-    for (int i = 0; i < 64; i++) data[32 * i + 31] &= 0x3f; /* Fr32-padded */
+    test_sector_data(data, sizeof data, 3);
     p.data = data;
-    cuzk_sealed_sector *s = NULL;
     cuzk_c1 *c1 = NULL;
     uint8_t seed[32];
-    memset(seed, 9, 32);
-    CHECK_OK(cuzk_seal_precommit(&s, &p, NULL));
+    test_sector_seed(seed, 9);
+    cuzk_sealed_sector *s = test_sector_seal(&p);
     if (s) {
         /* comm_d is no longer the zero-piece commitment, and the C1 verifies */
         uint8_t zero_d[32];
@@ -136,13 +124,9 @@ static void test_data_and_errors(void)
 static void test_bigger(cuzk_seal_proof proof)
 {
     cuzk_seal_params p;
-    memset(&p, 0, sizeof p);
-    p.proof = proof;
-    cuzk_prover_id_from_actor(p.prover_id, 1000);
-    p.sector_id = 5;
-    memset(p.ticket, 0x11, 32);
+    test_sector_params(&p, proof, 5);
     uint8_t seed[32];
-    memset(seed, 0x22, 32);
+    test_sector_seed(seed, 5);
     cuzk_timeline *tl = cuzk_timeline_create("seal");
     cuzk_sealed_sector *s = NULL;
     cuzk_c1 *c1 = NULL;

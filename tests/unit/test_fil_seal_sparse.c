@@ -10,23 +10,7 @@
 #include "cuzk/filecoin_seal.h"
 #include "cuzk/testcircuits.h"
 #include "harness.h"
-
-static void params_for(cuzk_seal_params *sp, cuzk_seal_proof p, uint64_t sector_id)
-{
-    memset(sp, 0, sizeof *sp);
-    sp->proof = p;
-    cuzk_prover_id_from_actor(sp->prover_id, 1002);
-    sp->sector_id = sector_id;
-    for (int i = 0; i < 32; i++) sp->ticket[i] = (uint8_t)(7 * i + 3);
-    sp->ticket[31] &= 0x3f;
-}
-
-static void seed_for(uint8_t seed[32], unsigned n)
-{
-    for (int i = 0; i < 32; i++) seed[i] = (uint8_t)(11 * i + n);
-    seed[31] &= 0x3f;
-    seed[0] ^= (uint8_t)(n >> 8);
-}
+#include "support_sector.h"
 
 /* TEST mode: every partition's constraints hold. */
 static void check_circuit(const cuzk_c1 *c1)
@@ -65,9 +49,9 @@ static void test_small(cuzk_seal_proof p)
 {
     const cuzk_seal_proof_info *pi = cuzk_seal_proof_info_get(p);
     cuzk_seal_params sp;
-    params_for(&sp, p, 5);
+    test_sector_params(&sp, p, 5);
     uint8_t seed[32];
-    seed_for(seed, 1);
+    test_sector_seed(seed, 1);
     cuzk_c1 *c1 = NULL;
     cuzk_seal_commitments cm;
     double t0 = cuzk_now();
@@ -82,10 +66,7 @@ static void test_small(cuzk_seal_proof p)
     cuzk_c1_free(back);
 
     /* the sealed zero-data sector: same comm_d, replica id, challenges and tree D paths */
-    cuzk_sealed_sector *s = NULL;
-    cuzk_c1 *full = NULL;
-    CHECK_OK(cuzk_seal_precommit(&s, &sp, NULL));
-    if (s) CHECK_OK(cuzk_seal_commit1(&full, s, seed, NULL));
+    cuzk_c1 *full = test_sector_c1(&sp, seed);
     if (full) {
         CHECK_OK(cuzk_c1_verify(full, sp.prover_id, sp.sector_id));
         CHECK(!memcmp(full->comm_d, c1->comm_d, 32));
@@ -101,7 +82,6 @@ static void test_small(cuzk_seal_proof p)
         }
     }
     cuzk_c1_free(full);
-    cuzk_sealed_sector_free(s);
 
     /* a flipped byte in a tree C path sibling, and in a labeling parent */
     c1->proofs[0].exp_parents[2].inclusion.path[1].hashes[3].b[4] ^= 0x01;
@@ -134,11 +114,11 @@ static bool parent_is_challenged(const cuzk_c1 *c1)
 static void test_challenged_parent(void)
 {
     cuzk_seal_params sp;
-    params_for(&sp, CUZK_SEAL_2KIB_V1_1, 9);
+    test_sector_params(&sp, CUZK_SEAL_2KIB_V1_1, 9);
     bool found = false;
     for (unsigned n = 0; n < 400 && !found; n++) {
         uint8_t seed[32];
-        seed_for(seed, n);
+        test_sector_seed(seed, n);
         cuzk_c1 *c1 = NULL;
         cuzk_seal_commitments cm;
         CHECK_OK(cuzk_seal_sparse_commit1(&c1, &cm, &sp, seed, NULL));
@@ -165,9 +145,9 @@ static void test_large(cuzk_seal_proof p)
 {
     const cuzk_seal_proof_info *pi = cuzk_seal_proof_info_get(p);
     cuzk_seal_params sp;
-    params_for(&sp, p, 77);
+    test_sector_params(&sp, p, 77);
     uint8_t seed[32];
-    seed_for(seed, 3);
+    test_sector_seed(seed, 3);
     cuzk_c1 *c1 = NULL;
     cuzk_seal_commitments cm;
     double t0 = cuzk_now();
@@ -197,16 +177,16 @@ static void test_refused(void)
 {
     cuzk_seal_params sp;
     uint8_t seed[32];
-    seed_for(seed, 2);
+    test_sector_seed(seed, 2);
     cuzk_c1 *c1 = NULL;
     cuzk_seal_commitments cm;
-    params_for(&sp, CUZK_SEAL_32GIB_V1_2_NI, 1);
+    test_sector_params(&sp, CUZK_SEAL_32GIB_V1_2_NI, 1);
     CHECK_FAILS(cuzk_seal_sparse_commit1(&c1, &cm, &sp, seed, NULL), CUZK_EUNSUPPORTED);
     CHECK(strstr(cuzk_last_error(), "comm_r") != NULL);
-    params_for(&sp, CUZK_SEAL_2KIB_V1_1_SYNTH, 1);
+    test_sector_params(&sp, CUZK_SEAL_2KIB_V1_1_SYNTH, 1);
     CHECK_FAILS(cuzk_seal_sparse_commit1(&c1, &cm, &sp, seed, NULL), CUZK_EUNSUPPORTED);
     static uint8_t data[2048];
-    params_for(&sp, CUZK_SEAL_2KIB_V1_1, 1);
+    test_sector_params(&sp, CUZK_SEAL_2KIB_V1_1, 1);
     sp.data = data;
     CHECK_FAILS(cuzk_seal_sparse_commit1(&c1, &cm, &sp, seed, NULL), CUZK_EINVAL);
     CHECK(c1 == NULL);

@@ -11,6 +11,7 @@
 #include "cuzk/hash.h"
 #include "cuzk/testcircuits.h"
 #include "harness.h"
+#include "support_sector.h"
 
 static void test_registry(void)
 {
@@ -131,22 +132,13 @@ static bool encode_sector(encoded *e, cuzk_update_proof p, uint64_t seed)
     e->p = p;
     const cuzk_update_proof_info *pi = cuzk_update_proof_info_get(p);
     cuzk_seal_params prm;
-    memset(&prm, 0, sizeof prm);
-    prm.proof = pi->seal_proof;
-    cuzk_prover_id_from_actor(prm.prover_id, 1002);
-    prm.sector_id = seed;
-    for (int i = 0; i < 32; i++) prm.ticket[i] = (uint8_t)(7 * i + seed);
-    prm.ticket[31] &= 0x3f;
-    cuzk_sealed_sector *s = NULL;
-    CHECK_OK(cuzk_seal_precommit(&s, &prm, NULL));
+    test_sector_params(&prm, pi->seal_proof, seed);
+    cuzk_sealed_sector *s = test_sector_seal(&prm);
     if (!s) return false;
     uint8_t *sealed = malloc(pi->sector_size), *data = malloc(pi->sector_size), p_aux[CUZK_P_AUX_BYTES];
     cuzk_sealed_replica_nodes(s, 0, pi->nodes, sealed);
     cuzk_sealed_p_aux(s, p_aux);
-    cuzk_rng rng;
-    cuzk_rng_seed(&rng, seed);
-    cuzk_rng_bytes(&rng, data, pi->sector_size);
-    for (uint64_t i = 0; i < pi->nodes; i++) data[i * 32 + 31] &= 0x3f;
+    test_sector_data(data, pi->sector_size, seed);
     CHECK_OK(cuzk_snap_encode(&e->enc, p, sealed, data, p_aux, NULL));
     /* a p_aux that does not belong to the replica is refused */
     cuzk_snap_encoded *bad = NULL;

@@ -8,6 +8,7 @@
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_seal.h"
 #include "harness.h"
+#include "support_sector.h"
 
 static void check_counts(const char *name, size_t constraints, size_t inputs, size_t aux)
 {
@@ -38,21 +39,10 @@ static void test_counts(void)
 static void test_sealed_2kib(void)
 {
     cuzk_seal_params sp;
-    memset(&sp, 0, sizeof sp);
-    sp.proof = CUZK_SEAL_2KIB_V1_1;
-    cuzk_prover_id_from_actor(sp.prover_id, 1002);
-    sp.sector_id = 7;
-    for (int i = 0; i < 32; i++) sp.ticket[i] = (uint8_t)(3 * i + 1);
-    sp.ticket[31] &= 0x3f;
+    test_sector_params(&sp, CUZK_SEAL_2KIB_V1_1, 7);
     uint8_t seed[32];
-    for (int i = 0; i < 32; i++) seed[i] = (uint8_t)(5 * i + 2);
-    seed[31] &= 0x3f;
-    cuzk_sealed_sector *s = NULL;
-    cuzk_c1 *c1 = NULL;
-    CHECK_OK(cuzk_seal_precommit(&s, &sp, NULL));
-    if (!s) return;
-    CHECK_OK(cuzk_seal_commit1(&c1, s, seed, NULL));
-    cuzk_sealed_sector_free(s);
+    test_sector_seed(seed, 2);
+    cuzk_c1 *c1 = test_sector_c1(&sp, seed);
     if (!c1) return;
     cuzk_porep_shape shape;
     CHECK_OK(cuzk_porep_shape_for_proof(&shape, c1->proof));
