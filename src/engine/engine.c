@@ -142,12 +142,14 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     metrics_job_ended(e, j);
     if (e->cfg.job_log) log_job(e->cfg.job_log, j);
     e->queued_or_running--;
+    pthread_cond_broadcast(&j->ended_cv);
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->work_cv);
 }
 
 static void job_free(engine_job *j)
 {
+    pthread_cond_destroy(&j->ended_cv);
     cuzk_timeline_destroy(j->tl);
     free(j->proof_bytes);
     free(j->inputs);
@@ -163,7 +165,7 @@ void engine_prune_results(cuzk_engine *e)
     unsigned kept = 0;
     for (engine_job **pp = &e->jobs; *pp;) {
         engine_job *j = *pp;
-        if (engine_job_live(j)) {
+        if (engine_job_live(j) || j->waiters) { /* a waiter still reads an ended one */
             pp = &j->next;
             continue;
         }
@@ -362,8 +364,10 @@ void cuzk_engine_destroy(cuzk_engine *e)
     if (!e) return;
     engine_mutex_lock(&e->mu);
     e->stopping = true;
-    for (engine_job *j = e->jobs; j; j = j->next)
+    for (engine_job *j = e->jobs; j; j = j->next) {
         if (engine_job_live(j)) engine_job_cancel(e, j, "the engine is shutting down");
+        pthread_cond_broadcast(&j->ended_cv); /* its waiters see stopping */
+    }
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->finish_cv);
@@ -586,6 +590,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     char name[96];
     snprintf(name, sizeof name, "job %llu (%s)", (unsigned long long)j->id, cuzk_kind_name(req->kind));
     j->tl = cuzk_timeline_create(name);
+    pthread_cond_init(&j->ended_cv, NULL);
     j->queue_span = -1;
     /* the job is visible (a retry of its request id joins it) while its input is checked */
     job_hold(e, j);
@@ -668,7 +673,8 @@ static void deadline_of(struct timespec *ts, double timeout_s)
     ts->tv_nsec = (long)((t - (double)ts->tv_sec) * 1e9);
 }
 
-cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *r)
+cuzk_status cuzk_engine_await_until(cuzk_engine *e, uint64_t job_id, double timeout_s, const cuzk_cancel *stop,
+                                    cuzk_job_result *r)
 {
     memset(r, 0, sizeof *r);
     cuzk_status st = engine_enter(e);
@@ -677,10 +683,14 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s,
     struct timespec dl;
     if (timeout_s >= 0) deadline_of(&dl, timeout_s);
     engine_job *j = find_job_locked(e, job_id);
-    while (j && engine_job_live(j) && !e->stopping) {
-        if (timeout_s < 0) engine_mutex_wait(&e->mu, &e->done_cv);
-        else if (!engine_mutex_wait_until(&e->mu, &e->done_cv, &dl)) break;
-        j = find_job_locked(e, job_id);
+    if (j) {
+        /* the job's own condition: woken by its end, cuzk_engine_wake and the shutdown only */
+        j->waiters++;
+        while (engine_job_live(j) && !e->stopping && !cuzk_cancel_requested(stop)) {
+            if (timeout_s < 0) engine_mutex_wait(&e->mu, &j->ended_cv);
+            else if (!engine_mutex_wait_until(&e->mu, &j->ended_cv, &dl)) break;
+        }
+        j->waiters--;
     }
     if (!j)
         st = cuzk_fail(CUZK_ENOTFOUND, "no job %llu (never submitted, or its result was dropped)",
@@ -695,6 +705,37 @@ cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s,
     }
     engine_leave(e);
     return st;
+}
+
+cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *r)
+{
+    return cuzk_engine_await_until(e, job_id, timeout_s, NULL, r);
+}
+
+void cuzk_engine_wake(cuzk_engine *e)
+{
+    if (engine_enter(e)) {
+        cuzk_clear_error();
+        return;
+    }
+    /* under the lock: a waiter between its check of the token and its sleep cannot miss this */
+    for (engine_job *j = e->jobs; j; j = j->next)
+        if (j->waiters) pthread_cond_broadcast(&j->ended_cv);
+    engine_leave(e);
+}
+
+void cuzk_engine_job_counts(cuzk_engine *e, unsigned *queued, unsigned *running)
+{
+    *queued = *running = 0;
+    if (engine_enter(e)) {
+        cuzk_clear_error();
+        return;
+    }
+    for (const engine_job *j = e->jobs; j; j = j->next) {
+        *queued += j->state == CUZK_JOB_QUEUED;
+        *running += j->state == CUZK_JOB_RUNNING;
+    }
+    engine_leave(e);
 }
 
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_running)

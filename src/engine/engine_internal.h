@@ -205,6 +205,10 @@ struct engine_job {
     engine_job *next;
     engine_job *finish_next; /* in engine.finish_q */
     bool finishing;
+    /* Awaits of this job sleep on ended_cv (broadcast when it ends, on cuzk_engine_wake and at
+     * shutdown); while waiters > 0 the job is not pruned, so a waiter's pointer stays valid. */
+    pthread_cond_t ended_cv;
+    unsigned waiters;
 };
 
 /* ---------------------------------------------------------------- devices */

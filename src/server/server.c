@@ -31,8 +31,8 @@ struct call_ctx {
     grpc_byte_buffer *recv, *send;
     grpc_slice status_details;
     bool has_details;
-    int cancelled; /* written by the core when the close arrives */
-    atomic_bool gone;
+    int cancelled;    /* written by the core when the close arrives */
+    cuzk_cancel gone; /* set when the client went away; a waiting handler is woken */
     atomic_int refs;
     int method;
     int conn_fd; /* the connection's descriptor (the listener counts its calls), or -1 */
@@ -69,7 +69,7 @@ static void request_call(cuzk_server *s)
     grpc_call_details_init(&c->details);
     grpc_metadata_array_init(&c->md);
     atomic_init(&c->refs, 1);
-    atomic_init(&c->gone, false);
+    c->gone = (cuzk_cancel){0};
     if (grpc_server_request_call(s->server, &c->call, &c->details, &c->md, s->cq, s->cq, &c->t_new) != GRPC_CALL_OK)
         call_release(c);
 }
@@ -180,7 +180,7 @@ static void on_new_call(cuzk_server *s, call_ctx *c)
 /* The message is in (or the call failed before it came). */
 static void on_recv(cuzk_server *s, call_ctx *c, bool ok)
 {
-    if (!ok || atomic_load(&c->gone)) {
+    if (!ok || cuzk_cancel_requested(&c->gone)) {
         call_release(c); /* the core has answered the client already (e.g. RESOURCE_EXHAUSTED) */
         return;
     }
@@ -253,7 +253,10 @@ static void *cq_main(void *arg)
             break;
         case TAG_RECV: on_recv(s, c, ev.success); break;
         case TAG_CLOSE:
-            if (c->cancelled) atomic_store(&c->gone, true);
+            if (c->cancelled) {
+                cuzk_cancel_set(&c->gone);
+                cuzk_engine_wake(s->e); /* its handler may be waiting for a job */
+            }
             call_release(c);
             break;
         case TAG_SENT: call_release(c); break;
@@ -403,11 +406,9 @@ unsigned cuzk_server_calls(const cuzk_server *s)
 
 static unsigned live_jobs(cuzk_engine *e)
 {
-    cuzk_engine_status st;
-    cuzk_engine_get_status(e, &st);
-    unsigned n = 0;
-    for (int k = 0; k < CUZK_KINDS; k++) n += st.queued[k] + st.running[k];
-    return n;
+    unsigned queued, running;
+    cuzk_engine_job_counts(e, &queued, &running);
+    return queued + running;
 }
 
 void cuzk_server_stop(cuzk_server *s, double grace_s) { cuzk_server_drain(s, grace_s, NULL); }
@@ -423,9 +424,10 @@ void cuzk_server_drain(cuzk_server *s, double grace_s, const atomic_bool *cut_sh
     grpc_server_shutdown_and_notify(s->server, s->cq, &shutdown_tag);
     double end = cuzk_now() + grace_s;
     while (live_jobs(s->e) && cuzk_now() < end && !(cut_short && atomic_load(cut_short))) usleep(50 * 1000);
-    cuzk_engine_cancel_all(s->e, "the daemon is shutting down");
-    /* handlers waiting on jobs see them end (CANCELLED) or stop waiting */
+    /* no new job from here (a Prove or Submit now is UNAVAILABLE); handlers waiting on jobs see
+     * them end CANCELLED */
     atomic_store(&s->stopping, true);
+    cuzk_engine_cancel_all(s->e, "the daemon is shutting down");
     pthread_mutex_lock(&s->mu);
     while (s->calls) pthread_cond_wait(&s->cv, &s->mu);
     pthread_mutex_unlock(&s->mu);

@@ -104,7 +104,7 @@ struct cuzk_server {
 typedef struct {
     cuzk_server *s;
     double deadline;         /* cuzk_now() clock; 0: none */
-    const atomic_bool *gone; /* the client went away (cancelled, disconnected, deadline) */
+    const cuzk_cancel *gone; /* set when the client went away (cancelled, disconnected, deadline) */
     /* The slice holding the request's bytes (rpc_handle's in and len point into it): the one
      * copy, gRPC's byte buffer being destroyed before the handler runs. handler_main (server.c)
      * unrefs it only after rpc_handle returns, so a Prove or AwaitProof holds the bytes for as

@@ -342,8 +342,9 @@ static Cuzk__V1__AwaitProofResponse__Status rpc_status_of(cuzk_job_state st)
 static uint64_t ms(double s) { return s > 0 ? (uint64_t)(s * 1000 + 0.5) : 0; }
 
 /* Waits for the job until it ends, timeout_s passes (< 0: no limit), the call's deadline passes
- * or its client is gone; res gets the state (TIMEOUT when the wait ended first) and *by_deadline
- * whether the call's deadline (not timeout_s) ended the wait. */
+ * or its client is gone (the server sets call->gone and wakes the engine's waits: no polling);
+ * res gets the state (TIMEOUT when the wait ended first) and *by_deadline whether the call's
+ * deadline (not timeout_s) ended the wait. */
 static cuzk_status wait_job(const rpc_call *call, uint64_t eid, double timeout_s, cuzk_job_result *res,
                             bool *by_deadline)
 {
@@ -351,20 +352,10 @@ static cuzk_status wait_job(const rpc_call *call, uint64_t eid, double timeout_s
     bool deadline_first = call->deadline && (!end || call->deadline < end);
     if (deadline_first) end = call->deadline;
     *by_deadline = false;
-    for (;;) {
-        double slice = 0.25;
-        if (end) {
-            double left = end - cuzk_now();
-            slice = left < 0 ? 0 : left < slice ? left : slice;
-        }
-        cuzk_status st = cuzk_engine_await(call->s->e, eid, slice, res);
-        if (st || res->state != CUZK_JOB_TIMEOUT) return st;
-        if ((end && cuzk_now() >= end) || atomic_load(call->gone)) {
-            *by_deadline = deadline_first && end && cuzk_now() >= end;
-            return CUZK_OK;
-        }
-        cuzk_job_result_free(res);
-    }
+    double wait_s = !end ? -1 : end > now ? end - now : 0;
+    cuzk_status st = cuzk_engine_await_until(call->s->e, eid, wait_s, call->gone, res);
+    if (!st && res->state == CUZK_JOB_TIMEOUT) *by_deadline = deadline_first && !cuzk_cancel_requested(call->gone);
+    return st;
 }
 
 /* The AwaitProofResponse of a result (proof bytes borrowed from res). */
@@ -477,13 +468,12 @@ static bool fields_bounded(const uint8_t *in, size_t len, bool nested, rpc_reply
     type *var = (type *)protobuf_c_message_unpack(&desc, NULL, len, in);                    \
     if (!var) return rpc_fail(r, RPC_INVALID_ARGUMENT, "the request is not a valid %s message", desc.name)
 
+/* The jobs queued now (this one among them): a count, no status snapshot. */
 static unsigned queue_position(cuzk_engine *e)
 {
-    cuzk_engine_status st;
-    cuzk_engine_get_status(e, &st);
-    unsigned n = 0;
-    for (int k = 0; k < CUZK_KINDS; k++) n += st.queued[k];
-    return n;
+    unsigned queued, running;
+    cuzk_engine_job_counts(e, &queued, &running);
+    return queued;
 }
 
 static void do_submit(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)

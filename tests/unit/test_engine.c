@@ -1187,10 +1187,73 @@ static void cancel_mid_partition(void)
     unlink(huge.vk_path);
 }
 
+/* An await with a stop token (the daemon's AwaitProof whose client went away) returns TIMEOUT
+ * once the token is set and cuzk_engine_wake called, while its job still runs: the wait sleeps
+ * on the job's condition and the wake is what ends it (no polling). The job then completes. */
+typedef struct {
+    cuzk_engine *e;
+    uint64_t job;
+    cuzk_cancel stop;
+    cuzk_status st;
+    cuzk_job_result r;
+    atomic_bool returned;
+} stop_waiter;
+
+static void *stop_waiter_main(void *arg)
+{
+    stop_waiter *w = arg;
+    w->st = cuzk_engine_await_until(w->e, w->job, -1, &w->stop, &w->r);
+    atomic_store(&w->returned, true);
+    return NULL;
+}
+
+static void await_stopped_by_wake(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    static hold_ctx hold;
+    atomic_store(&hold.armed, true);
+    atomic_store(&hold.released, false);
+    cfg.test_hook = hold_hook;
+    cfg.test_hook_ctx = &hold;
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    static stop_waiter w;
+    memset(&w, 0, sizeof w);
+    w.e = e;
+    w.job = submit_circuit(e, "small", 2, 77, CUZK_PRIORITY_NORMAL);
+    CHECK(wait_running(e, w.job, 60)); /* held at its first partition */
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, stop_waiter_main, &w) == 0);
+    /* a wake without the token set leaves the wait asleep (the job is held: it cannot end) */
+    usleep(100000);
+    cuzk_engine_wake(e);
+    usleep(100000);
+    CHECK(!atomic_load(&w.returned));
+    cuzk_cancel_set(&w.stop);
+    cuzk_engine_wake(e);
+    struct timespec limit;
+    clock_gettime(CLOCK_REALTIME, &limit);
+    limit.tv_sec += 30;
+    CHECK(pthread_timedjoin_np(th, NULL, &limit) == 0);
+    CHECK(w.st == CUZK_OK && w.r.state == CUZK_JOB_TIMEOUT);
+    unsigned queued = 9, running = 9;
+    cuzk_engine_job_counts(e, &queued, &running);
+    CHECK(queued == 0 && running == 1); /* the job goes on */
+    cuzk_job_result_free(&w.r);
+    atomic_store(&hold.released, true);
+    expect_completed(e, w.job);
+    cuzk_engine_job_counts(e, &queued, &running);
+    CHECK(queued == 0 && running == 0);
+    printf("  await: a stop token and a wake ended the wait (TIMEOUT) while the job ran; it then completed\n");
+    cuzk_engine_destroy(e);
+}
+
 static void test_cancel(void)
 {
     cancel_at_the_hook();
     cancel_mid_partition();
+    await_stopped_by_wake();
 }
 
 /* ---------------------------------------------------------------- 5: host budget */

@@ -503,7 +503,7 @@ static void fuzz(cuzk_server *s)
     const ProtobufCMessage *seeds[] = {&q.base, &aw.base, &pl.base};
     const int seed_method[] = {0, 1, 6};
     uint8_t buf[512], mut[600];
-    atomic_bool gone = false;
+    cuzk_cancel gone = {0};
     rpc_call call = {s, 0, &gone, NULL};
     uint64_t x = 0x9e3779b97f4a7c15ull;
     unsigned answers[17] = {0};

@@ -80,8 +80,9 @@ typedef struct {
     cuzk_pool *pool;       /* the bulk pool to use instead of making one (not owned) */
     FILE *job_log;         /* one JSON line per ended job (id, kind, state, times, error, timeline), or NULL */
     /* Test hook: called before each partition is proved; a nonzero status fails the partition
-     * with the hook's message (CUZK_EIO from the hook means a device error: the device is taken
-     * out of service too, a CPU worker only while another device stays in service). device: the
+     * with the hook's message (CUZK_EDEVICE from the hook is a device error, as from a GPU: the
+     * device is taken out of service too, a CPU worker only while another device stays in
+     * service; any other status fails the partition's job alone). device: the
      * device's place in the engine's list (the GPUs by ordinal, each GPU's contexts in order,
      * then the CPU workers), which is cuzk_engine_status's order when it shows every device.
      * NULL in production. */
@@ -195,9 +196,11 @@ const char *cuzk_job_state_name(cuzk_job_state s);
 
 /* Submits a job and returns its id (ids start at 1). A request with the request id and digest
  * of a queued, running or COMPLETED job returns that job's id (*joined true; the rule is at
- * cuzk_job_request.request_id). Fails (nothing queued) for a malformed request: unknown kind
- * or circuit, empty or oversized input, too many jobs queued, the engine shutting down. Bad input
- * content (a C1 that does not parse or check) makes a job that ends FAILED with the reason. */
+ * cuzk_job_request.request_id). Fails (nothing queued): CUZK_EINVAL for a malformed request
+ * (unknown kind, empty or oversized input, a bad request id), CUZK_ENOTFOUND for a circuit
+ * job's unregistered circuit, CUZK_EBUSY when engine.max_queued jobs are queued or running,
+ * CUZK_ESHUTDOWN while the engine shuts down, CUZK_ENOMEM. Bad input content (a C1 that does
+ * not parse or check) makes a job that ends FAILED with the reason. */
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id,
                                bool *joined) CUZK_WARN_UNUSED;
 
@@ -225,19 +228,31 @@ typedef struct {
 void cuzk_job_result_free(cuzk_job_result *r);
 
 /* Waits up to timeout_s (< 0: forever) for the job to end. On return r->state is its state, or
- * TIMEOUT when the wait ended first (the job goes on). CUZK_EINVAL for an unknown id (never
- * made, or its result dropped after result_ttl_s / result_max). */
+ * TIMEOUT when the wait ended first (the job goes on). CUZK_ENOTFOUND for an unknown id (never
+ * made, or its result dropped after result_ttl_s / result_max); CUZK_ESHUTDOWN when the engine
+ * is shutting down as it is called. */
 cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *r) CUZK_WARN_UNUSED;
+/* cuzk_engine_await that also returns (TIMEOUT) once stop is set (NULL: never). The token is
+ * checked as the wait begins and whenever cuzk_engine_wake is called, so whoever sets it calls
+ * cuzk_engine_wake after: the daemon ends an AwaitProof whose client went away this way, with no
+ * polling. The wait sleeps on the job's own condition (woken by its end, a wake, the shutdown). */
+cuzk_status cuzk_engine_await_until(cuzk_engine *e, uint64_t job_id, double timeout_s, const cuzk_cancel *stop,
+                                    cuzk_job_result *r) CUZK_WARN_UNUSED;
+/* Wakes every await so it checks its stop token (from any thread; a no-op while shutting down). */
+void cuzk_engine_wake(cuzk_engine *e);
+/* How many jobs are queued (no partition on a device yet) and running now, all kinds: cheap, no
+ * device is asked, unlike cuzk_engine_get_status (0 and 0 while shutting down). */
+void cuzk_engine_job_counts(cuzk_engine *e, unsigned *queued, unsigned *running);
 /* Cancels a job: a queued one ends CANCELLED at once; a running one as soon as its partitions
  * on the devices stop, which they do at their prover's next check of the job's cancel token
  * (the CPU prover between its NTTs and between the tiles of its MSMs, the GPU prover between
  * stages), their buffers going back to the pool and the devices staying in service. Its
  * witnesses made ahead are dropped at once. *was_running tells which; a job already ended is
- * left as it is (CUZK_OK, false). */
+ * left as it is (CUZK_OK, false). CUZK_ENOTFOUND for an unknown id. */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_running) CUZK_WARN_UNUSED;
 
-/* The job a request id names: the one most recently submitted or joined under it (CUZK_EINVAL
- * when no job has it, or its result was dropped). */
+/* The job a request id names: the one most recently submitted or joined under it
+ * (CUZK_ENOTFOUND when no job has it, or its result was dropped; CUZK_EINVAL for an empty id). */
 cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *job_id) CUZK_WARN_UNUSED;
 /* Cancels every job queued or running (as cuzk_engine_cancel does each), with why as their
  * error; returns how many were live. Submits go on being accepted (a draining server stops
@@ -300,7 +315,7 @@ char *cuzk_engine_metrics(cuzk_engine *e);
  * id. *seconds: how long it took (0 when already resident). */
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit, double *seconds) CUZK_WARN_UNUSED;
 /* Drops an idle circuit from every tier (memory freed in the background); *freed: the bytes.
- * CUZK_EINVAL while jobs use it. */
+ * CUZK_EINVAL for an unknown id, CUZK_EBUSY while jobs use it or it is loading or proving. */
 cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit, uint64_t *freed) CUZK_WARN_UNUSED;
 
 /* The circuit id of a PoRep proof: "porep-2k", "porep-8m", "porep-512m", "porep-32g",
