@@ -106,6 +106,7 @@ struct engine_circuit {
     stream_stats last_stream; /* the last parameter stream to a device */
     uint64_t host_need;       /* bytes a load asks of the host budget before it starts */
     char load_error[1024];    /* why the last host load failed ("" when it did not) */
+    cuzk_status load_status;  /* ... its status (CUZK_EBUDGET: it cannot fit engine.host_budget) */
 
     circuit_on_device dev[CUZK_ENGINE_MAX_DEVICES + CUZK_ENGINE_MAX_CPU_WORKERS]; /* by engine.dev index */
     unsigned refs; /* jobs using it (queued or running) */

@@ -328,10 +328,13 @@ static void copy_vk(cuzk_groth16_vk *dst, const cuzk_groth16_vk *src)
     else dst->ic_len = 0;
 }
 
-/* Fails every job waiting on circuit c (locked). */
-static void fail_jobs_of(cuzk_engine *e, engine_circuit *c, const char *msg)
+/* A host load of c refused or failed with st (locked): remembered with its message (a preload
+ * returns them) and every job waiting on c fails with msg. */
+static void fail_jobs_of(cuzk_engine *e, engine_circuit *c, cuzk_status st, const char *msg)
 {
     ENGINE_LOCKED(e);
+    c->load_status = st;
+    snprintf(c->load_error, sizeof c->load_error, "%s", msg);
     for (engine_job *j = e->jobs; j; j = j->next) {
         if (!engine_job_live(j) || j->circ != c) continue;
         engine_job_fail(e, j, "%s", msg);
@@ -555,8 +558,7 @@ static void host_load(load_task *t)
         cuzk_groth16_params_free(&params);
         cuzk_groth16_vk_free(&vk);
         host_release(e, c->host_need);
-        snprintf(c->load_error, sizeof c->load_error, "%s", err);
-        fail_jobs_of(e, c, err);
+        fail_jobs_of(e, c, st, err);
     } else {
         c->pce = pce;
         c->params = params;
@@ -571,6 +573,7 @@ static void host_load(load_task *t)
         host_charge(e, c->pce_bytes + c->params_bytes);
         c->host_ready = true;
         c->load_error[0] = 0;
+        c->load_status = CUZK_OK;
         c->last_used = cuzk_now();
     }
     if (t->job) {
@@ -612,7 +615,7 @@ static void device_load(load_task *t)
         stream_stats ss = {0};
         st = cuzk_groth16_params_open(&f, c->params_path);
         if (!st && (f.vk.ic_len != c->pce.num_inputs || f.count[CUZK_PARAMS_L] != c->pce.num_aux))
-            st = cuzk_fail(CUZK_EINVAL, "%s changed since it was first loaded (its counts differ)", c->params_path);
+            st = cuzk_fail(CUZK_EFORMAT, "%s changed since it was first loaded (its counts differ)", c->params_path);
         if (!st)
             st = stream_params_to_device(d->gpu, &f, c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
                                          cuzk_pool_size(e->lanes[0].pool), e->cfg.progress, &pr, &ss);
@@ -679,7 +682,7 @@ static void host_params_load(load_task *t)
     cuzk_status st = cuzk_groth16_params_read(&params, c->params_path,
                                               c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED);
     if (!st && (params.vk.ic_len != c->pce.num_inputs || params.l_len != c->pce.num_aux)) {
-        st = cuzk_fail(CUZK_EINVAL, "%s changed since it was first loaded (its counts differ)", c->params_path);
+        st = cuzk_fail(CUZK_EFORMAT, "%s changed since it was first loaded (its counts differ)", c->params_path);
         cuzk_groth16_params_free(&params);
     }
     char err[1024] = "";
@@ -689,7 +692,7 @@ static void host_params_load(load_task *t)
     host_release(e, c->host_need);
     if (st) {
         c->load_failures[0]++;
-        fail_jobs_of(e, c, err);
+        fail_jobs_of(e, c, st, err);
     } else if (!c->host_ready) { /* evicted meanwhile */
         host_garbage *g = calloc(1, sizeof *g);
         if (g) {
@@ -817,7 +820,7 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
                  "bytes leaves beside the witness buffers (%llu bytes; engine.host_budget)",
                  c->id, (unsigned long long)need, c->params_path ? c->params_path : "synthetic",
                  (unsigned long long)e->host_budget, (unsigned long long)fixed);
-        fail_jobs_of(e, c, msg);
+        fail_jobs_of(e, c, CUZK_EBUDGET, msg);
         return;
     }
     if (!res_make_host_room(e, need, c)) return; /* busy circuits hold the room: retried as they end */
@@ -832,7 +835,7 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
         char msg[1024];
         snprintf(msg, sizeof msg, "circuit %s: %s", c->id, cuzk_last_error());
         free(t);
-        fail_jobs_of(e, c, msg);
+        fail_jobs_of(e, c, st, msg);
         return;
     }
     c->host_loading = true;
@@ -849,7 +852,7 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
         cuzk_circuit_free(t->circ);
         if (t->circ_state_free) t->circ_state_free(t->circ_state);
         free(t);
-        fail_jobs_of(e, c, "no thread to load the circuit");
+        fail_jobs_of(e, c, CUZK_EINTERNAL, "no thread to load the circuit");
     }
 }
 
@@ -897,11 +900,18 @@ bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d)
 cuzk_status res_preload(cuzk_engine *e, engine_circuit *c)
 {
     ENGINE_LOCKED(e);
-    /* locked on entry and exit */
+    /* locked on entry and exit; a refusal of this call's load shows in load_status */
+    if (!c->host_ready && !c->host_loading) {
+        c->load_status = CUZK_OK;
+        c->load_error[0] = 0;
+    }
     res_want_host(e, c, NULL);
     while (c->host_loading && !e->stopping) engine_mutex_wait(&e->mu, &e->done_cv);
+    if (e->stopping) return cuzk_fail(CUZK_ESHUTDOWN, "the load of %s was stopped: the engine is shutting down", c->id);
+    if (!c->host_ready && c->load_status) return cuzk_fail(c->load_status, "%s", c->load_error);
     if (!c->host_ready)
-        return cuzk_fail(CUZK_EIO, "%s", c->load_error[0] ? c->load_error : "the load was stopped (shutting down)");
+        return cuzk_fail(CUZK_EBUSY, "%s: the host budget is held by circuits in use; try again when their jobs end",
+                         c->id);
     for (unsigned i = 0; i < e->ndev; i++) {
         engine_device *d = &e->dev[i];
         if (d->ordinal >= 0 && d->in_service) res_want_device(e, c, d);

@@ -1278,6 +1278,10 @@ static void test_budget(void)
     printf("  budget: the big circuit's job: state %s after %.2f s: %s\n",
            cuzk_job_state_name(s) ? cuzk_job_state_name(s) : "?", fail_s, r.error);
     cuzk_job_result_free(&r);
+    /* a preload of it is refused by its code (over budget), with the same reason */
+    double secs = 0;
+    CHECK_FAILS(cuzk_engine_preload(e, "big", &secs), CUZK_EBUDGET);
+    CHECK(strcasestr(cuzk_last_error(), "engine.host_budget") != NULL);
     uint64_t job_small = submit_circuit(e, "small", 2, 9, CUZK_PRIORITY_NORMAL);
     s = await_job(e, job_small, &r);
     CHECK(s == CUZK_JOB_COMPLETED);
