@@ -7,6 +7,8 @@
 #   make build-cuda - compile everything with the CUDA prover forced on (CUZK_CUDA=ON, in
 #                 build-cuda), GPU or not, and run the GPU tests (host emulation of the kernels)
 #   make asan   - the same tests built with AddressSanitizer and UBSan
+#   make tsan   - the tests of the threaded layers (pools, engine, server, daemon) built with
+#                 ThreadSanitizer in build-tsan; any report fails it (kept in build-tsan/tsan/)
 #   make fuzz   - the libFuzzer targets (tests/fuzz) built with clang in build-fuzz, each run for
 #                 FUZZ_SECONDS (default 60) on its seed corpus; fails when one finds a crash
 #   make install - build, then install under PREFIX (default /usr/local; DESTDIR stages it):
@@ -15,6 +17,7 @@
 
 BUILD    ?= build
 ASAN     ?= build-asan
+TSAN     ?= build-tsan
 CUDA_BUILD ?= build-cuda
 FUZZ     ?= build-fuzz
 FUZZ_SECONDS ?= 60
@@ -24,7 +27,7 @@ CMAKE_FLAGS ?=
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps build build-cuda demo test check asan fuzz interop-deps install clean
+.PHONY: all deps build build-cuda demo test check asan tsan fuzz interop-deps install clean
 
 all: build
 
@@ -75,6 +78,23 @@ asan: deps interop-deps
 	cmake --build $(ASAN) -j $(JOBS)
 	cd $(ASAN) && { CUZK_TEST_QUICK=1 CUZK_TEST_CACHE=$(CURDIR)/$(BUILD)/test-cache ctest --output-on-failure -j $(JOBS); \
 	  rc=$$?; $(CURDIR)/scripts/ctest-skips.sh .; exit $$rc; }
+
+# ThreadSanitizer: the unit tests of the pools, engine and server, and the daemon's CLI and
+# hostile-client suites (the proving-heavy suites would take hours under TSan). A race is written
+# to $(TSAN)/tsan/report.PID and fails the run even where the process went on (a daemon a
+# script started); blst comes from the main build when that has made it.
+TSAN_TESTS ?= ^(test_pool|test_progress|test_engine_lock|test_engine|test_server|test_http|cli_daemon_cli|daemon_hostile)$$
+TSAN_BLST = $(if $(BLST_DIR),,$(if $(wildcard $(BUILD)/_deps/blst/lib/libblst.a),-DBLST_DIR=$(CURDIR)/$(BUILD)/_deps/blst))
+tsan: deps interop-deps
+	cmake -S . -B $(TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_TSAN=ON -DCUZK_CUDA=OFF $(TSAN_BLST) $(CMAKE_FLAGS)
+	cmake --build $(TSAN) -j $(JOBS)
+	rm -rf $(TSAN)/tsan && mkdir -p $(TSAN)/tsan
+	cd $(TSAN) && { TSAN_OPTIONS="log_path=$(CURDIR)/$(TSAN)/tsan/report suppressions=$(CURDIR)/tests/tsan.supp second_deadlock_stack=1 history_size=4" \
+	  CUZK_TEST_TSAN=1 CUZK_TEST_QUICK=1 CUZK_TEST_CACHE=$(CURDIR)/$(BUILD)/test-cache ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'; \
+	  rc=$$?; $(CURDIR)/scripts/ctest-skips.sh .; \
+	  if ls tsan/report.* >/dev/null 2>&1; then cat tsan/report.*; \
+	    echo "make tsan: $$(ls tsan/report.* | wc -l) ThreadSanitizer report(s) above ($(TSAN)/tsan)"; exit 1; fi; \
+	  echo "make tsan: no ThreadSanitizer report"; exit $$rc; }
 
 # The fuzz build is clang's (libFuzzer), in a folder of its own; blst comes from the main build
 # when that has made it. FUZZ_TARGETS="fuzz_c1 fuzz_pce" runs only those.

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cq_handoff.h"
 #include "server_internal.h"
 
 typedef enum { TAG_NEW_CALL, TAG_RECV, TAG_CLOSE, TAG_SENT, TAG_SHUTDOWN } tag_kind;
@@ -55,6 +56,15 @@ static void call_release(call_ctx *c)
     free(c);
 }
 
+/* Starts a batch of operations on c's call with tag t; c may be freed by the completion's
+ * thread as soon as this returns, so nothing of it is read after the hand-off. */
+static grpc_call_error start_batch(call_ctx *c, const grpc_op *ops, size_t n, tag *t)
+{
+    grpc_call *call = c->call;
+    CQ_HANDOFF(t);
+    return grpc_call_start_batch(call, ops, n, t, NULL);
+}
+
 /* Asks the core for the next incoming call (one is always asked for while serving). */
 static void request_call(cuzk_server *s)
 {
@@ -70,6 +80,7 @@ static void request_call(cuzk_server *s)
     grpc_metadata_array_init(&c->md);
     atomic_init(&c->refs, 1);
     c->gone = (cuzk_cancel){0};
+    CQ_HANDOFF(&c->t_new);
     if (grpc_server_request_call(s->server, &c->call, &c->details, &c->md, s->cq, s->cq, &c->t_new) != GRPC_CALL_OK)
         call_release(c);
 }
@@ -93,7 +104,7 @@ static void respond(call_ctx *c, int code, const char *message, const uint8_t *o
     ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
     ops[n].data.send_status_from_server.status = (grpc_status_code)code;
     ops[n++].data.send_status_from_server.status_details = &c->status_details;
-    if (grpc_call_start_batch(c->call, ops, n, &c->t_sent, NULL) != GRPC_CALL_OK) call_release(c);
+    if (start_batch(c, ops, n, &c->t_sent) != GRPC_CALL_OK) call_release(c);
 }
 
 /* A place in the call's class (each class has daemon.max_calls of its own), or false. */
@@ -169,12 +180,12 @@ static void on_new_call(cuzk_server *s, call_ctx *c)
     op.op = GRPC_OP_RECV_CLOSE_ON_SERVER;
     op.data.recv_close_on_server.cancelled = &c->cancelled;
     atomic_fetch_add(&c->refs, 1);
-    if (grpc_call_start_batch(c->call, &op, 1, &c->t_close, NULL) != GRPC_CALL_OK) call_release(c);
+    if (start_batch(c, &op, 1, &c->t_close) != GRPC_CALL_OK) call_release(c);
     memset(&op, 0, sizeof op);
     op.op = GRPC_OP_RECV_MESSAGE;
     op.data.recv_message.recv_message = &c->recv;
     /* the new-call reference passes to the receive */
-    if (grpc_call_start_batch(c->call, &op, 1, &c->t_recv, NULL) != GRPC_CALL_OK) call_release(c);
+    if (start_batch(c, &op, 1, &c->t_recv) != GRPC_CALL_OK) call_release(c);
 }
 
 /* The message is in (or the call failed before it came). */
@@ -238,6 +249,7 @@ static void *cq_main(void *arg)
         if (ev.type == GRPC_QUEUE_SHUTDOWN) break;
         if (ev.type != GRPC_OP_COMPLETE) continue;
         tag *t = ev.tag;
+        CQ_TAKEN(t);
         call_ctx *c = t->c;
         switch (t->kind) {
         case TAG_NEW_CALL:

@@ -1,6 +1,6 @@
 #include "harness.h"
 
-int harness_checks = 0, harness_failures = 0;
+_Atomic int harness_checks = 0, harness_failures = 0;
 
 void harness_fail(const char *file, int line, const char *expr)
 {
@@ -10,8 +10,9 @@ void harness_fail(const char *file, int line, const char *expr)
 
 int harness_finish(const char *name)
 {
-    printf("%s: %d checks, %d failed\n", name, harness_checks, harness_failures);
-    return harness_failures > 100 ? 100 : harness_failures;
+    int failed = harness_failures;
+    printf("%s: %d checks, %d failed\n", name, (int)harness_checks, failed);
+    return failed > 100 ? 100 : failed;
 }
 
 /* Every test program's main thread gets a pool of one thread per CPU, as the CLI's does, so

@@ -9,7 +9,8 @@
 
 #include "cuzk/base.h"
 
-extern int harness_checks, harness_failures;
+/* Atomic: checks run on several threads at once (pools, engine workers, server handlers). */
+extern _Atomic int harness_checks, harness_failures;
 int harness_finish(const char *name);
 void harness_fail(const char *file, int line, const char *expr);
 
