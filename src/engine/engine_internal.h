@@ -1,20 +1,25 @@
 /* The engine's state (include/cuzk/engine.h), shared by its files:
- *   engine.c          create / destroy, submit, await, cancel, the result store
- *   engine_request.c  a request's checks and its digest (the job's identity with its id)
- *   engine_sched.c    the scheduler: which partition a witness lane or a device takes next
- *   engine_lanes.c    the witness lanes, the device workers and the finisher (verification)
- *   engine_residency.c circuits, their tiers (host, device) under the budgets, the loaders
- *   engine_stream.c   parameters streamed from their file to a device (no host copy)
- *   engine_porep.c    the PoRep kind: C1 in, partition circuits and public inputs out
- *   engine_reclaim.c  the background reclaimer for big frees
- *   engine_report.c   status and status JSON, preload and evict
- *   engine_metrics.c  Prometheus metrics: counters, gauges, the latency histograms
- *   engine_stages.c   an ended job's timeline summed by span name and by stage
- *   engine_config.c   the configuration table and the kind and priority names
- *   engine_lock.c     the engine mutex with its holder tracked (ENGINE_LOCKED checks it)
- *   engine_counts.c   the counts several events change (partitions in flight, host bytes)
- * One mutex (engine.mu) guards everything below; work that takes time (a witness, a proof, a
- * load, a verification, a free) runs without it, on data the lock hands out. */
+ *   engine.c           create / destroy, submit (the "input checked" event), await, cancel, the
+ *                      result store
+ *   engine_request.c   a request's checks and its digest (the job's identity with its id)
+ *   engine_sched.c     the scheduler: which partition a witness lane or a device takes next
+ *   engine_lanes.c     the witness lanes, the device workers and the finisher (verification)
+ *   engine_registry.c  the circuits known by id: built-in and registered, with their files
+ *   engine_residency.c where circuits live (host, devices) under the budgets, and the loaders
+ *   engine_stream.c    parameters streamed from their file to a device (no host copy)
+ *   engine_builtin.c   the built-in circuits' table (ids, parameter files, synthetic shapes)
+ *   engine_porep.c, engine_post.c, engine_snap.c  each kind's input checked into a job plan
+ *   engine_reclaim.c   the background reclaimer for big frees
+ *   engine_report.c    status and status JSON, preload and evict
+ *   engine_metrics.c   Prometheus metrics: counters, gauges, the latency histograms
+ *   engine_stages.c    an ended job's timeline summed by span name and by stage
+ *   engine_lock.c      the engine mutex with its holder tracked (ENGINE_LOCKED checks it)
+ *   engine_counts.c    the counts several events change (partitions in flight, host bytes)
+ * (engine_config.c, the configuration table and the names of kinds, priorities and states,
+ * needs only the public header.) One mutex (engine.mu) guards everything below, and the
+ * functions that need it check that their caller holds it (ENGINE_LOCKED); work that takes time
+ * (a witness, a proof, a load, a verification, a free) runs without it, on data the lock hands
+ * out. The one field read without it is a job's cancel token, which provers poll (an atomic). */
 #ifndef CUZK_ENGINE_INTERNAL_H
 #define CUZK_ENGINE_INTERNAL_H
 

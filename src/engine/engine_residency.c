@@ -1,10 +1,14 @@
-/* Circuits and where they live. A circuit's parameters and precompiled circuit are in tiers:
- * on disk (nothing loaded), in host memory (what the CPU backend proves with and the GPUs are
- * loaded from), and on each GPU (the prover's resident parameters and the circuit's matrices).
- * Loads run on threads of their own, never under the engine's lock, so a 44 GiB parameter
- * load holds up neither intake nor other jobs' proving; the jobs that need the circuit wait.
- * Room is made under the host and device budgets by evicting idle circuits, least recently
- * used first; what each tier holds is measured from its allocations once loaded. */
+/* Where circuits live. A circuit's parameters and precompiled circuit are in tiers: on disk
+ * (nothing loaded), in host memory (the precompiled circuit and key always; the parameters only
+ * where the CPU backend proves with them or engine.keep_host_params asks, since a GPU is loaded
+ * by streaming them from their file, engine_stream.c) and on each GPU (the prover's resident
+ * parameters and the circuit's matrices). Loads run on threads of their own, so a 44 GiB
+ * parameter load holds up neither intake nor other jobs' proving; the jobs that need the
+ * circuit wait. Under the engine's lock only the quick parts run: the admission (the files'
+ * sizes), the shape of the circuit (opening partition 0's circuit object, cheap). Room is made
+ * under the host and device budgets by evicting idle circuits, least recently used first; a
+ * tier's bytes are computed from its arrays' counts once loaded (host) or taken from the
+ * prover's memory figures (device). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,142 +19,10 @@
 #include "cuzk/filecoin.h"
 #include "engine_internal.h"
 
-engine_circuit *res_find(cuzk_engine *e, const char *id)
-{
-    ENGINE_LOCKED(e);
-    for (engine_circuit *c = e->circuits; c; c = c->next)
-        if (!strcmp(c->id, id)) return c;
-    return NULL;
-}
-
 static uint64_t file_bytes(const char *path)
 {
     struct stat sb;
     return path && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
-}
-
-static char *pce_cache_path(const cuzk_engine *e, const char *id)
-{
-    if (!e->cache_dir) return NULL;
-    size_t n = strlen(e->cache_dir) + strlen(id) + 16;
-    char *p = malloc(n);
-    if (p) snprintf(p, n, "%s/%s.pce", e->cache_dir, id);
-    return p;
-}
-
-static engine_circuit *new_circuit(cuzk_engine *e, const char *id)
-{
-    ENGINE_LOCKED(e);
-    engine_circuit *c = calloc(1, sizeof *c);
-    if (!c) return NULL;
-    snprintf(c->id, sizeof c->id, "%s", id);
-    c->last_used = cuzk_now();
-    c->next = e->circuits;
-    e->circuits = c;
-    return c;
-}
-
-static char *dup_opt(const char *s) { return s ? strdup(s) : NULL; }
-
-cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circuit *reg)
-{
-    if (!reg->id || !reg->id[0] || strlen(reg->id) >= 64)
-        return cuzk_fail(CUZK_EINVAL, "a circuit id is 1 to 63 characters");
-    if (!reg->open) return cuzk_fail(CUZK_EINVAL, "circuit %s: no open function", reg->id);
-    if (!reg->synthetic && !reg->params_path)
-        return cuzk_fail(CUZK_EINVAL, "circuit %s: parameters needed (a file, or synthetic)", reg->id);
-    engine_mutex_lock(&e->mu);
-    cuzk_status st = CUZK_OK;
-    engine_circuit *c = NULL;
-    if (builtin_reserved(reg->id) || res_find(e, reg->id))
-        st = cuzk_fail(CUZK_EINVAL, "circuit id %s is taken", reg->id);
-    else if (!(c = new_circuit(e, reg->id))) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-    if (c) {
-        c->reg = *reg;
-        c->reg.id = c->id;
-        c->params_path = dup_opt(reg->params_path);
-        c->vk_path = dup_opt(reg->vk_path);
-        c->pce_path = reg->pce_path ? strdup(reg->pce_path) : pce_cache_path(e, reg->id);
-        c->synthetic = reg->synthetic;
-        c->check_params = reg->check_params;
-        c->reg.params_path = c->params_path;
-        c->reg.vk_path = c->vk_path;
-        c->reg.pce_path = c->pce_path;
-    }
-    engine_mutex_unlock(&e->mu);
-    return st;
-}
-
-cuzk_status res_get_builtin(cuzk_engine *e, const builtin_family *f, uint64_t proof, engine_circuit **out)
-{
-    ENGINE_LOCKED(e);
-    char id[64];
-    f->id(id, proof);
-    engine_circuit *c = res_find(e, id);
-    if (!c) {
-        const char *dir = e->param_dir ? e->param_dir : cuzk_param_dir_default();
-        char stem[CUZK_PARAM_STEM_MAX];
-        f->stem(stem, proof);
-        size_t n = strlen(dir) + strlen(stem) + 16;
-        char *params = malloc(n), *vk = malloc(n);
-        if (!params || !vk || !(c = new_circuit(e, id))) {
-            free(params);
-            free(vk);
-            return cuzk_fail(CUZK_ENOMEM, "out of memory");
-        }
-        snprintf(params, n, "%s/%s.params", dir, stem);
-        snprintf(vk, n, "%s/%s.vk", dir, stem);
-        /* the official files; a missing one fails the load with the file named */
-        c->builtin = f;
-        c->proof = proof;
-        c->params_path = params;
-        c->vk_path = vk;
-        c->pce_path = pce_cache_path(e, id);
-    }
-    *out = c;
-    return CUZK_OK;
-}
-
-engine_circuit *res_by_id(cuzk_engine *e, const char *id)
-{
-    ENGINE_LOCKED(e);
-    engine_circuit *c = res_find(e, id);
-    if (c) return c;
-    uint64_t p;
-    const builtin_family *f = builtin_of_id(id, &p);
-    cuzk_clear_error();
-    return f && !res_get_builtin(e, f, p, &c) ? c : NULL;
-}
-
-static cuzk_status replace(char **dst, const char *v)
-{
-    if (!v) return CUZK_OK;
-    char *n = strdup(v);
-    if (!n) return cuzk_fail(CUZK_ENOMEM, "out of memory");
-    free(*dst);
-    *dst = n;
-    return CUZK_OK;
-}
-
-cuzk_status cuzk_engine_set_files(cuzk_engine *e, const char *circuit, const char *params_path, const char *vk_path,
-                                  const char *pce_path)
-{
-    cuzk_status st = engine_enter(e);
-    if (st) return st;
-    uint64_t proof;
-    engine_circuit *c = builtin_of_id(circuit, &proof) ? res_by_id(e, circuit) : NULL;
-    if (!c) st = cuzk_fail(CUZK_EINVAL, "%s is not a built-in circuit", circuit);
-    else if (!st && (c->host_ready || c->host_loading))
-        st = cuzk_fail(CUZK_EINVAL, "%s is loaded already: evict it first", circuit);
-    if (!st) st = replace(&c->params_path, params_path);
-    if (!st && params_path && !vk_path) { /* the parameters' own key */
-        free(c->vk_path);
-        c->vk_path = NULL;
-    }
-    if (!st && vk_path) st = replace(&c->vk_path, vk_path);
-    if (!st) st = replace(&c->pce_path, pce_path);
-    engine_leave(e);
-    return st;
 }
 
 /* ---------------------------------------------------------------- sizes */
@@ -427,166 +299,245 @@ static void *stream_main(void *arg)
     return NULL;
 }
 
-/* Makes the circuit ready: its precompiled circuit recorded or loaded, its verifying key, and
- * its parameters either read into host memory or, when a GPU is in service and nothing needs a
- * host copy, streamed from the file to that GPU while the circuit is recorded (so the load
- * takes the longer of the two, not their sum, and host memory never holds the points). */
-static void host_load(load_task *t)
-{
-    cuzk_engine *e = t->e;
-    engine_circuit *c = t->c;
-    double t0 = cuzk_now();
-    cuzk_timeline *tl = cuzk_timeline_create("load");
-    char name[128];
-    snprintf(name, sizeof name, "load %s (parameters, precompiled circuit)", c->id);
-    int top = cuzk_span_begin(tl, name);
-    cuzk_pce pce = {0};
-    cuzk_groth16_params params = {0};
-    cuzk_groth16_params_file pf = {.fd = -1};
-    bool has_pf = false;
-    cuzk_groth16_vk vk = {0};
-    bool has_vk = false;
-    stream_job sj = {.e = e, .c = c, .f = &pf, .dev = -1};
-    bool streaming = false;
-    cuzk_status st = check_files(c);
-    if (!st && !c->synthetic) {
-        /* the layout and key first: a file of the wrong shape fails here, at once */
-        int span = cuzk_span_begin(tl, "parameter file layout and key");
-        st = cuzk_groth16_params_open(&pf, c->params_path);
-        has_pf = !st;
-        cuzk_span_end(tl, span);
-    }
-    if (has_pf) {
-        engine_mutex_lock(&e->mu);
-        c->params_points_bytes = layout_points_bytes(&pf);
-        sj.dev = pick_stream_device(e, c, c->params_points_bytes + file_bytes(c->pce_path));
-        engine_mutex_unlock(&e->mu);
-        if (sj.dev >= 0) {
-            streaming = pthread_create(&sj.thread, NULL, stream_main, &sj) == 0;
-            if (!streaming) {
-                engine_mutex_lock(&e->mu);
-                c->dev[sj.dev].loading = false;
-                engine_mutex_unlock(&e->mu);
-                sj.dev = -1;
-            }
-        }
-    }
-    /* a built-in circuit's synthetic data for recording can take seconds (a WindowPoSt
-     * partition's 2349 sectors): made here, unlocked, once the files are known to be there */
-    if (!st && t->open_builtin) {
-        int sspan = cuzk_span_begin(tl, "synthetic data to record the circuit from");
-        st = c->builtin->synthetic_open(c->proof, &t->circ, &t->circ_state, &t->circ_state_free);
-        cuzk_span_end(tl, sspan);
-    }
-    int span = cuzk_span_begin(tl, "precompiled circuit");
-    if (!st) st = record_or_load_pce(t, &pce, tl);
-    cuzk_span_end(tl, span);
-    if (has_pf && !streaming) {
-        span = cuzk_span_begin(tl, "read parameters");
-        cuzk_groth16_params_close(&pf);
-        has_pf = false;
-        if (!st)
-            st = cuzk_groth16_params_read(&params, c->params_path,
-                                          c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED);
-        cuzk_span_end(tl, span);
-    }
-    if (streaming) {
-        pthread_join(sj.thread, NULL);
-        char sname[160];
-        snprintf(sname, sizeof sname, "parameters streamed to GPU %d (%.1f s, %.2f GB/s; read %.1f s)",
-                 e->dev[sj.dev].ordinal, sj.stats.seconds,
-                 sj.stats.seconds > 0 ? (double)sj.stats.bytes / sj.stats.seconds / 1e9 : 0, sj.stats.read_s);
-        cuzk_span_add_at(tl, top, sname, sj.t_begin, sj.t_end); /* beside the circuit's span, at the same time */
-        if (!st && sj.st) st = cuzk_fail(sj.st, "%s", sj.err);
-    }
-    if (!st && !c->synthetic) {
-        const cuzk_groth16_vk *pvk = streaming ? &pf.vk : &params.vk;
-        size_t l_len = streaming ? pf.count[CUZK_PARAMS_L] : params.l_len;
-        if (c->vk_path) {
-            st = cuzk_groth16_vk_read(&vk, c->vk_path);
-            has_vk = !st;
-        } else {
-            copy_vk(&vk, pvk);
-            has_vk = vk.ic_len == pvk->ic_len;
-            if (!has_vk) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-        }
-        if (!st) st = check_counts(c, c->params_path, pvk->ic_len, l_len, c->vk_path ? &vk : NULL, &pce);
-    }
-    cuzk_gpu_pce *gp = NULL;
-    if (!st && streaming && cuzk_gpu_pce_create(e->dev[sj.dev].gpu, &gp, &pce)) gp = NULL;
-    if (has_pf) cuzk_groth16_params_close(&pf);
-    char err[1024] = "";
-    if (st) snprintf(err, sizeof err, "loading circuit %s: %s", c->id, cuzk_last_error());
-    cuzk_span_end(tl, top);
-    cuzk_circuit_free(t->circ);
-    if (t->circ_state_free) t->circ_state_free(t->circ_state);
-    if (st && sj.pr) {
-        cuzk_gpu_pce_destroy(gp);
-        cuzk_gpu_prover_destroy(sj.pr);
-        sj.pr = NULL;
-        gp = NULL;
-    }
+/* A host load in progress: what its steps make, in the order they make it (host_load). */
+typedef struct {
+    load_task *t;
+    cuzk_engine *e;
+    engine_circuit *c;
+    cuzk_timeline *tl;
+    int top;   /* the load's span */
+    double t0; /* when it began */
+    cuzk_status st;
+    cuzk_pce pce;
+    cuzk_groth16_params params;  /* read when not streamed */
+    cuzk_groth16_params_file pf; /* the file's layout and key (open while has_pf) */
+    bool has_pf;
+    cuzk_groth16_vk vk;
+    bool has_vk;
+    stream_job sj;    /* the stream to a GPU (sj.dev >= 0) */
+    bool streaming;   /* its thread runs */
+    cuzk_gpu_pce *gp; /* the circuit's matrices on the streamed-to GPU */
+    char err[1024];
+} host_load_state;
 
-    engine_mutex_lock(&e->mu);
-    c->host_loading = false;
-    c->load_s[0] += cuzk_now() - t0;
-    if (st) c->load_failures[0]++;
-    else c->loads[0]++;
-    if (sj.dev >= 0) {
-        circuit_on_device *cd = &c->dev[sj.dev];
-        cd->loading = false;
-        if (sj.pr) {
-            size_t db = 0, hb = 0;
-            cuzk_gpu_prover_memory(sj.pr, &db, &hb);
-            cd->prover = sj.pr;
-            cd->pce = gp;
-            cd->bytes = db + (gp ? cuzk_gpu_pce_bytes(gp) : 0);
-            c->last_stream = sj.stats;
-            c->loads[1]++;
-            c->load_s[1] += sj.stats.seconds;
-        } else if (sj.st) {
-            cd->unfit = true;
-            char id[64];
-            snprintf(id, sizeof id, "%s", c->id);
-            snprintf(cd->why, sizeof cd->why, "streaming the parameters of %s to device %d failed: %.250s", id, sj.dev,
-                     sj.err);
-            c->load_failures[1]++;
-        }
+/* Step 1: the files, then the parameter file's layout and key (a file of the wrong shape fails
+ * here, at once); a GPU with room takes the parameters as a stream, started now. */
+static void load_open_layout(host_load_state *h)
+{
+    engine_circuit *c = h->c;
+    h->st = check_files(c);
+    if (h->st || c->synthetic) return;
+    int span = cuzk_span_begin(h->tl, "parameter file layout and key");
+    h->st = cuzk_groth16_params_open(&h->pf, c->params_path);
+    h->has_pf = !h->st;
+    cuzk_span_end(h->tl, span);
+    if (!h->has_pf) return;
+    engine_mutex_lock(&h->e->mu);
+    c->params_points_bytes = layout_points_bytes(&h->pf);
+    h->sj.dev = pick_stream_device(h->e, c, c->params_points_bytes + file_bytes(c->pce_path));
+    engine_mutex_unlock(&h->e->mu);
+    if (h->sj.dev < 0) return;
+    h->streaming = pthread_create(&h->sj.thread, NULL, stream_main, &h->sj) == 0;
+    if (h->streaming) return;
+    engine_mutex_lock(&h->e->mu);
+    c->dev[h->sj.dev].loading = false;
+    engine_mutex_unlock(&h->e->mu);
+    h->sj.dev = -1;
+}
+
+/* Step 2: the precompiled circuit, recorded (from a built-in circuit's synthetic data, which for
+ * a WindowPoSt partition's 2349 sectors takes seconds: made here, unlocked) or loaded. */
+static void load_circuit(host_load_state *h)
+{
+    load_task *t = h->t;
+    if (!h->st && t->open_builtin) {
+        int span = cuzk_span_begin(h->tl, "synthetic data to record the circuit from");
+        h->st = h->c->builtin->synthetic_open(h->c->proof, &t->circ, &t->circ_state, &t->circ_state_free);
+        cuzk_span_end(h->tl, span);
     }
-    if (st) {
-        cuzk_pce_free(&pce);
-        cuzk_groth16_params_free(&params);
-        cuzk_groth16_vk_free(&vk);
-        host_release(e, c->host_need);
-        fail_jobs_of(e, c, st, err);
+    int span = cuzk_span_begin(h->tl, "precompiled circuit");
+    if (!h->st) h->st = record_or_load_pce(t, &h->pce, h->tl);
+    cuzk_span_end(h->tl, span);
+}
+
+/* Step 3: the parameters, read into host memory, or their stream to the GPU waited for. */
+static void load_params(host_load_state *h)
+{
+    engine_circuit *c = h->c;
+    if (h->has_pf && !h->streaming) {
+        int span = cuzk_span_begin(h->tl, "read parameters");
+        cuzk_groth16_params_close(&h->pf);
+        h->has_pf = false;
+        if (!h->st)
+            h->st = cuzk_groth16_params_read(&h->params, c->params_path,
+                                             c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED);
+        cuzk_span_end(h->tl, span);
+    }
+    if (!h->streaming) return;
+    stream_job *sj = &h->sj;
+    pthread_join(sj->thread, NULL);
+    char name[160];
+    snprintf(name, sizeof name, "parameters streamed to GPU %d (%.1f s, %.2f GB/s; read %.1f s)",
+             h->e->dev[sj->dev].ordinal, sj->stats.seconds,
+             sj->stats.seconds > 0 ? (double)sj->stats.bytes / sj->stats.seconds / 1e9 : 0, sj->stats.read_s);
+    cuzk_span_add_at(h->tl, h->top, name, sj->t_begin, sj->t_end); /* beside the circuit's span */
+    if (!h->st && sj->st) h->st = cuzk_fail(sj->st, "%s", sj->err);
+}
+
+/* Step 4: the verifying key (its own file, or the parameters'), every count checked against the
+ * circuit, and the circuit's matrices put on the GPU the parameters went to. */
+static void load_key(host_load_state *h)
+{
+    engine_circuit *c = h->c;
+    if (!h->st && !c->synthetic) {
+        const cuzk_groth16_vk *pvk = h->streaming ? &h->pf.vk : &h->params.vk;
+        size_t l_len = h->streaming ? h->pf.count[CUZK_PARAMS_L] : h->params.l_len;
+        if (c->vk_path) {
+            h->st = cuzk_groth16_vk_read(&h->vk, c->vk_path);
+            h->has_vk = !h->st;
+        } else {
+            copy_vk(&h->vk, pvk);
+            h->has_vk = h->vk.ic_len == pvk->ic_len;
+            if (!h->has_vk) h->st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+        }
+        if (!h->st) h->st = check_counts(c, c->params_path, pvk->ic_len, l_len, c->vk_path ? &h->vk : NULL, &h->pce);
+    }
+    if (!h->st && h->streaming && cuzk_gpu_pce_create(h->e->dev[h->sj.dev].gpu, &h->gp, &h->pce)) h->gp = NULL;
+}
+
+/* Step 5 (unlocked): what the load no longer needs goes; a failed load's device objects too. */
+static void load_cleanup(host_load_state *h)
+{
+    if (h->has_pf) cuzk_groth16_params_close(&h->pf);
+    h->has_pf = false;
+    if (h->st) snprintf(h->err, sizeof h->err, "loading circuit %s: %s", h->c->id, cuzk_last_error());
+    cuzk_span_end(h->tl, h->top);
+    cuzk_circuit_free(h->t->circ);
+    if (h->t->circ_state_free) h->t->circ_state_free(h->t->circ_state);
+    if (h->st && h->sj.pr) {
+        cuzk_gpu_pce_destroy(h->gp);
+        cuzk_gpu_prover_destroy(h->sj.pr);
+        h->sj.pr = NULL;
+        h->gp = NULL;
+    }
+}
+
+/* The device tier of a host load that streamed (locked): resident, or unfit with the reason. */
+static void stream_ended(host_load_state *h)
+{
+    engine_circuit *c = h->c;
+    const stream_job *sj = &h->sj;
+    if (sj->dev < 0) return;
+    circuit_on_device *cd = &c->dev[sj->dev];
+    cd->loading = false;
+    if (sj->pr) {
+        size_t db = 0, hb = 0;
+        cuzk_gpu_prover_memory(sj->pr, &db, &hb);
+        cd->prover = sj->pr;
+        cd->pce = h->gp;
+        cd->bytes = db + (h->gp ? cuzk_gpu_pce_bytes(h->gp) : 0);
+        c->last_stream = sj->stats;
+        c->loads[1]++;
+        c->load_s[1] += sj->stats.seconds;
+    } else if (sj->st) {
+        cd->unfit = true;
+        char id[64]; /* cd->why is inside c: its id is copied out first */
+        snprintf(id, sizeof id, "%s", c->id);
+        snprintf(cd->why, sizeof cd->why, "streaming the parameters of %s to device %d failed: %.250s", id, sj->dev,
+                 sj->err);
+        c->load_failures[1]++;
+    }
+}
+
+/* The event "host load ended" (locked): the circuit's tiers, the budget's charge and the waiting
+ * jobs follow from the load's outcome. */
+static void host_load_ended(host_load_state *h)
+{
+    cuzk_engine *e = h->e;
+    engine_circuit *c = h->c;
+    ENGINE_LOCKED(e);
+    c->host_loading = false;
+    c->load_s[0] += cuzk_now() - h->t0;
+    if (h->st) c->load_failures[0]++;
+    else c->loads[0]++;
+    stream_ended(h);
+    /* the estimate made way for the load; the measured sizes replace it */
+    host_release(e, c->host_need);
+    if (h->st) {
+        cuzk_pce_free(&h->pce);
+        cuzk_groth16_params_free(&h->params);
+        cuzk_groth16_vk_free(&h->vk);
+        fail_jobs_of(e, c, h->st, h->err);
     } else {
-        c->pce = pce;
-        c->params = params;
-        c->has_params = !c->synthetic && !streaming;
-        c->vk = vk;
-        c->has_vk = has_vk;
-        c->ninputs = pce.num_inputs - 1;
-        c->pce_bytes = pce_host_bytes(&pce);
-        c->params_bytes = c->has_params ? params_host_bytes(&params) : 0;
-        /* the estimate made way for the load; the measured sizes replace it */
-        host_release(e, c->host_need);
+        c->pce = h->pce;
+        c->params = h->params;
+        c->has_params = !c->synthetic && !h->streaming;
+        c->vk = h->vk;
+        c->has_vk = h->has_vk;
+        c->ninputs = h->pce.num_inputs - 1;
+        c->pce_bytes = pce_host_bytes(&h->pce);
+        c->params_bytes = c->has_params ? params_host_bytes(&h->params) : 0;
         host_charge(e, c->pce_bytes + c->params_bytes);
         c->host_ready = true;
         c->load_error[0] = 0;
         c->load_status = CUZK_OK;
         c->last_used = cuzk_now();
     }
+    load_task *t = h->t;
     if (t->job) {
-        cuzk_timeline_graft(t->job->tl, -1, tl);
+        cuzk_timeline_graft(t->job->tl, -1, h->tl);
         job_unhold(e, t->job);
         t->job->waiting_load = false;
         sched_maybe_finish(e, t->job);
     }
-    cuzk_timeline_destroy(tl);
     t->self->done = true;
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->done_cv);
-    engine_mutex_unlock(&e->mu);
+}
+
+/* Makes the circuit ready: its precompiled circuit recorded or loaded, its verifying key, and
+ * its parameters either read into host memory or, when a GPU is in service and nothing needs a
+ * host copy, streamed from the file to that GPU while the circuit is recorded (so the load
+ * takes the longer of the two, not their sum, and host memory never holds the points). The
+ * steps run unlocked, each doing nothing once one has failed; the outcome is applied locked. */
+static void host_load(load_task *t)
+{
+    host_load_state *h = calloc(1, sizeof *h);
+    if (!h) {
+        engine_mutex_lock(&t->e->mu);
+        t->c->host_loading = false;
+        host_release(t->e, t->c->host_need);
+        fail_jobs_of(t->e, t->c, CUZK_ENOMEM, "out of memory for a load");
+        if (t->job) {
+            job_unhold(t->e, t->job);
+            t->job->waiting_load = false;
+            sched_maybe_finish(t->e, t->job);
+        }
+        t->self->done = true;
+        pthread_cond_broadcast(&t->e->done_cv);
+        engine_mutex_unlock(&t->e->mu);
+        return;
+    }
+    h->t = t;
+    h->e = t->e;
+    h->c = t->c;
+    h->t0 = cuzk_now();
+    h->pf.fd = -1;
+    h->sj = (stream_job){.e = t->e, .c = t->c, .f = &h->pf, .dev = -1};
+    h->tl = cuzk_timeline_create("load");
+    char name[128];
+    snprintf(name, sizeof name, "load %s (parameters, precompiled circuit)", t->c->id);
+    h->top = cuzk_span_begin(h->tl, name);
+    load_open_layout(h);
+    load_circuit(h);
+    load_params(h);
+    load_key(h);
+    load_cleanup(h);
+    engine_mutex_lock(&h->e->mu);
+    host_load_ended(h);
+    engine_mutex_unlock(&h->e->mu);
+    cuzk_timeline_destroy(h->tl);
+    free(h);
 }
 
 static void device_load(load_task *t)

@@ -2,7 +2,10 @@
  * proves next. Both pick the job of the highest class (its priority, raised by waiting: see
  * engine_rank), FIFO within a class, so a CRITICAL job submitted behind twenty NORMAL ones
  * takes the next free lane and the next free device: preemption at partition boundaries,
- * never inside a partition. All functions here run with engine.mu held. */
+ * never inside a partition. All functions here run with engine.mu held. Each pick first asks a
+ * policy (judge_witness, judge_ready: pure, they return a verdict and change nothing) what a
+ * job or a made witness needs, then applies the verdict: start a load, fail a job no device
+ * can prove, or take the best candidate. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -43,7 +46,7 @@ static int free_slot(cuzk_engine *e, bool urgent)
 }
 
 /* Whether some device could prove circuit c (now or once it is loaded); otherwise why not. */
-static bool some_device_can(cuzk_engine *e, const engine_circuit *c, char *why, size_t cap)
+static bool some_device_can(const cuzk_engine *e, const engine_circuit *c, char *why, size_t cap)
 {
     ENGINE_LOCKED(e);
     if (cpu_active(e) && !c->synthetic) return true;
@@ -61,6 +64,27 @@ static bool some_device_can(cuzk_engine *e, const engine_circuit *c, char *why, 
     return false;
 }
 
+/* What a job needs before a witness lane can take its next partition: the policy, which reads
+ * and changes nothing; sched_pick_witness applies it. */
+typedef enum {
+    WITNESS_SKIP,      /* nothing to make now (no circuit yet, ended, all made, not urgent) */
+    WITNESS_LOAD_HOST, /* its circuit must be loaded into host memory first */
+    WITNESS_NO_DEVICE, /* no device can prove it: the job fails with why */
+    WITNESS_CANDIDATE, /* its next partition may be made now */
+} witness_verdict;
+
+static witness_verdict judge_witness(const cuzk_engine *e, const engine_job *j, bool urgent, char *why, size_t cap)
+{
+    ENGINE_LOCKED(e);
+    /* a job whose input is still being checked has no circuit yet */
+    if (!j->circ || !engine_job_live(j) || j->cancel_req || j->failing || j->next_part >= j->plan.nparts)
+        return WITNESS_SKIP;
+    if (urgent && j->prio < CUZK_PRIORITY_HIGH) return WITNESS_SKIP;
+    if (!j->circ->host_ready) return WITNESS_LOAD_HOST;
+    if (!some_device_can(e, j->circ, why, cap)) return WITNESS_NO_DEVICE;
+    return WITNESS_CANDIDATE;
+}
+
 engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
 {
     ENGINE_LOCKED(e);
@@ -68,47 +92,55 @@ engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
     double now = cuzk_now();
     engine_job *best = NULL;
     for (engine_job *j = e->jobs; j; j = j->next) {
-        /* a job whose input is still being checked has no circuit yet */
-        if (!j->circ || !engine_job_live(j) || j->cancel_req || j->failing || j->next_part >= j->plan.nparts) continue;
-        if (urgent && j->prio < CUZK_PRIORITY_HIGH) continue;
-        engine_circuit *c = j->circ;
-        if (!c->host_ready) {
-            res_want_host(e, c, j);
-            continue;
-        }
         char why[400];
-        if (!some_device_can(e, c, why, sizeof why)) {
-            engine_job_fail(e, j, "%s: %s", c->id, why);
+        switch (judge_witness(e, j, urgent, why, sizeof why)) {
+        case WITNESS_SKIP: break;
+        case WITNESS_LOAD_HOST: res_want_host(e, j->circ, j); break;
+        case WITNESS_NO_DEVICE:
+            engine_job_fail(e, j, "%s: %s", j->circ->id, why);
             if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_FAILED);
-            /* the job list is unchanged (ended jobs stay until pruned) */
-            continue;
+            break; /* the job list is unchanged (ended jobs stay until pruned) */
+        case WITNESS_CANDIDATE:
+            if (!best || before(e, j, best, now)) best = j;
+            break;
         }
-        if (!best || before(e, j, best, now)) best = j;
     }
     if (!best) return NULL;
     *slot = free_slot(e, urgent);
     return *slot < 0 ? NULL : best;
 }
 
+/* What device d needs before it can prove a made witness: the policy (reads, changes nothing);
+ * sched_pick_ready applies it. */
+typedef enum {
+    READY_SKIP,        /* bound to another device, or its circuit is loading here */
+    READY_LOAD_PARAMS, /* the CPU needs a host copy of the parameters (streamed to a GPU) */
+    READY_LOAD_DEVICE, /* the circuit must be loaded onto this GPU first */
+    READY_CANDIDATE,   /* d may prove it now */
+} ready_verdict;
+
+static ready_verdict judge_ready(const cuzk_engine *e, const ready_item *r, const engine_device *d)
+{
+    ENGINE_LOCKED(e);
+    if (r->bound_dev >= 0 && r->bound_dev != d->index) return READY_SKIP;
+    const engine_circuit *c = r->job->circ;
+    if (d->ordinal < 0) return res_cpu_ready(c) ? READY_CANDIDATE : READY_LOAD_PARAMS;
+    return res_device_ready(c, d) ? READY_CANDIDATE : READY_LOAD_DEVICE;
+}
+
 ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d)
 {
     ENGINE_LOCKED(e);
     double now = cuzk_now();
-    bool cpu = d->ordinal < 0;
-    if (cpu && !cpu_active(e)) return NULL;
+    if (d->ordinal < 0 && !cpu_active(e)) return NULL;
     ready_item **best = NULL;
     for (ready_item **pp = &e->ready; *pp; pp = &(*pp)->next) {
         ready_item *r = *pp;
-        if (r->bound_dev >= 0 && r->bound_dev != d->index) continue;
-        engine_circuit *c = r->job->circ;
-        if (cpu) {
-            if (!res_cpu_ready(c)) {
-                res_want_host_params(e, c); /* streamed to a GPU, never read into host memory */
-                continue;
-            }
-        } else if (!res_device_ready(c, d)) {
-            if (!res_want_device(e, c, d)) continue;
-            continue; /* loading: another item may go first */
+        switch (judge_ready(e, r, d)) {
+        case READY_SKIP: continue;
+        case READY_LOAD_PARAMS: res_want_host_params(e, r->job->circ); continue; /* never read into host memory yet */
+        case READY_LOAD_DEVICE: res_want_device(e, r->job->circ, d); continue;   /* another item may go first */
+        case READY_CANDIDATE: break;
         }
         if (!best || before(e, r->job, (*best)->job, now) || (r->job == (*best)->job && r->part < (*best)->part))
             best = pp;
