@@ -20,6 +20,7 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
         else if (j->state == CUZK_JOB_RUNNING) out->running[k]++;
         else out->results_kept++;
     }
+    for (const ready_item *r = e->ready; r; r = r->next) out->witnesses_ready++;
     memcpy(out->completed, e->completed, sizeof out->completed);
     memcpy(out->failed, e->failed, sizeof out->failed);
     memcpy(out->cancelled, e->cancelled, sizeof out->cancelled);

@@ -299,6 +299,7 @@ typedef struct {
     cuzk_engine_circuit_status circuits[CUZK_ENGINE_MAX_CIRCUITS];
     uint64_t host_bytes, host_budget, pinned_bytes;
     unsigned results_kept;
+    unsigned witnesses_ready; /* partitions whose witness is made, waiting for a device */
     uint64_t reclaimed_bytes; /* freed by the background reclaimer */
     double reclaim_s;
     double uptime_s;
