@@ -58,7 +58,7 @@ static void job_release(cuzk_engine *e, engine_job *j)
     free(j->plan.expect);
     j->plan.expect = NULL;
     if (j->input) {
-        host_release(e, j->input_len);
+        input_release(e, j->input_len);
         /* a large input goes to the reclaimer: its free never sits on a proving thread */
         if (j->input_len >= (64u << 20)) reclaim_push(e, free_big_input, j->input, j->input_len, "a job's input");
         else free(j->input);
@@ -558,6 +558,18 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
         engine_leave(e);
         return cuzk_fail(CUZK_EBUSY, "too many jobs: %u queued or running (engine.max_queued)", e->queued_or_running);
     }
+    /* admission: a job's input copy is held until the job ends; the inputs of the live jobs and
+     * the witness buffers (what evicting idle circuits cannot free) must fit the host budget, or
+     * the request is refused (it may fit once jobs end) instead of memory growing with every
+     * request held */
+    uint64_t held = e->inputs_bytes + res_fixed_bytes(e);
+    if (held + req->input_len > e->host_budget) {
+        engine_leave(e);
+        return cuzk_fail(CUZK_EBUDGET,
+                         "input: %zu bytes do not fit the host budget now: the queued and running jobs' inputs "
+                         "and the witness buffers hold %llu of %llu bytes (engine.host_budget)",
+                         req->input_len, (unsigned long long)held, (unsigned long long)e->host_budget);
+    }
     if (req->kind == CUZK_KIND_CIRCUIT) {
         engine_circuit *c = res_find(e, req->circuit);
         if (!c || c->builtin) {
@@ -600,7 +612,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     e->submitted[cuzk_kind_index(req->kind)]++;
     j->input = input;
     j->input_len = req->input_len;
-    host_charge(e, req->input_len);
+    input_charge(e, req->input_len);
     engine_mutex_unlock(&e->mu);
 
     if (input) memcpy(input, req->input, req->input_len);

@@ -1,6 +1,7 @@
 /* The counts that several events change, changed only here and only under the engine lock: a
  * job's partitions in flight (made, waiting, on a device or being verified; a job cannot end
- * while any is) and the host bytes charged against engine.host_budget. A count that would go
+ * while any is), the host bytes charged against engine.host_budget and, among them, the bytes of
+ * the live jobs' inputs (the submit's admission counts them). A count that would go
  * below zero is a bug: it stops the process naming the count rather than wrapping around. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,4 +38,17 @@ void host_release(cuzk_engine *e, uint64_t bytes)
     ENGINE_LOCKED(e);
     if (bytes > e->host_used) underflow("the host bytes in use", e->host_used, bytes);
     e->host_used -= bytes;
+}
+
+void input_charge(cuzk_engine *e, uint64_t bytes)
+{
+    host_charge(e, bytes);
+    e->inputs_bytes += bytes;
+}
+
+void input_release(cuzk_engine *e, uint64_t bytes)
+{
+    host_release(e, bytes);
+    if (bytes > e->inputs_bytes) underflow("the live jobs' input bytes", e->inputs_bytes, bytes);
+    e->inputs_bytes -= bytes;
 }

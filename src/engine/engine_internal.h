@@ -325,7 +325,8 @@ struct cuzk_engine {
 
     loader *loaders;
 
-    uint64_t host_used; /* parameters, circuits, buffers, job inputs */
+    uint64_t host_used;    /* parameters, circuits, buffers, job inputs */
+    uint64_t inputs_bytes; /* ... of which the live jobs' inputs */
     uint64_t pinned_bytes;
     uint64_t host_budget;
 
@@ -387,6 +388,8 @@ bool res_cpu_ready(const engine_circuit *c);
 void res_want_host_params(cuzk_engine *e, engine_circuit *c);
 /* Frees idle circuits, least recently used first, until need more bytes fit the host budget. */
 bool res_make_host_room(cuzk_engine *e, uint64_t need, const engine_circuit *keep);
+/* The host bytes eviction cannot free: the witness buffers. */
+uint64_t res_fixed_bytes(const cuzk_engine *e);
 uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c); /* drops every tier; returns bytes */
 void res_free_all(cuzk_engine *e);
 void res_join_loaders(cuzk_engine *e, bool all);            /* unlocked */
@@ -404,6 +407,8 @@ void job_hold(cuzk_engine *e, engine_job *j);   /* one more of j's partitions in
 void job_unhold(cuzk_engine *e, engine_job *j); /* ... one fewer */
 void host_charge(cuzk_engine *e, uint64_t bytes);
 void host_release(cuzk_engine *e, uint64_t bytes);
+void input_charge(cuzk_engine *e, uint64_t bytes); /* a job's input: host bytes and inputs_bytes */
+void input_release(cuzk_engine *e, uint64_t bytes);
 
 /* engine_reclaim.c */
 void reclaim_push(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes, const char *what); /* locked */

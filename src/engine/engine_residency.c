@@ -148,6 +148,15 @@ static engine_circuit *lru_idle(cuzk_engine *e, const engine_circuit *keep, int 
     return best;
 }
 
+uint64_t res_fixed_bytes(const cuzk_engine *e)
+{
+    ENGINE_LOCKED(e);
+    uint64_t fixed = 0;
+    for (unsigned i = 0; i < e->nslots; i++)
+        fixed += (uint64_t)(e->slots[i].w.input_cap + e->slots[i].w.aux_cap) * sizeof(cuzk_fr);
+    return fixed;
+}
+
 bool res_make_host_room(cuzk_engine *e, uint64_t need, const engine_circuit *keep)
 {
     ENGINE_LOCKED(e);
@@ -761,9 +770,7 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
     /* admission: what the load will hold, from the files' sizes (the decoded points are the
      * size of the file's uncompressed ones) */
     uint64_t need = (c->synthetic ? 0 : file_bytes(c->params_path)) + file_bytes(c->pce_path);
-    uint64_t fixed = 0; /* buffers and inputs: what eviction cannot free */
-    for (unsigned i = 0; i < e->nslots; i++)
-        fixed += (uint64_t)(e->slots[i].w.input_cap + e->slots[i].w.aux_cap) * sizeof(cuzk_fr);
+    uint64_t fixed = res_fixed_bytes(e);
     if (need + fixed > e->host_budget) {
         char msg[512];
         snprintf(msg, sizeof msg,

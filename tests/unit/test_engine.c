@@ -1291,7 +1291,7 @@ static void test_cancel(void)
 }
 
 /* ---------------------------------------------------------------- 5: host budget */
-static void test_budget(void)
+static void circuit_over_budget(void)
 {
     const uint64_t budget = 4 * MIB;
     CHECK(big.params_bytes > budget && small.params_bytes * 4 < budget);
@@ -1326,6 +1326,48 @@ static void test_budget(void)
     CHECK(st->host_budget == budget && st->host_bytes <= budget);
     free(st);
     cuzk_engine_destroy(e);
+}
+
+/* The inputs of live jobs are admitted against the host budget: with a job holding 3 MiB of
+ * input on the device (held there by the hook), a second 3 MiB input does not fit a 4 MiB budget
+ * and is refused CUZK_EBUDGET naming it; once the first job ends it is admitted. */
+static void input_admission(void)
+{
+    static order_ctx o;
+    memset(&o, 0, sizeof o);
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.host_budget = 4 * MIB;
+    cfg.test_hook = order_hook;
+    cfg.test_hook_ctx = &o;
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "small", &small_ctx, &small);
+    uint8_t *input = calloc(1, 3 * MIB);
+    CHECK(input != NULL);
+    if (!input) return;
+    cuzk_job_request req = circuit_request("small", 1, 41, CUZK_PRIORITY_NORMAL);
+    req.input = input;
+    req.input_len = 3 * MIB;
+    uint64_t first = 0, second = 0;
+    bool joined;
+    CHECK_OK(cuzk_engine_submit(e, &req, &first, &joined));
+    CHECK(wait_picks(&o, 1)); /* on the device, its input held */
+    req.seed = 42;
+    CHECK_FAILS(cuzk_engine_submit(e, &req, &second, &joined), CUZK_EBUDGET);
+    CHECK(strstr(cuzk_last_error(), "engine.host_budget") != NULL && second == 0);
+    printf("  budget: a second 3 MiB input: %s\n", cuzk_last_error());
+    atomic_store(&o.released, true);
+    expect_completed(e, first);
+    CHECK_OK(cuzk_engine_submit(e, &req, &second, &joined));
+    if (second) expect_completed(e, second);
+    free(input);
+    cuzk_engine_destroy(e);
+}
+
+static void test_budget(void)
+{
+    circuit_over_budget();
+    input_admission();
 }
 
 /* ---------------------------------------------------------------- 6: injected failures */
