@@ -540,7 +540,7 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
 {
     *job_id = 0;
     if (joined) *joined = false;
-    cuzk_status st = engine_check_request(e, req);
+    cuzk_status st = cuzk_engine_check_request(e, req);
     if (st) return st;
     bool named = req->request_id && req->request_id[0];
     uint8_t digest[32] = {0};

@@ -339,9 +339,7 @@ struct cuzk_engine {
     engine_hist job_hist[CUZK_KINDS], queue_hist[CUZK_KINDS], stage_hist[JOB_STAGES][CUZK_KINDS];
 };
 
-/* engine_request.c */
-/* Checks a request's fields (CUZK_EINVAL naming the field); nothing is queued when it fails. */
-cuzk_status engine_check_request(const cuzk_engine *e, const cuzk_job_request *req);
+/* engine_request.c (and cuzk_engine_check_request, public) */
 /* The digest of what a request proves (every field but the priority). */
 void engine_request_digest(const cuzk_job_request *req, uint8_t out[32]);
 

@@ -39,21 +39,10 @@ static cuzk_status public_sectors(const cuzk_job_request *req, size_t nblobs, cu
 
 cuzk_status post_plan(const cuzk_job_request *req, const uint8_t *input, size_t input_len, job_check *out)
 {
-    bool window = req->kind == CUZK_KIND_WINDOW_POST;
-    const cuzk_post_proof_info *info =
-        req->has_registered_proof ? cuzk_post_proof_info_get((cuzk_post_proof)req->registered_proof) : NULL;
-    if (!req->has_registered_proof)
-        return cuzk_fail(CUZK_EINVAL, "registered_proof: a %s job names its RegisteredPoStProof",
-                         cuzk_kind_name(req->kind));
+    /* the registered proof, randomness and partition were checked with the request */
+    const cuzk_post_proof_info *info = cuzk_post_proof_info_get((cuzk_post_proof)req->registered_proof);
     if (!info)
-        return cuzk_fail(CUZK_EINVAL, "registered_proof: %llu is not a RegisteredPoStProof",
-                         (unsigned long long)req->registered_proof);
-    if ((info->kind == CUZK_POST_WINDOW) != window)
-        return cuzk_fail(CUZK_EINVAL, "registered_proof: %s is a %s proof, not %s", info->name,
-                         window ? "WinningPoSt" : "WindowPoSt", window ? "WindowPoSt" : "WinningPoSt");
-    if (!req->randomness) return cuzk_fail(CUZK_EINVAL, "randomness: a PoSt job needs its 32-byte randomness");
-    if (!window && req->partition_index)
-        return cuzk_fail(CUZK_EINVAL, "partition_index: %u, but WinningPoSt has one partition", req->partition_index);
+        return cuzk_fail(CUZK_EINTERNAL, "registered_proof: %llu unchecked", (unsigned long long)req->registered_proof);
     const uint8_t **blobs = NULL;
     size_t *lens = NULL, n = 0;
     cuzk_status st = cuzk_blobs_unpack(input, input_len, info->max_blobs, &blobs, &lens, &n);

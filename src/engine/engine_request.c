@@ -10,17 +10,69 @@
  * witness data. */
 #include <string.h>
 
+#include "cuzk/filecoin_post.h"
+#include "cuzk/filecoin_snap.h"
 #include "cuzk/hash.h"
 #include "engine_internal.h"
 
-cuzk_status engine_check_request(const cuzk_engine *e, const cuzk_job_request *req)
+/* A PoSt request's registered proof: a RegisteredPoStProof of its kind, of its sector size when
+ * given, with its randomness; WinningPoSt has one partition. */
+static cuzk_status check_post(const cuzk_job_request *req)
+{
+    bool window = req->kind == CUZK_KIND_WINDOW_POST;
+    if (!req->has_registered_proof)
+        return cuzk_fail(CUZK_EINVAL, "registered_proof: a %s job names its RegisteredPoStProof",
+                         cuzk_kind_name(req->kind));
+    const cuzk_post_proof_info *info = req->registered_proof < CUZK_POST_PROOF_COUNT
+        ? cuzk_post_proof_info_get((cuzk_post_proof)req->registered_proof)
+        : NULL;
+    cuzk_clear_error();
+    if (!info || (info->kind == CUZK_POST_WINDOW) != window)
+        return cuzk_fail(CUZK_EINVAL, "registered_proof: %llu is not a %s RegisteredPoStProof (%s)",
+                         (unsigned long long)req->registered_proof, window ? "WindowPoSt" : "WinningPoSt",
+                         window ? "5..9, 10..14" : "0..4");
+    if (req->sector_size && req->sector_size != info->sector_size)
+        return cuzk_fail(CUZK_EINVAL, "sector_size: %llu, but registered_proof %llu (%s) is for %llu-byte sectors",
+                         (unsigned long long)req->sector_size, (unsigned long long)req->registered_proof, info->name,
+                         (unsigned long long)info->sector_size);
+    if (!req->randomness) return cuzk_fail(CUZK_EINVAL, "randomness: a PoSt job needs its 32-byte randomness");
+    if (!window && req->partition_index)
+        return cuzk_fail(CUZK_EINVAL, "partition_index: %u, but WinningPoSt has one partition", req->partition_index);
+    return CUZK_OK;
+}
+
+/* A SnapDeals request's registered proof: a RegisteredUpdateProof of its sector size when given,
+ * with the three commitments. */
+static cuzk_status check_snap(const cuzk_job_request *req)
+{
+    if (!req->has_registered_proof)
+        return cuzk_fail(CUZK_EINVAL, "registered_proof: a SnapDeals job names its RegisteredUpdateProof");
+    const cuzk_update_proof_info *info =
+        req->registered_proof < 64 ? cuzk_update_proof_info_get((cuzk_update_proof)req->registered_proof) : NULL;
+    cuzk_clear_error();
+    if (!info)
+        return cuzk_fail(CUZK_EINVAL, "registered_proof: %llu is not a RegisteredUpdateProof (0..4)",
+                         (unsigned long long)req->registered_proof);
+    if (req->sector_size && req->sector_size != info->sector_size)
+        return cuzk_fail(CUZK_EINVAL, "sector_size: %llu, but registered_proof %llu (%s) is for %llu-byte sectors",
+                         (unsigned long long)req->sector_size, (unsigned long long)req->registered_proof, info->name,
+                         (unsigned long long)info->sector_size);
+    if (!req->comm_r_old || !req->comm_r_new || !req->comm_d_new)
+        return cuzk_fail(CUZK_EINVAL, "%s: a SnapDeals job needs comm_r_old, comm_r_new and comm_d_new",
+                         !req->comm_r_old       ? "comm_r_old"
+                             : !req->comm_r_new ? "comm_r_new"
+                                                : "comm_d_new");
+    return CUZK_OK;
+}
+
+cuzk_status cuzk_engine_check_request(const cuzk_engine *e, const cuzk_job_request *req)
 {
     if (cuzk_kind_index(req->kind) < 0)
         return cuzk_fail(CUZK_EINVAL, "proof_kind: unknown kind %d (1 PoRep, 2 SnapDeals, 3 WindowPoSt, 4 WinningPoSt)",
                          (int)req->kind);
     if ((unsigned)req->priority > CUZK_PRIORITY_CRITICAL)
         return cuzk_fail(CUZK_EINVAL, "priority: unknown value %d (0..4)", (int)req->priority);
-    if (req->input_len > e->cfg.max_input_bytes)
+    if (e && req->input_len > e->cfg.max_input_bytes)
         return cuzk_fail(CUZK_EINVAL,
                          "input: %zu bytes, more than the %llu the engine accepts (engine.max_input_bytes)",
                          req->input_len, (unsigned long long)e->cfg.max_input_bytes);
@@ -37,8 +89,11 @@ cuzk_status engine_check_request(const cuzk_engine *e, const cuzk_job_request *r
     if (req->post_nsectors && (!req->post_sector_ids || !req->post_comm_rs))
         return cuzk_fail(CUZK_EINVAL, "post_sectors: %zu sectors, but their ids or comm_r are NULL",
                          req->post_nsectors);
-    if (req->request_id)
-        return cuzk_check_client_id("request_id", req->request_id, strlen(req->request_id), CUZK_REQUEST_ID_MAX);
+    if (req->request_id &&
+        cuzk_check_client_id("request_id", req->request_id, strlen(req->request_id), CUZK_REQUEST_ID_MAX))
+        return CUZK_EINVAL;
+    if (post) return check_post(req);
+    if (req->kind == CUZK_KIND_SNAP) return check_snap(req);
     return CUZK_OK;
 }
 

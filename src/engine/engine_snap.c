@@ -17,18 +17,10 @@ static void free_proofs(void *state) { cuzk_snap_proofs_free(state); }
 
 cuzk_status snap_plan(const cuzk_job_request *req, const uint8_t *input, size_t input_len, job_check *out)
 {
-    const cuzk_update_proof_info *info =
-        req->has_registered_proof ? cuzk_update_proof_info_get((cuzk_update_proof)req->registered_proof) : NULL;
-    if (!req->has_registered_proof)
-        return cuzk_fail(CUZK_EINVAL, "registered_proof: a SnapDeals job names its RegisteredUpdateProof");
+    /* the registered proof and commitments were checked with the request */
+    const cuzk_update_proof_info *info = cuzk_update_proof_info_get((cuzk_update_proof)req->registered_proof);
     if (!info)
-        return cuzk_fail(CUZK_EINVAL, "registered_proof: %llu is not a RegisteredUpdateProof",
-                         (unsigned long long)req->registered_proof);
-    if (!req->comm_r_old || !req->comm_r_new || !req->comm_d_new)
-        return cuzk_fail(CUZK_EINVAL, "%s: a SnapDeals job needs comm_r_old, comm_r_new and comm_d_new",
-                         !req->comm_r_old       ? "comm_r_old"
-                             : !req->comm_r_new ? "comm_r_new"
-                                                : "comm_d_new");
+        return cuzk_fail(CUZK_EINTERNAL, "registered_proof: %llu unchecked", (unsigned long long)req->registered_proof);
     const uint8_t **blobs = NULL;
     size_t *lens = NULL, n = 0;
     cuzk_status st = cuzk_blobs_unpack(input, input_len, info->partitions, &blobs, &lens, &n);

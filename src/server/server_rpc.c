@@ -118,51 +118,6 @@ static uint8_t *pack_blobs(const Cuzk__V1__SubmitProofRequest *q, size_t *len)
     return packed;
 }
 
-/* A PoSt request's registered proof: a RegisteredPoStProof of the request's kind (0 is
- * StackedDrgWinning2KiBV1, so the field is always read) and of its sector size when given. */
-static bool check_post_proof(const Cuzk__V1__SubmitProofRequest *q, uint32_t kind, rpc_reply *r)
-{
-    const cuzk_post_proof_info *info = q->registered_proof < CUZK_POST_PROOF_COUNT
-        ? cuzk_post_proof_info_get((cuzk_post_proof)q->registered_proof)
-        : NULL;
-    cuzk_clear_error();
-    bool window = kind == CUZK_KIND_WINDOW_POST;
-    if (!info || (info->kind == CUZK_POST_WINDOW) != window) {
-        rpc_fail(r, RPC_INVALID_ARGUMENT, "registered_proof: %llu is not a %s RegisteredPoStProof (%s)",
-                 (unsigned long long)q->registered_proof, window ? "WindowPoSt" : "WinningPoSt",
-                 window ? "5..9, 10..14" : "0..4");
-        return false;
-    }
-    if (q->sector_size && q->sector_size != info->sector_size) {
-        rpc_fail(r, RPC_INVALID_ARGUMENT, "sector_size: %llu, but registered_proof %llu (%s) is for %llu-byte sectors",
-                 (unsigned long long)q->sector_size, (unsigned long long)q->registered_proof, info->name,
-                 (unsigned long long)info->sector_size);
-        return false;
-    }
-    return true;
-}
-
-/* A SnapDeals request's registered proof: a RegisteredUpdateProof (0 is StackedDrg2KiBV1) of
- * the request's sector size when given. */
-static bool check_update_proof(const Cuzk__V1__SubmitProofRequest *q, rpc_reply *r)
-{
-    const cuzk_update_proof_info *info =
-        q->registered_proof < 64 ? cuzk_update_proof_info_get((cuzk_update_proof)q->registered_proof) : NULL;
-    cuzk_clear_error();
-    if (!info) {
-        rpc_fail(r, RPC_INVALID_ARGUMENT, "registered_proof: %llu is not a RegisteredUpdateProof (0..4)",
-                 (unsigned long long)q->registered_proof);
-        return false;
-    }
-    if (q->sector_size && q->sector_size != info->sector_size) {
-        rpc_fail(r, RPC_INVALID_ARGUMENT, "sector_size: %llu, but registered_proof %llu (%s) is for %llu-byte sectors",
-                 (unsigned long long)q->sector_size, (unsigned long long)q->registered_proof, info->name,
-                 (unsigned long long)info->sector_size);
-        return false;
-    }
-    return true;
-}
-
 void rpc_submit_free(rpc_submit *sub)
 {
     free(sub->packed);
@@ -261,11 +216,11 @@ bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, const rpc_wire_byt
             rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proof: only PoRep uses it (this kind takes vanilla_proofs)");
             return false;
         }
+        /* the wire's byte fields have their lengths; the proof rules are the engine's check */
         bool post = kind == CUZK_KIND_WINDOW_POST || kind == CUZK_KIND_WINNING_POST;
-        if (post && (!check_post_proof(q, kind, r) || !check_bytes(r, "randomness", q->randomness, 32, true)))
-            return false;
+        if (post && !check_bytes(r, "randomness", q->randomness, 32, true)) return false;
         if (kind == CUZK_KIND_SNAP &&
-            (!check_update_proof(q, r) || !check_bytes(r, "comm_r_old", q->comm_r_old, 32, true) ||
+            (!check_bytes(r, "comm_r_old", q->comm_r_old, 32, true) ||
              !check_bytes(r, "comm_r_new", q->comm_r_new, 32, true) ||
              !check_bytes(r, "comm_d_new", q->comm_d_new, 32, true)))
             return false;
@@ -274,8 +229,9 @@ bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, const rpc_wire_byt
             return false;
         }
         req.input = sub->packed;
-        req.has_registered_proof = true;
+        req.has_registered_proof = true; /* 0 is a proof id of PoSt and SnapDeals */
         req.registered_proof = q->registered_proof;
+        req.sector_size = q->sector_size;
         if (post) {
             req.randomness = q->randomness.data;
             req.partition_index = q->partition_index;

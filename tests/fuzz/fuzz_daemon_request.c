@@ -1,5 +1,6 @@
 /* The daemon's request decoding: SubmitProofRequest and ProveRequest bytes (protobuf) through
- * rpc_decode_submit, which turns them into an engine request. Input: one byte (bit 0: the
+ * rpc_decode_submit, which turns them into an engine request, then the engine's
+ * cuzk_engine_check_request. Input: one byte (bit 0: the
  * daemon takes test kinds; bit 1: a ProveRequest around the submit), then the message. A
  * refusal names the field and is no success; an accepted request is of a known kind, its
  * request id (read from the wire, as the daemon does) bounded clean UTF-8, its input exactly the request's (PoRep: the C1 bytes; PoSt and SnapDeals:
@@ -110,7 +111,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_CHECK(r.code == 0, "accepted with status %d", r.code);
         check_accepted(m, &s, test_kinds);
-        downstream(&s.req);
+        /* the engine's check of the request's fields, as the daemon's submit makes it; its
+         * parsers run on what passes */
+        if ((unsigned)s.req.kind == CUZK_SERVER_TEST_KIND || !cuzk_engine_check_request(NULL, &s.req))
+            downstream(&s.req);
+        else FUZZ_CHECK(cuzk_last_error()[0] != 0, "a refused request without a message");
         /* the call's class, read from the wire before decoding, agrees with the decoded request */
         static const char submit_m[] = "/cuzk.v1.ProvingEngine/SubmitProof", prove_m[] = "/cuzk.v1.ProvingEngine/Prove";
         int method =

@@ -1635,20 +1635,29 @@ static void test_bad_requests(void)
         printf("  PoRep with a bad C1: %s\n", r.error);
         cuzk_job_result_free(&r);
     }
-    /* WindowPoSt without its registered proof, and with a blob that is not a vanilla proof:
-     * jobs that fail naming the field and the blob */
+    /* WindowPoSt without its registered proof, with another kind's or another size's: refused
+     * at submit naming the field (the one request check); a blob that is not a vanilla proof: a
+     * job that fails naming the blob */
     memset(&req, 0, sizeof req);
     req.kind = CUZK_KIND_WINDOW_POST;
     req.input = bytes;
     req.input_len = sizeof bytes - 1;
     job = 0;
-    CHECK_OK(cuzk_engine_submit(e, &req, &job, &joined));
-    if (job) {
-        cuzk_job_state s = await_job(e, job, &r);
-        CHECK(s == CUZK_JOB_FAILED && strstr(r.error, "registered_proof") != NULL);
-        printf("  WindowPoSt without its proof type: %s\n", r.error);
-        cuzk_job_result_free(&r);
-    }
+    CHECK_FAILS(cuzk_engine_submit(e, &req, &job, &joined), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "registered_proof") != NULL && job == 0);
+    printf("  WindowPoSt without its proof type: %s\n", cuzk_last_error());
+    const uint8_t rnd0[32] = {1};
+    req.randomness = rnd0;
+    req.has_registered_proof = true;
+    req.registered_proof = 3; /* StackedDrgWinning32GiBV1: not a WindowPoSt proof */
+    CHECK_FAILS(cuzk_engine_check_request(e, &req), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "not a WindowPoSt RegisteredPoStProof") != NULL);
+    req.registered_proof = 13; /* StackedDrgWindow32GiBV1_1 */
+    req.sector_size = 2048;
+    CHECK_FAILS(cuzk_engine_check_request(e, &req), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "sector_size: 2048") != NULL);
+    req.sector_size = 0;
+    req.randomness = NULL;
     const uint8_t junk[3] = {1, 2, 3}, *junks[1] = {junk}, rnd[32] = {7};
     size_t junk_len[1] = {3}, packed_len = 0;
     uint8_t *packed = cuzk_blobs_pack(junks, junk_len, 1, &packed_len);

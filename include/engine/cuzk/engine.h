@@ -154,7 +154,7 @@ typedef struct {
      * or RegisteredUpdateProof (SnapDeals; needed) */
     uint64_t registered_proof;
     uint64_t sector_number; /* PoRep: must match the C1 wrapper's when both are given (0: any) */
-    uint64_t sector_size;   /* PoRep: must equal the C1's when given (0: any) */
+    uint64_t sector_size;   /* PoRep: must equal the C1's; PoSt, SnapDeals: the registered proof's (0: any) */
     /* PoRep: the prover's actor id (0: not given). With a sector number (this one or the C1
      * wrapper's) the C1's replica id is recomputed from it as upstream's commit phase 2 does,
      * and must match. */
@@ -193,6 +193,14 @@ typedef enum {
     CUZK_JOB_TIMEOUT = 5 /* only as an await result: the wait ended, the job goes on */
 } cuzk_job_state;
 const char *cuzk_job_state_name(cuzk_job_state s);
+
+/* The one check of a request's fields, of every kind (cuzk_engine_submit makes it first; a
+ * front end may call it to answer before it copies anything): the kind, the priority, the input's
+ * size, a request id's bytes, a circuit job's circuit and partitions, a PoSt job's registered
+ * proof (of its kind and sector size), randomness and partition, a SnapDeals job's registered
+ * proof and commitments. CUZK_EINVAL naming the field; the input's content is a job's to check.
+ * e may be NULL: everything but the engine's own limits (engine.max_input_bytes) is checked. */
+cuzk_status cuzk_engine_check_request(const cuzk_engine *e, const cuzk_job_request *req) CUZK_WARN_UNUSED;
 
 /* Submits a job and returns its id (ids start at 1). A request with the request id and digest
  * of a queued, running or COMPLETED job returns that job's id (*joined true; the rule is at
