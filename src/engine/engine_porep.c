@@ -73,14 +73,14 @@ cuzk_status porep_plan(const cuzk_job_request *req, const uint8_t *input, size_t
         cuzk_c1_free(c1);
         return st;
     }
-    out->plan.nparts = c1->partitions;
-    out->plan.ninputs = ni;
-    out->plan.expect = expect;
-    out->plan.state = c1;
-    out->plan.free_state = free_c1;
-    out->plan.open = open_partition;
-    out->plan.builtin = &builtin_porep;
-    out->plan.proof = (uint64_t)c1->proof;
+    out->plan = (job_plan){.nparts = c1->partitions,
+                           .ninputs = ni,
+                           .expect = expect,
+                           .state = c1,
+                           .free_state = free_c1,
+                           .open = open_partition,
+                           .builtin = &builtin_porep,
+                           .proof = (uint64_t)c1->proof};
     cuzk_porep_circuit_id(out->circuit_id, (uint64_t)c1->proof);
     return CUZK_OK;
 }

@@ -64,14 +64,14 @@ cuzk_status post_plan(const cuzk_job_request *req, const uint8_t *input, size_t 
         cuzk_post_partition_free(pp);
         return st;
     }
-    out->plan.nparts = 1;
-    out->plan.ninputs = ni;
-    out->plan.expect = expect;
-    out->plan.state = pp;
-    out->plan.free_state = free_partition;
-    out->plan.open = open_partition;
-    out->plan.builtin = &builtin_post;
-    out->plan.proof = req->registered_proof;
+    out->plan = (job_plan){.nparts = 1,
+                           .ninputs = ni,
+                           .expect = expect,
+                           .state = pp,
+                           .free_state = free_partition,
+                           .open = open_partition,
+                           .builtin = &builtin_post,
+                           .proof = req->registered_proof};
     builtin_post.id(out->circuit_id, req->registered_proof);
     return CUZK_OK;
 }

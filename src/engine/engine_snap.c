@@ -40,14 +40,14 @@ cuzk_status snap_plan(const cuzk_job_request *req, const uint8_t *input, size_t 
         cuzk_snap_proofs_free(sp);
         return st;
     }
-    out->plan.nparts = np;
-    out->plan.ninputs = ni;
-    out->plan.expect = expect;
-    out->plan.state = sp;
-    out->plan.free_state = free_proofs;
-    out->plan.open = open_partition;
-    out->plan.builtin = &builtin_snap;
-    out->plan.proof = req->registered_proof;
+    out->plan = (job_plan){.nparts = np,
+                           .ninputs = ni,
+                           .expect = expect,
+                           .state = sp,
+                           .free_state = free_proofs,
+                           .open = open_partition,
+                           .builtin = &builtin_snap,
+                           .proof = req->registered_proof};
     builtin_snap.id(out->circuit_id, req->registered_proof);
     return CUZK_OK;
 }
