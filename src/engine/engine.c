@@ -536,6 +536,73 @@ static void input_checked(cuzk_engine *e, engine_job *j, const job_check *chk, c
     }
 }
 
+/* Whether a new job of req may be queued now (locked): the queue's bound, the host budget for
+ * its input, a circuit job's circuit. CUZK_OK, or the refusal. */
+static cuzk_status admit(cuzk_engine *e, const cuzk_job_request *req)
+{
+    ENGINE_LOCKED(e);
+    if (e->queued_or_running >= e->cfg.max_queued)
+        return cuzk_fail(CUZK_EBUSY, "too many jobs: %u queued or running (engine.max_queued)", e->queued_or_running);
+    /* a job's input copy is held until the job ends; the inputs of the live jobs and the witness
+     * buffers (what evicting idle circuits cannot free) must fit the host budget, or the request
+     * is refused (it may fit once jobs end) instead of memory growing with every request held */
+    uint64_t held = e->inputs_bytes + res_fixed_bytes(e);
+    if (held + req->input_len > e->host_budget)
+        return cuzk_fail(CUZK_EBUDGET,
+                         "input: %zu bytes do not fit the host budget now: the queued and running jobs' inputs "
+                         "and the witness buffers hold %llu of %llu bytes (engine.host_budget)",
+                         req->input_len, (unsigned long long)held, (unsigned long long)e->host_budget);
+    if (req->kind == CUZK_KIND_CIRCUIT) {
+        engine_circuit *c = res_find(e, req->circuit);
+        if (!c || c->builtin)
+            return cuzk_fail(CUZK_ENOTFOUND, "circuit: '%s' is not registered with the engine", req->circuit);
+    }
+    return CUZK_OK;
+}
+
+/* The event "job submitted" (locked): a QUEUED job of req with its input buffer (filled by the
+ * caller, unlocked), listed, counted and charged; held while its input is checked, so that a
+ * retry of its request id joins it meanwhile and it cannot end. NULL when out of memory. */
+static engine_job *job_submitted(cuzk_engine *e, const cuzk_job_request *req, const uint8_t digest[32])
+{
+    ENGINE_LOCKED(e);
+    engine_job *j = calloc(1, sizeof *j);
+    uint8_t *input = req->input_len ? malloc(req->input_len) : NULL;
+    if (!j || (req->input_len && !input)) {
+        free(j);
+        free(input);
+        return NULL;
+    }
+    j->id = e->next_id++;
+    j->seq = e->next_seq++;
+    j->kind = req->kind;
+    j->prio = req->priority ? req->priority : default_priority(req->kind);
+    j->seed = req->seed;
+    j->miner_id = req->miner_id;
+    j->sector_number = req->sector_number;
+    j->submit_t = cuzk_now();
+    j->state = CUZK_JOB_QUEUED;
+    if (digest) {
+        snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
+        memcpy(j->digest, digest, sizeof j->digest);
+        j->named = ++e->next_name;
+    }
+    char name[96];
+    snprintf(name, sizeof name, "job %llu (%s)", (unsigned long long)j->id, cuzk_kind_name(req->kind));
+    j->tl = cuzk_timeline_create(name);
+    pthread_cond_init(&j->ended_cv, NULL);
+    j->queue_span = -1;
+    job_hold(e, j);
+    j->next = e->jobs;
+    e->jobs = j;
+    e->queued_or_running++;
+    e->submitted[cuzk_kind_index(req->kind)]++;
+    j->input = input;
+    j->input_len = req->input_len;
+    input_charge(e, req->input_len);
+    return j;
+}
+
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id, bool *joined)
 {
     *job_id = 0;
@@ -554,72 +621,21 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
         engine_leave(e);
         return CUZK_OK;
     }
-    if (e->queued_or_running >= e->cfg.max_queued) {
+    engine_job *j = NULL;
+    if (!(st = admit(e, req)) && !(j = job_submitted(e, req, named ? digest : NULL)))
+        st = cuzk_fail(CUZK_ENOMEM, "out of memory for a job of %zu input bytes", req->input_len);
+    if (st) {
         engine_leave(e);
-        return cuzk_fail(CUZK_EBUSY, "too many jobs: %u queued or running (engine.max_queued)", e->queued_or_running);
+        return st;
     }
-    /* admission: a job's input copy is held until the job ends; the inputs of the live jobs and
-     * the witness buffers (what evicting idle circuits cannot free) must fit the host budget, or
-     * the request is refused (it may fit once jobs end) instead of memory growing with every
-     * request held */
-    uint64_t held = e->inputs_bytes + res_fixed_bytes(e);
-    if (held + req->input_len > e->host_budget) {
-        engine_leave(e);
-        return cuzk_fail(CUZK_EBUDGET,
-                         "input: %zu bytes do not fit the host budget now: the queued and running jobs' inputs "
-                         "and the witness buffers hold %llu of %llu bytes (engine.host_budget)",
-                         req->input_len, (unsigned long long)held, (unsigned long long)e->host_budget);
-    }
-    if (req->kind == CUZK_KIND_CIRCUIT) {
-        engine_circuit *c = res_find(e, req->circuit);
-        if (!c || c->builtin) {
-            engine_leave(e);
-            return cuzk_fail(CUZK_ENOTFOUND, "circuit: '%s' is not registered with the engine", req->circuit);
-        }
-    }
-    engine_job *j = calloc(1, sizeof *j);
-    uint8_t *input = req->input_len ? malloc(req->input_len) : NULL;
-    if (!j || (req->input_len && !input)) {
-        free(j);
-        free(input);
-        engine_leave(e);
-        return cuzk_fail(CUZK_ENOMEM, "out of memory for a job of %zu input bytes", req->input_len);
-    }
-    j->id = e->next_id++;
-    j->seq = e->next_seq++;
-    j->kind = req->kind;
-    j->prio = req->priority ? req->priority : default_priority(req->kind);
-    j->seed = req->seed;
-    j->miner_id = req->miner_id;
-    j->sector_number = req->sector_number;
-    j->submit_t = cuzk_now();
-    j->state = CUZK_JOB_QUEUED;
-    if (named) {
-        snprintf(j->request_id, sizeof j->request_id, "%s", req->request_id);
-        memcpy(j->digest, digest, sizeof digest);
-        j->named = ++e->next_name;
-    }
-    char name[96];
-    snprintf(name, sizeof name, "job %llu (%s)", (unsigned long long)j->id, cuzk_kind_name(req->kind));
-    j->tl = cuzk_timeline_create(name);
-    pthread_cond_init(&j->ended_cv, NULL);
-    j->queue_span = -1;
-    /* the job is visible (a retry of its request id joins it) while its input is checked */
-    job_hold(e, j);
-    j->next = e->jobs;
-    e->jobs = j;
-    e->queued_or_running++;
-    e->submitted[cuzk_kind_index(req->kind)]++;
-    j->input = input;
-    j->input_len = req->input_len;
-    input_charge(e, req->input_len);
     engine_mutex_unlock(&e->mu);
 
-    if (input) memcpy(input, req->input, req->input_len);
+    /* the input copied and checked on the caller's thread, into objects of its own */
+    if (j->input) memcpy(j->input, req->input, req->input_len);
     job_check chk = {0};
     char why[1024] = "";
     int span = cuzk_span_begin(j->tl, "check input");
-    if (check_input(req, input, req->input_len, &chk)) snprintf(why, sizeof why, "%s", cuzk_last_error());
+    if (check_input(req, j->input, req->input_len, &chk)) snprintf(why, sizeof why, "%s", cuzk_last_error());
     cuzk_span_end(j->tl, span);
 
     engine_mutex_lock(&e->mu);

@@ -233,7 +233,7 @@ static void out_of_service(cuzk_engine *e, engine_device *d, const char *why)
 {
     ENGINE_LOCKED(e);
     d->in_service = false;
-    snprintf(d->out_reason, sizeof d->out_reason, "%s", why);
+    snprintf(d->out_reason, sizeof d->out_reason, "%.255s", why);
     for (ready_item *r = e->ready; r; r = r->next)
         if (r->bound_dev == d->index) {
             engine_circuit *c = r->job->circ;
@@ -262,6 +262,95 @@ static bool pending_work(const cuzk_engine *e)
     return false;
 }
 
+/* A partition's proof on device d as it ended: when it ran, its outcome and its spans. */
+typedef struct {
+    double t0, t1;
+    cuzk_status st;
+    char err[1024];
+    cuzk_groth16_proof proof;
+    cuzk_timeline *tl;
+} partition_run;
+
+/* The event "partition taken" (locked): the device's idle gap and the job's start are counted. */
+static void partition_taken(cuzk_engine *e, engine_device *d, const ready_item *r, double t0, double last_end,
+                            bool gap_open)
+{
+    ENGINE_LOCKED(e);
+    engine_job *j = r->job;
+    /* the idle time between two partitions while work was waiting */
+    if (last_end >= 0 && gap_open) {
+        double g = t0 - last_end;
+        d->gap_total_s += g;
+        d->gaps++;
+        if (g > d->gap_max_s) d->gap_max_s = g;
+    }
+    if (!j->started) {
+        j->started = true;
+        j->start_t = t0;
+        cuzk_span_end(j->tl, j->queue_span);
+        e->queue_wait_s[cuzk_kind_index(j->kind)] += t0 - j->submit_t;
+    }
+    d->running_job = j->id;
+    d->running_part = r->part;
+    if (d->ordinal >= 0) j->circ->dev[d->index].busy++;
+}
+
+/* The event "partition proved or failed" (locked): its spans go to the job's timeline, the proof
+ * to the job or the failure to the job (and a device error to the device), the buffer back. */
+static void partition_ended(cuzk_engine *e, engine_device *d, ready_item *r, partition_run *run)
+{
+    ENGINE_LOCKED(e);
+    engine_job *j = r->job;
+    if (d->ordinal >= 0) j->circ->dev[d->index].busy--;
+    d->busy_s += run->t1 - run->t0;
+    d->running_job = 0;
+    char name[64];
+    snprintf(name, sizeof name, "partition %u", r->part);
+    int ps = cuzk_span_add_at(j->tl, -1, name, r->witness_start, run->t1);
+    cuzk_timeline_graft(j->tl, ps, r->tl);
+    cuzk_span_add_at(j->tl, ps, "wait for a device", r->ready_t, run->t0);
+    int on = cuzk_span_add_at(j->tl, ps, d->ordinal < 0 ? "prove on the CPU" : "prove on a GPU", run->t0, run->t1);
+    cuzk_timeline_graft(j->tl, on, run->tl);
+    cuzk_timeline_destroy(run->tl);
+    cuzk_timeline_destroy(r->tl);
+    if (run->st == CUZK_ECANCELLED && (j->cancel_req || j->failing)) {
+        /* given up at the job's request: neither a failure of the job nor of the device, which
+         * takes the next partition now */
+    } else if (run->st) {
+        engine_job_fail(e, j, "partition %u on %s: %s", r->part, d->name, run->err);
+        /* only a device error (CUZK_EDEVICE: not a bad witness, a bug or a full memory) takes the
+         * device out; a CPU worker (whose only device error is the test hook's) only while
+         * another device serves */
+        if (run->st == CUZK_EDEVICE && (d->ordinal >= 0 || other_in_service(e, d))) out_of_service(e, d, run->err);
+    } else {
+        j->proofs[r->part] = run->proof;
+        j->done_parts++;
+        cuzk_progress_add(j->progress, 1);
+        d->proved++;
+        e->partitions_proved++;
+    }
+    sched_release_slot(e, r->slot, j);
+    job_unhold(e, j);
+    free(r);
+    sched_maybe_finish(e, j);
+}
+
+/* One partition on d, unlocked: the test hook, the proof, the prefetched copy dropped. */
+static void run_partition(cuzk_engine *e, engine_device *d, const ready_item *r, partition_run *run)
+{
+    engine_job *j = r->job;
+    engine_circuit *c = j->circ;
+    const witness_slot *s = &e->slots[r->slot];
+    run->tl = cuzk_timeline_create("prove");
+    run->st = e->cfg.test_hook ? e->cfg.test_hook(e->cfg.test_hook_ctx, j->id, r->part, d->index) : 0;
+    if (!run->st) run->st = prove_on(d, c, s, &j->cancel, &run->proof, run->tl);
+    if (run->st) snprintf(run->err, sizeof run->err, "%s", cuzk_last_error());
+    run->t1 = cuzk_now();
+    /* a copy the proof did not use must not be taken for the buffer's next witness (outside the
+     * engine's lock: the prover's own lock may wait for a copy in flight) */
+    if (d->ordinal >= 0 && r->bound_dev >= 0) cuzk_gpu_prefetch_drop(c->dev[d->index].prover, s->w.input, s->w.aux);
+}
+
 void *device_main(void *arg)
 {
     engine_device *d = arg;
@@ -277,74 +366,14 @@ void *device_main(void *arg)
             engine_mutex_wait(&e->mu, &e->work_cv);
             continue;
         }
-        engine_job *j = r->job;
-        engine_circuit *c = j->circ;
-        double t0 = cuzk_now();
-        /* the idle time between two partitions while work was waiting */
-        if (last_end >= 0 && gap_open) {
-            double g = t0 - last_end;
-            d->gap_total_s += g;
-            d->gaps++;
-            if (g > d->gap_max_s) d->gap_max_s = g;
-        }
-        if (!j->started) {
-            j->started = true;
-            j->start_t = t0;
-            cuzk_span_end(j->tl, j->queue_span);
-            e->queue_wait_s[cuzk_kind_index(j->kind)] += t0 - j->submit_t;
-        }
-        d->running_job = j->id;
-        d->running_part = r->part;
-        if (d->ordinal >= 0) c->dev[d->index].busy++;
-        witness_slot *s = &e->slots[r->slot];
+        partition_run run = {.t0 = cuzk_now()};
+        partition_taken(e, d, r, run.t0, last_end, gap_open);
         engine_mutex_unlock(&e->mu);
-
-        cuzk_timeline *ptl = cuzk_timeline_create("prove");
-        cuzk_groth16_proof proof;
-        cuzk_status st = e->cfg.test_hook ? e->cfg.test_hook(e->cfg.test_hook_ctx, j->id, r->part, d->index) : 0;
-        if (!st) st = prove_on(d, c, s, &j->cancel, &proof, ptl);
-        char err[1024] = "";
-        if (st) snprintf(err, sizeof err, "%s", cuzk_last_error());
-        double t1 = cuzk_now();
-        /* a copy the proof did not use must not be taken for the buffer's next witness (outside
-         * the engine's lock: the prover's own lock may wait for a copy in flight) */
-        if (d->ordinal >= 0 && r->bound_dev >= 0) cuzk_gpu_prefetch_drop(c->dev[d->index].prover, s->w.input, s->w.aux);
-
+        run_partition(e, d, r, &run);
         engine_mutex_lock(&e->mu);
-        if (d->ordinal >= 0) c->dev[d->index].busy--;
-        d->busy_s += t1 - t0;
-        d->running_job = 0;
-        last_end = t1;
+        last_end = run.t1;
         gap_open = pending_work(e);
-        char name[64];
-        snprintf(name, sizeof name, "partition %u", r->part);
-        int ps = cuzk_span_add_at(j->tl, -1, name, r->witness_start, t1);
-        cuzk_timeline_graft(j->tl, ps, r->tl);
-        cuzk_span_add_at(j->tl, ps, "wait for a device", r->ready_t, t0);
-        int on = cuzk_span_add_at(j->tl, ps, d->ordinal < 0 ? "prove on the CPU" : "prove on a GPU", t0, t1);
-        cuzk_timeline_graft(j->tl, on, ptl);
-        cuzk_timeline_destroy(ptl);
-        cuzk_timeline_destroy(r->tl);
-        if (st == CUZK_ECANCELLED && (j->cancel_req || j->failing)) {
-            /* given up at the job's request: neither a failure of the job nor of the device,
-             * which takes the next partition now */
-        } else if (st) {
-            engine_job_fail(e, j, "partition %u on %s: %s", r->part, d->name, err);
-            /* only a device error (CUZK_EDEVICE: not a bad witness, a bug or a full memory) takes
-             * the device out; a CPU worker (whose only device error is the test hook's) only while
-             * another device serves */
-            if (st == CUZK_EDEVICE && (d->ordinal >= 0 || other_in_service(e, d))) out_of_service(e, d, err);
-        } else {
-            j->proofs[r->part] = proof;
-            j->done_parts++;
-            cuzk_progress_add(j->progress, 1);
-            d->proved++;
-            e->partitions_proved++;
-        }
-        sched_release_slot(e, r->slot, j);
-        job_unhold(e, j);
-        free(r);
-        sched_maybe_finish(e, j);
+        partition_ended(e, d, r, &run);
     }
     engine_mutex_unlock(&e->mu);
     cuzk_pool_bind(NULL);
