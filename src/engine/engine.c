@@ -277,7 +277,7 @@ static cuzk_status reserve_slots(cuzk_engine *e)
         if (st)
             return cuzk_fail_context(st, "reserving witness buffer %u of %llu bytes (engine.witness_buffer_bytes)", i,
                                      (unsigned long long)e->cfg.witness_buffer_bytes);
-        host_charge(e, (s->w.input_cap + s->w.aux_cap) * sizeof(cuzk_fr));
+        buffers_charge(e, (s->w.input_cap + s->w.aux_cap) * sizeof(cuzk_fr));
         if (gpus && !cuzk_gpu_host_register(s->w.input, s->w.input_cap * sizeof(cuzk_fr))) {
             s->pinned_in = s->w.input;
             s->pinned_in_bytes = s->w.input_cap * sizeof(cuzk_fr);

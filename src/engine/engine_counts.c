@@ -1,7 +1,7 @@
 /* The counts that several events change, changed only here and only under the engine lock: a
  * job's partitions in flight (made, waiting, on a device or being verified; a job cannot end
  * while any is), the host bytes charged against engine.host_budget and, among them, the bytes of
- * the live jobs' inputs (the submit's admission counts them). A count that would go
+ * the live jobs' inputs and of the witness buffers (the submit's admission counts them). A count that would go
  * below zero is a bug: it stops the process naming the count rather than wrapping around. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +38,12 @@ void host_release(cuzk_engine *e, uint64_t bytes)
     ENGINE_LOCKED(e);
     if (bytes > e->host_used) underflow("the host bytes in use", e->host_used, bytes);
     e->host_used -= bytes;
+}
+
+void buffers_charge(cuzk_engine *e, uint64_t bytes)
+{
+    host_charge(e, bytes);
+    e->buffers_bytes += bytes;
 }
 
 void input_charge(cuzk_engine *e, uint64_t bytes)

@@ -325,8 +325,9 @@ struct cuzk_engine {
 
     loader *loaders;
 
-    uint64_t host_used;    /* parameters, circuits, buffers, job inputs */
-    uint64_t inputs_bytes; /* ... of which the live jobs' inputs */
+    uint64_t host_used;     /* parameters, circuits, buffers, job inputs */
+    uint64_t inputs_bytes;  /* ... of which the live jobs' inputs */
+    uint64_t buffers_bytes; /* ... and the witness buffers (they only grow) */
     uint64_t pinned_bytes;
     uint64_t host_budget;
 
@@ -405,7 +406,8 @@ void job_hold(cuzk_engine *e, engine_job *j);   /* one more of j's partitions in
 void job_unhold(cuzk_engine *e, engine_job *j); /* ... one fewer */
 void host_charge(cuzk_engine *e, uint64_t bytes);
 void host_release(cuzk_engine *e, uint64_t bytes);
-void input_charge(cuzk_engine *e, uint64_t bytes); /* a job's input: host bytes and inputs_bytes */
+void input_charge(cuzk_engine *e, uint64_t bytes);   /* a job's input: host bytes and inputs_bytes */
+void buffers_charge(cuzk_engine *e, uint64_t bytes); /* witness buffers grown: host bytes and buffers_bytes */
 void input_release(cuzk_engine *e, uint64_t bytes);
 
 /* engine_reclaim.c */

@@ -101,7 +101,7 @@ static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned
 
     /* copy it to the GPU that will prove it while that GPU proves something else */
     engine_mutex_lock(&e->mu);
-    host_charge(e, grown);
+    buffers_charge(e, grown);
     e->pinned_bytes = (uint64_t)((int64_t)e->pinned_bytes + pinned);
     int target = st || j->cancel_req || j->failing ? -1 : prefetch_target(e, c);
     if (target >= 0) {

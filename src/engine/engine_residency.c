@@ -151,10 +151,8 @@ static engine_circuit *lru_idle(cuzk_engine *e, const engine_circuit *keep, int 
 uint64_t res_fixed_bytes(const cuzk_engine *e)
 {
     ENGINE_LOCKED(e);
-    uint64_t fixed = 0;
-    for (unsigned i = 0; i < e->nslots; i++)
-        fixed += (uint64_t)(e->slots[i].w.input_cap + e->slots[i].w.aux_cap) * sizeof(cuzk_fr);
-    return fixed;
+    /* the count, not the buffers' capacities: a lane grows its buffer without the lock */
+    return e->buffers_bytes;
 }
 
 bool res_make_host_room(cuzk_engine *e, uint64_t need, const engine_circuit *keep)
