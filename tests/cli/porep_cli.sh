@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # TIER slow (alone on 2 cores: 290 s: five 2 KiB PoRep proofs, and bench e2e)
+# TIMEOUT 2400
 # PoRep C2 end to end at 2 KiB: seal -> C1 JSON -> prove porep -> verify porep (ours and the
 # independent npm verifier); bad C1 files and mismatched parameters get a clear error and no
 # proof. Parameters for porep:2KiB are generated once and cached in the build tree.
