@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/bench_stats.h"
 #include "cli/cli.h"
 #include "cli/hints.h"
 #include "cli/progress_term.h"
@@ -14,18 +15,6 @@
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_post.h"
 #include "cuzk/filecoin_snap.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* ---------------------------------------------------------------- msm */
 
@@ -135,7 +124,7 @@ static int bench_msm(int argc, char **argv)
     free(scratch);
     int same = no_blst ||
         (g2 ? blst_p2_is_equal((blst_p2 *)r1, (blst_p2 *)r2) : blst_p1_is_equal((blst_p1 *)r1, (blst_p1 *)r2));
-    double t_ours = median(ours, reps), t_direct = median(direct, reps);
+    double t_ours = bench_median(ours, reps), t_direct = bench_median(direct, reps);
     double per_core = (double)n / t_ours / T, blst_rate = no_blst ? 0 : (double)n / t_direct;
     if (st) rc = cli_error("bench msm");
     else if (!same) {
@@ -211,7 +200,7 @@ static int bench_ntt(int argc, char **argv)
         tc[r] = cuzk_now() - t0;
         cuzk_ntt_coset_inverse(&d, a);
     }
-    double f = median(tf, reps), inv = median(ti, reps), co = median(tc, reps);
+    double f = bench_median(tf, reps), inv = bench_median(ti, reps), co = bench_median(tc, reps);
     unsigned T = cuzk_threads();
     if (json)
         printf("{\"bench\":\"ntt\",\"log2\":%u,\"threads\":%u,\"reps\":%u,\"forward_seconds\":%.6f,"
@@ -300,7 +289,7 @@ static int bench_prove(int argc, char **argv)
     }
     if (st) rc = cli_error("bench prove");
     else {
-        double s = median(ts, reps), pv = median(tp, reps);
+        double s = bench_median(ts, reps), pv = bench_median(tp, reps);
         unsigned T = cuzk_threads();
         if (json)
             printf("{\"bench\":\"prove\",\"circuit\":\"%s\",\"constraints\":%zu,\"threads\":%u,\"reps\":%u,"
@@ -427,7 +416,7 @@ static int bench_synth(int argc, char **argv)
     else {
         /* PROVE synthesis of one circuit runs on one thread; the other modes use the pool */
         unsigned T = strcmp(mode, "prove") ? cuzk_threads() : 1;
-        double med = median(t, reps), medw = median(tw, reps);
+        double med = bench_median(t, reps), medw = bench_median(tw, reps);
         double rate = (double)counts.constraints / med;
         if (json)
             printf("{\"bench\":\"synth\",\"circuit\":\"%s\",\"mode\":\"%s\",\"constraints\":%zu,\"threads\":%u,"

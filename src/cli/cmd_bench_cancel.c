@@ -12,23 +12,11 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/bench_stats.h"
 #include "cli/bench_target.h"
 #include "cli/cli.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    if (!n) return 0;
-    qsort(v, n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* Whether a device runs job (from the status). */
 static bool job_on_device(cuzk_engine *e, uint64_t job)
@@ -223,7 +211,7 @@ int cli_bench_cancel(int argc, char **argv)
         lat[nlat++] = rep[i].latency_s;
         if (rep[i].latency_s > lat_max) lat_max = rep[i].latency_s;
     }
-    double lat_med = lat ? median(lat, nlat) : 0;
+    double lat_med = lat ? bench_median(lat, nlat) : 0;
     if (ended_first)
         fprintf(stderr,
                 "cuzk bench cancel: %zu job(s) ended before their cancel: give the jobs more partitions or cancel "

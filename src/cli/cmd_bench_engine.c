@@ -12,24 +12,11 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/bench_stats.h"
 #include "cli/bench_target.h"
 #include "cli/cli.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double quantile(double *v, size_t n, double q)
-{
-    if (!n) return 0;
-    qsort(v, n, sizeof *v, cmp_d);
-    size_t i = (size_t)(q * (double)(n - 1) + 0.5);
-    return v[i < n ? i : n - 1];
-}
 
 /* The first job's top-level spans and partition 0's (where its extra time went). */
 static void print_first(const char *title, const char *json)
@@ -49,40 +36,6 @@ static void print_first(const char *title, const char *json)
                json_number_value(json_object_get(s, "seconds")));
     }
     printf("\n");
-    json_decref(spans);
-}
-
-/* A growing list of seconds. */
-typedef struct {
-    double *v;
-    size_t n, cap;
-} seconds_list;
-
-static void seconds_add(seconds_list *l, double s)
-{
-    if (l->n == l->cap) {
-        size_t c = l->cap ? l->cap * 2 : 64;
-        double *nv = realloc(l->v, c * sizeof *nv);
-        if (!nv) return;
-        l->v = nv;
-        l->cap = c;
-    }
-    l->v[l->n++] = s;
-}
-
-/* the device time and the witness time of every partition in a result's timeline */
-static void partition_times(const char *json, seconds_list *prove, seconds_list *witness)
-{
-    json_error_t err;
-    json_t *spans = json ? json_loads(json, 0, &err) : NULL;
-    for (size_t i = 0; i < json_array_size(spans); i++) {
-        json_t *s = json_array_get(spans, i);
-        const char *name = json_string_value(json_object_get(s, "name"));
-        double sec = json_number_value(json_object_get(s, "seconds"));
-        if (!name) continue;
-        if (!strncmp(name, "prove on ", 9)) seconds_add(prove, sec);
-        if (!strcmp(name, "witness") || !strcmp(name, "witness (urgent lane)")) seconds_add(witness, sec);
-    }
     json_decref(spans);
 }
 
@@ -236,12 +189,12 @@ int cli_bench_engine(int argc, char **argv)
     for (size_t i = 0; i < njobs; i++) {
         lat[i] = jobs[i].end_t - jobs[i].submit_t;
         if (i) gap[ngap++] = jobs[i].end_t - jobs[i - 1].end_t;
-        partition_times(jobs[i].r.timeline_json, &pt, &wt);
+        bench_partition_times(jobs[i].r.timeline_json, &pt, &wt);
     }
     double first = lat[0];
-    double lat_med = quantile(lat, njobs, 0.5), lat_p95 = quantile(lat, njobs, 0.95);
-    double interval = ngap ? quantile(gap, ngap, 0.5) : 0;
-    double part_med = quantile(pt.v, pt.n, 0.5), wit_med = quantile(wt.v, wt.n, 0.5);
+    double lat_med = bench_quantile(lat, njobs, 0.5), lat_p95 = bench_quantile(lat, njobs, 0.95);
+    double interval = ngap ? bench_quantile(gap, ngap, 0.5) : 0;
+    double part_med = bench_quantile(pt.v, pt.n, 0.5), wit_med = bench_quantile(wt.v, wt.n, 0.5);
     double wit_max = wt.n ? wt.v[wt.n - 1] : 0; /* sorted by quantile */
     double dev_gap_max = 0, dev_gap_total = 0, busy = 0;
     uint64_t dev_gaps = 0;
@@ -309,8 +262,8 @@ int cli_bench_engine(int argc, char **argv)
     rc = failed || (crit_sent && crit.r.state != CUZK_JOB_COMPLETED) ? 1 : 0;
     free(lat);
     free(gap);
-    free(pt.v);
-    free(wt.v);
+    seconds_free(&pt);
+    seconds_free(&wt);
 out:
     free(es);
     for (size_t i = 0; jobs && i < njobs; i++) cuzk_job_result_free(&jobs[i].r);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/bench_stats.h"
 #include "cli/cli.h"
 #include "cli/settings.h"
 #include "cuzk/gpu.h"
@@ -43,8 +44,9 @@ static const char *usage_of(const char *what)
                "       cuzk bench gpu-prove --circuit NAME --pce FILE [--partitions K] [--reps R] [--json]\n\n"
                "Times one GPU partition proof of a 2^N domain with a PoRep-like witness on synthetic\n"
                "parameters; with --circuit, a real circuit's partition (porep:SIZE: synthetic vanilla data),\n"
-               "a, b, c made on the device from its precompiled circuit (recorded into FILE once), then K\n"
-               "partitions through the pipeline (then 2 or 3 repetitions).\n" CUDA_NOTE "\n"
+               "a, b, c made on the device from its precompiled circuit (recorded into FILE once), then one\n"
+               "job of K partitions through an in-process engine, as the daemon proves them (the single\n"
+               "proof 2 or 3 times).\n" CUDA_NOTE "\n"
                "examples:\n  cuzk bench gpu-prove --log2 20\n"
                "  cuzk bench gpu-prove --circuit porep:32GiB --pce porep-32GiB.pce --partitions 10";
     return "cuzk bench gpu-field [--json]\n\n"
@@ -65,8 +67,9 @@ static int parse(bench_opts *o, int argc, char **argv, const char *what)
         {"ones-fraction", "F", "the fraction of scalars that are 1, from 0 to 1 (default 0)", &ones_s, NULL},
         {"circuit", "NAME", "a built-in circuit's partition instead of a 2^N domain (with --pce)", &o->circuit, NULL},
         {"pce", "FILE", "with --circuit: its precompiled circuit (recorded there on first use)", &o->pce, NULL},
-        {"partitions", "K", "with --circuit: partitions through the pipeline after the single one (default 0)",
-         &parts_s, NULL},
+        {"partitions", "K",
+         "with --circuit: a job of K partitions through the engine after the single proofs (default 0)", &parts_s,
+         NULL},
         {"reps", "R", "repetitions; the median is reported (default 5)", &reps_s, NULL},
         {"json", NULL, "print JSON (default: a table)", NULL, &json},
     };
@@ -137,18 +140,6 @@ static int parse(bench_opts *o, int argc, char **argv, const char *what)
     o->g2 = g2;
     o->json = json;
     return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 /* uniform values below 2^254 < r: valid Fr elements (in any representation) */
@@ -235,7 +226,7 @@ static int bench_msm(const bench_opts *o)
         if (i) t[i - 1] = st.seconds;
     }
     if (!rc) {
-        double med = median(t, o->reps), best = t[0];
+        double med = bench_median(t, (size_t)o->reps), best = t[0];
         char dev[256];
         cuzk_gpu_describe(o->dev, dev, sizeof dev);
         if (o->json)
@@ -287,7 +278,7 @@ static int bench_ntt(const bench_opts *o)
             }
             if (i) t[i - 1] = cuzk_now() - t0;
         }
-        med[k] = median(t, o->reps);
+        med[k] = bench_median(t, (size_t)o->reps);
     }
     free(t);
     char dev[256];

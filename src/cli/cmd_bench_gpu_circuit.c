@@ -3,12 +3,15 @@
  * is made on the CPU (porep:SIZE is fed synthetic vanilla data, as in bench synth
  * --synthetic), a, b, c by the device SpMV; the parameters are synthetic, generated on the
  * device to the circuit's shape (no trapdoor is known, so the proofs are timed, not
- * verified). First single proofs (stage times), then K partitions through the pipeline that
- * makes the next witness while the current partition is proved. */
+ * verified). First single proofs straight on the prover (its stage times), then one job of K
+ * partitions through an in-process engine, the path the daemon runs: witnesses made while
+ * earlier partitions are proved, each partition's device time taken from the job's timeline. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/bench_stats.h"
+#include "cli/bench_target.h"
 #include "cli/cli.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
@@ -17,153 +20,205 @@
 #include "cuzk/gpu.h"
 #include "cuzk/testcircuits.h"
 
+/* What the single proofs measured. */
 typedef struct {
-    const char *name;
-    cuzk_c1 *c1; /* synthetic vanilla data for porep:SIZE, else NULL */
-} circuit_src;
+    size_t n, ni, na, n_b; /* the domain's constraints + inputs, inputs, aux, B points */
+    unsigned lg;
+    double first_s, best_s, witness_s, pin_s, params_s, upload_s;
+    size_t dev_used, pce_bytes;
+    char device[256];
+} single_run;
 
-static cuzk_status open_circuit(void *ctx, unsigned k, cuzk_circuit **out)
-{
-    const circuit_src *src = ctx;
-    (void)k; /* every partition has the same shape; timing only */
-    return src->c1 ? cuzk_porep_circuit_open(out, src->c1, 0) : cuzk_circuit_open(out, src->name);
-}
+/* What the job of K partitions through the engine measured. */
+typedef struct {
+    double load_s;     /* parameters and precompiled circuit made resident (before the job) */
+    double job_s;      /* the job, submit to end */
+    double part_med_s; /* device time per partition, median */
+    double witness_med_s;
+    size_t timed; /* partitions with a device time in the timeline */
+} engine_run;
 
-int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json)
+/* Reps single proofs of circuit c (pce its precompiled form) straight on the prover, the
+ * witness ready in page-locked memory; the best one's stage times into *keep. */
+static cuzk_status single_proofs(const cuzk_circuit *c, const cuzk_pce *pce, int reps, single_run *o,
+                                 cuzk_timeline **keep)
 {
-    const char *me = "cuzk bench gpu-prove";
-    circuit_src src = {name, NULL};
-    cuzk_circuit *c = NULL;
-    cuzk_pce pce = {0};
     cuzk_prove_buffers b;
     memset(&b, 0, sizeof b);
     cuzk_gpu_device *dev = NULL;
     cuzk_gpu_prover *pr = NULL;
     cuzk_gpu_pce *gpce = NULL;
-    cuzk_groth16_proof *proofs = NULL;
-    cuzk_fr *inputs = NULL;
-    cuzk_timeline *setup = cuzk_timeline_create("setup"), *keep = NULL;
-    int rc = 1;
     bool pinned = false;
-    double t_witness = 0, t_pin = 0, t_params = 0, t_upload = 0, t_pipeline = 0, times[3] = {0, 0, 0};
+    cuzk_status st = cli_gpu_open(&dev);
+    if (st) return st;
+    o->ni = pce->num_inputs;
+    o->na = pce->num_aux;
+    o->n = pce->num_constraints + o->ni;
+    o->lg = cuzk_log2_ceil(o->n);
+    cuzk_gpu_synthetic_shape sh = {((size_t)1 << o->lg) - 1,
+                                   o->na,
+                                   o->ni + pce->a_aux.popcount,
+                                   pce->b_input.popcount + pce->b_aux.popcount,
+                                   o->ni,
+                                   5};
+    o->n_b = sh.n_b;
 
-    cuzk_status st =
-        !strncmp(name, "porep:", 6) ? cuzk_porep_synthetic_open(&c, &src.c1, name, 1) : cuzk_circuit_open(&c, name);
-    if (!st) st = cuzk_pce_load_or_record(pce_path, c, &pce, setup);
-    if (!st) st = cli_gpu_open(&dev);
-    if (st) goto out;
-    const size_t ni = pce.num_inputs, na = pce.num_aux, n = pce.num_constraints + ni;
-    const unsigned lg = cuzk_log2_ceil(n);
-    cuzk_gpu_synthetic_shape sh = {
-        ((size_t)1 << lg) - 1, na, ni + pce.a_aux.popcount, pce.b_input.popcount + pce.b_aux.popcount, ni, 5};
-
-    /* the single proofs' witness, in page-locked memory */
     double t0 = cuzk_now();
-    if ((st = cuzk_prove_buffers_reserve(&b, &pce, false))) goto out;
+    if ((st = cuzk_prove_buffers_reserve(&b, pce, false))) goto out;
     if ((st = cuzk_gpu_host_register(b.w.input, b.w.input_cap * sizeof(cuzk_fr)))) goto out;
     if ((st = cuzk_gpu_host_register(b.w.aux, b.w.aux_cap * sizeof(cuzk_fr)))) {
         cuzk_gpu_host_unregister(b.w.input);
         goto out;
     }
     pinned = true;
-    t_pin = cuzk_now() - t0;
+    o->pin_s = cuzk_now() - t0;
     t0 = cuzk_now();
-    st = cuzk_prove_buffers_fill_witness(&b, c, 0, &pce, NULL, "");
-    t_witness = cuzk_now() - t0;
+    st = cuzk_prove_buffers_fill_witness(&b, c, 0, pce, NULL, "");
+    o->witness_s = cuzk_now() - t0;
     t0 = cuzk_now();
     if (!st) st = cuzk_gpu_prover_create_synthetic(dev, &pr, &sh);
-    t_params = cuzk_now() - t0;
+    o->params_s = cuzk_now() - t0;
     t0 = cuzk_now();
-    if (!st) st = cuzk_gpu_pce_create(dev, &gpce, &pce);
-    t_upload = cuzk_now() - t0;
+    if (!st) st = cuzk_gpu_pce_create(dev, &gpce, pce);
+    o->upload_s = cuzk_now() - t0;
 
     cuzk_fr r, s;
     cuzk_fr_from_u64(&r, 3);
     cuzk_fr_from_u64(&s, 4);
     cuzk_groth16_proof pf;
-    double best = 1e30;
+    o->best_s = 1e30;
     for (int i = 0; i < reps && !st; i++) {
         cuzk_timeline *tl = cuzk_timeline_create("gpu-prove (one partition, witness ready)");
         double t1 = cuzk_now();
-        st = cuzk_gpu_prove_pce(pr, gpce, &pf, b.w.input, ni, b.w.aux, na, &r, &s, tl);
-        times[i] = cuzk_now() - t1;
-        if (!st && i > 0 && times[i] < best) {
-            best = times[i];
-            cuzk_timeline_destroy(keep);
-            keep = tl;
+        st = cuzk_gpu_prove_pce(pr, gpce, &pf, b.w.input, o->ni, b.w.aux, o->na, &r, &s, tl);
+        double t = cuzk_now() - t1;
+        if (i == 0) o->first_s = t;
+        if (!st && i > 0 && t < o->best_s) { /* the first includes one-time costs */
+            o->best_s = t;
+            cuzk_timeline_destroy(*keep);
+            *keep = tl;
         } else {
             cuzk_timeline_destroy(tl);
         }
     }
-    /* device memory in use with everything resident; then the pipeline uploads the circuit
-     * itself, so this copy goes first */
-    size_t free1 = 0, total = 0, pce_bytes = cuzk_gpu_pce_bytes(gpce);
+    /* device memory in use with everything resident */
+    size_t free1 = 0, total = 0;
+    o->pce_bytes = cuzk_gpu_pce_bytes(gpce);
     if (!st) st = cuzk_gpu_mem_info(dev, &free1, &total);
-    cuzk_gpu_pce_destroy(gpce);
-    gpce = NULL;
-
-    cuzk_timeline *ptl = NULL;
-    if (!st && partitions) {
-        proofs = calloc(partitions, sizeof *proofs);
-        inputs = calloc((size_t)partitions * ni + 1, sizeof *inputs);
-        ptl = cuzk_timeline_create("partitions through the pipeline");
-        t0 = cuzk_now();
-        if (!proofs || !inputs) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-        else st = cuzk_prove_partitions(partitions, open_circuit, &src, &pce, NULL, pr, proofs, inputs, ni - 1, ptl);
-        t_pipeline = cuzk_now() - t0;
-    }
-    if (st) {
-        cuzk_timeline_destroy(ptl);
-        goto out;
-    }
-    size_t dev_used = total - free1;
-    long hwm = cli_rss_kib("VmHWM:");
-    char devname[256];
-    cuzk_gpu_describe(dev, devname, sizeof devname);
-    if (json) {
-        printf("{\"bench\":\"gpu-prove\",\"circuit\":\"%s\",\"log2\":%u,\"n\":%zu,\"num_aux\":%zu,\"num_inputs\":%zu,"
-               "\"b_points\":%zu,\"first_s\":%.4f,\"best_s\":%.4f,\"witness_s\":%.4f,\"params_generation_s\":%.3f,"
-               "\"pce_upload_s\":%.3f,\"partitions\":%u,\"pipeline_s\":%.4f,\"device_bytes_used\":%zu,"
-               "\"pce_device_bytes\":%zu,\"peak_rss_kib\":%ld,\"device\":\"%s\",\"timeline\":",
-               name, lg, n, na, ni, sh.n_b, times[0], best, t_witness, t_params, t_upload, partitions, t_pipeline,
-               dev_used, pce_bytes, hwm, devname);
-        cuzk_timeline_print_json(keep, stdout);
-        printf("}\n");
-    } else {
-        printf("device: %s\n", devname);
-        printf(
-            "circuit %s: domain 2^%u, %zu constraints + %zu inputs, %zu aux, A %zu, B %zu points; terms %zu/%zu/%zu\n",
-            name, lg, pce.num_constraints, ni, na, sh.n_a, sh.n_b, pce.nnz[0], pce.nnz[1], pce.nnz[2]);
-        cuzk_timeline_print(setup, stdout);
-        printf("witness (CPU, %u threads) %.3f s; page-locking it %.2f s; synthetic parameters on the device %.2f s; "
-               "precompiled circuit uploaded in %.2f s\n",
-               cuzk_threads(), t_witness, t_pin, t_params, t_upload);
-        cuzk_timeline_print(keep, stdout);
-        if (ptl) cuzk_timeline_print(ptl, stdout);
-        printf("%-14s %8s %8s %11s %12s %16s %16s %13s\n", "circuit", "first s", "best s", "partitions", "s/partition",
-               "device GiB used", "of it circuit", "peak RSS GiB");
-        printf("%-14s %8.3f %8.3f %11u %12.3f %16.2f %16.2f %13.2f\n", name, times[0], best, partitions,
-               partitions ? t_pipeline / partitions : 0.0, (double)dev_used / (1 << 30), (double)pce_bytes / (1 << 30),
-               (double)hwm / (1 << 20));
-    }
-    cuzk_timeline_destroy(ptl);
-    rc = 0;
+    o->dev_used = total - free1;
+    cuzk_gpu_describe(dev, o->device, sizeof o->device);
 out:
-    if (rc) fprintf(stderr, "%s: %s\n", me, cuzk_last_error());
     if (pinned) {
         cuzk_gpu_host_unregister(b.w.input);
         cuzk_gpu_host_unregister(b.w.aux);
     }
-    cuzk_timeline_destroy(keep);
-    cuzk_timeline_destroy(setup);
-    free(proofs);
-    free(inputs);
     cuzk_gpu_pce_destroy(gpce);
     cuzk_gpu_prover_destroy(pr);
     cuzk_gpu_device_close(dev);
     cuzk_prove_buffers_free(&b);
+    return st;
+}
+
+/* One job of `partitions` partitions of name through an in-process engine on the GPU, its
+ * circuit made resident first (synthetic parameters; the precompiled circuit from pce_path). */
+static cuzk_status engine_partitions(const char *name, const char *pce_path, unsigned partitions, engine_run *o)
+{
+    bool porep = !strncmp(name, "porep:", 6);
+    bench_target t = {.kind = porep ? "porep" : "circuit",
+                      .circuit = porep ? NULL : name,
+                      .size = porep ? name + 6 : NULL,
+                      .pce_path = pce_path,
+                      .synthetic = true,
+                      .gpu = true};
+    cuzk_engine *e = NULL;
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    uint64_t id = 0;
+    cuzk_status st = bench_target_open(&t, partitions, CUZK_PRIORITY_NORMAL);
+    t.req.partitions = partitions; /* porep:SIZE as many as asked, not its proof's count */
+    if (!st) st = cli_engine_create(&e, true, NULL);
+    if (!st) st = bench_target_register(&t, e);
+    if (!st) st = cuzk_engine_preload(e, t.reg_id, &o->load_s);
+    double t0 = cuzk_now();
+    if (!st) st = cuzk_engine_submit(e, &t.req, &id, NULL);
+    if (!st) st = cuzk_engine_await(e, id, -1, &r);
+    o->job_s = cuzk_now() - t0;
+    if (!st && r.state != CUZK_JOB_COMPLETED)
+        st = cuzk_fail(CUZK_EINTERNAL, "the job of %u partitions of %s ended %s: %s", partitions, name,
+                       cuzk_job_state_name(r.state), r.error);
+    seconds_list pt = {0}, wt = {0};
+    if (!st) bench_partition_times(r.timeline_json, &pt, &wt);
+    o->timed = pt.n;
+    o->part_med_s = bench_median(pt.v, pt.n);
+    o->witness_med_s = bench_median(wt.v, wt.n);
+    seconds_free(&pt);
+    seconds_free(&wt);
+    cuzk_job_result_free(&r);
+    cuzk_engine_destroy(e);
+    bench_target_close(&t);
+    return st;
+}
+
+static void print_json(const char *name, unsigned partitions, const single_run *s, const engine_run *g,
+                       const cuzk_timeline *keep)
+{
+    printf("{\"bench\":\"gpu-prove\",\"circuit\":\"%s\",\"log2\":%u,\"n\":%zu,\"num_aux\":%zu,\"num_inputs\":%zu,"
+           "\"b_points\":%zu,\"first_s\":%.4f,\"best_s\":%.4f,\"witness_s\":%.4f,\"params_generation_s\":%.3f,"
+           "\"pce_upload_s\":%.3f,\"partitions\":%u,\"pipeline_s\":%.4f,\"engine_load_s\":%.3f,"
+           "\"partition_median_s\":%.4f,\"witness_median_s\":%.4f,\"device_bytes_used\":%zu,"
+           "\"pce_device_bytes\":%zu,\"peak_rss_kib\":%ld,\"device\":\"%s\",\"timeline\":",
+           name, s->lg, s->n, s->na, s->ni, s->n_b, s->first_s, s->best_s, s->witness_s, s->params_s, s->upload_s,
+           partitions, g->job_s, g->load_s, g->part_med_s, g->witness_med_s, s->dev_used, s->pce_bytes,
+           cli_rss_kib("VmHWM:"), s->device);
+    cuzk_timeline_print_json(keep, stdout);
+    printf("}\n");
+}
+
+static void print_text(const char *name, const cuzk_pce *pce, unsigned partitions, const single_run *s,
+                       const engine_run *g, const cuzk_timeline *setup, const cuzk_timeline *keep)
+{
+    printf("device: %s\n", s->device);
+    printf("circuit %s: domain 2^%u, %zu constraints + %zu inputs, %zu aux, B %zu points; terms %zu/%zu/%zu\n", name,
+           s->lg, pce->num_constraints, s->ni, s->na, s->n_b, pce->nnz[0], pce->nnz[1], pce->nnz[2]);
+    cuzk_timeline_print(setup, stdout);
+    printf("witness (CPU, %u threads) %.3f s; page-locking it %.2f s; synthetic parameters on the device %.2f s; "
+           "precompiled circuit uploaded in %.2f s\n",
+           cuzk_threads(), s->witness_s, s->pin_s, s->params_s, s->upload_s);
+    cuzk_timeline_print(keep, stdout);
+    if (partitions)
+        printf("engine: circuit resident in %.2f s; one job of %u partitions in %.3f s; per partition: device %.1f ms "
+               "median (of %zu), witness %.1f ms median\n",
+               g->load_s, partitions, g->job_s, g->part_med_s * 1e3, g->timed, g->witness_med_s * 1e3);
+    printf("%-14s %8s %8s %11s %12s %13s %16s %16s %13s\n", "circuit", "first s", "best s", "partitions", "s/partition",
+           "partition s", "device GiB used", "of it circuit", "peak RSS GiB");
+    printf("%-14s %8.3f %8.3f %11u %12.3f %13.3f %16.2f %16.2f %13.2f\n", name, s->first_s, s->best_s, partitions,
+           partitions ? g->job_s / partitions : 0.0, g->part_med_s, (double)s->dev_used / (1 << 30),
+           (double)s->pce_bytes / (1 << 30), (double)cli_rss_kib("VmHWM:") / (1 << 20));
+}
+
+int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json)
+{
+    cuzk_c1 *c1 = NULL;
+    cuzk_circuit *c = NULL;
+    cuzk_pce pce = {0};
+    cuzk_timeline *setup = cuzk_timeline_create("setup"), *keep = NULL;
+    single_run s;
+    engine_run g;
+    memset(&s, 0, sizeof s);
+    memset(&g, 0, sizeof g);
+    cuzk_status st =
+        !strncmp(name, "porep:", 6) ? cuzk_porep_synthetic_open(&c, &c1, name, 1) : cuzk_circuit_open(&c, name);
+    if (!st) st = cuzk_pce_load_or_record(pce_path, c, &pce, setup);
+    if (!st) st = single_proofs(c, &pce, reps, &s, &keep);
+    /* the prover's memory is given back first: the engine makes its own copies */
+    if (!st && partitions) st = engine_partitions(name, pce_path, partitions, &g);
+    if (!st && json) print_json(name, partitions, &s, &g, keep);
+    else if (!st) print_text(name, &pce, partitions, &s, &g, setup, keep);
+    if (st) fprintf(stderr, "cuzk bench gpu-prove: %s\n", cuzk_last_error());
+    cuzk_timeline_destroy(keep);
+    cuzk_timeline_destroy(setup);
     cuzk_pce_free(&pce);
     cuzk_circuit_free(c);
-    cuzk_c1_free(src.c1);
-    return rc;
+    cuzk_c1_free(c1);
+    return st ? 1 : 0;
 }

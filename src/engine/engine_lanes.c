@@ -87,15 +87,15 @@ static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned
     if (!st) st = slot_fit(s, pce->num_inputs, pce->num_aux, pin, tl, &grown, &pinned);
     cuzk_circuit *circ = NULL;
     if (!st) st = j->plan.open(j, k, &circ);
+    /* a partition of another shape than the precompiled circuit would be proved wrong (or
+     * overrun the slot): refused before its witness */
+    if (!st) st = cuzk_pce_check_circuit(pce, circ, c->id);
     if (!st) {
         int span = cuzk_span_begin(tl, lane->urgent ? "witness (urgent lane)" : "witness");
         st = cuzk_circuit_witness(circ, j->seed + k, true, &s->w);
         cuzk_span_end(tl, span);
     }
     cuzk_circuit_free(circ);
-    if (!st && (s->w.num_inputs != pce->num_inputs || s->w.num_aux != pce->num_aux))
-        st = cuzk_fail(CUZK_EINTERNAL, "the witness has %zu inputs and %zu aux, the circuit %s %zu and %zu",
-                       s->w.num_inputs, s->w.num_aux, c->id, pce->num_inputs, pce->num_aux);
     char err[1024] = "";
     if (st) snprintf(err, sizeof err, "%s", cuzk_last_error());
 

@@ -12,7 +12,7 @@ void cuzk_prove_buffers_free(cuzk_prove_buffers *b)
     memset(b, 0, sizeof *b);
 }
 
-static cuzk_status check_counts(const cuzk_pce *pce, const cuzk_circuit *c, const char *path)
+cuzk_status cuzk_pce_check_circuit(const cuzk_pce *pce, const cuzk_circuit *c, const char *path)
 {
     const cuzk_circuit_layout *l;
     cuzk_status st = cuzk_circuit_layout_get(c, &l);
@@ -68,7 +68,7 @@ cuzk_status cuzk_pce_load_or_record_progress(const char *path, const cuzk_circui
         st = cuzk_pce_record_progress(c, pce, tl, progress);
         if (!st) st = cuzk_pce_save(pce, path);
     }
-    if (!st) st = check_counts(pce, c, path);
+    if (!st) st = cuzk_pce_check_circuit(pce, c, path);
     if (st) cuzk_pce_free(pce);
     return st;
 }
@@ -93,7 +93,7 @@ cuzk_status cuzk_prove_buffers_fill_witness(cuzk_prove_buffers *b, const cuzk_ci
                                             const cuzk_pce *pce, cuzk_timeline *tl, const char *prefix)
 {
     /* checked first, so that buffers sized for the PCE are never reallocated */
-    cuzk_status st = check_counts(pce, c, "witness");
+    cuzk_status st = cuzk_pce_check_circuit(pce, c, "witness");
     if (st) return st;
     char name[64];
     snprintf(name, sizeof name, "%switness", prefix);

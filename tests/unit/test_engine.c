@@ -100,6 +100,7 @@ typedef struct {
     const char *name;   /* the named test circuit every partition opens */
     int fail_partition; /* open fails for this partition (-1: never), a bad vanilla proof's stand-in */
     atomic_uint opens;
+    const char *shape1; /* partition 1 opens this circuit of another shape instead (NULL: name) */
 } circuit_ctx;
 
 static cuzk_status open_circuit(void *vctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned partition,
@@ -109,11 +110,11 @@ static cuzk_status open_circuit(void *vctx, const uint8_t *input, size_t input_l
     atomic_fetch_add(&c->opens, 1);
     if (c->fail_partition >= 0 && partition == (unsigned)c->fail_partition)
         return cuzk_fail(CUZK_EFORMAT, "bad vanilla proof of partition %u", partition);
-    return cuzk_circuit_open(out, c->name);
+    return cuzk_circuit_open(out, c->shape1 && partition == 1 ? c->shape1 : c->name);
 }
 
-static circuit_ctx small_ctx = {"random:1024", -1, 0}, big_ctx = {"random:16384", -1, 0},
-                   bad_ctx = {"random:1024", 1, 0};
+static circuit_ctx small_ctx = {"random:1024", -1, 0, NULL}, big_ctx = {"random:16384", -1, 0, NULL},
+                   bad_ctx = {"random:1024", 1, 0, NULL}, mixed_ctx = {"random:1024", -1, 0, "random:1025"};
 
 static void register_circuit(cuzk_engine *e, const char *id, circuit_ctx *ctx, const test_params *tp)
 {
@@ -1174,7 +1175,7 @@ static void cancel_mid_partition(void)
 {
     test_params huge;
     make_params(&huge, getenv("CUZK_TEST_QUICK") ? "random:65536" : "random:262144", 23);
-    circuit_ctx huge_ctx = {huge.name, -1, 0};
+    circuit_ctx huge_ctx = {huge.name, -1, 0, NULL};
     cuzk_engine_config cfg;
     config_base(&cfg);
     cuzk_engine *e = engine_start(&cfg);
@@ -1403,6 +1404,7 @@ static void test_injected_failures(void)
     cuzk_engine *e = engine_start(&cfg);
     register_circuit(e, "small", &small_ctx, &small);
     register_circuit(e, "bad", &bad_ctx, &small); /* same shape: the same parameters */
+    register_circuit(e, "mixed", &mixed_ctx, &small);
 
     enum { N = 5, TARGET = 2 };
     uint64_t ids[N];
@@ -1450,16 +1452,26 @@ static void test_injected_failures(void)
     CHECK(await_job(e, good2, &r) == CUZK_JOB_COMPLETED);
     CHECK(result_verifies(&r, &small, 2, 720));
     cuzk_job_result_free(&r);
+
+    /* a partition whose circuit has another shape than the precompiled one fails its job, by
+     * partition, before anything is proved from it */
+    uint64_t mixed = submit_circuit(e, "mixed", 3, 730, CUZK_PRIORITY_NORMAL);
+    s = await_job(e, mixed, &r);
+    CHECK(s == CUZK_JOB_FAILED);
+    CHECK(strstr(r.error, "partition 1") != NULL && strstr(r.error, "random:1025") != NULL);
+    printf("  mixed shapes: job %llu %s: %s\n", (unsigned long long)mixed,
+           cuzk_job_state_name(s) ? cuzk_job_state_name(s) : "?", r.error);
+    cuzk_job_result_free(&r);
     cuzk_engine_status *st = status_of(e);
     int ci = cuzk_kind_index(CUZK_KIND_CIRCUIT);
-    CHECK(st->failed[ci] == 2 && st->completed[ci] == N - 1 + 2);
+    CHECK(st->failed[ci] == 3 && st->completed[ci] == N - 1 + 2);
     CHECK(st->devices[0].in_service); /* a failure that is no device error leaves it in service */
     free(st);
     /* every job that ended is in the latency histogram, failed ones too */
     char *metrics = cuzk_engine_metrics(e);
     CHECK(metrics &&
-          metric_value(metrics, "cuzk_job_duration_seconds_bucket{kind=\"circuit\",le=\"+Inf\"}") == N - 1 + 2 + 2);
-    CHECK(metrics && metric_value(metrics, "cuzk_jobs_completed_total{kind=\"circuit\",status=\"failed\"}") == 2);
+          metric_value(metrics, "cuzk_job_duration_seconds_bucket{kind=\"circuit\",le=\"+Inf\"}") == N - 1 + 2 + 3);
+    CHECK(metrics && metric_value(metrics, "cuzk_jobs_completed_total{kind=\"circuit\",status=\"failed\"}") == 3);
     free(metrics);
     cuzk_engine_destroy(e);
 }

@@ -2,12 +2,14 @@
  * adversarial scalars; sizes 1..2^20) against the CPU MSM, a large MSM by linearity and
  * split/no-split agreement, GPU proofs against CPU proof bytes (and the verifier), the
  * resident precompiled circuit (device SpMV = cuzk_pce_evaluate on every built-in example,
- * proofs through cuzk_gpu_prove_pce = CPU proof bytes) and the partition pipeline with it;
+ * proofs through cuzk_gpu_prove_pce = CPU proof bytes) and partitions through the engine on it;
  * parameter generation with the device's fixed-base multiplication = the CPU's, byte for byte.
  * Skips (exit 77) where no CUDA device is present. CUZK_GPU_TEST_LARGE=0 leaves out the
  * large sizes. */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuzk/testcircuits.h"
 #include "cuzk/engine.h"
@@ -446,38 +448,70 @@ static void test_prove_pce(const char *name)
     pce_job_close(&j);
 }
 
-/* the partition pipeline with the GPU: witness on the CPU, a, b, c on the device */
-static const char *pipeline_circuit;
-static cuzk_status open_partition(void *ctx, unsigned k, cuzk_circuit **out)
+/* Partitions through the engine on this GPU, as the daemon proves them: witnesses on the CPU
+ * while earlier partitions are proved, a, b, c on the device from the resident circuit. */
+static cuzk_status open_engine_partition(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed,
+                                         unsigned partition, cuzk_circuit **out)
 {
-    return cuzk_circuit_open(out, pipeline_circuit);
+    (void)input;
+    (void)input_len;
+    (void)seed;
+    (void)partition;
+    return cuzk_circuit_open(out, ctx);
 }
 
-static void test_pipeline(const char *name)
+static void test_engine_partitions(const char *name)
 {
     pce_job j;
     pce_job_open(&j, name, 0, 0);
     cuzk_groth16_params p;
     pce_job_setup(&j, &p, 11);
-    cuzk_gpu_prover *pr = NULL;
-    CHECK_OK(cuzk_gpu_prover_create(D, &pr, &p));
+    char path[] = "/tmp/cuzk-gpu-engine-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    CHECK_OK(cuzk_groth16_params_write(&p, path));
+
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.gpus = 1;
+    cfg.cpu_worker = false; /* the CPU backend would prove only once no GPU context serves */
+    cfg.threads = 2;
+    cuzk_engine *e = NULL;
+    CHECK_OK(cuzk_engine_create(&e, &cfg, NULL));
+    cuzk_engine_circuit c = {
+        .id = "gpu-partitions", .open = open_engine_partition, .ctx = (void *)name, .params_path = path};
+    if (e) CHECK_OK(cuzk_engine_register_circuit(e, &c));
     enum { NP = 3 };
+    cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = "gpu-partitions", .partitions = NP};
+    uint64_t id = 0;
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    if (e) CHECK_OK(cuzk_engine_submit(e, &req, &id, NULL));
+    if (e) CHECK_OK(cuzk_engine_await(e, id, 600, &r));
+    CHECK(r.state == CUZK_JOB_COMPLETED && r.partitions == NP && r.verified);
     size_t ni = j.pce.num_inputs - 1;
-    cuzk_groth16_proof proofs[NP];
-    cuzk_fr *inputs = calloc(NP * ni + 1, sizeof(cuzk_fr));
-    pipeline_circuit = name;
-    cuzk_timeline *tl = cuzk_timeline_create("pipeline");
-    if (pr) CHECK_OK(cuzk_prove_partitions(NP, open_partition, NULL, &j.pce, &p, pr, proofs, inputs, ni, tl));
-    if (pr) CHECK(cuzk_gpu_prefetch_hits(pr) == NP); /* every witness went up while the one before was proved */
-    cuzk_timeline_print(tl, stdout);
-    cuzk_timeline_destroy(tl);
-    for (int k = 0; k < NP && pr; k++) {
-        CHECK(!memcmp(inputs + k * ni, j.w.input + 1, ni * sizeof(cuzk_fr)));
-        CHECK_OK(cuzk_groth16_verify(&p.vk, &proofs[k], inputs + k * ni, ni));
+    CHECK(r.ninputs == ni && r.proof_len == NP * CUZK_GROTH16_PROOF_BYTES);
+    for (unsigned k = 0; r.state == CUZK_JOB_COMPLETED && k < NP && r.ninputs == ni; k++) {
+        cuzk_groth16_proof pf;
+        CHECK_OK(cuzk_groth16_proof_decode(&pf, r.proof + (size_t)k * CUZK_GROTH16_PROOF_BYTES));
+        if (k == 0) CHECK(!memcmp(r.inputs, j.w.input + 1, ni * sizeof(cuzk_fr))); /* the job's seed, 0 */
+        CHECK_OK(cuzk_groth16_verify(&p.vk, &pf, r.inputs + k * ni, ni));
     }
-    printf("pipeline %s: %d partitions proved on the GPU from the resident circuit, verified\n", name, NP);
-    free(inputs);
-    cuzk_gpu_prover_destroy(pr);
+    /* proved on the GPU, not elsewhere */
+    cuzk_engine_status *st = calloc(1, sizeof *st);
+    if (e && st) {
+        cuzk_engine_get_status(e, st);
+        uint64_t on_gpu = 0;
+        for (unsigned d = 0; d < st->ndevices; d++)
+            if (st->devices[d].ordinal >= 0) on_gpu += st->devices[d].partitions_proved;
+        CHECK(on_gpu == NP);
+    }
+    free(st);
+    printf("engine %s: %d partitions proved on the GPU from the resident circuit, verified\n", name, NP);
+    cuzk_job_result_free(&r);
+    cuzk_engine_destroy(e);
+    unlink(path);
     cuzk_groth16_params_free(&p);
     pce_job_close(&j);
 }
@@ -491,7 +525,7 @@ static void test_resident(void)
     test_prove_pce("poseidon:11");
     test_prove_pce("random:70000");
     if (large) test_prove_pce("porep:2KiB");
-    test_pipeline("random-parts:5:700");
+    test_engine_partitions("random-parts:5:700");
 }
 
 /* ---------------------------------------------------------------- setup */

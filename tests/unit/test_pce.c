@@ -1,8 +1,8 @@
 /* The precompiled circuit and the witness paths: for every built-in circuit, PROVE,
  * WITNESS + PCE evaluation and the parallel witness give bit-identical a, b, c, assignments
  * and densities; a PCE file round-trips and a damaged one is rejected; a proof made through
- * the PCE path verifies; the partition pipeline on the CPU proves several partitions that
- * verify and refuses a partition of another shape. */
+ * the PCE path verifies. (Partitions of a job, and one of another shape refused, are proved
+ * through the engine: test_engine.) */
 #include <string.h>
 #include <unistd.h>
 
@@ -157,37 +157,6 @@ static void check_circuit(const char *name, const char *dir)
     cuzk_circuit_free(c);
 }
 
-/* the pipeline opens partition k as names[k] */
-static cuzk_status open_named(void *ctx, unsigned k, cuzk_circuit **out)
-{
-    return cuzk_circuit_open(out, ((const char *const *)ctx)[k]);
-}
-
-static void check_pipeline(void)
-{
-    pce_job j;
-    pce_job_open(&j, "random-parts:5:700", 3, 0);
-    cuzk_groth16_params p;
-    pce_job_setup(&j, &p, 13);
-    enum { NP = 3 };
-    const size_t ni = j.pce.num_inputs - 1;
-    const char *same[NP] = {"random-parts:5:700", "random-parts:5:700", "random-parts:5:700"};
-    cuzk_groth16_proof proofs[NP];
-    cuzk_fr *inputs = calloc(NP * ni + 1, sizeof(cuzk_fr));
-    cuzk_timeline *tl = cuzk_timeline_create("pipeline");
-    CHECK_OK(cuzk_prove_partitions(NP, open_named, same, &j.pce, &p, NULL, proofs, inputs, ni, tl));
-    for (int k = 0; k < NP; k++) CHECK_OK(cuzk_groth16_verify(&p.vk, &proofs[k], inputs + k * ni, ni));
-    /* the CPU prover needs parameters; a partition of another shape is refused, by name */
-    CHECK_FAILS(cuzk_prove_partitions(NP, open_named, same, &j.pce, NULL, NULL, proofs, inputs, ni, NULL), CUZK_EINVAL);
-    const char *mixed[NP] = {"random-parts:5:700", "random-parts:5:701", "random-parts:5:700"};
-    CHECK_FAILS(cuzk_prove_partitions(NP, open_named, mixed, &j.pce, &p, NULL, proofs, inputs, ni, NULL), CUZK_EINVAL);
-    CHECK(strstr(cuzk_last_error(), "partition 1") != NULL);
-    cuzk_timeline_destroy(tl);
-    free(inputs);
-    cuzk_groth16_params_free(&p);
-    pce_job_close(&j);
-}
-
 /* Recomputes a file's checksum as its own format version defines it (1: the body after the
  * 64-byte header; 2: the header up to the checksum at byte 56, then the body), so that the
  * checks behind the checksum are what a test reaches. */
@@ -335,7 +304,6 @@ int main(void)
         if (cuzk_circuit_example(i)) check_circuit(cuzk_circuit_example(i), dir);
     check_circuit("random-parts:1:64", dir);
     check_circuit("random-parts:40:16", dir); /* more parts than a batch holds */
-    check_pipeline();
     check_file_bounds(dir);
     rmdir(dir);
     return harness_finish("test_pce");

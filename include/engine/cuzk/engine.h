@@ -357,6 +357,9 @@ cuzk_status cuzk_pce_record_progress(const cuzk_circuit *c, cuzk_pce *pce, cuzk_
 cuzk_status cuzk_pce_load_or_record_progress(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
                                              const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
 
+/* Whether c has the precompiled circuit's shape (constraints, inputs, aux): CUZK_EINVAL naming
+ * what (a file, "witness") and both shapes when not. */
+cuzk_status cuzk_pce_check_circuit(const cuzk_pce *pce, const cuzk_circuit *c, const char *what) CUZK_WARN_UNUSED;
 /* Witness of c for seed (parts in parallel) into b->w, then a, b, c = PCE x witness into
  * b->abc (grown when too small). Stages go on tl as "<prefix>witness" and "<prefix>a, b, c". */
 cuzk_status cuzk_prove_buffers_fill(cuzk_prove_buffers *b, const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce,
@@ -371,28 +374,6 @@ cuzk_status cuzk_prove_buffers_fill_witness(cuzk_prove_buffers *b, const cuzk_ci
 cuzk_status cuzk_prove_buffers_reserve(cuzk_prove_buffers *b, const cuzk_pce *pce, bool abc) CUZK_WARN_UNUSED;
 /* The prover's view of filled buffers (densities from the PCE). */
 cuzk_groth16_witness cuzk_prove_buffers_witness(const cuzk_prove_buffers *b, const cuzk_pce *pce);
-
-/* ---------------------------------------------------------------- partition pipeline */
-typedef struct cuzk_gpu_prover cuzk_gpu_prover;
-
-/* Opens the circuit of partition k (the pipeline frees it). */
-typedef cuzk_status (*cuzk_partition_open_fn)(void *ctx, unsigned k, cuzk_circuit **out);
-
-/* Proves nparts partitions through the precompiled circuit, in order: a producer thread makes
- * partition k + 1's witness (into one of two buffer sets) while partition k is proved.
- * With gpu, the precompiled circuit is uploaded to the device once and each partition's a,
- * b, c are computed there from the uploaded assignment (cuzk_gpu_prove_pce), so the producer
- * makes only the witness and starts its copy to the device while the previous partition is
- * proved (cuzk_gpu_prefetch_witness); if the device has no room for the circuit, the
- * producer also makes a, b, c on the CPU and they are uploaded (cuzk_gpu_prove). Each
- * buffer set is page-locked once for the uploads, and p may be NULL (the parameters live on
- * the device). Without gpu, the producer makes a, b, c on the CPU and the CPU prover uses
- * p. proofs[k] and the public inputs (ninputs per partition, ONE omitted) are filled in
- * partition order. Stages go on tl as "partition k: witness", "partition k: a, b, c" (CPU
- * a, b, c only) and "partition k: prove". */
-cuzk_status cuzk_prove_partitions(unsigned nparts, cuzk_partition_open_fn open, void *ctx, const cuzk_pce *pce,
-                                  const cuzk_groth16_params *p, cuzk_gpu_prover *gpu, cuzk_groth16_proof *proofs,
-                                  cuzk_fr *inputs, size_t ninputs, cuzk_timeline *tl) CUZK_WARN_UNUSED;
 
 #ifdef __cplusplus
 }
