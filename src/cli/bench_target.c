@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cuzk/engine_circuits.h"
 #include "cli/args.h"
 #include "cli/bench_target.h"
 #include "cli/hints.h"

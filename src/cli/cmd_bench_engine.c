@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
+#include "cuzk/engine_circuits.h"
 
 /* The first job's top-level spans and partition 0's (where its extra time went). */
 static void print_first(const char *title, const char *json)

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/settings.h"
 #include "cuzk/engine.h"
+#include "cuzk/prove_path.h"
 #include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/gpu.h"

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cuzk/engine_circuits.h"
 #include "cli/args.h"
 #include "cli/cache_names.h"
 #include "cli/cli.h"

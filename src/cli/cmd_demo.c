@@ -26,6 +26,7 @@
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_seal.h"
 #include "cuzk/engine.h"
+#include "cuzk/engine_circuits.h"
 #include "cuzk/groth16.h"
 
 static cuzk_status open_named(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,

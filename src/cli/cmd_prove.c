@@ -13,6 +13,7 @@
 #include "cli/settings.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/engine.h"
+#include "cuzk/engine_circuits.h"
 #include "cuzk/testcircuits.h"
 
 cuzk_status cli_open_named(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned k,

@@ -120,7 +120,6 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
     cuzk_engine *e = NULL;
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
-    uint8_t *packed = NULL;
     cuzk_job_request req;
     char id[64] = "";
     /* the folder's files are read first (they are small), as the inputs outputs must not be */
@@ -138,7 +137,7 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
                                                  : cuzk_post_proof_num_inputs((cuzk_post_proof)v.registered_proof),
                           v.proof_name);
     if (!st) st = cuzk_engine_builtin_id(id, kind, v.registered_proof);
-    if (!st) st = vanilla_set_request(&v, &req, &packed);
+    if (!st) vanilla_set_request(&v, &req);
     if (!st) st = cli_engine_create_progress(&e, use_gpu, NULL, cli_progress(quiet, false));
     if (!st) st = cuzk_engine_set_files(e, id, params_path, vk_path, pce_path);
     uint64_t job = 0;
@@ -154,7 +153,6 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
     }
     rc = st ? cli_error(me) : 0;
     cli_outputs_free(outs);
-    free(packed);
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);
     if (v.blobs) vanilla_set_free(&v);

@@ -16,7 +16,8 @@
 typedef struct {
     const char *what, *circuit;
     cuzk_job_request req;
-    uint8_t *packed;
+    uint8_t *blobs[16]; /* the vanilla proofs req names (owned) */
+    size_t lens[16];
 } demo_job;
 
 /* Proves one prepared job: parameters from the cache, the job through the engine. */
@@ -50,16 +51,12 @@ static cuzk_status prove_one(cuzk_engine *e, const demo_opts *o, demo_job *d, cu
  * sector, WinningPoSt's challenged sector). */
 static cuzk_status post_job(demo_job *d, cuzk_post_proof p, const cuzk_post_replica *rep, const uint8_t rnd[32])
 {
-    uint8_t *blob = NULL;
-    size_t len = 0;
-    cuzk_status st = cuzk_post_vanilla_prove(p, rnd, 0, rep, 1, &blob, &len);
-    const uint8_t *b[1] = {blob};
-    if (!st && !(d->packed = cuzk_blobs_pack(b, &len, 1, &d->req.input_len)))
-        st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-    free(blob);
+    cuzk_status st = cuzk_post_vanilla_prove(p, rnd, 0, rep, 1, &d->blobs[0], &d->lens[0]);
     const cuzk_post_proof_info *info = cuzk_post_proof_info_get(p);
     d->req.kind = info->kind == CUZK_POST_WINDOW ? CUZK_KIND_WINDOW_POST : CUZK_KIND_WINNING_POST;
-    d->req.input = d->packed;
+    d->req.blobs = (const uint8_t *const *)d->blobs;
+    d->req.blob_lens = d->lens;
+    d->req.nblobs = 1;
     d->req.has_registered_proof = true;
     d->req.registered_proof = (uint64_t)p;
     d->req.randomness = rnd;
@@ -81,15 +78,13 @@ static cuzk_status snap_job(demo_job *d, cuzk_snap_encoded **enc, const uint8_t 
     if (st) return st;
     cuzk_snap_encoded_view v;
     cuzk_snap_encoded_get(*enc, &v);
-    uint8_t *blobs[16] = {0};
-    size_t lens[16] = {0};
-    for (unsigned k = 0; !st && k < v.partitions && k < 16; k++)
-        st = cuzk_snap_partition_write(&v.proofs[k], &blobs[k], &lens[k]);
-    if (!st && !(d->packed = cuzk_blobs_pack((const uint8_t *const *)blobs, lens, v.partitions, &d->req.input_len)))
-        st = cuzk_fail(CUZK_ENOMEM, "out of memory");
-    for (unsigned k = 0; k < 16; k++) free(blobs[k]);
+    if (v.partitions > 16) return cuzk_fail(CUZK_EINTERNAL, "a 2 KiB SnapDeals proof of %u partitions", v.partitions);
+    for (unsigned k = 0; !st && k < v.partitions; k++)
+        st = cuzk_snap_partition_write(&v.proofs[k], &d->blobs[k], &d->lens[k]);
     d->req.kind = CUZK_KIND_SNAP;
-    d->req.input = d->packed;
+    d->req.blobs = (const uint8_t *const *)d->blobs;
+    d->req.blob_lens = d->lens;
+    d->req.nblobs = v.partitions;
     d->req.has_registered_proof = true;
     d->req.registered_proof = CUZK_UPDATE_2KIB_V1;
     return st;
@@ -123,9 +118,9 @@ int demo_post_snap(const demo_opts *o)
     uint8_t rnd[32];
     memset(rnd, 0x5a, 32);
     rnd[31] &= 0x3f; /* as Curio sends it: a canonical field element */
-    demo_job jobs[3] = {{"WindowPoSt", "window-post:2KiB", {0}, NULL},
-                        {"WinningPoSt", "winning-post:2KiB", {0}, NULL},
-                        {"SnapDeals", "snap:2KiB", {0}, NULL}};
+    demo_job jobs[3] = {{.what = "WindowPoSt", .circuit = "window-post:2KiB"},
+                        {.what = "WinningPoSt", .circuit = "winning-post:2KiB"},
+                        {.what = "SnapDeals", .circuit = "snap:2KiB"}};
     cuzk_snap_encoded *enc = NULL;
     if (!st) st = post_job(&jobs[0], CUZK_POST_WINDOW_2KIB_V1_1, &rep, rnd);
     if (!st) st = post_job(&jobs[1], CUZK_POST_WINNING_2KIB_V1, &rep, rnd);
@@ -142,7 +137,8 @@ int demo_post_snap(const demo_opts *o)
     if (!st) st = cli_engine_create_progress(&e, false, NULL, o->progress);
     for (int i = 0; i < 3 && !st; i++) st = prove_one(e, o, &jobs[i], tl);
     cuzk_engine_destroy(e);
-    for (int i = 0; i < 3; i++) free(jobs[i].packed);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 16; k++) free(jobs[i].blobs[k]);
     cuzk_snap_encoded_free(enc);
     free(replica);
     cuzk_sealed_sector_free(s);

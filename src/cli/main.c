@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/settings.h"
 #include "cuzk/hash.h"
+#include "cuzk/version.h"
 
 static const cli_command COMMANDS[] = {
     {"seal", "seal a test sector (2KiB, 8MiB, 512MiB; --sparse: any size to 64GiB): its C1 output and sector.json",
@@ -68,7 +69,7 @@ static void version(void)
 #else
     const char *cuda = "no (built without nvcc: CPU proving only)";
 #endif
-    printf("cuzk %s\nCUDA: %s\nSHA-NI on this CPU: %s\nblst: %s\n", CUZK_VERSION, cuda,
+    printf("cuzk %s\nCUDA: %s\nSHA-NI on this CPU: %s\nblst: %s\n", cuzk_version(), cuda,
            cuzk_sha256_uses_shani() ? "yes" : "no", CUZK_BLST_VERSION);
 }
 

@@ -1,5 +1,6 @@
 /* A command's output files, checked before the work and committed all or none (outputs.h). */
 #include "cli/outputs.h"
+#include "cuzk/engine.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -417,12 +418,19 @@ cuzk_status cli_outputs_write(cli_outputs *o, int i, const void *data, size_t n)
 }
 
 /* Removes the temporaries not renamed into place and, after a failure, the folders made. */
-cuzk_status cli_outputs_write_inputs(cli_outputs *o, int i, const cuzk_fr *inputs, size_t nproofs, size_t ninputs,
+cuzk_status cli_outputs_write_inputs(cli_outputs *o, int i, const uint8_t *inputs, size_t nproofs, size_t ninputs,
                                      bool nested)
 {
     const char *p = cli_outputs_path(o, i);
     if (!p) return CUZK_EIO;
-    return cli_outputs_context(o, i, cuzk_inputs_json_write(p, inputs, nproofs, ninputs, nested));
+    size_t n = nproofs * ninputs;
+    cuzk_fr *fr = malloc(n * sizeof *fr + 1);
+    if (!fr) return cli_outputs_context(o, i, cuzk_fail(CUZK_ENOMEM, "out of memory"));
+    cuzk_status st = CUZK_OK;
+    for (size_t k = 0; k < n && !st; k++) st = cuzk_fr_from_bytes_le(&fr[k], inputs + k * CUZK_INPUT_BYTES);
+    if (!st) st = cuzk_inputs_json_write(p, fr, nproofs, ninputs, nested);
+    free(fr);
+    return cli_outputs_context(o, i, st);
 }
 
 static void unstage(cli_outputs *o, bool failed)

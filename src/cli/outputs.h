@@ -59,8 +59,9 @@ cuzk_status cli_outputs_context(cli_outputs *o, int i, cuzk_status st);
 /* Puts every output in place; on a failure removes the temporaries not yet in place. */
 cuzk_status cli_outputs_commit(cli_outputs *o) CUZK_WARN_UNUSED;
 
-/* Writes output i as public-inputs JSON (cuzk_inputs_json_write) to its temporary. */
-cuzk_status cli_outputs_write_inputs(cli_outputs *o, int i, const cuzk_fr *inputs, size_t nproofs, size_t ninputs,
+/* Writes output i as public-inputs JSON (cuzk_inputs_json_write) to its temporary, from a job
+ * result's inputs (CUZK_INPUT_BYTES each). */
+cuzk_status cli_outputs_write_inputs(cli_outputs *o, int i, const uint8_t *inputs, size_t nproofs, size_t ninputs,
                                      bool nested) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- input files */

@@ -251,13 +251,13 @@ cuzk_status vanilla_set_read(vanilla_set *v, cuzk_job_kind kind, const char *dir
     return st;
 }
 
-cuzk_status vanilla_set_request(const vanilla_set *v, cuzk_job_request *req, uint8_t **packed)
+void vanilla_set_request(const vanilla_set *v, cuzk_job_request *req)
 {
     memset(req, 0, sizeof *req);
-    *packed = cuzk_blobs_pack((const uint8_t *const *)v->blobs, v->lens, v->n, &req->input_len);
-    if (!*packed) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     req->kind = v->kind;
-    req->input = *packed;
+    req->blobs = (const uint8_t *const *)v->blobs;
+    req->blob_lens = v->lens;
+    req->nblobs = v->n;
     req->has_registered_proof = true;
     req->registered_proof = v->registered_proof;
     if (v->kind == CUZK_KIND_SNAP) {
@@ -271,7 +271,6 @@ cuzk_status vanilla_set_request(const vanilla_set *v, cuzk_job_request *req, uin
         req->post_comm_rs = v->comm_rs;
         req->post_nsectors = v->n;
     }
-    return CUZK_OK;
 }
 
 cuzk_status vanilla_set_public_inputs(const vanilla_set *v, cuzk_fr **out, size_t *nparts, size_t *ninputs)

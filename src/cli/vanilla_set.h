@@ -30,9 +30,8 @@ bool vanilla_kind_of(const char *name, cuzk_job_kind *kind);
 /* Reads dir's descriptor and blobs for kind; errors name the file and the field. */
 cuzk_status vanilla_set_read(vanilla_set *v, cuzk_job_kind kind, const char *dir) CUZK_WARN_UNUSED;
 void vanilla_set_free(vanilla_set *v);
-/* The engine request of the set (pointers into v, and the packed blobs in *packed, freed by the
- * caller). */
-cuzk_status vanilla_set_request(const vanilla_set *v, cuzk_job_request *req, uint8_t **packed) CUZK_WARN_UNUSED;
+/* The engine request of the set (pointers into v). */
+void vanilla_set_request(const vanilla_set *v, cuzk_job_request *req);
 /* Every partition's public inputs, recomputed from the set (the vanilla proofs parsed and
  * checked natively): out[nparts * ninputs], malloc'd. */
 cuzk_status vanilla_set_public_inputs(const vanilla_set *v, cuzk_fr **out, size_t *nparts,

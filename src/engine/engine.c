@@ -538,7 +538,7 @@ static void input_checked(cuzk_engine *e, engine_job *j, const job_check *chk, c
 
 /* Whether a new job of req may be queued now (locked): the queue's bound, the host budget for
  * its input, a circuit job's circuit. CUZK_OK, or the refusal. */
-static cuzk_status admit(cuzk_engine *e, const cuzk_job_request *req)
+static cuzk_status admit(cuzk_engine *e, const cuzk_job_request *req, size_t input_len)
 {
     ENGINE_LOCKED(e);
     if (e->queued_or_running >= e->cfg.max_queued)
@@ -547,11 +547,11 @@ static cuzk_status admit(cuzk_engine *e, const cuzk_job_request *req)
      * buffers (what evicting idle circuits cannot free) must fit the host budget, or the request
      * is refused (it may fit once jobs end) instead of memory growing with every request held */
     uint64_t held = e->inputs_bytes + res_fixed_bytes(e);
-    if (held + req->input_len > e->host_budget)
+    if (held + input_len > e->host_budget)
         return cuzk_fail(CUZK_EBUDGET,
                          "input: %zu bytes do not fit the host budget now: the queued and running jobs' inputs "
                          "and the witness buffers hold %llu of %llu bytes (engine.host_budget)",
-                         req->input_len, (unsigned long long)held, (unsigned long long)e->host_budget);
+                         input_len, (unsigned long long)held, (unsigned long long)e->host_budget);
     if (req->kind == CUZK_KIND_CIRCUIT) {
         engine_circuit *c = res_find(e, req->circuit);
         if (!c || c->builtin)
@@ -563,12 +563,13 @@ static cuzk_status admit(cuzk_engine *e, const cuzk_job_request *req)
 /* The event "job submitted" (locked): a QUEUED job of req with its input buffer (filled by the
  * caller, unlocked), listed, counted and charged; held while its input is checked, so that a
  * retry of its request id joins it meanwhile and it cannot end. NULL when out of memory. */
-static engine_job *job_submitted(cuzk_engine *e, const cuzk_job_request *req, const uint8_t digest[32])
+static engine_job *job_submitted(cuzk_engine *e, const cuzk_job_request *req, size_t input_len,
+                                 const uint8_t digest[32])
 {
     ENGINE_LOCKED(e);
     engine_job *j = calloc(1, sizeof *j);
-    uint8_t *input = req->input_len ? malloc(req->input_len) : NULL;
-    if (!j || (req->input_len && !input)) {
+    uint8_t *input = input_len ? malloc(input_len) : NULL;
+    if (!j || (input_len && !input)) {
         free(j);
         free(input);
         return NULL;
@@ -598,8 +599,8 @@ static engine_job *job_submitted(cuzk_engine *e, const cuzk_job_request *req, co
     e->queued_or_running++;
     e->submitted[cuzk_kind_index(req->kind)]++;
     j->input = input;
-    j->input_len = req->input_len;
-    input_charge(e, req->input_len);
+    j->input_len = input_len;
+    input_charge(e, input_len);
     return j;
 }
 
@@ -622,8 +623,9 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
         return CUZK_OK;
     }
     engine_job *j = NULL;
-    if (!(st = admit(e, req)) && !(j = job_submitted(e, req, named ? digest : NULL)))
-        st = cuzk_fail(CUZK_ENOMEM, "out of memory for a job of %zu input bytes", req->input_len);
+    size_t input_len = engine_request_input_bytes(req);
+    if (!(st = admit(e, req, input_len)) && !(j = job_submitted(e, req, input_len, named ? digest : NULL)))
+        st = cuzk_fail(CUZK_ENOMEM, "out of memory for a job of %zu input bytes", input_len);
     if (st) {
         engine_leave(e);
         return st;
@@ -631,11 +633,11 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     engine_mutex_unlock(&e->mu);
 
     /* the input copied and checked on the caller's thread, into objects of its own */
-    if (j->input) memcpy(j->input, req->input, req->input_len);
+    if (j->input) engine_request_copy_input(req, j->input);
     job_check chk = {0};
     char why[1024] = "";
     int span = cuzk_span_begin(j->tl, "check input");
-    if (check_input(req, j->input, req->input_len, &chk)) snprintf(why, sizeof why, "%s", cuzk_last_error());
+    if (check_input(req, j->input, j->input_len, &chk)) snprintf(why, sizeof why, "%s", cuzk_last_error());
     cuzk_span_end(j->tl, span);
 
     engine_mutex_lock(&e->mu);
@@ -672,13 +674,14 @@ static cuzk_status fill_result(const engine_job *j, cuzk_job_result *r)
     r->proof_len = (size_t)j->plan.nparts * CUZK_GROTH16_PROOF_BYTES;
     r->ninputs = j->circ ? j->circ->ninputs : 0;
     r->proof = malloc(r->proof_len);
-    r->inputs = malloc((size_t)j->plan.nparts * r->ninputs * sizeof(cuzk_fr) + 1);
+    size_t nin = (size_t)j->plan.nparts * r->ninputs;
+    r->inputs = malloc(nin * CUZK_INPUT_BYTES + 1);
     if (!r->proof || !r->inputs) {
         cuzk_job_result_free(r);
         return cuzk_fail(CUZK_ENOMEM, "out of memory");
     }
     memcpy(r->proof, j->proof_bytes, r->proof_len);
-    memcpy(r->inputs, j->inputs, (size_t)j->plan.nparts * r->ninputs * sizeof(cuzk_fr));
+    for (size_t i = 0; i < nin; i++) cuzk_fr_to_bytes_le(r->inputs + i * CUZK_INPUT_BYTES, &j->inputs[i]);
     return CUZK_OK;
 }
 
@@ -750,6 +753,14 @@ void cuzk_engine_wake(cuzk_engine *e)
     for (engine_job *j = e->jobs; j; j = j->next)
         if (j->waiters) pthread_cond_broadcast(&j->ended_cv);
     engine_leave(e);
+}
+
+void cuzk_engine_set_test_hook(cuzk_engine *e, cuzk_engine_partition_hook hook, void *ctx)
+{
+    engine_mutex_lock(&e->mu);
+    e->test_hook = hook;
+    e->test_hook_ctx = ctx;
+    engine_mutex_unlock(&e->mu);
 }
 
 void cuzk_engine_job_counts(cuzk_engine *e, unsigned *queued, unsigned *running)

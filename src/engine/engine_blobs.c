@@ -1,21 +1,23 @@
-/* The packed vanilla proofs of a PoSt or SnapDeals job (include/cuzk/engine.h): a u32 count,
- * then per blob a u64 length and its bytes, all little-endian. One buffer, so a job's input is
- * copied once and freed once like a C1's. */
+/* The packed vanilla proofs of a PoSt or SnapDeals job (include/cuzk/blobs.h). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/engine.h"
+#include "cuzk/blobs.h"
 
-uint8_t *cuzk_blobs_pack(const uint8_t *const *blobs, const size_t *lens, size_t n, size_t *out_len)
+size_t cuzk_blobs_packed_size(const size_t *lens, size_t n)
 {
+    if (n > UINT32_MAX) return SIZE_MAX;
     size_t total = 4;
     for (size_t i = 0; i < n; i++) {
-        if (lens[i] > SIZE_MAX - total - 8) return NULL;
+        if (lens[i] >= SIZE_MAX - total - 8) return SIZE_MAX;
         total += 8 + lens[i];
     }
-    if (n > UINT32_MAX) return NULL;
-    uint8_t *b = malloc(total), *p = b;
-    if (!b) return NULL;
+    return total;
+}
+
+void cuzk_blobs_pack_into(uint8_t *out, const uint8_t *const *blobs, const size_t *lens, size_t n)
+{
+    uint8_t *p = out;
     for (int k = 0; k < 4; k++) *p++ = (uint8_t)((uint32_t)n >> (8 * k));
     for (size_t i = 0; i < n; i++) {
         uint64_t l = lens[i];
@@ -23,6 +25,14 @@ uint8_t *cuzk_blobs_pack(const uint8_t *const *blobs, const size_t *lens, size_t
         if (l) memcpy(p, blobs[i], l);
         p += l;
     }
+}
+
+uint8_t *cuzk_blobs_pack(const uint8_t *const *blobs, const size_t *lens, size_t n, size_t *out_len)
+{
+    size_t total = cuzk_blobs_packed_size(lens, n);
+    uint8_t *b = total == SIZE_MAX ? NULL : malloc(total);
+    if (!b) return NULL;
+    cuzk_blobs_pack_into(b, blobs, lens, n);
     *out_len = total;
     return b;
 }

@@ -26,7 +26,11 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "cuzk/blobs.h"
 #include "cuzk/engine.h"
+#include "cuzk/engine_circuits.h"
+#include "cuzk/engine_testing.h"
+#include "cuzk/prove_path.h"
 #include "cuzk/filecoin.h"
 #include "cuzk/gpu.h"
 #include "engine_lock.h"
@@ -284,6 +288,8 @@ typedef struct loader {
 
 struct cuzk_engine {
     cuzk_engine_config cfg;
+    cuzk_engine_partition_hook test_hook; /* engine_testing.h; written under the lock */
+    void *test_hook_ctx;
     cuzk_gpu_config gpu_cfg;
     char *param_dir, *cache_dir;
     engine_mutex mu;
@@ -343,6 +349,10 @@ struct cuzk_engine {
 /* engine_request.c (and cuzk_engine_check_request, public) */
 /* The digest of what a request proves (every field but the priority). */
 void engine_request_digest(const cuzk_job_request *req, uint8_t out[32]);
+/* The bytes of a checked request's input as the job keeps it: the C1 or circuit input as it is,
+ * the blobs packed (cuzk/blobs.h); and the copy of them into dst, which holds that many. */
+size_t engine_request_input_bytes(const cuzk_job_request *req);
+void engine_request_copy_input(const cuzk_job_request *req, uint8_t *dst);
 
 /* engine.c */
 cuzk_status engine_enter(cuzk_engine *e); /* an API call begins: locks (fails while stopping) */

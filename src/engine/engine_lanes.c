@@ -269,6 +269,8 @@ typedef struct {
     char err[1024];
     cuzk_groth16_proof proof;
     cuzk_timeline *tl;
+    cuzk_engine_partition_hook hook; /* the test hook, read when the partition was taken */
+    void *hook_ctx;
 } partition_run;
 
 /* The event "partition taken" (locked): the device's idle gap and the job's start are counted. */
@@ -342,7 +344,7 @@ static void run_partition(cuzk_engine *e, engine_device *d, const ready_item *r,
     engine_circuit *c = j->circ;
     const witness_slot *s = &e->slots[r->slot];
     run->tl = cuzk_timeline_create("prove");
-    run->st = e->cfg.test_hook ? e->cfg.test_hook(e->cfg.test_hook_ctx, j->id, r->part, d->index) : 0;
+    run->st = run->hook ? run->hook(run->hook_ctx, j->id, r->part, d->index) : 0;
     if (!run->st) run->st = prove_on(d, c, s, &j->cancel, &run->proof, run->tl);
     if (run->st) snprintf(run->err, sizeof run->err, "%s", cuzk_last_error());
     run->t1 = cuzk_now();
@@ -366,7 +368,7 @@ void *device_main(void *arg)
             engine_mutex_wait(&e->mu, &e->work_cv);
             continue;
         }
-        partition_run run = {.t0 = cuzk_now()};
+        partition_run run = {.t0 = cuzk_now(), .hook = e->test_hook, .hook_ctx = e->test_hook_ctx};
         partition_taken(e, d, r, run.t0, last_end, gap_open);
         engine_mutex_unlock(&e->mu);
         run_partition(e, d, r, &run);
@@ -436,21 +438,21 @@ void *finisher_main(void *arg)
 
 cuzk_status lanes_start(cuzk_engine *e)
 {
-    if (pthread_create(&e->reclaimer, NULL, reclaimer_main, e)) return cuzk_fail(CUZK_EINTERNAL, "no thread");
+    if (pthread_create(&e->reclaimer, NULL, reclaimer_main, e)) return cuzk_fail(CUZK_ENOMEM, "cannot start a thread");
     e->reclaimer_started = true;
-    if (pthread_create(&e->finisher, NULL, finisher_main, e)) return cuzk_fail(CUZK_EINTERNAL, "no thread");
+    if (pthread_create(&e->finisher, NULL, finisher_main, e)) return cuzk_fail(CUZK_ENOMEM, "cannot start a thread");
     e->finisher_started = true;
     for (int i = 0; i < 2; i++) {
         e->lanes[i].e = e;
         if (pthread_create(&e->lanes[i].thread, NULL, lane_main, &e->lanes[i]))
-            return cuzk_fail(CUZK_EINTERNAL, "no thread");
+            return cuzk_fail(CUZK_ENOMEM, "cannot start a thread");
         e->lanes[i].started = true;
     }
     for (unsigned i = 0; i < e->ndev; i++) {
         if (!e->dev[i].in_service) continue;
         e->dev[i].e = e;
         if (pthread_create(&e->dev[i].thread, NULL, device_main, &e->dev[i]))
-            return cuzk_fail(CUZK_EINTERNAL, "no thread");
+            return cuzk_fail(CUZK_ENOMEM, "cannot start a thread");
         e->dev[i].thread_started = true;
     }
     return CUZK_OK;

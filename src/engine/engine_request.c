@@ -65,6 +65,47 @@ static cuzk_status check_snap(const cuzk_job_request *req)
     return CUZK_OK;
 }
 
+static bool carries_blobs(cuzk_job_kind k)
+{
+    return k == CUZK_KIND_WINDOW_POST || k == CUZK_KIND_WINNING_POST || k == CUZK_KIND_SNAP;
+}
+
+size_t engine_request_input_bytes(const cuzk_job_request *req)
+{
+    return carries_blobs(req->kind) ? cuzk_blobs_packed_size(req->blob_lens, req->nblobs) : req->input_len;
+}
+
+void engine_request_copy_input(const cuzk_job_request *req, uint8_t *dst)
+{
+    if (carries_blobs(req->kind)) cuzk_blobs_pack_into(dst, req->blobs, req->blob_lens, req->nblobs);
+    else if (req->input_len) memcpy(dst, req->input, req->input_len);
+}
+
+/* Where the input is: a PoRep's C1 or a circuit job's bytes in input, a PoSt's or SnapDeals'
+ * vanilla proofs in blobs; the other field empty, no pointer NULL with a length. */
+static cuzk_status check_input_fields(const cuzk_job_request *req)
+{
+    const char *kind = cuzk_kind_name(req->kind);
+    if (req->input_len && !req->input) return cuzk_fail(CUZK_EINVAL, "input: NULL with a length");
+    if (!carries_blobs(req->kind)) {
+        if (req->nblobs || req->blobs)
+            return cuzk_fail(CUZK_EINVAL, "vanilla_proofs: a %s job takes its input whole, not as blobs", kind);
+        if (req->kind != CUZK_KIND_CIRCUIT && !req->input_len)
+            return cuzk_fail(CUZK_EINVAL, "input: empty (a %s job needs its vanilla proof)", kind);
+        return CUZK_OK;
+    }
+    if (req->input || req->input_len)
+        return cuzk_fail(CUZK_EINVAL, "input: a %s job carries its vanilla proofs as blobs, not as input", kind);
+    if (!req->nblobs) return cuzk_fail(CUZK_EINVAL, "vanilla_proofs: none (a %s job needs its vanilla proofs)", kind);
+    if (!req->blobs || !req->blob_lens)
+        return cuzk_fail(CUZK_EINVAL, "vanilla_proofs: %zu blobs, but the blobs or their lengths are NULL",
+                         req->nblobs);
+    for (size_t i = 0; i < req->nblobs; i++)
+        if (req->blob_lens[i] && !req->blobs[i])
+            return cuzk_fail(CUZK_EINVAL, "vanilla_proofs[%zu]: NULL with %zu bytes", i, req->blob_lens[i]);
+    return CUZK_OK;
+}
+
 cuzk_status cuzk_engine_check_request(const cuzk_engine *e, const cuzk_job_request *req)
 {
     if (cuzk_kind_index(req->kind) < 0)
@@ -72,13 +113,15 @@ cuzk_status cuzk_engine_check_request(const cuzk_engine *e, const cuzk_job_reque
                          (int)req->kind);
     if ((unsigned)req->priority > CUZK_PRIORITY_CRITICAL)
         return cuzk_fail(CUZK_EINVAL, "priority: unknown value %d (0..4)", (int)req->priority);
-    if (e && req->input_len > e->cfg.max_input_bytes)
-        return cuzk_fail(CUZK_EINVAL,
-                         "input: %zu bytes, more than the %llu the engine accepts (engine.max_input_bytes)",
-                         req->input_len, (unsigned long long)e->cfg.max_input_bytes);
-    if (req->input_len && !req->input) return cuzk_fail(CUZK_EINVAL, "input: NULL with a length");
-    if (req->kind != CUZK_KIND_CIRCUIT && !req->input_len)
-        return cuzk_fail(CUZK_EINVAL, "input: empty (a %s job needs its vanilla proof)", cuzk_kind_name(req->kind));
+    cuzk_status st = check_input_fields(req);
+    if (st) return st;
+    size_t bytes = engine_request_input_bytes(req);
+    const char *field = carries_blobs(req->kind) ? "vanilla_proofs" : "input";
+    if (bytes == SIZE_MAX)
+        return cuzk_fail(CUZK_EINVAL, "%s: %zu blobs whose lengths overflow a size", field, req->nblobs);
+    if (e && bytes > e->cfg.max_input_bytes)
+        return cuzk_fail(CUZK_EINVAL, "%s: %zu bytes, more than the %llu the engine accepts (engine.max_input_bytes)",
+                         field, bytes, (unsigned long long)e->cfg.max_input_bytes);
     if (req->kind == CUZK_KIND_CIRCUIT && (!req->circuit || !req->circuit[0]))
         return cuzk_fail(CUZK_EINVAL, "circuit: a circuit job names a registered circuit");
     if (req->kind == CUZK_KIND_CIRCUIT && req->partitions > 100000)
@@ -135,5 +178,8 @@ void engine_request_digest(const cuzk_job_request *req, uint8_t out[32])
     put_u64(&c, req->partitions ? req->partitions : 1);
     put_u64(&c, req->seed);
     put_bytes(&c, req->input, req->input_len);
+    put_u64(&c, req->nblobs); /* each blob with its length: no two lists of blobs hash alike */
+    for (size_t i = 0; i < req->nblobs; i++)
+        put_bytes(&c, req->blobs[i] ? req->blobs[i] : (const uint8_t *)"", req->blob_lens[i]);
     cuzk_sha256_final(&c, out);
 }

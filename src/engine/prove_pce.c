@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/prove_path.h"
 
 void cuzk_prove_buffers_free(cuzk_prove_buffers *b)
 {

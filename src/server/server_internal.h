@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include "cuzk/base.h"
 #include "cuzk/server.h"
 #include "http.h"
 
@@ -130,14 +131,15 @@ const char *rpc_call_class_name(rpc_call_class k);
 /* Runs method m on the request bytes (server_rpc.c). */
 void rpc_handle(const rpc_call *call, int m, const uint8_t *in, size_t len, rpc_reply *r);
 /* A SubmitProofRequest checked and turned into an engine request (rpc_decode_submit): req's
- * pointers borrow from the message, from job_id and circuit, and from packed (the PoSt and
- * SnapDeals blobs, cuzk_blobs_pack'ed; malloc'd). */
+ * pointers borrow from the message, from job_id and circuit, and from blobs and lens (the PoSt
+ * and SnapDeals blobs: pointers into the message and their lengths; malloc'd). */
 typedef struct Cuzk__V1__SubmitProofRequest Cuzk__V1__SubmitProofRequest;
 typedef struct {
     cuzk_job_request req;
     char job_id[256];  /* the request id, or a random job-... one when empty */
     char circuit[128]; /* the test kind's circuit name (registering it is the caller's) */
-    uint8_t *packed;
+    const uint8_t **blobs;
+    size_t *lens;
 } rpc_submit;
 /* A field's bytes as they came on the wire (wire_field.h). */
 typedef struct {

@@ -100,27 +100,24 @@ static bool check_bytes(rpc_reply *r, const char *field, ProtobufCBinaryData b, 
     return false;
 }
 
-/* The PoSt and SnapDeals kinds take their blobs as one input (cuzk_blobs_pack). */
-static uint8_t *pack_blobs(const Cuzk__V1__SubmitProofRequest *q, size_t *len)
+/* The PoSt and SnapDeals kinds' blobs: each vanilla proof where the message holds it. */
+static bool list_blobs(const Cuzk__V1__SubmitProofRequest *q, rpc_submit *sub)
 {
-    const uint8_t **b = calloc(q->n_vanilla_proofs, sizeof *b);
-    size_t *l = calloc(q->n_vanilla_proofs, sizeof *l);
-    uint8_t *packed = NULL;
-    if (b && l) {
-        for (size_t i = 0; i < q->n_vanilla_proofs; i++) {
-            b[i] = q->vanilla_proofs[i].data;
-            l[i] = q->vanilla_proofs[i].len;
-        }
-        packed = cuzk_blobs_pack(b, l, q->n_vanilla_proofs, len);
+    size_t n = q->n_vanilla_proofs ? q->n_vanilla_proofs : 1;
+    sub->blobs = calloc(n, sizeof *sub->blobs);
+    sub->lens = calloc(n, sizeof *sub->lens);
+    if (!sub->blobs || !sub->lens) return false;
+    for (size_t i = 0; i < q->n_vanilla_proofs; i++) {
+        sub->blobs[i] = q->vanilla_proofs[i].data;
+        sub->lens[i] = q->vanilla_proofs[i].len;
     }
-    free(b);
-    free(l);
-    return packed;
+    return true;
 }
 
 void rpc_submit_free(rpc_submit *sub)
 {
-    free(sub->packed);
+    free(sub->blobs);
+    free(sub->lens);
     memset(sub, 0, sizeof *sub);
 }
 
@@ -224,11 +221,13 @@ bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, const rpc_wire_byt
              !check_bytes(r, "comm_r_new", q->comm_r_new, 32, true) ||
              !check_bytes(r, "comm_d_new", q->comm_d_new, 32, true)))
             return false;
-        if (!(sub->packed = pack_blobs(q, &req.input_len))) {
+        if (!list_blobs(q, sub)) {
             rpc_fail(r, RPC_RESOURCE_EXHAUSTED, "out of memory for the vanilla proofs");
             return false;
         }
-        req.input = sub->packed;
+        req.blobs = sub->blobs;
+        req.blob_lens = sub->lens;
+        req.nblobs = q->n_vanilla_proofs;
         req.has_registered_proof = true; /* 0 is a proof id of PoSt and SnapDeals */
         req.registered_proof = q->registered_proof;
         req.sector_size = q->sector_size;

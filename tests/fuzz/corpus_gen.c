@@ -10,6 +10,7 @@
 
 #include "cli/sector_json.h"
 #include "cuzk/engine.h"
+#include "cuzk/prove_path.h"
 #include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_post.h"
 #include "cuzk/filecoin_seal.h"

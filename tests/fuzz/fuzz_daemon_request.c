@@ -27,22 +27,19 @@ static void downstream(const cuzk_job_request *q)
         if (!cuzk_c1_parse_any(&c1, q->input, q->input_len, NULL, NULL)) cuzk_c1_free(c1);
         return;
     }
-    const uint8_t **blobs;
-    size_t *lens, n;
-    if (cuzk_blobs_unpack(q->input, q->input_len, 1u << 20, &blobs, &lens, &n)) return;
-    for (size_t i = 0; i < n && i < 4; i++) {
+    for (size_t i = 0; i < q->nblobs && i < 4; i++) {
         if (q->kind == CUZK_KIND_SNAP) {
             cuzk_snap_proofs *sp;
-            if (!cuzk_snap_parse_blob(&sp, (cuzk_update_proof)q->registered_proof, blobs[i], lens[i], (unsigned)i))
+            if (!cuzk_snap_parse_blob(&sp, (cuzk_update_proof)q->registered_proof, q->blobs[i], q->blob_lens[i],
+                                      (unsigned)i))
                 cuzk_snap_proofs_free(sp);
         } else if (q->kind == CUZK_KIND_WINDOW_POST || q->kind == CUZK_KIND_WINNING_POST) {
             cuzk_post_sector_proof *pp;
-            if (!cuzk_post_sector_proof_parse(&pp, (cuzk_post_proof)q->registered_proof, i, blobs[i], lens[i]))
+            if (!cuzk_post_sector_proof_parse(&pp, (cuzk_post_proof)q->registered_proof, i, q->blobs[i],
+                                              q->blob_lens[i]))
                 cuzk_post_sector_proof_free(pp);
         }
     }
-    free(blobs);
-    free(lens);
 }
 
 static void check_accepted(const Cuzk__V1__SubmitProofRequest *m, const rpc_submit *s, bool test_kinds)
@@ -61,16 +58,12 @@ static void check_accepted(const Cuzk__V1__SubmitProofRequest *m, const rpc_subm
     } else if (kind == CUZK_SERVER_TEST_KIND) {
         FUZZ_CHECK(q->circuit == s->circuit && strlen(s->circuit) == m->vanilla_proof.len, "circuit name");
     } else {
-        const uint8_t **blobs;
-        size_t *lens, n;
-        FUZZ_CHECK(cuzk_blobs_unpack(q->input, q->input_len, SIZE_MAX, &blobs, &lens, &n) == CUZK_OK, "unpack");
-        FUZZ_CHECK(n == m->n_vanilla_proofs && n > 0, "%zu blobs of %zu", n, m->n_vanilla_proofs);
+        size_t n = q->nblobs;
+        FUZZ_CHECK(n == m->n_vanilla_proofs && q->input == NULL && q->input_len == 0, "%zu blobs of %zu", n,
+                   m->n_vanilla_proofs);
         for (size_t i = 0; i < n; i++)
-            FUZZ_CHECK(lens[i] == m->vanilla_proofs[i].len &&
-                           (!lens[i] || !memcmp(blobs[i], m->vanilla_proofs[i].data, lens[i])),
-                       "blob %zu", i);
-        free(blobs);
-        free(lens);
+            FUZZ_CHECK(q->blob_lens[i] == m->vanilla_proofs[i].len && q->blobs[i] == m->vanilla_proofs[i].data,
+                       "blob %zu is not the message's vanilla_proofs[%zu]", i, i);
         FUZZ_CHECK(q->has_registered_proof && q->registered_proof == m->registered_proof, "registered proof");
         if (kind == CUZK_KIND_SNAP)
             FUZZ_CHECK(q->comm_r_old && q->comm_r_new && q->comm_d_new && m->comm_r_old.len == 32, "commitments");

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/engine.h"
+#include "cuzk/blobs.h"
 #include "harness.h"
 
 static void put_le(uint8_t *p, uint64_t v, int n)

@@ -17,10 +17,13 @@
 #include <unistd.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/engine_circuits.h"
+#include "cuzk/engine_testing.h"
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
 #include "cuzk/testcircuits.h"
 #include "harness.h"
+#include "support_result.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -257,18 +260,19 @@ static bool result_verifies(const cuzk_job_result *r, const test_params *tp, uns
     enum { MAXP = 8 };
     if (r->state != CUZK_JOB_COMPLETED || r->partitions != partitions || partitions > MAXP) return false;
     if (r->proof_len != (size_t)partitions * CUZK_GROTH16_PROOF_BYTES || !r->proof) return false;
-    if (r->ninputs != tp->ninputs || !r->inputs || !r->verified) return false;
+    if (r->ninputs != tp->ninputs || !r->inputs || !r->verified || tp->ninputs > 16) return false;
     cuzk_groth16_proof proofs[MAXP];
     for (unsigned k = 0; k < partitions; k++)
         if (cuzk_groth16_proof_decode(&proofs[k], r->proof + (size_t)k * CUZK_GROTH16_PROOF_BYTES)) return false;
-    if (cuzk_groth16_verify_batch(&tp->vk, proofs, partitions, r->inputs, r->ninputs)) return false;
+    cuzk_fr *inputs = result_inputs(r->inputs, (size_t)partitions * r->ninputs);
+    bool ok = inputs && !cuzk_groth16_verify_batch(&tp->vk, proofs, partitions, inputs, r->ninputs);
     cuzk_fr expect[16];
-    if (tp->ninputs > 16) return false;
-    for (unsigned k = 0; k < partitions; k++) {
-        if (!expected_inputs(tp->name, seed + k, expect, tp->ninputs)) return false;
-        if (memcmp(expect, r->inputs + (size_t)k * r->ninputs, tp->ninputs * sizeof *expect)) return false;
+    for (unsigned k = 0; ok && k < partitions; k++) {
+        ok = expected_inputs(tp->name, seed + k, expect, tp->ninputs) &&
+            !memcmp(expect, inputs + (size_t)k * r->ninputs, tp->ninputs * sizeof *expect);
     }
-    return true;
+    free(inputs);
+    return ok;
 }
 
 /* 2: text is a JSON object, 1: JSON of another type, 0: not JSON. */
@@ -538,7 +542,7 @@ static void test_names(void)
     cuzk_config_defaults(keys, n, &b);
     CHECK(a.gpus == b.gpus && a.threads == b.threads && a.result_max == b.result_max &&
           a.max_input_bytes == b.max_input_bytes && a.host_budget == b.host_budget);
-    CHECK(a.test_hook == NULL && a.pool == NULL && a.param_dir == NULL && a.cache_dir == NULL);
+    CHECK(a.pool == NULL && a.param_dir == NULL && a.cache_dir == NULL);
 }
 
 /* ---------------------------------------------------------------- 1, 9: many jobs, status */
@@ -666,11 +670,16 @@ static void test_many_jobs_and_status(void)
             bool dec = true;
             for (int k = 0; k < 3; k++) dec = dec && cuzk_groth16_proof_decode(&pr[k], r->proof + 192 * k) == CUZK_OK;
             CHECK(dec);
-            cuzk_fr saved = r->inputs[r->ninputs + 1];
-            cuzk_fr_add(&r->inputs[r->ninputs + 1], &r->inputs[r->ninputs + 1], &CUZK_FR_ONE);
-            CHECK_FAILS(cuzk_groth16_verify_batch(&small.vk, pr, 3, r->inputs, r->ninputs), CUZK_EVERIFY);
-            r->inputs[r->ninputs + 1] = saved;
-            CHECK_OK(cuzk_groth16_verify_batch(&small.vk, pr, 3, r->inputs, r->ninputs));
+            cuzk_fr *in = result_inputs(r->inputs, 3 * r->ninputs);
+            CHECK(in != NULL);
+            if (in) {
+                cuzk_fr saved = in[r->ninputs + 1];
+                cuzk_fr_add(&in[r->ninputs + 1], &in[r->ninputs + 1], &CUZK_FR_ONE);
+                CHECK_FAILS(cuzk_groth16_verify_batch(&small.vk, pr, 3, in, r->ninputs), CUZK_EVERIFY);
+                in[r->ninputs + 1] = saved;
+                CHECK_OK(cuzk_groth16_verify_batch(&small.vk, pr, 3, in, r->ninputs));
+            }
+            free(in);
         } else {
             harness_fail(__FILE__, __LINE__, "job 2 of the first submitter completed with 3 partitions");
         }
@@ -949,9 +958,8 @@ static cuzk_engine *order_engine(order_ctx *o, unsigned aging_s)
     cfg.urgent_threads = 1;
     cfg.witness_buffers = 4;
     cfg.aging_s = aging_s;
-    cfg.test_hook = order_hook;
-    cfg.test_hook_ctx = o;
     cuzk_engine *e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, order_hook, o);
     register_circuit(e, "small", &small_ctx, &small);
     double secs;
     CHECK_OK(cuzk_engine_preload(e, "small", &secs));
@@ -1078,10 +1086,9 @@ static void cancel_at_the_hook(void)
     static hold_ctx hold;
     atomic_store(&hold.armed, false);
     atomic_store(&hold.released, false);
-    cfg.test_hook = hold_hook;
-    cfg.test_hook_ctx = &hold;
     cfg.max_input_bytes = 512 * MIB;
     cuzk_engine *e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, hold_hook, &hold);
     register_circuit(e, "small", &small_ctx, &small);
     /* a first job, so that parameters, circuit and buffers are in the baseline */
     expect_completed(e, submit_circuit(e, "small", 2, 1, CUZK_PRIORITY_NORMAL));
@@ -1249,9 +1256,8 @@ static void await_stopped_by_wake(void)
     static hold_ctx hold;
     atomic_store(&hold.armed, true);
     atomic_store(&hold.released, false);
-    cfg.test_hook = hold_hook;
-    cfg.test_hook_ctx = &hold;
     cuzk_engine *e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, hold_hook, &hold);
     register_circuit(e, "small", &small_ctx, &small);
     static stop_waiter w;
     memset(&w, 0, sizeof w);
@@ -1339,9 +1345,8 @@ static void input_admission(void)
     cuzk_engine_config cfg;
     config_base(&cfg);
     cfg.host_budget = 4 * MIB;
-    cfg.test_hook = order_hook;
-    cfg.test_hook_ctx = &o;
     cuzk_engine *e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, order_hook, &o);
     register_circuit(e, "small", &small_ctx, &small);
     uint8_t *input = calloc(1, 3 * MIB);
     CHECK(input != NULL);
@@ -1399,9 +1404,8 @@ static void test_injected_failures(void)
     atomic_init(&hook.target_calls, 0);
     cuzk_engine_config cfg;
     config_base(&cfg);
-    cfg.test_hook = fail_hook;
-    cfg.test_hook_ctx = &hook;
     cuzk_engine *e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, fail_hook, &hook);
     register_circuit(e, "small", &small_ctx, &small);
     register_circuit(e, "bad", &bad_ctx, &small); /* same shape: the same parameters */
     register_circuit(e, "mixed", &mixed_ctx, &small);
@@ -1652,8 +1656,32 @@ static void test_bad_requests(void)
      * job that fails naming the blob */
     memset(&req, 0, sizeof req);
     req.kind = CUZK_KIND_WINDOW_POST;
+    req.input = bytes; /* a PoSt job's vanilla proofs are blobs, not one input */
+    req.input_len = sizeof bytes - 1;
+    CHECK_FAILS(cuzk_engine_check_request(e, &req), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "as blobs") != NULL);
+    req.input = NULL;
+    req.input_len = 0;
+    CHECK_FAILS(cuzk_engine_check_request(e, &req), CUZK_EINVAL); /* none at all */
+    CHECK(strstr(cuzk_last_error(), "vanilla_proofs: none") != NULL);
+    const uint8_t junk[3] = {1, 2, 3}, *junks[1] = {junk}, *nulls[1] = {NULL}, rnd[32] = {7};
+    size_t junk_len[1] = {3};
+    req.nblobs = 1; /* a count without its arrays, a blob NULL with a length */
+    CHECK_FAILS(cuzk_engine_check_request(e, &req), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "are NULL") != NULL);
+    req.blobs = nulls;
+    req.blob_lens = junk_len;
+    CHECK_FAILS(cuzk_engine_check_request(e, &req), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "vanilla_proofs[0]: NULL with 3 bytes") != NULL);
+    req.blobs = junks;
+    req.kind = CUZK_KIND_POREP; /* and a PoRep takes its C1 whole */
     req.input = bytes;
     req.input_len = sizeof bytes - 1;
+    CHECK_FAILS(cuzk_engine_check_request(e, &req), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "not as blobs") != NULL);
+    req.kind = CUZK_KIND_WINDOW_POST;
+    req.input = NULL;
+    req.input_len = 0;
     job = 0;
     CHECK_FAILS(cuzk_engine_submit(e, &req, &job, &joined), CUZK_EINVAL);
     CHECK(strstr(cuzk_last_error(), "registered_proof") != NULL && job == 0);
@@ -1670,11 +1698,6 @@ static void test_bad_requests(void)
     CHECK(strstr(cuzk_last_error(), "sector_size: 2048") != NULL);
     req.sector_size = 0;
     req.randomness = NULL;
-    const uint8_t junk[3] = {1, 2, 3}, *junks[1] = {junk}, rnd[32] = {7};
-    size_t junk_len[1] = {3}, packed_len = 0;
-    uint8_t *packed = cuzk_blobs_pack(junks, junk_len, 1, &packed_len);
-    req.input = packed;
-    req.input_len = packed_len;
     req.has_registered_proof = true;
     req.registered_proof = 13; /* StackedDrgWindow32GiBV1_1 */
     req.randomness = rnd;
@@ -1705,7 +1728,6 @@ static void test_bad_requests(void)
     req.kind = CUZK_KIND_SNAP;
     CHECK_FAILS(cuzk_engine_submit(e, &req, &job, &joined), CUZK_EINVAL);
     CHECK(strstr(cuzk_last_error(), "post_sectors") != NULL);
-    free(packed);
 
     /* max_queued 4 counts queued and running jobs: one running, 3 more accepted */
     uint64_t first = submit_circuit(e, "small", 20, 40, CUZK_PRIORITY_NORMAL);
@@ -1795,9 +1817,8 @@ static void devices_case(const char *label, cuzk_engine_config *cfg, unsigned nd
     atomic_store(&h.fail_status, CUZK_EDEVICE);
     atomic_store(&h.failed_job, 0);
     for (unsigned i = 0; i < NDEV_MAX; i++) atomic_store(&h.calls[i], 0), atomic_store(&h.calls_after[i], 0);
-    cfg->test_hook = devices_hook;
-    cfg->test_hook_ctx = &h;
     cuzk_engine *e = engine_start(cfg);
+    cuzk_engine_set_test_hook(e, devices_hook, &h);
     register_circuit(e, "small", &small_ctx, &small);
     /* resident on every device first (a GPU otherwise loads a circuit when it finds work that
      * no other device has taken; the first one may take all of a short run's partitions) */

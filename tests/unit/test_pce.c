@@ -11,6 +11,7 @@
 
 #include "cuzk/testcircuits.h"
 #include "cuzk/engine.h"
+#include "cuzk/prove_path.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
 #include "harness.h"

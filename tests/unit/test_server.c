@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/engine_circuits.h"
 #include "cuzk/groth16.h"
 #include "cuzk/server.h"
 #include "cuzk/testcircuits.h"

@@ -14,57 +14,11 @@
 #include <stdio.h>
 
 #include "cuzk/progress.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define CUZK_WARN_UNUSED __attribute__((warn_unused_result))
-
-typedef enum {
-    CUZK_OK = 0,
-    CUZK_EINVAL,       /* bad argument or malformed input */
-    CUZK_EIO,          /* a file could not be read or written */
-    CUZK_ENOMEM,       /* allocation failed */
-    CUZK_EFORMAT,      /* a file or encoding is not in the expected format */
-    CUZK_EVERIFY,      /* a proof or check did not verify */
-    CUZK_EUNSUPPORTED, /* valid request this build or machine cannot serve */
-    CUZK_EINTERNAL,    /* a bug: an invariant did not hold (never a device's or an input's fault) */
-    CUZK_ECANCELLED,   /* the work was given up because its cancel token was set (cuzk_cancel) */
-    CUZK_EBUSY,        /* a bound on waiting work was reached (a full queue): try again later */
-    CUZK_ENOTFOUND,    /* what was named (a job, a circuit) is not there */
-    CUZK_ESHUTDOWN,    /* the engine or server is shutting down and takes no new work */
-    CUZK_EDEVICE,      /* a device (GPU) failed: the device, not the work, is at fault */
-    CUZK_EBUDGET       /* the work does not fit the memory budget it was given */
-} cuzk_status;
-
-/* The message of the last failure on this thread ("" when none). */
-const char *cuzk_last_error(void);
-/* Records a printf-style message and returns st: `return cuzk_fail(CUZK_EINVAL, "...")`. */
-cuzk_status cuzk_fail(cuzk_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Prepends context to the current message: "reading foo.params: " + old message. */
-cuzk_status cuzk_fail_context(cuzk_status st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-const char *cuzk_status_name(cuzk_status st);
-void cuzk_clear_error(void);
-
-/* ---------------------------------------------------------------- cancellation */
-/* A cancel token: one flag that whoever owns a piece of long work sets, from any thread, and
- * the work polls at its safe points (between NTTs, between MSM tiles, between the GPU prover's
- * stages) to give up there with CUZK_ECANCELLED, its memory freed as on any failure. Polling is
- * one relaxed atomic load, so the points can be many; the work's result is only ever the whole
- * result or CUZK_ECANCELLED. The owner zeroes it ({0}) before the work starts and keeps it alive
- * until the work has returned; once set it stays set. Work given NULL is never cancelled. A plain
- * int under the compiler's atomic builtins, so that C and CUDA C++ share the header. */
-typedef struct {
-    int flag;
-} cuzk_cancel;
-static inline void cuzk_cancel_set(cuzk_cancel *c) { __atomic_store_n(&c->flag, 1, __ATOMIC_RELAXED); }
-static inline bool cuzk_cancel_requested(const cuzk_cancel *c)
-{
-    return c && __atomic_load_n(&c->flag, __ATOMIC_RELAXED);
-}
-/* CUZK_ECANCELLED with the message "cancelled (during WHERE)" when c is set, else CUZK_OK. */
-cuzk_status cuzk_cancel_check(const cuzk_cancel *c, const char *where) CUZK_WARN_UNUSED;
 
 /* ---------------------------------------------------------------- allocation */
 /* Large zeroed buffers (mmap with transparent huge pages where possible). NULL on failure,

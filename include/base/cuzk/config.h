@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cuzk/base.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {

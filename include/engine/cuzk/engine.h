@@ -1,32 +1,46 @@
-/* cuzk engine: the proving engine (a long-lived object that takes jobs — PoRep C2, the PoSt and
- * SnapDeals proofs, registered circuits — schedules their partitions over the GPUs and the CPU
- * backend by priority, keeps parameters and precompiled circuits resident under memory budgets,
- * verifies every proof and returns it with a timeline), and below it the fast path it proves
- * through: the witness (parts in parallel) into reused buffers, a, b, c from the precompiled
- * circuit, then the Groth16 prover.
+/* cuzk engine: the proving engine, a long-lived object that takes jobs (PoRep C2, the PoSt and
+ * SnapDeals proofs), schedules their partitions over the GPUs and the CPU backend by priority,
+ * keeps parameters and precompiled circuits resident under memory budgets, verifies every proof
+ * and returns it with a timeline.
  *
  * The engine is thread-safe: any thread may submit, await, cancel and ask for status at any
  * time, while the engine's own threads (one witness lane for bulk work and one for urgent work,
  * one worker per device, a loader per circuit being loaded, a finisher that verifies, a
  * reclaimer for big frees) do the work. Failures of a job are in-band (its result says FAILED
- * and why); the calls themselves fail only for bad requests and unknown jobs. */
+ * and why); the calls themselves fail only for bad requests and unknown jobs.
+ *
+ * Contracts are in the form of cuzk/status.h (docs/API.md). Unless a contract says otherwise,
+ * an engine argument is one cuzk_engine_create made and cuzk_engine_destroy has not begun to
+ * destroy, pointer arguments are not NULL, and a failing call changes nothing and leaves its
+ * reason in cuzk_last_error(). */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
 
-#include "cuzk/circuits.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
 #include "cuzk/config.h"
-#include "cuzk/gpu.h"
-#include "cuzk/groth16.h"
-#include "cuzk/pce.h"
+#include "cuzk/progress.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Types the engine's calls name but a program using the engine does not look into: a circuit (a
+ * registered circuit's open makes one with the library's circuit code), a thread pool, and the
+ * GPU kernels' tuning (NULL: the defaults; the daemon sets it from its config file's [gpu] section). */
+typedef struct cuzk_circuit cuzk_circuit;
+typedef struct cuzk_pool cuzk_pool;
+typedef struct cuzk_gpu_config cuzk_gpu_config;
+
 /* ================================================================ the engine */
 
 /* Proof kinds, with the values of cuzk.v1's ProofKind; CIRCUIT is the engine's own: a circuit
- * registered with cuzk_engine_register_circuit (tests, benchmarks, `cuzk prove --circuit`). */
+ * of the library's circuit code registered by id (tests and benchmarks: cuzk/engine_circuits.h,
+ * not installed). */
 typedef enum {
     CUZK_KIND_POREP = 1,        /* PoRep C2: input is the C1 output JSON (or its base64 wrapper) */
     CUZK_KIND_SNAP = 2,         /* SnapDeals EmptySectorUpdate: vanilla partition proofs */
@@ -35,11 +49,14 @@ typedef enum {
     CUZK_KIND_CIRCUIT = 100
 } cuzk_job_kind;
 #define CUZK_KINDS 5 /* kinds in tables: POREP, SNAP, WINDOW_POST, WINNING_POST, CIRCUIT */
-/* Index of a kind in the status and metrics tables (0..CUZK_KINDS-1), -1 for others. */
+/* Returns: the kind's index in the status and metrics tables (0..CUZK_KINDS-1), -1 for a value
+ * that is no kind. Thread: any. */
 int cuzk_kind_index(cuzk_job_kind k);
-/* "porep", "snap", "window-post", "winning-post", "circuit" (NULL for others). */
+/* Returns: "porep", "snap", "window-post", "winning-post", "circuit" (static), NULL for a value
+ * that is no kind. Thread: any. */
 const char *cuzk_kind_name(cuzk_job_kind k);
-/* Parses a kind name (those above); CUZK_EINVAL naming it otherwise. */
+/* Parses a kind's name (cuzk_kind_name's). In: name. Out: *out, set only on success.
+ * Errors: CUZK_EINVAL naming the text. Thread: any. */
 cuzk_status cuzk_kind_parse(cuzk_job_kind *out, const char *name) CUZK_WARN_UNUSED;
 
 /* Priorities, with the values of cuzk.v1's Priority; DEFAULT takes the kind's default
@@ -51,11 +68,16 @@ typedef enum {
     CUZK_PRIORITY_HIGH = 3,
     CUZK_PRIORITY_CRITICAL = 4
 } cuzk_priority;
-const char *cuzk_priority_name(cuzk_priority p); /* "low" .. "critical" ("default" for 0) */
+/* Returns: "default", "low", "normal", "high", "critical" (static; "normal" for a value that
+ * is no priority). Thread: any. */
+const char *cuzk_priority_name(cuzk_priority p);
+/* Parses "low", "normal", "high" or "critical". In: name. Out: *out, set only on success.
+ * Errors: CUZK_EINVAL naming the text. Thread: any. */
 cuzk_status cuzk_priority_parse(cuzk_priority *out, const char *name) CUZK_WARN_UNUSED;
 
 /* The engine's configuration: the numeric keys are one table (cuzk_engine_config_table,
- * section "engine" of the config file); the strings and the test hook are set by the client. */
+ * section "engine" of the config file); the strings, the pool, the log and the progress sink are
+ * set by the client. */
 typedef struct {
     unsigned gpus;                 /* GPUs to use, from ordinal 0 (default: all found; 0: none) */
     bool cpu_worker;               /* prove on the CPU backend beside the GPUs too (always when no GPU) */
@@ -77,56 +99,42 @@ typedef struct {
     /* set by the client (NULL: defaults) */
     const char *param_dir; /* where official .params/.vk files are (NULL: the default directory) */
     const char *cache_dir; /* where precompiled circuits are kept (NULL: recorded in memory on load) */
-    cuzk_pool *pool;       /* the bulk pool to use instead of making one (not owned) */
+    cuzk_pool *pool;       /* the bulk pool to use instead of making one (NULL: its own; not owned) */
     FILE *job_log;         /* one JSON line per ended job (id, kind, state, times, error, timeline), or NULL */
-    /* Test hook: called before each partition is proved; a nonzero status fails the partition
-     * with the hook's message (CUZK_EDEVICE from the hook is a device error, as from a GPU: the
-     * device is taken out of service too, a CPU worker only while another device stays in
-     * service; any other status fails the partition's job alone). device: the
-     * device's place in the engine's list (the GPUs by ordinal, each GPU's contexts in order,
-     * then the CPU workers), which is cuzk_engine_status's order when it shows every device.
-     * NULL in production. */
-    cuzk_status (*test_hook)(void *ctx, uint64_t job, unsigned partition, int device);
-    void *test_hook_ctx;
     /* Progress of long work (NULL: none, the default): the partitions proved of each job of
      * more than one, as a task "KIND: partitions proved" from its first witness to its end.
      * Reports come with the engine's lock held. Not owned; it must outlive the engine. */
     const cuzk_progress_sink *progress;
 } cuzk_engine_config;
+/* The defaults: every key at its table default, the client's fields NULL.
+ * Out: *cfg, all of it. Thread: any. */
 void cuzk_engine_config_default(cuzk_engine_config *cfg);
+/* The keys of cuzk_engine_config (section "engine"), for cuzk/config.h's calls.
+ * Returns: a static table. Out: *n, its length. Thread: any. */
 const cuzk_config_key *cuzk_engine_config_table(size_t *n);
 
 typedef struct cuzk_engine cuzk_engine;
-/* Starts the engine: opens the GPUs (a device that fails to open is reported in status and left
- * out), starts the pools and threads, reserves the witness buffers. cfg NULL: the defaults;
- * gpu_cfg: tuning for every device (NULL: defaults). */
+/* Starts an engine: opens the GPUs (a device that fails to open is reported in the status and
+ * left out; with none, the CPU backend proves), starts the pools and threads, reserves the
+ * witness buffers. In: cfg (NULL: the defaults), copied, its strings too; gpu_cfg, tuning for
+ * every device (NULL: the defaults). Out: *out, the engine (destroy it with
+ * cuzk_engine_destroy); NULL on failure. Errors: CUZK_ENOMEM (memory, or threads that cannot be
+ * started); reserving or page-locking the witness buffers' status (engine.witness_buffer_bytes;
+ * CUZK_EDEVICE from the GPU). Thread: any; engines are independent of each other. */
 cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
                                const cuzk_gpu_config *gpu_cfg) CUZK_WARN_UNUSED;
 /* Ends every job still queued or running as CANCELLED (a partition on a device stops at its
- * prover's next cancel check, as cuzk_engine_cancel says), wakes every waiter, stops the threads
- * and frees everything. No call may start after it. */
+ * prover's next cancel check, as cuzk_engine_cancel says), wakes every waiter (their calls
+ * return CUZK_ESHUTDOWN), waits for the calls in progress to return, stops the threads and
+ * frees everything. In: e (NULL: nothing is done). Thread: any, once; no call on e may begin
+ * after it begins. */
 void cuzk_engine_destroy(cuzk_engine *e);
 
-/* A circuit the engine proves by id (kind CIRCUIT): open gives partition k of a job (its seed
- * and input bytes are the job's); parameters from params_path (vk_path: the key proofs are
- * verified with, NULL: the parameters' own) or, with synthetic, generated on each GPU to the
- * circuit's shape (benchmarks: such proofs cannot verify, and results say so). The precompiled
- * circuit is recorded from partition 0 on first load (kept in pce_path when given). */
-typedef struct {
-    const char *id;
-    cuzk_status (*open)(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned partition,
-                        cuzk_circuit **out);
-    void *ctx;
-    const char *params_path, *vk_path, *pce_path;
-    bool synthetic;
-    bool check_params; /* subgroup-check every parameter point when reading (slower) */
-} cuzk_engine_circuit;
-/* Copies the strings; CUZK_EINVAL when the id is taken (by a registration or a built-in id). */
-cuzk_status cuzk_engine_register_circuit(cuzk_engine *e, const cuzk_engine_circuit *c) CUZK_WARN_UNUSED;
-
-/* The files of a built-in circuit ("porep-2k", ...) instead of the official names under
- * param_dir: parameters, verifying key (NULL: the parameters' own) and where its precompiled
- * circuit is kept (NULL: cache_dir's). Before the circuit is first loaded. */
+/* Names the files of a built-in circuit ("porep-2k", cuzk_engine_builtin_id's ids) instead of
+ * the official names under param_dir. In: circuit; params_path (NULL: the official file),
+ * vk_path (NULL: the parameters' own key), pce_path, where its precompiled circuit is kept
+ * (NULL: cache_dir's); copied. Errors: CUZK_EINVAL for an id that is no built-in circuit, or
+ * one loaded already (evict it first); CUZK_ENOMEM; CUZK_ESHUTDOWN. Thread: any. */
 cuzk_status cuzk_engine_set_files(cuzk_engine *e, const char *circuit, const char *params_path, const char *vk_path,
                                   const char *pce_path) CUZK_WARN_UNUSED;
 
@@ -144,7 +152,7 @@ typedef struct {
      * names the newest job submitted or joined under it (cuzk_engine_find). A job that ended
      * FAILED or CANCELLED is never joined: the same request again proves again. */
     const char *request_id;
-    const uint8_t *input; /* copied */
+    const uint8_t *input; /* PoRep: the C1 (copied); CIRCUIT: given to its open */
     size_t input_len;
     /* the client names the registered proof: PoSt and SnapDeals prove with it; for PoRep the
      * C1's governs, as in upstream's commit phase 2, and a different value is reported in the
@@ -159,8 +167,13 @@ typedef struct {
      * wrapper's) the C1's replica id is recomputed from it as upstream's commit phase 2 does,
      * and must match. */
     uint64_t miner_id;
-    /* PoSt and SnapDeals: the input is their vanilla proofs packed by cuzk_blobs_pack (one
-     * FallbackPoStSectorProof per sector; one PartitionProof per partition), and: */
+    /* PoSt and SnapDeals: their vanilla proofs, one blob each (a FallbackPoStSectorProof per
+     * sector; a PartitionProof per partition), copied; input stays NULL. nblobs blobs[i] of
+     * blob_lens[i] bytes (a blob of 0 bytes may be NULL). */
+    const uint8_t *const *blobs;
+    const size_t *blob_lens;
+    size_t nblobs;
+    /* and: */
     const uint8_t *randomness;                           /* PoSt: 32 bytes */
     uint32_t partition_index;                            /* WindowPoSt: the partition */
     const uint8_t *comm_r_old, *comm_r_new, *comm_d_new; /* SnapDeals: 32 bytes each */
@@ -176,14 +189,6 @@ typedef struct {
     size_t post_nsectors;
 } cuzk_job_request;
 
-/* Packs blobs as one job input: a u32 count, then each blob as a u64 length and its bytes
- * (little-endian). malloc'd; NULL when out of memory. */
-uint8_t *cuzk_blobs_pack(const uint8_t *const *blobs, const size_t *lens, size_t n, size_t *out_len);
-/* The inverse, without copying: blobs[i] point into in. At most max blobs; every length is
- * checked against the bytes left before anything is allocated (CUZK_EFORMAT naming the blob). */
-cuzk_status cuzk_blobs_unpack(const uint8_t *in, size_t len, size_t max, const uint8_t ***blobs, size_t **lens,
-                              size_t *n) CUZK_WARN_UNUSED;
-
 typedef enum {
     CUZK_JOB_QUEUED = 0,
     CUZK_JOB_RUNNING = 1,
@@ -192,25 +197,32 @@ typedef enum {
     CUZK_JOB_CANCELLED = 4,
     CUZK_JOB_TIMEOUT = 5 /* only as an await result: the wait ended, the job goes on */
 } cuzk_job_state;
+/* Returns: "QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT" (static;
+ * "UNKNOWN" for a value that is no state). Thread: any. */
 const char *cuzk_job_state_name(cuzk_job_state s);
 
 /* The one check of a request's fields, of every kind (cuzk_engine_submit makes it first; a
- * front end may call it to answer before it copies anything): the kind, the priority, the input's
- * size, a request id's bytes, a circuit job's circuit and partitions, a PoSt job's registered
- * proof (of its kind and sector size), randomness and partition, a SnapDeals job's registered
- * proof and commitments. CUZK_EINVAL naming the field; the input's content is a job's to check.
- * e may be NULL: everything but the engine's own limits (engine.max_input_bytes) is checked. */
+ * front end may call it to answer before it copies anything): the kind, the priority, where
+ * the input is (input or blobs) and its size, a request id's bytes, a circuit job's circuit and
+ * partitions, a PoSt job's registered proof (of its kind and sector size), randomness and
+ * partition, a SnapDeals job's registered proof and commitments. The input's content is a
+ * job's to check. In: e (NULL: everything but the engine's own limit, engine.max_input_bytes);
+ * req. Errors: CUZK_EINVAL naming the field. Thread: any. */
 cuzk_status cuzk_engine_check_request(const cuzk_engine *e, const cuzk_job_request *req) CUZK_WARN_UNUSED;
 
-/* Submits a job and returns its id (ids start at 1). A request with the request id and digest
- * of a queued, running or COMPLETED job returns that job's id (*joined true; the rule is at
- * cuzk_job_request.request_id). Fails (nothing queued): CUZK_EINVAL for a malformed request
- * (unknown kind, empty or oversized input, a bad request id), CUZK_ENOTFOUND for a circuit
- * job's unregistered circuit, CUZK_EBUSY when engine.max_queued jobs are queued or running,
- * CUZK_ESHUTDOWN while the engine shuts down, CUZK_ENOMEM. Bad input content (a C1 that does
- * not parse or check) makes a job that ends FAILED with the reason. */
+/* Submits a job. A request with the request id and digest of a queued, running or COMPLETED job
+ * joins that job (the rule is at cuzk_job_request.request_id). Bad input content (a C1 that does
+ * not parse or check) makes a job that ends FAILED with the reason.
+ * In: req; its bytes are copied before the call returns. Out: *job_id, the job (ids start at 1;
+ * 0 on failure); *joined (NULL: not wanted), whether an existing job was joined.
+ * Errors (nothing queued): CUZK_EINVAL for a malformed request (cuzk_engine_check_request);
+ * CUZK_ENOTFOUND for a circuit job's unregistered circuit; CUZK_EBUSY when engine.max_queued
+ * jobs are queued or running; CUZK_EBUDGET when the input does not fit engine.host_budget beside
+ * the live jobs' inputs (it may once jobs end); CUZK_ESHUTDOWN; CUZK_ENOMEM. Thread: any. */
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id,
                                bool *joined) CUZK_WARN_UNUSED;
+
+#define CUZK_INPUT_BYTES 32 /* a public input in a result: an Fr element, canonical little-endian */
 
 typedef struct {
     cuzk_job_state state;
@@ -220,7 +232,9 @@ typedef struct {
     unsigned partitions;
     uint8_t *proof; /* partitions x 192 bytes, in order (COMPLETED only; malloc'd) */
     size_t proof_len;
-    cuzk_fr *inputs; /* the public inputs, partitions x ninputs (ONE omitted; malloc'd) */
+    /* the public inputs, partitions x ninputs (ONE omitted), each CUZK_INPUT_BYTES: the field
+     * element's canonical little-endian encoding (malloc'd) */
+    uint8_t *inputs;
     size_t ninputs;
     bool verified;         /* false only for circuits with synthetic parameters */
     char error[1024];      /* FAILED / CANCELLED: why */
@@ -233,38 +247,47 @@ typedef struct {
      * witness is made while the one before is proved */
     double load_s, witness_s, prove_s, verify_s;
 } cuzk_job_result;
+/* Frees what a result holds (proof, inputs, timeline) and sets those fields NULL; the rest stays.
+ * In: r (NULL: nothing is done), a result an await filled or one zeroed. Thread: any. */
 void cuzk_job_result_free(cuzk_job_result *r);
 
-/* Waits up to timeout_s (< 0: forever) for the job to end. On return r->state is its state, or
- * TIMEOUT when the wait ended first (the job goes on). CUZK_ENOTFOUND for an unknown id (never
- * made, or its result dropped after result_ttl_s / result_max); CUZK_ESHUTDOWN when the engine
- * is shutting down as it is called. */
+/* Waits up to timeout_s (< 0: forever) for the job to end.
+ * Out: *r, filled on success (free it with cuzk_job_result_free): its state, or TIMEOUT when the
+ * wait ended first (the job goes on); the proof, inputs and timeline once it ended. Zeroed on
+ * failure. Errors: CUZK_ENOTFOUND for an unknown id (never made, or its result dropped after
+ * engine.result_ttl_s / engine.result_max); CUZK_ESHUTDOWN when the engine shuts down before or
+ * during the wait; CUZK_ENOMEM. Thread: any; many may await one job. */
 cuzk_status cuzk_engine_await(cuzk_engine *e, uint64_t job_id, double timeout_s, cuzk_job_result *r) CUZK_WARN_UNUSED;
-/* cuzk_engine_await that also returns (TIMEOUT) once stop is set (NULL: never). The token is
- * checked as the wait begins and whenever cuzk_engine_wake is called, so whoever sets it calls
- * cuzk_engine_wake after: the daemon ends an AwaitProof whose client went away this way, with no
- * polling. The wait sleeps on the job's own condition (woken by its end, a wake, the shutdown). */
+/* cuzk_engine_await that also returns (TIMEOUT) once stop is set. The token is checked as the
+ * wait begins and whenever cuzk_engine_wake is called, so whoever sets it calls cuzk_engine_wake
+ * after: the daemon ends an AwaitProof whose client went away this way, with no polling. The
+ * wait sleeps on the job's own condition (woken by its end, a wake, the shutdown).
+ * In: stop (NULL: never), kept alive by the caller until the call returns. Out, Errors, Thread:
+ * as cuzk_engine_await. */
 cuzk_status cuzk_engine_await_until(cuzk_engine *e, uint64_t job_id, double timeout_s, const cuzk_cancel *stop,
                                     cuzk_job_result *r) CUZK_WARN_UNUSED;
-/* Wakes every await so it checks its stop token (from any thread; a no-op while shutting down). */
+/* Wakes every await so it checks its stop token (a no-op while shutting down). Thread: any. */
 void cuzk_engine_wake(cuzk_engine *e);
 /* How many jobs are queued (no partition on a device yet) and running now, all kinds: cheap, no
- * device is asked, unlike cuzk_engine_get_status (0 and 0 while shutting down). */
+ * device is asked, unlike cuzk_engine_get_status. Out: *queued, *running (0 and 0 while
+ * shutting down). Thread: any. */
 void cuzk_engine_job_counts(cuzk_engine *e, unsigned *queued, unsigned *running);
 /* Cancels a job: a queued one ends CANCELLED at once; a running one as soon as its partitions
  * on the devices stop, which they do at their prover's next check of the job's cancel token
  * (the CPU prover between its NTTs and between the tiles of its MSMs, the GPU prover between
  * stages), their buffers going back to the pool and the devices staying in service. Its
- * witnesses made ahead are dropped at once. *was_running tells which; a job already ended is
- * left as it is (CUZK_OK, false). CUZK_ENOTFOUND for an unknown id. */
+ * witnesses made ahead are dropped at once; a job already ended is left as it is.
+ * Out: *was_running, whether a partition of it was on a device (false for one that ended).
+ * Errors: CUZK_ENOTFOUND for an unknown id; CUZK_ESHUTDOWN. Thread: any. */
 cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_running) CUZK_WARN_UNUSED;
 
-/* The job a request id names: the one most recently submitted or joined under it
- * (CUZK_ENOTFOUND when no job has it, or its result was dropped; CUZK_EINVAL for an empty id). */
+/* The job a request id names: the one most recently submitted or joined under it.
+ * In: request_id. Out: *job_id (0 on failure). Errors: CUZK_ENOTFOUND when no job has it, or its
+ * result was dropped; CUZK_EINVAL for an empty id; CUZK_ESHUTDOWN. Thread: any. */
 cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *job_id) CUZK_WARN_UNUSED;
 /* Cancels every job queued or running (as cuzk_engine_cancel does each), with why as their
- * error; returns how many were live. Submits go on being accepted (a draining server stops
- * taking calls first). */
+ * error. Submits go on being accepted (a draining server stops taking calls first).
+ * Returns: how many were live (0 while shutting down). In: why, copied. Thread: any. */
 unsigned cuzk_engine_cancel_all(cuzk_engine *e, const char *why);
 
 /* ---------------------------------------------------------------- status and metrics */
@@ -312,68 +335,41 @@ typedef struct {
     double reclaim_s;
     double uptime_s;
 } cuzk_engine_status;
+/* A snapshot of the engine: jobs by kind, devices (each GPU asked for its free memory), circuits
+ * and their tiers, memory. Out: *out, all of it. Thread: any; it
+ * takes the engine's lock for a moment, so a caller that only needs the counts of jobs calls
+ * cuzk_engine_job_counts. */
 void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
-/* The status as one JSON object (malloc'd). */
+/* The status as one JSON object. Returns: the text (malloc'd; the caller frees it), NULL when
+ * out of memory. Thread: any. */
 char *cuzk_engine_status_json(cuzk_engine *e);
-/* Prometheus text exposition (format 0.0.4) of the counters, gauges and latency histograms
- * (malloc'd). */
+/* The counters, gauges and latency histograms in Prometheus text exposition (format 0.0.4).
+ * Returns: the text (malloc'd; the caller frees it), NULL when out of memory. Thread: any. */
 char *cuzk_engine_metrics(cuzk_engine *e);
 
 /* Makes a circuit resident (parameters and precompiled circuit, on every GPU that has room, or
- * in host memory for the CPU backend) and waits for it: "porep-32g"-style ids or a registered
- * id. *seconds: how long it took (0 when already resident). */
+ * in host memory for the CPU backend) and waits for it. In: circuit, a built-in id
+ * ("porep-32g", cuzk_engine_builtin_id's) or a registered one. Out: *seconds, how long it took
+ * (0 when it was resident). Errors: CUZK_EINVAL for an unknown id; CUZK_EIO, CUZK_EFORMAT for
+ * files that cannot be read or are not what they should be; CUZK_EBUDGET when it does not fit
+ * the budgets; CUZK_EBUSY, CUZK_ESHUTDOWN; CUZK_EDEVICE. Thread: any. */
 cuzk_status cuzk_engine_preload(cuzk_engine *e, const char *circuit, double *seconds) CUZK_WARN_UNUSED;
-/* Drops an idle circuit from every tier (memory freed in the background); *freed: the bytes.
- * CUZK_EINVAL for an unknown id, CUZK_EBUSY while jobs use it or it is loading or proving. */
+/* Drops an idle circuit from every tier (the memory freed in the background). In: circuit, as
+ * cuzk_engine_preload's. Out: *freed, the bytes (0 on failure). Errors: CUZK_EINVAL for an
+ * unknown id; CUZK_EBUSY while jobs use it or it is loading or proving; CUZK_ESHUTDOWN.
+ * Thread: any. */
 cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit, uint64_t *freed) CUZK_WARN_UNUSED;
 
 /* The circuit id of a PoRep proof: "porep-2k", "porep-8m", "porep-512m", "porep-32g",
- * "porep-64g" (the NI proofs "ni-" before them). */
+ * "porep-64g" (the NI proofs "ni-" before them). In: registered_proof, a RegisteredSealProof.
+ * Out: out, the id ("porep-unknown-N" for a value N that is no RegisteredSealProof).
+ * Thread: any. */
 void cuzk_porep_circuit_id(char out[64], uint64_t registered_proof);
 /* The built-in circuit id of any kind's registered proof: the PoRep ids above, "wpost-32g" and
- * "winning-32g" (RegisteredPoStProof), "snap-32g" (RegisteredUpdateProof). CUZK_EINVAL for a
- * kind without built-in circuits or a proof id not of that kind. */
+ * "winning-32g" (RegisteredPoStProof), "snap-32g" (RegisteredUpdateProof). Out: out, the id.
+ * Errors: CUZK_EINVAL for a kind without built-in circuits or a proof id not of that kind.
+ * Thread: any. */
 cuzk_status cuzk_engine_builtin_id(char out[64], cuzk_job_kind kind, uint64_t registered_proof) CUZK_WARN_UNUSED;
-
-/* ================================================================ the fast path */
-
-typedef struct {
-    cuzk_witness w; /* the last witness (its public inputs are w.input[1..]) */
-    cuzk_fr *abc[3];
-    size_t n; /* capacity of a, b, c */
-} cuzk_prove_buffers;
-void cuzk_prove_buffers_free(cuzk_prove_buffers *b);
-
-/* Records c's precompiled circuit (a RECORD pass) into pce. */
-cuzk_status cuzk_pce_record(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl) CUZK_WARN_UNUSED;
-/* Loads the precompiled circuit from path; when path does not exist or holds an older format
- * version, records it from c (a RECORD pass) and saves it there. The loaded circuit must have
- * c's counts. */
-cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuzk_pce *pce,
-                                    cuzk_timeline *tl) CUZK_WARN_UNUSED;
-/* The same two, reporting the constraints recorded to progress (NULL: none). */
-cuzk_status cuzk_pce_record_progress(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
-                                     const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
-cuzk_status cuzk_pce_load_or_record_progress(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
-                                             const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
-
-/* Whether c has the precompiled circuit's shape (constraints, inputs, aux): CUZK_EINVAL naming
- * what (a file, "witness") and both shapes when not. */
-cuzk_status cuzk_pce_check_circuit(const cuzk_pce *pce, const cuzk_circuit *c, const char *what) CUZK_WARN_UNUSED;
-/* Witness of c for seed (parts in parallel) into b->w, then a, b, c = PCE x witness into
- * b->abc (grown when too small). Stages go on tl as "<prefix>witness" and "<prefix>a, b, c". */
-cuzk_status cuzk_prove_buffers_fill(cuzk_prove_buffers *b, const cuzk_circuit *c, uint64_t seed, const cuzk_pce *pce,
-                                    cuzk_timeline *tl, const char *prefix) CUZK_WARN_UNUSED;
-/* The witness step alone (for provers that compute a, b, c themselves from a resident
- * circuit): b->w only, checked against the PCE's counts; b->abc is left as it is. */
-cuzk_status cuzk_prove_buffers_fill_witness(cuzk_prove_buffers *b, const cuzk_circuit *c, uint64_t seed,
-                                            const cuzk_pce *pce, cuzk_timeline *tl,
-                                            const char *prefix) CUZK_WARN_UNUSED;
-/* Sizes b for pce's witness (and a, b, c when abc), so that later fills reuse the memory
- * (a caller may page-lock it once). */
-cuzk_status cuzk_prove_buffers_reserve(cuzk_prove_buffers *b, const cuzk_pce *pce, bool abc) CUZK_WARN_UNUSED;
-/* The prover's view of filled buffers (densities from the PCE). */
-cuzk_groth16_witness cuzk_prove_buffers_witness(const cuzk_prove_buffers *b, const cuzk_pce *pce);
 
 #ifdef __cplusplus
 }

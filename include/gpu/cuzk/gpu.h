@@ -39,7 +39,7 @@ extern "C" {
  * (cuzk_gpu_config_default) are the measured best on the H200 (docs/BENCHMARKS.md); the other
  * values exist for measurement and for the emulation tests (small NTT passes). The keys, their
  * ranges and defaults are one table (cuzk_gpu_config_table, section "gpu" of the config file). */
-typedef struct {
+typedef struct cuzk_gpu_config {
     unsigned ntt_pass_bits;   /* most row bits per NTT pass (3..11) */
     unsigned ntt_tile_bits;   /* most elements per NTT block, as a power of two (3..11) */
     unsigned ntt_threads;     /* threads per NTT block (32..1024) */

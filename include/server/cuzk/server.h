@@ -7,7 +7,10 @@
  * Prove -> both, bounded by the call's deadline, CancelProof -> cuzk_engine_cancel, GetStatus /
  * GetMetrics -> the engine's status, PreloadSRS / EvictSRS -> cuzk_engine_preload / evict.
  * Proof failures are in-band (status FAILED and error_message); malformed requests are
- * INVALID_ARGUMENT naming the field. */
+ * INVALID_ARGUMENT naming the field.
+ *
+ * Contracts are in the form of cuzk/status.h (docs/API.md); pointer arguments are not NULL
+ * unless a contract says so, and a failing call leaves its reason in cuzk_last_error(). */
 #ifndef CUZK_SERVER_H
 #define CUZK_SERVER_H
 
@@ -17,14 +20,16 @@
 
 #include "cuzk/config.h"
 #include "cuzk/engine.h"
+#include "cuzk/status.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* A proof kind outside cuzk.v1's ProofKind enum, accepted only with test_kinds: it proves the
- * built-in circuit named by vanilla_proof (e.g. "random:4096"), sector_number as its seed and
- * partition_index + 1 partitions, so that load and fault tests run in seconds. */
+/* A proof kind outside cuzk.v1's ProofKind enum, accepted only with test_kinds (off by default;
+ * for the daemon's own tests): it proves the built-in circuit named by vanilla_proof (e.g.
+ * "random:4096"), sector_number as its seed and partition_index + 1 partitions, so that load
+ * and fault tests run in seconds. */
 #define CUZK_SERVER_TEST_KIND 100
 
 /* The daemon's configuration: section "daemon" of the config file (cuzk_server_config_table). */
@@ -43,7 +48,10 @@ typedef struct {
     char cache_dir[512];        /* precompiled circuits kept across restarts ("": recorded in memory) */
     char log_file[512];         /* one JSON line per ended job ("": standard error); reopened by SIGHUP */
 } cuzk_server_config;
+/* The defaults of every key. Out: *cfg, all of it. Thread: any. */
 void cuzk_server_config_default(cuzk_server_config *cfg);
+/* The keys of cuzk_server_config (section "daemon"), for cuzk/config.h's calls.
+ * Returns: a static table. Out: *n, its length. Thread: any. */
 const cuzk_config_key *cuzk_server_config_table(size_t *n);
 
 /* What the server asks of its host (the CLI): a test kind's circuit made known to the engine
@@ -56,27 +64,33 @@ typedef struct {
 } cuzk_server_hooks;
 
 typedef struct cuzk_server cuzk_server;
-/* Binds the listen address and starts serving on e (not owned: it must outlive the server).
- * A Unix socket is created mode 0600, its parent folder made when missing, a stale socket
- * replaced; another daemon listening on the path, or a path that is not a socket, is refused
- * with a message saying so. Starts the HTTP endpoint when configured. */
+/* Binds the listen address and starts serving on e. A Unix socket is created mode 0600, its
+ * parent folder made when missing, a stale socket replaced; another daemon listening on the
+ * path, or a path that is not a socket, is refused with a message saying so. Starts the HTTP
+ * endpoint when configured. In: cfg, copied; e, not owned (it must outlive the server); hooks
+ * (NULL: none), copied. Out: *out, the server (stop it with cuzk_server_stop); NULL on failure.
+ * Errors: CUZK_EINVAL for an address or allow list that does not parse; CUZK_EIO for one that
+ * cannot be bound or a socket path that is refused; CUZK_ENOMEM. Thread: any. */
 cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, cuzk_engine *e,
                               const cuzk_server_hooks *hooks) CUZK_WARN_UNUSED;
-/* The address bound, as a client would dial it ("unix:///PATH", "127.0.0.1:PORT"). */
+/* Returns: the address bound, as a client would dial it ("unix:///PATH", "127.0.0.1:PORT");
+ * valid while s lives. Thread: any. */
 const char *cuzk_server_address(const cuzk_server *s);
-/* A warning for the operator about the setup (a socket folder other users can write to, an
- * HTTP endpoint on every interface), or "". */
+/* Returns: a warning for the operator about the setup (a socket folder other users can write
+ * to, an HTTP endpoint on every interface), or ""; valid while s lives. Thread: any. */
 const char *cuzk_server_warning(const cuzk_server *s);
-/* The HTTP endpoint's bound port (0 when off). */
+/* Returns: the HTTP endpoint's bound port (0 when off). Thread: any. */
 unsigned cuzk_server_http_port(const cuzk_server *s);
-/* Calls being handled now. */
+/* Returns: the calls being handled now. Thread: any. */
 unsigned cuzk_server_calls(const cuzk_server *s);
 /* Drains and frees: stops taking calls, lets the jobs queued or running end for up to grace_s
  * seconds, cancels the rest (their callers get CANCELLED), answers every call still open, stops
- * the HTTP endpoint and removes the Unix socket. The engine is left running. */
+ * the HTTP endpoint and removes the Unix socket (only while it is the socket bound). The engine
+ * is left running. In: s (NULL: nothing is done). Thread: any, once; s is gone after it. */
 void cuzk_server_stop(cuzk_server *s, double grace_s);
-/* cuzk_server_stop whose grace ends early once *cut_short (the caller's; NULL: never) is set:
- * the daemon sets it on a second SIGTERM/SIGINT during the drain. */
+/* cuzk_server_stop whose grace ends early once *cut_short is set: the daemon sets it on a second
+ * SIGTERM/SIGINT during the drain. In: cut_short (NULL: never), the caller's, alive until the
+ * call returns. Thread: as cuzk_server_stop. */
 void cuzk_server_drain(cuzk_server *s, double grace_s, const atomic_bool *cut_short);
 
 /* ================================================================ client */
@@ -107,7 +121,8 @@ typedef enum {
     CUZK_RPC_CANCELLED = 3,
     CUZK_RPC_TIMEOUT = 4
 } cuzk_rpc_status;
-const char *cuzk_rpc_status_name(cuzk_rpc_status s); /* "COMPLETED", ... */
+/* Returns: "UNKNOWN", "COMPLETED", "FAILED", "CANCELLED", "TIMEOUT" (static). Thread: any. */
+const char *cuzk_rpc_status_name(cuzk_rpc_status s);
 typedef struct {
     char job_id[256];
     cuzk_rpc_status status;
@@ -116,15 +131,24 @@ typedef struct {
     char error_message[2048];
     uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, gpu_compute_ms, total_ms;
 } cuzk_rpc_result;
+/* Frees r's proof and sets it NULL. In: r (NULL: nothing is done). Thread: any. */
 void cuzk_rpc_result_free(cuzk_rpc_result *r);
 
 typedef struct cuzk_client cuzk_client;
-/* A channel to addr ("unix:///PATH", "HOST:PORT"); connects on the first call. */
+/* A channel to addr; it connects on the first call. In: addr ("unix:///PATH", "unix:PATH",
+ * "HOST:PORT"), copied; max_message_bytes, the largest message sent or received. Out: *out, the
+ * client (close it with cuzk_client_close); NULL on failure. Errors: CUZK_EINVAL for an empty
+ * address or one gRPC cannot make a channel to; CUZK_ENOMEM. Thread: any. */
 cuzk_status cuzk_client_open(cuzk_client **out, const char *addr, uint64_t max_message_bytes) CUZK_WARN_UNUSED;
+/* Closes the channel. In: c (NULL: nothing is done). Thread: any, once no call on c runs. */
 void cuzk_client_close(cuzk_client *c);
-/* Each call fails with CUZK_EIO naming the method, the gRPC status and its message when the
- * call does not end OK (*code, when given, gets the gRPC status code; 0 on success). deadline_s
- * <= 0: no deadline. */
+/* The RPCs, one call each: SubmitProof, AwaitProof, Prove, CancelProof, GetStatus, GetMetrics,
+ * PreloadSRS, EvictSRS. In: deadline_s, the call's deadline in seconds (<= 0: none); request
+ * pointers are borrowed. Out: the response's fields; *code (NULL: not wanted), the call's gRPC
+ * status code (0 on success); malloc'd text (status JSON, metrics) and result proofs are the
+ * caller's to free. Errors: CUZK_EIO naming the method, the gRPC status and its message when
+ * the call does not end OK (no connection, a deadline, a refusal); CUZK_ENOMEM. Thread: any;
+ * calls on one client may run at once on several threads. */
 cuzk_status cuzk_client_submit(cuzk_client *c, const cuzk_rpc_request *r, double deadline_s, char job_id[256],
                                unsigned *queue_position, int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_await(cuzk_client *c, const char *job_id, uint64_t timeout_ms, double deadline_s,
@@ -133,14 +157,14 @@ cuzk_status cuzk_client_prove(cuzk_client *c, const cuzk_rpc_request *r, double 
                               int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_cancel(cuzk_client *c, const char *job_id, double deadline_s, bool *was_running,
                                int *code) CUZK_WARN_UNUSED;
-/* GetStatus rendered as one JSON object (malloc'd). */
+/* GetStatus rendered as one JSON object in *json (malloc'd). */
 cuzk_status cuzk_client_status(cuzk_client *c, double deadline_s, char **json, int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_metrics(cuzk_client *c, double deadline_s, char **text, int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_preload(cuzk_client *c, const char *circuit_id, double deadline_s, bool *already_loaded,
                                 uint64_t *load_time_ms, int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_evict(cuzk_client *c, const char *circuit_id, double deadline_s, bool *was_loaded,
                               uint64_t *freed_bytes, int *code) CUZK_WARN_UNUSED;
-/* The name of a gRPC status code ("OK", "INVALID_ARGUMENT", ...). */
+/* Returns: the name of a gRPC status code ("OK", "INVALID_ARGUMENT", ...; static). Thread: any. */
 const char *cuzk_grpc_code_name(int code);
 
 #ifdef __cplusplus

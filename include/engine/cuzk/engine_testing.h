@@ -1,0 +1,28 @@
+/* cuzk engine: the hooks its tests drive it through. Part of no installed header: a program
+ * that proves has no use for them, and an engine none is set on behaves as if this file did
+ * not exist. */
+#ifndef CUZK_ENGINE_TESTING_H
+#define CUZK_ENGINE_TESTING_H
+
+#include "cuzk/engine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Called on the device's worker before each partition is proved; a nonzero status fails the
+ * partition with the hook's message (CUZK_EDEVICE is a device error, as from a GPU: the device
+ * is taken out of service too, a CPU worker only while another device stays in service; any
+ * other status fails the partition's job alone). device: the device's place in the engine's
+ * list (the GPUs by ordinal, each GPU's contexts in order, then the CPU workers), which is
+ * cuzk_engine_status's order when it shows every device. */
+typedef cuzk_status (*cuzk_engine_partition_hook)(void *ctx, uint64_t job, unsigned partition, int device);
+
+/* Sets the hook (NULL: none) and its context. Before the first submit: a partition already
+ * taken by a device may run with the previous one. */
+void cuzk_engine_set_test_hook(cuzk_engine *e, cuzk_engine_partition_hook hook, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
