@@ -16,11 +16,17 @@ foreach(layer ${CUZK_LIBRARY_LAYERS})
   list(APPEND archive_deps cuzk_${layer})
 endforeach()
 list(APPEND archive_inputs ${BLST_LIB})
+# Only the API's names leave the archive (cuzk_*: merge_archives.cmake); without a linker and
+# objcopy (neither found) it is a plain merge, and the install test says what it exports.
+set(localize)
+if(CMAKE_LINKER AND CMAKE_OBJCOPY)
+  set(localize -DLD=${CMAKE_LINKER} -DOBJCOPY=${CMAKE_OBJCOPY} "-DKEEP=cuzk_*")
+endif()
 list(JOIN archive_inputs "$<SEMICOLON>" archive_inputs_arg)
 add_custom_command(
   OUTPUT ${CUZK_ARCHIVE}
   COMMAND ${CMAKE_COMMAND} -DAR=${CMAKE_AR} -DRANLIB=${CMAKE_RANLIB} -DOUT=${CUZK_ARCHIVE}
-          -DWORK=${CMAKE_BINARY_DIR}/libcuzk.parts "-DINPUTS=${archive_inputs_arg}"
+          -DWORK=${CMAKE_BINARY_DIR}/libcuzk.parts "-DINPUTS=${archive_inputs_arg}" ${localize}
           -P ${CMAKE_SOURCE_DIR}/cmake/merge_archives.cmake
   DEPENDS ${archive_deps} ${BLST_LIB} ${CMAKE_SOURCE_DIR}/cmake/merge_archives.cmake
   COMMENT "libcuzk.a: the library's layers and blst in one archive"
@@ -30,14 +36,15 @@ add_custom_target(cuzk_archive ALL DEPENDS ${CUZK_ARCHIVE})
 install(TARGETS cuzk RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CUZK_ARCHIVE} DESTINATION ${CMAKE_INSTALL_LIBDIR})
 
-# Headers: every layer's include/<layer>/cuzk/ into one include/cuzk/ (they are all spelled
-# "cuzk/<name>.h", so one folder serves), blst's beside them in include/cuzk/blst/ rather than
-# include/, where they could shadow or be shadowed by another blst's.
-foreach(layer ${CUZK_LIBRARY_LAYERS})
-  install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/${layer}/cuzk/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cuzk
-          FILES_MATCHING PATTERN "*.h")
+# Headers: the API alone (docs/API.md), into include/cuzk/: the engine, the server and its
+# client, verification, configuration, status codes, progress and the version. The layers'
+# other headers are internal: they change with the code and are not installed.
+set(CUZK_PUBLIC_HEADERS
+    base/cuzk/status.h base/cuzk/version.h base/cuzk/progress.h base/cuzk/config.h engine/cuzk/engine.h
+    server/cuzk/server.h groth16/cuzk/verify.h)
+foreach(h ${CUZK_PUBLIC_HEADERS})
+  install(FILES ${CMAKE_SOURCE_DIR}/include/${h} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cuzk)
 endforeach()
-install(FILES ${BLST_INCLUDE}/blst.h ${BLST_INCLUDE}/blst_aux.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cuzk/blst)
 get_filename_component(blst_root ${BLST_INCLUDE} DIRECTORY)
 foreach(lic ${blst_root}/LICENSE.blst ${blst_root}/LICENSE)
   if(EXISTS ${lic})

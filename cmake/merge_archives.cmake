@@ -1,5 +1,10 @@
 # Merges static archives into one (run as a script at build time by cmake/install.cmake):
-#   cmake -DAR=ar -DRANLIB=ranlib -DOUT=libcuzk.a -DWORK=dir -DINPUTS="a.a;b.a" -P merge_archives.cmake
+#   cmake -DAR=ar -DRANLIB=ranlib -DOUT=libcuzk.a -DWORK=dir -DINPUTS="a.a;b.a"
+#         [-DLD=ld -DOBJCOPY=objcopy -DKEEP=cuzk_*] -P merge_archives.cmake
+# With LD, OBJCOPY and KEEP, the members are linked into one relocatable object (ld -r), whose
+# defined global symbols other than those matching KEEP are then made local (objcopy): the
+# archive exports the library's API names alone, so the layers' internal functions and blst's
+# cannot clash with a program's own (or its own blst).
 # Each input is extracted into a folder of its own, so members of the same name in two archives
 # (config.c.o of two layers) stay apart; the members are then added in their archives' order.
 # Plain `ar` extract and add work with GNU ar and llvm-ar alike, where an MRI script (ar -M)
@@ -41,6 +46,18 @@ foreach(lib IN LISTS INPUTS)
     list(APPEND members "${i}/${m}")
   endforeach()
 endforeach()
+
+if(DEFINED LD AND DEFINED OBJCOPY AND DEFINED KEEP)
+  execute_process(COMMAND "${LD}" -r -o library.o ${members} WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE rc)
+  if(rc EQUAL 0)
+    execute_process(COMMAND "${OBJCOPY}" --wildcard "--keep-global-symbol=${KEEP}" library.o
+                    WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE rc)
+  endif()
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "merge_archives: cannot link the members into one object with its API symbols kept")
+  endif()
+  set(members library.o)
+endif()
 
 file(REMOVE "${OUT}.tmp")
 execute_process(COMMAND "${AR}" qc "${OUT}.tmp" ${members} WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE rc)

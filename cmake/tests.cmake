@@ -97,4 +97,5 @@ add_test(NAME check_layers COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/check-layers
 # Every C and CUDA file is as the root .clang-format lays it out (scripts/check-format.sh; it
 # fails where clang-format is missing: scripts/install-deps.sh installs it). Seconds, both.
 add_test(NAME check_format COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/check-format.sh)
-set_tests_properties(check_layers check_format PROPERTIES LABELS "check;fast")
+add_test(NAME check_api COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/check-api.sh)
+set_tests_properties(check_layers check_format check_api PROPERTIES LABELS "check;fast")

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # TIER fast (alone on 2 cores: 2 s)
 # `make install` as CMake does it, into a DESTDIR under the test's own folder: the binary runs,
-# the library and headers are there (testcircuits left out, blst merged in), a C program builds
-# against them with `pkg-config --cflags --libs --static cuzk` alone and runs; the systemd
+# the library and the API's headers are there and nothing else (docs/API.md; testcircuits left
+# out, blst merged in), the archive exports cuzk_ names alone (nm), a C program of the API
+# builds against them with `pkg-config --cflags --libs --static cuzk` alone and runs (an engine,
+# a server's configuration, the version, and cuzk/verify.h on a proof the installed cuzk made:
+# it verifies, and with a changed input it does not); the systemd
 # component writes a unit naming the installed binary, which `systemd-analyze verify` accepts
 # where that command works; the example configuration reads back where the CLI knows [daemon].
 # (the trees are resolved before lib.bash moves into the test's folder)
@@ -44,12 +47,15 @@ lib=$(find "$DEST" -name libcuzk.a)
 pc=$(find "$DEST" -name cuzk.pc)
 CHECKS=$((CHECKS + 1))
 [ -n "$lib" ] && [ -n "$pc" ] || fail "libcuzk.a ($lib) or cuzk.pc ($pc) not installed"
-for h in base.h config.h ff.h engine.h server.h groth16.h filecoin.h gadgets/sha256.h blst/blst.h blst/blst_aux.h; do
+# the API's headers (cmake/install.cmake's list), and nothing beside them
+api="config.h engine.h progress.h server.h status.h verify.h version.h"
+for h in $api; do
   CHECKS=$((CHECKS + 1))
   [ -f "$ROOT/include/cuzk/$h" ] || fail "header include/cuzk/$h not installed"
 done
 CHECKS=$((CHECKS + 1))
-[ ! -e "$ROOT/include/cuzk/testcircuits.h" ] || fail "testcircuits.h installed (not part of the library)"
+installed=$(cd "$ROOT/include/cuzk" && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ')
+[ "$installed" = "$api " ] || fail "installed headers: $installed(the API is: $api)"
 CHECKS=$((CHECKS + 1))
 [ -f "$ROOT/share/doc/cuzk/cuzk.ini.example" ] || fail "cuzk.ini.example not installed"
 CHECKS=$((CHECKS + 1))
@@ -59,14 +65,20 @@ else
   [ ! -e "$ROOT/lib/systemd/system/cuzk.service" ] || fail "unit installed with CUZK_INSTALL_SYSTEMD off"
 fi
 
-# One archive: the layers' code and blst's, none of the test circuits.
+# One archive: the layers' code and blst's, none of the test circuits; every symbol it exports
+# is a cuzk_ name (the layers' internal ones and blst's are local to it).
 nm -g --defined-only "$lib" > syms.txt 2>/dev/null
-for s in cuzk_last_error cuzk_fr_from_u64 cuzk_engine_create cuzk_server_config_default blst_p1_add; do
+for s in cuzk_last_error cuzk_version cuzk_engine_create cuzk_server_config_default cuzk_verifier_check; do
   CHECKS=$((CHECKS + 1))
   grep -q " T $s\$" syms.txt || fail "libcuzk.a does not define $s"
 done
 CHECKS=$((CHECKS + 1))
 grep -q " T cuzk_circuit_open\$" syms.txt && fail "libcuzk.a holds the test circuits (cuzk_circuit_open)"
+CHECKS=$((CHECKS + 1))
+exported=$(awk 'NF == 3 && $3 !~ /^cuzk_/ {print $3}' syms.txt | sort -u | head -20 | tr '\n' ' ')
+[ -z "$exported" ] || fail "libcuzk.a exports names outside cuzk_: $exported"
+CHECKS=$((CHECKS + 1))
+nm "$lib" 2>/dev/null | grep -q " t blst_p1_add\$" || fail "libcuzk.a does not hold blst's code, local (blst_p1_add)"
 
 # A program using the installed library, built with what pkg-config says and nothing else.
 # The .pc finds its prefix from its own place, so it works from DESTDIR as installed. The
@@ -77,13 +89,33 @@ cat > user.c <<'EOF'
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/base.h"
 #include "cuzk/engine.h"
-#include "cuzk/ff.h"
 #include "cuzk/server.h"
+#include "cuzk/verify.h"
+#include "cuzk/version.h"
 
-int main(void)
+/* argv[1..3]: a .vk, a proof and its public inputs (binary, CUZK_INPUT_BYTES each) */
+static const char *verdict(const char *vk, const char *proof_path, const char *inputs_path)
 {
+    static unsigned char proof[CUZK_PROOF_BYTES + 1], inputs[64 * CUZK_INPUT_BYTES + 1];
+    FILE *pf = fopen(proof_path, "rb"), *inf = fopen(inputs_path, "rb");
+    size_t np = pf ? fread(proof, 1, sizeof proof, pf) : 0, ni = inf ? fread(inputs, 1, sizeof inputs, inf) : 0;
+    if (pf) fclose(pf);
+    if (inf) fclose(inf);
+    cuzk_verifier *v;
+    if (np != CUZK_PROOF_BYTES || cuzk_verifier_open(&v, vk)) return "unreadable";
+    cuzk_status st = ni == cuzk_verifier_num_inputs(v) * CUZK_INPUT_BYTES ? cuzk_verifier_check(v, proof, 1, inputs)
+                                                                          : CUZK_EINVAL;
+    cuzk_verifier_close(v);
+    return st == CUZK_OK ? "verified" : st == CUZK_EVERIFY ? "rejected" : cuzk_status_name(st);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4 || strcmp(cuzk_version(), CUZK_VERSION_STRING)) {
+        fprintf(stderr, "usage: user VK PROOF INPUTS (library %s, header %s)\n", cuzk_version(), CUZK_VERSION_STRING);
+        return 2;
+    }
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
     cfg.gpus = 0;
@@ -95,19 +127,14 @@ int main(void)
         return 1;
     }
     cuzk_engine_destroy(e);
-    cuzk_fr x, y;
-    cuzk_fr_from_u64(&x, 3);
-    cuzk_fr_mul(&y, &x, &x); /* blst */
-    cuzk_fr_mul(&y, &y, &x);
-    char dec[CUZK_FR_DECIMAL_MAX];
-    cuzk_fr_to_decimal(dec, &y);
     cuzk_server_config scfg;
     cuzk_server_config_default(&scfg);
 #ifdef USER_SERVER
     void *volatile reach = (void *)cuzk_server_start; /* pulls in the gRPC and HTTP code */
     (void)reach;
 #endif
-    printf("%s %s %s\n", cuzk_kind_name(CUZK_KIND_POREP), dec, strstr(scfg.listen, "unix:") ? "unix" : scfg.listen);
+    printf("%s %s %s\n", cuzk_kind_name(CUZK_KIND_POREP), verdict(argv[1], argv[2], argv[3]),
+           strstr(scfg.listen, "unix:") ? "unix" : scfg.listen);
     return 0;
 }
 EOF
@@ -125,8 +152,20 @@ defs=()
 expect_ok "build against the installed library" ${CC:-cc} -std=c11 -Wall -Wextra -Werror "${defs[@]+"${defs[@]}"}" \
   user.c -o user $flags
 [ "$FAILS" -eq 0 ] || cat err.txt >&2
-expect_ok "run the program" ./user
-[ "$(cat out.txt)" = "porep 27 unix" ] || fail "program output: $(cat out.txt)"
+# a proof of the installed cuzk, its inputs as the API's bytes (the JSON's decimals, 32 bytes
+# little-endian each), then one input changed
+expect_ok "installed cuzk setup" "$ROOT/bin/cuzk" setup --circuit random:3000 --params r.params --vk r.vk --quiet
+expect_ok "installed cuzk prove" "$ROOT/bin/cuzk" prove --circuit random:3000 --params r.params --proof r.proof \
+  --inputs r.json --quiet
+expect_ok "the inputs as bytes" python3 -c '
+import json, sys
+ins = json.load(open("r.json"))
+open("r.in", "wb").write(b"".join(int(x).to_bytes(32, "little") for x in ins))
+open("r.bad", "wb").write(b"".join((int(x) + (i == 0)).to_bytes(32, "little") for i, x in enumerate(ins)))'
+expect_ok "run the program" ./user r.vk r.proof r.in
+[ "$(cat out.txt)" = "porep verified unix" ] || fail "program output: $(cat out.txt)"
+expect_ok "run the program, an input changed" ./user r.vk r.proof r.bad
+[ "$(cat out.txt)" = "porep rejected unix" ] || fail "program output with a changed input: $(cat out.txt)"
 
 # The systemd component: the unit, ExecStart naming the binary of this install's prefix.
 SD=$WORK/sd

@@ -2,7 +2,8 @@
  * (section, name, type, offset into the struct, range, default, environment override, help),
  * so that one table gives the defaults, the parsing of a config file or an override with
  * exact range checks, and the commented file `cuzk config --print-defaults` writes.
- * Library code never reads the environment: the CLI applies overrides through these tables. */
+ * Library code never reads the environment: the CLI applies overrides through these tables.
+ * Contracts are in the form of cuzk/status.h (docs/API.md); pointers are not NULL. */
 #ifndef CUZK_CONFIG_H
 #define CUZK_CONFIG_H
 
@@ -34,13 +35,18 @@ typedef struct {
     const char *help; /* one line */
 } cuzk_config_key;
 
-/* Sets every key of the table to its default in the struct at base. */
+/* Sets every key of the table to its default in the struct at base.
+ * In: keys[0 .. n), a table (cuzk_engine_config_table, cuzk_server_config_table, ...); base, the
+ * table's struct. Thread: any. */
 void cuzk_config_defaults(const cuzk_config_key *keys, size_t n, void *base);
-/* Sets key k from text; the error names the key, the value and the accepted range. */
+/* Sets key k from text: exact parsing, the range checked, nothing changed on failure.
+ * In: k, a key of base's table; value. Errors: CUZK_EINVAL naming the key, the value and the
+ * accepted range. Thread: any. */
 cuzk_status cuzk_config_set(const cuzk_config_key *k, void *base, const char *value) CUZK_WARN_UNUSED;
-/* The key of the table called section.name, or NULL. */
+/* Returns: the key of the table called section.name, or NULL. Thread: any. */
 const cuzk_config_key *cuzk_config_find(const cuzk_config_key *keys, size_t n, const char *section, const char *name);
-/* Writes key k's current value as text into out. */
+/* Writes key k's current value in base as text, as a config file would hold it.
+ * Out: out[0 .. cap), NUL-terminated (cut to fit). Thread: any. */
 void cuzk_config_format(const cuzk_config_key *k, const void *base, char *out, size_t cap);
 
 #ifdef __cplusplus

@@ -36,19 +36,25 @@ typedef struct cuzk_progress cuzk_progress;
 /* Labels are cut to this many bytes (the terminating zero included). */
 #define CUZK_PROGRESS_WHAT_MAX 80
 
-/* A task reporting to sink; NULL sink (or allocation failure) gives NULL, and every function
- * below accepts NULL and does nothing, so callers never test. what is copied. */
-cuzk_progress *cuzk_progress_start(const cuzk_progress_sink *sink, const char *what, uint64_t total);
-void cuzk_progress_add(cuzk_progress *p, uint64_t n); /* thread-safe (atomic), rate-limited reports */
-void cuzk_progress_set(cuzk_progress *p, uint64_t done);
-void cuzk_progress_finish(cuzk_progress *p); /* reports finished and frees p */
+/* The library's side, for code that reports (a program passes a sink and needs none of it).
+ * Every function accepts a NULL task and then does nothing, so callers never test. */
 
-/* Also: */
-/* The total, when it becomes known (or changes) after the start. */
+/* Starts a task reporting to sink (its first report, done 0). In: sink (NULL: no task); what,
+ * copied (cut to CUZK_PROGRESS_WHAT_MAX). Returns: the task, NULL for a NULL sink or when out of
+ * memory. Thread: any. */
+cuzk_progress *cuzk_progress_start(const cuzk_progress_sink *sink, const char *what, uint64_t total);
+/* Adds n units done (atomic; reports rate-limited). Thread: any, while the task lives. */
+void cuzk_progress_add(cuzk_progress *p, uint64_t n);
+/* Sets the units done. Thread: any, while the task lives. */
+void cuzk_progress_set(cuzk_progress *p, uint64_t done);
+/* Reports finished and frees p. Thread: its owner, once every thread that advances it has
+ * returned. */
+void cuzk_progress_finish(cuzk_progress *p);
+/* Sets the total, when it becomes known (or changes) after the start. Thread: any. */
 void cuzk_progress_set_total(cuzk_progress *p, uint64_t total);
-/* The units done so far (0 for NULL). */
+/* Returns: the units done so far (0 for NULL). Thread: any. */
 uint64_t cuzk_progress_done(const cuzk_progress *p);
-/* A task of sink started with a printf-formatted label. */
+/* cuzk_progress_start with a printf-formatted label. */
 cuzk_progress *cuzk_progress_startf(const cuzk_progress_sink *sink, uint64_t total, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -21,7 +21,7 @@ extern "C" {
 
 /* The library's version, "MAJOR.MINOR.PATCH".
  * Returns: a static string (never NULL, never freed).
- * Thread safety: any thread, any time.
+ * Thread: any, at any time.
  * A program may compare it with CUZK_VERSION_STRING to find a header/library mismatch. */
 const char *cuzk_version(void);
 

@@ -24,6 +24,7 @@
 #include "cuzk/config.h"
 #include "cuzk/progress.h"
 #include "cuzk/status.h"
+#include "cuzk/verify.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -222,18 +223,16 @@ cuzk_status cuzk_engine_check_request(const cuzk_engine *e, const cuzk_job_reque
 cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint64_t *job_id,
                                bool *joined) CUZK_WARN_UNUSED;
 
-#define CUZK_INPUT_BYTES 32 /* a public input in a result: an Fr element, canonical little-endian */
-
 typedef struct {
     cuzk_job_state state;
     cuzk_job_kind kind;
     cuzk_priority priority;
     char circuit[64];
     unsigned partitions;
-    uint8_t *proof; /* partitions x 192 bytes, in order (COMPLETED only; malloc'd) */
+    uint8_t *proof; /* partitions x CUZK_PROOF_BYTES, in order (COMPLETED only; malloc'd) */
     size_t proof_len;
     /* the public inputs, partitions x ninputs (ONE omitted), each CUZK_INPUT_BYTES: the field
-     * element's canonical little-endian encoding (malloc'd) */
+     * element's canonical little-endian encoding (malloc'd); cuzk_verifier_check takes both */
     uint8_t *inputs;
     size_t ninputs;
     bool verified;         /* false only for circuits with synthetic parameters */

@@ -157,7 +157,8 @@ cuzk_status cuzk_client_prove(cuzk_client *c, const cuzk_rpc_request *r, double 
                               int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_cancel(cuzk_client *c, const char *job_id, double deadline_s, bool *was_running,
                                int *code) CUZK_WARN_UNUSED;
-/* GetStatus rendered as one JSON object in *json (malloc'd). */
+/* GetStatus rendered as one JSON object in *json (malloc'd); GetMetrics' text in *text
+ * (malloc'd); the rest of these calls' contract is cuzk_client_submit's, above. */
 cuzk_status cuzk_client_status(cuzk_client *c, double deadline_s, char **json, int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_metrics(cuzk_client *c, double deadline_s, char **text, int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_preload(cuzk_client *c, const char *circuit_id, double deadline_s, bool *already_loaded,
