@@ -107,10 +107,10 @@ typedef struct {
     double deadline;         /* cuzk_now() clock; 0: none */
     const cuzk_cancel *gone; /* set when the client went away (cancelled, disconnected, deadline) */
     /* The slice holding the request's bytes (rpc_handle's in and len point into it): the one
-     * copy, gRPC's byte buffer being destroyed before the handler runs. handler_main (server.c)
-     * unrefs it only after rpc_handle returns, so a Prove or AwaitProof holds the bytes for as
-     * long as it waits for its job (a Prove: normally until the proof ends). No handler reads
-     * or releases this field; NULL where a test calls rpc_handle directly. */
+     * copy, gRPC's byte buffer being destroyed before the handler runs. A Prove releases it
+     * (unref, then an empty slice in its place) once its job is submitted, before it waits for
+     * the proof; handler_main (server.c) unrefs what is left after rpc_handle returns. NULL
+     * where a test calls rpc_handle without one. */
     grpc_slice *in;
 } rpc_call;
 

@@ -486,6 +486,33 @@ static void client_text(void)
     CHECK(!strcmp(small, ".../c"));
 }
 
+/* A Prove lets go of its request's bytes once its job is submitted, not when the proof ends:
+ * the slice it was given is empty when the call returns (and the job completed). */
+static void prove_releases_request(cuzk_server *s)
+{
+    Cuzk__V1__SubmitProofRequest q = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    q.request_id = "release";
+    q.proof_kind = CUZK_SERVER_TEST_KIND;
+    q.vanilla_proof.data = (uint8_t *)"random:256";
+    q.vanilla_proof.len = strlen("random:256");
+    q.sector_number = 5;
+    Cuzk__V1__ProveRequest p = CUZK__V1__PROVE_REQUEST__INIT;
+    p.submit = &q;
+    uint8_t buf[256];
+    size_t n = protobuf_c_message_pack(&p.base, buf);
+    grpc_slice in = grpc_slice_from_copied_buffer((const char *)buf, n);
+    cuzk_cancel gone = {0};
+    rpc_call call = {s, 0, &gone, &in};
+    rpc_reply r = {0, "", NULL, 0};
+    rpc_handle(&call, rpc_method_index("/cuzk.v1.ProvingEngine/Prove", strlen("/cuzk.v1.ProvingEngine/Prove")),
+               GRPC_SLICE_START_PTR(in), GRPC_SLICE_LENGTH(in), &r);
+    CHECK(r.code == RPC_OK);
+    CHECK(GRPC_SLICE_LENGTH(in) == 0); /* released by the handler */
+    grpc_slice_unref(in);
+    free(r.out);
+    printf("a Prove released its request's bytes before waiting for its proof\n");
+}
+
 static void fuzz(cuzk_server *s)
 {
     printf("fuzz the handlers\n");
@@ -650,6 +677,7 @@ int main(void)
     no_lockout(e, &hooks, &sc);
     listener(e, &hooks, &sc);
     fuzz(s);
+    prove_releases_request(s);
     /* a bad address is refused naming it */
     snprintf(tc.listen, sizeof tc.listen, "nonsense");
     CHECK(cuzk_server_start(&s2, &tc, e, &hooks) && err_has("nonsense"));
