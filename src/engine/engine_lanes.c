@@ -69,72 +69,97 @@ static int prefetch_target(cuzk_engine *e, const engine_circuit *c)
     return best;
 }
 
-static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned k, int slot_i)
+/* A witness as it was made (make_witness): its ready item, spans and outcome, and what the slot
+ * grew by. */
+typedef struct {
+    ready_item *r;
+    cuzk_timeline *tl;
+    double t0;
+    cuzk_status st;
+    char err[1024];
+    uint64_t grown;
+    int64_t pinned;
+} witness_run;
+
+/* Partition k's witness into slot s, unlocked: the slot sized (and page-locked where a GPU will
+ * read it), the partition's circuit opened and its shape checked against the precompiled one
+ * (another shape would be proved wrong, or overrun the slot), the witness made. */
+static void make_witness(const witness_lane *lane, engine_job *j, unsigned k, witness_slot *s, bool pin, witness_run *w)
+{
+    const cuzk_pce *pce = &j->circ->pce;
+    w->r = calloc(1, sizeof *w->r);
+    w->tl = cuzk_timeline_create("witness");
+    w->t0 = cuzk_now();
+    w->st = w->r && w->tl ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
+    if (!w->st) w->st = slot_fit(s, pce->num_inputs, pce->num_aux, pin, w->tl, &w->grown, &w->pinned);
+    cuzk_circuit *circ = NULL;
+    if (!w->st) w->st = j->plan.open(j, k, &circ);
+    if (!w->st) w->st = cuzk_pce_check_circuit(pce, circ, j->circ->id);
+    if (!w->st) {
+        int span = cuzk_span_begin(w->tl, lane->urgent ? "witness (urgent lane)" : "witness");
+        w->st = cuzk_circuit_witness(circ, j->seed + k, true, &s->w);
+        cuzk_span_end(w->tl, span);
+    }
+    cuzk_circuit_free(circ);
+    if (w->st) snprintf(w->err, sizeof w->err, "%s", cuzk_last_error());
+}
+
+/* Copies the witness to the GPU that will prove it while that GPU proves something else
+ * (locked; unlocked around the copy). r->bound_dev: that GPU, or -1 (the proof uploads it). */
+static void prefetch(cuzk_engine *e, const engine_job *j, const witness_slot *s, ready_item *r)
+{
+    ENGINE_LOCKED(e);
+    engine_circuit *c = j->circ;
+    int target = prefetch_target(e, c);
+    if (target < 0) return;
+    r->bound_dev = target;
+    cuzk_gpu_prover *pr = c->dev[target].prover;
+    engine_mutex_unlock(&e->mu);
+    if (cuzk_gpu_prefetch_witness(pr, s->w.input, s->w.num_inputs, s->w.aux, s->w.num_aux)) {
+        cuzk_gpu_prefetch_drop(pr, s->w.input, s->w.aux);
+        r->bound_dev = -1;
+    }
+    engine_mutex_lock(&e->mu);
+}
+
+/* The public inputs partition k's circuit made, into the job's (locked); PoRep's must equal those
+ * recomputed natively. CUZK_EINTERNAL with the reason in w->err when they do not. */
+static cuzk_status take_public_inputs(engine_job *j, unsigned k, const witness_slot *s, witness_run *w)
+{
+    const engine_circuit *c = j->circ;
+    size_t ni = c->ninputs;
+    if (j->plan.expect && j->plan.ninputs != ni) {
+        snprintf(w->err, sizeof w->err, "the circuit %s has %zu public inputs, the proof type %zu", c->id, ni,
+                 j->plan.ninputs);
+        return CUZK_EINTERNAL;
+    }
+    memcpy(j->inputs + (size_t)k * ni, s->w.input + 1, ni * sizeof(cuzk_fr));
+    if (j->plan.expect && memcmp(j->plan.expect + (size_t)k * ni, s->w.input + 1, ni * sizeof(cuzk_fr))) {
+        snprintf(w->err, sizeof w->err,
+                 "partition %u: the circuit's public inputs differ from those recomputed from the public data", k);
+        return CUZK_EINTERNAL;
+    }
+    return CUZK_OK;
+}
+
+/* The event "witness made" (locked): the slot's growth counted; a good witness of a live job
+ * prefetched to its GPU and put on the ready list; otherwise the job failed (or already given
+ * up), the slot freed. */
+static void witness_made(cuzk_engine *e, engine_job *j, unsigned k, int slot_i, witness_run *w)
 {
     ENGINE_LOCKED(e);
     witness_slot *s = &e->slots[slot_i];
-    engine_circuit *c = j->circ;
-    const cuzk_pce *pce = &c->pce;
-    bool pin = any_gpu(e);
-    engine_mutex_unlock(&e->mu);
-
-    ready_item *r = calloc(1, sizeof *r);
-    cuzk_timeline *tl = cuzk_timeline_create("witness");
-    double t0 = cuzk_now();
-    cuzk_status st = r && tl ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
-    uint64_t grown = 0;
-    int64_t pinned = 0;
-    if (!st) st = slot_fit(s, pce->num_inputs, pce->num_aux, pin, tl, &grown, &pinned);
-    cuzk_circuit *circ = NULL;
-    if (!st) st = j->plan.open(j, k, &circ);
-    /* a partition of another shape than the precompiled circuit would be proved wrong (or
-     * overrun the slot): refused before its witness */
-    if (!st) st = cuzk_pce_check_circuit(pce, circ, c->id);
-    if (!st) {
-        int span = cuzk_span_begin(tl, lane->urgent ? "witness (urgent lane)" : "witness");
-        st = cuzk_circuit_witness(circ, j->seed + k, true, &s->w);
-        cuzk_span_end(tl, span);
-    }
-    cuzk_circuit_free(circ);
-    char err[1024] = "";
-    if (st) snprintf(err, sizeof err, "%s", cuzk_last_error());
-
-    /* copy it to the GPU that will prove it while that GPU proves something else */
-    engine_mutex_lock(&e->mu);
-    buffers_charge(e, grown);
-    e->pinned_bytes = (uint64_t)((int64_t)e->pinned_bytes + pinned);
-    int target = st || j->cancel_req || j->failing ? -1 : prefetch_target(e, c);
-    if (target >= 0) {
-        r->bound_dev = target;
-        cuzk_gpu_prover *pr = c->dev[target].prover;
-        engine_mutex_unlock(&e->mu);
-        if (cuzk_gpu_prefetch_witness(pr, s->w.input, s->w.num_inputs, s->w.aux, s->w.num_aux)) {
-            cuzk_gpu_prefetch_drop(pr, s->w.input, s->w.aux);
-            r->bound_dev = -1; /* the proof uploads it itself */
-        }
-        engine_mutex_lock(&e->mu);
-    } else if (r) {
-        r->bound_dev = -1;
-    }
-
-    if (!st && j->plan.expect && j->plan.ninputs != c->ninputs)
-        snprintf(err, sizeof err, "the circuit %s has %zu public inputs, the proof type %zu", c->id, c->ninputs,
-                 j->plan.ninputs),
-            st = CUZK_EINTERNAL;
-    if (!st && !j->failing) {
-        /* the public inputs the circuit made; PoRep's must equal those recomputed natively */
-        size_t ni = c->ninputs;
-        memcpy(j->inputs + (size_t)k * ni, s->w.input + 1, ni * sizeof(cuzk_fr));
-        if (j->plan.expect && memcmp(j->plan.expect + (size_t)k * ni, s->w.input + 1, ni * sizeof(cuzk_fr))) {
-            snprintf(err, sizeof err,
-                     "partition %u: the circuit's public inputs differ from those recomputed from the public data", k);
-            st = CUZK_EINTERNAL;
-        }
-    }
-    if (st || j->cancel_req || j->failing) {
-        if (st) engine_job_fail(e, j, "partition %u: %s", k, err);
-        if (r && r->bound_dev >= 0) cuzk_gpu_prefetch_drop(c->dev[r->bound_dev].prover, s->w.input, s->w.aux);
-        cuzk_timeline_destroy(tl);
+    ready_item *r = w->r;
+    buffers_charge(e, w->grown);
+    e->pinned_bytes = (uint64_t)((int64_t)e->pinned_bytes + w->pinned);
+    bool live = !w->st && !j->cancel_req && !j->failing;
+    if (r) r->bound_dev = -1; /* on no GPU until prefetch binds it */
+    if (live) prefetch(e, j, s, r);
+    if (live && !j->failing) w->st = take_public_inputs(j, k, s, w);
+    if (w->st || j->cancel_req || j->failing) {
+        if (w->st) engine_job_fail(e, j, "partition %u: %s", k, w->err);
+        if (r && r->bound_dev >= 0) cuzk_gpu_prefetch_drop(j->circ->dev[r->bound_dev].prover, s->w.input, s->w.aux);
+        cuzk_timeline_destroy(w->tl);
         free(r);
         sched_release_slot(e, slot_i, j);
         job_unhold(e, j);
@@ -144,13 +169,25 @@ static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned
     r->job = j;
     r->part = k;
     r->slot = slot_i;
-    r->tl = tl;
-    r->witness_start = t0;
+    r->tl = w->tl;
+    r->witness_start = w->t0;
     r->ready_t = cuzk_now();
     ready_item **pp = &e->ready;
     while (*pp) pp = &(*pp)->next;
     *pp = r;
     pthread_cond_broadcast(&e->work_cv);
+}
+
+/* Partition k of j into slot slot_i (locked on entry and return; the witness made unlocked). */
+static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned k, int slot_i)
+{
+    ENGINE_LOCKED(e);
+    witness_run w = {0};
+    bool pin = any_gpu(e);
+    engine_mutex_unlock(&e->mu);
+    make_witness(lane, j, k, &e->slots[slot_i], pin, &w);
+    engine_mutex_lock(&e->mu);
+    witness_made(e, j, k, slot_i, &w);
 }
 
 static void *lane_main(void *arg)

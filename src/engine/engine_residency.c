@@ -547,86 +547,113 @@ static void host_load(load_task *t)
     free(h);
 }
 
-static void device_load(load_task *t)
-{
-    cuzk_engine *e = t->e;
-    engine_circuit *c = t->c;
-    engine_device *d = &e->dev[t->dev];
-    circuit_on_device *cd = &c->dev[t->dev];
-    cuzk_gpu_prover *pr = NULL;
-    cuzk_gpu_pce *gp = NULL;
-    double t0 = cuzk_now();
-    size_t free0 = 0, free1 = 0, total = 0;
-    if (cuzk_gpu_mem_info(d->gpu, &free0, &total)) free0 = 0;
+/* A circuit's load onto a GPU as it went: the prover (its parameters) and the matrices made
+ * there, the bytes they take, or why it failed. */
+typedef struct {
+    cuzk_gpu_prover *pr;
+    cuzk_gpu_pce *gp;
+    uint64_t bytes;
     cuzk_status st;
+    char why[384];
+    double t0;
+} device_load_run;
+
+/* The circuit's parameters on d, unlocked: made to its shape (synthetic), uploaded from the host
+ * copy, or, with none, streamed from the file again (its layout checked against the circuit's). */
+static cuzk_status device_params(cuzk_engine *e, engine_circuit *c, engine_device *d, cuzk_gpu_prover **pr)
+{
     if (c->synthetic) {
         const cuzk_pce *p = &c->pce;
         size_t ni = p->num_inputs, n = p->num_constraints + ni;
         cuzk_gpu_synthetic_shape sh = {((size_t)1 << cuzk_log2_ceil(n)) - 1,    p->num_aux, ni + p->a_aux.popcount,
                                        p->b_input.popcount + p->b_aux.popcount, ni,         5};
-        st = cuzk_gpu_prover_create_synthetic(d->gpu, &pr, &sh);
-    } else if (c->has_params) {
-        st = cuzk_gpu_prover_create(d->gpu, &pr, &c->params);
-    } else {
-        /* no host copy: from the file again (its layout checked against the circuit's) */
-        cuzk_groth16_params_file f;
-        stream_stats ss = {0};
-        st = cuzk_groth16_params_open(&f, c->params_path);
-        if (!st && (f.vk.ic_len != c->pce.num_inputs || f.count[CUZK_PARAMS_L] != c->pce.num_aux))
-            st = cuzk_fail(CUZK_EFORMAT, "%s changed since it was first loaded (its counts differ)", c->params_path);
-        if (!st)
-            st = stream_params_to_device(d->gpu, &f, c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
-                                         cuzk_pool_size(e->lanes[0].pool), e->cfg.progress, &pr, &ss);
-        cuzk_groth16_params_close(&f);
-        if (!st) {
-            engine_mutex_lock(&e->mu);
-            c->last_stream = ss;
-            engine_mutex_unlock(&e->mu);
-        }
+        return cuzk_gpu_prover_create_synthetic(d->gpu, pr, &sh);
     }
-    char why[384] = "";
-    if (st) snprintf(why, sizeof why, "the parameters of %s do not fit on %s: %s", c->id, d->name, cuzk_last_error());
-    /* the matrices are optional: without them a, b, c are computed on the CPU */
-    if (!st && cuzk_gpu_pce_create(d->gpu, &gp, &c->pce)) gp = NULL;
-    uint64_t bytes = 0;
-    if (pr) {
-        size_t db = 0, hb = 0;
-        cuzk_gpu_prover_memory(pr, &db, &hb);
-        bytes = db + (gp ? cuzk_gpu_pce_bytes(gp) : 0);
-        if (!cuzk_gpu_mem_info(d->gpu, &free1, &total) && free0 > free1 && free0 - free1 > bytes) bytes = free0 - free1;
+    if (c->has_params) return cuzk_gpu_prover_create(d->gpu, pr, &c->params);
+    cuzk_groth16_params_file f;
+    stream_stats ss = {0};
+    cuzk_status st = cuzk_groth16_params_open(&f, c->params_path);
+    if (!st && (f.vk.ic_len != c->pce.num_inputs || f.count[CUZK_PARAMS_L] != c->pce.num_aux))
+        st = cuzk_fail(CUZK_EFORMAT, "%s changed since it was first loaded (its counts differ)", c->params_path);
+    if (!st)
+        st = stream_params_to_device(d->gpu, &f, c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
+                                     cuzk_pool_size(e->lanes[0].pool), e->cfg.progress, pr, &ss);
+    cuzk_groth16_params_close(&f);
+    if (!st) {
+        engine_mutex_lock(&e->mu);
+        c->last_stream = ss;
+        engine_mutex_unlock(&e->mu);
     }
-    engine_mutex_lock(&e->mu);
+    return st;
+}
+
+/* The event "device load ended" (locked): the prover and matrices resident on the device, or
+ * the device unfit for the circuit (a failure, or more bytes than its budget has room for even
+ * after evicting idle circuits: what was made goes to the reclaimer); the load counted. */
+static void device_load_ended(cuzk_engine *e, load_task *t, device_load_run *run)
+{
+    ENGINE_LOCKED(e);
+    engine_circuit *c = t->c;
+    engine_device *d = &e->dev[t->dev];
+    circuit_on_device *cd = &c->dev[t->dev];
     cd->loading = false;
-    if (st) {
+    if (run->st) {
         cd->unfit = true;
-        snprintf(cd->why, sizeof cd->why, "%s", why);
-    } else if (device_resident(e, t->dev) + bytes > d->budget && !make_device_room(e, t->dev, bytes, c)) {
+        snprintf(cd->why, sizeof cd->why, "%s", run->why);
+    } else if (device_resident(e, t->dev) + run->bytes > d->budget && !make_device_room(e, t->dev, run->bytes, c)) {
         cd->unfit = true;
-        char id[64];
+        char id[64]; /* the message goes into c (cd->why): its id is copied out first */
         snprintf(id, sizeof id, "%s", c->id);
         snprintf(cd->why, sizeof cd->why,
                  "%s takes %llu bytes on %s (measured), more than the %llu left of its budget of %llu "
                  "(engine.device_budget, engine.device_reserve)",
-                 id, (unsigned long long)bytes, d->name, (unsigned long long)(d->budget - device_resident(e, t->dev)),
-                 (unsigned long long)d->budget);
+                 id, (unsigned long long)run->bytes, d->name,
+                 (unsigned long long)(d->budget - device_resident(e, t->dev)), (unsigned long long)d->budget);
         device_garbage *g = calloc(1, sizeof *g);
         if (g) {
-            g->prover = pr;
-            g->pce = gp;
-            reclaim_push(e, free_device_garbage, g, bytes, "a circuit over the device budget");
+            g->prover = run->pr;
+            g->pce = run->gp;
+            reclaim_push(e, free_device_garbage, g, run->bytes, "a circuit over the device budget");
         }
     } else {
-        cd->prover = pr;
-        cd->pce = gp;
-        cd->bytes = bytes;
+        cd->prover = run->pr;
+        cd->pce = run->gp;
+        cd->bytes = run->bytes;
         c->last_used = cuzk_now();
     }
-    c->load_s[1] += cuzk_now() - t0;
+    c->load_s[1] += cuzk_now() - run->t0;
     if (cd->unfit) c->load_failures[1]++;
     else c->loads[1]++;
     t->self->done = true;
     pthread_cond_broadcast(&e->work_cv);
     pthread_cond_broadcast(&e->done_cv);
+}
+
+/* Makes the circuit resident on one GPU: its parameters, then its matrices (optional: without
+ * them a, b, c are computed on the CPU); the bytes they take measured from the device's free
+ * memory where that says more than the objects count. */
+static void device_load(load_task *t)
+{
+    cuzk_engine *e = t->e;
+    engine_circuit *c = t->c;
+    engine_device *d = &e->dev[t->dev];
+    device_load_run run = {.t0 = cuzk_now()};
+    size_t free0 = 0, free1 = 0, total = 0;
+    if (cuzk_gpu_mem_info(d->gpu, &free0, &total)) free0 = 0;
+    run.st = device_params(e, c, d, &run.pr);
+    if (run.st)
+        snprintf(run.why, sizeof run.why, "the parameters of %s do not fit on %s: %s", c->id, d->name,
+                 cuzk_last_error());
+    if (!run.st && cuzk_gpu_pce_create(d->gpu, &run.gp, &c->pce)) run.gp = NULL;
+    if (run.pr) {
+        size_t db = 0, hb = 0;
+        cuzk_gpu_prover_memory(run.pr, &db, &hb);
+        run.bytes = db + (run.gp ? cuzk_gpu_pce_bytes(run.gp) : 0);
+        if (!cuzk_gpu_mem_info(d->gpu, &free1, &total) && free0 > free1 && free0 - free1 > run.bytes)
+            run.bytes = free0 - free1;
+    }
+    engine_mutex_lock(&e->mu);
+    device_load_ended(e, t, &run);
     engine_mutex_unlock(&e->mu);
 }
 
