@@ -142,50 +142,10 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     metrics_job_ended(e, j);
     if (e->cfg.job_log) log_job(e->cfg.job_log, j);
     e->queued_or_running--;
+    jobs_ended(e, j);
     pthread_cond_broadcast(&j->ended_cv);
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->work_cv);
-}
-
-static void job_free(engine_job *j)
-{
-    pthread_cond_destroy(&j->ended_cv);
-    cuzk_timeline_destroy(j->tl);
-    free(j->proof_bytes);
-    free(j->inputs);
-    free(j->timeline_json);
-    free(j);
-}
-
-/* Drops ended results beyond result_max or older than result_ttl_s (locked). */
-void engine_prune_results(cuzk_engine *e)
-{
-    ENGINE_LOCKED(e);
-    double now = cuzk_now();
-    unsigned kept = 0;
-    for (engine_job **pp = &e->jobs; *pp;) {
-        engine_job *j = *pp;
-        if (engine_job_live(j) || j->waiters) { /* a waiter still reads an ended one */
-            pp = &j->next;
-            continue;
-        }
-        /* jobs are newest first, so the ones beyond result_max are the oldest */
-        if (kept >= e->cfg.result_max || now - j->end_t > e->cfg.result_ttl_s) {
-            *pp = j->next;
-            job_free(j);
-            continue;
-        }
-        kept++;
-        pp = &j->next;
-    }
-}
-
-engine_job *find_job_locked(cuzk_engine *e, uint64_t id)
-{
-    ENGINE_LOCKED(e);
-    for (engine_job *j = e->jobs; j; j = j->next)
-        if (j->id == id) return j;
-    return NULL;
 }
 
 /* ---------------------------------------------------------------- create / destroy */
@@ -317,12 +277,12 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
     pthread_cond_init(&e->reclaim_cv, NULL);
     e->host_budget = e->cfg.host_budget ? e->cfg.host_budget : machine_memory() / 10 * 8;
 
-    cuzk_status st = CUZK_OK;
+    cuzk_status st = jobs_init(e);
     /* pools: the bulk lane's (the caller's or our own) and the urgent lane's */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (ncpu < 1) ncpu = 1;
-    if (e->cfg.pool) e->lanes[0].pool = e->cfg.pool;
-    else if (!(st = cuzk_pool_create(&e->lanes[0].pool, e->cfg.threads))) e->lanes[0].own_pool = true;
+    if (!st && e->cfg.pool) e->lanes[0].pool = e->cfg.pool;
+    else if (!st && !(st = cuzk_pool_create(&e->lanes[0].pool, e->cfg.threads))) e->lanes[0].own_pool = true;
     unsigned ut = e->cfg.urgent_threads ? e->cfg.urgent_threads : (unsigned)(ncpu / 4 ? ncpu / 4 : 1);
     if (!st && !(st = cuzk_pool_create(&e->lanes[1].pool, ut))) e->lanes[1].own_pool = true;
     e->lanes[1].urgent = true;
@@ -390,10 +350,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
         r->fn(r->arg);
         free(r);
     }
-    for (engine_job *j = e->jobs, *n; j; j = n) {
-        n = j->next;
-        job_free(j);
-    }
+    jobs_free_all(e);
     res_free_all(e);
     for (unsigned i = 0; i < e->nslots; i++) {
         witness_slot *s = &e->slots[i];
@@ -483,8 +440,8 @@ static cuzk_status check_input(const cuzk_job_request *req, const uint8_t *input
 static engine_job *joinable_job(cuzk_engine *e, const char *request_id, const uint8_t digest[32])
 {
     ENGINE_LOCKED(e);
-    for (engine_job *j = e->jobs; j; j = j->next) {
-        if (strcmp(j->request_id, request_id) || memcmp(j->digest, digest, sizeof j->digest)) continue;
+    for (engine_job *j = jobs_named(e, request_id, NULL); j; j = jobs_named(e, request_id, j)) {
+        if (memcmp(j->digest, digest, sizeof j->digest)) continue;
         bool ok = engine_job_live(j) ? !j->cancel_req && !j->failing : j->state == CUZK_JOB_COMPLETED;
         if (ok) return j;
     }
@@ -594,8 +551,7 @@ static engine_job *job_submitted(cuzk_engine *e, const cuzk_job_request *req, si
     pthread_cond_init(&j->ended_cv, NULL);
     j->queue_span = -1;
     job_hold(e, j);
-    j->next = e->jobs;
-    e->jobs = j;
+    jobs_add(e, j);
     e->queued_or_running++;
     e->submitted[cuzk_kind_index(req->kind)]++;
     j->input = input;
@@ -803,8 +759,8 @@ cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *j
     engine_prune_results(e);
     /* the id names the job most recently submitted or joined under it */
     uint64_t newest = 0;
-    for (engine_job *j = e->jobs; j; j = j->next)
-        if (j->named > newest && !strcmp(j->request_id, request_id)) {
+    for (engine_job *j = jobs_named(e, request_id, NULL); j; j = jobs_named(e, request_id, j))
+        if (j->named > newest) {
             newest = j->named;
             *job_id = j->id;
         }

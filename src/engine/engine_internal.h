@@ -212,7 +212,10 @@ struct engine_job {
     uint8_t *proof_bytes;
     bool verified;
     char *timeline_json;
-    engine_job *next;
+    engine_job *next, *prev; /* engine.jobs, newest first */
+    engine_job *id_next;     /* engine.index's chain of its id's bucket */
+    engine_job *rid_next;    /* ... of its request id's bucket (named jobs) */
+    engine_job *ended_next;  /* engine.ended, in the order jobs ended */
     engine_job *finish_next; /* in engine.finish_q */
     bool finishing;
     /* Awaits of this job sleep on ended_cv (broadcast when it ends, on cuzk_engine_wake and at
@@ -286,6 +289,13 @@ typedef struct loader {
     bool done;
 } loader;
 
+/* Hash tables of the jobs (engine_jobs.c): by id, and by request id for the named ones, each a
+ * power-of-two array of buckets chained through the jobs, grown as the jobs grow. */
+typedef struct {
+    engine_job **by_id, **by_rid;
+    size_t nbuckets, count;
+} job_index;
+
 struct cuzk_engine {
     cuzk_engine_config cfg;
     cuzk_engine_partition_hook test_hook; /* engine_testing.h; written under the lock */
@@ -299,7 +309,10 @@ struct cuzk_engine {
     unsigned callers; /* threads inside API calls (destroy waits for them) */
     double start_t;
 
-    engine_job *jobs; /* every job, newest first, ended ones until dropped */
+    engine_job *jobs;               /* every job, newest first, ended ones until dropped */
+    job_index index;                /* the jobs by id and by request id (engine_jobs.c) */
+    engine_job *ended, *ended_last; /* ended jobs, oldest first: results are dropped from here */
+    unsigned nended;
     uint64_t next_id, next_seq;
     uint64_t next_name; /* engine_job.named */
     unsigned queued_or_running;
@@ -360,6 +373,13 @@ void engine_leave(cuzk_engine *e);        /* ... and ends: unlocks */
 /* Drops results beyond result_max or older than result_ttl_s (locked; from API calls only,
  * never while a job list is being walked). */
 void engine_prune_results(cuzk_engine *e);
+/* engine_jobs.c: the job list, its index and the ended jobs' order (all locked) */
+cuzk_status jobs_init(cuzk_engine *e);
+void jobs_free_all(cuzk_engine *e);
+void jobs_add(cuzk_engine *e, engine_job *j);   /* listed and indexed, newest first */
+void jobs_ended(cuzk_engine *e, engine_job *j); /* to the end of the ended jobs */
+/* The next job named request_id after `after` (NULL: the first), in no particular order. */
+engine_job *jobs_named(cuzk_engine *e, const char *request_id, engine_job *after);
 void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st); /* locked */
 engine_job *find_job_locked(cuzk_engine *e, uint64_t id);              /* locked; NULL when none */
 /* Marks a live job failing with the first reason given (locked): its partitions stop at their

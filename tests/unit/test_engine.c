@@ -1757,6 +1757,72 @@ static void test_bad_requests(void)
     cuzk_engine_destroy(e);
 }
 
+/* ---------------------------------------------------------------- 10b: many jobs */
+/* Jobs are found by id and request id through the engine's index: with thousands queued (the
+ * device held by the hook, so none runs), each request id finds its job, a retry joins it, a
+ * cancel ends the one named, the index grows past its first size and the results of ended jobs
+ * are dropped oldest first. The cost of one submit, await and cancel among them is printed (a
+ * figure, not a check). */
+static void test_many_queued(void)
+{
+    enum { N = 5000 };
+    static hold_ctx hold;
+    atomic_store(&hold.armed, true);
+    atomic_store(&hold.released, false);
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.max_queued = N + 10;
+    cfg.result_max = N + 10;
+    cuzk_engine *e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, hold_hook, &hold);
+    register_circuit(e, "small", &small_ctx, &small);
+    static uint64_t ids[N];
+    char rid[32];
+    for (unsigned i = 0; i < N; i++) {
+        snprintf(rid, sizeof rid, "job-%u", i);
+        cuzk_job_request req = circuit_request("small", 1, 3000 + i, CUZK_PRIORITY_NORMAL);
+        req.request_id = rid;
+        ids[i] = 0;
+        CHECK_OK(cuzk_engine_submit(e, &req, &ids[i], NULL));
+    }
+    unsigned found = 0, joined_ok = 0;
+    for (unsigned i = 0; i < N; i += 7) {
+        uint64_t id = 0;
+        bool joined = false;
+        snprintf(rid, sizeof rid, "job-%u", i);
+        found += !cuzk_engine_find(e, rid, &id) && id == ids[i];
+        cuzk_job_request req = circuit_request("small", 1, 3000 + i, CUZK_PRIORITY_NORMAL);
+        req.request_id = rid;
+        joined_ok += !cuzk_engine_submit(e, &req, &id, &joined) && joined && id == ids[i];
+    }
+    CHECK(found == (N + 6) / 7 && joined_ok == (N + 6) / 7);
+    /* one more submit, an await that times out and a cancel, timed among N jobs */
+    double t0 = cuzk_now();
+    uint64_t extra = submit_circuit(e, "small", 1, 99999, CUZK_PRIORITY_NORMAL);
+    double t_submit = cuzk_now() - t0;
+    cuzk_job_result r;
+    t0 = cuzk_now();
+    CHECK_OK(cuzk_engine_await(e, ids[N / 2], 0, &r));
+    double t_await = cuzk_now() - t0;
+    CHECK(r.state == CUZK_JOB_QUEUED || r.state == CUZK_JOB_TIMEOUT);
+    cuzk_job_result_free(&r);
+    bool was_running = true;
+    t0 = cuzk_now();
+    CHECK_OK(cuzk_engine_cancel(e, ids[N / 2], &was_running));
+    double t_cancel = cuzk_now() - t0;
+    CHECK(!was_running);
+    CHECK(await_job(e, ids[N / 2], &r) == CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&r);
+    printf("  %u jobs queued: a submit %.1f us, an await %.1f us, a cancel %.1f us\n", N + 1, t_submit * 1e6,
+           t_await * 1e6, t_cancel * 1e6);
+    /* every job ends (cancelled, the held one released); results beyond result_max go oldest first */
+    CHECK(cuzk_engine_cancel_all(e, "test over") == N);
+    atomic_store(&hold.released, true);
+    CHECK(await_job(e, extra, &r) == CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&r);
+    cuzk_engine_destroy(e);
+}
+
 /* ---------------------------------------------------------------- 11: N devices */
 /* The multi-device paths with what a machine has: two CPU workers (engine.cpu_workers), and
  * where a GPU is, two contexts on it (engine.gpu_contexts). Partitions go to whichever device
@@ -1936,6 +2002,7 @@ static const struct {
     {"injected", test_injected_failures},
     {"destroy", test_destroy_in_flight},
     {"results", test_results_store},
+    {"many-queued", test_many_queued},
     {"bad-requests", test_bad_requests},
     {"devices", test_devices},
 };
