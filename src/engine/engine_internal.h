@@ -1,7 +1,9 @@
 /* The engine's state (include/cuzk/engine.h), shared by its files:
- *   engine.c           create / destroy, submit (the "input checked" event), await, cancel, the
- *                      result store
+ *   engine.c           create / destroy, submit (the "input checked" event), await, cancel
+ *   engine_jobs.c      the job list, its index by id and request id, the ended jobs (results)
  *   engine_request.c   a request's checks and its digest (the job's identity with its id)
+ *   engine_blobs.c     a PoSt or SnapDeals job's blobs packed into one input (cuzk/blobs.h)
+ *   prove_pce.c        the fast path (cuzk/prove_path.h): PCE recorded or loaded, witness buffers
  *   engine_sched.c     the scheduler: which partition a witness lane or a device takes next
  *   engine_lanes.c     the witness lanes, the device workers and the finisher (verification)
  *   engine_registry.c  the circuits known by id: built-in and registered, with their files
