@@ -65,7 +65,7 @@ static void usage(FILE *out)
 static void version(void)
 {
 #if CUZK_BUILT_WITH_CUDA
-    const char *cuda = "yes (sm_90 kernels)";
+    const char *cuda = "yes (kernels for CUDA architectures " CUZK_CUDA_ARCHS_BUILT ")";
 #else
     const char *cuda = "no (built without nvcc: CPU proving only)";
 #endif
