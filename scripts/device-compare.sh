@@ -23,7 +23,7 @@ bo=/tmp/build-old bn=/tmp/build-new
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 build_one() { # src dir log
   cmake -S "$1" -B "$2" -DBLST_DIR="$root/.devdeps/blst" -DXXHASH_INCLUDE="$root/.devdeps/xxhash" \
-    -DCMAKE_CUDA_COMPILER="$nvcc" -DCUZK_CUDA=ON >"$3" 2>&1 &&
+    -DCMAKE_CUDA_COMPILER="$nvcc" -DCUZK_CUDA=ON -DCUZK_CUDA_ARCHS=90 >"$3" 2>&1 &&
     cmake --build "$2" -j8 --target cuzk test_gpu >>"$3" 2>&1
 }
 case $what in

@@ -38,7 +38,7 @@ else
   nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
   export PKG_CONFIG_PATH=$root/.devdeps/jansson/lib/pkgconfig:$root/.devdeps/inih/lib/pkgconfig
   if ! cmake -S "$root" -B "$build" -DBLST_DIR="$root/.devdeps/blst" -DCMAKE_CUDA_COMPILER="$nvcc" \
-       -DCUZK_CUDA=ON >"$out/cmake.log" 2>&1; then tail -20 "$out/cmake.log"; exit 1; fi
+       -DCUZK_CUDA=ON -DCUZK_CUDA_ARCHS=90 >"$out/cmake.log" 2>&1; then tail -20 "$out/cmake.log"; exit 1; fi
   if ! cmake --build "$build" -j"$(nproc)" --target cuzk test_gpu >"$out/build.log" 2>&1; then
     grep -E "error" "$out/build.log" | head -20; exit 1; fi
   bin=$build

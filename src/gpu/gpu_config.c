@@ -38,6 +38,12 @@ static const cuzk_config_key gpu_keys[] = {
       "the H MSM splits its scalars by the endomorphism (phi(H) resident: 96 bytes per point)"),
     K("side_high_priority", CUZK_CFG_BOOL, side_high_priority, 0, 1, "true", "CUZK_GPU_SIDE_PRIORITY",
       "urgent side work (L, A, B beside the NTTs) runs on a high-priority stream"),
+    K("placement", CUZK_CFG_STR, placement, 0, 16, "auto", "CUZK_GPU_PLACEMENT",
+      "where a prover keeps the parameters: auto (resident where device memory allows, else streamed), "
+      "resident, or streamed (page-locked host memory, copied in chunks during each MSM)"),
+    K("stream_chunk_log", CUZK_CFG_UINT, stream_chunk_log, 0, 26, "0", "CUZK_GPU_STREAM_CHUNK_LOG",
+      "streamed placement: bases per chunk as a power of two (0: the largest the memory allows; "
+      "small values for tests)"),
     K("profile", CUZK_CFG_BOOL, profile, 0, 1, "false", "CUZK_GPU_PROFILE",
       "synchronize at each stage mark and print its time to stderr (serializes everything)"),
 };

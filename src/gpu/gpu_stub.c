@@ -80,6 +80,12 @@ cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out, co
     *out = NULL;
     return no_cuda();
 }
+cuzk_status cuzk_gpu_prover_create_synthetic_placed(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                                    const cuzk_gpu_synthetic_shape *shape, const cuzk_gpu_placement *pl)
+{
+    *out = NULL;
+    return no_cuda();
+}
 cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out,
                                              const cuzk_gpu_synthetic_shape *shape)
 {
@@ -92,6 +98,14 @@ cuzk_status cuzk_gpu_prover_begin(cuzk_gpu_device *d, cuzk_gpu_prover **out, con
     *out = NULL;
     return no_cuda();
 }
+cuzk_status cuzk_gpu_prover_begin_placed(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                         const size_t count[CUZK_PARAMS_SECTIONS], const cuzk_groth16_vk *vk,
+                                         const cuzk_gpu_placement *pl)
+{
+    *out = NULL;
+    return no_cuda();
+}
+const cuzk_gpu_placement *cuzk_gpu_prover_placement(const cuzk_gpu_prover *pr) { return NULL; }
 cuzk_status cuzk_gpu_prover_put(cuzk_gpu_prover *pr, int section, size_t first, size_t n, const void *points)
 {
     return no_cuda();

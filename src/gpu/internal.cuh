@@ -88,10 +88,34 @@ void msm_ones_g1(exec_dev &x, const uint32_t *idx, size_t n, const g1_affine *ba
 void msm_ones_g1(exec_host &x, const uint32_t *idx, size_t n, const g1_affine *bases, blst_p1 *out);
 void msm_ones_g2(exec_dev &x, const uint32_t *idx, size_t n, const g2_affine *bases, blst_p2 *out);
 void msm_ones_g2(exec_host &x, const uint32_t *idx, size_t n, const g2_affine *bases, blst_p2 *out);
-void gen_points_g1(exec_dev &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q);
-void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q);
-void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q);
-void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q);
+/* the synthetic points A + i Q for i in [from, n), into out[0, n - from) */
+void gen_points_g1(exec_dev &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q, size_t from = 0);
+void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q, size_t from = 0);
+void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q, size_t from = 0);
+void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q, size_t from = 0);
+
+/* ---------------------------------------------------------------- streamed bases (msm_stream.cuh) */
+/* Bases kept in host memory (page-locked) and copied to the device `cap` points at a time
+ * through two executor buffers of cap points each (2 cap with phi: G1's phi images are made
+ * beside each chunk on the device, for the scalar split). */
+template <class A> struct base_stream {
+    const A *host;
+    size_t n, cap;
+    bool phi;
+    A *buf[2];
+};
+typedef base_stream<g1_affine> stream_g1;
+typedef base_stream<g2_affine> stream_g2;
+/* sum_{i < cnt} scalars[i] bases[idx(i)] + sum_{j < n1} bases[ones[j]], idx(i) = tail_idx[i]
+ * (i where tail_idx is NULL); both lists ascending, in executor memory; scalars canonical */
+cuzk_status msm_streamed_g1(exec_dev &x, const stream_g1 &bs, const fr_t *scalars, const uint32_t *tail_idx, size_t cnt,
+                            const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p1 *out);
+cuzk_status msm_streamed_g1(exec_host &x, const stream_g1 &bs, const fr_t *scalars, const uint32_t *tail_idx,
+                            size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p1 *out);
+cuzk_status msm_streamed_g2(exec_dev &x, const stream_g2 &bs, const fr_t *scalars, const uint32_t *tail_idx, size_t cnt,
+                            const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p2 *out);
+cuzk_status msm_streamed_g2(exec_host &x, const stream_g2 &bs, const fr_t *scalars, const uint32_t *tail_idx,
+                            size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p2 *out);
 
 /* ---------------------------------------------------------------- fixed base (fixed_base.cu) */
 /* out[i] = scalars[i] * base (host memory in and out), through the executor's memory */

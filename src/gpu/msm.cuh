@@ -34,13 +34,18 @@
 
 enum { IDX_ARRAY = 0, IDX_IDENTITY = 1, IDX_BITREV = 2 };
 
-/* where scalar i's base is: idx[i], off + i, or bitrev(i) over logn bits */
+/* where scalar i's base is: idx[i], off + i, or bitrev(i) over logn bits, less sub (the first
+ * base of a chunk of bases streamed from host memory, msm_stream.cuh; 0 otherwise) */
 struct idx_map {
     const uint32_t *idx;
     uint32_t mode, off, logn;
+    uint32_t sub;
     HD uint32_t operator()(size_t i) const
     {
-        return mode == IDX_ARRAY ? idx[i] : mode == IDX_IDENTITY ? off + (uint32_t)i : bitrev((uint32_t)i, logn);
+        return (mode == IDX_ARRAY          ? idx[i]
+                    : mode == IDX_IDENTITY ? off + (uint32_t)i
+                                           : bitrev((uint32_t)i, logn)) -
+            sub;
     }
 };
 
@@ -369,13 +374,14 @@ template <class F> struct k_ones {
     size_t n;
     uint32_t K;
     xyzz_t<F> *partial;
+    uint32_t sub; /* base idx[j] is at bases[idx[j] - sub] */
     HD void operator()(size_t t) const
     {
         xyzz_t<F> acc;
         set_inf(acc);
         size_t b = t * K, e = b + K < n ? b + K : n;
         for (size_t j = b; j < e; j++) {
-            const affine_t<F> p = bases[idx[j]];
+            const affine_t<F> p = bases[idx[j] - sub];
             if (!is_inf(p)) xyzz_madd(acc, p);
         }
         partial[t] = acc;
@@ -426,6 +432,7 @@ struct msm_config {
     uint32_t S1;      /* first-round range per thread; 0: chosen */
     uint32_t S2;      /* later rounds; 0: 8 */
     uint32_t phi_off; /* G1 only: phi(bases[i]) is bases[phi_off + i], use the scalar split */
+    unsigned c_max;   /* most window bits when chosen (0: the core's own limit): fewer buckets */
 };
 
 /* windows for scalars of `bits` bits with signed digits: below r < 2^255 (256 with the last
@@ -517,7 +524,8 @@ template <class X, class F> struct msm_pippenger {
         phi_off = sizeof(F) == sizeof(fp_t) && cfg ? cfg->phi_off : 0;
         per = phi_off ? 2 : 1;
         const unsigned bits = phi_off ? 129 : 256;
-        const unsigned cmax = phi_off ? 22 : sizeof(F) > sizeof(fp_t) ? 20 : 21;
+        unsigned cmax = phi_off ? 22 : sizeof(F) > sizeof(fp_t) ? 20 : 21;
+        if (cfg && cfg->c_max >= 4 && cfg->c_max < cmax) cmax = cfg->c_max;
         c = cfg && cfg->c ? cfg->c : msm_choose_c(n * per, cmax, bits);
         nw = msm_nwindows(c, bits);
         half = 1u << (c - 1);
@@ -808,9 +816,10 @@ static size_t msm_classify(X &x, const fr_t *s, size_t n, density_map dm, size_t
     return (size_t)last[0] + last[1];
 }
 
-/* Sum of bases[idx[i]], i < n, into out_host (XYZZ). */
+/* Sum of bases[idx[i] - sub], i < n, into out_host (XYZZ). */
 template <class X, class F>
-static void msm_ones(X &x, const uint32_t *idx, size_t n, const affine_t<F> *bases, xyzz_t<F> *out_host)
+static void msm_ones(X &x, const uint32_t *idx, size_t n, const affine_t<F> *bases, xyzz_t<F> *out_host,
+                     uint32_t sub = 0)
 {
     typedef xyzz_t<F> P;
     set_inf(*out_host);
@@ -820,7 +829,7 @@ static void msm_ones(X &x, const uint32_t *idx, size_t n, const affine_t<F> *bas
     if (K < 32) K = 32;
     size_t T = (n + K - 1) / K;
     P *part = (P *)x.alloc(T * sizeof(P)), *tmp = (P *)x.alloc(T * sizeof(P));
-    k_ones<F> ko = {idx, bases, n, K, part};
+    k_ones<F> ko = {idx, bases, n, K, part, sub};
     x.parallel(T, ko);
     P *sum = msm_sum_down<X, F>(x, part, tmp, 1, (uint32_t)T);
     if (x.ok()) x.to_host(out_host, sum, sizeof(P));

@@ -2,7 +2,7 @@
  * G2) and synthetic bases. */
 #include <stdlib.h>
 
-#include "gpu/msm_impl.cuh"
+#include "gpu/msm_stream.cuh"
 
 cuzk_status msm_core_g1(exec_dev &x, const g1_affine *bases, const fr_t *scalars, idx_map map, size_t n,
                         const msm_config *cfg, blst_p1 *out, unsigned *c, unsigned *nw)
@@ -22,8 +22,24 @@ void msm_ones_g1(exec_host &x, const uint32_t *idx, size_t n, const g1_affine *b
 {
     ones_to_blst<exec_host, fp_t, blst_p1>(x, idx, n, bases, out);
 }
-void gen_points_g1(exec_dev &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q) { gen_impl(x, out, n, A, Q); }
-void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q) { gen_impl(x, out, n, A, Q); }
+cuzk_status msm_streamed_g1(exec_dev &x, const stream_g1 &bs, const fr_t *scalars, const uint32_t *tail_idx, size_t cnt,
+                            const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p1 *out)
+{
+    return msm_streamed<exec_dev, fp_t, blst_p1>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
+}
+cuzk_status msm_streamed_g1(exec_host &x, const stream_g1 &bs, const fr_t *scalars, const uint32_t *tail_idx,
+                            size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p1 *out)
+{
+    return msm_streamed<exec_host, fp_t, blst_p1>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
+}
+void gen_points_g1(exec_dev &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q, size_t from)
+{
+    gen_impl(x, out, n, A, Q, from);
+}
+void gen_points_g1(exec_host &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q, size_t from)
+{
+    gen_impl(x, out, n, A, Q, from);
+}
 
 template <class X>
 cuzk_status msm_run_g1(X &x, const g1_affine *bases, const fr_t *s, size_t n, bool split, bool host,

@@ -1,5 +1,5 @@
 /* G2 instantiation of the MSM drivers (kept apart from G1 so the two compile in parallel). */
-#include "gpu/msm_impl.cuh"
+#include "gpu/msm_stream.cuh"
 
 cuzk_status msm_core_g2(exec_dev &x, const g2_affine *bases, const fr_t *scalars, idx_map map, size_t n,
                         const msm_config *cfg, blst_p2 *out, unsigned *c, unsigned *nw)
@@ -19,8 +19,24 @@ void msm_ones_g2(exec_host &x, const uint32_t *idx, size_t n, const g2_affine *b
 {
     ones_to_blst<exec_host, fp2_t, blst_p2>(x, idx, n, bases, out);
 }
-void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q) { gen_impl(x, out, n, A, Q); }
-void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q) { gen_impl(x, out, n, A, Q); }
+cuzk_status msm_streamed_g2(exec_dev &x, const stream_g2 &bs, const fr_t *scalars, const uint32_t *tail_idx, size_t cnt,
+                            const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p2 *out)
+{
+    return msm_streamed<exec_dev, fp2_t, blst_p2>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
+}
+cuzk_status msm_streamed_g2(exec_host &x, const stream_g2 &bs, const fr_t *scalars, const uint32_t *tail_idx,
+                            size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p2 *out)
+{
+    return msm_streamed<exec_host, fp2_t, blst_p2>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
+}
+void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q, size_t from)
+{
+    gen_impl(x, out, n, A, Q, from);
+}
+void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q, size_t from)
+{
+    gen_impl(x, out, n, A, Q, from);
+}
 
 template <class X>
 cuzk_status msm_run_g2(X &x, const g2_affine *bases, const fr_t *s, size_t n, bool split, bool host,

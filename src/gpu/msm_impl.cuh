@@ -199,7 +199,8 @@ template <class F> struct k_gen_points {
     affine_t<F> A, Q;
     size_t first, n; /* this launch: points [first, n) */
     uint32_t K;
-    affine_t<F> *out; /* global index */
+    affine_t<F> *out; /* point i at out[i - from] */
+    size_t from;
     F *zz, *zzz, *pp; /* scratch, launch-relative */
     HD void operator()(size_t t) const
     {
@@ -218,8 +219,8 @@ template <class F> struct k_gen_points {
         set_one(prod);
         for (size_t i = i0; i < i1; i++) {
             size_t s = i - first;
-            out[i].x = P.X;
-            out[i].y = P.Y;
+            out[i - from].x = P.X;
+            out[i - from].y = P.Y;
             zz[s] = P.ZZ;
             zzz[s] = P.ZZZ;
             mul(prod, prod, P.ZZZ);
@@ -236,24 +237,26 @@ template <class F> struct k_gen_points {
             mul(inv_all, inv_all, zzz[s]);
             mul(t2, zz[s], iz);
             sqr(t2, t2);
-            F x = out[i].x, y = out[i].y;
+            F x = out[i - from].x, y = out[i - from].y;
             mul(x, x, t2);
             mul(y, y, iz);
-            out[i].x = x;
-            out[i].y = y;
+            out[i - from].x = x;
+            out[i - from].y = y;
         }
     }
 };
 
-template <class X, class F> static void gen_impl(X &x, affine_t<F> *out, size_t n, affine_t<F> A, affine_t<F> Q)
+/* points [from, n) into out[0, n - from) */
+template <class X, class F>
+static void gen_impl(X &x, affine_t<F> *out, size_t n, affine_t<F> A, affine_t<F> Q, size_t from = 0)
 {
     const uint32_t K = 256;
     size_t chunk = x.is_device() ? ((size_t)1 << 24) : 4096;
     F *zz = (F *)x.alloc(chunk * sizeof(F)), *zzz = (F *)x.alloc(chunk * sizeof(F)),
       *pp = (F *)x.alloc(chunk * sizeof(F));
-    for (size_t first = 0; first < n && x.ok(); first += chunk) {
+    for (size_t first = from; first < n && x.ok(); first += chunk) {
         size_t last = first + chunk < n ? first + chunk : n;
-        k_gen_points<F> k = {A, Q, first, last, K, out, zz, zzz, pp};
+        k_gen_points<F> k = {A, Q, first, last, K, out, from, zz, zzz, pp};
         x.parallel((last - first + K - 1) / K, k);
     }
     x.release(zz);

@@ -19,6 +19,11 @@ struct prover_bases {
     const g2_affine *b2;
     size_t n_h, n_l, n_a, n_b, num_inputs;
     uint32_t h_phi; /* phi(H) at h + h_phi (the H MSM's scalar split, glv.cuh), or 0 */
+    /* streamed placement: the bases above are in host memory, copied `cap` points at a time
+     * during each MSM (msm_stream.cuh), and the stages run one after another; 0: resident */
+    size_t cap;
+    bool phi_stream; /* streamed: phi of each H chunk made on the device, for the split */
+    unsigned c_max;  /* streamed: most window bits (the buckets' memory) */
 };
 
 /* H followed by phi(H), in host memory, for the emulated prover */
@@ -88,7 +93,29 @@ struct prove_bufs {
     bool own_density; /* allocated for this proof (else resident with the circuit) */
     bool own_witness; /* in and aux allocated for this proof (else a prefetch slot's) */
     size_t b_input_popcount;
+    /* streamed placement, a, b, c from the host: the assignment and densities, uploaded only
+     * after the NTTs and the H MSM so that they never share the device with a, b, c */
+    const cuzk_groth16_witness *defer;
 };
+
+/* allocates pb's assignment and density buffers and starts their uploads from w */
+template <class X> static void upload_witness(X &x, prove_bufs &pb, const cuzk_groth16_witness *w)
+{
+    const size_t ni = pb.ni, na = pb.na, fb = sizeof(fr_t);
+    pb.aux = (fr_t *)x.alloc((na ? na : 1) * fb);
+    pb.in = (fr_t *)x.alloc(ni * fb);
+    uint64_t *aw = (uint64_t *)x.alloc(words_of(na) * 8 + 8), *biw = (uint64_t *)x.alloc(words_of(ni) * 8 + 8),
+             *bw = (uint64_t *)x.alloc(words_of(na) * 8 + 8);
+    pb.aw = aw;
+    pb.biw = biw;
+    pb.bw = bw;
+    if (!x.ok()) return;
+    pb.up_aux = x.upload(pb.aux, w->aux, na * fb);
+    pb.up_in = x.upload(pb.in, w->input, ni * fb);
+    pb.up_aw = x.upload(aw, w->a_aux_density->words, words_of(na) * 8);
+    pb.up_biw = x.upload(biw, w->b_input_density->words, words_of(ni) * 8);
+    pb.up_bw = x.upload(bw, w->b_aux_density->words, words_of(na) * 8);
+}
 
 template <class X> static void release_bufs(X &x, prove_bufs &pb)
 {
@@ -121,6 +148,45 @@ static void ones_plus_tail_g1(X &x, const uint32_t *ones, size_t n1, const g1_af
     }
 }
 
+/* The two chunk buffers of the streamed MSMs (room for cap G2 points, or cap G1 points and
+ * their phi images), shared by the H, L, A and B MSMs of a proof. */
+struct stream_bufs {
+    void *buf[2];
+    template <class X> void alloc(X &x, size_t cap)
+    {
+        buf[0] = x.alloc(cap * sizeof(g2_affine));
+        buf[1] = x.alloc(cap * sizeof(g2_affine));
+    }
+    template <class X> void release(X &x)
+    {
+        x.release(buf[0]);
+        x.release(buf[1]);
+        buf[0] = buf[1] = NULL;
+    }
+    template <class A> base_stream<A> of(const A *host, size_t n, size_t cap, bool phi) const
+    {
+        return {host, n, cap, phi, {(A *)buf[0], (A *)buf[1]}};
+    }
+};
+
+/* An L, A or B_G1 sum: the one-scalar bases plus the MSM of the tail, over resident bases or
+ * streamed ones (nb: the section's length) */
+template <class X>
+static void sum_g1(X &x, const prover_bases &B, const stream_bufs &sb, const g1_affine *bases, size_t nb,
+                   const uint32_t *ones, size_t n1, const fr_t *tail_s, const uint32_t *tail_idx, size_t cnt,
+                   blst_p1 *out)
+{
+    if (!B.cap) {
+        idx_map tm = {tail_idx, IDX_ARRAY, 0, 0};
+        ones_plus_tail_g1(x, ones, n1, bases, tail_s, tm, cnt, out);
+        return;
+    }
+    msm_config mc;
+    memset(&mc, 0, sizeof mc);
+    mc.c_max = B.c_max;
+    msm_streamed_g1(x, sb.of(bases, nb, B.cap, false), tail_s, tail_idx, cnt, ones, n1, &mc, out);
+}
+
 /* pb's buffers back to the pool once nothing reads them: after a failure or a cancel the
  * uploads and kernels already issued are waited for first (the host's witness memory and these
  * buffers must outlive them). The executor's error, or CUZK_OK. */
@@ -133,7 +199,11 @@ template <class X> static cuzk_status finish_bufs(X &x, prove_bufs &pb)
 }
 
 /* The stages both entry points share: H by the NTT pipeline and its MSM, L, A and B by the
- * 0/1 split and Pippenger (beside the NTTs), then the assembly. Releases pb's buffers.
+ * 0/1 split and Pippenger, then the assembly. Releases pb's buffers. Resident bases: L, A and B
+ * run beside the NTTs (on the side stream), the H MSM after them. Streamed bases: one stage
+ * after another, each freeing what the next does not need (the H MSM right after the NTTs, its
+ * scalars turned to natural order so that each chunk of bases has its scalars in one run; then
+ * the witness, if deferred, and L, A, B), so that the peak is one stage's.
  *
  * The cancel token is polled on the host before the NTTs and before each MSM stage
  * (x.poll_cancel): the host waits inside L, A and B for their counts, so those polls see a
@@ -147,22 +217,41 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     const unsigned lg = pb.lg;
     const size_t N = (size_t)1 << lg, ni = pb.ni, na = pb.na;
     const size_t fb = sizeof(fr_t);
+    const bool streamed = B.cap != 0;
     blst_p1 h_msm, l_msm, a_msm, b1_msm, t1;
     blst_p2 b2_msm, t2;
+    memset(&h_msm, 0, sizeof h_msm);
     if (!x.poll_cancel()) {
         cuzk_status st = finish_bufs(x, pb);
         return st ? st : cuzk_fail(CUZK_EINTERNAL, "GPU prover failed");
     }
 
-    /* L, A and B need only the assignment: they run on the side stream beside the NTTs
-     * (which leave multiplier slots free: their passes wait on shared memory), the H MSM
-     * after the NTTs. The NTTs are issued first, since the host waits inside L, A and B. */
+    /* L, A and B need only the assignment: with resident bases they run on the side stream
+     * beside the NTTs (which leave multiplier slots free: their passes wait on shared memory),
+     * the H MSM after the NTTs. The NTTs are issued first, since the host waits inside L, A and
+     * B. */
     const int before_ntt = x.side_mark();
     ntt_h_pipeline(x, tb, pb.a, pb.b, pb.c, lg, pb.up_a, pb.up_b, pb.up_c);
     x.release(pb.b);
     x.release(pb.c);
     pb.b = pb.c = NULL;
-    x.side_begin(before_ntt);
+    stream_bufs sb = {{NULL, NULL}};
+    if (streamed) {
+        sb.alloc(x, B.cap);
+        x.poll_cancel();
+        x.stage_begin("msm h (streamed)");
+        ntt_bitrev(x, pb.a, lg); /* the NTT leaves bit-reversed positions */
+        msm_config hc;
+        memset(&hc, 0, sizeof hc);
+        hc.c_max = B.c_max;
+        msm_streamed_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream), pb.a, NULL, N - 1, NULL, 0, &hc, &h_msm);
+        x.stage_end();
+        x.release(pb.a);
+        pb.a = NULL;
+        if (pb.defer) upload_witness(x, pb, pb.defer);
+    } else {
+        x.side_begin(before_ntt);
+    }
     x.wait_upload(pb.up_aux);
     x.wait_upload(pb.up_in);
     x.wait_upload(pb.up_aw);
@@ -174,7 +263,6 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     fr_t *tail_s = (fr_t *)x.alloc((na + ni) * fb);
     uint32_t *tail_idx = (uint32_t *)x.alloc((na + ni) * 4);
     density_map none = {NULL, NULL, 0};
-    idx_map tm = {tail_idx, IDX_ARRAY, 0, 0};
     size_t cnt, n1, n1b;
     const uint32_t *ones_all = sc.ones_idx;
 
@@ -182,7 +270,7 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     x.poll_cancel();
     x.stage_begin("msm l");
     cnt = msm_classify(x, d_aux, na, none, na, sc, tail_s, tail_idx, 0, 0, &n1);
-    ones_plus_tail_g1(x, ones_all, n1, B.l, tail_s, tm, cnt, &l_msm);
+    sum_g1(x, B, sb, B.l, B.n_l, ones_all, n1, tail_s, tail_idx, cnt, &l_msm);
     x.stage_end();
 
     /* A: every input, then the aux with A density */
@@ -194,47 +282,63 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
         cnt += msm_classify(x, d_aux, na, dm, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
         n1 += n1b;
     }
-    ones_plus_tail_g1(x, ones_all, n1, B.a, tail_s, tm, cnt, &a_msm);
+    sum_g1(x, B, sb, B.a, B.n_a, ones_all, n1, tail_s, tail_idx, cnt, &a_msm);
     x.stage_end();
 
     /* B (G1 and G2 share the index set): inputs and aux with B density */
     x.poll_cancel();
-    x.stage_begin("msm b ones");
+    x.stage_begin(streamed ? "msm b_g1" : "msm b ones");
     {
         density_map di = {pb.biw, NULL, 0};
         cnt = msm_classify(x, d_in, ni, di, ni, sc, tail_s, tail_idx, 0, 0, &n1);
         density_map da2 = {pb.bw, NULL, (uint32_t)pb.b_input_popcount};
         cnt += msm_classify(x, d_aux, na, da2, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
         n1 += n1b;
-        msm_ones_g1(x, ones_all, n1, B.b1, &b1_msm);
-        msm_ones_g2(x, ones_all, n1, B.b2, &b2_msm);
     }
-    x.stage_end();
-    if (x.poll_cancel() && cnt) {
-        x.stage_begin("msm b_g1 tail");
-        msm_core_g1(x, B.b1, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
-        blst_p1_add_or_double(&b1_msm, &b1_msm, &t1);
+    if (streamed) {
+        sum_g1(x, B, sb, B.b1, B.n_b, ones_all, n1, tail_s, tail_idx, cnt, &b1_msm);
         x.stage_end();
         x.poll_cancel();
-        x.stage_begin("msm b_g2 tail");
-        msm_core_g2(x, B.b2, tail_s, tm, cnt, NULL, &t2, NULL, NULL);
-        blst_p2_add_or_double(&b2_msm, &b2_msm, &t2);
+        x.stage_begin("msm b_g2");
+        msm_config mc;
+        memset(&mc, 0, sizeof mc);
+        mc.c_max = B.c_max;
+        msm_streamed_g2(x, sb.of(B.b2, B.n_b, B.cap, false), tail_s, tail_idx, cnt, ones_all, n1, &mc, &b2_msm);
         x.stage_end();
+    } else {
+        msm_ones_g1(x, ones_all, n1, B.b1, &b1_msm);
+        msm_ones_g2(x, ones_all, n1, B.b2, &b2_msm);
+        x.stage_end();
+        idx_map tm = {tail_idx, IDX_ARRAY, 0, 0};
+        if (x.poll_cancel() && cnt) {
+            x.stage_begin("msm b_g1 tail");
+            msm_core_g1(x, B.b1, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
+            blst_p1_add_or_double(&b1_msm, &b1_msm, &t1);
+            x.stage_end();
+            x.poll_cancel();
+            x.stage_begin("msm b_g2 tail");
+            msm_core_g2(x, B.b2, tail_s, tm, cnt, NULL, &t2, NULL, NULL);
+            blst_p2_add_or_double(&b2_msm, &b2_msm, &t2);
+            x.stage_end();
+        }
     }
     split_scratch_free(x, sc);
     x.release(tail_s);
     x.release(tail_idx);
-    const int lab_done = x.side_end();
-
-    x.poll_cancel();
-    x.stage_begin("msm h"); /* h's coefficients: canonical from the last NTT */
-    idx_map hm = {NULL, IDX_BITREV, 0, lg};
-    msm_config hc;
-    memset(&hc, 0, sizeof hc);
-    hc.phi_off = B.h_phi;
-    msm_core_g1(x, B.h, pb.a, hm, N - 1, &hc, &h_msm, NULL, NULL);
-    x.stage_end();
-    x.wait_upload(lab_done);
+    if (streamed) {
+        sb.release(x);
+    } else {
+        const int lab_done = x.side_end();
+        x.poll_cancel();
+        x.stage_begin("msm h"); /* h's coefficients: canonical from the last NTT */
+        idx_map hm = {NULL, IDX_BITREV, 0, lg};
+        msm_config hc;
+        memset(&hc, 0, sizeof hc);
+        hc.phi_off = B.h_phi;
+        msm_core_g1(x, B.h, pb.a, hm, N - 1, &hc, &h_msm, NULL, NULL);
+        x.stage_end();
+        x.wait_upload(lab_done);
+    }
     if (finish_bufs(x, pb)) return x.err;
     assemble(out, vk, r, s, h_msm, l_msm, a_msm, b1_msm, b2_msm);
     return CUZK_OK;
@@ -258,16 +362,10 @@ static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B,
     pb.b_input_popcount = w->b_input_density->popcount;
     const size_t N = (size_t)1 << pb.lg;
     /* uploads: a, b, c first (the NTTs wait for each), then the assignment and densities */
+    pb.up_aux = pb.up_in = pb.up_aw = pb.up_biw = pb.up_bw = -1;
     pb.a = (fr_t *)x.alloc(N * fb);
     pb.b = (fr_t *)x.alloc(N * fb);
     pb.c = (fr_t *)x.alloc(N * fb);
-    pb.aux = (fr_t *)x.alloc((na ? na : 1) * fb);
-    pb.in = (fr_t *)x.alloc(ni * fb);
-    uint64_t *aw = (uint64_t *)x.alloc(words_of(na) * 8 + 8), *biw = (uint64_t *)x.alloc(words_of(ni) * 8 + 8),
-             *bw = (uint64_t *)x.alloc(words_of(na) * 8 + 8);
-    pb.aw = aw;
-    pb.biw = biw;
-    pb.bw = bw;
     if (x.ok()) {
         x.zero(pb.a + n, (N - n) * fb);
         x.zero(pb.b + n, (N - n) * fb);
@@ -275,12 +373,9 @@ static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B,
         pb.up_a = x.upload(pb.a, w->a, n * fb);
         pb.up_b = x.upload(pb.b, w->b, n * fb);
         pb.up_c = x.upload(pb.c, w->c, n * fb);
-        pb.up_aux = x.upload(pb.aux, w->aux, na * fb);
-        pb.up_in = x.upload(pb.in, w->input, ni * fb);
-        pb.up_aw = x.upload(aw, w->a_aux_density->words, words_of(na) * 8);
-        pb.up_biw = x.upload(biw, w->b_input_density->words, words_of(ni) * 8);
-        pb.up_bw = x.upload(bw, w->b_aux_density->words, words_of(na) * 8);
     }
+    if (B.cap) pb.defer = w; /* after the NTTs and the H MSM */
+    else upload_witness(x, pb, w);
     return prove_core(x, tb, B, vk, pb, r, s, out);
 }
 
@@ -429,6 +524,46 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuz
     return prove_pce_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, input, aux, r, s, out);
 }
 
+/* the streamed placement's settings on host-emulation bases */
+static cuzk_status stream_settings(prover_bases &B, const cuzk_gpu_emu_stream *sm)
+{
+    if (!sm || sm->chunk == 0) return cuzk_fail(CUZK_EINVAL, "a streamed emulation needs a chunk of at least one base");
+    B.cap = sm->chunk;
+    B.phi_stream = sm->phi && B.n_h > 0 && 2 * B.n_h < 0x7fffffffu;
+    B.c_max = sm->window_max;
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                                   const cuzk_groth16_witness *w, const cuzk_fr *r_in,
+                                                   const cuzk_fr *s_in, const cuzk_gpu_emu_stream *sm)
+{
+    prover_bases B = host_bases(p);
+    cuzk_status st = check_shape(B, w);
+    if (st || (st = stream_settings(B, sm))) return st;
+    cuzk_fr r, s;
+    if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
+    exec_host x;
+    return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), w, r, s, out);
+}
+
+extern "C" cuzk_status cuzk_gpu_emu_prove_pce_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
+                                                       const cuzk_pce *pce, const cuzk_fr *input, size_t ni,
+                                                       const cuzk_fr *aux, size_t na, const cuzk_fr *r_in,
+                                                       const cuzk_fr *s_in, const cuzk_gpu_emu_stream *sm)
+{
+    prover_bases B = host_bases(p);
+    cuzk_status st = check_pce_shape(B, pce->num_constraints, pce->num_inputs, pce->num_aux, &pce->a_aux, &pce->b_input,
+                                     &pce->b_aux, ni, na);
+    if (st || (st = stream_settings(B, sm))) return st;
+    cuzk_fr r, s;
+    if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
+    pce_host h;
+    h.init(pce, SPMV_SEG);
+    exec_host x;
+    return prove_pce_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, input, aux, r, s, out);
+}
+
 /* ---------------------------------------------------------------- device prover (gpu.h) */
 /* A witness copied to the device ahead of its proof (cuzk_gpu_prefetch_witness). */
 struct prefetch_slot {
@@ -444,8 +579,11 @@ struct cuzk_gpu_prover {
     cuzk_gpu_device *dev; /* the context it was made on (its tables and tuning) */
     prover_vk vk;
     prover_bases B;
-    void *mem; /* all five base arrays, one device allocation */
+    cuzk_gpu_placement pl;
+    void *mem; /* resident: all five base arrays, one device allocation */
     size_t mem_bytes;
+    void *host_mem; /* streamed: the same arrays (no phi(H)), page-locked host memory */
+    size_t host_bytes;
     exec_dev x;
     std::mutex pf_mu;
     cudaStream_t pf_stream;
@@ -457,8 +595,86 @@ struct cuzk_gpu_prover {
 /* log2 of the evaluation domain of a circuit with nh H bases (N - 1 of them) */
 static unsigned domain_log(size_t nh) { return cuzk_log2_ceil((uint64_t)nh + 1); }
 
+/* The placement of a prover of these lengths by the device's free memory now (no device PCE). */
+static cuzk_status place_by_free(cuzk_gpu_device *d, size_t nh, size_t nl, size_t na, size_t nb, size_t ni,
+                                 cuzk_gpu_placement *pl)
+{
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        cudaGetLastError();
+        free_b = 0;
+    }
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cuzk_gpu_device_ordinal(d));
+    /* the shape as the prover's lengths give it: aux = L's, the domain from H's */
+    cuzk_gpu_shape sh = {nh, nl, na, nb, ni, nl, nh + 1, 0, (unsigned)sms};
+    return cuzk_gpu_place(&sh, free_b, cuzk_gpu_device_config(d), pl);
+}
+
+/* the section arrays one after another at m, 256-byte aligned (phi(H) beside H with glv) */
+static void lay_out(prover_bases &B, uint8_t *m, size_t nh, size_t nl, size_t na, size_t nb, bool glv)
+{
+    auto take = [&](size_t b) {
+        uint8_t *p = m;
+        m += (b + 255) & ~(size_t)255;
+        return (void *)p;
+    };
+    B.h = (const g1_affine *)take((glv ? 2 * nh : nh) * sizeof(g1_affine));
+    B.l = (const g1_affine *)take(nl * sizeof(g1_affine));
+    B.a = (const g1_affine *)take(na * sizeof(g1_affine));
+    B.b1 = (const g1_affine *)take(nb * sizeof(g1_affine));
+    B.b2 = (const g2_affine *)take(nb * sizeof(g2_affine));
+}
+
+static size_t laid_out_bytes(size_t nh, size_t nl, size_t na, size_t nb, bool glv)
+{
+    return ((glv ? 2 * nh : nh) + nl + na + nb) * sizeof(g1_affine) + nb * sizeof(g2_affine) + 5 * 256;
+}
+
+/* The bases' memory as pl places them: on the device (phi(H) beside H where pl says and the
+ * allocation succeeds), or page-locked host memory for the streamed MSMs. */
+static cuzk_status prover_mem(cuzk_gpu_prover *pr, size_t nh, size_t nl, size_t na, size_t nb)
+{
+    cuzk_gpu_placement &pl = pr->pl;
+    if (pl.kind == CUZK_GPU_STREAMED) {
+        size_t bytes = laid_out_bytes(nh, nl, na, nb, false);
+        cudaError_t e = cudaHostAlloc(&pr->host_mem, bytes, cudaHostAllocPortable);
+        if (e != cudaSuccess) {
+            cudaGetLastError();
+            pr->host_mem = NULL;
+            return cuzk_fail(CUZK_ENOMEM, "page-locked host memory for the streamed parameters (%zu bytes): %s", bytes,
+                             cudaGetErrorString(e));
+        }
+        pr->host_bytes = bytes;
+        lay_out(pr->B, (uint8_t *)pr->host_mem, nh, nl, na, nb, false);
+        pr->B.h_phi = 0;
+        pr->B.cap = pl.chunk_points;
+        pr->B.phi_stream = pl.h_glv;
+        pr->B.c_max = pl.window_max;
+        return CUZK_OK;
+    }
+    bool glv = pl.h_glv;
+    size_t bytes = laid_out_bytes(nh, nl, na, nb, glv);
+    cudaError_t e = cudaMalloc(&pr->mem, bytes);
+    if (e != cudaSuccess && glv) { /* no room for phi(H) after all: the H MSM goes without */
+        cudaGetLastError();
+        glv = pl.h_glv = false;
+        bytes = laid_out_bytes(nh, nl, na, nb, false);
+        e = cudaMalloc(&pr->mem, bytes);
+    }
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        pr->mem = NULL;
+        return cuzk_fail(CUZK_ENOMEM, "device memory for the parameters (%zu bytes): %s", bytes, cudaGetErrorString(e));
+    }
+    pr->mem_bytes = bytes;
+    lay_out(pr->B, (uint8_t *)pr->mem, nh, nl, na, nb, glv);
+    pr->B.h_phi = glv ? (uint32_t)nh : 0;
+    return CUZK_OK;
+}
+
 static cuzk_status prover_alloc(cuzk_gpu_device *d, cuzk_gpu_prover **out, size_t nh, size_t nl, size_t na, size_t nb,
-                                size_t ni)
+                                size_t ni, const cuzk_gpu_placement *pl)
 {
     *out = NULL;
     cuzk_status st = gpu_use(d);
@@ -466,44 +682,16 @@ static cuzk_status prover_alloc(cuzk_gpu_device *d, cuzk_gpu_prover **out, size_
     cuzk_gpu_prover *pr = new (std::nothrow) cuzk_gpu_prover();
     if (!pr) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     pr->dev = d;
-    size_t g1 = sizeof(g1_affine), g2 = sizeof(g2_affine);
-    /* phi(H) only where it leaves room for the proofs: a 32 GiB partition's working memory
-     * with the split (its MSM chunks, a, b, c, the L/A/B scratch) plus a resident circuit came
-     * to about 38 GB, 283 bytes per H point; 320 are asked for */
-    bool glv = cuzk_gpu_device_config(d)->h_glv && nh > 0 && 2 * nh < 0x7fffffffu;
-    size_t free_b = 0, total_b = 0;
-    if (glv && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
-        const size_t need = (2 * nh + nl + na + nb) * g1 + nb * g2 + 320 * nh;
-        glv = free_b >= need;
-    }
-    cudaGetLastError();
-    size_t nh_mem = glv ? 2 * nh : nh;
-    size_t bytes = (nh_mem + nl + na + nb) * g1 + nb * g2 + 5 * 256;
-    cudaError_t e = cudaMalloc(&pr->mem, bytes);
-    if (e != cudaSuccess && glv) { /* no room for phi(H) after all: the H MSM goes without */
-        cudaGetLastError();
-        glv = false;
-        nh_mem = nh;
-        bytes = (nh_mem + nl + na + nb) * g1 + nb * g2 + 5 * 256;
-        e = cudaMalloc(&pr->mem, bytes);
-    }
-    if (e != cudaSuccess) {
+    if (pl) pr->pl = *pl;
+    else if ((st = place_by_free(d, nh, nl, na, nb, ni, &pr->pl))) {
         delete pr;
-        return cuzk_fail(CUZK_ENOMEM, "device memory for the parameters (%zu bytes): %s", bytes, cudaGetErrorString(e));
+        return st;
     }
-    pr->mem_bytes = bytes;
-    uint8_t *m = (uint8_t *)pr->mem;
-    auto take = [&](size_t b) {
-        uint8_t *p = m;
-        m += (b + 255) & ~(size_t)255;
-        return (void *)p;
-    };
-    pr->B.h = (const g1_affine *)take(nh_mem * g1);
-    pr->B.h_phi = glv ? (uint32_t)nh : 0;
-    pr->B.l = (const g1_affine *)take(nl * g1);
-    pr->B.a = (const g1_affine *)take(na * g1);
-    pr->B.b1 = (const g1_affine *)take(nb * g1);
-    pr->B.b2 = (const g2_affine *)take(nb * g2);
+    if (!(nh > 0 && 2 * nh < 0x7fffffffu)) pr->pl.h_glv = false;
+    if ((st = prover_mem(pr, nh, nl, na, nb))) {
+        cuzk_gpu_prover_destroy(pr);
+        return st;
+    }
     pr->B.n_h = nh;
     pr->B.n_l = nl;
     pr->B.n_a = na;
@@ -515,9 +703,11 @@ static cuzk_status prover_alloc(cuzk_gpu_device *d, cuzk_gpu_prover **out, size_
         return st;
     }
     /* the NTTs' full twiddle table (32 bytes per domain element), where it leaves the proofs
-     * their working memory (283 bytes per H point measured with the split, see above) */
+     * their working memory (283 bytes per H point measured with the split, see placement.c;
+     * streamed: the placement's workspace) */
+    const size_t keep = pr->pl.kind == CUZK_GPU_STREAMED ? (size_t)pr->pl.workspace_bytes : 300 * nh;
     ntt_tables tb;
-    if ((st = ntt_device_tables(d, &tb, domain_log(nh), 300 * nh))) {
+    if ((st = ntt_device_tables(d, &tb, domain_log(nh), keep))) {
         cuzk_gpu_prover_destroy(pr);
         return st;
     }
@@ -536,16 +726,28 @@ static cuzk_status prover_fill_phi(cuzk_gpu_prover *pr)
     return pr->x.err;
 }
 
-extern "C" cuzk_status cuzk_gpu_prover_begin(cuzk_gpu_device *d, cuzk_gpu_prover **out,
-                                             const size_t count[CUZK_PARAMS_SECTIONS], const cuzk_groth16_vk *vk)
+extern "C" cuzk_status cuzk_gpu_prover_begin_placed(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                                    const size_t count[CUZK_PARAMS_SECTIONS], const cuzk_groth16_vk *vk,
+                                                    const cuzk_gpu_placement *pl)
 {
     *out = NULL;
     if (count[CUZK_PARAMS_B_G1] != count[CUZK_PARAMS_B_G2])
         return cuzk_fail(CUZK_EINVAL, "b_g1 and b_g2 lengths differ");
     cuzk_status st = prover_alloc(d, out, count[CUZK_PARAMS_H], count[CUZK_PARAMS_L], count[CUZK_PARAMS_A],
-                                  count[CUZK_PARAMS_B_G1], vk->ic_len);
+                                  count[CUZK_PARAMS_B_G1], vk->ic_len, pl);
     if (!st) (*out)->vk = vk_of(*vk);
     return st;
+}
+
+extern "C" cuzk_status cuzk_gpu_prover_begin(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                             const size_t count[CUZK_PARAMS_SECTIONS], const cuzk_groth16_vk *vk)
+{
+    return cuzk_gpu_prover_begin_placed(d, out, count, vk, NULL);
+}
+
+extern "C" const cuzk_gpu_placement *cuzk_gpu_prover_placement(const cuzk_gpu_prover *pr)
+{
+    return pr ? &pr->pl : NULL;
 }
 
 extern "C" cuzk_status cuzk_gpu_prover_put(cuzk_gpu_prover *pr, int section, size_t first, size_t n, const void *points)
@@ -557,6 +759,10 @@ extern "C" cuzk_status cuzk_gpu_prover_put(cuzk_gpu_prover *pr, int section, siz
         return cuzk_fail(CUZK_EINVAL, "parameter points %zu..%zu of section %d are outside the prover's", first,
                          first + n, section);
     size_t each = section == CUZK_PARAMS_B_G2 ? sizeof(g2_affine) : sizeof(g1_affine);
+    if (pr->host_mem) { /* streamed: the prover's host copy */
+        memcpy((uint8_t *)base[section] + first * each, points, n * each);
+        return CUZK_OK;
+    }
     pr->x.use();
     cudaError_t e = cudaMemcpy((uint8_t *)base[section] + first * each, points, n * each, cudaMemcpyHostToDevice);
     if (e != cudaSuccess) return cuzk_fail(CUZK_EDEVICE, "uploading parameters: %s", cudaGetErrorString(e));
@@ -582,20 +788,38 @@ extern "C" cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prove
 extern "C" cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out,
                                                         const cuzk_gpu_synthetic_shape *sh)
 {
-    cuzk_status st = prover_alloc(d, out, sh->n_h, sh->n_l, sh->n_a, sh->n_b, sh->num_inputs);
+    return cuzk_gpu_prover_create_synthetic_placed(d, out, sh, NULL);
+}
+
+extern "C" cuzk_status cuzk_gpu_prover_create_synthetic_placed(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                                               const cuzk_gpu_synthetic_shape *sh,
+                                                               const cuzk_gpu_placement *pl)
+{
+    cuzk_status st = prover_alloc(d, out, sh->n_h, sh->n_l, sh->n_a, sh->n_b, sh->num_inputs, pl);
     if (st) return st;
     cuzk_gpu_prover *pr = *out;
     exec_dev &x = pr->x;
     const size_t n1[4] = {sh->n_h, sh->n_l, sh->n_a, sh->n_b};
     const g1_affine *d1[4] = {pr->B.h, pr->B.l, pr->B.a, pr->B.b1};
-    for (int i = 0; i < 4; i++) {
+    /* streamed: made on the device a piece at a time and copied to the host arrays */
+    const size_t piece = (size_t)1 << 22;
+    void *tmp = pr->host_mem ? x.alloc(piece * sizeof(g2_affine)) : NULL;
+    for (int i = 0; i < 5; i++) {
         g1_affine A, Q;
-        synthetic_ab_g1(&A, &Q, sh->seed * 8 + (uint64_t)i);
-        gen_points_g1(x, (g1_affine *)d1[i], n1[i], A, Q);
+        g2_affine A2, Q2;
+        if (i < 4) synthetic_ab_g1(&A, &Q, sh->seed * 8 + (uint64_t)i);
+        else synthetic_ab_g2(&A2, &Q2, sh->seed * 8 + 5);
+        const size_t n = i < 4 ? n1[i] : sh->n_b, each = i < 4 ? sizeof(g1_affine) : sizeof(g2_affine);
+        uint8_t *dst = i < 4 ? (uint8_t *)d1[i] : (uint8_t *)pr->B.b2;
+        for (size_t from = 0; from < n && x.ok(); from += tmp ? piece : n) {
+            const size_t to = tmp && n - from > piece ? from + piece : n;
+            void *o = tmp ? tmp : dst;
+            if (i < 4) gen_points_g1(x, (g1_affine *)o, to, A, Q, from);
+            else gen_points_g2(x, (g2_affine *)o, to, A2, Q2, from);
+            if (tmp) x.to_host(dst + from * each, tmp, (to - from) * each);
+        }
     }
-    g2_affine A2, Q2;
-    synthetic_ab_g2(&A2, &Q2, sh->seed * 8 + 5);
-    gen_points_g2(x, (g2_affine *)pr->B.b2, sh->n_b, A2, Q2);
+    x.release(tmp);
     x.sync();
     if (!x.ok() || (st = prover_fill_phi(pr))) {
         st = st ? st : x.err;
@@ -631,6 +855,7 @@ extern "C" void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr)
     if (pr->pf_stream) cudaStreamDestroy(pr->pf_stream);
     pr->x.destroy();
     if (pr->mem) cudaFree(pr->mem);
+    if (pr->host_mem) cudaFreeHost(pr->host_mem);
     delete pr;
 }
 
@@ -647,7 +872,7 @@ template <class F> static cuzk_status run_device(cuzk_gpu_prover *pr, const cuzk
     if ((st = pick_rs(o->r, o->s, &r, &s))) return st;
     ntt_tables tb;
     if ((st = ntt_device_tables(pr->dev, &tb, domain_log(pr->B.n_h)))) return st; /* built at creation */
-    int span = cuzk_span_begin(o->tl, "prove (gpu)");
+    int span = cuzk_span_begin(o->tl, pr->host_mem ? "prove (gpu, parameters streamed)" : "prove (gpu)");
     exec_dev &x = pr->x;
     x.err = CUZK_OK;
     x.cancel = o->cancel;
@@ -699,6 +924,8 @@ static bool slot_reserve(fr_t **buf, size_t *cap, size_t n)
 extern "C" cuzk_status cuzk_gpu_prefetch_witness(cuzk_gpu_prover *pr, const cuzk_fr *input, size_t ni,
                                                  const cuzk_fr *aux, size_t na)
 {
+    if (pr->host_mem) /* streamed: the device's memory is the proof's (placement.c counts no slots) */
+        return cuzk_fail(CUZK_EBUSY, "no witness prefetch with the parameters streamed");
     cuzk_status ust = gpu_use(pr->dev);
     if (ust) return ust;
     prefetch_slot *slp;
@@ -800,5 +1027,5 @@ extern "C" void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device
         if (cudaMemPoolGetAttribute(mp, cudaMemPoolAttrReservedMemHigh, &v) == cudaSuccess) pool = (size_t)v;
     }
     if (device_bytes) *device_bytes = pr->mem_bytes + pool;
-    if (pinned_host_bytes) *pinned_host_bytes = 0;
+    if (pinned_host_bytes) *pinned_host_bytes = pr->host_bytes;
 }

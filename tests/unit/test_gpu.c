@@ -450,6 +450,60 @@ static void test_prove_pce(const char *name)
     pce_job_close(&j);
 }
 
+/* The streamed placement on the device (forced by the tuning, chunks of 2^chunk_log bases so
+ * that a small circuit crosses in many): both entry points give the CPU prover's bytes, the
+ * parameters are in page-locked host memory, and no witness is prefetched. */
+static void test_prove_streamed(const char *name, unsigned chunk_log)
+{
+    pce_job j;
+    pce_job_open(&j, name, 8, 0);
+    cuzk_groth16_params p;
+    pce_job_setup(&j, &p, 11);
+    cuzk_gpu_config cfg;
+    cuzk_gpu_config_default(&cfg);
+    snprintf(cfg.placement, sizeof cfg.placement, "streamed");
+    cfg.stream_chunk_log = chunk_log;
+    cuzk_gpu_device *d = NULL;
+    cuzk_gpu_prover *pr = NULL;
+    cuzk_gpu_pce *g = NULL;
+    CHECK_OK(cuzk_gpu_device_open(&d, 0, &cfg));
+    if (d) CHECK_OK(cuzk_gpu_prover_create(d, &pr, &p));
+    if (d) CHECK_OK(cuzk_gpu_pce_create(d, &g, &j.pce));
+    if (pr) {
+        const cuzk_gpu_placement *pl = cuzk_gpu_prover_placement(pr);
+        CHECK(pl->kind == CUZK_GPU_STREAMED && pl->chunk_points == ((uint64_t)1 << chunk_log));
+        size_t db = 0, hb = 0;
+        cuzk_gpu_prover_memory(pr, &db, &hb);
+        CHECK(hb > (p.h_len + p.l_len) * sizeof(blst_p1_affine));
+        CHECK_FAILS(cuzk_gpu_prefetch_witness(pr, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux), CUZK_EBUSY);
+    }
+    for (int rep = 0; rep < 2 && pr && g; rep++) {
+        cuzk_fr r, s;
+        cuzk_fr_random(&r, &rng);
+        cuzk_fr_random(&s, &rng);
+        cuzk_groth16_proof pc, pg, pp;
+        CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.gw, &r, &s, NULL));
+        cuzk_timeline *tl = cuzk_timeline_create("gpu prove, parameters streamed");
+        CHECK_OK(cuzk_gpu_prove(pr, &pg, &j.gw, &r, &s, tl));
+        if (rep == 1) cuzk_timeline_print(tl, stdout);
+        cuzk_timeline_destroy(tl);
+        CHECK_OK(cuzk_gpu_prove_pce(pr, g, &pp, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux, &r, &s, NULL));
+        const int same = proofs_same_bytes(&pc, &pg), same_pce = proofs_same_bytes(&pc, &pp);
+        CHECK(same && same_pce);
+        if (!same || !same_pce)
+            fprintf(stderr, "    %s streamed (chunks of 2^%u): GPU proof differs from the CPU proof (%s)\n", name,
+                    chunk_log, !same ? "a, b, c from the host" : "through the PCE");
+        CHECK_OK(cuzk_groth16_verify(&p.vk, &pp, j.w.input + 1, j.w.num_inputs - 1));
+    }
+    printf("prover %s, parameters streamed in chunks of 2^%u: GPU proof bytes = CPU proof bytes, verified\n", name,
+           chunk_log);
+    cuzk_gpu_pce_destroy(g);
+    cuzk_gpu_prover_destroy(pr);
+    cuzk_gpu_device_close(d);
+    cuzk_groth16_params_free(&p);
+    pce_job_close(&j);
+}
+
 /* Partitions through the engine on this GPU, as the daemon proves them: witnesses on the CPU
  * while earlier partitions are proved, a, b, c on the device from the resident circuit. */
 static cuzk_status open_engine_partition(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed,
@@ -611,6 +665,9 @@ int main(void)
         test_prover("random:1000");
         test_prover("random:70000");
         test_two_contexts();
+        test_prove_streamed("cubic", 10);
+        test_prove_streamed("random:70000", 12);
+        test_prove_streamed("poseidon:11", 10);
         printf("prover: done in %.1f s\n", cuzk_now() - t);
     }
     if (!only || !strcmp(only, "setup")) {

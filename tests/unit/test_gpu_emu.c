@@ -351,6 +351,42 @@ static void test_prove_pce(const char *name)
     pce_job_close(&j);
 }
 
+/* The streamed placement (bases copied a chunk at a time, summed per chunk, stages in turn)
+ * against the CPU prover's bytes: chunks of one base, of a few (the sections' lengths no
+ * multiple of them), and one larger than every section; with and without the H MSM's split
+ * and with a window limit; both entry points. */
+static void test_prove_streamed(const char *name)
+{
+    pce_job j;
+    pce_job_open(&j, name, 7, 0);
+    cuzk_groth16_params p;
+    pce_job_setup(&j, &p, 12);
+    cuzk_fr r, s;
+    cuzk_fr_random(&r, &rng);
+    cuzk_fr_random(&s, &rng);
+    cuzk_groth16_proof pc, pg;
+    CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.gw, &r, &s, NULL));
+    const cuzk_gpu_emu_stream cases[] = {{1, false, 0}, {1, true, 5},  {3, true, 0},      {7, false, 6},
+                                         {64, true, 0}, {97, true, 4}, {1 << 20, true, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const cuzk_gpu_emu_stream *sm = &cases[k];
+        CHECK_OK(cuzk_gpu_emu_prove_streamed(&pg, &p, &j.gw, &r, &s, sm));
+        int same = proofs_same_bytes(&pc, &pg);
+        CHECK_OK(cuzk_gpu_emu_prove_pce_streamed(&pg, &p, &j.pce, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux, &r,
+                                                 &s, sm));
+        int same_pce = proofs_same_bytes(&pc, &pg);
+        CHECK(same && same_pce);
+        if (!same || !same_pce)
+            fprintf(stderr, "    %s streamed (chunk %zu, phi %d, windows <= %u): proof differs (a, b, c %s)\n", name,
+                    sm->chunk, sm->phi, sm->window_max, !same ? "from the host" : "by the SpMV");
+    }
+    const cuzk_gpu_emu_stream none = {0, false, 0};
+    CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, &j.gw, &r, &s, &none), CUZK_EINVAL);
+    printf("prove %s streamed in chunks of 1 to 2^20 bases: emulated GPU proof bytes = CPU proof bytes\n", name);
+    cuzk_groth16_params_free(&p);
+    pce_job_close(&j);
+}
+
 /* Scalars a setup meets: random, zero (infinity), one, r - 1, small, every byte 0xff below the
  * top, and more than one thread's run of them (the batched inversion skips infinities). */
 static size_t fixed_base_scalars(cuzk_fr *s, size_t n)
@@ -412,6 +448,9 @@ int main(void)
     test_prove_pce("cubic");
     test_prove_pce("random:300");
     test_prove_pce("poseidon:11"); /* rows of up to 69 terms: the long-row path in a proof */
+    test_prove_streamed("cubic");
+    test_prove_streamed("random:300");
+    test_prove_streamed("poseidon:11");
     test_arith();
     test_ntt();
     test_msm_g1();

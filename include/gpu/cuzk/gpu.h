@@ -40,21 +40,23 @@ extern "C" {
  * values exist for measurement and for the emulation tests (small NTT passes). The keys, their
  * ranges and defaults are one table (cuzk_gpu_config_table, section "gpu" of the config file). */
 typedef struct cuzk_gpu_config {
-    unsigned ntt_pass_bits;   /* most row bits per NTT pass (3..11) */
-    unsigned ntt_tile_bits;   /* most elements per NTT block, as a power of two (3..11) */
-    unsigned ntt_threads;     /* threads per NTT block (32..1024) */
-    bool ntt_full_table;      /* the top pass reads a full twiddle table where memory allows */
-    bool ntt_natural_out;     /* natural order out through a second buffer, not a reversal pass */
-    unsigned msm_window_bits; /* Pippenger window bits (0: chosen from the size) */
-    unsigned msm_s1;          /* first-round range per thread (0: chosen) */
-    bool msm_accum_reg_cap;   /* G1 accumulation kernel capped at 128 registers */
-    uint64_t msm_chunk;       /* scalars per MSM chunk (0: 2^25, 2^26 with the scalar split) */
-    unsigned msm_reduce_bits; /* buckets per reduction group, as a power of two (2..6) */
-    unsigned msm_first_shift; /* the first of several MSM pieces is 2^this smaller (0..8) */
-    unsigned msm_sum_k;       /* points per thread and step when summing groups (2..64) */
-    bool h_glv;               /* the H MSM splits its scalars (phi(H) resident beside H) */
-    bool side_high_priority;  /* urgent side work (L, A, B beside the NTTs) at high priority */
-    bool profile;             /* synchronize at each stage mark and print its time to stderr */
+    unsigned ntt_pass_bits;    /* most row bits per NTT pass (3..11) */
+    unsigned ntt_tile_bits;    /* most elements per NTT block, as a power of two (3..11) */
+    unsigned ntt_threads;      /* threads per NTT block (32..1024) */
+    bool ntt_full_table;       /* the top pass reads a full twiddle table where memory allows */
+    bool ntt_natural_out;      /* natural order out through a second buffer, not a reversal pass */
+    unsigned msm_window_bits;  /* Pippenger window bits (0: chosen from the size) */
+    unsigned msm_s1;           /* first-round range per thread (0: chosen) */
+    bool msm_accum_reg_cap;    /* G1 accumulation kernel capped at 128 registers */
+    uint64_t msm_chunk;        /* scalars per MSM chunk (0: 2^25, 2^26 with the scalar split) */
+    unsigned msm_reduce_bits;  /* buckets per reduction group, as a power of two (2..6) */
+    unsigned msm_first_shift;  /* the first of several MSM pieces is 2^this smaller (0..8) */
+    unsigned msm_sum_k;        /* points per thread and step when summing groups (2..64) */
+    bool h_glv;                /* the H MSM splits its scalars (phi(H) resident beside H) */
+    bool side_high_priority;   /* urgent side work (L, A, B beside the NTTs) at high priority */
+    bool profile;              /* synchronize at each stage mark and print its time to stderr */
+    char placement[16];        /* where provers keep parameters: auto, resident or streamed */
+    unsigned stream_chunk_log; /* streamed: bases per chunk as a power of two (0: from memory) */
 } cuzk_gpu_config;
 void cuzk_gpu_config_default(cuzk_gpu_config *cfg);
 /* The keys of cuzk_gpu_config (offsets into it), for config files and overrides. */
@@ -140,6 +142,45 @@ cuzk_status cuzk_gpu_msm_g2(cuzk_gpu_msm *m, blst_p2 *out, const cuzk_fr *scalar
                             int flags) CUZK_WARN_UNUSED;
 void cuzk_gpu_msm_last_stats(const cuzk_gpu_msm *m, cuzk_gpu_msm_stats *st);
 
+/* ---------------------------------------------------------------- placement */
+/* Where a prover keeps a circuit's parameters on a GPU, chosen from the memory it may use:
+ * resident (every base in device memory: the fastest) or streamed (the bases in page-locked
+ * host memory, copied to the device in chunks during each MSM while earlier chunks are summed,
+ * and a proof's stages run one after another so that its workspace fits). */
+typedef enum { CUZK_GPU_RESIDENT = 0, CUZK_GPU_STREAMED = 1 } cuzk_gpu_placement_kind;
+
+/* A circuit as a placement sees it. */
+typedef struct {
+    size_t n_h, n_l, n_a, n_b; /* bases per section (b: G1 and G2 each) */
+    size_t num_inputs, num_aux;
+    size_t n;         /* constraints + inputs (the domain is the next power of two) */
+    size_t pce_bytes; /* the precompiled circuit's device size (0: a, b, c come from the CPU) */
+    unsigned sms;     /* the device's multiprocessors (workspace of the MSM's first round) */
+} cuzk_gpu_shape;
+
+typedef struct {
+    cuzk_gpu_placement_kind kind;
+    bool pce_on_device;           /* the precompiled circuit fits beside the rest */
+    bool h_glv;                   /* the H MSM splits its scalars (resident: phi(H) kept too) */
+    uint64_t params_device_bytes; /* resident bases (phi(H) included) */
+    uint64_t pce_device_bytes;    /* pce_bytes where pce_on_device, else 0 */
+    uint64_t workspace_bytes;     /* a proof's peak device memory beside the two above */
+    uint64_t pinned_host_bytes;   /* streamed: the bases in page-locked host memory */
+    uint64_t chunk_points;        /* streamed: bases per chunk */
+    unsigned window_max;          /* streamed: most Pippenger window bits (0: no limit) */
+    char why[320];                /* the sizes behind the choice, in words */
+} cuzk_gpu_placement;
+
+/* The placement of a circuit of shape sh on a device with `room` bytes it may use (free memory
+ * less the reserve), under the tuning's placement and stream_chunk_log keys (cfg NULL: the
+ * defaults). Returns: CUZK_OK with *out filled; CUZK_EBUDGET when not even the streamed
+ * placement's workspace fits (the message names the sizes); CUZK_EINVAL for an unknown
+ * placement key or a resident placement asked for that does not fit. Thread: any. */
+cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_gpu_config *cfg,
+                           cuzk_gpu_placement *out) CUZK_WARN_UNUSED;
+/* "resident" or "streamed" */
+const char *cuzk_gpu_placement_name(cuzk_gpu_placement_kind k);
+
 /* ---------------------------------------------------------------- the partition prover */
 typedef struct cuzk_gpu_prover cuzk_gpu_prover;
 
@@ -154,6 +195,13 @@ cuzk_status cuzk_gpu_prover_create(cuzk_gpu_device *d, cuzk_gpu_prover **out,
  * order and pieces), then commit (phi(H) is made from H). On a failure, destroy the prover. */
 cuzk_status cuzk_gpu_prover_begin(cuzk_gpu_device *d, cuzk_gpu_prover **out, const size_t count[CUZK_PARAMS_SECTIONS],
                                   const cuzk_groth16_vk *vk) CUZK_WARN_UNUSED;
+/* cuzk_gpu_prover_begin with a placement from cuzk_gpu_place (begin places by the device's free
+ * memory at the call, for the circuit without a device PCE). */
+cuzk_status cuzk_gpu_prover_begin_placed(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                         const size_t count[CUZK_PARAMS_SECTIONS], const cuzk_groth16_vk *vk,
+                                         const cuzk_gpu_placement *pl) CUZK_WARN_UNUSED;
+/* The placement the prover was made with. */
+const cuzk_gpu_placement *cuzk_gpu_prover_placement(const cuzk_gpu_prover *pr);
 cuzk_status cuzk_gpu_prover_put(cuzk_gpu_prover *pr, int section, size_t first, size_t n,
                                 const void *points) CUZK_WARN_UNUSED;
 cuzk_status cuzk_gpu_prover_commit(cuzk_gpu_prover *pr) CUZK_WARN_UNUSED;
@@ -179,8 +227,8 @@ cuzk_status cuzk_gpu_prove_with(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, co
 /* Memory figures for the prover: *device_bytes is its parameter arrays (phi(H) included where
  * kept) plus the high-water mark of the reserved memory in the default memory pool of the
  * calling thread's current CUDA device (the workspace of everything using that pool, not this
- * prover's alone; its prefetch slots are not counted); *pinned_host_bytes is 0 (the prover
- * holds no pinned host memory). */
+ * prover's alone; its prefetch slots are not counted); *pinned_host_bytes is the page-locked
+ * host memory of a streamed prover's parameters (0 when resident). */
 void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes);
 
 /* ---------------------------------------------------------------- resident precompiled circuit */
@@ -238,6 +286,10 @@ typedef struct {
 } cuzk_gpu_synthetic_shape;
 cuzk_status cuzk_gpu_prover_create_synthetic(cuzk_gpu_device *d, cuzk_gpu_prover **out,
                                              const cuzk_gpu_synthetic_shape *shape) CUZK_WARN_UNUSED;
+/* The same in a given placement (NULL: by the device's free memory, as create_synthetic). */
+cuzk_status cuzk_gpu_prover_create_synthetic_placed(cuzk_gpu_device *d, cuzk_gpu_prover **out,
+                                                    const cuzk_gpu_synthetic_shape *shape,
+                                                    const cuzk_gpu_placement *pl) CUZK_WARN_UNUSED;
 
 /* Fixed-base multiplication for parameter generation: out[i] = scalars[i] * base (affine, in
  * blst's layout; the point at infinity for a zero scalar), computed on d's device with a comb

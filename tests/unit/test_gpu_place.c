@@ -1,0 +1,117 @@
+/* The GPU placement (cuzk_gpu_place): resident where the device holds the parameters and a
+ * proof's workspace, streamed from host memory below that with the largest chunk that fits,
+ * refused with the sizes named when not even the streamed workspace fits; the tuning's
+ * placement and chunk keys; the estimate never above the room it was given. Plain C: no GPU. */
+#include <string.h>
+
+#include "cuzk/gpu.h"
+#include "harness.h"
+
+#define GIB (1ull << 30)
+
+/* a 32 GiB PoRep partition as the precompiled circuit gives it */
+static cuzk_gpu_shape porep_32g(uint64_t pce_bytes)
+{
+    const size_t ni = 328, na = 130169893, nc = 130278869;
+    cuzk_gpu_shape sh = {((size_t)1 << 27) - 1, na, ni + 129753292, 1 + 33112281, ni, na, nc + ni, pce_bytes, 132};
+    return sh;
+}
+
+static cuzk_gpu_config cfg_with(const char *placement, unsigned chunk_log)
+{
+    cuzk_gpu_config c;
+    cuzk_gpu_config_default(&c);
+    snprintf(c.placement, sizeof c.placement, "%s", placement);
+    c.stream_chunk_log = chunk_log;
+    return c;
+}
+
+static uint64_t device_total(const cuzk_gpu_placement *p)
+{
+    return p->params_device_bytes + p->pce_device_bytes + p->workspace_bytes;
+}
+
+static void test_porep_32g(void)
+{
+    const cuzk_gpu_shape sh = porep_32g(7000000000ull);
+    cuzk_gpu_placement p;
+    /* an H200's free memory: resident, phi(H) beside H, the circuit on the device */
+    CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, NULL, &p));
+    CHECK(p.kind == CUZK_GPU_RESIDENT && p.h_glv && p.pce_on_device);
+    CHECK(p.params_device_bytes > 55 * GIB && p.pinned_host_bytes == 0);
+    CHECK(device_total(&p) <= 139 * GIB);
+    CHECK(strstr(p.why, "resident") != NULL);
+    /* 24 and 16 GiB cards: streamed, every base in host memory, chunks of at least 2^20 */
+    const uint64_t rooms[2] = {24 * GIB, 16 * GIB};
+    for (int i = 0; i < 2; i++) {
+        CHECK_OK(cuzk_gpu_place(&sh, rooms[i], NULL, &p));
+        CHECK(p.kind == CUZK_GPU_STREAMED);
+        CHECK(p.params_device_bytes == 0);
+        CHECK(p.pinned_host_bytes > 44 * GIB && p.pinned_host_bytes < 48 * GIB);
+        CHECK(p.chunk_points >= (1u << 20) && (p.chunk_points & (p.chunk_points - 1)) == 0);
+        CHECK(p.window_max >= 12 && p.window_max <= 21);
+        CHECK(device_total(&p) <= rooms[i]);
+        CHECK(strstr(p.why, "streamed") != NULL && strstr(p.why, "host memory") != NULL);
+    }
+    /* at 16 GiB the precompiled circuit (7 GB) cannot sit beside the NTTs' a, b, c */
+    CHECK(!p.pce_on_device && p.pce_device_bytes == 0);
+    /* too small even for the streamed workspace: refused, the sizes named */
+    CHECK_FAILS(cuzk_gpu_place(&sh, 6 * GIB, NULL, &p), CUZK_EBUDGET);
+    CHECK(strstr(cuzk_last_error(), "6.00 GiB") != NULL && strstr(cuzk_last_error(), "2^27") != NULL);
+    /* every room from 10 to 150 GiB: what is placed fits it, and more room never streams what
+     * less room kept resident */
+    bool was_resident = false;
+    for (uint64_t g = 10; g <= 150; g += 2) {
+        if (cuzk_gpu_place(&sh, g * GIB, NULL, &p)) continue;
+        CHECK(device_total(&p) <= g * GIB);
+        if (was_resident) CHECK(p.kind == CUZK_GPU_RESIDENT);
+        was_resident |= p.kind == CUZK_GPU_RESIDENT;
+    }
+    CHECK(was_resident);
+}
+
+static void test_keys(void)
+{
+    const cuzk_gpu_shape sh = porep_32g(0);
+    cuzk_gpu_placement p;
+    cuzk_gpu_config c = cfg_with("streamed", 0);
+    CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, &c, &p));
+    CHECK(p.kind == CUZK_GPU_STREAMED && strstr(p.why, "gpu.placement") != NULL);
+    c = cfg_with("streamed", 12);
+    CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, &c, &p));
+    CHECK(p.chunk_points == 4096);
+    c = cfg_with("resident", 0);
+    CHECK_FAILS(cuzk_gpu_place(&sh, 24 * GIB, &c, &p), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "gpu.placement is resident") != NULL);
+    c = cfg_with("sideways", 0);
+    CHECK_FAILS(cuzk_gpu_place(&sh, 139 * GIB, &c, &p), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "\"sideways\"") != NULL);
+    /* no H split when the tuning turns it off */
+    c = cfg_with("auto", 0);
+    c.h_glv = false;
+    CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, &c, &p));
+    CHECK(p.kind == CUZK_GPU_RESIDENT && !p.h_glv);
+    CHECK(!strcmp(cuzk_gpu_placement_name(CUZK_GPU_STREAMED), "streamed"));
+    CHECK(!strcmp(cuzk_gpu_placement_name(CUZK_GPU_RESIDENT), "resident"));
+}
+
+static void test_small(void)
+{
+    /* a 2 KiB sector's partition and a tiny circuit: resident on any card, no chunk larger than
+     * the largest section when forced to stream */
+    cuzk_gpu_shape tiny = {1023, 700, 400, 300, 3, 700, 900, 0, 0};
+    cuzk_gpu_placement p;
+    CHECK_OK(cuzk_gpu_place(&tiny, 2 * GIB, NULL, &p));
+    CHECK(p.kind == CUZK_GPU_RESIDENT);
+    cuzk_gpu_config c = cfg_with("streamed", 0);
+    CHECK_OK(cuzk_gpu_place(&tiny, 2 * GIB, &c, &p));
+    CHECK(p.kind == CUZK_GPU_STREAMED && p.chunk_points == 1024);
+}
+
+int main(void)
+{
+    test_porep_32g();
+    test_keys();
+    test_small();
+    return harness_finish("gpu_place");
+}
