@@ -38,6 +38,10 @@ int cli_prove_vanilla(const char *what, int argc, char **argv);
 int cli_verify_vanilla(const char *what, int argc, char **argv);
 /* GPU benchmarks: `what` is gpu-msm, gpu-ntt, gpu-prove or gpu-field */
 int cli_bench_gpu(const char *what, int argc, char **argv);
+/* cuzk bench gpu-place (placements on this GPU or a card of a given memory) and gpu-hold (holds
+ * all but N GiB of the GPU, standing in for a smaller card): cmd_bench_gpu_memory.c */
+int cli_bench_gpu_place(int argc, char **argv);
+int cli_bench_gpu_hold(int argc, char **argv);
 /* bench gpu-prove --circuit (cmd_bench_gpu_circuit.c) */
 int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json);
 /* bench engine (cmd_bench_engine.c) */

@@ -457,6 +457,8 @@ const cli_kind CLI_BENCH_KINDS[] = {
     {"gpu-ntt", "GPU NTTs in device memory (CUDA builds)"},
     {"gpu-prove", "one GPU partition proof of a 2^N domain, or of a circuit through the pipeline (CUDA builds)"},
     {"gpu-field", "GPU field multiplication throughput of each form (CUDA builds)"},
+    {"gpu-place", "the placement each circuit's parameters get on this GPU or a card of a given memory"},
+    {"gpu-hold", "hold all but N GiB of this GPU's memory, standing in for a smaller card (CUDA builds)"},
 };
 const size_t CLI_BENCH_NKINDS = sizeof CLI_BENCH_KINDS / sizeof CLI_BENCH_KINDS[0];
 
@@ -483,6 +485,8 @@ int cli_bench(int argc, char **argv)
     if (!strcmp(what, "e2e")) return cli_bench_e2e(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "params")) return cli_bench_params(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strcmp(what, "throughput")) return cli_bench_throughput(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "gpu-place")) return cli_bench_gpu_place(argc - 1, cli_subcommand(argv, name, sizeof name));
+    if (!strcmp(what, "gpu-hold")) return cli_bench_gpu_hold(argc - 1, cli_subcommand(argv, name, sizeof name));
     if (!strncmp(what, "gpu-", 4)) return cli_bench_gpu(what, argc - 1, cli_subcommand(argv, name, sizeof name));
     fprintf(stderr, "cuzk bench: unknown benchmark '%s' (", what);
     for (size_t i = 0; i < CLI_BENCH_NKINDS; i++) fprintf(stderr, "%s%s", i ? ", " : "", CLI_BENCH_KINDS[i].name);

@@ -255,6 +255,9 @@ int cli_bench_engine(int argc, char **argv)
                        "parameters and circuits %.2f GiB)\n",
                        d, (double)(es->devices[d].mem_total - es->devices[d].mem_free) / (1 << 30),
                        (double)es->devices[d].mem_total / (1 << 30), (double)es->devices[d].resident_bytes / (1 << 30));
+        for (unsigned c = 0; c < es->ncircuits; c++)
+            if (es->circuits[c].placement[0])
+                printf("  placement of %-12s %s\n", es->circuits[c].id, es->circuits[c].placement);
         if (crit_sent)
             printf("  CRITICAL %s mid-run       %s, waited %.1f ms for a device, proved in %.1f ms\n", critical,
                    cuzk_job_state_name(crit.r.state), crit.r.queue_s * 1e3, crit.r.run_s * 1e3);

@@ -190,8 +190,9 @@ static cuzk_status open_devices(cuzk_engine *e)
             size_t fr = 0, total = 0;
             if (cuzk_gpu_mem_info(d->gpu, &fr, &total)) total = 0;
             d->mem_total = total;
+            /* from the memory free now: another process's share is not ours to place into */
             uint64_t b = e->cfg.device_budget, reserve = e->cfg.device_reserve * ctxs;
-            if (!b) b = total > reserve ? total - reserve : total / 2;
+            if (!b) b = fr > reserve ? fr - reserve : fr / 2;
             d->budget = b / ctxs;
             d->in_service = true;
         }
@@ -357,6 +358,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
         if (s->pinned_in) cuzk_gpu_host_unregister(s->pinned_in);
         if (s->pinned_aux) cuzk_gpu_host_unregister(s->pinned_aux);
         cuzk_witness_free(&s->w);
+        slot_abc_free(s);
     }
     free(e->slots);
     for (unsigned i = 0; i < e->ndev; i++) {

@@ -36,9 +36,11 @@ static const cuzk_config_key engine_keys[] = {
     K("host_budget", CUZK_CFG_U64, host_budget, 0, 1ull << 50, "0", "CUZK_ENGINE_HOST_BUDGET",
       "host bytes for parameters, circuits, witness buffers and job inputs (0: 80 % of the machine's memory)"),
     K("device_budget", CUZK_CFG_U64, device_budget, 0, 1ull << 50, "0", "CUZK_ENGINE_DEVICE_BUDGET",
-      "bytes per GPU for resident parameters and circuits (0: its memory less device_reserve)"),
-    K("device_reserve", CUZK_CFG_U64, device_reserve, 0, 1ull << 40, "25769803776", "CUZK_ENGINE_DEVICE_RESERVE",
-      "bytes per GPU left to the provers' workspaces and the runtime (a 32 GiB partition uses about 20 GiB)"),
+      "bytes per GPU for parameters, circuits and the provers' workspace (0: its free memory at start less "
+      "device_reserve)"),
+    K("device_reserve", CUZK_CFG_U64, device_reserve, 0, 1ull << 40, "1073741824", "CUZK_ENGINE_DEVICE_RESERVE",
+      "bytes per GPU left to other processes and the runtime beside what the placements count (each circuit's "
+      "parameters, precompiled circuit and a proof's workspace)"),
     K("aging_s", CUZK_CFG_UINT, aging_s, 0, 1u << 30, "120", "CUZK_ENGINE_AGING_S",
       "seconds a waiting job takes to rise one priority class, so LOW work is not starved (0: no aging)"),
     K("result_ttl_s", CUZK_CFG_UINT, result_ttl_s, 1, 1u << 30, "3600", "CUZK_ENGINE_RESULT_TTL_S",

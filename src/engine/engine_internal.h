@@ -76,16 +76,20 @@ typedef struct {
     double seconds, read_s;
     uint64_t bytes;
 } stream_stats;
-/* The prover for gpu from the file f opened with cuzk_groth16_params_open, decoded on a pool of
- * threads threads of its own; the points streamed reported to progress (NULL: none). */
-cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, cuzk_groth16_params_file *f, int flags, unsigned threads,
-                                    const cuzk_progress_sink *progress, cuzk_gpu_prover **out,
-                                    stream_stats *stats) CUZK_WARN_UNUSED;
+/* The prover for gpu in placement pl from the file f opened with cuzk_groth16_params_open,
+ * decoded on a pool of threads threads of its own; the points streamed reported to progress
+ * (NULL: none). */
+cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, const cuzk_gpu_placement *pl, cuzk_groth16_params_file *f,
+                                    int flags, unsigned threads, const cuzk_progress_sink *progress,
+                                    cuzk_gpu_prover **out, stream_stats *stats) CUZK_WARN_UNUSED;
 
 typedef struct {
     cuzk_gpu_prover *prover; /* parameters on the device */
     cuzk_gpu_pce *pce;       /* the precompiled circuit on the device (NULL: a, b, c on the CPU) */
-    uint64_t bytes;          /* measured: prover memory + circuit bytes */
+    uint64_t bytes;          /* measured: prover memory + circuit bytes (at least the placement's) */
+    cuzk_gpu_placement pl;   /* where its parameters are (chosen when its load starts) */
+    uint64_t host_bytes;     /* page-locked host memory of streamed parameters (host budget) */
+    bool pce_unsized;        /* the placement was chosen before the precompiled circuit's size was known */
     bool loading;
     bool unfit; /* does not fit on this device (why): its partitions go elsewhere */
     char why[384];
@@ -134,9 +138,16 @@ typedef struct {
     cuzk_witness w;
     void *pinned_in, *pinned_aux; /* what is page-locked (registered) */
     size_t pinned_in_bytes, pinned_aux_bytes;
+    /* a, b, c made on the CPU by the lane, for GPUs that prove the circuit without its matrices
+     * (page-locked with the rest; abc_cap entries each); abc_made: they are this witness's */
+    cuzk_fr *abc[3];
+    size_t abc_cap;
+    bool abc_pinned, abc_made;
     bool busy;
     bool urgent; /* kept for the urgent lane */
 } witness_slot;
+/* frees a slot's a, b, c buffers (engine_lanes.c) */
+void slot_abc_free(witness_slot *s);
 
 /* A witness made and waiting for a device. */
 typedef struct ready_item {
@@ -415,6 +426,10 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j);
 bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d);
 bool res_device_ready(const engine_circuit *c, const engine_device *d);
 bool res_cpu_ready(const engine_circuit *c);
+/* Whether the witness lanes make c's a, b, c (locked): every GPU in service that holds or loads c
+ * proves it without the circuit's matrices (its placement has no room for them), and there is
+ * one. */
+bool res_abc_on_host(const cuzk_engine *e, const engine_circuit *c);
 /* Starts reading a host copy of c's parameters for the CPU backend when c has none (locked). */
 void res_want_host_params(cuzk_engine *e, engine_circuit *c);
 /* Frees idle circuits, least recently used first, until need more bytes fit the host budget. */

@@ -44,6 +44,56 @@ static cuzk_status slot_fit(witness_slot *s, size_t ni, size_t na, bool pin, cuz
     return st;
 }
 
+void slot_abc_free(witness_slot *s)
+{
+    for (int k = 0; k < 3; k++) {
+        if (s->abc_pinned && s->abc[k]) cuzk_gpu_host_unregister(s->abc[k]);
+        cuzk_big_free(s->abc[k], s->abc_cap * sizeof(cuzk_fr));
+        s->abc[k] = NULL;
+    }
+    s->abc_cap = 0;
+    s->abc_pinned = s->abc_made = false;
+}
+
+/* a, b, c of the slot's witness on the CPU (unlocked), into buffers grown (and page-locked)
+ * once, for a GPU that proves without the circuit's matrices: made here, beside the proofs of
+ * earlier partitions, they no longer hold up the device. */
+static cuzk_status slot_abc(witness_slot *s, const cuzk_pce *pce, bool pin, cuzk_timeline *tl, uint64_t *grown,
+                            int64_t *pinned)
+{
+    const size_t n = pce->num_constraints + pce->num_inputs;
+    if (s->abc_cap < n) {
+        int span = cuzk_span_begin(tl, "grow and page-lock the a, b, c buffers (once)");
+        cuzk_fr *fresh[3] = {NULL, NULL, NULL};
+        for (int k = 0; k < 3; k++) fresh[k] = cuzk_big_alloc(n * sizeof(cuzk_fr));
+        if (!fresh[0] || !fresh[1] || !fresh[2]) { /* the old buffers stay */
+            for (int k = 0; k < 3; k++) cuzk_big_free(fresh[k], n * sizeof(cuzk_fr));
+            cuzk_span_end(tl, span);
+            return cuzk_fail(CUZK_ENOMEM, "out of memory for a, b, c (%zu entries each)", n);
+        }
+        const uint64_t before = (uint64_t)s->abc_cap * 3 * sizeof(cuzk_fr);
+        const int64_t was_pinned = s->abc_pinned ? (int64_t)before : 0;
+        slot_abc_free(s);
+        memcpy(s->abc, fresh, sizeof fresh);
+        s->abc_cap = n;
+        s->abc_pinned = pin;
+        for (int k = 0; k < 3 && pin; k++)
+            if (cuzk_gpu_host_register(s->abc[k], n * sizeof(cuzk_fr))) {
+                while (k-- > 0) cuzk_gpu_host_unregister(s->abc[k]);
+                s->abc_pinned = false;
+                break;
+            }
+        cuzk_span_end(tl, span);
+        *grown += (uint64_t)n * 3 * sizeof(cuzk_fr) - before;
+        *pinned += (s->abc_pinned ? (int64_t)n * 3 * (int64_t)sizeof(cuzk_fr) : 0) - was_pinned;
+    }
+    int span = cuzk_span_begin(tl, "a, b, c (cpu)");
+    cuzk_pce_evaluate(pce, s->w.input, s->w.aux, s->abc[0], s->abc[1], s->abc[2]);
+    cuzk_span_end(tl, span);
+    s->abc_made = true;
+    return CUZK_OK;
+}
+
 static bool any_gpu(const cuzk_engine *e)
 {
     for (unsigned i = 0; i < e->ndev; i++)
@@ -84,7 +134,8 @@ typedef struct {
 /* Partition k's witness into slot s, unlocked: the slot sized (and page-locked where a GPU will
  * read it), the partition's circuit opened and its shape checked against the precompiled one
  * (another shape would be proved wrong, or overrun the slot), the witness made. */
-static void make_witness(const witness_lane *lane, engine_job *j, unsigned k, witness_slot *s, bool pin, witness_run *w)
+static void make_witness(const witness_lane *lane, engine_job *j, unsigned k, witness_slot *s, bool pin, bool abc,
+                         witness_run *w)
 {
     const cuzk_pce *pce = &j->circ->pce;
     w->r = calloc(1, sizeof *w->r);
@@ -99,6 +150,14 @@ static void make_witness(const witness_lane *lane, engine_job *j, unsigned k, wi
         int span = cuzk_span_begin(w->tl, lane->urgent ? "witness (urgent lane)" : "witness");
         w->st = cuzk_circuit_witness(circ, j->seed + k, true, &s->w);
         cuzk_span_end(w->tl, span);
+    }
+    s->abc_made = false;
+    if (!w->st && abc) {
+        uint64_t g = 0;
+        int64_t p = 0;
+        w->st = slot_abc(s, pce, pin, w->tl, &g, &p);
+        w->grown += g;
+        w->pinned += p;
     }
     cuzk_circuit_free(circ);
     if (w->st) snprintf(w->err, sizeof w->err, "%s", cuzk_last_error());
@@ -183,9 +242,9 @@ static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned
 {
     ENGINE_LOCKED(e);
     witness_run w = {0};
-    bool pin = any_gpu(e);
+    bool pin = any_gpu(e), abc = pin && res_abc_on_host(e, j->circ);
     engine_mutex_unlock(&e->mu);
-    make_witness(lane, j, k, &e->slots[slot_i], pin, &w);
+    make_witness(lane, j, k, &e->slots[slot_i], pin, abc, &w);
     engine_mutex_lock(&e->mu);
     witness_made(e, j, k, slot_i, &w);
 }
@@ -252,11 +311,14 @@ static cuzk_status prove_on(engine_device *d, engine_circuit *c, const witness_s
         return cuzk_gpu_prove_pce_with(cd->prover, cd->pce, out, w->input, w->num_inputs, w->aux, w->num_aux, &opts);
     cuzk_status st = cuzk_cancel_check(cancel, "a, b, c");
     if (st) return st;
-    int span = cuzk_span_begin(tl, "a, b, c (cpu)");
-    st = cpu_abc(d, pce, w);
-    cuzk_span_end(tl, span);
-    if (st) return st;
-    cuzk_groth16_witness gw = {d->abc[0],   d->abc[1],     d->abc[2],  pce->num_constraints + pce->num_inputs,
+    cuzk_fr *const *abc = s->abc_made ? s->abc : d->abc; /* made by the lane, or here */
+    if (!s->abc_made) {
+        int span = cuzk_span_begin(tl, "a, b, c (cpu)");
+        st = cpu_abc(d, pce, w);
+        cuzk_span_end(tl, span);
+        if (st) return st;
+    }
+    cuzk_groth16_witness gw = {abc[0],      abc[1],        abc[2],     pce->num_constraints + pce->num_inputs,
                                w->input,    w->num_inputs, w->aux,     w->num_aux,
                                &pce->a_aux, &pce->b_input, &pce->b_aux};
     if (cd) return cuzk_gpu_prove_with(cd->prover, out, &gw, &opts);

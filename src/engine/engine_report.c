@@ -68,9 +68,14 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
         s->loading = c->host_loading;
         s->host_bytes = c->params_bytes + c->pce_bytes;
         for (unsigned i = 0; i < e->ndev && i < CUZK_ENGINE_MAX_DEVICES; i++) {
-            s->device[i] = c->dev[i].prover != NULL;
-            s->loading |= c->dev[i].loading;
-            s->device_bytes += c->dev[i].bytes;
+            const circuit_on_device *cd = &c->dev[i];
+            s->device[i] = cd->prover != NULL;
+            s->loading |= cd->loading;
+            s->device_bytes += cd->bytes;
+            if (!cd->prover && !cd->loading) continue;
+            s->streamed[i] = cd->pl.kind == CUZK_GPU_STREAMED;
+            s->pinned_bytes += cd->host_bytes;
+            if (!s->placement[0]) snprintf(s->placement, sizeof s->placement, "%s", cd->pl.why);
         }
         s->refs = c->refs;
         s->idle_s = now - c->last_used;
@@ -142,8 +147,18 @@ static void status_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
                 fprintf(f, "%s%u", first ? "" : ",", d);
                 first = false;
             }
-        fprintf(f, "],\"host_bytes\":%llu,\"device_bytes\":%llu,\"refs\":%u,\"idle_s\":%.3f}",
-                (unsigned long long)c->host_bytes, (unsigned long long)c->device_bytes, c->refs, c->idle_s);
+        fputs("],\"streamed_on\":[", f);
+        first = true;
+        for (unsigned d = 0; d < CUZK_ENGINE_MAX_DEVICES; d++)
+            if (c->streamed[d]) {
+                fprintf(f, "%s%u", first ? "" : ",", d);
+                first = false;
+            }
+        fputs("],\"placement\":", f);
+        cuzk_json_string(f, c->placement);
+        fprintf(f, ",\"pinned_bytes\":%llu,\"host_bytes\":%llu,\"device_bytes\":%llu,\"refs\":%u,\"idle_s\":%.3f}",
+                (unsigned long long)c->pinned_bytes, (unsigned long long)c->host_bytes,
+                (unsigned long long)c->device_bytes, c->refs, c->idle_s);
     }
     fprintf(f,
             "],\"host_bytes\":%llu,\"host_budget\":%llu,\"pinned_bytes\":%llu,\"results_kept\":%u,"

@@ -96,6 +96,8 @@ static uint64_t evict_device(cuzk_engine *e, engine_circuit *c, int di)
     cd->prover = NULL;
     cd->pce = NULL;
     cd->bytes = 0;
+    host_release(e, cd->host_bytes); /* streamed parameters' host copy: freed by the reclaimer */
+    cd->host_bytes = 0;
     return b;
 }
 
@@ -261,10 +263,81 @@ static uint64_t layout_points_bytes(const cuzk_groth16_params_file *f)
     return b;
 }
 
+/* ---------------------------------------------------------------- placement */
+/* A circuit as a GPU placement sees it: its parameters' section lengths, its inputs, and its
+ * precompiled circuit's device size (estimated by its host size; 0 when not yet recorded). */
+static cuzk_gpu_shape shape_of(const size_t count[CUZK_PARAMS_SECTIONS], size_t ic_len, uint64_t pce_bytes)
+{
+    cuzk_gpu_shape sh = {count[CUZK_PARAMS_H],
+                         count[CUZK_PARAMS_L],
+                         count[CUZK_PARAMS_A],
+                         count[CUZK_PARAMS_B_G1],
+                         ic_len,
+                         count[CUZK_PARAMS_L],
+                         count[CUZK_PARAMS_H] + 1,
+                         pce_bytes,
+                         0};
+    return sh;
+}
+
+/* the same from the precompiled circuit (the lengths its parameters have) */
+static cuzk_gpu_shape shape_of_pce(const cuzk_pce *p, uint64_t pce_bytes)
+{
+    const size_t ni = p->num_inputs, n = p->num_constraints + ni;
+    size_t count[CUZK_PARAMS_SECTIONS];
+    count[CUZK_PARAMS_H] = ((size_t)1 << cuzk_log2_ceil(n)) - 1;
+    count[CUZK_PARAMS_L] = p->num_aux;
+    count[CUZK_PARAMS_A] = ni + p->a_aux.popcount;
+    count[CUZK_PARAMS_B_G1] = count[CUZK_PARAMS_B_G2] = p->b_input.popcount + p->b_aux.popcount;
+    return shape_of(count, ni, pce_bytes);
+}
+
+static uint64_t placed_bytes(const cuzk_gpu_placement *pl)
+{
+    return pl->params_device_bytes + pl->pce_device_bytes + pl->workspace_bytes;
+}
+
+/* c on d (locked): its placement under d's budget and, streamed, host room for the page-locked
+ * parameters (charged to the host budget until the device copy goes). false when there is
+ * none: d is unfit for c, with the reason. */
+static bool place_on(cuzk_engine *e, engine_circuit *c, engine_device *d, const cuzk_gpu_shape *sh)
+{
+    ENGINE_LOCKED(e);
+    circuit_on_device *cd = &c->dev[d->index];
+    char id[64]; /* the message goes into c (cd->why): its id is copied out first */
+    snprintf(id, sizeof id, "%s", c->id);
+    if (cuzk_gpu_place(sh, d->budget, &e->gpu_cfg, &cd->pl)) {
+        cd->unfit = true;
+        snprintf(cd->why, sizeof cd->why, "%s on %.100s: %.200s", id, d->name, cuzk_last_error());
+        return false;
+    }
+    const uint64_t pinned = cd->pl.pinned_host_bytes;
+    if (pinned && (pinned > e->host_budget || !res_make_host_room(e, pinned, c))) {
+        cd->unfit = true;
+        snprintf(cd->why, sizeof cd->why,
+                 "%s on %s: streamed, its parameters need %llu bytes of page-locked host memory, more than the host "
+                 "budget has room for (engine.host_budget)",
+                 id, d->name, (unsigned long long)pinned);
+        return false;
+    }
+    host_charge(e, pinned);
+    cd->host_bytes = pinned;
+    cd->pce_unsized = sh->pce_bytes == 0;
+    return true;
+}
+
+/* a load of c on d that did not happen gives its host room back (locked) */
+static void unplace(cuzk_engine *e, circuit_on_device *cd)
+{
+    ENGINE_LOCKED(e);
+    host_release(e, cd->host_bytes);
+    cd->host_bytes = 0;
+}
+
 /* The device a host load streams the parameters to (locked): the first in service with room
  * for them, marked loading; -1 when the host keeps the parameters (the configuration, or a CPU
  * backend that proves) or no device has room. */
-static int pick_stream_device(cuzk_engine *e, engine_circuit *c, uint64_t need)
+static int pick_stream_device(cuzk_engine *e, engine_circuit *c, const cuzk_gpu_shape *sh)
 {
     ENGINE_LOCKED(e);
     if (e->cfg.keep_host_params || e->cfg.cpu_worker || e->stopping) return -1;
@@ -272,11 +345,23 @@ static int pick_stream_device(cuzk_engine *e, engine_circuit *c, uint64_t need)
         engine_device *d = &e->dev[i];
         circuit_on_device *cd = &c->dev[i];
         if (d->ordinal < 0 || !d->in_service || cd->unfit || cd->loading || cd->prover) continue;
-        if (need > d->budget || !make_device_room(e, (int)i, need, c)) continue;
+        if (!place_on(e, c, d, sh)) continue;
+        if (!make_device_room(e, (int)i, placed_bytes(&cd->pl), c)) {
+            unplace(e, cd);
+            continue;
+        }
         cd->loading = true;
         return (int)i;
     }
     return -1;
+}
+
+/* whether the precompiled circuit goes to the device (where the placement has room for it;
+ * without it a, b, c are made on the CPU); a circuit not yet recorded when the placement was
+ * chosen (its size unknown then) goes where the placement is resident */
+static bool pce_wanted(const circuit_on_device *cd)
+{
+    return cd->pl.pce_on_device || (cd->pl.kind == CUZK_GPU_RESIDENT && cd->pce_unsized);
 }
 
 /* A stream of the parameters to a device beside the host load (its own thread). */
@@ -299,8 +384,9 @@ static void *stream_main(void *arg)
     engine_device *d = &s->e->dev[s->dev];
     unsigned threads = cuzk_pool_size(s->e->lanes[0].pool);
     s->t_begin = cuzk_now();
-    s->st = stream_params_to_device(d->gpu, s->f, s->c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
-                                    threads, s->e->cfg.progress, &s->pr, &s->stats);
+    s->st = stream_params_to_device(d->gpu, &s->c->dev[s->dev].pl, s->f,
+                                    s->c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED, threads,
+                                    s->e->cfg.progress, &s->pr, &s->stats);
     if (s->st) snprintf(s->err, sizeof s->err, "%s", cuzk_last_error());
     s->t_end = cuzk_now();
     return NULL;
@@ -341,13 +427,15 @@ static void load_open_layout(host_load_state *h)
     if (!h->has_pf) return;
     engine_mutex_lock(&h->e->mu);
     c->params_points_bytes = layout_points_bytes(&h->pf);
-    h->sj.dev = pick_stream_device(h->e, c, c->params_points_bytes + file_bytes(c->pce_path));
+    const cuzk_gpu_shape sh = shape_of(h->pf.count, h->pf.vk.ic_len, file_bytes(c->pce_path));
+    h->sj.dev = pick_stream_device(h->e, c, &sh);
     engine_mutex_unlock(&h->e->mu);
     if (h->sj.dev < 0) return;
     h->streaming = pthread_create(&h->sj.thread, NULL, stream_main, &h->sj) == 0;
     if (h->streaming) return;
     engine_mutex_lock(&h->e->mu);
     c->dev[h->sj.dev].loading = false;
+    unplace(h->e, &c->dev[h->sj.dev]);
     engine_mutex_unlock(&h->e->mu);
     h->sj.dev = -1;
 }
@@ -384,8 +472,8 @@ static void load_params(host_load_state *h)
     stream_job *sj = &h->sj;
     pthread_join(sj->thread, NULL);
     char name[160];
-    snprintf(name, sizeof name, "parameters streamed to GPU %d (%.1f s, %.2f GB/s; read %.1f s)",
-             h->e->dev[sj->dev].ordinal, sj->stats.seconds,
+    snprintf(name, sizeof name, "parameters streamed to GPU %d, placement %s (%.1f s, %.2f GB/s; read %.1f s)",
+             h->e->dev[sj->dev].ordinal, cuzk_gpu_placement_name(c->dev[sj->dev].pl.kind), sj->stats.seconds,
              sj->stats.seconds > 0 ? (double)sj->stats.bytes / sj->stats.seconds / 1e9 : 0, sj->stats.read_s);
     cuzk_span_add_at(h->tl, h->top, name, sj->t_begin, sj->t_end); /* beside the circuit's span */
     if (!h->st && sj->st) h->st = cuzk_fail(sj->st, "%s", sj->err);
@@ -409,7 +497,9 @@ static void load_key(host_load_state *h)
         }
         if (!h->st) h->st = check_counts(c, c->params_path, pvk->ic_len, l_len, c->vk_path ? &h->vk : NULL, &h->pce);
     }
-    if (!h->st && h->streaming && cuzk_gpu_pce_create(h->e->dev[h->sj.dev].gpu, &h->gp, &h->pce)) h->gp = NULL;
+    if (!h->st && h->streaming && pce_wanted(&h->c->dev[h->sj.dev]) &&
+        cuzk_gpu_pce_create(h->e->dev[h->sj.dev].gpu, &h->gp, &h->pce))
+        h->gp = NULL;
 }
 
 /* Step 5 (unlocked): what the load no longer needs goes; a failed load's device objects too. */
@@ -443,10 +533,14 @@ static void stream_ended(host_load_state *h)
         cd->prover = sj->pr;
         cd->pce = h->gp;
         cd->bytes = db + (h->gp ? cuzk_gpu_pce_bytes(h->gp) : 0);
+        if (cd->bytes < placed_bytes(&cd->pl)) cd->bytes = placed_bytes(&cd->pl);
         c->last_stream = sj->stats;
         c->loads[1]++;
         c->load_s[1] += sj->stats.seconds;
-    } else if (sj->st) {
+    } else {
+        unplace(h->e, cd);
+    }
+    if (!sj->pr && sj->st) {
         cd->unfit = true;
         char id[64]; /* cd->why is inside c: its id is copied out first */
         snprintf(id, sizeof id, "%s", c->id);
@@ -560,23 +654,34 @@ typedef struct {
 
 /* The circuit's parameters on d, unlocked: made to its shape (synthetic), uploaded from the host
  * copy, or, with none, streamed from the file again (its layout checked against the circuit's). */
-static cuzk_status device_params(cuzk_engine *e, engine_circuit *c, engine_device *d, cuzk_gpu_prover **pr)
+static cuzk_status device_params(cuzk_engine *e, engine_circuit *c, engine_device *d, const cuzk_gpu_placement *pl,
+                                 cuzk_gpu_prover **pr)
 {
     if (c->synthetic) {
-        const cuzk_pce *p = &c->pce;
-        size_t ni = p->num_inputs, n = p->num_constraints + ni;
-        cuzk_gpu_synthetic_shape sh = {((size_t)1 << cuzk_log2_ceil(n)) - 1,    p->num_aux, ni + p->a_aux.popcount,
-                                       p->b_input.popcount + p->b_aux.popcount, ni,         5};
-        return cuzk_gpu_prover_create_synthetic(d->gpu, pr, &sh);
+        const cuzk_gpu_shape s = shape_of_pce(&c->pce, 0);
+        cuzk_gpu_synthetic_shape sh = {s.n_h, s.n_l, s.n_a, s.n_b, s.num_inputs, 5};
+        return cuzk_gpu_prover_create_synthetic_placed(d->gpu, pr, &sh, pl);
     }
-    if (c->has_params) return cuzk_gpu_prover_create(d->gpu, pr, &c->params);
+    if (c->has_params) {
+        const cuzk_groth16_params *p = &c->params;
+        const size_t count[CUZK_PARAMS_SECTIONS] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
+        const void *pts[CUZK_PARAMS_SECTIONS] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+        cuzk_status st = cuzk_gpu_prover_begin_placed(d->gpu, pr, count, &p->vk, pl);
+        for (int k = 0; k < CUZK_PARAMS_SECTIONS && !st; k++) st = cuzk_gpu_prover_put(*pr, k, 0, count[k], pts[k]);
+        if (!st) st = cuzk_gpu_prover_commit(*pr);
+        if (st) {
+            cuzk_gpu_prover_destroy(*pr);
+            *pr = NULL;
+        }
+        return st;
+    }
     cuzk_groth16_params_file f;
     stream_stats ss = {0};
     cuzk_status st = cuzk_groth16_params_open(&f, c->params_path);
     if (!st && (f.vk.ic_len != c->pce.num_inputs || f.count[CUZK_PARAMS_L] != c->pce.num_aux))
         st = cuzk_fail(CUZK_EFORMAT, "%s changed since it was first loaded (its counts differ)", c->params_path);
     if (!st)
-        st = stream_params_to_device(d->gpu, &f, c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
+        st = stream_params_to_device(d->gpu, pl, &f, c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
                                      cuzk_pool_size(e->lanes[0].pool), e->cfg.progress, pr, &ss);
     cuzk_groth16_params_close(&f);
     if (!st) {
@@ -598,6 +703,7 @@ static void device_load_ended(cuzk_engine *e, load_task *t, device_load_run *run
     circuit_on_device *cd = &c->dev[t->dev];
     cd->loading = false;
     if (run->st) {
+        unplace(e, cd);
         cd->unfit = true;
         snprintf(cd->why, sizeof cd->why, "%s", run->why);
     } else if (device_resident(e, t->dev) + run->bytes > d->budget && !make_device_room(e, t->dev, run->bytes, c)) {
@@ -609,6 +715,7 @@ static void device_load_ended(cuzk_engine *e, load_task *t, device_load_run *run
                  "(engine.device_budget, engine.device_reserve)",
                  id, (unsigned long long)run->bytes, d->name,
                  (unsigned long long)(d->budget - device_resident(e, t->dev)), (unsigned long long)d->budget);
+        unplace(e, cd);
         device_garbage *g = calloc(1, sizeof *g);
         if (g) {
             g->prover = run->pr;
@@ -640,17 +747,19 @@ static void device_load(load_task *t)
     device_load_run run = {.t0 = cuzk_now()};
     size_t free0 = 0, free1 = 0, total = 0;
     if (cuzk_gpu_mem_info(d->gpu, &free0, &total)) free0 = 0;
-    run.st = device_params(e, c, d, &run.pr);
+    const cuzk_gpu_placement *pl = &c->dev[t->dev].pl; /* set before the load began, not changed during it */
+    run.st = device_params(e, c, d, pl, &run.pr);
     if (run.st)
-        snprintf(run.why, sizeof run.why, "the parameters of %s do not fit on %s: %s", c->id, d->name,
-                 cuzk_last_error());
-    if (!run.st && cuzk_gpu_pce_create(d->gpu, &run.gp, &c->pce)) run.gp = NULL;
+        snprintf(run.why, sizeof run.why, "the parameters of %s do not fit on %s (%s): %s", c->id, d->name,
+                 cuzk_gpu_placement_name(pl->kind), cuzk_last_error());
+    if (!run.st && pce_wanted(&c->dev[t->dev]) && cuzk_gpu_pce_create(d->gpu, &run.gp, &c->pce)) run.gp = NULL;
     if (run.pr) {
         size_t db = 0, hb = 0;
         cuzk_gpu_prover_memory(run.pr, &db, &hb);
         run.bytes = db + (run.gp ? cuzk_gpu_pce_bytes(run.gp) : 0);
         if (!cuzk_gpu_mem_info(d->gpu, &free1, &total) && free0 > free1 && free0 - free1 > run.bytes)
             run.bytes = free0 - free1;
+        if (run.bytes < placed_bytes(pl)) run.bytes = placed_bytes(pl);
     }
     engine_mutex_lock(&e->mu);
     device_load_ended(e, t, &run);
@@ -847,33 +956,44 @@ bool res_device_ready(const engine_circuit *c, const engine_device *d)
 
 bool res_cpu_ready(const engine_circuit *c) { return c->host_ready && c->has_params; }
 
+bool res_abc_on_host(const cuzk_engine *e, const engine_circuit *c)
+{
+    ENGINE_LOCKED(e);
+    bool some = false;
+    for (unsigned i = 0; i < e->ndev; i++) {
+        const circuit_on_device *cd = &c->dev[i];
+        if (e->dev[i].ordinal < 0 || !e->dev[i].in_service || (!cd->prover && !cd->loading)) continue;
+        if (cd->pce || (cd->loading && pce_wanted(cd))) return false;
+        some = true;
+    }
+    return some;
+}
+
 bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d)
 {
     ENGINE_LOCKED(e);
     circuit_on_device *cd = &c->dev[d->index];
     if (cd->unfit || !c->host_ready || e->stopping) return false;
     if (cd->loading || cd->prover) return true;
-    /* the room the host sizes (or the file's layout, with no host copy) say it takes */
-    uint64_t need = (c->has_params ? c->params_bytes : c->params_points_bytes) + c->pce_bytes;
-    if (need > d->budget) {
-        cd->unfit = true;
-        char id[64];
-        snprintf(id, sizeof id, "%s", c->id);
-        snprintf(cd->why, sizeof cd->why,
-                 "%s needs about %llu bytes on %s, more than its budget of %llu (engine.device_budget, "
-                 "engine.device_reserve)",
-                 id, (unsigned long long)need, d->name, (unsigned long long)d->budget);
+    /* the placement the circuit's shape and the device's budget give, and the room it takes */
+    const cuzk_gpu_shape sh = shape_of_pce(&c->pce, c->pce_bytes);
+    if (!place_on(e, c, d, &sh)) return false;
+    if (!make_device_room(e, d->index, placed_bytes(&cd->pl), c)) { /* wait for busy circuits to go idle */
+        unplace(e, cd);
+        return true;
+    }
+    load_task *t = calloc(1, sizeof *t);
+    if (!t) {
+        unplace(e, cd);
         return false;
     }
-    if (!make_device_room(e, d->index, need, c)) return true; /* wait for busy circuits to go idle */
-    load_task *t = calloc(1, sizeof *t);
-    if (!t) return false;
     t->e = e;
     t->c = c;
     t->dev = d->index;
     cd->loading = true;
     if (!spawn(e, t)) {
         cd->loading = false;
+        unplace(e, cd);
         free(t);
         return false;
     }

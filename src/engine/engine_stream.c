@@ -1,4 +1,5 @@
-/* A circuit's parameters streamed from their .params file straight to a device: the file is
+/* A circuit's parameters streamed from their .params file straight to a device (or, in the
+ * streamed placement, to the prover's page-locked host copy): the file is
  * read in pieces (the next pieces read while one is decoded), each piece decoded and checked
  * on the host and copied to its place in device memory, so no host copy of the points is ever
  * whole (a 32 GiB PoRep's are 47 GB). Decoding runs on a pool of its own, so a load that
@@ -21,8 +22,9 @@ static cuzk_status put_points(void *ctx, int section, size_t first, size_t n, co
     return cuzk_gpu_prover_put(u->pr, section, first, n, pts);
 }
 
-cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, cuzk_groth16_params_file *f, int flags, unsigned threads,
-                                    const cuzk_progress_sink *progress, cuzk_gpu_prover **out, stream_stats *stats)
+cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, const cuzk_gpu_placement *pl, cuzk_groth16_params_file *f,
+                                    int flags, unsigned threads, const cuzk_progress_sink *progress,
+                                    cuzk_gpu_prover **out, stream_stats *stats)
 {
     double t0 = cuzk_now();
     *out = NULL;
@@ -32,7 +34,7 @@ cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, cuzk_groth16_params_fi
     cuzk_pool *prev = cuzk_pool_bind(pool);
     cuzk_gpu_prover *pr = NULL;
     double read_s = 0;
-    st = cuzk_gpu_prover_begin(gpu, &pr, f->count, &f->vk);
+    st = cuzk_gpu_prover_begin_placed(gpu, &pr, f->count, &f->vk, pl);
     uint64_t points = 0;
     for (int k = 0; k < CUZK_PARAMS_SECTIONS; k++) points += f->count[k];
     upload u = {pr, st ? NULL : cuzk_progress_start(progress, "parameters to the GPU (points)", points)};

@@ -608,7 +608,10 @@ static cuzk_status place_by_free(cuzk_gpu_device *d, size_t nh, size_t nl, size_
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, cuzk_gpu_device_ordinal(d));
     /* the shape as the prover's lengths give it: aux = L's, the domain from H's */
     cuzk_gpu_shape sh = {nh, nl, na, nb, ni, nl, nh + 1, 0, (unsigned)sms};
-    return cuzk_gpu_place(&sh, free_b, cuzk_gpu_device_config(d), pl);
+    /* 1 GiB left to the caller's own buffers (a benchmark's) and the runtime, as the engine's
+     * default device_reserve leaves */
+    const size_t margin = (size_t)1 << 30;
+    return cuzk_gpu_place(&sh, free_b > 2 * margin ? free_b - margin : free_b / 2, cuzk_gpu_device_config(d), pl);
 }
 
 /* the section arrays one after another at m, 256-byte aligned (phi(H) beside H with glv) */

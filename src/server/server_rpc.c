@@ -532,6 +532,7 @@ static void do_status(const rpc_call *call, const uint8_t *in, size_t len, rpc_r
                                             : CUZK__V1__SRSSTATUS__TIER__COLD;
         x->size_bytes = c->host_bytes + c->device_bytes;
         x->ref_count = c->refs;
+        x->placement = (char *)c->placement;
         srss[a.n_loaded_srs++] = x;
     }
     a.loaded_srs = srss;

@@ -11,7 +11,7 @@
 COMMANDS=(seal setup prove "prove porep" "prove window-post" "prove winning-post" "prove snap"
   verify "verify porep" "verify window-post" "verify winning-post" "verify snap" post "post vanilla"
   snap "snap encode" circuit-info bench demo daemon client config)
-BENCH_KINDS=(msm ntt prove synth engine cancel e2e params throughput gpu-msm gpu-ntt gpu-prove gpu-field)
+BENCH_KINDS=(msm ntt prove synth engine cancel e2e params throughput gpu-msm gpu-ntt gpu-prove gpu-field gpu-place gpu-hold)
 CLIENT_VERBS=(prove submit await cancel status metrics preload evict)
 for k in "${BENCH_KINDS[@]}"; do COMMANDS+=("bench $k"); done
 for v in "${CLIENT_VERBS[@]}"; do COMMANDS+=("client $v"); done
@@ -80,7 +80,7 @@ expect_ok "bench --help" "$CUZK" bench --help
 for k in "${BENCH_KINDS[@]}"; do grep -Eq "^  $k +[A-Za-z]" out.txt || fail "bench --help does not list $k"; done
 expect_ok "client --help" "$CUZK" client --help
 for v in "${CLIENT_VERBS[@]}"; do grep -Eq "^  $v +[A-Za-z]" out.txt || fail "client --help does not list $v"; done
-expect_fail "an unknown bench kind" 2 "^cuzk bench: unknown benchmark 'nope' \(msm, ntt, .*gpu-field; cuzk bench --help\)" \
+expect_fail "an unknown bench kind" 2 "^cuzk bench: unknown benchmark 'nope' \(msm, ntt, .*gpu-hold; cuzk bench --help\)" \
   "$CUZK" bench nope
 expect_fail "an unknown gpu kind" 2 "^cuzk bench: unknown benchmark 'gpu-nope'" "$CUZK" bench gpu-nope
 expect_fail "an unknown client verb" 2 "^cuzk client: unknown verb 'nope'" "$CUZK" client nope --addr x

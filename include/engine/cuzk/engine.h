@@ -90,8 +90,8 @@ typedef struct {
     unsigned witness_buffers;      /* witness buffers ahead of the devices (0: devices + 2) */
     uint64_t witness_buffer_bytes; /* each buffer reserved and page-locked at start (0: at first use) */
     uint64_t host_budget;          /* host bytes for parameters, circuits, buffers, inputs (0: 80 % of RAM) */
-    uint64_t device_budget;        /* bytes per GPU for resident parameters and circuits (0: its memory - reserve) */
-    uint64_t device_reserve;       /* bytes per GPU left to the workspaces and the runtime */
+    uint64_t device_budget;        /* bytes per GPU for parameters, circuits, workspace (0: free at start - reserve) */
+    uint64_t device_reserve;       /* bytes per GPU left to other processes and the runtime */
     unsigned aging_s;              /* seconds a waiting job takes to rise one priority class (0: no aging) */
     unsigned result_ttl_s;         /* finished results are kept this long ... */
     unsigned result_max;           /* ... and at most this many (the oldest dropped first) */
@@ -316,9 +316,12 @@ typedef struct {
     bool host_params, host_pce;           /* tiers: in host memory */
     bool device[CUZK_ENGINE_MAX_DEVICES]; /* resident on GPU i (parameters and circuit) */
     bool loading;
-    uint64_t host_bytes, device_bytes; /* device bytes summed over the GPUs */
-    unsigned refs;                     /* jobs using it now */
-    double idle_s;                     /* since it was last used */
+    uint64_t host_bytes, device_bytes;      /* device bytes summed over the GPUs */
+    bool streamed[CUZK_ENGINE_MAX_DEVICES]; /* on GPU i with its parameters streamed from host memory */
+    uint64_t pinned_bytes;                  /* the page-locked host memory those parameters take */
+    char placement[320]; /* the placement on the first GPU it is on or loading to, and why ("" if none) */
+    unsigned refs;       /* jobs using it now */
+    double idle_s;       /* since it was last used */
 } cuzk_engine_circuit_status;
 typedef struct {
     unsigned queued[CUZK_KINDS], running[CUZK_KINDS]; /* by cuzk_kind_index */

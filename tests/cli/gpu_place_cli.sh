@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# TIER fast (alone on 2 cores: 5 s, the random:1024 parameters cached)
+# `cuzk bench gpu-place` places a circuit's parameters for a card of a given memory without a
+# GPU: resident where they fit with a proof's workspace, streamed when [gpu] placement says so,
+# refused with the sizes named below the streamed workspace; JSON that parses; usage errors and
+# files that are not parameters get exit status 2 and 1. `bench gpu-hold` needs a GPU.
+. "$(dirname "$0")/lib.bash"
+
+cached_params random:1024 || { finish; exit; }
+expect_ok "place on a 16 GiB card" "$CUZK" bench gpu-place --params "$PARAMS" --memory-gib 16
+grep -Eq "^random-1024.params +resident +[0-9.]+ " out.txt || fail "16 GiB: not resident: $(cat out.txt)"
+grep -q "16.00 GiB the device may use" out.txt || fail "16 GiB: the room is not named: $(cat out.txt)"
+expect_ok "place on a card too small" "$CUZK" bench gpu-place --params "$PARAMS" --memory-gib 0.01
+grep -Eq "^random-1024.params +none +the device may use 0.01 GiB; .*needs at least" out.txt ||
+  fail "0.01 GiB: no refusal naming the sizes: $(cat out.txt)"
+printf '[gpu]\nplacement = streamed\nstream_chunk_log = 8\n' >streamed.ini
+expect_ok "placement = streamed" "$CUZK" --config streamed.ini bench gpu-place --params "$PARAMS" --memory-gib 16 --json
+python3 -c 'import json,sys; d=json.load(open("out.txt")); c=d["circuits"][0]
+assert c["placement"]=="streamed" and c["chunk_points"]==256 and c["pinned_host_bytes"]>0, c' 2>err.txt ||
+  fail "streamed JSON: $(cat err.txt) $(cat out.txt)"
+printf '[gpu]\nplacement = sideways\n' >bad.ini
+expect_fail "an unknown placement" 1 'gpu.placement is "sideways": it must be auto, resident or streamed' \
+  "$CUZK" --config bad.ini bench gpu-place --params "$PARAMS" --memory-gib 16
+mkdir -p pdir && ln -sf "$PARAMS" pdir/a.params && ln -sf "$VK" pdir/a.vk
+expect_ok "a folder" "$CUZK" bench gpu-place --dir pdir --memory-gib 16
+[ "$(grep -c '^a.params ' out.txt)" = 1 ] || fail "--dir: not one row for its one .params file: $(cat out.txt)"
+
+expect_fail "neither --params nor --dir" 2 "give --params FILE or --dir DIR" "$CUZK" bench gpu-place --memory-gib 16
+expect_fail "--pce without --params" 2 "goes with --params" "$CUZK" bench gpu-place --dir pdir --pce x --memory-gib 16
+expect_fail "a memory that is no number" 2 "--memory-gib must be a number of GiB above 0, not 'lots'" \
+  "$CUZK" bench gpu-place --params "$PARAMS" --memory-gib lots
+expect_fail "a key given as parameters" 1 "" "$CUZK" bench gpu-place --params "$VK" --memory-gib 16
+expect_fail "a missing file" 1 "nope.params" "$CUZK" bench gpu-place --params nope.params --memory-gib 16
+expect_fail "gpu-hold without --free-gib" 2 "free-gib" "$CUZK" bench gpu-hold
+if ! "$CUZK" --version | grep -q "CUDA: yes"; then
+  expect_fail "gpu-place without a GPU or --memory-gib" 1 "memory-gib G places for a card" \
+    "$CUZK" bench gpu-place --params "$PARAMS"
+  expect_fail "gpu-hold without CUDA" 1 "bench gpu-hold" "$CUZK" bench gpu-hold --free-gib 16
+fi
+finish
