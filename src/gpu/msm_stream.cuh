@@ -66,10 +66,9 @@ static cuzk_status msm_streamed(X &x, const base_stream<affine_t<F>> &bs, const 
         for (size_t k = 0; k <= K; k++) tb[k] = (uint32_t)(k * bs.cap < cnt ? k * bs.cap : cnt);
     }
     chunk_bounds(x, ones, ones ? n1 : 0, bs.cap, K, ob);
-    /* the chunks with work, in order */
-    std::vector<size_t> todo;
+    std::vector<size_t> busy; /* the chunks with work, in order */
     for (size_t k = 0; k < K; k++)
-        if (tb[k + 1] > tb[k] || ob[k + 1] > ob[k]) todo.push_back(k);
+        if (tb[k + 1] > tb[k] || ob[k + 1] > ob[k]) busy.push_back(k);
     msm_config mc;
     memset(&mc, 0, sizeof mc);
     if (cfg) mc = *cfg;
@@ -83,15 +82,15 @@ static cuzk_status msm_streamed(X &x, const base_stream<affine_t<F>> &bs, const 
     memset(&ones_sum, 0, sizeof ones_sum);
     auto len_of = [&](size_t k) { return bs.n - k * bs.cap < bs.cap ? bs.n - k * bs.cap : bs.cap; };
     int tok[2] = {-1, -1};
-    if (!todo.empty()) tok[0] = x.upload(bs.buf[0], bs.host + todo[0] * bs.cap, len_of(todo[0]) * sizeof(A));
-    for (size_t q = 0; q < todo.size() && x.ok(); q++) {
-        const size_t k = todo[q], lo = k * bs.cap, len = len_of(k);
+    if (!busy.empty()) tok[0] = x.upload(bs.buf[0], bs.host + busy[0] * bs.cap, len_of(busy[0]) * sizeof(A));
+    for (size_t q = 0; q < busy.size() && x.ok(); q++) {
+        const size_t k = busy[q], lo = k * bs.cap, len = len_of(k);
         A *cur = bs.buf[q & 1];
         x.wait_upload(tok[q & 1]);
         /* ordered after the work issued so far, which includes the last reader of that buffer */
-        if (q + 1 < todo.size())
+        if (q + 1 < busy.size())
             tok[(q + 1) & 1] =
-                x.upload(bs.buf[(q + 1) & 1], bs.host + todo[q + 1] * bs.cap, len_of(todo[q + 1]) * sizeof(A));
+                x.upload(bs.buf[(q + 1) & 1], bs.host + busy[q + 1] * bs.cap, len_of(busy[q + 1]) * sizeof(A));
         if constexpr (sizeof(F) == sizeof(fp_t)) {
             if (phi) {
                 k_phi_g1 kp = {cur, cur + bs.cap};
