@@ -322,18 +322,26 @@ static void test_spmv(const char *name, size_t max_constraints)
     pce_job_close(&j);
 }
 
+/* The reference both PCE tests compare against: the circuit's job (seed), its parameters
+ * (params_seed), r and s drawn, and the CPU prover's proof for them. */
+static void cpu_reference(pce_job *j, cuzk_groth16_params *p, const char *name, uint64_t seed, uint64_t params_seed,
+                          cuzk_fr *r, cuzk_fr *s, cuzk_groth16_proof *pc)
+{
+    pce_job_open(j, name, seed, 0);
+    pce_job_setup(j, p, params_seed);
+    cuzk_fr_random(r, &rng);
+    cuzk_fr_random(s, &rng);
+    CHECK_OK(cuzk_groth16_prove(pc, p, &j->gw, r, s, NULL));
+}
+
 /* the proof through the resident-circuit entry point = the CPU proof for the same r, s */
 static void test_prove_pce(const char *name)
 {
     pce_job j;
-    pce_job_open(&j, name, 4, 0);
     cuzk_groth16_params p;
-    pce_job_setup(&j, &p, 10);
     cuzk_fr r, s;
-    cuzk_fr_random(&r, &rng);
-    cuzk_fr_random(&s, &rng);
     cuzk_groth16_proof pc, pg;
-    CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.gw, &r, &s, NULL));
+    cpu_reference(&j, &p, name, 4, 10, &r, &s, &pc);
     for (unsigned seg = 0; seg <= 2; seg += 2) {
         CHECK_OK(cuzk_gpu_emu_prove_pce(&pg, &p, &j.pce, seg, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux, &r, &s));
         int same = proofs_same_bytes(&pc, &pg);
@@ -358,14 +366,10 @@ static void test_prove_pce(const char *name)
 static void test_prove_streamed(const char *name)
 {
     pce_job j;
-    pce_job_open(&j, name, 7, 0);
     cuzk_groth16_params p;
-    pce_job_setup(&j, &p, 12);
     cuzk_fr r, s;
-    cuzk_fr_random(&r, &rng);
-    cuzk_fr_random(&s, &rng);
     cuzk_groth16_proof pc, pg;
-    CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.gw, &r, &s, NULL));
+    cpu_reference(&j, &p, name, 7, 12, &r, &s, &pc);
     const cuzk_gpu_emu_stream cases[] = {{1, false, 0}, {1, true, 5},  {3, true, 0},      {7, false, 6},
                                          {64, true, 0}, {97, true, 4}, {1 << 20, true, 0}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
