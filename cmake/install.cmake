@@ -69,14 +69,14 @@ else()
 endif()
 # What the archive's code calls beyond itself, for `pkg-config --libs --static cuzk`: the
 # libraries of the layers' pkg-config packages (groth16: jansson; filecoin: libcrypto; server:
-# grpc, libprotobuf-c, libmicrohttpd) as the cuzk binary links them, base's threads and libm,
+# grpc, libprotobuf-c, libmicrohttpd, libssl) as the cuzk binary links them, base's threads and libm,
 # and with CUDA the gpu layer's static CUDA runtime (which needs dl and rt) and the C++ runtime
 # its host code uses (std::vector, std::mutex). Named in Libs.private rather than as
 # Requires.private packages: with those, --static also asks for each package's own static
 # dependencies (libmicrohttpd's gnutls, libunistring, ...), which a system holding only their
 # shared libraries does not have, and which libcuzk.a does not need.
 set(pc_libs)
-foreach(dep JANSSON LIBCRYPTO GRPC PROTOBUF_C MHD)
+foreach(dep JANSSON LIBCRYPTO GRPC PROTOBUF_C MHD LIBSSL)
   list(APPEND pc_libs ${${dep}_LDFLAGS})
 endforeach()
 list(APPEND pc_libs -lpthread -lm)

@@ -1,7 +1,9 @@
 # The daemon's layer (src/server): the cuzk.v1 gRPC service over the engine, its client, and the
-# HTTP /metrics and /status endpoint. gRPC's C core, protobuf-c and libmicrohttpd are Debian's;
-# the message code is generated at build time from proto/cuzk/v1/proving.proto.
+# HTTP /metrics and /status endpoint. gRPC's C core, protobuf-c, libmicrohttpd and libssl (TLS on
+# the TCP listen, src/server/tls_*.c) are Debian's; the message code is generated at build time
+# from proto/cuzk/v1/proving.proto.
 pkg_check_modules(GRPC REQUIRED IMPORTED_TARGET grpc)
+pkg_check_modules(LIBSSL REQUIRED IMPORTED_TARGET libssl)
 pkg_check_modules(PROTOBUF_C REQUIRED IMPORTED_TARGET libprotobuf-c)
 pkg_check_modules(MHD REQUIRED IMPORTED_TARGET libmicrohttpd)
 find_program(PROTOC_C protoc-c REQUIRED)
@@ -20,4 +22,5 @@ set_source_files_properties(${CUZK_PROTO_C} PROPERTIES COMPILE_OPTIONS "-w")
 file(GLOB CUZK_SERVER_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/server/*.c)
 cuzk_layer(server PUBLIC engine PRIVATE filecoin SOURCES ${CUZK_SERVER_SOURCES} ${CUZK_PROTO_C})
 target_include_directories(cuzk_server PRIVATE ${CUZK_PROTO_OUT})
-target_link_libraries(cuzk_server PRIVATE PkgConfig::GRPC PkgConfig::PROTOBUF_C PkgConfig::MHD PkgConfig::JANSSON)
+target_link_libraries(cuzk_server PRIVATE PkgConfig::GRPC PkgConfig::PROTOBUF_C PkgConfig::MHD PkgConfig::JANSSON
+                                          PkgConfig::LIBSSL)

@@ -150,6 +150,24 @@ int cli_client(int argc, char **argv)
         for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
             if (!strcmp(common[i].name, cv->opts[j])) opts[n++] = common[i];
     opts[n++] = (cli_opt){"deadline", "S", "give up the call after S seconds (default: none)", &deadline_s, NULL};
+    /* TLS: a daemon whose TCP listen has daemon.tls_cert (the [client] keys give the defaults) */
+    const cli_settings *cs = cli_settings_get();
+    const char *tls_ca = cs->client_tls_ca, *tls_cert = cs->client_tls_cert, *tls_key = cs->client_tls_key,
+               *tls_name = cs->client_tls_name;
+    opts[n++] = (cli_opt){"tls-ca", "FILE",
+                          "speak TLS, trusting the daemon's certificate when it chains to this PEM CA "
+                          "(default: client.tls_ca; none: plaintext)",
+                          &tls_ca, NULL};
+    opts[n++] = (cli_opt){"tls-cert", "FILE",
+                          "speak TLS, presenting this PEM certificate (a daemon with tls_client_ca asks for one; "
+                          "default: client.tls_cert)",
+                          &tls_cert, NULL};
+    opts[n++] =
+        (cli_opt){"tls-key", "FILE", "the PEM private key of --tls-cert (default: client.tls_key)", &tls_key, NULL};
+    opts[n++] = (cli_opt){"tls-name", "NAME",
+                          "the name the daemon's certificate must carry (default: client.tls_name, else the "
+                          "address's host)",
+                          &tls_name, NULL};
     char usage[1024];
     snprintf(usage, sizeof usage, "cuzk client %s [--addr ADDR]%s%s\n\n%s\n\nexample:\n  %s", verb,
              cv->synopsis[0] ? " " : "", cv->synopsis, cv->about, cv->example);
@@ -187,7 +205,8 @@ int cli_client(int argc, char **argv)
         }
     }
     cuzk_client *c = NULL;
-    cuzk_status st = cuzk_client_open(&c, addr, CLIENT_MAX_MESSAGE_BYTES);
+    cuzk_client_tls tls = {tls_ca, tls_cert, tls_key, tls_name};
+    cuzk_status st = cuzk_client_open_tls(&c, addr, CLIENT_MAX_MESSAGE_BYTES, &tls);
     rc = 0;
     if (st) rc = cli_error(cmd);
     else if (!strcmp(verb, "prove") || !strcmp(verb, "await")) {

@@ -17,10 +17,26 @@ static cuzk_pool *cli_pool;   /* bound to the main thread */
         "cuzk", name, CUZK_CFG_UINT, offsetof(cli_settings, field), lo, hi, dflt, env, help \
     }
 
+#define CLIENT_KEY(name, field, env, help)                                                                           \
+    {                                                                                                                \
+        "client", name, CUZK_CFG_STR, offsetof(cli_settings, field), 0, sizeof(((cli_settings *)0)->field), "", env, \
+            help                                                                                                     \
+    }
+
 static const cuzk_config_key cli_keys[] = {
     CLI_KEY("threads", threads, 0, 4096, "0", "CUZK_THREADS",
             "worker threads of the CLI's pool, the caller included (0: one per online CPU)"),
     CLI_KEY("gpu_device", gpu_device, 0, 1023, "0", "CUZK_GPU_DEVICE", "CUDA device ordinal that --gpu work runs on"),
+    CLIENT_KEY("tls_ca", client_tls_ca, "CUZK_CLIENT_TLS_CA",
+               "`cuzk client` over TLS: PEM CA certificate(s) the daemon's certificate must chain to (--tls-ca; "
+               "empty: plaintext unless another tls_ key is set)"),
+    CLIENT_KEY("tls_cert", client_tls_cert, "CUZK_CLIENT_TLS_CERT",
+               "`cuzk client` over TLS: PEM certificate for a daemon that asks for one (--tls-cert; with tls_key)"),
+    CLIENT_KEY("tls_key", client_tls_key, "CUZK_CLIENT_TLS_KEY",
+               "`cuzk client` over TLS: tls_cert's PEM key (--tls-key)"),
+    CLIENT_KEY("tls_name", client_tls_name, "CUZK_CLIENT_TLS_NAME",
+               "`cuzk client` over TLS: the name the daemon's certificate must carry (--tls-name; empty: the "
+               "address's host)"),
 };
 
 /* every key, with the offset of its subsystem's struct inside cli_settings */

@@ -17,6 +17,10 @@ typedef struct {
     cuzk_gpu_config gpu;       /* [gpu] ... */
     cuzk_engine_config engine; /* [engine] ... */
     cuzk_server_config daemon; /* [daemon] ... */
+    char client_tls_ca[512];   /* [client] tls_ca: `cuzk client` over TLS, trusting this CA file */
+    char client_tls_cert[512]; /* [client] tls_cert, tls_key: its certificate for a daemon that asks */
+    char client_tls_key[512];
+    char client_tls_name[256]; /* [client] tls_name: the name the daemon's certificate carries */
     const char *home;          /* $HOME (NULL when unset): the demo's default cache is under it */
 } cli_settings;
 

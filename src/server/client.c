@@ -42,6 +42,12 @@ void cuzk_rpc_result_free(cuzk_rpc_result *r)
 
 cuzk_status cuzk_client_open(cuzk_client **out, const char *addr, uint64_t max_message_bytes)
 {
+    return cuzk_client_open_tls(out, addr, max_message_bytes, NULL);
+}
+
+cuzk_status cuzk_client_open_tls(cuzk_client **out, const char *addr, uint64_t max_message_bytes,
+                                 const cuzk_client_tls *tls)
+{
     *out = NULL;
     if (!addr || !addr[0]) return cuzk_fail(CUZK_EINVAL, "addr: empty (unix:///PATH or HOST:PORT)");
     cuzk_client *c = calloc(1, sizeof *c);
@@ -52,13 +58,25 @@ cuzk_status cuzk_client_open(cuzk_client **out, const char *addr, uint64_t max_m
     else if (strstr(addr, "://") || !strncmp(addr, "unix:", 5)) snprintf(c->addr, sizeof c->addr, "%s", addr);
     else snprintf(c->addr, sizeof c->addr, "dns:///%s", addr);
     grpc_init();
+    grpc_channel_credentials *creds = NULL;
+    cuzk_status st = client_tls_credentials(tls, &creds);
+    if (st) {
+        free(c);
+        grpc_shutdown();
+        return st;
+    }
     int max = max_message_bytes > INT32_MAX ? INT32_MAX : (int)max_message_bytes;
-    grpc_arg args[2] = {
+    grpc_arg args[3] = {
         {GRPC_ARG_INTEGER, GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH, {.integer = max}},
         {GRPC_ARG_INTEGER, GRPC_ARG_MAX_SEND_MESSAGE_LENGTH, {.integer = max}},
+        {GRPC_ARG_STRING, GRPC_SSL_TARGET_NAME_OVERRIDE_ARG, {.string = NULL}},
     };
     grpc_channel_args ca = {2, args};
-    grpc_channel_credentials *creds = grpc_insecure_credentials_create();
+    if (creds && tls->server_name && tls->server_name[0]) {
+        args[2].value.string = (char *)tls->server_name;
+        ca.num_args = 3;
+    }
+    if (!creds) creds = grpc_insecure_credentials_create();
     c->ch = grpc_channel_create(c->addr, creds, &ca);
     grpc_channel_credentials_release(creds);
     if (!c->ch) {

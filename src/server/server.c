@@ -296,7 +296,8 @@ static void server_free(cuzk_server *s)
                    GRPC_QUEUE_SHUTDOWN) {}
         grpc_completion_queue_destroy(s->cq);
     }
-    conns_free(s->conns); /* every call has been released */
+    conns_free(s->conns);    /* every call has been released */
+    server_tls_free(s->tls); /* after the core has closed its ends of the relays */
     cidr_list_free(&s->allow);
     if (s->socket_path[0]) listen_remove_socket(s->socket_path, s->socket_dev, s->socket_ino);
     pthread_mutex_destroy(&s->mu);
@@ -347,6 +348,19 @@ cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, 
         server_free(s);
         return st;
     }
+    if ((st = server_tls_load(&s->tls, cfg))) {
+        s->socket_path[0] = 0;
+        server_free(s);
+        return st;
+    }
+    if (s->tls && s->socket_path[0]) {
+        /* the files were checked all the same: a TCP listen later takes them as they are */
+        size_t w = strlen(s->warning);
+        snprintf(s->warning + w, sizeof s->warning - w,
+                 "%sdaemon.tls_cert is set but the listen address is a Unix socket: TLS applies to TCP listens "
+                 "only, the socket speaks plaintext (its mode, 0600, guards it)",
+                 w ? "; " : "");
+    }
     int lfd = -1;
     unsigned port = 0;
     if ((st = listen_bind(addr, s->socket_path, &lfd, &port))) {
@@ -386,7 +400,7 @@ cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, 
         return cuzk_fail(CUZK_EIO, "cannot start the server's thread");
     }
     s->cq_started = true;
-    conns_config cc = {cfg->max_connections, cfg->idle_connection_s, &s->allow};
+    conns_config cc = {cfg->max_connections, cfg->idle_connection_s, &s->allow, s->socket_path[0] ? NULL : s->tls};
     if ((st = conns_start(&s->conns, s->server, lfd, !s->socket_path[0], &cc))) {
         return start_failed(s, st);
     }

@@ -9,7 +9,9 @@
  *     longest (no call in flight), or is closed when every connection has a call in flight;
  *   - a connection must make its first call within FIRST_CALL_S, and one without a call for
  *     idle_s is told to go (the core's GOAWAY) and closed IDLE_GRACE_S later if it stays;
- *   - TCP peers outside daemon.allow are closed at once.
+ *   - TCP peers outside daemon.allow are closed at once;
+ *   - with TLS, an allowed TCP connection is handed to a relay (tls_relay.c) and the core gets
+ *     the relay's plaintext end, to which all of the above applies.
  * Calls are counted per connection from their peer name, which the core gives as "fd:N" for a
  * connection added from a descriptor. A connection is closed with shutdown(2), never close(2):
  * the core owns the descriptor and closes it; an entry whose descriptor now names another file
@@ -147,7 +149,19 @@ static void shed_one(server_conns *k, int err)
 static void take(server_conns *k, int fd, const struct sockaddr_storage *peer)
 {
     struct stat st;
+    if (k->tcp) {
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    }
+    /* with TLS the core gets the relay's plaintext end, which is what the table then holds */
+    bool wrap_failed = false;
+    if (k->cfg.tls && allowed(k, peer) && server_tls_wrap(k->cfg.tls, fd, &fd)) wrap_failed = true;
     pthread_mutex_lock(&k->mu);
+    if (wrap_failed) { /* no thread or descriptors: refused as when full (the socket is closed) */
+        k->stats.refused_full++;
+        pthread_mutex_unlock(&k->mu);
+        return;
+    }
     conn *stale = find(k, fd); /* the core closed it and the number came back */
     if (stale) {
         stale->fd = -1;
@@ -166,10 +180,6 @@ static void take(server_conns *k, int fd, const struct sockaddr_storage *peer)
     if (!c) {
         close(fd);
         return;
-    }
-    if (k->tcp) {
-        int one = 1;
-        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     }
     grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
     grpc_server_add_channel_from_fd(k->server, fd, creds);

@@ -28,6 +28,13 @@ static const cuzk_config_key server_keys[] = {
       "a connection without a call this long is asked to go (clients reconnect when they need to; 0: never)"),
     S("allow", allow, "127.0.0.0/8, ::1/128", "CUZK_DAEMON_ALLOW",
       "TCP listen: the client networks let in (CIDR, comma-separated; 0.0.0.0/0, ::/0: any); others closed at once"),
+    S("tls_cert", tls_cert, "", "CUZK_DAEMON_TLS_CERT",
+      "TCP listen: PEM certificate (chain) of the server; with tls_key, clients must speak TLS (empty: plaintext; "
+      "Unix sockets stay plaintext)"),
+    S("tls_key", tls_key, "", "CUZK_DAEMON_TLS_KEY", "TCP listen: PEM private key of tls_cert (no passphrase)"),
+    S("tls_client_ca", tls_client_ca, "", "CUZK_DAEMON_TLS_CLIENT_CA",
+      "TCP listen with TLS: PEM CA certificate(s); set, a client must present a certificate issued by one "
+      "(empty: none asked)"),
     K("drain_grace_s", CUZK_CFG_UINT, drain_grace_s, 0, 86400, "60", "CUZK_DAEMON_DRAIN_GRACE_S",
       "on SIGTERM/SIGINT: seconds the jobs in flight may take to finish before they are cancelled"),
     K("test_kinds", CUZK_CFG_BOOL, test_kinds, 0, 1, "false", "CUZK_DAEMON_TEST_KINDS",

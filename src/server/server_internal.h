@@ -4,6 +4,7 @@
 #define CUZK_SERVER_INTERNAL_H
 
 #include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
 #include <protobuf-c/protobuf-c.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -44,12 +45,28 @@ void cidr_list_free(cidr_list *l);
 /* Whether peer (AF_INET or AF_INET6; an IPv4-mapped IPv6 address as IPv4) is in the list. */
 bool cidr_list_allows(const cidr_list *l, const struct sockaddr_storage *peer);
 
+/* TLS on the TCP listen (tls_server.c, tls_relay.c): the daemon ends TLS itself and hands gRPC's
+ * core the plaintext end of a socketpair. */
+typedef struct server_tls server_tls;
+/* The context of daemon.tls_cert, tls_key and tls_client_ca, each file read and checked; *out
+ * NULL when TLS is off (neither key set). Errors name the key and the file: CUZK_EIO (cannot
+ * read), CUZK_EFORMAT (not PEM), CUZK_EINVAL (only one of cert and key, a key not the
+ * certificate's, a client CA without them). */
+cuzk_status server_tls_load(server_tls **out, const cuzk_server_config *cfg) CUZK_WARN_UNUSED;
+/* Starts the relay of the accepted TCP connection tcp_fd (taken, closed by the relay or here on
+ * failure): *grpc_fd is the plaintext end for the core; closing or shutting it down ends the
+ * relay, and the relay's end closing ends it for the core. */
+cuzk_status server_tls_wrap(server_tls *t, int tcp_fd, int *grpc_fd) CUZK_WARN_UNUSED;
+/* Ends every relay (their connections closed), waits for them and frees t. NULL: nothing. */
+void server_tls_free(server_tls *t);
+
 /* The daemon's listener and its connections (server_accept.c says why it is ours). */
 typedef struct server_conns server_conns;
 typedef struct {
     unsigned max_connections;
     unsigned idle_s;        /* without a call this long: told to go (0: never) */
     const cidr_list *allow; /* TCP peers let in */
+    server_tls *tls;        /* TCP connections relayed through TLS (NULL: plaintext) */
 } conns_config;
 typedef struct {
     unsigned open;
@@ -90,6 +107,7 @@ struct cuzk_server {
     char warning[1200];  /* for the operator at start (cuzk_server_warning), or "" */
     cidr_list allow;     /* daemon.allow, parsed */
     server_conns *conns; /* the listener */
+    server_tls *tls;     /* daemon.tls_cert's context and its relays, or NULL */
 
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -162,6 +180,9 @@ void rpc_fail(rpc_reply *r, int code, const char *fmt, ...) __attribute__((forma
 /* The gRPC status for a failed call's cuzk_status (rpc_status.c): by the code, never the text. */
 int rpc_code_of(cuzk_status st);
 
+/* The client's TLS credentials from tls's files (client_tls.c): *creds NULL when tls is NULL
+ * or names no file (plaintext). Errors as cuzk_client_open_tls's. */
+cuzk_status client_tls_credentials(const cuzk_client_tls *tls, grpc_channel_credentials **creds) CUZK_WARN_UNUSED;
 /* One unary call of the client (client.c): *resp (malloc'd) gets the response bytes. */
 cuzk_status client_call(cuzk_client *c, const char *method, const ProtobufCMessage *req, double deadline_s,
                         uint8_t **resp, size_t *resp_len, int *code) CUZK_WARN_UNUSED;

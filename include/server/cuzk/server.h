@@ -42,6 +42,9 @@ typedef struct {
     unsigned max_connections;   /* at once; a new one replaces the one idle longest */
     unsigned idle_connection_s; /* a connection without a call this long is told to go (0: never) */
     char allow[512];            /* TCP: client networks let in, CIDR list (Unix sockets: the mode) */
+    char tls_cert[512];         /* TCP: the server's PEM certificate (chain) for TLS ("": plaintext) */
+    char tls_key[512];          /* ... its PEM private key (set both or neither) */
+    char tls_client_ca[512];    /* ... PEM CA(s) client certificates must chain to ("": none asked) */
     bool test_kinds;            /* accept CUZK_SERVER_TEST_KIND */
     bool test_synthetic;        /* ... proved with synthetic parameters made on the GPU (timing only) */
     char param_dir[512];        /* official .params/.vk files (env FIL_PROOFS_PARAMETER_CACHE) */
@@ -69,8 +72,13 @@ typedef struct cuzk_server cuzk_server;
  * path, or a path that is not a socket, is refused with a message saying so. Starts the HTTP
  * endpoint when configured. In: cfg, copied; e, not owned (it must outlive the server); hooks
  * (NULL: none), copied. Out: *out, the server (stop it with cuzk_server_stop); NULL on failure.
+ * With tls_cert and tls_key set, a TCP listen speaks TLS only (a Unix socket stays plaintext:
+ * cuzk_server_warning says so); the files are read and checked here.
  * Errors: CUZK_EINVAL for an address or allow list that does not parse; CUZK_EIO for one that
- * cannot be bound or a socket path that is refused; CUZK_ENOMEM. Thread: any. */
+ * cannot be bound or a socket path that is refused; for the TLS files (each message naming the
+ * key and the file): CUZK_EIO when one cannot be read, CUZK_EFORMAT when it is not PEM,
+ * CUZK_EINVAL for a key that is not the certificate's or only one of the two set; CUZK_ENOMEM.
+ * Thread: any. */
 cuzk_status cuzk_server_start(cuzk_server **out, const cuzk_server_config *cfg, cuzk_engine *e,
                               const cuzk_server_hooks *hooks) CUZK_WARN_UNUSED;
 /* Returns: the address bound, as a client would dial it ("unix:///PATH", "127.0.0.1:PORT");
@@ -140,6 +148,22 @@ typedef struct cuzk_client cuzk_client;
  * client (close it with cuzk_client_close); NULL on failure. Errors: CUZK_EINVAL for an empty
  * address or one gRPC cannot make a channel to; CUZK_ENOMEM. Thread: any. */
 cuzk_status cuzk_client_open(cuzk_client **out, const char *addr, uint64_t max_message_bytes) CUZK_WARN_UNUSED;
+/* TLS for a client (cuzk_client_open_tls): PEM file paths, NULL or "" when not given. */
+typedef struct {
+    const char *ca_file;     /* the CA(s) the server's certificate must chain to (NULL: the system's) */
+    const char *cert_file;   /* the client's certificate, for a daemon that asks for one ... */
+    const char *key_file;    /* ... and its private key (both or neither) */
+    const char *server_name; /* the name the server's certificate must carry (NULL: the address's host) */
+} cuzk_client_tls;
+/* cuzk_client_open over TLS when tls sets any file (else plaintext, as cuzk_client_open). The
+ * files are read here; the handshake happens on the first call, and a failed one (a server
+ * without TLS, a certificate not trusted, no client certificate where one is asked for) makes
+ * that call fail UNAVAILABLE. In: addr, max_message_bytes as cuzk_client_open; tls (NULL:
+ * plaintext), its strings copied. Out: *out; NULL on failure. Errors: cuzk_client_open's;
+ * CUZK_EIO naming a file that cannot be read, CUZK_EFORMAT one that is not PEM, CUZK_EINVAL for
+ * a certificate without its key or a key without its certificate. Thread: any. */
+cuzk_status cuzk_client_open_tls(cuzk_client **out, const char *addr, uint64_t max_message_bytes,
+                                 const cuzk_client_tls *tls) CUZK_WARN_UNUSED;
 /* Closes the channel. In: c (NULL: nothing is done). Thread: any, once no call on c runs. */
 void cuzk_client_close(cuzk_client *c);
 /* The RPCs, one call each: SubmitProof, AwaitProof, Prove, CancelProof, GetStatus, GetMetrics,
