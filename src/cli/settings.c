@@ -27,6 +27,11 @@ static const cuzk_config_key cli_keys[] = {
     CLI_KEY("threads", threads, 0, 4096, "0", "CUZK_THREADS",
             "worker threads of the CLI's pool, the caller included (0: one per online CPU)"),
     CLI_KEY("gpu_device", gpu_device, 0, 1023, "0", "CUZK_GPU_DEVICE", "CUDA device ordinal that --gpu work runs on"),
+};
+
+/* `cuzk client`'s own keys: a section of their own, [client], since they are the client's side
+ * of the daemon's TLS keys */
+static const cuzk_config_key client_keys[] = {
     CLIENT_KEY("tls_ca", client_tls_ca, "CUZK_CLIENT_TLS_CA",
                "`cuzk client` over TLS: PEM CA certificate(s) the daemon's certificate must chain to (--tls-ca; "
                "empty: plaintext unless another tls_ key is set)"),
@@ -44,8 +49,9 @@ typedef struct {
     const cuzk_config_key *keys;
     size_t n, base;
 } key_group;
+#define KEY_GROUPS 5
 
-static size_t groups(key_group g[4])
+static size_t groups(key_group g[KEY_GROUPS])
 {
     g[0] = (key_group){cli_keys, sizeof cli_keys / sizeof cli_keys[0], 0};
     g[1].keys = cuzk_gpu_config_table(&g[1].n);
@@ -54,7 +60,8 @@ static size_t groups(key_group g[4])
     g[2].base = offsetof(cli_settings, engine);
     g[3].keys = cuzk_server_config_table(&g[3].n);
     g[3].base = offsetof(cli_settings, daemon);
-    return 4;
+    g[4] = (key_group){client_keys, sizeof client_keys / sizeof client_keys[0], 0};
+    return KEY_GROUPS;
 }
 
 const cli_settings *cli_settings_get(void) { return &settings; }
@@ -151,7 +158,7 @@ static int on_ini(void *user, const char *section, const char *name, const char 
     ini_ctx *c = user;
     if (c->has_long && !strcmp(value, LONG_VALUE_MARK)) value = c->long_value;
     c->has_long = false;
-    key_group g[4];
+    key_group g[KEY_GROUPS];
     size_t ng = groups(g);
     for (size_t i = 0; i < ng; i++) {
         const cuzk_config_key *k = cuzk_config_find(g[i].keys, g[i].n, section, name);
@@ -166,7 +173,7 @@ static int on_ini(void *user, const char *section, const char *name, const char 
 
 int cli_settings_load(const char *file)
 {
-    key_group g[4];
+    key_group g[KEY_GROUPS];
     size_t ng = groups(g);
     for (size_t i = 0; i < ng; i++) cuzk_config_defaults(g[i].keys, g[i].n, (char *)&settings + g[i].base);
     settings.home = getenv("HOME");
@@ -218,7 +225,7 @@ int cli_settings_load(const char *file)
 
 void cli_settings_print(FILE *out, bool defaults)
 {
-    key_group g[4];
+    key_group g[KEY_GROUPS];
     size_t ng = groups(g);
     fprintf(out,
             "# cuzk configuration: every key with its %s value.\n"
@@ -245,7 +252,7 @@ void cli_settings_print(FILE *out, bool defaults)
 
 void cli_settings_print_env(FILE *out)
 {
-    key_group g[4];
+    key_group g[KEY_GROUPS];
     size_t ng = groups(g);
     fprintf(out, "Environment overrides (over the config file, under command options):\n");
     fprintf(out, "  %-28s %s\n", "CUZK_CONFIG", "the config file to read when --config is not given");

@@ -16,6 +16,7 @@ called by the path the proto gives it ("/" package "." service "/" method).
                                   [--randomness HEX] [--partition K] [--sector-size BYTES]
                                   [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--out FILE]
   client_py.py --addr ADDR status | metrics
+  client_py.py --addr ADDR --tls-ca CA.pem [--tls-cert C.pem --tls-key C.key] status  (any command over TLS)
   client_py.py --addr ADDR wait-running [--timeout S]
   client_py.py --addr ADDR load --spec FILE --out FILE [--critical K]
 
@@ -266,7 +267,7 @@ def load_proto(path):
 
 # ------------------------------------------------------------------------- the client
 class Engine:
-    def __init__(self, addr, proto=DEFAULT_PROTO):
+    def __init__(self, addr, proto=DEFAULT_PROTO, tls=None):
         self.fd, make = load_proto(proto)
         if len(self.fd.services_by_name) != 1:
             raise ProtoError("%s: one service expected" % proto)
@@ -275,7 +276,12 @@ class Engine:
         opts = [("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20),
                 ("grpc.enable_retries", 0)]
         self.addr = addr
-        self.channel = grpc.insecure_channel(addr, options=opts)
+        if tls:  # (CA file, certificate file or None, key file or None): grpcio's own TLS
+            ca, cert, key = (open(f, "rb").read() if f else None for f in tls)
+            creds = grpc.ssl_channel_credentials(root_certificates=ca, private_key=key, certificate_chain=cert)
+            self.channel = grpc.secure_channel(addr, creds, options=opts)
+        else:
+            self.channel = grpc.insecure_channel(addr, options=opts)
         self.methods = {}
         for m in self.svc.methods:
             path = "/%s/%s" % (self.svc.full_name, m.name)
@@ -692,6 +698,9 @@ def main():
     ap.add_argument("--proto", default=DEFAULT_PROTO)
     ap.add_argument("--tag", default="py", help="prefix of the request ids this run makes")
     ap.add_argument("--timeout", type=float, default=600, help="the call's deadline in seconds")
+    ap.add_argument("--tls-ca", help="speak TLS, trusting this PEM CA (default: plaintext)")
+    ap.add_argument("--tls-cert", help="with --tls-ca: the client's PEM certificate (and --tls-key)")
+    ap.add_argument("--tls-key", help="with --tls-cert: its PEM private key")
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("checks")
     p.add_argument("--fast", default="random:1024")
@@ -734,7 +743,7 @@ def main():
     p.add_argument("--critical-gap", type=float, default=1.0)
     a = ap.parse_args()
     try:
-        eng = Engine(a.addr, a.proto)
+        eng = Engine(a.addr, a.proto, (a.tls_ca, a.tls_cert, a.tls_key) if a.tls_ca else None)
     except (OSError, ProtoError, TypeError, KeyError) as e:
         print("client_py: cannot read %s: %s" % (a.proto, e), file=sys.stderr)
         return 3
