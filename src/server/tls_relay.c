@@ -12,6 +12,7 @@
 #include <openssl/err.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -70,27 +71,39 @@ static int relay_step(relay *r, bool *handshaken, relay_buf *in, relay_buf *out,
     /* client -> core: decrypted into in, written to the pair */
     if (!in->len) {
         int n = SSL_read(r->ssl, in->b, sizeof in->b);
-        if (n > 0) in->off = 0, in->len = (size_t)n, moved = 1;
-        else if ((w = ssl_wait(r->ssl, n)) < 0) return -1;
+        if (n > 0) {
+            in->off = 0;
+            in->len = (size_t)n;
+            moved = 1;
+        } else if ((w = ssl_wait(r->ssl, n)) < 0) return -1;
         else *tcp_ev |= (short)w;
     }
     if (in->len) {
         ssize_t n = send(r->plain, in->b + in->off, in->len, MSG_NOSIGNAL);
-        if (n > 0) in->off += (size_t)n, in->len -= (size_t)n, moved = 1;
-        else if (errno == EAGAIN || errno == EWOULDBLOCK) *plain_ev |= POLLOUT;
+        if (n > 0) {
+            in->off += (size_t)n;
+            in->len -= (size_t)n;
+            moved = 1;
+        } else if (errno == EAGAIN || errno == EWOULDBLOCK) *plain_ev |= POLLOUT;
         else return -1; /* the core has closed its end */
     }
     /* core -> client: read from the pair into out, encrypted */
     if (!out->len) {
         ssize_t n = recv(r->plain, out->b, sizeof out->b, 0);
-        if (n > 0) out->off = 0, out->len = (size_t)n, moved = 1;
-        else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) *plain_ev |= POLLIN;
+        if (n > 0) {
+            out->off = 0;
+            out->len = (size_t)n;
+            moved = 1;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) *plain_ev |= POLLIN;
         else return -1; /* the core is done: nothing more to send */
     }
     if (out->len) {
         int n = SSL_write(r->ssl, out->b + out->off, (int)out->len);
-        if (n > 0) out->off += (size_t)n, out->len -= (size_t)n, moved = 1;
-        else if ((w = ssl_wait(r->ssl, n)) < 0) return -1;
+        if (n > 0) {
+            out->off += (size_t)n;
+            out->len -= (size_t)n;
+            moved = 1;
+        } else if ((w = ssl_wait(r->ssl, n)) < 0) return -1;
         else *tcp_ev |= (short)w;
     }
     return moved;
@@ -123,6 +136,13 @@ done:
 static void *relay_main(void *arg)
 {
     relay *r = arg;
+    /* OpenSSL writes the socket with write(2): a client gone would raise SIGPIPE, which kills a
+     * process that has not ignored it (the CLI's daemon has; a program embedding the server
+     * need not). Blocked on this thread, the write fails EPIPE instead. */
+    sigset_t sigpipe_set;
+    sigemptyset(&sigpipe_set);
+    sigaddset(&sigpipe_set, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &sigpipe_set, NULL);
     relay_loop(r);
     SSL_free(r->ssl);
     close(r->tcp);

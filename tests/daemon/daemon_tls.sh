@@ -5,7 +5,7 @@
 # and client certificates are made with the openssl command; the daemon listens on loopback TCP
 # (port 0) with daemon.tls_cert and tls_key, then with tls_client_ca too. Checked:
 #  - `cuzk client --tls-ca` and Python grpcio's own TLS (grpc.ssl_channel_credentials) are
-#    served; a plaintext client, a client trusting another CA and one expecting another name
+#    served (a Prove, a 20 MB request); a plaintext client, a client trusting another CA and one expecting another name
 #    are not;
 #  - with tls_client_ca: a client without a certificate is refused, one with a certificate of
 #    the CA served (both clients), one with a certificate of another CA refused;
@@ -96,6 +96,17 @@ expect_fail "a client CA file that is not PEM" 1 "CA file .*ca.key: not a PEM ce
 CHECKS=$((CHECKS + 1))
 CUZK_CLIENT_TLS_CA=$T/ca.pem "$CUZK" client status --addr "$A" --deadline 20 >out.txt 2>err.txt ||
   fail "client.tls_ca (CUZK_CLIENT_TLS_CA): $(head -c 300 err.txt)"
+
+# a proof and a large request through the relay: a Prove completes with its 192 bytes, and a
+# 20 MB C1 of random bytes arrives whole (its answer is about its content, in-band)
+expect_ok "a Prove over TLS" "$CUZK" client prove --addr "$A" --tls-ca "$T/ca.pem" --kind test --circuit random:1024 \
+  --proof tls.proof --deadline 120
+CHECKS=$((CHECKS + 1))
+[ "$(stat -c %s tls.proof 2>/dev/null)" = 192 ] || fail "the Prove over TLS wrote no 192-byte proof: $(head -c 300 out.txt)"
+head -c 20000000 /dev/urandom >big.c1
+expect_fail "a 20 MB C1 over TLS" 1 "FAILED: the C1 output" \
+  "$CUZK" client prove --addr "$A" --tls-ca "$T/ca.pem" --kind porep --c1 big.c1 --deadline 120
+rm -f big.c1
 
 # a failing request: the client is told the file under [param_dir], no raw newline; the job
 # log keeps the path (parameters of the wrong content: the job fails loading them)
