@@ -85,9 +85,14 @@ static void request_call(cuzk_server *s)
         call_release(c);
 }
 
-/* Sends the status (and the message when OK); the call's handler reference passes to the send. */
+/* Sends the status (and the message when OK); the call's handler reference passes to the send.
+ * Every status message leaves through here, so here is where it is made fit for a client
+ * (rpc_client_text: no server path, no control character). */
 static void respond(call_ctx *c, int code, const char *message, const uint8_t *out, size_t out_len)
 {
+    char told[1024];
+    snprintf(told, sizeof told, "%s", code == RPC_OK ? "" : message);
+    rpc_client_text(&c->s->cfg, told, sizeof told);
     grpc_op ops[3];
     memset(ops, 0, sizeof ops);
     size_t n = 0;
@@ -99,7 +104,7 @@ static void respond(call_ctx *c, int code, const char *message, const uint8_t *o
         ops[n].op = GRPC_OP_SEND_MESSAGE;
         ops[n++].data.send_message.send_message = c->send;
     }
-    c->status_details = grpc_slice_from_copied_string(code == RPC_OK ? "" : message);
+    c->status_details = grpc_slice_from_copied_string(told);
     c->has_details = true;
     ops[n].op = GRPC_OP_SEND_STATUS_FROM_SERVER;
     ops[n].data.send_status_from_server.status = (grpc_status_code)code;
@@ -135,7 +140,6 @@ static void *handler_main(void *arg)
     if (admit(s, k)) {
         rpc_call view = {s, c->deadline, &c->gone, &in};
         rpc_handle(&view, c->method, GRPC_SLICE_START_PTR(in), GRPC_SLICE_LENGTH(in), &r);
-        rpc_client_text(&s->cfg, r.message, sizeof r.message);
         pthread_mutex_lock(&s->mu);
         s->class_calls[k]--;
         pthread_mutex_unlock(&s->mu);
