@@ -1,5 +1,6 @@
 /* cuzk bench gpu-prove --circuit NAME --pce FILE [--partitions K]: partitions of a real
- * circuit's shape proved on the GPU through its resident precompiled circuit. The witness
+ * circuit's shape proved on the GPU through its resident precompiled circuit (or, where the
+ * GPU is too small for the parameters, streamed with a, b, c from the CPU). The witness
  * is made on the CPU (porep:SIZE is fed synthetic vanilla data, as in bench synth
  * --synthetic), a, b, c by the device SpMV; the parameters are synthetic, generated on the
  * device to the circuit's shape (no trapdoor is known, so the proofs are timed, not
@@ -28,6 +29,7 @@ typedef struct {
     double first_s, best_s, witness_s, pin_s, params_s, upload_s;
     size_t dev_used, pce_bytes;
     char device[256];
+    char placement[400]; /* the prover's placement and why */
 } single_run;
 
 /* What the job of K partitions through the engine measured. */
@@ -39,8 +41,29 @@ typedef struct {
     size_t timed; /* partitions with a device time in the timeline */
 } engine_run;
 
+/* Page-locks (or, with on false, releases) the n-entry arrays a, b, c; on a failure none stays
+ * locked. */
+static cuzk_status pin_abc(cuzk_fr *const abc[3], size_t n, bool on)
+{
+    for (int k = 0; k < 3; k++) {
+        if (!on) {
+            cuzk_gpu_host_unregister(abc[k]);
+            continue;
+        }
+        cuzk_status st = cuzk_gpu_host_register(abc[k], n * sizeof(cuzk_fr));
+        if (st) {
+            while (k-- > 0) cuzk_gpu_host_unregister(abc[k]);
+            return st;
+        }
+    }
+    return CUZK_OK;
+}
+
 /* Reps single proofs of circuit c (pce its precompiled form) straight on the prover, the
- * witness ready in page-locked memory; the best one's stage times into *keep. */
+ * witness ready in page-locked memory; the best one's stage times into *keep. The prover is
+ * placed by the device's free memory: resident, a, b, c made on the device from the precompiled
+ * circuit; streamed (a GPU smaller than the parameters), a, b, c made on the CPU once and
+ * uploaded with each proof, as the engine does there. */
 static cuzk_status single_proofs(const cuzk_circuit *c, const cuzk_pce *pce, int reps, single_run *o,
                                  cuzk_timeline **keep)
 {
@@ -49,7 +72,7 @@ static cuzk_status single_proofs(const cuzk_circuit *c, const cuzk_pce *pce, int
     cuzk_gpu_device *dev = NULL;
     cuzk_gpu_prover *pr = NULL;
     cuzk_gpu_pce *gpce = NULL;
-    bool pinned = false;
+    bool pinned = false, abc_pinned = false, streamed = false;
     cuzk_status st = cli_gpu_open(&dev);
     if (st) return st;
     o->ni = pce->num_inputs;
@@ -65,33 +88,41 @@ static cuzk_status single_proofs(const cuzk_circuit *c, const cuzk_pce *pce, int
     o->n_b = sh.n_b;
 
     double t0 = cuzk_now();
-    if ((st = cuzk_prove_buffers_reserve(&b, pce, false))) goto out;
-    if ((st = cuzk_gpu_host_register(b.w.input, b.w.input_cap * sizeof(cuzk_fr)))) goto out;
-    if ((st = cuzk_gpu_host_register(b.w.aux, b.w.aux_cap * sizeof(cuzk_fr)))) {
-        cuzk_gpu_host_unregister(b.w.input);
-        goto out;
-    }
-    pinned = true;
-    o->pin_s = cuzk_now() - t0;
-    t0 = cuzk_now();
-    st = cuzk_prove_buffers_fill_witness(&b, c, 0, pce, NULL, "");
-    o->witness_s = cuzk_now() - t0;
-    t0 = cuzk_now();
     if (!st) st = cuzk_gpu_prover_create_synthetic(dev, &pr, &sh);
     o->params_s = cuzk_now() - t0;
+    if (!st) {
+        const cuzk_gpu_placement *pl = cuzk_gpu_prover_placement(pr);
+        streamed = pl->kind == CUZK_GPU_STREAMED;
+        snprintf(o->placement, sizeof o->placement, "%s: %s", cuzk_gpu_placement_name(pl->kind), pl->why);
+    }
     t0 = cuzk_now();
-    if (!st) st = cuzk_gpu_pce_create(dev, &gpce, pce);
+    if (!st) st = cuzk_prove_buffers_reserve(&b, pce, streamed);
+    if (!st) st = cuzk_gpu_host_register(b.w.input, b.w.input_cap * sizeof(cuzk_fr));
+    if (!st && (st = cuzk_gpu_host_register(b.w.aux, b.w.aux_cap * sizeof(cuzk_fr))))
+        cuzk_gpu_host_unregister(b.w.input);
+    pinned = !st;
+    if (!st && streamed) abc_pinned = !(st = pin_abc(b.abc, b.n, true));
+    o->pin_s = cuzk_now() - t0;
+    t0 = cuzk_now();
+    if (!st)
+        st = streamed ? cuzk_prove_buffers_fill(&b, c, 0, pce, NULL, "")
+                      : cuzk_prove_buffers_fill_witness(&b, c, 0, pce, NULL, "");
+    o->witness_s = cuzk_now() - t0;
+    t0 = cuzk_now();
+    if (!st && !streamed) st = cuzk_gpu_pce_create(dev, &gpce, pce);
     o->upload_s = cuzk_now() - t0;
 
     cuzk_fr r, s;
     cuzk_fr_from_u64(&r, 3);
     cuzk_fr_from_u64(&s, 4);
     cuzk_groth16_proof pf;
+    const cuzk_groth16_witness w = cuzk_prove_buffers_witness(&b, pce);
     o->best_s = 1e30;
     for (int i = 0; i < reps && !st; i++) {
         cuzk_timeline *tl = cuzk_timeline_create("gpu-prove (one partition, witness ready)");
         double t1 = cuzk_now();
-        st = cuzk_gpu_prove_pce(pr, gpce, &pf, b.w.input, o->ni, b.w.aux, o->na, &r, &s, tl);
+        st = streamed ? cuzk_gpu_prove(pr, &pf, &w, &r, &s, tl)
+                      : cuzk_gpu_prove_pce(pr, gpce, &pf, b.w.input, o->ni, b.w.aux, o->na, &r, &s, tl);
         double t = cuzk_now() - t1;
         if (i == 0) o->first_s = t;
         if (!st && i > 0 && t < o->best_s) { /* the first includes one-time costs */
@@ -102,17 +133,17 @@ static cuzk_status single_proofs(const cuzk_circuit *c, const cuzk_pce *pce, int
             cuzk_timeline_destroy(tl);
         }
     }
-    /* device memory in use with everything resident */
+    /* device memory in use with everything placed */
     size_t free1 = 0, total = 0;
-    o->pce_bytes = cuzk_gpu_pce_bytes(gpce);
+    o->pce_bytes = gpce ? cuzk_gpu_pce_bytes(gpce) : 0;
     if (!st) st = cuzk_gpu_mem_info(dev, &free1, &total);
     o->dev_used = total - free1;
     cuzk_gpu_describe(dev, o->device, sizeof o->device);
-out:
     if (pinned) {
         cuzk_gpu_host_unregister(b.w.input);
         cuzk_gpu_host_unregister(b.w.aux);
     }
+    if (abc_pinned) (void)pin_abc(b.abc, b.n, false);
     cuzk_gpu_pce_destroy(gpce);
     cuzk_gpu_prover_destroy(pr);
     cuzk_gpu_device_close(dev);
@@ -185,6 +216,7 @@ static void print_text(const char *name, const cuzk_pce *pce, unsigned partition
     printf("witness (CPU, %u threads) %.3f s; page-locking it %.2f s; synthetic parameters on the device %.2f s; "
            "precompiled circuit uploaded in %.2f s\n",
            cuzk_threads(), s->witness_s, s->pin_s, s->params_s, s->upload_s);
+    printf("placement: %s\n", s->placement);
     cuzk_timeline_print(keep, stdout);
     if (partitions)
         printf("engine: circuit resident in %.2f s; one job of %u partitions in %.3f s; per partition: device %.1f ms "

@@ -98,11 +98,24 @@ void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affin
 /* Bases kept in host memory (page-locked) and copied to the device `cap` points at a time
  * through two executor buffers of cap points each (2 cap with phi: G1's phi images are made
  * beside each chunk on the device, for the scalar split). */
+struct stream_ahead;
 template <class A> struct base_stream {
     const A *host;
     size_t n, cap;
     bool phi;
     A *buf[2];
+    stream_ahead *ahead; /* the copy ahead the buffers share with the MSMs around (NULL: none) */
+};
+/* The first chunk of the next streamed MSM, copied by the MSM before it while that one sums its
+ * last chunk, into the buffer that chunk leaves free: the link would otherwise idle through
+ * that chunk's sums, the bucket reduction and the next MSM's classification of its scalars. */
+struct stream_ahead {
+    const void *next_src = nullptr; /* before an MSM: the host bytes to copy ahead at its end */
+    size_t next_bytes = 0;
+    const void *src = nullptr; /* the copy ahead issued: these host bytes, */
+    size_t bytes = 0;
+    int slot = -1; /* into this buffer (-1: none), */
+    int tok = -1;  /* this upload */
 };
 typedef base_stream<g1_affine> stream_g1;
 typedef base_stream<g2_affine> stream_g2;

@@ -6,7 +6,9 @@
  * one-scalar bases are added directly and the rest goes into the Pippenger buckets, which are
  * completed per chunk and merged (msm_pippenger::accumulate), so the result is the same sum as
  * the resident MSM's. With the scalar split (G1, glv.cuh), phi of each chunk is computed on the
- * device beside it: phi(H) never crosses the link. */
+ * device beside it: phi(H) never crosses the link. Where the stream carries a stream_ahead, the
+ * MSM starts from the first chunk its predecessor copied ahead, and copies ahead the first chunk
+ * of its successor in turn. */
 #ifndef CUZK_GPU_MSM_STREAM_CUH
 #define CUZK_GPU_MSM_STREAM_CUH
 
@@ -81,16 +83,38 @@ static cuzk_status msm_streamed(X &x, const base_stream<affine_t<F>> &bs, const 
     P ones_sum;
     memset(&ones_sum, 0, sizeof ones_sum);
     auto len_of = [&](size_t k) { return bs.n - k * bs.cap < bs.cap ? bs.n - k * bs.cap : bs.cap; };
-    int tok[2] = {-1, -1};
-    if (!busy.empty()) tok[0] = x.upload(bs.buf[0], bs.host + busy[0] * bs.cap, len_of(busy[0]) * sizeof(A));
+    int tok[2] = {-1, -1}, stale = -1, p0 = 0; /* p0: busy[0]'s buffer */
+    stream_ahead *ah = bs.ahead;
+    if (ah && ah->slot >= 0) {
+        const A *first = busy.empty() ? NULL : bs.host + busy[0] * bs.cap;
+        if (first && ah->src == (const void *)first && ah->bytes == len_of(busy[0]) * sizeof(A)) {
+            p0 = ah->slot;
+            tok[p0] = ah->tok;
+        } else { /* not what this MSM starts with: waited for at the end, its buffer reused after it */
+            p0 = ah->slot ^ 1;
+            stale = ah->tok;
+        }
+        ah->slot = -1;
+    }
+    const void *next = ah ? ah->next_src : NULL;
+    const size_t next_bytes = ah ? ah->next_bytes : 0;
+    if (ah) ah->next_src = NULL;
+    if (!busy.empty() && tok[p0] < 0)
+        tok[p0] = x.upload(bs.buf[p0], bs.host + busy[0] * bs.cap, len_of(busy[0]) * sizeof(A));
     for (size_t q = 0; q < busy.size() && x.ok(); q++) {
         const size_t k = busy[q], lo = k * bs.cap, len = len_of(k);
-        A *cur = bs.buf[q & 1];
-        x.wait_upload(tok[q & 1]);
+        const int b = (int)((q + p0) & 1);
+        A *cur = bs.buf[b];
+        x.wait_upload(tok[b]);
         /* ordered after the work issued so far, which includes the last reader of that buffer */
-        if (q + 1 < busy.size())
-            tok[(q + 1) & 1] =
-                x.upload(bs.buf[(q + 1) & 1], bs.host + busy[q + 1] * bs.cap, len_of(busy[q + 1]) * sizeof(A));
+        if (q + 1 < busy.size()) {
+            tok[b ^ 1] = x.upload(bs.buf[b ^ 1], bs.host + busy[q + 1] * bs.cap, len_of(busy[q + 1]) * sizeof(A));
+        } else if (next) {
+            ah->src = next;
+            ah->bytes = next_bytes;
+            ah->slot = b ^ 1;
+            ah->tok = x.upload(bs.buf[b ^ 1], next, next_bytes);
+        }
         if constexpr (sizeof(F) == sizeof(fp_t)) {
             if (phi) {
                 k_phi_g1 kp = {cur, cur + bs.cap};
@@ -115,6 +139,11 @@ static cuzk_status msm_streamed(X &x, const base_stream<affine_t<F>> &bs, const 
     /* a copy still in flight (after a failure or a cancel) must land before the buffers go */
     x.wait_upload(tok[0]);
     x.wait_upload(tok[1]);
+    x.wait_upload(stale);
+    if (ah && ah->slot >= 0 && !x.ok()) {
+        x.wait_upload(ah->tok);
+        ah->slot = -1;
+    }
     P sum;
     memset(&sum, 0, sizeof sum);
     if (tail) {

@@ -16,7 +16,9 @@
  * MSMs (the assignment, the 0/1 split's tail and scratch, an MSM's workspace). An MSM's workspace
  * is its two chunk buffers (cap points of the largest kind, G2 or G1 with phi), its digit
  * arrays, its bucket arrays (two: the running sum and the chunk's) and the first round's slots.
- * The largest chunk and window limit whose peak fits are chosen. */
+ * The largest chunk whose peak fits is chosen, then per stage the largest window limit: the H
+ * MSM (the most compute, its copies hidden) and the L, A, B MSMs (bound by their copies, beside
+ * the split's arrays) each get their own, since wider windows cost bucket memory and save sums. */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,6 +35,7 @@
 #define CHUNK_LOG_MAX 24
 #define CHUNK_LOG_MIN 10
 #define WINDOW_MAX 21
+#define WINDOW_MAX_H 22 /* the split H MSM's own limit (msm.cuh: 6 windows of 129-bit halves) */
 #define WINDOW_MIN 12
 
 const char *cuzk_gpu_placement_name(cuzk_gpu_placement_kind k)
@@ -79,21 +82,35 @@ static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
     return m > c ? m : c;
 }
 
-/* the streamed placement's peak beside the precompiled circuit (pce: the witness is on the
- * device from the start, for the SpMV) */
-static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, bool glv, bool pce)
+/* The streamed placement's stages' peaks beside the precompiled circuit (pce: the witness is on
+ * the device from the start, for the SpMV): the NTTs, the H MSM with windows of at most c_h
+ * bits, the L/A/B MSMs with at most c. */
+static uint64_t ntt_peak(const cuzk_gpu_shape *sh, bool pce)
 {
-    const uint64_t N = domain(sh), w = (uint64_t)sh->num_inputs + sh->num_aux;
-    const uint64_t wit = w * FR_BYTES;
-    const uint64_t ntt = 3 * N * FR_BYTES + (pce ? wit : 0);
-    const uint64_t h = N * FR_BYTES + msm_bytes(cap, glv ? 2 : 1, c, XYZZ_G1, sh->sms) + (pce ? wit : 0);
+    const uint64_t w = (uint64_t)sh->num_inputs + sh->num_aux;
+    return 3 * domain(sh) * FR_BYTES + (pce ? w * FR_BYTES : 0);
+}
+
+static uint64_t h_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c_h, bool glv, bool pce)
+{
+    const uint64_t w = (uint64_t)sh->num_inputs + sh->num_aux;
+    return domain(sh) * FR_BYTES + msm_bytes(cap, glv ? 2 : 1, c_h, XYZZ_G1, sh->sms) + (pce ? w * FR_BYTES : 0);
+}
+
+static uint64_t lab_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c)
+{
+    const uint64_t w = (uint64_t)sh->num_inputs + sh->num_aux;
     /* the assignment, the tail's scalars and indices, the split's class bytes, four word
      * arrays and the ones list */
-    const uint64_t split = wit + w * FR_BYTES + 4 * w + w + 16 * w + 4 * w;
+    const uint64_t split = w * FR_BYTES + w * FR_BYTES + 4 * w + w + 16 * w + 4 * w;
     const uint64_t m1 = msm_bytes(cap, 1, c, XYZZ_G1, sh->sms),
                    m2 = msm_bytes(cap, 1, c > 20 ? 20 : c, XYZZ_G2, sh->sms);
-    const uint64_t lab = split + (m1 > m2 ? m1 : m2);
-    return max3(ntt, h, lab) + FIXED_BYTES;
+    return split + (m1 > m2 ? m1 : m2);
+}
+
+static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned c_h, bool glv, bool pce)
+{
+    return max3(ntt_peak(sh, pce), h_peak(sh, cap, c_h, glv, pce), lab_peak(sh, cap, c)) + FIXED_BYTES;
 }
 
 static double gib(uint64_t b) { return (double)b / (double)(1ull << 30); }
@@ -134,22 +151,27 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     /* no chunk larger than the largest section needs */
     const uint64_t most = max3(sh->n_h, sh->n_l, max3(sh->n_a, sh->n_b, 1));
     while (!chunk_log && top > bottom && ((uint64_t)1 << (top - 1)) >= most) top--;
-    for (unsigned cl = top; cl + 1 > bottom; cl--)
-        for (unsigned c = WINDOW_MAX; c + 1 > WINDOW_MIN; c--) {
-            const uint64_t cap = (uint64_t)1 << cl;
-            const uint64_t peak = streamed_peak(sh, cap, c, glv, pce) + (pce ? sh->pce_bytes : 0);
-            if (peak > room) continue;
-            out->kind = CUZK_GPU_STREAMED;
-            out->h_glv = glv;
-            out->pce_on_device = pce;
-            out->params_device_bytes = 0;
-            out->pce_device_bytes = pce ? sh->pce_bytes : 0;
-            out->workspace_bytes = peak - out->pce_device_bytes;
-            out->pinned_host_bytes = params_bytes(sh, false);
-            out->chunk_points = cap;
-            out->window_max = c;
-            return true;
-        }
+    const uint64_t pce_b = pce ? sh->pce_bytes : 0;
+    for (unsigned cl = top; cl + 1 > bottom; cl--) {
+        const uint64_t cap = (uint64_t)1 << cl;
+        /* the widest windows each stage's peak allows; the stages do not overlap */
+        unsigned c = WINDOW_MAX, c_h = glv ? WINDOW_MAX_H : WINDOW_MAX;
+        while (c >= WINDOW_MIN && max3(ntt_peak(sh, pce), lab_peak(sh, cap, c), 0) + FIXED_BYTES + pce_b > room) c--;
+        while (c_h >= WINDOW_MIN && h_peak(sh, cap, c_h, glv, pce) + FIXED_BYTES + pce_b > room) c_h--;
+        if (c < WINDOW_MIN || c_h < WINDOW_MIN) continue;
+        const uint64_t peak = streamed_peak(sh, cap, c, c_h, glv, pce) + pce_b;
+        out->kind = CUZK_GPU_STREAMED;
+        out->h_glv = glv;
+        out->pce_on_device = pce;
+        out->params_device_bytes = 0;
+        out->pce_device_bytes = pce_b;
+        out->workspace_bytes = peak - pce_b;
+        out->pinned_host_bytes = params_bytes(sh, false);
+        out->chunk_points = cap;
+        out->window_max = c;
+        out->window_max_h = c_h;
+        return true;
+    }
     return false;
 }
 
@@ -180,10 +202,10 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
     if (placed) {
         snprintf(out->why, sizeof out->why,
                  "streamed%s: parameters %.2f GiB in host memory, chunks of 2^%u bases, windows of at most %u "
-                 "bits, workspace %.2f GiB%s of the %.2f GiB the device may use",
+                 "bits (H: %u), workspace %.2f GiB%s of the %.2f GiB the device may use",
                  str ? " (gpu.placement)" : "", gib(out->pinned_host_bytes), log2_ceil(out->chunk_points),
-                 out->window_max, gib(out->workspace_bytes), out->pce_on_device ? " plus the precompiled circuit" : "",
-                 gib(room));
+                 out->window_max, out->window_max_h, gib(out->workspace_bytes),
+                 out->pce_on_device ? " plus the precompiled circuit" : "", gib(room));
         return CUZK_OK;
     }
     const unsigned cl = cfg->stream_chunk_log ? cfg->stream_chunk_log : CHUNK_LOG_MIN;
@@ -192,5 +214,5 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
                      "at least %.2f GiB even with its parameters streamed from host memory (chunks of 2^%u bases, "
                      "windows of %u bits)",
                      gib(room), log2_ceil(domain(sh)), sh->num_aux,
-                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, glv, false)), cl, WINDOW_MIN);
+                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, false)), cl, WINDOW_MIN);
 }

@@ -22,8 +22,9 @@ struct prover_bases {
     /* streamed placement: the bases above are in host memory, copied `cap` points at a time
      * during each MSM (msm_stream.cuh), and the stages run one after another; 0: resident */
     size_t cap;
-    bool phi_stream; /* streamed: phi of each H chunk made on the device, for the split */
-    unsigned c_max;  /* streamed: most window bits (the buckets' memory) */
+    bool phi_stream;  /* streamed: phi of each H chunk made on the device, for the split */
+    unsigned c_max;   /* streamed: most window bits of L, A, B (the buckets' memory) */
+    unsigned c_max_h; /* streamed: the same for H */
 };
 
 /* H followed by phi(H), in host memory, for the emulated prover */
@@ -149,9 +150,11 @@ static void ones_plus_tail_g1(X &x, const uint32_t *ones, size_t n1, const g1_af
 }
 
 /* The two chunk buffers of the streamed MSMs (room for cap G2 points, or cap G1 points and
- * their phi images), shared by the H, L, A and B MSMs of a proof. */
+ * their phi images), shared by the H, L, A and B MSMs of a proof, and the copy ahead between
+ * one MSM and the next. */
 struct stream_bufs {
     void *buf[2];
+    stream_ahead ahead;
     template <class X> void alloc(X &x, size_t cap)
     {
         buf[0] = x.alloc(cap * sizeof(g2_affine));
@@ -159,22 +162,28 @@ struct stream_bufs {
     }
     template <class X> void release(X &x)
     {
+        if (ahead.slot >= 0) x.wait_upload(ahead.tok); /* no MSM took it: it lands before the buffer goes */
+        ahead.slot = -1;
         x.release(buf[0]);
         x.release(buf[1]);
         buf[0] = buf[1] = NULL;
     }
-    template <class A> base_stream<A> of(const A *host, size_t n, size_t cap, bool phi) const
+    /* the stream of one MSM; then: the bases of the MSM after it, whose first chunk it copies ahead */
+    template <class A, class N = g1_affine>
+    base_stream<A> of(const A *host, size_t n, size_t cap, bool phi, const N *then = NULL, size_t then_n = 0)
     {
-        return {host, n, cap, phi, {(A *)buf[0], (A *)buf[1]}};
+        ahead.next_src = then_n ? then : NULL;
+        ahead.next_bytes = (then_n < cap ? then_n : cap) * sizeof(N);
+        return {host, n, cap, phi, {(A *)buf[0], (A *)buf[1]}, &ahead};
     }
 };
 
 /* An L, A or B_G1 sum: the one-scalar bases plus the MSM of the tail, over resident bases or
  * streamed ones (nb: the section's length) */
 template <class X>
-static void sum_g1(X &x, const prover_bases &B, const stream_bufs &sb, const g1_affine *bases, size_t nb,
+static void sum_g1(X &x, const prover_bases &B, stream_bufs &sb, const g1_affine *bases, size_t nb,
                    const uint32_t *ones, size_t n1, const fr_t *tail_s, const uint32_t *tail_idx, size_t cnt,
-                   blst_p1 *out)
+                   blst_p1 *out, const g1_affine *then, size_t then_n)
 {
     if (!B.cap) {
         idx_map tm = {tail_idx, IDX_ARRAY, 0, 0};
@@ -184,7 +193,7 @@ static void sum_g1(X &x, const prover_bases &B, const stream_bufs &sb, const g1_
     msm_config mc;
     memset(&mc, 0, sizeof mc);
     mc.c_max = B.c_max;
-    msm_streamed_g1(x, sb.of(bases, nb, B.cap, false), tail_s, tail_idx, cnt, ones, n1, &mc, out);
+    msm_streamed_g1(x, sb.of(bases, nb, B.cap, false, then, then_n), tail_s, tail_idx, cnt, ones, n1, &mc, out);
 }
 
 /* pb's buffers back to the pool once nothing reads them: after a failure or a cancel the
@@ -243,8 +252,8 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
         ntt_bitrev(x, pb.a, lg); /* the NTT leaves bit-reversed positions */
         msm_config hc;
         memset(&hc, 0, sizeof hc);
-        hc.c_max = B.c_max;
-        msm_streamed_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream), pb.a, NULL, N - 1, NULL, 0, &hc, &h_msm);
+        hc.c_max = B.c_max_h;
+        msm_streamed_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream, B.l, B.n_l), pb.a, NULL, N - 1, NULL, 0, &hc, &h_msm);
         x.stage_end();
         x.release(pb.a);
         pb.a = NULL;
@@ -270,7 +279,7 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     x.poll_cancel();
     x.stage_begin("msm l");
     cnt = msm_classify(x, d_aux, na, none, na, sc, tail_s, tail_idx, 0, 0, &n1);
-    sum_g1(x, B, sb, B.l, B.n_l, ones_all, n1, tail_s, tail_idx, cnt, &l_msm);
+    sum_g1(x, B, sb, B.l, B.n_l, ones_all, n1, tail_s, tail_idx, cnt, &l_msm, B.a, B.n_a);
     x.stage_end();
 
     /* A: every input, then the aux with A density */
@@ -282,7 +291,7 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
         cnt += msm_classify(x, d_aux, na, dm, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
         n1 += n1b;
     }
-    sum_g1(x, B, sb, B.a, B.n_a, ones_all, n1, tail_s, tail_idx, cnt, &a_msm);
+    sum_g1(x, B, sb, B.a, B.n_a, ones_all, n1, tail_s, tail_idx, cnt, &a_msm, B.b1, B.n_b);
     x.stage_end();
 
     /* B (G1 and G2 share the index set): inputs and aux with B density */
@@ -296,7 +305,11 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
         n1 += n1b;
     }
     if (streamed) {
-        sum_g1(x, B, sb, B.b1, B.n_b, ones_all, n1, tail_s, tail_idx, cnt, &b1_msm);
+        msm_config m1;
+        memset(&m1, 0, sizeof m1);
+        m1.c_max = B.c_max;
+        msm_streamed_g1(x, sb.of(B.b1, B.n_b, B.cap, false, B.b2, B.n_b), tail_s, tail_idx, cnt, ones_all, n1, &m1,
+                        &b1_msm);
         x.stage_end();
         x.poll_cancel();
         x.stage_begin("msm b_g2");
@@ -530,7 +543,7 @@ static cuzk_status stream_settings(prover_bases &B, const cuzk_gpu_emu_stream *s
     if (!sm || sm->chunk == 0) return cuzk_fail(CUZK_EINVAL, "a streamed emulation needs a chunk of at least one base");
     B.cap = sm->chunk;
     B.phi_stream = sm->phi && B.n_h > 0 && 2 * B.n_h < 0x7fffffffu;
-    B.c_max = sm->window_max;
+    B.c_max = B.c_max_h = sm->window_max;
     return CUZK_OK;
 }
 
@@ -654,6 +667,7 @@ static cuzk_status prover_mem(cuzk_gpu_prover *pr, size_t nh, size_t nl, size_t 
         pr->B.cap = pl.chunk_points;
         pr->B.phi_stream = pl.h_glv;
         pr->B.c_max = pl.window_max;
+        pr->B.c_max_h = pl.window_max_h;
         return CUZK_OK;
     }
     bool glv = pl.h_glv;

@@ -50,9 +50,13 @@ static void test_porep_32g(void)
         CHECK(p.pinned_host_bytes > 44 * GIB && p.pinned_host_bytes < 48 * GIB);
         CHECK(p.chunk_points >= (1u << 20) && (p.chunk_points & (p.chunk_points - 1)) == 0);
         CHECK(p.window_max >= 12 && p.window_max <= 21);
+        /* the H MSM (split scalars, no split arrays beside it) gets windows at least as wide */
+        CHECK(p.window_max_h >= p.window_max && p.window_max_h <= 22);
         CHECK(device_total(&p) <= rooms[i]);
         CHECK(strstr(p.why, "streamed") != NULL && strstr(p.why, "host memory") != NULL);
     }
+    /* at 16 GiB the H MSM still has the widest windows (buckets of 22 bits: 4.5 GiB) */
+    CHECK(p.window_max_h == 22);
     /* at 16 GiB the precompiled circuit (7 GB) cannot sit beside the NTTs' a, b, c */
     CHECK(!p.pce_on_device && p.pce_device_bytes == 0);
     /* too small even for the streamed workspace: refused, the sizes named */

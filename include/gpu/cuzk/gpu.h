@@ -167,7 +167,8 @@ typedef struct {
     uint64_t workspace_bytes;     /* a proof's peak device memory beside the two above */
     uint64_t pinned_host_bytes;   /* streamed: the bases in page-locked host memory */
     uint64_t chunk_points;        /* streamed: bases per chunk */
-    unsigned window_max;          /* streamed: most Pippenger window bits (0: no limit) */
+    unsigned window_max;          /* streamed: most Pippenger window bits of L, A, B (0: no limit) */
+    unsigned window_max_h;        /* streamed: the same for the H MSM */
     char why[320];                /* the sizes behind the choice, in words */
 } cuzk_gpu_placement;
 
