@@ -65,7 +65,9 @@ expect_fail "other sector's public data" 1 "FAILED" "$CUZK" verify porep --publi
 # bench e2e: two sectors' C1 files proved in turn through the engine, every proof verified; the
 # last sector's (t) proofs and inputs written and checked by verify porep
 expect_ok "bench e2e" "$CUZK" bench e2e --c1 s/c1.json,t/c1.json --params "$P" --vk "$V" --sectors 2 --brief \
-  --proof e.proof --inputs e.json
+  --proof e.proof --inputs e.json --trace e2e.trace.json
+expect_ok "bench e2e's trace: both sectors, nested" python3 "$(dirname "$0")/trace_check.py" e2e.trace.json --jobs 2 \
+  --process 'cuzk bench e2e' --track 'witness lane' --track '^job 2$' --span 'verify (batch, CPU)'
 grep -q "porep-2k, 2 sector(s) from 2 C1 file(s), 1 at a time, 0 failed" out.txt || fail "bench e2e: $(cat out.txt)"
 [ "$(grep -c 'COMPLETED in .* every proof verified' out.txt)" = 2 ] || fail "bench e2e sectors: $(cat out.txt)"
 grep -Eq "^  load \(parameters, circuit\) [0-9.]+ s" out.txt || fail "bench e2e load time: $(cat out.txt)"
