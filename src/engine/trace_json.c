@@ -28,7 +28,6 @@ typedef struct {
     bool job_own; /* a job's own track (listed after the devices and lanes) */
     size_t order; /* first seen */
     int nrows;
-    int first_tid;
 } trace_track;
 
 typedef struct {
@@ -38,10 +37,12 @@ typedef struct {
     int ntracks, cap;
 } layout;
 
+/* The track of that name (a job's own: each job has its own, looked up once per job; the devices
+ * and lanes are few), made when new; -1 when out of memory. */
 static int track_of(layout *l, const char *name, bool job_own)
 {
     for (int i = 0; i < l->ntracks; i++)
-        if (!strcmp(l->tracks[i].name, name) && l->tracks[i].job_own == job_own) return i;
+        if (l->tracks[i].job_own == job_own && !strcmp(l->tracks[i].name, name)) return i;
     if (l->ntracks == l->cap) {
         int cap = l->cap ? l->cap * 2 : 16;
         trace_track *t = realloc(l->tracks, (size_t)cap * sizeof *t);
@@ -49,7 +50,7 @@ static int track_of(layout *l, const char *name, bool job_own)
         l->tracks = t;
         l->cap = cap;
     }
-    l->tracks[l->ntracks] = (trace_track){name, job_own, (size_t)l->ntracks, 0, 0};
+    l->tracks[l->ntracks] = (trace_track){name, job_own, (size_t)l->ntracks, 0};
     return l->ntracks++;
 }
 
@@ -148,19 +149,20 @@ static cuzk_status collect(layout *l, const trace_job *jobs, size_t n)
     if (!l->ev) return cuzk_fail(CUZK_ENOMEM, "out of memory for a trace of %zu spans", total);
     size_t base = 0;
     for (size_t j = 0; j < n; j++) {
-        for (int i = 0; i < jobs[j].n; i++) {
+        int own_track = jobs[j].n ? track_of(l, jobs[j].track, true) : 0;
+        for (int i = 0; i < jobs[j].n && own_track >= 0; i++) {
             const cuzk_span_copy *s = &jobs[j].spans[i];
             trace_event *e = &l->ev[l->nev++];
-            bool own = !s->track[0];
             e->job = j;
             e->span = i;
-            e->track = track_of(l, own ? jobs[j].track : s->track, own);
+            e->track = s->track[0] ? track_of(l, s->track, false) : own_track;
             if (e->track < 0) return cuzk_fail(CUZK_ENOMEM, "out of memory for a trace's tracks");
             e->ts = micros(s->start, t0);
             e->end = s->end > s->start ? micros(s->end, t0) : e->ts;
             e->row = -1;
             e->parent_event = s->parent >= 0 && s->parent < i ? (int)(base + (size_t)s->parent) : -1;
         }
+        if (own_track < 0) return cuzk_fail(CUZK_ENOMEM, "out of memory for a trace's tracks");
         base += (size_t)jobs[j].n;
     }
     return CUZK_OK;
@@ -172,16 +174,20 @@ static cuzk_status layout_rows(layout *l)
     if (!idx) return cuzk_fail(CUZK_ENOMEM, "out of memory for a trace");
     for (size_t i = 0; i < l->nev; i++) idx[i] = i;
     qsort_r(idx, l->nev, sizeof *idx, cmp_event, l->ev);
+    /* the sorted events grouped by track, in one pass (a bench's thousand jobs are as many tracks) */
     cuzk_status st = CUZK_OK;
-    size_t *mine = malloc((l->nev ? l->nev : 1) * sizeof *mine);
-    if (!mine) st = cuzk_fail(CUZK_ENOMEM, "out of memory for a trace");
-    for (int t = 0; t < l->ntracks && !st; t++) {
-        size_t m = 0;
-        for (size_t k = 0; k < l->nev; k++)
-            if (l->ev[idx[k]].track == t) mine[m++] = idx[k];
-        st = place_rows(l, t, mine, m);
+    size_t *by_track = malloc((l->nev ? l->nev : 1) * sizeof *by_track);
+    size_t *first = calloc((size_t)l->ntracks + 1, sizeof *first);
+    if (!by_track || !first) st = cuzk_fail(CUZK_ENOMEM, "out of memory for a trace");
+    for (size_t k = 0; !st && k < l->nev; k++) first[l->ev[k].track + 1]++;
+    for (int t = 0; !st && t < l->ntracks; t++) first[t + 1] += first[t];
+    for (size_t k = 0; !st && k < l->nev; k++) by_track[first[l->ev[idx[k]].track]++] = idx[k];
+    for (int t = 0; !st && t < l->ntracks; t++) { /* first[t] is now where track t + 1 begins */
+        size_t from = t ? first[t - 1] : 0;
+        st = place_rows(l, t, by_track + from, first[t] - from);
     }
-    free(mine);
+    free(first);
+    free(by_track);
     free(idx);
     return st;
 }
