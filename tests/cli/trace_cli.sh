@@ -3,8 +3,8 @@
 # Traces in the Chrome trace event format (docs/DESIGN.md, "Traces"): `prove --trace` and
 # `bench engine --trace` write valid JSON whose spans nest on their tracks (a track per device,
 # witness lane and job; tests/cli/trace_check.py checks it), atomically and only where the path
-# is a writable file no other output or input is; the checker itself fails on a trace whose
-# spans overlap without nesting.
+# is a writable file no other output or input is, for a job that fails too; the checker itself
+# fails on a trace whose spans overlap without nesting.
 . "$(dirname "$0")/lib.bash"
 CHECK=$(dirname "$0")/trace_check.py
 [ "${CHECK:0:1}" = / ] || CHECK=$OLDPWD/$CHECK
@@ -53,6 +53,16 @@ expect_ok "bench engine --trace" "$CUZK" bench engine --kind circuit --circuit r
 expect_ok "bench engine's trace" python3 "$CHECK" b.json --jobs 3 --process '^cuzk bench engine$' --track '^job 3$' \
   --track '^CPU$'
 cat out.txt
+
+# a job that fails (its precompiled circuit corrupted) still gets its trace; nothing else is written
+expect_ok "prove --pce (record)" "$CUZK" prove --circuit random:3000 --params r.params --proof k.proof --inputs k.json \
+  --pce r.pce --quiet
+python3 -c "d=bytearray(open('r.pce','rb').read()); d[len(d)//2]^=1; open('bad.pce','wb').write(d)"
+expect_fail_writes "prove of a corrupted circuit: FAILED, with its trace" 1 "checksum" '^failed\.trace\.json$' \
+  "$CUZK" prove --circuit random:3000 --params r.params --proof f.proof --inputs f.json --pce bad.pce --quiet \
+  --trace failed.trace.json
+expect_ok "the failed job's trace" python3 "$CHECK" failed.trace.json --jobs 1 --span 'check input'
+no_file "a failed prove's proof" f.proof
 
 # bad --trace paths: refused before the work, nothing written
 expect_fail "prove --trace into a missing folder" 1 "trace.*nodir" "$CUZK" prove --circuit random:3000 \
