@@ -38,6 +38,7 @@ target_link_libraries(cuzk_filecoin PRIVATE PkgConfig::LIBCRYPTO)
 # gpu: cmake/cuda.cmake (the CUDA prover, or the stub without nvcc)
 include(cmake/cuda.cmake)
 cuzk_layer(engine PUBLIC circuits groth16 r1cs gpu PRIVATE filecoin hash)
+target_link_libraries(cuzk_engine PRIVATE PkgConfig::JANSSON) # traces (trace_json.c)
 
 # server: cmake/server.cmake (the daemon: gRPC, protobuf-c, libmicrohttpd)
 include(cmake/server.cmake)

@@ -11,6 +11,7 @@
 
 typedef struct {
     char name[64];
+    char track[CUZK_TRACK_MAX]; /* "": its parent's */
     int parent;
     double start, end; /* end < 0 while open */
 } span;
@@ -18,6 +19,7 @@ typedef struct {
 struct cuzk_timeline {
     pthread_mutex_t mu;
     char name[64];
+    char track[CUZK_TRACK_MAX]; /* of top-level spans without their own */
     double t0;
     span *spans;
     int n, cap;
@@ -61,6 +63,7 @@ static int push_span(cuzk_timeline *tl, int parent, const char *name, double sta
     }
     span *s = &tl->spans[tl->n];
     snprintf(s->name, sizeof s->name, "%s", name);
+    s->track[0] = 0;
     s->parent = parent;
     s->start = start;
     s->end = end;
@@ -213,10 +216,58 @@ void cuzk_timeline_graft(cuzk_timeline *dst, int parent, const cuzk_timeline *sr
     for (int i = 0; i < src->n; i++) {
         const span *s = &src->spans[i];
         double end = s->end >= 0 ? s->end : cuzk_now();
-        push_span(dst, s->parent < 0 ? parent : base + s->parent, s->name, s->start, end);
+        int id = push_span(dst, s->parent < 0 ? parent : base + s->parent, s->name, s->start, end);
+        /* a top-level span without a track of its own ran where its timeline did */
+        const char *track = s->track[0] || s->parent >= 0 ? s->track : src->track;
+        if (id >= 0) snprintf(dst->spans[id].track, sizeof dst->spans[id].track, "%s", track);
     }
     pthread_mutex_unlock(&dst->mu);
     pthread_mutex_unlock((pthread_mutex_t *)&src->mu);
 }
 
 double cuzk_timeline_origin(const cuzk_timeline *tl) { return tl ? tl->t0 : 0; }
+
+void cuzk_span_set_track(cuzk_timeline *tl, int id, const char *track)
+{
+    if (!tl || id < 0) return;
+    pthread_mutex_lock(&tl->mu);
+    if (id < tl->n) snprintf(tl->spans[id].track, sizeof tl->spans[id].track, "%s", track ? track : "");
+    pthread_mutex_unlock(&tl->mu);
+}
+
+void cuzk_timeline_set_track(cuzk_timeline *tl, const char *track)
+{
+    if (!tl) return;
+    pthread_mutex_lock(&tl->mu);
+    snprintf(tl->track, sizeof tl->track, "%s", track ? track : "");
+    pthread_mutex_unlock(&tl->mu);
+}
+
+int cuzk_timeline_copy(const cuzk_timeline *tl, cuzk_span_copy **out)
+{
+    *out = NULL;
+    if (!tl) return 0;
+    pthread_mutex_lock((pthread_mutex_t *)&tl->mu);
+    int n = tl->n;
+    cuzk_span_copy *v = n ? malloc((size_t)n * sizeof *v) : NULL;
+    if (n && !v) {
+        pthread_mutex_unlock((pthread_mutex_t *)&tl->mu);
+        return -1;
+    }
+    double now = cuzk_now();
+    for (int i = 0; i < n; i++) {
+        const span *s = &tl->spans[i];
+        memcpy(v[i].name, s->name, sizeof v[i].name);
+        v[i].parent = s->parent;
+        v[i].start = s->start;
+        v[i].end = s->end >= 0 ? s->end : now;
+        /* parents come before their children, so a parent's track is resolved first */
+        const char *track = s->track[0] ? s->track : s->parent >= 0 && s->parent < i ? v[s->parent].track : tl->track;
+        snprintf(v[i].track, sizeof v[i].track, "%s", track);
+    }
+    pthread_mutex_unlock((pthread_mutex_t *)&tl->mu);
+    *out = v;
+    return n;
+}
+
+const char *cuzk_timeline_name(const cuzk_timeline *tl) { return tl ? tl->name : ""; }

@@ -13,6 +13,7 @@
 #include "cli/hints.h"
 #include "cli/outputs.h"
 #include "cli/settings.h"
+#include "cli/trace_out.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin_c1.h"
 #include "cuzk/groth16.h"
@@ -58,7 +59,7 @@ static int split_paths(char *list, char **out)
 int cli_bench_e2e(int argc, char **argv)
 {
     const char *c1_s = NULL, *params = NULL, *vk = NULL, *pce = NULL, *sectors_s = NULL, *conc_s = NULL,
-               *threads = NULL, *proof_path = NULL, *inputs_path = NULL;
+               *threads = NULL, *proof_path = NULL, *inputs_path = NULL, *trace = NULL;
     bool use_gpu = false, brief = false, done;
     cli_opt opts[] = {
         {"c1", "FILE[,FILE...]", "C1 outputs (JSON or the base64 wrapper), proved in turn; one proof type (required)",
@@ -77,6 +78,10 @@ int cli_bench_e2e(int argc, char **argv)
          NULL},
         {"brief", NULL, "print the stages of each sector after the first, not its whole timeline (default: whole)",
          NULL, &brief},
+        {"trace", "FILE",
+         "write every sector's timeline there as one trace (Chrome trace event format: Perfetto, "
+         "chrome://tracing; default: none)",
+         &trace, NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
     };
     int rc = cli_parse(argc, argv,
@@ -139,8 +144,11 @@ int cli_bench_e2e(int argc, char **argv)
         cli_outputs_cache(outs, "pce", pce);
         if (proof_path) out_proof = cli_outputs_add(outs, "proof", proof_path);
         if (inputs_path) out_inputs = cli_outputs_add(outs, "inputs", inputs_path);
-        st = cli_outputs_check(outs);
     }
+    cli_trace tr;
+    if (!st) st = cli_trace_begin(&tr, trace, outs);
+    else memset(&tr, 0, sizeof tr);
+    if (!st) st = cli_outputs_check(outs);
     cuzk_engine *e = NULL;
     double t0 = cuzk_now(), t_start = 0;
     if (!st) st = cli_engine_create(&e, use_gpu, NULL);
@@ -181,6 +189,12 @@ int cli_bench_e2e(int argc, char **argv)
         fflush(stdout);
         ended++;
     }
+    /* every sector submitted, ended or not, on the engine's one clock */
+    uint64_t *ids = st ? NULL : calloc(next ? next : 1, sizeof *ids);
+    if (!st && !ids) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+    for (size_t i = 0; ids && i < next; i++) ids[i] = jobs[i].id;
+    if (!st) st = cli_trace_end(&tr, e, ids, next, "cuzk bench e2e");
+    free(ids);
     if (st) {
         rc = cli_error(me);
         goto out;
@@ -217,6 +231,7 @@ out:
     for (size_t i = 0; jobs && i < nsec; i++) cuzk_job_result_free(&jobs[i].r);
     free(jobs);
     cuzk_engine_destroy(e);
+    cli_trace_free(&tr);
     cli_outputs_free(outs);
     for (int i = 0; i < npaths; i++) cuzk_unmap_file(&files[i]);
     free(list);

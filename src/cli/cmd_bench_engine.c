@@ -16,6 +16,7 @@
 #include "cli/bench_target.h"
 #include "cli/cli.h"
 #include "cli/settings.h"
+#include "cli/trace_out.h"
 #include "cuzk/engine.h"
 #include "cuzk/engine_circuits.h"
 
@@ -59,9 +60,9 @@ int cli_bench_engine(int argc, char **argv)
 {
     bench_target t = {.kind = "circuit"};
     const char *jobs_s = NULL, *conc_s = NULL, *parts_s = NULL, *prio_s = NULL, *critical = NULL, *crit_after_s = NULL,
-               *threads = NULL, *log_path = NULL;
+               *threads = NULL, *log_path = NULL, *trace = NULL;
     bool json = false, done;
-    cli_opt opts[BENCH_TARGET_NOPTS + 12];
+    cli_opt opts[BENCH_TARGET_NOPTS + 13];
     size_t n = bench_target_opt_table(&t, opts);
     const cli_opt own[] = {
         {"jobs", "N", "jobs to run (default 6)", &jobs_s, NULL},
@@ -76,6 +77,10 @@ int cli_bench_engine(int argc, char **argv)
          &t.gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"log", "FILE", "append each job's JSON log line (with its timeline) there (default: none)", &log_path, NULL},
+        {"trace", "FILE",
+         "write every job's timeline there as one trace (Chrome trace event format: Perfetto, chrome://tracing; "
+         "default: none)",
+         &trace, NULL},
         {"json", NULL, "one JSON object instead of the table (default: the table)", NULL, &json},
     };
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) opts[n++] = own[i];
@@ -112,7 +117,9 @@ int cli_bench_engine(int argc, char **argv)
     }
     if ((rc = bench_target_check(me, &t, parts_s != NULL))) return rc;
 
-    cuzk_status st = bench_target_open(&t, (unsigned)parts, prio);
+    cli_trace tr;
+    cuzk_status st = cli_trace_begin(&tr, trace, NULL);
+    if (!st) st = bench_target_open(&t, (unsigned)parts, prio);
     cuzk_engine *e = NULL;
     FILE *log = NULL;
     if (!st && log_path && !(log = fopen(log_path, "a")))
@@ -177,6 +184,15 @@ int cli_bench_engine(int argc, char **argv)
     }
     double run_s = cuzk_now() - run_t0;
     if (!st && crit_sent) st = cuzk_engine_await(e, crit.id, -1, &crit.r);
+    if (!st && tr.path) { /* every job submitted, the CRITICAL one last */
+        uint64_t *ids = calloc(next + 1, sizeof *ids);
+        size_t nids = 0;
+        if (!ids) st = cuzk_fail(CUZK_ENOMEM, "out of memory");
+        for (size_t i = 0; ids && i < next; i++) ids[nids++] = jobs[i].id;
+        if (ids && crit_sent) ids[nids++] = crit.id;
+        if (!st) st = cli_trace_end(&tr, e, ids, nids, "cuzk bench engine");
+        free(ids);
+    }
     cuzk_engine_status *es = st ? NULL : calloc(1, sizeof *es);
     if (es) cuzk_engine_get_status(e, es);
     if (st) {
@@ -274,6 +290,7 @@ out:
     cuzk_job_result_free(&crit.r);
     free(jobs);
     cuzk_engine_destroy(e);
+    cli_trace_free(&tr);
     if (log) fclose(log);
     bench_target_close(&t);
     return rc;

@@ -10,7 +10,7 @@
 #include "cli/settings.h"
 #include "cuzk/server.h"
 
-static const char *const VERBS = "prove, submit, await, cancel, status, metrics, preload, evict";
+static const char *const VERBS = "prove, submit, await, cancel, status, metrics, preload, evict, trace";
 
 static void print_result(const cuzk_rpc_result *r, FILE *out)
 {
@@ -39,7 +39,7 @@ static int finish(const char *cmd, const cuzk_rpc_result *r, const char *proof_p
 typedef struct {
     const char *verb, *synopsis, *about, *example;
     bool request;        /* the request options (prove, submit) */
-    const char *opts[4]; /* of the common ones */
+    const char *opts[5]; /* of the common ones */
 } client_verb;
 
 #define EXAMPLE_ADDR "unix:///run/cuzk/cuzk.sock"
@@ -93,6 +93,14 @@ static const client_verb VERB_TABLE[] = {
      "cuzk client evict --addr " EXAMPLE_ADDR " --circuit-id porep-32g",
      false,
      {"circuit-id"}},
+    {"trace",
+     "JOB_ID -o FILE   (or --job ID --out FILE)",
+     "Writes a job's timeline as a trace in the Chrome trace event format (GetTrace): a track per device,\n"
+     "witness lane and job; open it in ui.perfetto.dev or chrome://tracing. JOB_ID is the request id the job\n"
+     "was submitted with; a job unknown to the daemon (or whose result it dropped) is NOT_FOUND.",
+     "cuzk client trace --addr " EXAMPLE_ADDR " s1 -o s1.trace.json",
+     false,
+     {"job", "out"}},
 };
 #define NVERBS (sizeof VERB_TABLE / sizeof VERB_TABLE[0])
 
@@ -130,7 +138,8 @@ int cli_client(int argc, char **argv)
     snprintf(cmd, sizeof cmd, "client %s", verb);
     client_request_opts o;
     client_request_opts_init(&o);
-    const char *addr = NULL, *job = NULL, *timeout_s = NULL, *deadline_s = NULL, *proof = NULL, *circuit_id = NULL;
+    const char *addr = NULL, *job = NULL, *timeout_s = NULL, *deadline_s = NULL, *proof = NULL, *circuit_id = NULL,
+               *out = NULL;
     bool done;
     const cli_opt common[] = {
         {"job", "ID", "the job id: the request id it was submitted with (required)", &job, NULL},
@@ -138,6 +147,7 @@ int cli_client(int argc, char **argv)
          NULL},
         {"proof", "OUT.proof", "write the proof bytes there (default: not written)", &proof, NULL},
         {"circuit-id", "ID", "the circuit, e.g. porep-32g, wpost-32g, porep-2k (required)", &circuit_id, NULL},
+        {"out", "FILE", "where to write the trace (required; -o FILE too; `-`: standard output)", &out, NULL},
     };
     cli_opt opts[64];
     int n = 0;
@@ -146,7 +156,7 @@ int cli_client(int argc, char **argv)
                           "unix:///run/cuzk/cuzk.sock unless set)",
                           &addr, NULL};
     if (cv->request) n += client_request_opt_table(&o, opts + n, 40);
-    for (int j = 0; j < 4 && cv->opts[j]; j++)
+    for (int j = 0; j < 5 && cv->opts[j]; j++)
         for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
             if (!strcmp(common[i].name, cv->opts[j])) opts[n++] = common[i];
     opts[n++] = (cli_opt){"deadline", "S", "give up the call after S seconds (default: none)", &deadline_s, NULL};
@@ -171,8 +181,25 @@ int cli_client(int argc, char **argv)
     char usage[1024];
     snprintf(usage, sizeof usage, "cuzk client %s [--addr ADDR]%s%s\n\n%s\n\nexample:\n  %s", verb,
              cv->synopsis[0] ? " " : "", cv->synopsis, cv->about, cv->example);
+    /* trace's short form, `trace JOB_ID -o FILE`: the id as the one argument that is no option or
+     * option's value (every option of trace takes a value), -o for --out */
+    bool is_trace = !strcmp(verb, "trace");
+    char **args = malloc((size_t)argc * sizeof *args);
+    if (!args) return client_request_opts_free(&o), cli_error(cmd);
+    int nargs = 0;
+    for (int i = 0; i < argc; i++) {
+        if (is_trace && i >= 2 && argv[i][0] == '-' && strcmp(argv[i], "--help") && i + 1 < argc) {
+            args[nargs++] = !strcmp(argv[i], "-o") ? (char *)"--out" : argv[i];
+            args[nargs++] = argv[++i];
+        } else if (is_trace && i >= 2 && argv[i][0] != '-' && !job) {
+            job = argv[i];
+        } else {
+            args[nargs++] = argv[i];
+        }
+    }
     char name[64];
-    int rc = cli_parse(argc - 1, cli_subcommand(argv, name, sizeof name), usage, opts, n, &done);
+    int rc = cli_parse(nargs - 1, cli_subcommand(args, name, sizeof name), usage, opts, n, &done);
+    free(args);
     if (rc || done) {
         client_request_opts_free(&o);
         return rc;
@@ -183,20 +210,22 @@ int cli_client(int argc, char **argv)
         (timeout_s && cli_u64(cmd, "timeout-ms", timeout_s, &timeout_ms)))
         return client_request_opts_free(&o), 2;
     bool needs_request = !strcmp(verb, "prove") || !strcmp(verb, "submit");
-    bool needs_job = !strcmp(verb, "await") || !strcmp(verb, "cancel");
+    bool needs_job = !strcmp(verb, "await") || !strcmp(verb, "cancel") || !strcmp(verb, "trace");
     bool needs_circuit = !strcmp(verb, "preload") || !strcmp(verb, "evict");
     if (needs_job && !job) return client_request_opts_free(&o), cli_missing(cmd, "job");
     if (needs_circuit && !circuit_id) return client_request_opts_free(&o), cli_missing(cmd, "circuit-id");
+    if (!strcmp(verb, "trace") && !out) return client_request_opts_free(&o), cli_missing(cmd, "out");
     cuzk_rpc_request req;
     if (needs_request && (rc = client_request_build(cmd, &o, &req))) return client_request_opts_free(&o), rc;
 
     /* the proof's path is checked before the daemon is asked */
     cli_outputs *outs = NULL;
     bool writes = proof && (!strcmp(verb, "prove") || !strcmp(verb, "await"));
-    if (writes) {
+    if (writes || out) {
         if (!(outs = cli_outputs_new())) return client_request_opts_free(&o), cli_error(cmd);
         cli_outputs_input(outs, "c1", o.c1);
-        cli_outputs_add(outs, "proof", proof);
+        if (writes) cli_outputs_add(outs, "proof", proof);
+        else cli_outputs_add(outs, "out", out);
         if (cli_outputs_check(outs)) {
             rc = cli_error(cmd);
             cli_outputs_free(outs);
@@ -231,6 +260,13 @@ int cli_client(int argc, char **argv)
         if (st) rc = cli_error(cmd);
         else fputs(text, stdout), fputs(verb[0] == 's' ? "\n" : "", stdout);
         free(text);
+    } else if (!strcmp(verb, "trace")) {
+        char *json = NULL;
+        if ((st = cuzk_client_trace(c, job, (double)deadline, &json, NULL)) ||
+            (st = cli_outputs_write(outs, 0, json, strlen(json))) || (st = cli_outputs_commit(outs)))
+            rc = cli_error(cmd);
+        else if (strcmp(out, "-")) fprintf(stderr, "trace of job %s written to %s\n", job, out);
+        free(json);
     } else if (!strcmp(verb, "preload")) {
         bool already = false;
         uint64_t ms = 0;

@@ -271,8 +271,9 @@ int cli_daemon(int argc, char **argv)
         {"listen", "ADDR",
          "gRPC address: unix:///PATH or HOST:PORT (overrides daemon.listen; default unix:///run/cuzk/cuzk.sock)",
          &listen, NULL},
-        {"http", "ADDR", "HTTP /metrics and /status on HOST:PORT or PORT (overrides daemon.http_listen; default: off)",
-         &http, NULL},
+        {"http", "ADDR",
+         "HTTP /metrics, /status and /trace on HOST:PORT or PORT (overrides daemon.http_listen; default: off)", &http,
+         NULL},
         {"test-kinds", NULL, "accept the test proof kind 100 (built-in circuits; for tests; default: off)", NULL,
          &test_kinds},
         {"test-synthetic", NULL,
@@ -323,7 +324,8 @@ int cli_daemon(int argc, char **argv)
     unsigned gpus = 0;
     for (unsigned i = 0; i < es.ndevices; i++) gpus += es.devices[i].ordinal >= 0 && !es.devices[i].context;
     fprintf(stderr, "cuzk daemon: listening on %s", cuzk_server_address(s));
-    if (cuzk_server_http_port(s)) fprintf(stderr, ", HTTP /metrics and /status on port %u", cuzk_server_http_port(s));
+    if (cuzk_server_http_port(s))
+        fprintf(stderr, ", HTTP /metrics, /status and /trace on port %u", cuzk_server_http_port(s));
     fprintf(stderr, "; %u GPU(s)%s; parameters from %s; %llu descriptors, %u connections at most%s\n", gpus,
             gpus ? "" : " (proving on the CPU)", cfg.param_dir, (unsigned long long)fds, cfg.max_connections,
             cfg.test_kinds ? "; test kind 100 on" : "");

@@ -11,6 +11,7 @@
 #include "cli/progress_term.h"
 #include "cli/settings.h"
 #include "cli/sector_json.h"
+#include "cli/trace_out.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/engine.h"
 
@@ -84,7 +85,7 @@ static cuzk_status pinpoint(const cuzk_c1 *c1, cuzk_status st)
 int cli_prove_porep(int argc, char **argv)
 {
     const char *c1_path = NULL, *params_path = NULL, *out_path = NULL, *vk_path = NULL, *inputs_path = NULL,
-               *threads = NULL, *pce_path = NULL;
+               *threads = NULL, *pce_path = NULL, *trace = NULL;
     bool check = false, quiet = false, use_gpu = false, done;
     cli_opt opts[] = {
         {"pce", "FILE", "keep the precompiled circuit there (recorded on first use; default: in memory)", &pce_path,
@@ -107,6 +108,10 @@ int cli_prove_porep(int argc, char **argv)
          "partition's witness is made on the CPU meanwhile; default: the CPU)",
          NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"trace", "FILE",
+         "write the job's timeline there as a trace (Chrome trace event format: Perfetto, chrome://tracing; "
+         "default: none)",
+         &trace, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
     int rc = cli_parse(argc, argv,
@@ -139,7 +144,9 @@ int cli_prove_porep(int argc, char **argv)
     cuzk_engine *e = NULL;
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
-    cuzk_status st = cli_outputs_check(outs);
+    cli_trace tr;
+    cuzk_status st = cli_trace_begin(&tr, trace, outs);
+    if (!st) st = cli_outputs_check(outs);
     if (!st) st = cuzk_map_file(&f, c1_path);
     /* the circuit is known from the C1's registered proof; --check's TEST pass runs here, the
      * vanilla checks run in the engine */
@@ -163,6 +170,7 @@ int cli_prove_porep(int argc, char **argv)
     cuzk_job_request req = {.kind = CUZK_KIND_POREP, .input = f.data, .input_len = f.size};
     if (!st) st = cuzk_engine_submit(e, &req, &job, NULL);
     if (!st) st = cuzk_engine_await(e, job, -1, &r);
+    if (!st) st = cli_trace_end(&tr, e, &job, 1, "cuzk prove porep"); /* a failed job's too */
     if (!st && r.state != CUZK_JOB_COMPLETED)
         st = cuzk_fail(CUZK_EVERIFY, "%s: %s (nothing written)", c1_path, r.error);
     if (!st) st = cli_outputs_write(outs, out_proof, r.proof, r.proof_len);
@@ -173,6 +181,7 @@ int cli_prove_porep(int argc, char **argv)
         if (!quiet) cli_print_timeline_json("prove porep", r.timeline_json, stderr);
     }
     rc = st ? cli_error("prove porep") : 0;
+    cli_trace_free(&tr);
     cli_outputs_free(outs);
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);

@@ -11,6 +11,7 @@
 #include "cli/outputs.h"
 #include "cli/progress_term.h"
 #include "cli/settings.h"
+#include "cli/trace_out.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/engine.h"
 #include "cuzk/engine_circuits.h"
@@ -37,7 +38,7 @@ int cli_prove(int argc, char **argv)
         return cli_prove_vanilla(what, argc - 1, cli_subcommand(argv, name, sizeof name));
     }
     const char *circuit = NULL, *params = NULL, *proof = NULL, *inputs_path = NULL, *seed_s = NULL, *count_s = NULL,
-               *threads = NULL, *pce_path = NULL;
+               *threads = NULL, *pce_path = NULL, *trace = NULL;
     bool checked = false, quiet = false, use_gpu = false, done;
     cli_opt opts[] = {
         {"circuit", "NAME", "built-in circuit (required; cuzk circuit-info --list)", &circuit, NULL},
@@ -54,6 +55,10 @@ int cli_prove(int argc, char **argv)
         {"gpu", NULL, "prove on the GPUs of a CUDA build (the [engine] gpus key says how many; default: the CPU)", NULL,
          &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"trace", "FILE",
+         "write the job's timeline there as a trace (Chrome trace event format: Perfetto, chrome://tracing; "
+         "default: none)",
+         &trace, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
     int rc =
@@ -92,9 +97,12 @@ int cli_prove(int argc, char **argv)
     cli_outputs_input(outs, "params", params);
     cli_outputs_cache(outs, "pce", pce_path);
     int out_proof = cli_outputs_add(outs, "proof", proof), out_inputs = cli_outputs_add(outs, "inputs", inputs_path);
-    if (cli_outputs_check(outs)) {
+    cli_trace tr;
+    if (cli_trace_begin(&tr, trace, outs) || cli_outputs_check(outs)) {
+        rc = cli_error("prove");
+        cli_trace_free(&tr);
         cli_outputs_free(outs);
-        return cli_error("prove");
+        return rc;
     }
 
     cuzk_engine *e = NULL;
@@ -107,6 +115,8 @@ int cli_prove(int argc, char **argv)
     cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = circuit, .partitions = (unsigned)count, .seed = seed};
     if (!st) st = cuzk_engine_submit(e, &req, &id, NULL);
     if (!st) st = cuzk_engine_await(e, id, -1, &r);
+    /* the trace whether the job completed or not: a failed job's is the one to look at */
+    if (!st) st = cli_trace_end(&tr, e, &id, 1, "cuzk prove");
     if (!st && r.state != CUZK_JOB_COMPLETED) st = cuzk_fail(CUZK_EVERIFY, "%s (nothing written)", r.error);
     if (!st) st = cli_outputs_write(outs, out_proof, r.proof, r.proof_len);
     if (!st) st = cli_outputs_write_inputs(outs, out_inputs, r.inputs, count, r.ninputs, false);
@@ -117,6 +127,7 @@ int cli_prove(int argc, char **argv)
         if (!quiet) cli_print_timeline_json("prove", r.timeline_json, stderr);
     }
     rc = st ? cli_error("prove") : 0;
+    cli_trace_free(&tr);
     cli_outputs_free(outs);
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);

@@ -12,6 +12,7 @@
 #include "cli/outputs.h"
 #include "cli/progress_term.h"
 #include "cli/settings.h"
+#include "cli/trace_out.h"
 #include "cli/vanilla_set.h"
 #include "cuzk/engine.h"
 #include "cuzk/filecoin_post.h"
@@ -80,7 +81,7 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
     cuzk_job_kind kind;
     if (!vanilla_kind_of(what, &kind)) return 2;
     const char *dir = NULL, *params_path = NULL, *out_path = NULL, *vk_path = NULL, *inputs_path = NULL,
-               *threads = NULL, *pce_path = NULL;
+               *threads = NULL, *pce_path = NULL, *trace = NULL;
     bool quiet = false, use_gpu = false, done;
     cli_opt opts[] = {
         {"vanilla", "DIR", "the vanilla proofs (required): a cuzk post vanilla or cuzk snap encode output folder", &dir,
@@ -98,6 +99,10 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
          "prove on the GPUs of a CUDA build (parameters and the precompiled circuit resident there; default: the CPU)",
          NULL, &use_gpu},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
+        {"trace", "FILE",
+         "write the job's timeline there as a trace (Chrome trace event format: Perfetto, chrome://tracing; "
+         "default: none)",
+         &trace, NULL},
         {"quiet", NULL, "do not print the timeline", NULL, &quiet},
     };
     int rc = cli_parse(argc, argv, usage, opts, (int)(sizeof opts / sizeof opts[0]), &done);
@@ -123,11 +128,13 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
     cuzk_job_request req;
     char id[64] = "";
     /* the folder's files are read first (they are small), as the inputs outputs must not be */
+    cli_trace tr = {NULL, NULL, -1};
     cuzk_status st = vanilla_set_read(&v, kind, dir);
     if (!st) {
         cli_outputs_input(outs, "vanilla", v.descriptor);
         for (size_t i = 0; i < v.n; i++) cli_outputs_input(outs, "vanilla", v.paths[i]);
-        st = cli_outputs_check(outs);
+        st = cli_trace_begin(&tr, trace, outs);
+        if (!st) st = cli_outputs_check(outs);
     }
     if (!st) st = cli_check_key_kind("params", params_path, CUZK_KEY_PARAMS);
     if (!st) st = cli_check_key_kind("vk", vk_path, CUZK_KEY_VK);
@@ -143,6 +150,9 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
     uint64_t job = 0;
     if (!st) st = cuzk_engine_submit(e, &req, &job, NULL);
     if (!st) st = cuzk_engine_await(e, job, -1, &r);
+    char title[80];
+    snprintf(title, sizeof title, "cuzk %s", me);
+    if (!st) st = cli_trace_end(&tr, e, &job, 1, title); /* a failed job's too */
     if (!st && r.state != CUZK_JOB_COMPLETED) st = cuzk_fail(CUZK_EVERIFY, "%s: %s (nothing written)", dir, r.error);
     if (!st) st = cli_outputs_write(outs, out_proof, r.proof, r.proof_len);
     if (!st && inputs_path) st = cli_outputs_write_inputs(outs, out_inputs, r.inputs, r.partitions, r.ninputs, true);
@@ -152,6 +162,7 @@ int cli_prove_vanilla(const char *what, int argc, char **argv)
         if (!quiet) cli_print_timeline_json(me, r.timeline_json, stderr);
     }
     rc = st ? cli_error(me) : 0;
+    cli_trace_free(&tr);
     cli_outputs_free(outs);
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);

@@ -139,6 +139,13 @@ void cli_outputs_input(cli_outputs *o, const char *opt, const char *path)
     if (id_init(o, &o->in[o->nin], opt, path)) o->nin++;
 }
 
+void cli_outputs_inputs_from(cli_outputs *o, const cli_outputs *other)
+{
+    for (size_t i = 0; i < other->nin; i++) cli_outputs_input(o, other->in[i].opt, other->in[i].path);
+    for (size_t i = 0; i < other->nout; i++)
+        if (strcmp(other->out[i].id.path, "-")) cli_outputs_input(o, other->out[i].id.opt, other->out[i].id.path);
+}
+
 void cli_outputs_cache(cli_outputs *o, const char *opt, const char *path)
 {
     size_t n = o->nin;

@@ -35,6 +35,9 @@ void cli_outputs_input(cli_outputs *o, const char *opt, const char *path);
  * not, such as --pce FILE: an input for the comparisons, and when missing its folder must be
  * writable, as an output's. */
 void cli_outputs_cache(cli_outputs *o, const char *opt, const char *path);
+/* Every input and output file of other (registered so far) as an input of o: for a second
+ * group of outputs written apart from the first (--trace), none of which may be any of them. */
+void cli_outputs_inputs_from(cli_outputs *o, const cli_outputs *other);
 /* The input file dir/name (a file of a --sector or --vanilla folder). */
 void cli_outputs_input_in(cli_outputs *o, const char *opt, const char *dir, const char *name);
 

@@ -177,6 +177,8 @@ static cuzk_status open_devices(cuzk_engine *e)
             e->ndev++;
             char ctx[48] = "";
             if (ctxs > 1) snprintf(ctx, sizeof ctx, " (context %u of %u)", k + 1, ctxs);
+            if (ctxs > 1) snprintf(d->track, sizeof d->track, "GPU %u context %u", i, k + 1);
+            else snprintf(d->track, sizeof d->track, "GPU %u", i);
             if (cuzk_gpu_device_open(&d->gpu, (int)i, &e->gpu_cfg)) {
                 /* reported in status, not used */
                 snprintf(d->name, sizeof d->name, "GPU %u%s", i, ctx);
@@ -206,6 +208,8 @@ static cuzk_status open_devices(cuzk_engine *e)
         c->index = (int)e->ndev;
         c->ordinal = -1;
         c->context = k;
+        if (workers > 1) snprintf(c->track, sizeof c->track, "CPU worker %u", k + 1);
+        else snprintf(c->track, sizeof c->track, "CPU");
         if (workers > 1)
             snprintf(c->name, sizeof c->name, "CPU backend worker %u of %u (%u threads, shared)", k + 1, workers,
                      cuzk_pool_size(e->lanes[0].pool));

@@ -15,6 +15,7 @@
  *   engine_report.c    status and status JSON, preload and evict
  *   engine_metrics.c   Prometheus metrics: counters, gauges, the latency histograms
  *   engine_stages.c    an ended job's timeline summed by span name and by stage
+ *   engine_trace.c     jobs' timelines as a trace (cuzk_engine_trace), by trace_json.c
  *   engine_lock.c      the engine mutex with its holder tracked (ENGINE_LOCKED checks it)
  *   engine_counts.c    the counts several events change (partitions in flight, host bytes)
  * (engine_config.c, the configuration table and the names of kinds, priorities and states,
@@ -245,6 +246,7 @@ typedef struct {
     unsigned context; /* which context of its GPU, or which CPU worker */
     cuzk_gpu_device *gpu;
     char name[160];
+    char track[CUZK_TRACK_MAX]; /* its track in traces: "GPU 0", "GPU 0 context 1", "CPU", "CPU worker 1" */
     bool in_service;
     char out_reason[256];
     pthread_t thread;

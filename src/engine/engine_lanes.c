@@ -140,6 +140,7 @@ static void make_witness(const witness_lane *lane, engine_job *j, unsigned k, wi
     const cuzk_pce *pce = &j->circ->pce;
     w->r = calloc(1, sizeof *w->r);
     w->tl = cuzk_timeline_create("witness");
+    cuzk_timeline_set_track(w->tl, lane->urgent ? "witness lane (urgent)" : "witness lane (bulk)");
     w->t0 = cuzk_now();
     w->st = w->r && w->tl ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
     if (!w->st) w->st = slot_fit(s, pce->num_inputs, pce->num_aux, pin, w->tl, &w->grown, &w->pinned);
@@ -411,6 +412,7 @@ static void partition_ended(cuzk_engine *e, engine_device *d, ready_item *r, par
     cuzk_timeline_graft(j->tl, ps, r->tl);
     cuzk_span_add_at(j->tl, ps, "wait for a device", r->ready_t, run->t0);
     int on = cuzk_span_add_at(j->tl, ps, d->ordinal < 0 ? "prove on the CPU" : "prove on a GPU", run->t0, run->t1);
+    cuzk_span_set_track(j->tl, on, d->track);
     cuzk_timeline_graft(j->tl, on, run->tl);
     cuzk_timeline_destroy(run->tl);
     cuzk_timeline_destroy(r->tl);

@@ -348,3 +348,16 @@ cuzk_status cuzk_client_evict(cuzk_client *c, const char *circuit_id, double dea
     protobuf_c_message_free_unpacked(m, NULL);
     return CUZK_OK;
 }
+
+cuzk_status cuzk_client_trace(cuzk_client *c, const char *job_id, double deadline_s, char **json, int *code)
+{
+    *json = NULL;
+    Cuzk__V1__GetTraceRequest q = CUZK__V1__GET_TRACE_REQUEST__INIT;
+    q.job_id = (char *)job_id;
+    ProtobufCMessage *m = NULL;
+    cuzk_status st = unary(c, "GetTrace", &q.base, &cuzk__v1__get_trace_response__descriptor, deadline_s, &m, code);
+    if (st) return st;
+    *json = strdup(((Cuzk__V1__GetTraceResponse *)m)->trace_json);
+    protobuf_c_message_free_unpacked(m, NULL);
+    return *json ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
+}

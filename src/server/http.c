@@ -1,4 +1,5 @@
-/* The daemon's HTTP endpoint on libmicrohttpd: GET (and HEAD) /metrics and /status. The socket
+/* The daemon's HTTP endpoint on libmicrohttpd: GET (and HEAD) /metrics, /status and
+ * /trace?job=ID (a job's trace, job_trace.h). The socket
  * is bound here rather than by libmicrohttpd so that a refused address is reported with the
  * system's reason; libmicrohttpd serves it from its own thread. Slow or silent clients cannot
  * hold it: a cap on connections in all and per client address, an idle timeout, and a deadline
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "job_trace.h"
 
 #define HTTP_CONNECTIONS 64 /* at once; beyond, new ones are refused until one ends */
 #define HTTP_PER_CLIENT 8   /* at once from one client address */
@@ -210,6 +212,25 @@ static char *text(const char *fmt, ...)
     return s;
 }
 
+/* GET /trace?job=ID: 200 with the trace; 400 for a missing or malformed id, 404 for one no job
+ * has (or whose result was dropped), 503 while the engine shuts down. */
+static enum MHD_Result answer_trace(server_http *h, struct MHD_Connection *c)
+{
+    const char *id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "job");
+    if (!id)
+        return reply(c, MHD_HTTP_BAD_REQUEST, "text/plain; charset=utf-8",
+                     text("/trace: the job is missing: GET /trace?job=ID (the request id it was submitted with)\n"),
+                     NULL);
+    char *json = NULL;
+    cuzk_status st = server_job_trace(h->e, id, strlen(id), &json);
+    if (!st) return reply(c, MHD_HTTP_OK, "application/json", json, NULL);
+    unsigned code = st == CUZK_EINVAL ? MHD_HTTP_BAD_REQUEST
+        : st == CUZK_ENOTFOUND        ? MHD_HTTP_NOT_FOUND
+        : st == CUZK_ESHUTDOWN        ? MHD_HTTP_SERVICE_UNAVAILABLE
+                                      : MHD_HTTP_INTERNAL_SERVER_ERROR;
+    return reply(c, code, "text/plain; charset=utf-8", text("/trace: %s\n", cuzk_last_error()), NULL);
+}
+
 /* GET and HEAD are answered once the request is in (a body sent with them is dropped), so that
  * the connection may be kept for the next scrape; other methods at once, from their headers
  * (their body is not read: the connection is closed after the answer). */
@@ -221,7 +242,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
     (void)upload_data;
     if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
         return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
-                     text("method %s not allowed: GET /metrics or /status\n", method), "GET, HEAD");
+                     text("method %s not allowed: GET /metrics, /status or /trace?job=ID\n", method), "GET, HEAD");
     if (!*con_cls) {
         *con_cls = h; /* not NULL: the headers are in, the next call has the body or its end */
         return MHD_YES;
@@ -233,8 +254,9 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
     if (!strcmp(url, "/metrics"))
         return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", cuzk_engine_metrics(h->e), NULL);
     if (!strcmp(url, "/status")) return reply(c, MHD_HTTP_OK, "application/json", cuzk_engine_status_json(h->e), NULL);
+    if (!strcmp(url, "/trace")) return answer_trace(h, c);
     return reply(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
-                 text("not found: %s (GET /metrics or /status)\n", url), NULL);
+                 text("not found: %s (GET /metrics, /status or /trace?job=ID)\n", url), NULL);
 }
 
 /* ---------------------------------------------------------------- deadlines */
@@ -326,10 +348,11 @@ cuzk_status server_http_start(server_http **out, const char *listen, cuzk_engine
         return st;
     }
     if (any)
-        snprintf(warning, warning_cap,
-                 "HTTP /metrics and /status on every interface (%s): anyone who can reach this machine can read "
-                 "them; 127.0.0.1:PORT (or PORT alone) keeps them local",
-                 listen);
+        snprintf(
+            warning, warning_cap,
+            "HTTP /metrics, /status and /trace on every interface (%s): anyone who can reach this machine can read "
+            "them; 127.0.0.1:PORT (or PORT alone) keeps them local",
+            listen);
     /* the daemon takes the socket (and closes it when stopped) */
     h->d = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, answer, h, MHD_OPTION_LISTEN_SOCKET, fd,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTP_CONNECTIONS, MHD_OPTION_PER_IP_CONNECTION_LIMIT,

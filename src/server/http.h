@@ -1,5 +1,6 @@
 /* The daemon's HTTP endpoint (libmicrohttpd): GET /metrics (Prometheus text exposition of the
- * engine's counters and histograms) and GET /status (the engine's status as JSON); anything
+ * engine's counters and histograms), GET /status (the engine's status as JSON) and GET
+ * /trace?job=ID (a job's trace in the Chrome trace event format, by its request id); anything
  * else 404, other methods 405. Private to the server layer. */
 #ifndef CUZK_SERVER_HTTP_H
 #define CUZK_SERVER_HTTP_H

@@ -200,11 +200,11 @@ static void on_recv(cuzk_server *s, call_ctx *c, bool ok)
         return;
     }
     if (c->method < 0) {
-        char m[200];
+        char m[256];
         int len = (int)GRPC_SLICE_LENGTH(c->details.method);
         snprintf(m, sizeof m,
                  "unknown method %.*s (cuzk.v1.ProvingEngine has SubmitProof, AwaitProof, Prove, "
-                 "CancelProof, GetStatus, GetMetrics, PreloadSRS, EvictSRS)",
+                 "CancelProof, GetStatus, GetMetrics, PreloadSRS, EvictSRS, GetTrace)",
                  len > 120 ? 120 : len, (const char *)GRPC_SLICE_START_PTR(c->details.method));
         respond(c, RPC_UNIMPLEMENTED, m, NULL, 0);
         return;

@@ -16,12 +16,14 @@ static const cuzk_config_key server_keys[] = {
     S("listen", listen, "unix:///run/cuzk/cuzk.sock", "CUZK_DAEMON_LISTEN",
       "gRPC address: unix:///PATH (a socket made mode 0600) or HOST:PORT (TCP, e.g. 127.0.0.1:9820)"),
     S("http_listen", http_listen, "", "CUZK_DAEMON_HTTP_LISTEN",
-      "HTTP address of GET /metrics and /status: HOST:PORT, PORT (127.0.0.1), 0.0.0.0:PORT (warned about); "
+      "HTTP address of GET /metrics, /status and /trace?job=ID: HOST:PORT, PORT (127.0.0.1), 0.0.0.0:PORT (warned "
+      "about); "
       "empty: off"),
     K("max_message_bytes", CUZK_CFG_U64, max_message_bytes, 1024, 1ull << 31, "268435456",
       "CUZK_DAEMON_MAX_MESSAGE_BYTES", "largest gRPC message taken or sent (Curio's client allows 256 MiB)"),
     K("max_calls", CUZK_CFG_UINT, max_calls, 1, 100000, "4096", "CUZK_DAEMON_MAX_CALLS",
-      "calls at once of each class (LOW/NORMAL proofs; HIGH/CRITICAL; AwaitProof; Cancel/GetStatus/GetMetrics)"),
+      "calls at once of each class (LOW/NORMAL proofs; HIGH/CRITICAL; AwaitProof; "
+      "Cancel/GetStatus/GetMetrics/GetTrace)"),
     K("max_connections", CUZK_CFG_UINT, max_connections, 4, 1000000, "1024", "CUZK_DAEMON_MAX_CONNECTIONS",
       "client connections at once; a new one replaces the one idle longest, or is refused when all have calls"),
     K("idle_connection_s", CUZK_CFG_UINT, idle_connection_s, 0, 86400, "600", "CUZK_DAEMON_IDLE_CONNECTION_S",

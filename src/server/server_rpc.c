@@ -1,4 +1,4 @@
-/* The eight RPCs of cuzk.v1.ProvingEngine: each decodes its request (protobuf-c), checks it
+/* The nine RPCs of cuzk.v1.ProvingEngine (GetTrace cuzk's own): each decodes its request (protobuf-c), checks it
  * (a malformed one is INVALID_ARGUMENT naming the field), calls the engine and encodes the
  * answer. A proof that fails is an answer (status FAILED with the reason), not an RPC error. */
 #include <stdarg.h>
@@ -11,12 +11,13 @@
 #include "cuzk/filecoin_post.h"
 #include "cuzk/filecoin_snap.h"
 #include "cuzk/v1/proving.pb-c.h"
+#include "job_trace.h"
 #include "server_internal.h"
 #include "wire_field.h"
 
-static const char *const method_names[] = {"SubmitProof", "AwaitProof", "Prove",      "CancelProof",
-                                           "GetStatus",   "GetMetrics", "PreloadSRS", "EvictSRS"};
-enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M_COUNT };
+static const char *const method_names[] = {"SubmitProof", "AwaitProof", "Prove",    "CancelProof", "GetStatus",
+                                           "GetMetrics",  "PreloadSRS", "EvictSRS", "GetTrace"};
+enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M_TRACE, M_COUNT };
 
 int rpc_method_index(const char *path, size_t len)
 {
@@ -34,7 +35,8 @@ rpc_call_class rpc_classify(int m, const uint8_t *in, size_t len)
     case M_AWAIT: return CALL_WAIT;
     case M_CANCEL:
     case M_STATUS:
-    case M_METRICS: return CALL_CONTROL;
+    case M_METRICS:
+    case M_TRACE: return CALL_CONTROL;
     case M_SUBMIT:
     case M_PROVE: break;
     default: return CALL_WORK;
@@ -57,7 +59,7 @@ const char *rpc_call_class_name(rpc_call_class k)
 {
     static const char *const names[CALL_CLASSES] = {"LOW/NORMAL SubmitProof, Prove, PreloadSRS and EvictSRS",
                                                     "HIGH/CRITICAL SubmitProof and Prove", "AwaitProof",
-                                                    "CancelProof, GetStatus and GetMetrics"};
+                                                    "CancelProof, GetStatus, GetMetrics and GetTrace"};
     return k < CALL_CLASSES ? names[k] : "?";
 }
 
@@ -582,6 +584,24 @@ static void do_metrics(const rpc_call *call, const uint8_t *in, size_t len, rpc_
     free(text);
 }
 
+static void do_trace(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)
+{
+    UNPACK(Cuzk__V1__GetTraceRequest, cuzk__v1__get_trace_request__descriptor, q);
+    uint64_t eid;
+    char *json = NULL;
+    if (find_job(call, q->job_id, in, len, &eid, r)) {
+        cuzk_status st = server_trace_of(call->s->e, q->job_id, eid, &json);
+        if (st) rpc_fail(r, rpc_code_of(st), "job_id: %s", cuzk_last_error());
+        else {
+            Cuzk__V1__GetTraceResponse a = CUZK__V1__GET_TRACE_RESPONSE__INIT;
+            a.trace_json = json;
+            reply_with(r, &a.base);
+        }
+    }
+    free(json);
+    protobuf_c_message_free_unpacked(&q->base, NULL);
+}
+
 /* A circuit id the engine knows, or a message naming why not. */
 static bool check_circuit_id(const char *id, rpc_reply *r)
 {
@@ -656,7 +676,7 @@ static void do_evict(const rpc_call *call, const uint8_t *in, size_t len, rpc_re
 void rpc_handle(const rpc_call *call, int m, const uint8_t *in, size_t len, rpc_reply *r)
 {
     static void (*const handlers[M_COUNT])(const rpc_call *, const uint8_t *, size_t, rpc_reply *) = {
-        do_submit, do_await, do_prove, do_cancel, do_status, do_metrics, do_preload, do_evict};
+        do_submit, do_await, do_prove, do_cancel, do_status, do_metrics, do_preload, do_evict, do_trace};
     r->code = RPC_OK;
     if (m < 0 || m >= M_COUNT) return rpc_fail(r, RPC_UNIMPLEMENTED, "unknown method");
     handlers[m](call, in, len, r);

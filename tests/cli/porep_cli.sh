@@ -16,7 +16,10 @@ seal_sector s 1 --prover-id t01002 \
 grep -q '"comm_d": "fc7e928296e516faade986b28f92d44a4f24b935485223376a799027bc18f833"' s/sector.json || fail "devnet comm_d"
 grep -q '"comm_r": "b70cfe76f30bdc2abb6b495b6c999f692061800dbc8ac916c66cb5ec3c6f6528"' s/sector.json || fail "devnet comm_r"
 
-expect_ok "prove porep" "$CUZK" prove porep --c1 s/c1.json --params "$P" --vk "$V" --out s.proof --inputs s.json --quiet
+expect_ok "prove porep" "$CUZK" prove porep --c1 s/c1.json --params "$P" --vk "$V" --out s.proof --inputs s.json --quiet \
+  --trace porep.trace.json
+expect_ok "prove porep's trace" python3 "$(dirname "$0")/trace_check.py" porep.trace.json --jobs 1 \
+  --process 'cuzk prove porep' --track 'witness lane' --span 'partition 0'
 [ "$(stat -c %s s.proof 2>/dev/null)" = 192 ] || fail "proof is not 192 bytes"
 expect_ok "verify porep --c1" "$CUZK" verify porep --c1 s/c1.json --vk "$V" --proof s.proof
 expect_ok "verify porep --public" "$CUZK" verify porep --public s/sector.json --vk "$V" --proof s.proof --inputs s.json
@@ -65,10 +68,12 @@ expect_fail "other sector's public data" 1 "FAILED" "$CUZK" verify porep --publi
 # bench e2e: two sectors' C1 files proved in turn through the engine, every proof verified; the
 # last sector's (t) proofs and inputs written and checked by verify porep
 expect_ok "bench e2e" "$CUZK" bench e2e --c1 s/c1.json,t/c1.json --params "$P" --vk "$V" --sectors 2 --brief \
-  --proof e.proof --inputs e.json
+  --proof e.proof --inputs e.json --trace e2e.trace.json
 grep -q "porep-2k, 2 sector(s) from 2 C1 file(s), 1 at a time, 0 failed" out.txt || fail "bench e2e: $(cat out.txt)"
 [ "$(grep -c 'COMPLETED in .* every proof verified' out.txt)" = 2 ] || fail "bench e2e sectors: $(cat out.txt)"
 grep -Eq "^  load \(parameters, circuit\) [0-9.]+ s" out.txt || fail "bench e2e load time: $(cat out.txt)"
+expect_ok "bench e2e's trace: both sectors, nested" python3 "$(dirname "$0")/trace_check.py" e2e.trace.json --jobs 2 \
+  --process 'cuzk bench e2e' --track 'witness lane' --track '^job 2$' --span 'verify (batch, CPU)'
 expect_ok "bench e2e's proof" "$CUZK" verify porep --c1 t/c1.json --vk "$V" --proof e.proof --inputs e.json
 expect_fail "bench e2e --sectors 0" 2 "sectors 1..10000" "$CUZK" bench e2e --c1 s/c1.json --params "$P" --sectors 0
 expect_fail "bench e2e without params" 2 "missing required option --params" "$CUZK" bench e2e --c1 s/c1.json

@@ -2,7 +2,8 @@
  * few lines): GET /metrics is the engine's Prometheus text, GET /status its status JSON, HEAD
  * answers without a body, other paths 404 and other methods 405; a silent connection does not
  * hold up others and is closed at its request deadline; port 0 picks a free port and reports
- * it; a port in use and malformed addresses are refused naming the address; every interface is
+ * it; GET /trace?job=ID is a job's trace (404 for an unknown id, 400 for a malformed one); a port
+ * in use and malformed addresses are refused naming the address; every interface is
  * warned about; a stopped endpoint gives its port back; slow clients (a request trickled in,
  * 70 slow connections from one address) are cut at the deadline and block no one else. */
 #include <arpa/inet.h>
@@ -355,6 +356,57 @@ static void test_slow_clients(cuzk_engine *e)
     server_http_stop(h);
 }
 
+/* GET /trace?job=ID: a job's trace by its request id (a PoRep job of a C1 that does not parse:
+ * it ends FAILED at once, with the spans it had); 404 for an id no job has, 400 for none, an
+ * empty one or one with a control character. */
+static void test_trace(cuzk_engine *e)
+{
+    server_http *h = NULL;
+    CHECK_OK(server_http_start(&h, "127.0.0.1:0", e, warn, sizeof warn));
+    if (!h) return;
+    unsigned port = server_http_port(h);
+    static const uint8_t garbage[] = "not a C1 output";
+    cuzk_job_request req = {.kind = CUZK_KIND_POREP, .request_id = "sector-7", .input = garbage, .input_len = 15};
+    uint64_t id = 0;
+    cuzk_job_result r;
+    CHECK_OK(cuzk_engine_submit(e, &req, &id, NULL));
+    CHECK_OK(cuzk_engine_await(e, id, 30, &r));
+    CHECK(r.state == CUZK_JOB_FAILED);
+    cuzk_job_result_free(&r);
+
+    http_answer a = get(port, "/trace?job=sector-7");
+    CHECK(a.status == 200 && !strcmp(a.type, "application/json") && a.body);
+    json_error_t err;
+    json_t *j = a.body ? json_loads(a.body, 0, &err) : NULL;
+    json_t *events = json_object_get(j, "traceEvents");
+    bool checked = false, named = false;
+    for (size_t i = 0; i < json_array_size(events); i++) {
+        json_t *ev = json_array_get(events, i);
+        const char *name = json_string_value(json_object_get(ev, "name"));
+        const char *ph = json_string_value(json_object_get(ev, "ph"));
+        if (name && ph && !strcmp(ph, "X") && !strcmp(name, "check input")) checked = true;
+        if (name && ph && !strcmp(ph, "M") && !strcmp(name, "process_name"))
+            named = strstr(json_string_value(json_object_get(json_object_get(ev, "args"), "name")), "sector-7") != NULL;
+    }
+    CHECK(checked && named);
+    if (!checked || !named) show("GET /trace?job=sector-7", &a);
+    json_decref(j);
+    free(a.body);
+
+    a = get(port, "/trace?job=nope");
+    CHECK(a.status == 404 && a.body && strstr(a.body, "nope"));
+    if (a.status != 404) show("GET /trace?job=nope", &a);
+    free(a.body);
+    const char *bad[] = {"/trace", "/trace?job=", "/trace?job=a%01b"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        a = get(port, bad[i]);
+        CHECK(a.status == 400 && a.body && strstr(a.body, "job"));
+        if (a.status != 400) show(bad[i], &a);
+        free(a.body);
+    }
+    server_http_stop(h);
+}
+
 int main(void)
 {
     cuzk_engine_config cfg;
@@ -368,6 +420,7 @@ int main(void)
         return 1;
     }
     test_endpoints(e);
+    test_trace(e);
     test_addresses(e);
     test_slow_clients(e);
     cuzk_engine_destroy(e);

@@ -166,6 +166,15 @@ static void rpcs(const char *addr)
     CHECK(res.status == CUZK_RPC_CANCELLED);
     CHECK(res.proof_len == 0);
     cuzk_rpc_result_free(&res);
+    /* GetTrace (cuzk's own call): the cancelled job's trace by its request id, in the Chrome
+     * trace event format; NOT_FOUND for an id no job has, INVALID_ARGUMENT for an empty one */
+    char *trace = NULL;
+    CHECK_OK(cuzk_client_trace(c, rid, 10, &trace, NULL));
+    CHECK(trace && strstr(trace, "\"traceEvents\"") && strstr(trace, rid) && strstr(trace, "\"ph\":\"X\""));
+    free(trace);
+    trace = NULL;
+    CHECK(cuzk_client_trace(c, "never-submitted", 10, &trace, &code) && code == RPC_NOT_FOUND && !trace);
+    CHECK(cuzk_client_trace(c, "", 10, &trace, &code) && code == RPC_INVALID_ARGUMENT && err_has("job_id"));
 
     /* in-band failures: a PoRep with garbage, an unsupported kind */
     cuzk_rpc_request bad = {0};
@@ -558,7 +567,7 @@ static void fuzz(cuzk_server *s)
             }
         }
         /* any method may get any bytes */
-        int m = (x >> 50) % 2 ? seed_method[k] : (int)((x >> 52) % 8);
+        int m = (x >> 50) % 2 ? seed_method[k] : (int)((x >> 52) % 9); /* the nine methods, GetTrace too */
         if (m == 2) m = 0; /* Prove waits for a job without a timeout: Submit is the same check */
         rpc_reply r = {0, "", NULL, 0};
         rpc_handle(&call, m, mut, n, &r);

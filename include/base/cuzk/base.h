@@ -114,6 +114,25 @@ int cuzk_span_add_at(cuzk_timeline *tl, int parent, const char *name, double sta
 void cuzk_timeline_graft(cuzk_timeline *dst, int parent, const cuzk_timeline *src);
 /* The cuzk_now() time the timeline was created at (JSON starts are relative to it). */
 double cuzk_timeline_origin(const cuzk_timeline *tl);
+/* Where spans ran, for traces (one track per device and lane): a span's track is its own
+ * (cuzk_span_set_track), else its parent's, else, at the top, the timeline's (cuzk_timeline_set_track);
+ * "" where none is set. Grafting keeps them. Tracks are cut to CUZK_TRACK_MAX - 1 bytes. */
+#define CUZK_TRACK_MAX 48
+void cuzk_span_set_track(cuzk_timeline *tl, int span, const char *track);
+void cuzk_timeline_set_track(cuzk_timeline *tl, const char *track);
+/* A span as cuzk_timeline_copy reads it: times on the cuzk_now() clock (an open span ends
+ * at the copy), parent -1 at the top or an earlier span's index, track resolved as above. */
+typedef struct {
+    char name[64];
+    char track[CUZK_TRACK_MAX];
+    int parent;
+    double start, end;
+} cuzk_span_copy;
+/* Copies every span under the timeline's lock (so a timeline still growing may be read) into
+ * *out (malloc'd; NULL when there are none). Returns how many, or -1 when out of memory. */
+int cuzk_timeline_copy(const cuzk_timeline *tl, cuzk_span_copy **out);
+/* The name the timeline was created with (valid while tl lives; "" for NULL). */
+const char *cuzk_timeline_name(const cuzk_timeline *tl);
 
 /* Writes v as a JSON string (quoted, escaped). */
 void cuzk_json_string(FILE *out, const char *v);

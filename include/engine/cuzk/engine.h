@@ -284,6 +284,17 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_runnin
  * In: request_id. Out: *job_id (0 on failure). Errors: CUZK_ENOTFOUND when no job has it, or its
  * result was dropped; CUZK_EINVAL for an empty id; CUZK_ESHUTDOWN. Thread: any. */
 cuzk_status cuzk_engine_find(cuzk_engine *e, const char *request_id, uint64_t *job_id) CUZK_WARN_UNUSED;
+/* The jobs' timelines as one trace in the Chrome trace event format (Perfetto and
+ * chrome://tracing open it; docs/DESIGN.md, "Traces"): one process named title, a track per GPU
+ * (context), CPU worker and witness lane where the jobs' partitions ran, and one per job for the
+ * rest of its spans (queue, input check, load, verification), every span a complete event on
+ * the engine's one clock, so the jobs' overlap and the gaps between them show. A job still
+ * running is traced as far as it got. In: job_ids, n of them (n >= 1); title, copied.
+ * Out: *json, the text (malloc'd; the caller frees it), NULL on failure. Errors: CUZK_EINVAL for
+ * n = 0; CUZK_ENOTFOUND naming an id never made or whose result was dropped (engine.result_ttl_s,
+ * engine.result_max); CUZK_ENOMEM; CUZK_ESHUTDOWN. Thread: any. */
+cuzk_status cuzk_engine_trace(cuzk_engine *e, const uint64_t *job_ids, size_t n, const char *title,
+                              char **json) CUZK_WARN_UNUSED;
 /* Cancels every job queued or running (as cuzk_engine_cancel does each), with why as their
  * error. Submits go on being accepted (a draining server stops taking calls first).
  * Returns: how many were live (0 while shutting down). In: why, copied. Thread: any. */

@@ -167,7 +167,7 @@ cuzk_status cuzk_client_open_tls(cuzk_client **out, const char *addr, uint64_t m
 /* Closes the channel. In: c (NULL: nothing is done). Thread: any, once no call on c runs. */
 void cuzk_client_close(cuzk_client *c);
 /* The RPCs, one call each: SubmitProof, AwaitProof, Prove, CancelProof, GetStatus, GetMetrics,
- * PreloadSRS, EvictSRS. In: deadline_s, the call's deadline in seconds (<= 0: none); request
+ * PreloadSRS, EvictSRS, GetTrace. In: deadline_s, the call's deadline in seconds (<= 0: none); request
  * pointers are borrowed. Out: the response's fields; *code (NULL: not wanted), the call's gRPC
  * status code (0 on success); malloc'd text (status JSON, metrics) and result proofs are the
  * caller's to free. Errors: CUZK_EIO naming the method, the gRPC status and its message when
@@ -189,6 +189,11 @@ cuzk_status cuzk_client_preload(cuzk_client *c, const char *circuit_id, double d
                                 uint64_t *load_time_ms, int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_evict(cuzk_client *c, const char *circuit_id, double deadline_s, bool *was_loaded,
                               uint64_t *freed_bytes, int *code) CUZK_WARN_UNUSED;
+/* GetTrace (cuzk's own call): the trace of the job request id job_id, in the Chrome trace event
+ * format (cuzk_engine_trace), in *json (malloc'd); an unknown id or one whose result was dropped
+ * ends NOT_FOUND (CUZK_EIO, *code 5). The rest of the contract is cuzk_client_submit's, above. */
+cuzk_status cuzk_client_trace(cuzk_client *c, const char *job_id, double deadline_s, char **json,
+                              int *code) CUZK_WARN_UNUSED;
 /* Returns: the name of a gRPC status code ("OK", "INVALID_ARGUMENT", ...; static). Thread: any. */
 const char *cuzk_grpc_code_name(int code);
 
