@@ -721,6 +721,20 @@ void cuzk_engine_set_test_hook(cuzk_engine *e, cuzk_engine_partition_hook hook, 
     engine_mutex_unlock(&e->mu);
 }
 
+double cuzk_engine_time_pick(cuzk_engine *e, bool urgent)
+{
+    if (engine_enter(e)) {
+        cuzk_clear_error();
+        return -1;
+    }
+    int slot;
+    double t0 = cuzk_now();
+    (void)sched_pick_witness(e, urgent, &slot);
+    double t = cuzk_now() - t0;
+    engine_leave(e);
+    return t;
+}
+
 void cuzk_engine_job_counts(cuzk_engine *e, unsigned *queued, unsigned *running)
 {
     *queued = *running = 0;

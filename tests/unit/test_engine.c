@@ -7,7 +7,7 @@
  * times, metrics (their histograms, and the text format checked line by line), preload and
  * evict; bad requests are refused; two devices (CPU workers, or two contexts on a GPU where one
  * is) share the work and one taken out of service mid-run loses no job. `test_engine NAME...`
- * runs only the named parts. */
+ * runs only the named parts; `test_engine queued-bench` (a measurement) runs only when named. */
 #define _GNU_SOURCE /* strcasestr, pthread_timedjoin_np */
 #include <jansson.h>
 #include <pthread.h>
@@ -1823,6 +1823,95 @@ static void test_many_queued(void)
     cuzk_engine_destroy(e);
 }
 
+/* ---------------------------------------------------------------- 10c: many jobs, measured */
+/* Only when named (`test_engine queued-bench`), for docs/BENCHMARKS.md: with 10,000 and then
+ * 100,000 test jobs of every priority queued behind a device held by the hook, BENCH_SAMPLES
+ * more submits, awaits (timed out at once), cancels and picks of each witness lane are timed
+ * one by one; the medians and maxima are printed. Figures, not checks. */
+enum { BENCH_SAMPLES = 200 };
+static atomic_bool bench_released;
+
+static cuzk_status bench_hold(void *ctx, uint64_t job, unsigned partition, int device)
+{
+    (void)ctx, (void)job, (void)partition, (void)device;
+    for (double end = cuzk_now() + 3600; !atomic_load(&bench_released) && cuzk_now() < end;) usleep(1000);
+    return CUZK_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void print_spread(const char *what, double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    printf("    %-13s median %9.1f us, max %9.1f us\n", what, v[n / 2] * 1e6, v[n - 1] * 1e6);
+}
+
+static void queued_bench_case(unsigned n)
+{
+    atomic_store(&bench_released, false);
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.max_queued = n + 2 * BENCH_SAMPLES;
+    cfg.result_max = n + 2 * BENCH_SAMPLES;
+    cuzk_engine *e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, bench_hold, NULL);
+    register_circuit(e, "small", &small_ctx, &small);
+    uint64_t *ids = calloc(n, sizeof *ids);
+    CHECK(ids != NULL);
+    if (!ids) exit(1);
+    double t0 = cuzk_now();
+    for (unsigned i = 0; i < n; i++)
+        ids[i] = submit_circuit(e, "small", 1, 10 + i, (cuzk_priority)(CUZK_PRIORITY_LOW + i % 4));
+    double fill_s = cuzk_now() - t0;
+    static double submit_s[BENCH_SAMPLES], await_s[BENCH_SAMPLES], cancel_s[BENCH_SAMPLES], pick_s[BENCH_SAMPLES],
+        urgent_s[BENCH_SAMPLES];
+    for (unsigned k = 0; k < BENCH_SAMPLES; k++) {
+        t0 = cuzk_now();
+        submit_circuit(e, "small", 1, 1u << 30 | k, (cuzk_priority)(CUZK_PRIORITY_LOW + k % 4));
+        submit_s[k] = cuzk_now() - t0;
+    }
+    for (unsigned k = 0; k < BENCH_SAMPLES; k++) {
+        cuzk_job_result r;
+        t0 = cuzk_now();
+        CHECK_OK(cuzk_engine_await(e, ids[(k * 7919u) % n], 0, &r));
+        await_s[k] = cuzk_now() - t0;
+        cuzk_job_result_free(&r);
+    }
+    for (unsigned k = 0; k < BENCH_SAMPLES; k++) {
+        bool was_running;
+        t0 = cuzk_now();
+        CHECK_OK(cuzk_engine_cancel(e, ids[n / 2 + k], &was_running));
+        cancel_s[k] = cuzk_now() - t0;
+    }
+    for (unsigned k = 0; k < BENCH_SAMPLES; k++) {
+        pick_s[k] = cuzk_engine_time_pick(e, false);
+        urgent_s[k] = cuzk_engine_time_pick(e, true);
+    }
+    printf("  %u jobs queued (%.1f s to submit them), %u of each call timed:\n", n, fill_s, BENCH_SAMPLES);
+    print_spread("submit", submit_s, BENCH_SAMPLES);
+    print_spread("await", await_s, BENCH_SAMPLES);
+    print_spread("cancel", cancel_s, BENCH_SAMPLES);
+    print_spread("pick (bulk)", pick_s, BENCH_SAMPLES);
+    print_spread("pick (urgent)", urgent_s, BENCH_SAMPLES);
+    fflush(stdout);
+    t0 = cuzk_now();
+    cuzk_engine_cancel_all(e, "measured");
+    atomic_store(&bench_released, true);
+    cuzk_engine_destroy(e);
+    printf("    cancel all and destroy: %.2f s\n", cuzk_now() - t0);
+    free(ids);
+}
+
+static void test_queued_bench(void)
+{
+    queued_bench_case(10000);
+    queued_bench_case(100000);
+}
+
 /* ---------------------------------------------------------------- 11: N devices */
 /* The multi-device paths with what a machine has: two CPU workers (engine.cpu_workers), and
  * where a GPU is, two contexts on it (engine.gpu_contexts). Partitions go to whichever device
@@ -1988,23 +2077,26 @@ static void test_devices(void)
     devices_case("two contexts on GPU 0", &cfg, 2);
 }
 
+/* The parts of the test; those on_request run only when named (measurements). */
 static const struct {
     const char *name;
     void (*fn)(void);
+    bool on_request;
 } tests[] = {
-    {"names", test_names},
-    {"many", test_many_jobs_and_status},
-    {"request-ids", test_request_ids},
-    {"priority", test_priority},
-    {"aging", test_aging},
-    {"cancel", test_cancel},
-    {"budget", test_budget},
-    {"injected", test_injected_failures},
-    {"destroy", test_destroy_in_flight},
-    {"results", test_results_store},
-    {"many-queued", test_many_queued},
-    {"bad-requests", test_bad_requests},
-    {"devices", test_devices},
+    {"names", test_names, false},
+    {"many", test_many_jobs_and_status, false},
+    {"request-ids", test_request_ids, false},
+    {"priority", test_priority, false},
+    {"aging", test_aging, false},
+    {"cancel", test_cancel, false},
+    {"budget", test_budget, false},
+    {"injected", test_injected_failures, false},
+    {"destroy", test_destroy_in_flight, false},
+    {"results", test_results_store, false},
+    {"many-queued", test_many_queued, false},
+    {"bad-requests", test_bad_requests, false},
+    {"devices", test_devices, false},
+    {"queued-bench", test_queued_bench, true},
 };
 #define NTESTS (sizeof tests / sizeof tests[0])
 
@@ -2030,7 +2122,7 @@ int main(int argc, char **argv)
     make_params(&big, "random:16384", 22);
     double t0 = cuzk_now();
     for (size_t i = 0; i < NTESTS; i++) {
-        bool run = argc == 1;
+        bool run = argc == 1 && !tests[i].on_request;
         for (int a = 1; a < argc; a++) run = run || !strcmp(argv[a], tests[i].name);
         if (!run) continue;
         int failures = harness_failures;
