@@ -16,6 +16,7 @@ bool engine_job_live(const engine_job *j) { return j->state == CUZK_JOB_QUEUED |
 void engine_job_fail(cuzk_engine *e, engine_job *j, const char *fmt, ...)
 {
     ENGINE_LOCKED(e);
+    queue_drop(e, j);
     if (j->failing) return; /* the first reason stays */
     j->failing = true;
     cuzk_cancel_set(&j->cancel); /* its other partitions' work is wasted now: they stop early */
@@ -29,6 +30,7 @@ void engine_job_cancel(cuzk_engine *e, engine_job *j, const char *why)
 {
     ENGINE_LOCKED(e);
     j->cancel_req = true;
+    queue_drop(e, j);
     cuzk_cancel_set(&j->cancel);
     if (why && !j->error[0]) snprintf(j->error, sizeof j->error, "cancelled: %s", why);
     sched_drop_ready_of(e, j);
@@ -125,6 +127,7 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     ENGINE_LOCKED(e);
     if (!engine_job_live(j)) return;
     int ki = cuzk_kind_index(j->kind);
+    queue_drop(e, j);
     j->state = st;
     j->end_t = cuzk_now();
     if (!j->started) cuzk_span_end(j->tl, j->queue_span);
@@ -484,14 +487,14 @@ static void input_checked(cuzk_engine *e, engine_job *j, const job_check *chk, c
     if (go) attach_circuit(e, j, chk->circuit_id);
     if (go && !j->failing && !(j->proofs = calloc(j->plan.nparts, sizeof *j->proofs)))
         engine_job_fail(e, j, "out of memory for %u partitions", j->plan.nparts);
+    if (go && !j->failing && !queue_add(e, j)) engine_job_fail(e, j, "out of memory for the queue");
     if (e->stopping || j->cancel_req) {
         engine_end_job(e, j, CUZK_JOB_CANCELLED);
     } else if (j->failing) {
         engine_end_job(e, j, CUZK_JOB_FAILED);
     } else {
         j->queue_span = cuzk_span_begin_under(j->tl, -1, "queue wait");
-        res_want_host(e, j->circ, j);
-        pthread_cond_broadcast(&e->work_cv);
+        sched_job_queued(e, j);
     }
 }
 
@@ -760,7 +763,6 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_runnin
     else if (engine_job_live(j)) {
         *was_running = j->state == CUZK_JOB_RUNNING;
         engine_job_cancel(e, j, NULL);
-        pthread_cond_broadcast(&e->work_cv);
     }
     engine_leave(e);
     return st;

@@ -5,6 +5,7 @@
  *   engine_blobs.c     a PoSt or SnapDeals job's blobs packed into one input (cuzk/blobs.h)
  *   prove_pce.c        the fast path (cuzk/prove_path.h): PCE recorded or loaded, witness buffers
  *   engine_sched.c     the scheduler: which partition a witness lane or a device takes next
+ *   engine_queue.c     the queued jobs (partitions left to make) by circuit and priority
  *   engine_lanes.c     the witness lanes, the device workers and the finisher (verification)
  *   engine_registry.c  the circuits known by id: built-in and registered, with their files
  *   engine_residency.c where circuits live (host, devices) under the budgets, and the loaders
@@ -39,6 +40,13 @@
 
 typedef struct engine_job engine_job;
 typedef struct engine_circuit engine_circuit;
+
+/* A binary min-heap of jobs by seq (engine_queue.c); each job keeps its place (queue_at). */
+typedef struct {
+    engine_job **at;
+    size_t n, cap;
+} job_heap;
+#define ENGINE_PRIORITIES 4 /* LOW, NORMAL, HIGH, CRITICAL: a job's priority is never DEFAULT */
 
 /* The stages a job's time is summed by (engine_stages.c). */
 enum { STAGE_LOAD, STAGE_WITNESS, STAGE_PROVE, STAGE_VERIFY, JOB_STAGES };
@@ -125,6 +133,9 @@ struct engine_circuit {
 
     circuit_on_device dev[CUZK_ENGINE_MAX_DEVICES + CUZK_ENGINE_MAX_CPU_WORKERS]; /* by engine.dev index */
     unsigned refs; /* jobs using it (queued or running) */
+    /* its jobs with partitions left to make, by priority (LOW first), oldest at each head */
+    job_heap queued[ENGINE_PRIORITIES];
+    size_t nqueued;
     double last_used;
     /* loads by tier (0: host, 1: the GPUs, summed): that made it resident, that did not, and the
      * seconds of both */
@@ -198,6 +209,8 @@ struct engine_job {
     job_plan plan;
 
     unsigned next_part; /* the next partition to make a witness for */
+    bool queued;        /* in its circuit's heap of its priority (engine_queue.c), at queue_at */
+    size_t queue_at;
     unsigned in_flight; /* partitions being made, waiting, or proved */
     unsigned done_parts;
     cuzk_progress *progress; /* partitions proved, from the first witness to the end (cfg.progress) */
@@ -331,6 +344,7 @@ struct cuzk_engine {
     unsigned queued_or_running;
 
     engine_circuit *circuits;
+    size_t nqueued; /* jobs in the circuits' heaps: partitions wait for a witness lane */
 
     witness_slot *slots;
     unsigned nslots;
@@ -404,8 +418,20 @@ void engine_job_cancel(cuzk_engine *e, engine_job *j, const char *why);
 bool engine_job_live(const engine_job *j);
 int engine_rank(const cuzk_engine *e, const engine_job *j, double now);
 
+/* engine_queue.c (all locked): a job with partitions left to make, in its circuit's heap of its
+ * priority. add: at its "input checked" (false: out of memory); drop: whenever it stops
+ * being one (its last partition taken, cancel, failure, end), any number of times. */
+bool queue_add(cuzk_engine *e, engine_job *j);
+void queue_drop(cuzk_engine *e, engine_job *j);
+engine_job *queue_head(const engine_circuit *c, cuzk_priority prio); /* the oldest, or NULL */
+void queue_free(engine_circuit *c);                                  /* the heaps' memory */
+
 /* engine_sched.c (all locked) */
 engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot);
+/* The event "job queued" (its input checked, in its circuit's queue): its circuit's verdict
+ * applied now (a load started, or the circuit's queued jobs failed when no device can prove
+ * it), and the lanes woken only where a witness buffer is free for it. */
+void sched_job_queued(cuzk_engine *e, engine_job *j);
 ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d);
 void sched_drop_ready_of(cuzk_engine *e, engine_job *j);
 void sched_release_slot(cuzk_engine *e, int slot, engine_job *j);

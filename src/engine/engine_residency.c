@@ -1040,6 +1040,7 @@ void res_free_all(cuzk_engine *e)
         if (c->has_params) cuzk_groth16_params_free(&c->params);
         if (c->has_vk) cuzk_groth16_vk_free(&c->vk);
         cuzk_pce_free(&c->pce);
+        queue_free(c);
         free(c->params_path);
         free(c->vk_path);
         free(c->pce_path);

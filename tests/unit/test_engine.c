@@ -1030,6 +1030,85 @@ static void test_priority(void)
     cuzk_engine_destroy(e);
 }
 
+/* ---------------------------------------------------------------- 3a: the order of a mix */
+/* The device's partitions one at a time, each held until the test lets it go: the test lets
+ * partition i end only once the witness behind it is made, so every pick sees the same jobs
+ * whatever the machine's speed. */
+typedef struct {
+    atomic_uint allowed, n;
+    atomic_ullong job[64];
+} step_ctx;
+
+static cuzk_status step_hook(void *ctx, uint64_t job, unsigned partition, int device)
+{
+    (void)partition, (void)device;
+    step_ctx *o = ctx;
+    unsigned i = atomic_fetch_add(&o->n, 1);
+    if (i < 64) atomic_store(&o->job[i], job);
+    for (double end = cuzk_now() + 60; i >= atomic_load(&o->allowed) && cuzk_now() < end;) usleep(500);
+    return CUZK_OK;
+}
+
+/* Jobs of every priority queued while the three witness buffers (two bulk, one urgent) are
+ * full go to the device exactly in the scheduler's order: the highest priority first, the
+ * oldest first within one (aging off). Each witness waiting for the device was the best job
+ * left when it was picked, so the device, taking the best of them, proves every job in that
+ * order; the pick finds it from the heads of its queues as it did from every job. */
+static void test_mixed_order(void)
+{
+    enum { MIX = 16, ALL = MIX + 3 };
+    static step_ctx o;
+    memset(&o, 0, sizeof o);
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.witness_buffers = 3;
+    cfg.aging_s = 0;
+    cuzk_engine *e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, step_hook, &o);
+    register_circuit(e, "small", &small_ctx, &small);
+    double secs;
+    CHECK_OK(cuzk_engine_preload(e, "small", &secs));
+    /* the device held on one bulk buffer, the other two buffers made and waiting */
+    uint64_t id[ALL];
+    cuzk_priority prio[ALL] = {CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_CRITICAL};
+    id[0] = submit_circuit(e, "small", 1, 7000, prio[0]);
+    CHECK(wait_running(e, id[0], 60));
+    id[1] = submit_circuit(e, "small", 1, 7001, prio[1]);
+    id[2] = submit_circuit(e, "small", 1, 7002, prio[2]);
+    CHECK(wait_witnesses(e, 2));
+    /* then priorities interleaved, in an order no submission order gives */
+    static const cuzk_priority mix[MIX] = {
+        CUZK_PRIORITY_LOW,      CUZK_PRIORITY_HIGH,     CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_CRITICAL,
+        CUZK_PRIORITY_LOW,      CUZK_PRIORITY_NORMAL,   CUZK_PRIORITY_HIGH,   CUZK_PRIORITY_LOW,
+        CUZK_PRIORITY_HIGH,     CUZK_PRIORITY_CRITICAL, CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_LOW,
+        CUZK_PRIORITY_CRITICAL, CUZK_PRIORITY_NORMAL,   CUZK_PRIORITY_HIGH,   CUZK_PRIORITY_LOW};
+    for (unsigned i = 0; i < MIX; i++) id[3 + i] = submit_circuit(e, "small", 1, 7100 + i, prio[3 + i] = mix[i]);
+    /* the order expected: the held one, then by priority, by submission within one */
+    uint64_t want[ALL] = {id[0]};
+    unsigned w = 1;
+    for (int p = CUZK_PRIORITY_CRITICAL; p >= CUZK_PRIORITY_LOW; p--)
+        for (unsigned i = 1; i < ALL; i++)
+            if (prio[i] == (cuzk_priority)p) want[w++] = id[i];
+    /* partition i ends once the device holds it and a witness waits behind it */
+    for (unsigned i = 0; i < ALL; i++) {
+        for (double end = cuzk_now() + 60; atomic_load(&o.n) <= i && cuzk_now() < end;) usleep(1000);
+        CHECK(atomic_load(&o.n) > i);
+        if (i + 1 < ALL) CHECK(wait_witnesses(e, 1));
+        atomic_store(&o.allowed, i + 1);
+    }
+    for (unsigned i = 0; i < ALL; i++) expect_completed(e, id[i]);
+    unsigned same = 0;
+    for (unsigned i = 0; i < ALL; i++) same += atomic_load(&o.job[i]) == want[i];
+    CHECK(atomic_load(&o.n) == ALL && same == ALL);
+    if (same != ALL)
+        for (unsigned i = 0; i < ALL; i++)
+            fprintf(stderr, "    pick %u: job %llu, expected %llu\n", i, (unsigned long long)atomic_load(&o.job[i]),
+                    (unsigned long long)want[i]);
+    printf("  mixed order: %u jobs of four priorities went to the device in the scheduler's order (%u of %u)\n", ALL,
+           same, ALL);
+    cuzk_engine_destroy(e);
+}
+
 /* ---------------------------------------------------------------- 3b: aging */
 /* With engine.aging_s = 1 a LOW job that has waited over a second competes as NORMAL, and, as
  * the older, goes before a newer NORMAL job; without aging the NORMAL job goes first. */
@@ -2087,6 +2166,7 @@ static const struct {
     {"many", test_many_jobs_and_status, false},
     {"request-ids", test_request_ids, false},
     {"priority", test_priority, false},
+    {"mixed-order", test_mixed_order, false},
     {"aging", test_aging, false},
     {"cancel", test_cancel, false},
     {"budget", test_budget, false},
