@@ -680,7 +680,9 @@ cuzk_status cuzk_engine_await_until(cuzk_engine *e, uint64_t job_id, double time
         j->waiters++;
         while (engine_job_live(j) && !e->stopping && !cuzk_cancel_requested(stop)) {
             if (timeout_s < 0) engine_mutex_wait(&e->mu, &j->ended_cv);
-            else if (!engine_mutex_wait_until(&e->mu, &j->ended_cv, &dl)) break;
+            /* a poll (0 s) does not sleep: a timed wait already past its deadline still costs
+             * the kernel's timer slack, tens of microseconds */
+            else if (timeout_s == 0 || !engine_mutex_wait_until(&e->mu, &j->ended_cv, &dl)) break;
         }
         j->waiters--;
     }
