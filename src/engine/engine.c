@@ -328,6 +328,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     if (!e) return;
     engine_mutex_lock(&e->mu);
     e->stopping = true;
+    res_stop_loaders(e); /* a load ends at its next piece, not at its end */
     for (engine_job *j = e->jobs; j; j = j->next) {
         if (engine_job_live(j)) engine_job_cancel(e, j, "the engine is shutting down");
         pthread_cond_broadcast(&j->ended_cv); /* its waiters see stopping */
@@ -738,6 +739,25 @@ double cuzk_engine_time_pick(cuzk_engine *e, bool urgent)
     double t = cuzk_now() - t0;
     engine_leave(e);
     return t;
+}
+
+void cuzk_engine_set_load_hook(cuzk_engine *e, cuzk_engine_load_hook hook, void *ctx)
+{
+    engine_mutex_lock(&e->mu);
+    e->load_hook = hook;
+    e->load_hook_ctx = ctx;
+    engine_mutex_unlock(&e->mu);
+}
+
+unsigned cuzk_engine_cancel_loads(cuzk_engine *e)
+{
+    if (engine_enter(e)) {
+        cuzk_clear_error();
+        return 0;
+    }
+    unsigned n = res_stop_loaders(e);
+    engine_leave(e);
+    return n;
 }
 
 void cuzk_engine_job_counts(cuzk_engine *e, unsigned *queued, unsigned *running)

@@ -10,6 +10,7 @@
  *   engine_registry.c  the circuits known by id: built-in and registered, with their files
  *   engine_residency.c where circuits live (host, devices) under the budgets, and the loaders
  *   engine_stream.c    parameters streamed from their file to a device (no host copy)
+ *   engine_load_watch.c what a load checks between its pieces: its stop token, the test hook
  *   engine_builtin.c   the built-in circuits' table (ids, parameter files, synthetic shapes)
  *   engine_porep.c, engine_post.c, engine_snap.c  each kind's input checked into a job plan
  *   engine_reclaim.c   the background reclaimer for big frees
@@ -78,6 +79,21 @@ void builtin_size_suffix(char out[16], uint64_t bytes);
 void builtin_size_name(char out[16], uint64_t bytes);
 
 /* ---------------------------------------------------------------- circuits and residency */
+/* What a load checks between its pieces of work (engine_load_watch.c): its stop token (set by
+ * cuzk_engine_cancel_loads and by destroy) and the test hook (copied when the load starts). */
+typedef struct {
+    const cuzk_cancel *stop;
+    cuzk_engine_load_hook hook;
+    void *hook_ctx;
+    const char *circuit; /* its id, for messages */
+} load_watch;
+/* CUZK_ECANCELLED (the load stopped, named) once the stop token is set; else CUZK_OK. */
+cuzk_status load_watch_stop(const load_watch *w) CUZK_WARN_UNUSED;
+/* After a piece of points: load_watch_stop, then the hook's status. */
+cuzk_status load_watch_piece(const load_watch *w, uint64_t points) CUZK_WARN_UNUSED;
+/* The same as the watcher of cuzk_groth16_params_read_watched (ctx: a load_watch). */
+cuzk_status load_watch_params_piece(void *ctx, int section, size_t n) CUZK_WARN_UNUSED;
+
 /* A stream of a .params file to a device (engine_stream.c): its seconds, the reader's seconds
  * in pread (the rest is decoding and copying behind it), and the file's bytes. */
 typedef struct {
@@ -86,10 +102,12 @@ typedef struct {
 } stream_stats;
 /* The prover for gpu in placement pl from the file f opened with cuzk_groth16_params_open,
  * decoded on a pool of threads threads of its own; the points streamed reported to progress
- * (NULL: none). */
+ * (NULL: none); watch checked after each piece (its status, CUZK_ECANCELLED when stopped, ends
+ * the stream). */
 cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, const cuzk_gpu_placement *pl, cuzk_groth16_params_file *f,
                                     int flags, unsigned threads, const cuzk_progress_sink *progress,
-                                    cuzk_gpu_prover **out, stream_stats *stats) CUZK_WARN_UNUSED;
+                                    const load_watch *watch, cuzk_gpu_prover **out,
+                                    stream_stats *stats) CUZK_WARN_UNUSED;
 
 typedef struct {
     cuzk_gpu_prover *prover; /* parameters on the device */
@@ -313,6 +331,7 @@ typedef struct loader {
     pthread_t thread;
     struct loader *next;
     bool done;
+    cuzk_cancel stop; /* set to stop the load (cuzk_engine_cancel_loads, destroy); polled unlocked */
 } loader;
 
 /* Hash tables of the jobs (engine_jobs.c): by id, and by request id for the named ones, each a
@@ -326,6 +345,8 @@ struct cuzk_engine {
     cuzk_engine_config cfg;
     cuzk_engine_partition_hook test_hook; /* engine_testing.h; written under the lock */
     void *test_hook_ctx;
+    cuzk_engine_load_hook load_hook; /* ... the same for loads */
+    void *load_hook_ctx;
     cuzk_gpu_config gpu_cfg;
     char *param_dir, *cache_dir;
     engine_mutex mu;
@@ -465,6 +486,7 @@ uint64_t res_fixed_bytes(const cuzk_engine *e);
 uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c); /* drops every tier; returns bytes */
 void res_free_all(cuzk_engine *e);
 void res_join_loaders(cuzk_engine *e, bool all);            /* unlocked */
+unsigned res_stop_loaders(cuzk_engine *e);                  /* locked: the loads running told to stop */
 cuzk_status res_preload(cuzk_engine *e, engine_circuit *c); /* unlocked; waits */
 
 /* engine_porep.c: a PoRep request's input checked into out (unlocked: on the submitting thread;

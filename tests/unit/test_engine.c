@@ -1991,6 +1991,99 @@ static void test_queued_bench(void)
     queued_bench_case(100000);
 }
 
+/* ---------------------------------------------------------------- 10d: loads stopped */
+/* A load slowed down by the load hook (LOAD_PIECE_S for each piece of parameter points: "big"
+ * has one piece per section, five, so its load takes over 5 x LOAD_PIECE_S) is stopped within
+ * a piece: cuzk_engine_cancel_loads ends a preload with CUZK_ECANCELLED, and the engine then
+ * loads and proves the circuit as usual; destroying an engine whose job waits on such a load
+ * returns within a piece instead of after the whole load, the job's waiter seeing it
+ * CANCELLED. */
+#define LOAD_PIECE_S 2.0
+static atomic_uint load_pieces;
+
+static cuzk_status slow_load_hook(void *ctx, const char *circuit, uint64_t points)
+{
+    (void)ctx, (void)circuit, (void)points;
+    atomic_fetch_add(&load_pieces, 1);
+    sleep_s(LOAD_PIECE_S);
+    return CUZK_OK;
+}
+
+typedef struct {
+    cuzk_engine *e;
+    cuzk_status st;
+    char err[512];
+} preload_run;
+
+static void *preload_main(void *arg)
+{
+    preload_run *p = arg;
+    double secs;
+    p->st = cuzk_engine_preload(p->e, "big", &secs);
+    snprintf(p->err, sizeof p->err, "%s", p->st ? cuzk_last_error() : "");
+    return NULL;
+}
+
+static bool wait_load_piece(void)
+{
+    for (double end = cuzk_now() + 60; cuzk_now() < end; usleep(1000))
+        if (atomic_load(&load_pieces) >= 1) return true;
+    fprintf(stderr, "    the load read no piece of parameters within 60 s\n");
+    return false;
+}
+
+static void test_load_stop(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "big", &big_ctx, &big);
+    cuzk_engine_set_load_hook(e, slow_load_hook, NULL);
+    /* 1. a preload stopped by cuzk_engine_cancel_loads */
+    atomic_store(&load_pieces, 0);
+    static preload_run pr;
+    pr.e = e;
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, preload_main, &pr) == 0);
+    CHECK(wait_load_piece());
+    double t0 = cuzk_now();
+    CHECK(cuzk_engine_cancel_loads(e) == 1);
+    pthread_join(th, NULL);
+    double preload_s = cuzk_now() - t0;
+    CHECK(pr.st == CUZK_ECANCELLED && strstr(pr.err, "big") && strstr(pr.err, "stopped"));
+    CHECK(preload_s < LOAD_PIECE_S + 2);
+    CHECK(atomic_load(&load_pieces) < 5);
+    /* 2. the next load is not stopped: the circuit loads and proves */
+    cuzk_engine_set_load_hook(e, NULL, NULL);
+    double secs;
+    CHECK_OK(cuzk_engine_preload(e, "big", &secs));
+    expect_completed(e, submit_circuit(e, "big", 1, 4100, CUZK_PRIORITY_NORMAL));
+    cuzk_engine_destroy(e);
+
+    /* 3. destroy while a job's circuit loads */
+    e = engine_start(&cfg);
+    register_circuit(e, "big", &big_ctx, &big);
+    cuzk_engine_set_load_hook(e, slow_load_hook, NULL);
+    atomic_store(&load_pieces, 0);
+    static awaiter a;
+    memset(&a, 0, sizeof a);
+    a.e = e;
+    a.job = submit_circuit(e, "big", 1, 4101, CUZK_PRIORITY_NORMAL);
+    CHECK(wait_load_piece());
+    CHECK(pthread_create(&th, NULL, await_forever, &a) == 0);
+    while (!atomic_load(&a.entered)) usleep(100);
+    t0 = cuzk_now();
+    cuzk_engine_destroy(e);
+    double destroy_s = cuzk_now() - t0;
+    pthread_join(th, NULL);
+    CHECK(destroy_s < LOAD_PIECE_S + 2);
+    CHECK(a.st == CUZK_OK && a.r.state == CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&a.r);
+    printf("  a load of 5 x %.0f s stopped: a preload returned %.2f s after cuzk_engine_cancel_loads, destroy "
+           "took %.2f s\n",
+           LOAD_PIECE_S, preload_s, destroy_s);
+}
+
 /* ---------------------------------------------------------------- 11: N devices */
 /* The multi-device paths with what a machine has: two CPU workers (engine.cpu_workers), and
  * where a GPU is, two contexts on it (engine.gpu_contexts). Partitions go to whichever device
@@ -2174,6 +2267,7 @@ static const struct {
     {"destroy", test_destroy_in_flight, false},
     {"results", test_results_store, false},
     {"many-queued", test_many_queued, false},
+    {"load-stop", test_load_stop, false},
     {"bad-requests", test_bad_requests, false},
     {"devices", test_devices, false},
     {"queued-bench", test_queued_bench, true},

@@ -29,6 +29,15 @@ void cuzk_engine_set_test_hook(cuzk_engine *e, cuzk_engine_partition_hook hook, 
  * held the lock, or -1 once the engine is shutting down. Thread: any. */
 double cuzk_engine_time_pick(cuzk_engine *e, bool urgent);
 
+/* Called by a circuit's load on its thread after each piece of parameter points it reads,
+ * streams or uploads (circuit: the circuit's id; points: in the piece); a nonzero status fails
+ * the load with the hook's message. Tests slow a load down with it, a piece at a time. */
+typedef cuzk_status (*cuzk_engine_load_hook)(void *ctx, const char *circuit, uint64_t points);
+
+/* Sets the load hook (NULL: none) and its context; the loads that start from then on call it.
+ * Thread: any. */
+void cuzk_engine_set_load_hook(cuzk_engine *e, cuzk_engine_load_hook hook, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif
