@@ -16,6 +16,7 @@ bool engine_job_live(const engine_job *j) { return j->state == CUZK_JOB_QUEUED |
 void engine_job_fail(cuzk_engine *e, engine_job *j, const char *fmt, ...)
 {
     ENGINE_LOCKED(e);
+    queue_drop(e, j);
     if (j->failing) return; /* the first reason stays */
     j->failing = true;
     cuzk_cancel_set(&j->cancel); /* its other partitions' work is wasted now: they stop early */
@@ -29,6 +30,7 @@ void engine_job_cancel(cuzk_engine *e, engine_job *j, const char *why)
 {
     ENGINE_LOCKED(e);
     j->cancel_req = true;
+    queue_drop(e, j);
     cuzk_cancel_set(&j->cancel);
     if (why && !j->error[0]) snprintf(j->error, sizeof j->error, "cancelled: %s", why);
     sched_drop_ready_of(e, j);
@@ -125,6 +127,7 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     ENGINE_LOCKED(e);
     if (!engine_job_live(j)) return;
     int ki = cuzk_kind_index(j->kind);
+    queue_drop(e, j);
     j->state = st;
     j->end_t = cuzk_now();
     if (!j->started) cuzk_span_end(j->tl, j->queue_span);
@@ -329,6 +332,7 @@ void cuzk_engine_destroy(cuzk_engine *e)
     if (!e) return;
     engine_mutex_lock(&e->mu);
     e->stopping = true;
+    res_stop_loaders(e); /* a load ends at its next piece, not at its end */
     for (engine_job *j = e->jobs; j; j = j->next) {
         if (engine_job_live(j)) engine_job_cancel(e, j, "the engine is shutting down");
         pthread_cond_broadcast(&j->ended_cv); /* its waiters see stopping */
@@ -488,14 +492,14 @@ static void input_checked(cuzk_engine *e, engine_job *j, const job_check *chk, c
     if (go) attach_circuit(e, j, chk->circuit_id);
     if (go && !j->failing && !(j->proofs = calloc(j->plan.nparts, sizeof *j->proofs)))
         engine_job_fail(e, j, "out of memory for %u partitions", j->plan.nparts);
+    if (go && !j->failing && !queue_add(e, j)) engine_job_fail(e, j, "out of memory for the queue");
     if (e->stopping || j->cancel_req) {
         engine_end_job(e, j, CUZK_JOB_CANCELLED);
     } else if (j->failing) {
         engine_end_job(e, j, CUZK_JOB_FAILED);
     } else {
         j->queue_span = cuzk_span_begin_under(j->tl, -1, "queue wait");
-        res_want_host(e, j->circ, j);
-        pthread_cond_broadcast(&e->work_cv);
+        sched_job_queued(e, j);
     }
 }
 
@@ -681,7 +685,9 @@ cuzk_status cuzk_engine_await_until(cuzk_engine *e, uint64_t job_id, double time
         j->waiters++;
         while (engine_job_live(j) && !e->stopping && !cuzk_cancel_requested(stop)) {
             if (timeout_s < 0) engine_mutex_wait(&e->mu, &j->ended_cv);
-            else if (!engine_mutex_wait_until(&e->mu, &j->ended_cv, &dl)) break;
+            /* a poll (0 s) does not sleep: a timed wait already past its deadline still costs
+             * the kernel's timer slack, tens of microseconds */
+            else if (timeout_s == 0 || !engine_mutex_wait_until(&e->mu, &j->ended_cv, &dl)) break;
         }
         j->waiters--;
     }
@@ -725,6 +731,39 @@ void cuzk_engine_set_test_hook(cuzk_engine *e, cuzk_engine_partition_hook hook, 
     engine_mutex_unlock(&e->mu);
 }
 
+double cuzk_engine_time_pick(cuzk_engine *e, bool urgent)
+{
+    if (engine_enter(e)) {
+        cuzk_clear_error();
+        return -1;
+    }
+    int slot;
+    double t0 = cuzk_now();
+    (void)sched_pick_witness(e, urgent, &slot);
+    double t = cuzk_now() - t0;
+    engine_leave(e);
+    return t;
+}
+
+void cuzk_engine_set_load_hook(cuzk_engine *e, cuzk_engine_load_hook hook, void *ctx)
+{
+    engine_mutex_lock(&e->mu);
+    e->load_hook = hook;
+    e->load_hook_ctx = ctx;
+    engine_mutex_unlock(&e->mu);
+}
+
+unsigned cuzk_engine_cancel_loads(cuzk_engine *e)
+{
+    if (engine_enter(e)) {
+        cuzk_clear_error();
+        return 0;
+    }
+    unsigned n = res_stop_loaders(e);
+    engine_leave(e);
+    return n;
+}
+
 void cuzk_engine_job_counts(cuzk_engine *e, unsigned *queued, unsigned *running)
 {
     *queued = *running = 0;
@@ -750,7 +789,6 @@ cuzk_status cuzk_engine_cancel(cuzk_engine *e, uint64_t job_id, bool *was_runnin
     else if (engine_job_live(j)) {
         *was_running = j->state == CUZK_JOB_RUNNING;
         engine_job_cancel(e, j, NULL);
-        pthread_cond_broadcast(&e->work_cv);
     }
     engine_leave(e);
     return st;

@@ -5,10 +5,12 @@
  *   engine_blobs.c     a PoSt or SnapDeals job's blobs packed into one input (cuzk/blobs.h)
  *   prove_pce.c        the fast path (cuzk/prove_path.h): PCE recorded or loaded, witness buffers
  *   engine_sched.c     the scheduler: which partition a witness lane or a device takes next
+ *   engine_queue.c     the queued jobs (partitions left to make) by circuit and priority
  *   engine_lanes.c     the witness lanes, the device workers and the finisher (verification)
  *   engine_registry.c  the circuits known by id: built-in and registered, with their files
  *   engine_residency.c where circuits live (host, devices) under the budgets, and the loaders
  *   engine_stream.c    parameters streamed from their file to a device (no host copy)
+ *   engine_load_watch.c what a load checks between its pieces: its stop token, the test hook
  *   engine_builtin.c   the built-in circuits' table (ids, parameter files, synthetic shapes)
  *   engine_porep.c, engine_post.c, engine_snap.c  each kind's input checked into a job plan
  *   engine_reclaim.c   the background reclaimer for big frees
@@ -41,6 +43,13 @@
 typedef struct engine_job engine_job;
 typedef struct engine_circuit engine_circuit;
 
+/* A binary min-heap of jobs by seq (engine_queue.c); each job keeps its place (queue_at). */
+typedef struct {
+    engine_job **at;
+    size_t n, cap;
+} job_heap;
+#define ENGINE_PRIORITIES 4 /* LOW, NORMAL, HIGH, CRITICAL: a job's priority is never DEFAULT */
+
 /* The stages a job's time is summed by (engine_stages.c). */
 enum { STAGE_LOAD, STAGE_WITNESS, STAGE_PROVE, STAGE_VERIFY, JOB_STAGES };
 typedef struct {
@@ -71,6 +80,21 @@ void builtin_size_suffix(char out[16], uint64_t bytes);
 void builtin_size_name(char out[16], uint64_t bytes);
 
 /* ---------------------------------------------------------------- circuits and residency */
+/* What a load checks between its pieces of work (engine_load_watch.c): its stop token (set by
+ * cuzk_engine_cancel_loads and by destroy) and the test hook (copied when the load starts). */
+typedef struct {
+    const cuzk_cancel *stop;
+    cuzk_engine_load_hook hook;
+    void *hook_ctx;
+    const char *circuit; /* its id, for messages */
+} load_watch;
+/* CUZK_ECANCELLED (the load stopped, named) once the stop token is set; else CUZK_OK. */
+cuzk_status load_watch_stop(const load_watch *w) CUZK_WARN_UNUSED;
+/* After a piece of points: load_watch_stop, then the hook's status. */
+cuzk_status load_watch_piece(const load_watch *w, uint64_t points) CUZK_WARN_UNUSED;
+/* The same as the watcher of cuzk_groth16_params_read_watched (ctx: a load_watch). */
+cuzk_status load_watch_params_piece(void *ctx, int section, size_t n) CUZK_WARN_UNUSED;
+
 /* A stream of a .params file to a device (engine_stream.c): its seconds, the reader's seconds
  * in pread (the rest is decoding and copying behind it), and the file's bytes. */
 typedef struct {
@@ -79,10 +103,12 @@ typedef struct {
 } stream_stats;
 /* The prover for gpu in placement pl from the file f opened with cuzk_groth16_params_open,
  * decoded on a pool of threads threads of its own; the points streamed reported to progress
- * (NULL: none). */
+ * (NULL: none); watch checked after each piece (its status, CUZK_ECANCELLED when stopped, ends
+ * the stream). */
 cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, const cuzk_gpu_placement *pl, cuzk_groth16_params_file *f,
                                     int flags, unsigned threads, const cuzk_progress_sink *progress,
-                                    cuzk_gpu_prover **out, stream_stats *stats) CUZK_WARN_UNUSED;
+                                    const load_watch *watch, cuzk_gpu_prover **out,
+                                    stream_stats *stats) CUZK_WARN_UNUSED;
 
 typedef struct {
     cuzk_gpu_prover *prover; /* parameters on the device */
@@ -126,6 +152,9 @@ struct engine_circuit {
 
     circuit_on_device dev[CUZK_ENGINE_MAX_DEVICES + CUZK_ENGINE_MAX_CPU_WORKERS]; /* by engine.dev index */
     unsigned refs; /* jobs using it (queued or running) */
+    /* its jobs with partitions left to make, by priority (LOW first), oldest at each head */
+    job_heap queued[ENGINE_PRIORITIES];
+    size_t nqueued;
     double last_used;
     /* loads by tier (0: host, 1: the GPUs, summed): that made it resident, that did not, and the
      * seconds of both */
@@ -199,6 +228,8 @@ struct engine_job {
     job_plan plan;
 
     unsigned next_part; /* the next partition to make a witness for */
+    bool queued;        /* in its circuit's heap of its priority (engine_queue.c), at queue_at */
+    size_t queue_at;
     unsigned in_flight; /* partitions being made, waiting, or proved */
     unsigned done_parts;
     cuzk_progress *progress; /* partitions proved, from the first witness to the end (cfg.progress) */
@@ -302,6 +333,7 @@ typedef struct loader {
     pthread_t thread;
     struct loader *next;
     bool done;
+    cuzk_cancel stop; /* set to stop the load (cuzk_engine_cancel_loads, destroy); polled unlocked */
 } loader;
 
 /* Hash tables of the jobs (engine_jobs.c): by id, and by request id for the named ones, each a
@@ -315,6 +347,8 @@ struct cuzk_engine {
     cuzk_engine_config cfg;
     cuzk_engine_partition_hook test_hook; /* engine_testing.h; written under the lock */
     void *test_hook_ctx;
+    cuzk_engine_load_hook load_hook; /* ... the same for loads */
+    void *load_hook_ctx;
     cuzk_gpu_config gpu_cfg;
     char *param_dir, *cache_dir;
     engine_mutex mu;
@@ -333,6 +367,7 @@ struct cuzk_engine {
     unsigned queued_or_running;
 
     engine_circuit *circuits;
+    size_t nqueued; /* jobs in the circuits' heaps: partitions wait for a witness lane */
 
     witness_slot *slots;
     unsigned nslots;
@@ -406,8 +441,20 @@ void engine_job_cancel(cuzk_engine *e, engine_job *j, const char *why);
 bool engine_job_live(const engine_job *j);
 int engine_rank(const cuzk_engine *e, const engine_job *j, double now);
 
+/* engine_queue.c (all locked): a job with partitions left to make, in its circuit's heap of its
+ * priority. add: at its "input checked" (false: out of memory); drop: whenever it stops
+ * being one (its last partition taken, cancel, failure, end), any number of times. */
+bool queue_add(cuzk_engine *e, engine_job *j);
+void queue_drop(cuzk_engine *e, engine_job *j);
+engine_job *queue_head(const engine_circuit *c, cuzk_priority prio); /* the oldest, or NULL */
+void queue_free(engine_circuit *c);                                  /* the heaps' memory */
+
 /* engine_sched.c (all locked) */
 engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot);
+/* The event "job queued" (its input checked, in its circuit's queue): its circuit's verdict
+ * applied now (a load started, or the circuit's queued jobs failed when no device can prove
+ * it), and the lanes woken only where a witness buffer is free for it. */
+void sched_job_queued(cuzk_engine *e, engine_job *j);
 ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d);
 void sched_drop_ready_of(cuzk_engine *e, engine_job *j);
 void sched_release_slot(cuzk_engine *e, int slot, engine_job *j);
@@ -441,6 +488,7 @@ uint64_t res_fixed_bytes(const cuzk_engine *e);
 uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c); /* drops every tier; returns bytes */
 void res_free_all(cuzk_engine *e);
 void res_join_loaders(cuzk_engine *e, bool all);            /* unlocked */
+unsigned res_stop_loaders(cuzk_engine *e);                  /* locked: the loads running told to stop */
 cuzk_status res_preload(cuzk_engine *e, engine_circuit *c); /* unlocked; waits */
 
 /* engine_porep.c: a PoRep request's input checked into out (unlocked: on the submitting thread;

@@ -269,6 +269,7 @@ static void *lane_main(void *arg)
             continue;
         }
         unsigned k = j->next_part++;
+        if (j->next_part >= j->plan.nparts) queue_drop(e, j); /* its last partition */
         if (k == 0 && j->plan.nparts > 1 && !j->progress)
             j->progress = cuzk_progress_startf(e->cfg.progress, j->plan.nparts, "%s: partitions proved",
                                                j->kind == CUZK_KIND_CIRCUIT ? j->circ->id : cuzk_kind_name(j->kind));
@@ -355,11 +356,7 @@ static bool other_in_service(const cuzk_engine *e, const engine_device *d)
 static bool pending_work(const cuzk_engine *e)
 {
     ENGINE_LOCKED(e);
-    if (e->ready) return true;
-    for (const engine_job *j = e->jobs; j; j = j->next)
-        if (j->circ && engine_job_live(j) && !j->cancel_req && !j->failing && j->next_part < j->plan.nparts)
-            return true;
-    return false;
+    return e->ready || e->nqueued;
 }
 
 /* A partition's proof on device d as it ended: when it ran, its outcome and its spans. */

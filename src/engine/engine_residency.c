@@ -19,6 +19,10 @@
 #include "cuzk/filecoin.h"
 #include "engine_internal.h"
 
+/* A host copy of parameters goes to a device in pieces of this many bytes (as the stream from
+ * a file does), so that a stopped load ends within one piece. */
+#define UPLOAD_PIECE_BYTES (48u << 20)
+
 static uint64_t file_bytes(const char *path)
 {
     struct stat sb;
@@ -190,6 +194,7 @@ typedef struct {
     bool open_builtin; /* circ is a built-in circuit's synthetic data, made on the load thread */
     int dev;           /* -1: the host tier; else this device */
     loader *self;
+    load_watch watch; /* its stop token (self->stop) and the test hook, set when it starts */
 } load_task;
 
 static cuzk_status record_or_load_pce(load_task *t, cuzk_pce *pce, cuzk_timeline *tl)
@@ -369,6 +374,7 @@ typedef struct {
     cuzk_engine *e;
     engine_circuit *c;
     cuzk_groth16_params_file *f;
+    const load_watch *watch;
     int dev;
     cuzk_gpu_prover *pr;
     cuzk_status st;
@@ -386,7 +392,7 @@ static void *stream_main(void *arg)
     s->t_begin = cuzk_now();
     s->st = stream_params_to_device(d->gpu, &s->c->dev[s->dev].pl, s->f,
                                     s->c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED, threads,
-                                    s->e->cfg.progress, &s->pr, &s->stats);
+                                    s->e->cfg.progress, s->watch, &s->pr, &s->stats);
     if (s->st) snprintf(s->err, sizeof s->err, "%s", cuzk_last_error());
     s->t_end = cuzk_now();
     return NULL;
@@ -445,6 +451,7 @@ static void load_open_layout(host_load_state *h)
 static void load_circuit(host_load_state *h)
 {
     load_task *t = h->t;
+    if (!h->st) h->st = load_watch_stop(&t->watch);
     if (!h->st && t->open_builtin) {
         int span = cuzk_span_begin(h->tl, "synthetic data to record the circuit from");
         h->st = h->c->builtin->synthetic_open(h->c->proof, &t->circ, &t->circ_state, &t->circ_state_free);
@@ -463,9 +470,11 @@ static void load_params(host_load_state *h)
         int span = cuzk_span_begin(h->tl, "read parameters");
         cuzk_groth16_params_close(&h->pf);
         h->has_pf = false;
+        if (!h->st) h->st = load_watch_stop(&h->t->watch);
         if (!h->st)
-            h->st = cuzk_groth16_params_read(&h->params, c->params_path,
-                                             c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED);
+            h->st = cuzk_groth16_params_read_watched(&h->params, c->params_path,
+                                                     c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
+                                                     load_watch_params_piece, &h->t->watch);
         cuzk_span_end(h->tl, span);
     }
     if (!h->streaming) return;
@@ -540,7 +549,7 @@ static void stream_ended(host_load_state *h)
     } else {
         unplace(h->e, cd);
     }
-    if (!sj->pr && sj->st) {
+    if (!sj->pr && sj->st && sj->st != CUZK_ECANCELLED) { /* a stopped stream says nothing of the device */
         cd->unfit = true;
         char id[64]; /* cd->why is inside c: its id is copied out first */
         snprintf(id, sizeof id, "%s", c->id);
@@ -624,7 +633,7 @@ static void host_load(load_task *t)
     h->c = t->c;
     h->t0 = cuzk_now();
     h->pf.fd = -1;
-    h->sj = (stream_job){.e = t->e, .c = t->c, .f = &h->pf, .dev = -1};
+    h->sj = (stream_job){.e = t->e, .c = t->c, .f = &h->pf, .watch = &t->watch, .dev = -1};
     h->tl = cuzk_timeline_create("load");
     char name[128];
     snprintf(name, sizeof name, "load %s (parameters, precompiled circuit)", t->c->id);
@@ -655,8 +664,10 @@ typedef struct {
 /* The circuit's parameters on d, unlocked: made to its shape (synthetic), uploaded from the host
  * copy, or, with none, streamed from the file again (its layout checked against the circuit's). */
 static cuzk_status device_params(cuzk_engine *e, engine_circuit *c, engine_device *d, const cuzk_gpu_placement *pl,
-                                 cuzk_gpu_prover **pr)
+                                 const load_watch *watch, cuzk_gpu_prover **pr)
 {
+    cuzk_status stopped = load_watch_stop(watch);
+    if (stopped) return stopped;
     if (c->synthetic) {
         const cuzk_gpu_shape s = shape_of_pce(&c->pce, 0);
         cuzk_gpu_synthetic_shape sh = {s.n_h, s.n_l, s.n_a, s.n_b, s.num_inputs, 5};
@@ -667,7 +678,16 @@ static cuzk_status device_params(cuzk_engine *e, engine_circuit *c, engine_devic
         const size_t count[CUZK_PARAMS_SECTIONS] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
         const void *pts[CUZK_PARAMS_SECTIONS] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
         cuzk_status st = cuzk_gpu_prover_begin_placed(d->gpu, pr, count, &p->vk, pl);
-        for (int k = 0; k < CUZK_PARAMS_SECTIONS && !st; k++) st = cuzk_gpu_prover_put(*pr, k, 0, count[k], pts[k]);
+        /* in pieces of the stream's size, so that a stopped load ends within one */
+        for (int k = 0; k < CUZK_PARAMS_SECTIONS && !st; k++) {
+            const size_t each = k == CUZK_PARAMS_B_G2 ? sizeof(blst_p2_affine) : sizeof(blst_p1_affine);
+            const size_t per = UPLOAD_PIECE_BYTES / each;
+            for (size_t first = 0; first < count[k] && !st; first += per) {
+                size_t n = count[k] - first < per ? count[k] - first : per;
+                st = load_watch_piece(watch, n);
+                if (!st) st = cuzk_gpu_prover_put(*pr, k, first, n, (const uint8_t *)pts[k] + first * each);
+            }
+        }
         if (!st) st = cuzk_gpu_prover_commit(*pr);
         if (st) {
             cuzk_gpu_prover_destroy(*pr);
@@ -682,7 +702,7 @@ static cuzk_status device_params(cuzk_engine *e, engine_circuit *c, engine_devic
         st = cuzk_fail(CUZK_EFORMAT, "%s changed since it was first loaded (its counts differ)", c->params_path);
     if (!st)
         st = stream_params_to_device(d->gpu, pl, &f, c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
-                                     cuzk_pool_size(e->lanes[0].pool), e->cfg.progress, pr, &ss);
+                                     cuzk_pool_size(e->lanes[0].pool), e->cfg.progress, watch, pr, &ss);
     cuzk_groth16_params_close(&f);
     if (!st) {
         engine_mutex_lock(&e->mu);
@@ -702,7 +722,9 @@ static void device_load_ended(cuzk_engine *e, load_task *t, device_load_run *run
     engine_device *d = &e->dev[t->dev];
     circuit_on_device *cd = &c->dev[t->dev];
     cd->loading = false;
-    if (run->st) {
+    if (run->st == CUZK_ECANCELLED) {
+        unplace(e, cd); /* stopped: the device may take it later */
+    } else if (run->st) {
         unplace(e, cd);
         cd->unfit = true;
         snprintf(cd->why, sizeof cd->why, "%s", run->why);
@@ -748,7 +770,7 @@ static void device_load(load_task *t)
     size_t free0 = 0, free1 = 0, total = 0;
     if (cuzk_gpu_mem_info(d->gpu, &free0, &total)) free0 = 0;
     const cuzk_gpu_placement *pl = &c->dev[t->dev].pl; /* set before the load began, not changed during it */
-    run.st = device_params(e, c, d, pl, &run.pr);
+    run.st = device_params(e, c, d, pl, &t->watch, &run.pr);
     if (run.st)
         snprintf(run.why, sizeof run.why, "the parameters of %s do not fit on %s (%s): %s", c->id, d->name,
                  cuzk_gpu_placement_name(pl->kind), cuzk_last_error());
@@ -773,8 +795,9 @@ static void host_params_load(load_task *t)
     cuzk_engine *e = t->e;
     engine_circuit *c = t->c;
     cuzk_groth16_params params;
-    cuzk_status st = cuzk_groth16_params_read(&params, c->params_path,
-                                              c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED);
+    cuzk_status st = cuzk_groth16_params_read_watched(&params, c->params_path,
+                                                      c->check_params ? CUZK_PARAMS_CHECKED : CUZK_PARAMS_UNCHECKED,
+                                                      load_watch_params_piece, &t->watch);
     if (!st && (params.vk.ic_len != c->pce.num_inputs || params.l_len != c->pce.num_aux)) {
         st = cuzk_fail(CUZK_EFORMAT, "%s changed since it was first loaded (its counts differ)", c->params_path);
         cuzk_groth16_params_free(&params);
@@ -833,6 +856,7 @@ static bool spawn(cuzk_engine *e, load_task *t)
     loader *l = calloc(1, sizeof *l);
     if (!l) return false;
     t->self = l;
+    t->watch = (load_watch){&l->stop, e->load_hook, e->load_hook_ctx, t->c->id};
     if (pthread_create(&l->thread, NULL, load_main, t)) {
         free(l);
         return false;
@@ -861,6 +885,18 @@ void res_want_host_params(cuzk_engine *e, engine_circuit *c)
         host_release(e, need);
         free(t);
     }
+}
+
+unsigned res_stop_loaders(cuzk_engine *e)
+{
+    ENGINE_LOCKED(e);
+    unsigned n = 0;
+    for (loader *l = e->loaders; l; l = l->next) {
+        if (l->done) continue;
+        cuzk_cancel_set(&l->stop);
+        n++;
+    }
+    return n;
 }
 
 void res_join_loaders(cuzk_engine *e, bool all)
@@ -1040,6 +1076,7 @@ void res_free_all(cuzk_engine *e)
         if (c->has_params) cuzk_groth16_params_free(&c->params);
         if (c->has_vk) cuzk_groth16_vk_free(&c->vk);
         cuzk_pce_free(&c->pce);
+        queue_free(c);
         free(c->params_path);
         free(c->vk_path);
         free(c->pce_path);

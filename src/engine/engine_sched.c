@@ -4,8 +4,10 @@
  * takes the next free lane and the next free device: preemption at partition boundaries,
  * never inside a partition. All functions here run with engine.mu held. Each pick first asks a
  * policy (judge_witness, judge_ready: pure, they return a verdict and change nothing) what a
- * job or a made witness needs, then applies the verdict: start a load, fail a job no device
- * can prove, or take the best candidate. */
+ * circuit's queued jobs or a made witness need, then applies the verdict: start a load, fail
+ * the jobs no device can prove, or take the best candidate. The witness lanes' pick reads the
+ * heads of the queued jobs' heaps (engine_queue.c), not every job; the devices' pick reads the
+ * made witnesses, at most one per witness buffer. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -64,50 +66,87 @@ static bool some_device_can(const cuzk_engine *e, const engine_circuit *c, char 
     return false;
 }
 
-/* What a job needs before a witness lane can take its next partition: the policy, which reads
- * and changes nothing; sched_pick_witness applies it. */
+/* What a circuit's queued jobs need before a witness lane can take their next partitions: the
+ * policy, which reads and changes nothing; sched_pick_witness applies it. */
 typedef enum {
-    WITNESS_SKIP,      /* nothing to make now (no circuit yet, ended, all made, not urgent) */
-    WITNESS_LOAD_HOST, /* its circuit must be loaded into host memory first */
-    WITNESS_NO_DEVICE, /* no device can prove it: the job fails with why */
-    WITNESS_CANDIDATE, /* its next partition may be made now */
+    WITNESS_SKIP,      /* no job of it has a partition to make now */
+    WITNESS_LOAD_HOST, /* it must be loaded into host memory first */
+    WITNESS_NO_DEVICE, /* no device can prove it: its queued jobs fail with why */
+    WITNESS_CANDIDATE, /* the next partitions of its queued jobs may be made now */
 } witness_verdict;
 
-static witness_verdict judge_witness(const cuzk_engine *e, const engine_job *j, bool urgent, char *why, size_t cap)
+static witness_verdict judge_witness(const cuzk_engine *e, const engine_circuit *c, char *why, size_t cap)
 {
     ENGINE_LOCKED(e);
-    /* a job whose input is still being checked has no circuit yet */
-    if (!j->circ || !engine_job_live(j) || j->cancel_req || j->failing || j->next_part >= j->plan.nparts)
-        return WITNESS_SKIP;
-    if (urgent && j->prio < CUZK_PRIORITY_HIGH) return WITNESS_SKIP;
-    if (!j->circ->host_ready) return WITNESS_LOAD_HOST;
-    if (!some_device_can(e, j->circ, why, cap)) return WITNESS_NO_DEVICE;
+    if (!c->nqueued) return WITNESS_SKIP;
+    if (!c->host_ready) return WITNESS_LOAD_HOST;
+    if (!some_device_can(e, c, why, cap)) return WITNESS_NO_DEVICE;
     return WITNESS_CANDIDATE;
 }
 
+/* The oldest queued job of c, of the highest priority that has one. */
+static engine_job *any_queued(const engine_circuit *c)
+{
+    for (int p = CUZK_PRIORITY_CRITICAL; p >= CUZK_PRIORITY_LOW; p--)
+        if (queue_head(c, (cuzk_priority)p)) return queue_head(c, (cuzk_priority)p);
+    return NULL;
+}
+
+/* Fails every queued job of c with why (no device can prove it); those with nothing in flight
+ * end now. Each leaves the queue as it fails. */
+static void fail_queued(cuzk_engine *e, engine_circuit *c, const char *why)
+{
+    ENGINE_LOCKED(e);
+    for (engine_job *j; (j = any_queued(c));) {
+        engine_job_fail(e, j, "%s: %s", c->id, why);
+        if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_FAILED);
+    }
+}
+
+/* The verdicts depend on the circuit alone, so they are applied circuit by circuit; the best
+ * candidate is among the heads of the circuits' heaps: within one priority the oldest job
+ * (lowest seq) has waited longest, so its class (engine_rank: the priority raised by the time
+ * waited) is at least any younger one's, and it wins their ties; before() then orders the heads
+ * exactly as it ordered every job. A pick thus reads circuits x priorities heads, whatever the
+ * number of jobs queued. */
 engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
 {
     ENGINE_LOCKED(e);
     *slot = -1;
     double now = cuzk_now();
     engine_job *best = NULL;
-    for (engine_job *j = e->jobs; j; j = j->next) {
+    for (engine_circuit *c = e->circuits; c; c = c->next) {
         char why[400];
-        switch (judge_witness(e, j, urgent, why, sizeof why)) {
-        case WITNESS_SKIP: break;
-        case WITNESS_LOAD_HOST: res_want_host(e, j->circ, j); break;
-        case WITNESS_NO_DEVICE:
-            engine_job_fail(e, j, "%s: %s", j->circ->id, why);
-            if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_FAILED);
-            break; /* the job list is unchanged (ended jobs stay until pruned) */
-        case WITNESS_CANDIDATE:
-            if (!best || before(e, j, best, now)) best = j;
-            break;
+        switch (judge_witness(e, c, why, sizeof why)) {
+        case WITNESS_SKIP: continue;
+        case WITNESS_LOAD_HOST: res_want_host(e, c, any_queued(c)); continue;
+        case WITNESS_NO_DEVICE: fail_queued(e, c, why); continue;
+        case WITNESS_CANDIDATE: break;
+        }
+        /* the urgent lane makes HIGH and CRITICAL work only */
+        for (int p = urgent ? CUZK_PRIORITY_HIGH : CUZK_PRIORITY_LOW; p <= CUZK_PRIORITY_CRITICAL; p++) {
+            engine_job *j = queue_head(c, (cuzk_priority)p);
+            if (j && (!best || before(e, j, best, now))) best = j;
         }
     }
     if (!best) return NULL;
     *slot = free_slot(e, urgent);
     return *slot < 0 ? NULL : best;
+}
+
+void sched_job_queued(cuzk_engine *e, engine_job *j)
+{
+    ENGINE_LOCKED(e);
+    char why[400];
+    switch (judge_witness(e, j->circ, why, sizeof why)) {
+    case WITNESS_SKIP: return;
+    case WITNESS_LOAD_HOST: res_want_host(e, j->circ, j); return; /* its end wakes the lanes */
+    case WITNESS_NO_DEVICE: fail_queued(e, j->circ, why); return;
+    case WITNESS_CANDIDATE: break;
+    }
+    /* with every buffer it may use busy a lane picks nothing: the next release wakes the lanes
+     * (waking them at each of 100,000 submits only costs the submits their context switches) */
+    if (free_slot(e, j->prio >= CUZK_PRIORITY_HIGH) >= 0) pthread_cond_broadcast(&e->work_cv);
 }
 
 /* What device d needs before it can prove a made witness: the policy (reads, changes nothing);

@@ -13,18 +13,21 @@
 typedef struct {
     cuzk_gpu_prover *pr;
     cuzk_progress *progress; /* points streamed */
+    const load_watch *watch;
 } upload;
 
 static cuzk_status put_points(void *ctx, int section, size_t first, size_t n, const void *pts)
 {
     upload *u = ctx;
+    cuzk_status st = load_watch_piece(u->watch, n); /* a stopped load copies no more */
+    if (st) return st;
     cuzk_progress_add(u->progress, n);
     return cuzk_gpu_prover_put(u->pr, section, first, n, pts);
 }
 
 cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, const cuzk_gpu_placement *pl, cuzk_groth16_params_file *f,
                                     int flags, unsigned threads, const cuzk_progress_sink *progress,
-                                    cuzk_gpu_prover **out, stream_stats *stats)
+                                    const load_watch *watch, cuzk_gpu_prover **out, stream_stats *stats)
 {
     double t0 = cuzk_now();
     *out = NULL;
@@ -37,7 +40,7 @@ cuzk_status stream_params_to_device(cuzk_gpu_device *gpu, const cuzk_gpu_placeme
     st = cuzk_gpu_prover_begin_placed(gpu, &pr, f->count, &f->vk, pl);
     uint64_t points = 0;
     for (int k = 0; k < CUZK_PARAMS_SECTIONS; k++) points += f->count[k];
-    upload u = {pr, st ? NULL : cuzk_progress_start(progress, "parameters to the GPU (points)", points)};
+    upload u = {pr, st ? NULL : cuzk_progress_start(progress, "parameters to the GPU (points)", points), watch};
     if (!st) st = cuzk_groth16_params_stream(f, flags, &(cuzk_groth16_points_sink){NULL, put_points, &u}, &read_s);
     cuzk_progress_finish(u.progress);
     if (!st) st = cuzk_gpu_prover_commit(pr);

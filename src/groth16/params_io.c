@@ -161,9 +161,12 @@ cuzk_status cuzk_groth16_params_parse(cuzk_groth16_params *p, const uint8_t *dat
     return st;
 }
 
-/* The stream's sink for a whole read: every piece is decoded straight into its array. */
+/* The stream's sink for a whole read: every piece is decoded straight into its array, then
+ * shown to the watcher (if any). */
 typedef struct {
     cuzk_groth16_params *p;
+    cuzk_status (*watch)(void *ctx, int section, size_t n);
+    void *ctx;
 } host_sink;
 
 static void *host_dest(void *ctx, int section, size_t first, size_t n)
@@ -181,11 +184,18 @@ static void *host_dest(void *ctx, int section, size_t first, size_t n)
 
 static cuzk_status host_points(void *ctx, int section, size_t first, size_t n, const void *pts)
 {
-    (void)ctx, (void)section, (void)first, (void)n, (void)pts;
-    return CUZK_OK;
+    (void)first, (void)pts;
+    const host_sink *hs = ctx;
+    return hs->watch ? hs->watch(hs->ctx, section, n) : CUZK_OK;
 }
 
 cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags)
+{
+    return cuzk_groth16_params_read_watched(p, path, flags, NULL, NULL);
+}
+
+cuzk_status cuzk_groth16_params_read_watched(cuzk_groth16_params *p, const char *path, int flags,
+                                             cuzk_status (*watch)(void *ctx, int section, size_t n), void *ctx)
 {
     memset(p, 0, sizeof *p);
     cuzk_groth16_params_file f;
@@ -201,7 +211,7 @@ cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, i
         if (!*dst[k]) st = CUZK_ENOMEM;
         else *lens[k] = f.count[k];
     }
-    host_sink hs = {p};
+    host_sink hs = {p, watch, ctx};
     if (!st) st = cuzk_groth16_params_stream(&f, flags, &(cuzk_groth16_points_sink){host_dest, host_points, &hs}, NULL);
     cuzk_groth16_params_close(&f);
     if (st) cuzk_groth16_params_free(p);

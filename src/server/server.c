@@ -458,6 +458,9 @@ void cuzk_server_drain(cuzk_server *s, double grace_s, const atomic_bool *cut_sh
      * them end CANCELLED */
     atomic_store(&s->stopping, true);
     cuzk_engine_cancel_all(s->e, "the daemon is shutting down");
+    /* a load (a PreloadSRS call's, or a cancelled job's) stops at its next piece instead of
+     * holding the drain for the rest of a 44 GiB read */
+    cuzk_engine_cancel_loads(s->e);
     pthread_mutex_lock(&s->mu);
     while (s->calls) pthread_cond_wait(&s->cv, &s->mu);
     pthread_mutex_unlock(&s->mu);

@@ -7,7 +7,7 @@
  * times, metrics (their histograms, and the text format checked line by line), preload and
  * evict; bad requests are refused; two devices (CPU workers, or two contexts on a GPU where one
  * is) share the work and one taken out of service mid-run loses no job. `test_engine NAME...`
- * runs only the named parts. */
+ * runs only the named parts; `test_engine queued-bench` (a measurement) runs only when named. */
 #define _GNU_SOURCE /* strcasestr, pthread_timedjoin_np */
 #include <jansson.h>
 #include <pthread.h>
@@ -1030,6 +1030,85 @@ static void test_priority(void)
     cuzk_engine_destroy(e);
 }
 
+/* ---------------------------------------------------------------- 3a: the order of a mix */
+/* The device's partitions one at a time, each held until the test lets it go: the test lets
+ * partition i end only once the witness behind it is made, so every pick sees the same jobs
+ * whatever the machine's speed. */
+typedef struct {
+    atomic_uint allowed, n;
+    atomic_ullong job[64];
+} step_ctx;
+
+static cuzk_status step_hook(void *ctx, uint64_t job, unsigned partition, int device)
+{
+    (void)partition, (void)device;
+    step_ctx *o = ctx;
+    unsigned i = atomic_fetch_add(&o->n, 1);
+    if (i < 64) atomic_store(&o->job[i], job);
+    for (double end = cuzk_now() + 60; i >= atomic_load(&o->allowed) && cuzk_now() < end;) usleep(500);
+    return CUZK_OK;
+}
+
+/* Jobs of every priority queued while the three witness buffers (two bulk, one urgent) are
+ * full go to the device exactly in the scheduler's order: the highest priority first, the
+ * oldest first within one (aging off). Each witness waiting for the device was the best job
+ * left when it was picked, so the device, taking the best of them, proves every job in that
+ * order; the pick finds it from the heads of its queues as it did from every job. */
+static void test_mixed_order(void)
+{
+    enum { MIX = 16, ALL = MIX + 3 };
+    static step_ctx o;
+    memset(&o, 0, sizeof o);
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.witness_buffers = 3;
+    cfg.aging_s = 0;
+    cuzk_engine *e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, step_hook, &o);
+    register_circuit(e, "small", &small_ctx, &small);
+    double secs;
+    CHECK_OK(cuzk_engine_preload(e, "small", &secs));
+    /* the device held on one bulk buffer, the other two buffers made and waiting */
+    uint64_t id[ALL];
+    cuzk_priority prio[ALL] = {CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_CRITICAL};
+    id[0] = submit_circuit(e, "small", 1, 7000, prio[0]);
+    CHECK(wait_running(e, id[0], 60));
+    id[1] = submit_circuit(e, "small", 1, 7001, prio[1]);
+    id[2] = submit_circuit(e, "small", 1, 7002, prio[2]);
+    CHECK(wait_witnesses(e, 2));
+    /* then priorities interleaved, in an order no submission order gives */
+    static const cuzk_priority mix[MIX] = {
+        CUZK_PRIORITY_LOW,      CUZK_PRIORITY_HIGH,     CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_CRITICAL,
+        CUZK_PRIORITY_LOW,      CUZK_PRIORITY_NORMAL,   CUZK_PRIORITY_HIGH,   CUZK_PRIORITY_LOW,
+        CUZK_PRIORITY_HIGH,     CUZK_PRIORITY_CRITICAL, CUZK_PRIORITY_NORMAL, CUZK_PRIORITY_LOW,
+        CUZK_PRIORITY_CRITICAL, CUZK_PRIORITY_NORMAL,   CUZK_PRIORITY_HIGH,   CUZK_PRIORITY_LOW};
+    for (unsigned i = 0; i < MIX; i++) id[3 + i] = submit_circuit(e, "small", 1, 7100 + i, prio[3 + i] = mix[i]);
+    /* the order expected: the held one, then by priority, by submission within one */
+    uint64_t want[ALL] = {id[0]};
+    unsigned w = 1;
+    for (int p = CUZK_PRIORITY_CRITICAL; p >= CUZK_PRIORITY_LOW; p--)
+        for (unsigned i = 1; i < ALL; i++)
+            if (prio[i] == (cuzk_priority)p) want[w++] = id[i];
+    /* partition i ends once the device holds it and a witness waits behind it */
+    for (unsigned i = 0; i < ALL; i++) {
+        for (double end = cuzk_now() + 60; atomic_load(&o.n) <= i && cuzk_now() < end;) usleep(1000);
+        CHECK(atomic_load(&o.n) > i);
+        if (i + 1 < ALL) CHECK(wait_witnesses(e, 1));
+        atomic_store(&o.allowed, i + 1);
+    }
+    for (unsigned i = 0; i < ALL; i++) expect_completed(e, id[i]);
+    unsigned same = 0;
+    for (unsigned i = 0; i < ALL; i++) same += atomic_load(&o.job[i]) == want[i];
+    CHECK(atomic_load(&o.n) == ALL && same == ALL);
+    if (same != ALL)
+        for (unsigned i = 0; i < ALL; i++)
+            fprintf(stderr, "    pick %u: job %llu, expected %llu\n", i, (unsigned long long)atomic_load(&o.job[i]),
+                    (unsigned long long)want[i]);
+    printf("  mixed order: %u jobs of four priorities went to the device in the scheduler's order (%u of %u)\n", ALL,
+           same, ALL);
+    cuzk_engine_destroy(e);
+}
+
 /* ---------------------------------------------------------------- 3b: aging */
 /* With engine.aging_s = 1 a LOW job that has waited over a second competes as NORMAL, and, as
  * the older, goes before a newer NORMAL job; without aging the NORMAL job goes first. */
@@ -1823,6 +1902,188 @@ static void test_many_queued(void)
     cuzk_engine_destroy(e);
 }
 
+/* ---------------------------------------------------------------- 10c: many jobs, measured */
+/* Only when named (`test_engine queued-bench`), for docs/BENCHMARKS.md: with 10,000 and then
+ * 100,000 test jobs of every priority queued behind a device held by the hook, BENCH_SAMPLES
+ * more submits, awaits (timed out at once), cancels and picks of each witness lane are timed
+ * one by one; the medians and maxima are printed. Figures, not checks. */
+enum { BENCH_SAMPLES = 200 };
+static atomic_bool bench_released;
+
+static cuzk_status bench_hold(void *ctx, uint64_t job, unsigned partition, int device)
+{
+    (void)ctx, (void)job, (void)partition, (void)device;
+    for (double end = cuzk_now() + 3600; !atomic_load(&bench_released) && cuzk_now() < end;) usleep(1000);
+    return CUZK_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void print_spread(const char *what, double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    printf("    %-13s median %9.1f us, max %9.1f us\n", what, v[n / 2] * 1e6, v[n - 1] * 1e6);
+}
+
+static void queued_bench_case(unsigned n)
+{
+    atomic_store(&bench_released, false);
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.max_queued = n + 2 * BENCH_SAMPLES;
+    cfg.result_max = n + 2 * BENCH_SAMPLES;
+    cuzk_engine *e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, bench_hold, NULL);
+    register_circuit(e, "small", &small_ctx, &small);
+    uint64_t *ids = calloc(n, sizeof *ids);
+    CHECK(ids != NULL);
+    if (!ids) exit(1);
+    double t0 = cuzk_now();
+    for (unsigned i = 0; i < n; i++)
+        ids[i] = submit_circuit(e, "small", 1, 10 + i, (cuzk_priority)(CUZK_PRIORITY_LOW + i % 4));
+    double fill_s = cuzk_now() - t0;
+    static double submit_s[BENCH_SAMPLES], await_s[BENCH_SAMPLES], cancel_s[BENCH_SAMPLES], pick_s[BENCH_SAMPLES],
+        urgent_s[BENCH_SAMPLES];
+    for (unsigned k = 0; k < BENCH_SAMPLES; k++) {
+        t0 = cuzk_now();
+        submit_circuit(e, "small", 1, 1u << 30 | k, (cuzk_priority)(CUZK_PRIORITY_LOW + k % 4));
+        submit_s[k] = cuzk_now() - t0;
+    }
+    for (unsigned k = 0; k < BENCH_SAMPLES; k++) {
+        cuzk_job_result r;
+        t0 = cuzk_now();
+        CHECK_OK(cuzk_engine_await(e, ids[(k * 7919u) % n], 0, &r));
+        await_s[k] = cuzk_now() - t0;
+        cuzk_job_result_free(&r);
+    }
+    for (unsigned k = 0; k < BENCH_SAMPLES; k++) {
+        bool was_running;
+        t0 = cuzk_now();
+        CHECK_OK(cuzk_engine_cancel(e, ids[n / 2 + k], &was_running));
+        cancel_s[k] = cuzk_now() - t0;
+    }
+    for (unsigned k = 0; k < BENCH_SAMPLES; k++) {
+        pick_s[k] = cuzk_engine_time_pick(e, false);
+        urgent_s[k] = cuzk_engine_time_pick(e, true);
+    }
+    printf("  %u jobs queued (%.1f s to submit them), %u of each call timed:\n", n, fill_s, BENCH_SAMPLES);
+    print_spread("submit", submit_s, BENCH_SAMPLES);
+    print_spread("await", await_s, BENCH_SAMPLES);
+    print_spread("cancel", cancel_s, BENCH_SAMPLES);
+    print_spread("pick (bulk)", pick_s, BENCH_SAMPLES);
+    print_spread("pick (urgent)", urgent_s, BENCH_SAMPLES);
+    fflush(stdout);
+    t0 = cuzk_now();
+    cuzk_engine_cancel_all(e, "measured");
+    atomic_store(&bench_released, true);
+    cuzk_engine_destroy(e);
+    printf("    cancel all and destroy: %.2f s\n", cuzk_now() - t0);
+    free(ids);
+}
+
+static void test_queued_bench(void)
+{
+    queued_bench_case(10000);
+    queued_bench_case(100000);
+}
+
+/* ---------------------------------------------------------------- 10d: loads stopped */
+/* A load slowed down by the load hook (LOAD_PIECE_S for each piece of parameter points: "big"
+ * has one piece per section, five, so its load takes over 5 x LOAD_PIECE_S) is stopped within
+ * a piece: cuzk_engine_cancel_loads ends a preload with CUZK_ECANCELLED, and the engine then
+ * loads and proves the circuit as usual; destroying an engine whose job waits on such a load
+ * returns within a piece instead of after the whole load, the job's waiter seeing it
+ * CANCELLED. */
+#define LOAD_PIECE_S 2.0
+static atomic_uint load_pieces;
+
+static cuzk_status slow_load_hook(void *ctx, const char *circuit, uint64_t points)
+{
+    (void)ctx, (void)circuit, (void)points;
+    atomic_fetch_add(&load_pieces, 1);
+    sleep_s(LOAD_PIECE_S);
+    return CUZK_OK;
+}
+
+typedef struct {
+    cuzk_engine *e;
+    cuzk_status st;
+    char err[512];
+} preload_run;
+
+static void *preload_main(void *arg)
+{
+    preload_run *p = arg;
+    double secs;
+    p->st = cuzk_engine_preload(p->e, "big", &secs);
+    snprintf(p->err, sizeof p->err, "%s", p->st ? cuzk_last_error() : "");
+    return NULL;
+}
+
+static bool wait_load_piece(void)
+{
+    for (double end = cuzk_now() + 60; cuzk_now() < end; usleep(1000))
+        if (atomic_load(&load_pieces) >= 1) return true;
+    fprintf(stderr, "    the load read no piece of parameters within 60 s\n");
+    return false;
+}
+
+static void test_load_stop(void)
+{
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cuzk_engine *e = engine_start(&cfg);
+    register_circuit(e, "big", &big_ctx, &big);
+    cuzk_engine_set_load_hook(e, slow_load_hook, NULL);
+    /* 1. a preload stopped by cuzk_engine_cancel_loads */
+    atomic_store(&load_pieces, 0);
+    static preload_run pr;
+    pr.e = e;
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, preload_main, &pr) == 0);
+    CHECK(wait_load_piece());
+    double t0 = cuzk_now();
+    CHECK(cuzk_engine_cancel_loads(e) == 1);
+    pthread_join(th, NULL);
+    double preload_s = cuzk_now() - t0;
+    CHECK(pr.st == CUZK_ECANCELLED && strstr(pr.err, "big") && strstr(pr.err, "stopped"));
+    CHECK(preload_s < LOAD_PIECE_S + 2);
+    CHECK(atomic_load(&load_pieces) < 5);
+    /* 2. the next load is not stopped: the circuit loads and proves */
+    cuzk_engine_set_load_hook(e, NULL, NULL);
+    double secs;
+    CHECK_OK(cuzk_engine_preload(e, "big", &secs));
+    expect_completed(e, submit_circuit(e, "big", 1, 4100, CUZK_PRIORITY_NORMAL));
+    cuzk_engine_destroy(e);
+
+    /* 3. destroy while a job's circuit loads */
+    e = engine_start(&cfg);
+    register_circuit(e, "big", &big_ctx, &big);
+    cuzk_engine_set_load_hook(e, slow_load_hook, NULL);
+    atomic_store(&load_pieces, 0);
+    static awaiter a;
+    memset(&a, 0, sizeof a);
+    a.e = e;
+    a.job = submit_circuit(e, "big", 1, 4101, CUZK_PRIORITY_NORMAL);
+    CHECK(wait_load_piece());
+    CHECK(pthread_create(&th, NULL, await_forever, &a) == 0);
+    while (!atomic_load(&a.entered)) usleep(100);
+    t0 = cuzk_now();
+    cuzk_engine_destroy(e);
+    double destroy_s = cuzk_now() - t0;
+    pthread_join(th, NULL);
+    CHECK(destroy_s < LOAD_PIECE_S + 2);
+    CHECK(a.st == CUZK_OK && a.r.state == CUZK_JOB_CANCELLED);
+    cuzk_job_result_free(&a.r);
+    printf("  a load of 5 x %.0f s stopped: a preload returned %.2f s after cuzk_engine_cancel_loads, destroy "
+           "took %.2f s\n",
+           LOAD_PIECE_S, preload_s, destroy_s);
+}
+
 /* ---------------------------------------------------------------- 11: N devices */
 /* The multi-device paths with what a machine has: two CPU workers (engine.cpu_workers), and
  * where a GPU is, two contexts on it (engine.gpu_contexts). Partitions go to whichever device
@@ -1988,23 +2249,28 @@ static void test_devices(void)
     devices_case("two contexts on GPU 0", &cfg, 2);
 }
 
+/* The parts of the test; those on_request run only when named (measurements). */
 static const struct {
     const char *name;
     void (*fn)(void);
+    bool on_request;
 } tests[] = {
-    {"names", test_names},
-    {"many", test_many_jobs_and_status},
-    {"request-ids", test_request_ids},
-    {"priority", test_priority},
-    {"aging", test_aging},
-    {"cancel", test_cancel},
-    {"budget", test_budget},
-    {"injected", test_injected_failures},
-    {"destroy", test_destroy_in_flight},
-    {"results", test_results_store},
-    {"many-queued", test_many_queued},
-    {"bad-requests", test_bad_requests},
-    {"devices", test_devices},
+    {"names", test_names, false},
+    {"many", test_many_jobs_and_status, false},
+    {"request-ids", test_request_ids, false},
+    {"priority", test_priority, false},
+    {"mixed-order", test_mixed_order, false},
+    {"aging", test_aging, false},
+    {"cancel", test_cancel, false},
+    {"budget", test_budget, false},
+    {"injected", test_injected_failures, false},
+    {"destroy", test_destroy_in_flight, false},
+    {"results", test_results_store, false},
+    {"many-queued", test_many_queued, false},
+    {"load-stop", test_load_stop, false},
+    {"bad-requests", test_bad_requests, false},
+    {"devices", test_devices, false},
+    {"queued-bench", test_queued_bench, true},
 };
 #define NTESTS (sizeof tests / sizeof tests[0])
 
@@ -2030,7 +2296,7 @@ int main(int argc, char **argv)
     make_params(&big, "random:16384", 22);
     double t0 = cuzk_now();
     for (size_t i = 0; i < NTESTS; i++) {
-        bool run = argc == 1;
+        bool run = argc == 1 && !tests[i].on_request;
         for (int a = 1; a < argc; a++) run = run || !strcmp(argv[a], tests[i].name);
         if (!run) continue;
         int failures = harness_failures;

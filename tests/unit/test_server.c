@@ -3,7 +3,8 @@
  * AwaitProof while the job goes on, a client deadline, cancel of a running job, in-band
  * failures, malformed requests named by field, unknown methods, a second server on the same
  * socket refused, no lock-out of control calls by max_calls waiting Proves, the listener's
- * connection cap, first-call deadline and client allowlist, and drain on stop. Then the request decoder and checks under mutated
+ * connection cap, first-call deadline and client allowlist, a PreloadSRS load stopped by the
+ * drain, and drain on stop. Then the request decoder and checks under mutated
  * requests (a deterministic fuzz of every method's handler). */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -13,6 +14,7 @@
 #include <sys/time.h>
 #include <sys/un.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,6 +22,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/engine_circuits.h"
+#include "cuzk/engine_testing.h"
 #include "cuzk/groth16.h"
 #include "cuzk/server.h"
 #include "cuzk/testcircuits.h"
@@ -321,6 +324,69 @@ static void no_lockout(cuzk_engine *e, cuzk_server_hooks *hooks, const cuzk_serv
     }
     cuzk_client_close(c);
     cuzk_server_stop(s, 1);
+}
+
+/* ---------------------------------------------------------------- a load in the drain */
+/* A PreloadSRS call whose load is slowed down by the engine's load hook (LOAD_PIECE_S for each
+ * of random:16384's five pieces of parameters) does not hold the drain for the whole load: the
+ * drain stops it at its next piece, the call gets CANCELLED and the drain ends within its grace
+ * and a piece. */
+#define LOAD_PIECE_S 2.0
+static atomic_uint load_pieces;
+
+static cuzk_status slow_load(void *ctx, const char *circuit, uint64_t points)
+{
+    (void)ctx, (void)circuit, (void)points;
+    atomic_fetch_add(&load_pieces, 1);
+    usleep((useconds_t)(LOAD_PIECE_S * 1e6));
+    return CUZK_OK;
+}
+
+typedef struct {
+    const char *addr;
+    cuzk_status st;
+    int code;
+} preload_call;
+
+static void *preload_main(void *arg)
+{
+    preload_call *p = arg;
+    cuzk_client *c;
+    p->st = cuzk_client_open(&c, p->addr, 1 << 20);
+    if (p->st) return NULL;
+    bool already = false;
+    uint64_t ms = 0;
+    p->st = cuzk_client_preload(c, "random:16384", 60, &already, &ms, &p->code);
+    cuzk_client_close(c);
+    return NULL;
+}
+
+static void load_in_drain(cuzk_engine *e, cuzk_server_hooks *hooks, const cuzk_server_config *base)
+{
+    printf("a PreloadSRS load stopped by the drain\n");
+    uint64_t freed;
+    if (cuzk_engine_evict(e, "random:16384", &freed)) cuzk_clear_error(); /* loaded by the RPCs before, or not */
+    cuzk_server_config dc = *base;
+    snprintf(dc.listen, sizeof dc.listen, "unix://%s/drain-load.sock", tmpdir);
+    cuzk_server *s = NULL;
+    CHECK_OK(cuzk_server_start(&s, &dc, e, hooks));
+    if (!s) return;
+    atomic_store(&load_pieces, 0);
+    cuzk_engine_set_load_hook(e, slow_load, NULL);
+    preload_call p = {.addr = cuzk_server_address(s), .code = -1};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, preload_main, &p) == 0);
+    for (double end = cuzk_now() + 60; atomic_load(&load_pieces) == 0 && cuzk_now() < end;) usleep(1000);
+    CHECK(atomic_load(&load_pieces) > 0);
+    double t0 = cuzk_now();
+    cuzk_server_drain(s, 1, NULL);
+    double drain_s = cuzk_now() - t0;
+    pthread_join(th, NULL);
+    cuzk_engine_set_load_hook(e, NULL, NULL);
+    CHECK(p.st && p.code == RPC_CANCELLED);
+    CHECK(drain_s < 1 + LOAD_PIECE_S + 2);
+    CHECK(atomic_load(&load_pieces) < 5);
+    printf("  the drain (grace 1 s) of a load of 5 x %.0f s took %.2f s\n", LOAD_PIECE_S, drain_s);
 }
 
 /* ---------------------------------------------------------------- the listener */
@@ -684,6 +750,7 @@ int main(void)
     }
     client_text();
     no_lockout(e, &hooks, &sc);
+    load_in_drain(e, &hooks, &sc);
     listener(e, &hooks, &sc);
     fuzz(s);
     prove_releases_request(s);

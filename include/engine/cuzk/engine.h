@@ -299,6 +299,14 @@ cuzk_status cuzk_engine_trace(cuzk_engine *e, const uint64_t *job_ids, size_t n,
  * error. Submits go on being accepted (a draining server stops taking calls first).
  * Returns: how many were live (0 while shutting down). In: why, copied. Thread: any. */
 unsigned cuzk_engine_cancel_all(cuzk_engine *e, const char *why);
+/* Stops every circuit load in progress (parameters and precompiled circuits read into host
+ * memory, streamed or uploaded to a device) at its next piece of work (a piece: at most 48 MB
+ * of parameter points; recording or reading a precompiled circuit is one piece): what it read
+ * is freed, a preload waiting on it returns CUZK_ECANCELLED and the jobs waiting on it fail
+ * with why the load stopped; loads started later run as usual. With cuzk_engine_cancel_all, a
+ * draining server leaves nothing running past its grace. Returns: how many loads were
+ * running (0 while shutting down: cuzk_engine_destroy stops them itself). Thread: any. */
+unsigned cuzk_engine_cancel_loads(cuzk_engine *e);
 
 /* ---------------------------------------------------------------- status and metrics */
 #define CUZK_ENGINE_MAX_DEVICES 16    /* GPU device contexts, all GPUs together */

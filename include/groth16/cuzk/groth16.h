@@ -44,6 +44,14 @@ enum {
  * read). Every count is checked against the file size before use; errors name the section and
  * byte offset. */
 cuzk_status cuzk_groth16_params_read(cuzk_groth16_params *p, const char *path, int flags) CUZK_WARN_UNUSED;
+/* cuzk_groth16_params_read, watched: watch (NULL: none) is called with ctx on the reading
+ * thread after every piece of points is decoded in place (section, points in the piece); a
+ * nonzero status from it stops the read, frees what was read and is returned. So a load can be
+ * given up between pieces (a cancel token checked there) or report its progress. Returns,
+ * Errors: as cuzk_groth16_params_read, or watch's status. Thread: any. */
+cuzk_status cuzk_groth16_params_read_watched(cuzk_groth16_params *p, const char *path, int flags,
+                                             cuzk_status (*watch)(void *ctx, int section, size_t n),
+                                             void *ctx) CUZK_WARN_UNUSED;
 /* A .params file opened for streaming: its verifying key decoded and checked, and where each
  * query section lies, from the counts alone (every count checked against the file's size, the
  * whole layout against its length), before any query point is read. So a file of the wrong

@@ -92,7 +92,8 @@ unsigned cuzk_server_http_port(const cuzk_server *s);
 /* Returns: the calls being handled now. Thread: any. */
 unsigned cuzk_server_calls(const cuzk_server *s);
 /* Drains and frees: stops taking calls, lets the jobs queued or running end for up to grace_s
- * seconds, cancels the rest (their callers get CANCELLED), answers every call still open, stops
+ * seconds, cancels the rest (their callers get CANCELLED) and stops the engine's loads in
+ * progress (a PreloadSRS call open gets CANCELLED), answers every call still open, stops
  * the HTTP endpoint and removes the Unix socket (only while it is the socket bound). The engine
  * is left running. In: s (NULL: nothing is done). Thread: any, once; s is gone after it. */
 void cuzk_server_stop(cuzk_server *s, double grace_s);
