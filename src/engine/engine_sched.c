@@ -97,7 +97,7 @@ engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
         case WITNESS_SKIP: break;
         case WITNESS_LOAD_HOST: res_want_host(e, j->circ, j); break;
         case WITNESS_NO_DEVICE:
-            engine_job_fail(e, j, "%s: %s", j->circ->id, why);
+            engine_job_fail(e, j, FAIL_NO_DEVICE, "%s: %s", j->circ->id, why);
             if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_FAILED);
             break; /* the job list is unchanged (ended jobs stay until pruned) */
         case WITNESS_CANDIDATE:
