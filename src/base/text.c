@@ -1,5 +1,7 @@
-/* Text a client chose: identifiers checked before they name a job, a log line or a message. */
+/* Text a client chose: identifiers checked before they name a job, a log line or a message;
+ * any text made valid UTF-8 before it goes into JSON. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cuzk/base.h"
 
@@ -34,4 +36,23 @@ cuzk_status cuzk_check_client_id(const char *field, const char *s, size_t len, s
         i += n;
     }
     return CUZK_OK;
+}
+
+size_t cuzk_utf8_char(const char *s, size_t n) { return n ? utf8_sequence((const unsigned char *)s, n) : 0; }
+
+char *cuzk_utf8_repair(const char *s, char *out, size_t cap)
+{
+    static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
+    size_t n = strlen(s), o = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_sequence((const unsigned char *)s + i, n - i);
+        const char *from = len ? s + i : replacement;
+        size_t take = len ? len : 3;
+        if (o + take >= cap) break; /* cut at a whole character */
+        memcpy(out + o, from, take);
+        o += take;
+        i += len ? len : 1;
+    }
+    out[o] = 0;
+    return out;
 }

@@ -13,12 +13,13 @@
 /* ---------------------------------------------------------------- jobs */
 bool engine_job_live(const engine_job *j) { return j->state == CUZK_JOB_QUEUED || j->state == CUZK_JOB_RUNNING; }
 
-void engine_job_fail(cuzk_engine *e, engine_job *j, const char *fmt, ...)
+void engine_job_fail(cuzk_engine *e, engine_job *j, job_fail_reason reason, const char *fmt, ...)
 {
     ENGINE_LOCKED(e);
     queue_drop(e, j);
     if (j->failing) return; /* the first reason stays */
     j->failing = true;
+    j->fail_reason = reason;
     cuzk_cancel_set(&j->cancel); /* its other partitions' work is wasted now: they stop early */
     va_list ap;
     va_start(ap, fmt);
@@ -74,53 +75,6 @@ static void job_release(cuzk_engine *e, engine_job *j)
     }
 }
 
-/* The job's log line: what an operator greps for, and its timeline. */
-/* A wall-clock time as RFC 3339 in UTC with milliseconds ("2026-12-05T04:30:12.345Z"); out has 64 bytes. */
-static void rfc3339(char out[64], double unix_s)
-{
-    time_t whole = (time_t)unix_s;
-    struct tm tm;
-    gmtime_r(&whole, &tm);
-    int ms = (int)((unix_s - (double)whole) * 1000);
-    snprintf(out, 64, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-             tm.tm_min, tm.tm_sec,
-             ms < 0         ? 0
-                 : ms > 999 ? 999
-                            : ms);
-}
-
-static void log_job(FILE *f, const engine_job *j)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    double end_wall = (double)now.tv_sec + (double)now.tv_nsec * 1e-9 - (cuzk_now() - j->end_t);
-    char ended[64], submitted[64];
-    rfc3339(ended, end_wall);
-    rfc3339(submitted, end_wall - (j->end_t - j->submit_t));
-    flockfile(f);
-    fprintf(f,
-            "{\"time\":\"%s\",\"submitted\":\"%s\",\"job\":%llu,\"kind\":\"%s\",\"priority\":\"%s\",\"state\":\"%s\","
-            "\"miner_id\":%llu,",
-            ended, submitted, (unsigned long long)j->id, cuzk_kind_name(j->kind), cuzk_priority_name(j->prio),
-            cuzk_job_state_name(j->state), (unsigned long long)j->miner_id);
-    if (j->kind == CUZK_KIND_POREP || j->kind == CUZK_KIND_SNAP)
-        fprintf(f, "\"sector_number\":%llu,", (unsigned long long)j->sector_number);
-    fputs("\"circuit\":", f);
-    cuzk_json_string(f, j->circ ? j->circ->id : "");
-    fputs(",\"request_id\":", f);
-    cuzk_json_string(f, j->request_id);
-    fprintf(f, ",\"partitions\":%u,\"queue_s\":%.6f,\"total_s\":%.6f,\"error\":", j->circ ? j->plan.nparts : 0,
-            (j->started ? j->start_t : j->end_t) - j->submit_t, j->end_t - j->submit_t);
-    cuzk_json_string(f, j->error);
-    if (j->note[0]) {
-        fputs(",\"note\":", f);
-        cuzk_json_string(f, j->note);
-    }
-    fprintf(f, ",\"timeline\":%s}\n", j->timeline_json ? j->timeline_json : "[]");
-    fflush(f);
-    funlockfile(f);
-}
-
 /* Ends a job (locked): its result is fixed, waiters wake, its memory goes. */
 void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
 {
@@ -135,15 +89,17 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     j->progress = NULL;
     if (st == CUZK_JOB_CANCELLED && !j->error[0]) snprintf(j->error, sizeof j->error, "cancelled");
     if (st == CUZK_JOB_COMPLETED) e->completed[ki]++;
-    else if (st == CUZK_JOB_FAILED) e->failed[ki]++;
-    else e->cancelled[ki]++;
+    else if (st == CUZK_JOB_FAILED) {
+        e->failed[ki]++;
+        e->failures[ki][j->fail_reason]++;
+    } else e->cancelled[ki]++;
     int span = cuzk_span_begin_under(j->tl, -1, "release");
     job_release(e, j);
     cuzk_span_end(j->tl, span);
     j->timeline_json = cuzk_timeline_json(j->tl);
     stages_account(e, j->tl, &j->stages);
     metrics_job_ended(e, j);
-    if (e->cfg.job_log) log_job(e->cfg.job_log, j);
+    if (e->cfg.job_log) job_log_write(e->cfg.job_log, j);
     e->queued_or_running--;
     jobs_ended(e, j);
     pthread_cond_broadcast(&j->ended_cv);
@@ -465,9 +421,10 @@ static void attach_circuit(cuzk_engine *e, engine_job *j, const char *circuit_id
     ENGINE_LOCKED(e);
     engine_circuit *c = NULL;
     if (j->plan.builtin) {
-        if (res_get_builtin(e, j->plan.builtin, j->plan.proof, &c)) engine_job_fail(e, j, "%s", cuzk_last_error());
+        if (res_get_builtin(e, j->plan.builtin, j->plan.proof, &c))
+            engine_job_fail(e, j, FAIL_INPUT, "%s", cuzk_last_error());
     } else if (!(c = res_find(e, circuit_id))) {
-        engine_job_fail(e, j, "circuit '%s' is not registered", circuit_id);
+        engine_job_fail(e, j, FAIL_INPUT, "circuit '%s' is not registered", circuit_id);
     }
     if (c) {
         j->circ = c;
@@ -483,7 +440,7 @@ static void input_checked(cuzk_engine *e, engine_job *j, const job_check *chk, c
     ENGINE_LOCKED(e);
     job_unhold(e, j);
     if (why[0]) {
-        engine_job_fail(e, j, "%s", why);
+        engine_job_fail(e, j, FAIL_INPUT, "%s", why);
     } else {
         j->plan = chk->plan;
         memcpy(j->note, chk->note, sizeof j->note);
@@ -491,8 +448,8 @@ static void input_checked(cuzk_engine *e, engine_job *j, const job_check *chk, c
     bool go = !j->failing && !j->cancel_req && !e->stopping;
     if (go) attach_circuit(e, j, chk->circuit_id);
     if (go && !j->failing && !(j->proofs = calloc(j->plan.nparts, sizeof *j->proofs)))
-        engine_job_fail(e, j, "out of memory for %u partitions", j->plan.nparts);
-    if (go && !j->failing && !queue_add(e, j)) engine_job_fail(e, j, "out of memory for the queue");
+        engine_job_fail(e, j, FAIL_OTHER, "out of memory for %u partitions", j->plan.nparts);
+    if (go && !j->failing && !queue_add(e, j)) engine_job_fail(e, j, FAIL_OTHER, "out of memory for the queue");
     if (e->stopping || j->cancel_req) {
         engine_end_job(e, j, CUZK_JOB_CANCELLED);
     } else if (j->failing) {

@@ -57,6 +57,20 @@ typedef struct {
     bool seen[JOB_STAGES]; /* the timeline has a span of the stage */
 } job_stages;
 
+/* Where a failed job failed: its request (the input check, the circuit), its circuit's load,
+ * no device able to prove it, a witness, a proof on a device, or the verification of its
+ * proofs. The metrics count failures by it (a small fixed set, unlike the error texts). */
+typedef enum {
+    FAIL_OTHER,
+    FAIL_INPUT,
+    FAIL_LOAD,
+    FAIL_NO_DEVICE,
+    FAIL_WITNESS,
+    FAIL_PROVE,
+    FAIL_VERIFY,
+    JOB_FAIL_REASONS
+} job_fail_reason;
+
 /* ---------------------------------------------------------------- built-in circuits */
 /* A kind's built-in circuits (one per registered proof of it, sizes sharing parameter files
  * sharing the circuit): their ids, official parameter files and, for loading without a job
@@ -245,7 +259,8 @@ struct engine_job {
     cuzk_groth16_proof *proofs;
     cuzk_fr *inputs; /* nparts x ninputs from the witnesses */
     char error[1024];
-    char note[256]; /* cuzk_job_result.note (from its job_check) */
+    job_fail_reason fail_reason; /* where the first failure came from (engine_job_fail) */
+    char note[256];              /* cuzk_job_result.note (from its job_check) */
 
     double submit_t, start_t, end_t;
     uint64_t miner_id, sector_number; /* as the request gave them (0: not given), for the log */
@@ -312,8 +327,8 @@ typedef struct {
     uint64_t count;
 } stage_sum;
 
-/* A latency histogram over the fixed bounds of engine_metrics.c (0.01 s to 1800 s). */
-#define HIST_BOUNDS 16
+/* A latency histogram over the fixed bounds of engine_metrics.c (0.1 s to 600 s). */
+#define HIST_BOUNDS 10
 typedef struct {
     uint64_t n[HIST_BOUNDS + 1]; /* observations by bucket, not cumulative; the last: above every bound */
     uint64_t count;
@@ -402,7 +417,7 @@ struct cuzk_engine {
 
     uint64_t submitted[CUZK_KINDS], completed[CUZK_KINDS], failed[CUZK_KINDS], cancelled[CUZK_KINDS];
     uint64_t partitions_proved;
-    double queue_wait_s[CUZK_KINDS];
+    uint64_t failures[CUZK_KINDS][JOB_FAIL_REASONS]; /* failed jobs by kind and reason */
     stage_sum stages[ENGINE_STAGES];
     /* by kind, as jobs end: submit to end, submit to the first partition on a device (jobs that
      * got there), and each stage the job's timeline has */
@@ -433,8 +448,10 @@ engine_job *jobs_named(cuzk_engine *e, const char *request_id, engine_job *after
 void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st); /* locked */
 engine_job *find_job_locked(cuzk_engine *e, uint64_t id);              /* locked; NULL when none */
 /* Marks a live job failing with the first reason given (locked): its partitions stop at their
- * next check and it ends FAILED once none is in flight. */
-void engine_job_fail(cuzk_engine *e, engine_job *j, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+ * next check and it ends FAILED once none is in flight. reason: where it failed, for the
+ * metrics and the job log. */
+void engine_job_fail(cuzk_engine *e, engine_job *j, job_fail_reason reason, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Cancels a live job (locked): its made witnesses go, its partitions on devices stop at their
  * next check, and it ends CANCELLED (why, or "cancelled", as its error) once none is in flight. */
 void engine_job_cancel(cuzk_engine *e, engine_job *j, const char *why);
@@ -528,5 +545,8 @@ const char *stage_name(int stage); /* "load", "witness", "prove", "verify" */
 
 /* engine_metrics.c */
 void metrics_job_ended(cuzk_engine *e, const engine_job *j); /* locked: into the histograms */
+const char *fail_reason_name(job_fail_reason r);             /* "input", "load", ... */
+/* engine_joblog.c: the job's line in the job log (one JSON object; engine.h's job_log) */
+void job_log_write(FILE *f, const engine_job *j);
 
 #endif

@@ -217,7 +217,7 @@ static void witness_made(cuzk_engine *e, engine_job *j, unsigned k, int slot_i, 
     if (live) prefetch(e, j, s, r);
     if (live && !j->failing) w->st = take_public_inputs(j, k, s, w);
     if (w->st || j->cancel_req || j->failing) {
-        if (w->st) engine_job_fail(e, j, "partition %u: %s", k, w->err);
+        if (w->st) engine_job_fail(e, j, FAIL_WITNESS, "partition %u: %s", k, w->err);
         if (r && r->bound_dev >= 0) cuzk_gpu_prefetch_drop(j->circ->dev[r->bound_dev].prover, s->w.input, s->w.aux);
         cuzk_timeline_destroy(w->tl);
         free(r);
@@ -264,7 +264,7 @@ static void *lane_main(void *arg)
             continue;
         }
         if (!j->inputs && !(j->inputs = calloc((size_t)j->plan.nparts * j->circ->ninputs + 1, sizeof(cuzk_fr)))) {
-            engine_job_fail(e, j, "out of memory for the public inputs");
+            engine_job_fail(e, j, FAIL_WITNESS, "out of memory for the public inputs");
             sched_maybe_finish(e, j);
             continue;
         }
@@ -387,7 +387,6 @@ static void partition_taken(cuzk_engine *e, engine_device *d, const ready_item *
         j->started = true;
         j->start_t = t0;
         cuzk_span_end(j->tl, j->queue_span);
-        e->queue_wait_s[cuzk_kind_index(j->kind)] += t0 - j->submit_t;
     }
     d->running_job = j->id;
     d->running_part = r->part;
@@ -417,7 +416,7 @@ static void partition_ended(cuzk_engine *e, engine_device *d, ready_item *r, par
         /* given up at the job's request: neither a failure of the job nor of the device, which
          * takes the next partition now */
     } else if (run->st) {
-        engine_job_fail(e, j, "partition %u on %s: %s", r->part, d->name, run->err);
+        engine_job_fail(e, j, FAIL_PROVE, "partition %u on %s: %s", r->part, d->name, run->err);
         /* only a device error (CUZK_EDEVICE: not a bad witness, a bug or a full memory) takes the
          * device out; a CPU worker (whose only device error is the test hook's) only while
          * another device serves */
@@ -518,7 +517,7 @@ void *finisher_main(void *arg)
         job_unhold(e, j);
         j->proof_bytes = bytes;
         j->verified = verified;
-        if (err[0]) engine_job_fail(e, j, "%s", err);
+        if (err[0]) engine_job_fail(e, j, st ? FAIL_VERIFY : FAIL_OTHER, "%s", err);
         engine_end_job(e, j,
                        bytes && !err[0]    ? CUZK_JOB_COMPLETED
                            : j->cancel_req ? CUZK_JOB_CANCELLED

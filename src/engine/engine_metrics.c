@@ -1,16 +1,25 @@
-/* The engine's Prometheus metrics (text exposition format 0.0.4): counters of jobs, partitions
- * and stages, latency histograms by proof kind (a job's total, its queue wait, each of its
- * stages; recorded as jobs end), parameter loads by circuit, and gauges of the queues, the
- * devices and memory by tier. Every family has its HELP and TYPE lines. */
+/* The engine's Prometheus metrics (text exposition format 0.0.4): counters of jobs, failures,
+ * partitions and stages, latency histograms by proof kind (a job's total, its queue wait, each
+ * of its stages; recorded as jobs end), parameter loads by circuit, and gauges of the queues,
+ * the devices and memory by tier. Every family has its HELP and TYPE lines.
+ *
+ * What is at rest stays short: a kind's series (beyond its submitted count) appear once a job
+ * of it was submitted, a stage's histogram once the kind's jobs had that stage, a circuit's
+ * once a load of it was tried, a failure reason's once a job failed so; such a counter, once
+ * there, stays (one that came and went would read as a reset). A circuit's gauges are there
+ * while it holds memory, loads or is used. An idle daemon without GPUs writes
+ * 79 lines (README, "Metrics, dashboard and job log"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_internal.h"
 
-/* Seconds: a WinningPoSt partition (tens of ms) up to a 32 GiB PoRep queued behind others. */
-static const double hist_bounds[HIST_BOUNDS] = {0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,   2.5,
-                                                5,    10,    30,   60,  120,  300, 600, 1800};
+/* Seconds, a few that tell the kinds apart and answer their deadlines: a stage of a small proof
+ * (under 0.1 s, 0.5 s), a WinningPoSt (1 to 10 s; its deadline is about 30 s), a WindowPoSt
+ * partition (2.5 to 10 s), a SnapDeals or 32 GiB PoRep proof (30 s to 3 min), one queued
+ * behind others (10 min; beyond: +Inf, the count). */
+static const double hist_bounds[HIST_BOUNDS] = {0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 180, 600};
 
 static void hist_observe(engine_hist *h, double v)
 {
@@ -30,6 +39,13 @@ void metrics_job_ended(cuzk_engine *e, const engine_job *j)
     if (j->started) hist_observe(&e->queue_hist[k], j->start_t - j->submit_t);
     for (int s = 0; s < JOB_STAGES; s++)
         if (j->stages.seen[s]) hist_observe(&e->stage_hist[s][k], j->stages.seconds[s]);
+}
+
+const char *fail_reason_name(job_fail_reason r)
+{
+    static const char *const names[JOB_FAIL_REASONS] = {"other",   "input", "load",  "no_device",
+                                                        "witness", "prove", "verify"};
+    return r >= 0 && r < JOB_FAIL_REASONS ? names[r] : "other";
 }
 
 /* The kind's label value (the names the metrics have always used). */
@@ -77,8 +93,9 @@ static void counters(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
     for (int k = 0; k < CUZK_KINDS; k++)
         fprintf(f, "cuzk_jobs_submitted_total{kind=\"%s\"} %llu\n", metric_kind(k),
                 (unsigned long long)e->submitted[k]);
-    family(f, "cuzk_jobs_completed_total", "counter", "Jobs ended, by kind and outcome.");
+    family(f, "cuzk_jobs_completed_total", "counter", "Jobs ended, by kind and outcome (kinds submitted to).");
     for (int k = 0; k < CUZK_KINDS; k++) {
+        if (!e->submitted[k]) continue;
         fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"completed\"} %llu\n", metric_kind(k),
                 (unsigned long long)e->completed[k]);
         fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"failed\"} %llu\n", metric_kind(k),
@@ -86,14 +103,19 @@ static void counters(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
         fprintf(f, "cuzk_jobs_completed_total{kind=\"%s\",status=\"cancelled\"} %llu\n", metric_kind(k),
                 (unsigned long long)e->cancelled[k]);
     }
-    family(f, "cuzk_queue_depth", "gauge", "Jobs queued or running now.");
+    family(f, "cuzk_job_failures_total", "counter",
+           "Failed jobs by kind and where they failed: input, load, no_device, witness, prove, verify, other.");
+    for (int k = 0; k < CUZK_KINDS; k++)
+        for (int r = 0; r < JOB_FAIL_REASONS; r++)
+            if (e->failures[k][r])
+                fprintf(f, "cuzk_job_failures_total{kind=\"%s\",reason=\"%s\"} %llu\n", metric_kind(k),
+                        fail_reason_name((job_fail_reason)r), (unsigned long long)e->failures[k][r]);
+    family(f, "cuzk_queue_depth", "gauge", "Jobs queued or running now (kinds submitted to).");
     for (int k = 0; k < CUZK_KINDS; k++) {
+        if (!e->submitted[k]) continue;
         fprintf(f, "cuzk_queue_depth{kind=\"%s\",state=\"queued\"} %u\n", metric_kind(k), s->queued[k]);
         fprintf(f, "cuzk_queue_depth{kind=\"%s\",state=\"running\"} %u\n", metric_kind(k), s->running[k]);
     }
-    family(f, "cuzk_queue_wait_seconds_total", "counter", "Time from submit to the first partition on a device.");
-    for (int k = 0; k < CUZK_KINDS; k++)
-        fprintf(f, "cuzk_queue_wait_seconds_total{kind=\"%s\"} %.6f\n", metric_kind(k), e->queue_wait_s[k]);
     family(f, "cuzk_partitions_proved_total", "counter", "Partitions proved, on every device.");
     fprintf(f, "cuzk_partitions_proved_total %llu\n", (unsigned long long)e->partitions_proved);
     family(f, "cuzk_stage_seconds_total", "counter", "Every ended job's timeline, summed by span name.");
@@ -108,7 +130,7 @@ static void counters(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
     fprintf(f, "cuzk_reclaim_seconds_total %.6f\n", e->reclaim_s);
 }
 
-/* The latency histograms, every kind (and stage) always, so that a series never disappears
+/* The latency histograms of the kinds submitted to, a stage's where the kind's jobs had it
  * (locked). */
 static void histograms(cuzk_engine *e, FILE *f)
 {
@@ -117,12 +139,14 @@ static void histograms(cuzk_engine *e, FILE *f)
     family(f, "cuzk_job_duration_seconds", "histogram",
            "Jobs from submit to end, by proof kind (every outcome), recorded as they end.");
     for (int k = 0; k < CUZK_KINDS; k++) {
+        if (!e->submitted[k]) continue;
         snprintf(labels, sizeof labels, "kind=\"%s\"", metric_kind(k));
         hist_print(f, "cuzk_job_duration_seconds", labels, &e->job_hist[k]);
     }
     family(f, "cuzk_job_queue_wait_seconds", "histogram",
            "Jobs from submit to the first partition on a device, by proof kind (jobs that got there).");
     for (int k = 0; k < CUZK_KINDS; k++) {
+        if (!e->submitted[k]) continue;
         snprintf(labels, sizeof labels, "kind=\"%s\"", metric_kind(k));
         hist_print(f, "cuzk_job_queue_wait_seconds", labels, &e->queue_hist[k]);
     }
@@ -130,6 +154,7 @@ static void histograms(cuzk_engine *e, FILE *f)
            "A job's time in one stage (load, witness, prove, verify; its partitions summed), by proof kind.");
     for (int st = 0; st < JOB_STAGES; st++)
         for (int k = 0; k < CUZK_KINDS; k++) {
+            if (!e->stage_hist[st][k].count) continue;
             snprintf(labels, sizeof labels, "kind=\"%s\",stage=\"%s\"", metric_kind(k), stage_name(st));
             hist_print(f, "cuzk_job_stage_seconds", labels, &e->stage_hist[st][k]);
         }
@@ -142,7 +167,10 @@ static void circuit_series(FILE *f, const char *name, const char *circuit, const
     fprintf(f, ",tier=\"%s\"} ", tier);
 }
 
-/* Loads by circuit and tier (locked). */
+/* A circuit's tier was loaded, or tried. */
+static bool load_tried(const engine_circuit *c, int t) { return c->loads[t] || c->load_failures[t]; }
+
+/* Loads by circuit and tier, of the tiers a load was tried on (locked). */
 static void loads(cuzk_engine *e, FILE *f)
 {
     ENGINE_LOCKED(e);
@@ -151,6 +179,7 @@ static void loads(cuzk_engine *e, FILE *f)
            "Loads of a circuit's parameters and precompiled circuit that made it resident, by tier.");
     for (const engine_circuit *c = e->circuits; c; c = c->next)
         for (int t = 0; t < 2; t++) {
+            if (!load_tried(c, t)) continue;
             circuit_series(f, "cuzk_param_loads_total", c->id, tiers[t]);
             fprintf(f, "%llu\n", (unsigned long long)c->loads[t]);
         }
@@ -158,12 +187,14 @@ static void loads(cuzk_engine *e, FILE *f)
            "Loads that failed or did not fit the tier's budget, by circuit and tier.");
     for (const engine_circuit *c = e->circuits; c; c = c->next)
         for (int t = 0; t < 2; t++) {
+            if (!load_tried(c, t)) continue;
             circuit_series(f, "cuzk_param_load_failures_total", c->id, tiers[t]);
             fprintf(f, "%llu\n", (unsigned long long)c->load_failures[t]);
         }
     family(f, "cuzk_param_load_seconds_total", "counter", "Time spent loading, by circuit and tier (every load).");
     for (const engine_circuit *c = e->circuits; c; c = c->next)
         for (int t = 0; t < 2; t++) {
+            if (!load_tried(c, t)) continue;
             circuit_series(f, "cuzk_param_load_seconds_total", c->id, tiers[t]);
             fprintf(f, "%.6f\n", c->load_s[t]);
         }
@@ -175,6 +206,13 @@ static void device_series(FILE *f, const char *name, const cuzk_engine_device_st
 {
     if (d->context) fprintf(f, "%s{device=\"%d/%u\"} ", name, d->ordinal, d->context);
     else fprintf(f, "%s{device=\"%d\"} ", name, d->ordinal);
+}
+
+/* A circuit that holds memory, is loading or is in use: the others (every registered circuit
+ * an idle daemon has never proved) have no gauges. */
+static bool circuit_held(const cuzk_engine_circuit_status *c)
+{
+    return c->host_bytes || c->device_bytes || c->pinned_bytes || c->loading || c->refs;
 }
 
 /* Devices and memory, from the status snapshot. */
@@ -229,6 +267,7 @@ static void gauges(const cuzk_engine_status *s, FILE *f)
     family(f, "cuzk_circuit_resident_bytes", "gauge",
            "A circuit's parameters and precompiled circuit by tier (device: summed over the GPUs).");
     for (unsigned i = 0; i < s->ncircuits; i++) {
+        if (!circuit_held(&s->circuits[i])) continue;
         circuit_series(f, "cuzk_circuit_resident_bytes", s->circuits[i].id, "host");
         fprintf(f, "%llu\n", (unsigned long long)s->circuits[i].host_bytes);
         circuit_series(f, "cuzk_circuit_resident_bytes", s->circuits[i].id, "device");
@@ -246,6 +285,7 @@ static void gauges(const cuzk_engine_status *s, FILE *f)
         }
     family(f, "cuzk_circuit_pinned_bytes", "gauge", "Page-locked host memory of a circuit's streamed parameters.");
     for (unsigned i = 0; i < s->ncircuits; i++) {
+        if (!s->circuits[i].pinned_bytes) continue;
         fprintf(f, "cuzk_circuit_pinned_bytes{circuit=");
         label_value(f, s->circuits[i].id);
         fprintf(f, "} %llu\n", (unsigned long long)s->circuits[i].pinned_bytes);

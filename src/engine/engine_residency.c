@@ -223,7 +223,7 @@ static void fail_jobs_of(cuzk_engine *e, engine_circuit *c, cuzk_status st, cons
     snprintf(c->load_error, sizeof c->load_error, "%s", msg);
     for (engine_job *j = e->jobs; j; j = j->next) {
         if (!engine_job_live(j) || j->circ != c) continue;
-        engine_job_fail(e, j, "%s", msg);
+        engine_job_fail(e, j, FAIL_LOAD, "%s", msg);
         sched_drop_ready_of(e, j);
         sched_maybe_finish(e, j);
     }

@@ -98,7 +98,7 @@ static void fail_queued(cuzk_engine *e, engine_circuit *c, const char *why)
 {
     ENGINE_LOCKED(e);
     for (engine_job *j; (j = any_queued(c));) {
-        engine_job_fail(e, j, "%s: %s", c->id, why);
+        engine_job_fail(e, j, FAIL_NO_DEVICE, "%s: %s", c->id, why);
         if (!j->in_flight) engine_end_job(e, j, CUZK_JOB_FAILED);
     }
 }

@@ -203,6 +203,7 @@ bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, const rpc_wire_byt
             return false;
         }
         req.circuit = circuit;
+        req.miner_id = q->miner_id; /* for the job log, as with the official kinds */
         req.partitions = q->partition_index + 1;
         req.seed = q->sector_number;
     } else {
@@ -230,6 +231,9 @@ bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, const rpc_wire_byt
         req.blobs = sub->blobs;
         req.blob_lens = sub->lens;
         req.nblobs = q->n_vanilla_proofs;
+        /* whose sector: the job log names them (the engine checks them against PoRep's C1 only) */
+        req.miner_id = q->miner_id;
+        if (kind == CUZK_KIND_SNAP) req.sector_number = q->sector_number;
         req.has_registered_proof = true; /* 0 is a proof id of PoSt and SnapDeals */
         req.registered_proof = q->registered_proof;
         req.sector_size = q->sector_size;

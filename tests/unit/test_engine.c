@@ -748,7 +748,9 @@ static void test_many_jobs_and_status(void)
         /* the histograms: every job ended once, its stages, its queue wait; one host load */
         CHECK(metric_value(metrics, "cuzk_job_duration_seconds_bucket{kind=\"circuit\",le=\"+Inf\"}") == MANY);
         CHECK(metric_value(metrics, "cuzk_job_duration_seconds_count{kind=\"circuit\"}") == MANY);
-        CHECK(metric_value(metrics, "cuzk_job_duration_seconds_count{kind=\"porep_c2\"}") == 0);
+        /* a kind never submitted has no histogram, only its zero count of submissions */
+        CHECK(metric_value(metrics, "cuzk_job_duration_seconds_count{kind=\"porep_c2\"}") == -1);
+        CHECK(metric_value(metrics, "cuzk_jobs_submitted_total{kind=\"porep_c2\"}") == 0);
         CHECK(metric_value(metrics, "cuzk_job_duration_seconds_sum{kind=\"circuit\"}") > 0);
         CHECK(metric_value(metrics, "cuzk_job_queue_wait_seconds_count{kind=\"circuit\"}") == MANY);
         CHECK(metric_value(metrics, "cuzk_job_stage_seconds_count{kind=\"circuit\",stage=\"witness\"}") == MANY);
@@ -1555,6 +1557,8 @@ static void test_injected_failures(void)
     CHECK(metrics &&
           metric_value(metrics, "cuzk_job_duration_seconds_bucket{kind=\"circuit\",le=\"+Inf\"}") == N - 1 + 2 + 3);
     CHECK(metrics && metric_value(metrics, "cuzk_jobs_completed_total{kind=\"circuit\",status=\"failed\"}") == 3);
+    /* ... each failure counted once, by where it failed */
+    CHECK(metrics && metric_sum(metrics, "cuzk_job_failures_total") == 3);
     free(metrics);
     cuzk_engine_destroy(e);
 }

@@ -49,6 +49,13 @@ cuzk_status cuzk_u64_list_parse(const char *s, char sep, uint64_t *out, size_t n
  * (RFC 3629), no NUL and no control character (ids go into log lines and messages as they
  * are). CUZK_EINVAL naming field and the offending byte's offset otherwise. */
 cuzk_status cuzk_check_client_id(const char *field, const char *s, size_t len, size_t max) CUZK_WARN_UNUSED;
+/* The length of the UTF-8 character (RFC 3629) at s[0 .. n): 1 to 4, or 0 when the bytes there
+ * are not one (or n is 0). Thread: any. */
+size_t cuzk_utf8_char(const char *s, size_t n);
+/* s as valid UTF-8 into out (cap bytes, cap >= 1, NUL-terminated, cut at a whole character
+ * where it does not fit): each byte that begins no UTF-8 character becomes U+FFFD, so client
+ * text or an error quoting a file can go into JSON. Returns out. Thread: any. */
+char *cuzk_utf8_repair(const char *s, char *out, size_t cap);
 
 /* ---------------------------------------------------------------- thread pools */
 /* A pool of worker threads. Library code runs its parallel loops on the calling thread's
@@ -134,7 +141,8 @@ int cuzk_timeline_copy(const cuzk_timeline *tl, cuzk_span_copy **out);
 /* The name the timeline was created with (valid while tl lives; "" for NULL). */
 const char *cuzk_timeline_name(const cuzk_timeline *tl);
 
-/* Writes v as a JSON string (quoted, escaped). */
+/* Writes v as a JSON string (quoted, escaped; a byte that begins no UTF-8 character as \ufffd,
+ * so the output is valid JSON whatever v holds). */
 void cuzk_json_string(FILE *out, const char *v);
 
 /* ---------------------------------------------------------------- files */

@@ -162,11 +162,13 @@ typedef struct {
     /* numeric RegisteredSealProof (PoRep), RegisteredPoStProof (WindowPoSt, WinningPoSt; needed)
      * or RegisteredUpdateProof (SnapDeals; needed) */
     uint64_t registered_proof;
-    uint64_t sector_number; /* PoRep: must match the C1 wrapper's when both are given (0: any) */
-    uint64_t sector_size;   /* PoRep: must equal the C1's; PoSt, SnapDeals: the registered proof's (0: any) */
+    /* PoRep: must match the C1 wrapper's when both are given (0: any); SnapDeals: for the job
+     * log only */
+    uint64_t sector_number;
+    uint64_t sector_size; /* PoRep: must equal the C1's; PoSt, SnapDeals: the registered proof's (0: any) */
     /* PoRep: the prover's actor id (0: not given). With a sector number (this one or the C1
      * wrapper's) the C1's replica id is recomputed from it as upstream's commit phase 2 does,
-     * and must match. */
+     * and must match. Other kinds: for the job log only. */
     uint64_t miner_id;
     /* PoSt and SnapDeals: their vanilla proofs, one blob each (a FallbackPoStSectorProof per
      * sector; a PartitionProof per partition), copied; input stays NULL. nblobs blobs[i] of
