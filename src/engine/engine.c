@@ -87,7 +87,7 @@ static void rfc3339(char out[64], double unix_s)
                             : ms);
 }
 
-static void log_job(FILE *f, const engine_job *j)
+static void log_job(FILE *f, const engine_job *j, bool test_params)
 {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -101,6 +101,7 @@ static void log_job(FILE *f, const engine_job *j)
             "\"miner_id\":%llu,",
             ended, submitted, (unsigned long long)j->id, cuzk_kind_name(j->kind), cuzk_priority_name(j->prio),
             cuzk_job_state_name(j->state), (unsigned long long)j->miner_id);
+    if (test_params) fputs("\"test_params\":true,", f);
     if (j->kind == CUZK_KIND_POREP || j->kind == CUZK_KIND_SNAP)
         fprintf(f, "\"sector_number\":%llu,", (unsigned long long)j->sector_number);
     fputs("\"circuit\":", f);
@@ -140,7 +141,7 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     j->timeline_json = cuzk_timeline_json(j->tl);
     stages_account(e, j->tl, &j->stages);
     metrics_job_ended(e, j);
-    if (e->cfg.job_log) log_job(e->cfg.job_log, j);
+    if (e->cfg.job_log) log_job(e->cfg.job_log, j, e->cfg.test_params);
     e->queued_or_running--;
     jobs_ended(e, j);
     pthread_cond_broadcast(&j->ended_cv);

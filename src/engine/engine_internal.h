@@ -105,6 +105,9 @@ struct engine_circuit {
     char *params_path, *vk_path, *pce_path;
     bool synthetic;
     bool check_params;
+    /* the size and mtime (ns) of params_path [0] and vk_path [1] when their digest last passed
+     * (check_param_digests): unchanged files are not checked again; written by the load only */
+    uint64_t digest_ok[2][2];
 
     /* host tier */
     bool host_loading, host_ready;
