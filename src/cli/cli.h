@@ -57,6 +57,7 @@ int cli_daemon(int argc, char **argv);
  * daemon then takes with sigwait; SIGPIPE ignored. */
 void cli_block_daemon_signals(void);
 int cli_client(int argc, char **argv);
+int cli_params(int argc, char **argv);
 /* bench throughput (cmd_bench_throughput.c): Prove calls against a daemon */
 int cli_bench_throughput(int argc, char **argv);
 /* For a subcommand's own option table: argv[1] (its name) becomes "argv[0] argv[1]" in buf, so

@@ -116,6 +116,55 @@ static cuzk_status test_circuit(void *ctx, cuzk_engine *e, const char *name)
     return st;
 }
 
+/* "porep-2k", "ni-porep-32g", "wpost-2k", "winning-512m", "snap-64g" (a built-in circuit's id)
+ * as the demo names its circuit ("porep:2KiB", "window-post:2KiB", ...): false for another. */
+static bool demo_circuit_of(const char *id, char out[64])
+{
+    static const struct {
+        const char *prefix, *circuit;
+    } F[] = {{"ni-porep-", "porep"},
+             {"porep-", "porep"},
+             {"wpost-", "window-post"},
+             {"winning-", "winning-post"},
+             {"snap-", "snap"}};
+    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++) {
+        size_t n = strlen(F[i].prefix);
+        unsigned size;
+        char unit, tail;
+        if (strncmp(id, F[i].prefix, n) || sscanf(id + n, "%u%c%c", &size, &unit, &tail) != 2) continue;
+        const char *u = unit == 'k' ? "KiB" : unit == 'm' ? "MiB" : unit == 'g' ? "GiB" : NULL;
+        if (!u) return false;
+        snprintf(out, 64, "%s:%u%s", F[i].circuit, size, u);
+        return true;
+    }
+    return false;
+}
+
+/* daemon.test_params: every built-in circuit's files are the demo's test files
+ * (param_dir/cuzk-test-porep-2KiB.params, ...) instead of the official ones; a missing one
+ * fails its jobs naming that file. */
+static cuzk_status use_test_params(cuzk_engine *e, const char *param_dir)
+{
+    static const cuzk_job_kind KINDS[] = {CUZK_KIND_POREP, CUZK_KIND_WINDOW_POST, CUZK_KIND_WINNING_POST,
+                                          CUZK_KIND_SNAP};
+    unsigned set = 0;
+    for (size_t k = 0; k < sizeof KINDS / sizeof KINDS[0]; k++)
+        for (uint64_t p = 0; p < 64; p++) {
+            char id[64], circuit[64];
+            if (cuzk_engine_builtin_id(id, KINDS[k], p)) continue;
+            if (!demo_circuit_of(id, circuit)) continue;
+            char *params = NULL, *vk = NULL;
+            cuzk_status st = cli_cache_test_paths(param_dir, circuit, &params, &vk);
+            if (!st) st = cuzk_engine_set_files(e, id, params, vk, NULL);
+            free(params);
+            free(vk);
+            if (st) return st;
+            set++;
+        }
+    cuzk_clear_error();
+    return set ? CUZK_OK : cuzk_fail(CUZK_EINTERNAL, "daemon.test_params: no built-in circuit found");
+}
+
 /* The job log: standard error, or the configured file (line-buffered, appended). */
 static FILE *open_log(const char *path)
 {
@@ -264,7 +313,7 @@ static void serve_until_drained(cuzk_server *s, const cuzk_server_config *cfg, F
 int cli_daemon(int argc, char **argv)
 {
     const char *config = NULL, *listen = NULL, *http = NULL, *threads = NULL;
-    bool test_kinds = false, test_synthetic = false, done;
+    bool test_kinds = false, test_synthetic = false, test_params = false, done;
     cli_opt opts[] = {
         {"config", "FILE", "the config file ([daemon], [engine], [gpu] sections; default: built-in defaults)", &config,
          NULL},
@@ -279,13 +328,19 @@ int cli_daemon(int argc, char **argv)
         {"test-synthetic", NULL,
          "... with synthetic parameters made on the GPU (porep:SIZE: synthetic data; timing; default: off)", NULL,
          &test_synthetic},
+        {"test-params", NULL,
+         "the official proof kinds use the demo's test parameters (cuzk-test-*.params/.vk in param_dir), not the "
+         "official files; proofs for tests only (daemon.test_params; default: off)",
+         NULL, &test_params},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
     };
     int rc = cli_parse(argc, argv,
                        "cuzk daemon [--config FILE] [--listen unix:///PATH | HOST:PORT] [--http ADDR]\n\n"
                        "Serves cuzk.v1.ProvingEngine, the gRPC service Curio's cuzk client calls, over one proving\n"
                        "engine, until SIGTERM or SIGINT (which drain it). Parameters are looked up under their\n"
-                       "official names in daemon.param_dir (FIL_PROOFS_PARAMETER_CACHE overrides it).\n\n"
+                       "official names in daemon.param_dir (FIL_PROOFS_PARAMETER_CACHE overrides it), each checked\n"
+                       "against Filecoin's published digest at its first load (`cuzk params check` lists them);\n"
+                       "--test-params serves the demo's cuzk-test-* files instead.\n\n"
                        "examples:\n"
                        "  cuzk daemon --listen unix:///run/cuzk/cuzk.sock\n"
                        "  cuzk daemon --listen 127.0.0.1:9820 --http 9821",
@@ -301,13 +356,16 @@ int cli_daemon(int argc, char **argv)
         return cli_error("daemon");
     if (test_kinds) cfg.test_kinds = true;
     if (test_synthetic) cfg.test_kinds = cfg.test_synthetic = true;
+    if (test_params) cfg.test_params = true;
 
     if (check_folders(&cfg)) return 1;
     FILE *log = open_log(cfg.log_file);
     if (!log) return 1;
     rlim_t fds = raise_descriptor_limit();
     cuzk_engine *e = NULL;
-    cuzk_status st = cli_engine_create_for_daemon(&e, log, cfg.param_dir, cfg.cache_dir[0] ? cfg.cache_dir : NULL);
+    cuzk_status st =
+        cli_engine_create_for_daemon(&e, log, cfg.param_dir, cfg.cache_dir[0] ? cfg.cache_dir : NULL, cfg.test_params);
+    if (!st && cfg.test_params) st = use_test_params(e, cfg.param_dir);
     static daemon_ctx dctx; /* large; lives for the whole command */
     dctx.cfg = &cfg;
     cuzk_server_hooks hooks = {test_circuit, &dctx};
@@ -329,6 +387,12 @@ int cli_daemon(int argc, char **argv)
     fprintf(stderr, "; %u GPU(s)%s; parameters from %s; %llu descriptors, %u connections at most%s\n", gpus,
             gpus ? "" : " (proving on the CPU)", cfg.param_dir, (unsigned long long)fds, cfg.max_connections,
             cfg.test_kinds ? "; test kind 100 on" : "");
+    if (cfg.test_params)
+        fprintf(stderr,
+                "cuzk daemon: TEST PARAMETERS: the official proof kinds are proved with %s/cuzk-test-*.params "
+                "(made by `cuzk demo` with random toxic waste): their proofs are for tests and never verify "
+                "against Filecoin's keys\n",
+                cfg.param_dir);
     if (cuzk_server_warning(s)[0]) fprintf(stderr, "cuzk daemon: warning: %s\n", cuzk_server_warning(s));
     fflush(stderr);
 

@@ -28,6 +28,8 @@ static const cli_command COMMANDS[] = {
     {"demo", "a 2 KiB sector end to end: seal, PoRep C2, WindowPoSt, WinningPoSt, SnapDeals, each verified", cli_demo},
     {"daemon", "serve the cuzk.v1 gRPC ProvingEngine (what Curio calls) on a socket or TCP port", cli_daemon},
     {"client", "call a daemon: prove, submit, await, cancel, status, metrics, preload, evict", cli_client},
+    {"params", "check a parameter folder: each official file present or missing, its size and published digest",
+     cli_params},
     {"config", "print the configuration file: every key with its default (or current) value", cli_config},
 };
 

@@ -317,9 +317,12 @@ cuzk_status cli_engine_create_progress(cuzk_engine **out, bool gpu, FILE *job_lo
     return cuzk_engine_create(out, &cfg, &settings.gpu);
 }
 
-cuzk_status cli_engine_create_for_daemon(cuzk_engine **out, FILE *job_log, const char *param_dir, const char *cache_dir)
+cuzk_status cli_engine_create_for_daemon(cuzk_engine **out, FILE *job_log, const char *param_dir, const char *cache_dir,
+                                         bool test_params)
 {
     cuzk_engine_config cfg = settings.engine;
+    cfg.check_param_digests = true;
+    cfg.test_params = test_params;
     cfg.job_log = job_log;
     cfg.param_dir = param_dir;
     cfg.cache_dir = cache_dir;

@@ -48,10 +48,11 @@ cuzk_status cli_engine_create(cuzk_engine **out, bool gpu, FILE *job_log) CUZK_W
 cuzk_status cli_engine_create_progress(cuzk_engine **out, bool gpu, FILE *job_log,
                                        const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
 /* The daemon's engine: the configured [engine] keys (GPUs as engine.gpus says), the CLI's
- * pool, official parameters from param_dir, precompiled circuits kept in cache_dir (NULL: in
- * memory). */
-cuzk_status cli_engine_create_for_daemon(cuzk_engine **out, FILE *job_log, const char *param_dir,
-                                         const char *cache_dir) CUZK_WARN_UNUSED;
+ * pool, official parameters from param_dir, each under an official name checked against its
+ * published digest at its first load (the result kept in cache_dir), precompiled circuits kept
+ * in cache_dir (NULL: in memory); test_params labels its status and job log (daemon.test_params). */
+cuzk_status cli_engine_create_for_daemon(cuzk_engine **out, FILE *job_log, const char *param_dir, const char *cache_dir,
+                                         bool test_params) CUZK_WARN_UNUSED;
 /* Opens the configured GPU with the configured tuning. */
 cuzk_status cli_gpu_open(cuzk_gpu_device **out) CUZK_WARN_UNUSED;
 

@@ -99,7 +99,7 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     j->timeline_json = cuzk_timeline_json(j->tl);
     stages_account(e, j->tl, &j->stages);
     metrics_job_ended(e, j);
-    if (e->cfg.job_log) job_log_write(e->cfg.job_log, j);
+    if (e->cfg.job_log) job_log_write(e->cfg.job_log, j, e->cfg.test_params);
     e->queued_or_running--;
     jobs_ended(e, j);
     pthread_cond_broadcast(&j->ended_cv);

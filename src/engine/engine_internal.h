@@ -145,6 +145,9 @@ struct engine_circuit {
     char *params_path, *vk_path, *pce_path;
     bool synthetic;
     bool check_params;
+    /* the size and mtime (ns) of params_path [0] and vk_path [1] when their digest last passed
+     * (check_param_digests): unchanged files are not checked again; written by the load only */
+    uint64_t digest_ok[2][2];
 
     /* host tier */
     bool host_loading, host_ready;
@@ -547,6 +550,6 @@ const char *stage_name(int stage); /* "load", "witness", "prove", "verify" */
 void metrics_job_ended(cuzk_engine *e, const engine_job *j); /* locked: into the histograms */
 const char *fail_reason_name(job_fail_reason r);             /* "input", "load", ... */
 /* engine_joblog.c: the job's line in the job log (one JSON object; engine.h's job_log) */
-void job_log_write(FILE *f, const engine_job *j);
+void job_log_write(FILE *f, const engine_job *j, bool test_params);
 
 #endif

@@ -42,7 +42,7 @@ static bool put_int(json_t *o, const char *key, uint64_t v)
 }
 
 /* The line's object; NULL when out of memory. */
-static json_t *log_object(const engine_job *j)
+static json_t *log_object(const engine_job *j, bool test_params)
 {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -54,6 +54,8 @@ static json_t *log_object(const engine_job *j)
     bool ok = o && put_text(o, "time", ended) && put_text(o, "submitted", submitted) && put_int(o, "job", j->id) &&
         put_text(o, "kind", cuzk_kind_name(j->kind)) && put_text(o, "priority", cuzk_priority_name(j->prio)) &&
         put_text(o, "state", cuzk_job_state_name(j->state));
+    /* a proof made with the demo's parameters must never pass for a real one */
+    if (ok && test_params) ok = !json_object_set_new(o, "test_params", json_true());
     if (ok && j->state == CUZK_JOB_FAILED) ok = put_text(o, "reason", fail_reason_name(j->fail_reason));
     /* proto3 cannot tell 0 from absent: a miner id of 0 is none; a sector number goes with a
      * miner id, or stands alone when not 0 (sector 0 of a named miner is a real sector) */
@@ -72,9 +74,9 @@ static json_t *log_object(const engine_job *j)
     return o;
 }
 
-void job_log_write(FILE *f, const engine_job *j)
+void job_log_write(FILE *f, const engine_job *j, bool test_params)
 {
-    json_t *o = log_object(j);
+    json_t *o = log_object(j, test_params);
     char *line = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(9)) : NULL;
     json_decref(o);
     size_t n = line ? strlen(line) : 0;

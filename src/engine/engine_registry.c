@@ -136,6 +136,7 @@ cuzk_status cuzk_engine_set_files(cuzk_engine *e, const char *circuit, const cha
     }
     if (!st && vk_path) st = replace(&c->vk_path, vk_path);
     if (!st) st = replace(&c->pce_path, pce_path);
+    if (!st) memset(c->digest_ok, 0, sizeof c->digest_ok); /* other files: their digests are checked anew */
     engine_leave(e);
     return st;
 }

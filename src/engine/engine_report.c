@@ -111,8 +111,7 @@ char *report_text(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine
 
 static void status_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
 {
-    (void)e;
-    fprintf(f, "{\"uptime_s\":%.3f,\"queues\":{", s->uptime_s);
+    fprintf(f, "{\"uptime_s\":%.3f,%s\"queues\":{", s->uptime_s, e->cfg.test_params ? "\"test_params\":true," : "");
     for (int k = 0; k < CUZK_KINDS; k++)
         fprintf(f, "%s\"%s\":{\"queued\":%u,\"running\":%u,\"completed\":%llu,\"failed\":%llu,\"cancelled\":%llu}",
                 k ? "," : "", cuzk_kind_name(all_kinds[k]), s->queued[k], s->running[k],

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cuzk/filecoin.h"
+#include "cuzk/filecoin_params.h"
 #include "engine_internal.h"
 
 /* A host copy of parameters goes to a device in pieces of this many bytes (as the stream from
@@ -231,7 +232,22 @@ static void fail_jobs_of(cuzk_engine *e, engine_circuit *c, cuzk_status st, cons
 
 /* A missing parameter or key file fails the load at once, before minutes of recording the
  * precompiled circuit (a 32 GiB circuit's) are spent. */
-static cuzk_status check_files(const engine_circuit *c)
+/* A file under an official name must have the published digest (check_param_digests): once
+ * per file, again only when its size or mtime changed; cache_dir keeps the result across
+ * restarts. */
+static cuzk_status check_digest(const cuzk_engine *e, engine_circuit *c, int i, const char *path, const struct stat *sb)
+{
+    uint64_t mt = (uint64_t)sb->st_mtim.tv_sec * 1000000000ull + (uint64_t)sb->st_mtim.tv_nsec;
+    if (!e->cfg.check_param_digests || (c->digest_ok[i][0] == (uint64_t)sb->st_size && c->digest_ok[i][1] == mt))
+        return CUZK_OK;
+    cuzk_status st = cuzk_param_file_check(path, e->cache_dir, NULL);
+    if (st) return st;
+    c->digest_ok[i][0] = (uint64_t)sb->st_size;
+    c->digest_ok[i][1] = mt;
+    return CUZK_OK;
+}
+
+static cuzk_status check_files(const cuzk_engine *e, engine_circuit *c)
 {
     const char *paths[2] = {c->synthetic ? NULL : c->params_path, c->synthetic ? NULL : c->vk_path};
     for (int i = 0; i < 2; i++) {
@@ -239,6 +255,8 @@ static cuzk_status check_files(const engine_circuit *c)
         if (!paths[i]) continue;
         if (stat(paths[i], &sb) != 0) return cuzk_fail(CUZK_EIO, "cannot open %s: %s", paths[i], strerror(errno));
         if (!S_ISREG(sb.st_mode)) return cuzk_fail(CUZK_EIO, "cannot open %s: not a regular file", paths[i]);
+        cuzk_status st = check_digest(e, c, i, paths[i], &sb);
+        if (st) return st;
     }
     return CUZK_OK;
 }
@@ -424,7 +442,7 @@ typedef struct {
 static void load_open_layout(host_load_state *h)
 {
     engine_circuit *c = h->c;
-    h->st = check_files(c);
+    h->st = check_files(h->e, c);
     if (h->st || c->synthetic) return;
     int span = cuzk_span_begin(h->tl, "parameter file layout and key");
     h->st = cuzk_groth16_params_open(&h->pf, c->params_path);

@@ -44,6 +44,10 @@ static const cuzk_config_key server_keys[] = {
     K("test_synthetic", CUZK_CFG_BOOL, test_synthetic, 0, 1, "false", "CUZK_DAEMON_TEST_SYNTHETIC",
       "test kinds use synthetic parameters made on the GPU, porep:SIZE synthetic vanilla data (timing only: "
       "such proofs do not verify)"),
+    K("test_params", CUZK_CFG_BOOL, test_params, 0, 1, "false", "CUZK_DAEMON_TEST_PARAMS",
+      "the official proof kinds use the test parameters `cuzk demo` / `cuzk setup --into-cache` make "
+      "(cuzk-test-*.params/.vk in param_dir), not the official files; the start line, /status and the job log say "
+      "so (proofs for tests: they do not verify on chain)"),
     S("param_dir", param_dir, CUZK_PARAM_DIR_DEFAULT, "FIL_PROOFS_PARAMETER_CACHE",
       "folder of the official .params and .vk files, looked up by their official names"),
     S("cache_dir", cache_dir, "", "CUZK_DAEMON_CACHE_DIR",

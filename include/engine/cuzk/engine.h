@@ -100,8 +100,16 @@ typedef struct {
     /* set by the client (NULL: defaults) */
     const char *param_dir; /* where official .params/.vk files are (NULL: the default directory) */
     const char *cache_dir; /* where precompiled circuits are kept (NULL: recorded in memory on load) */
-    cuzk_pool *pool;       /* the bulk pool to use instead of making one (NULL: its own; not owned) */
-    FILE *job_log;         /* one JSON line per ended job (id, kind, state, times, error, timeline), or NULL */
+    /* A .params or .vk file under an official Filecoin name must have the published digest
+     * (cuzk/filecoin_params.h) before it loads: hashed at its first load, the result kept in
+     * cache_dir by size and mtime (in memory per circuit without one). false: not checked. */
+    bool check_param_digests;
+    /* The built-in circuits' files are test parameters (the demo's cuzk-test-*, made with random
+     * toxic waste), not the official ones: "test_params":true in the status JSON and in every
+     * job-log line, so that no proof made with them passes for a real one. */
+    bool test_params;
+    cuzk_pool *pool; /* the bulk pool to use instead of making one (NULL: its own; not owned) */
+    FILE *job_log;   /* one JSON line per ended job (id, kind, state, times, error, timeline), or NULL */
     /* Progress of long work (NULL: none, the default): the partitions proved of each job of
      * more than one, as a task "KIND: partitions proved" from its first witness to its end.
      * Reports come with the engine's lock held. Not owned; it must outlive the engine. */

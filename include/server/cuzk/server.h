@@ -47,6 +47,7 @@ typedef struct {
     char tls_client_ca[512];    /* ... PEM CA(s) client certificates must chain to ("": none asked) */
     bool test_kinds;            /* accept CUZK_SERVER_TEST_KIND */
     bool test_synthetic;        /* ... proved with synthetic parameters made on the GPU (timing only) */
+    bool test_params;           /* the official kinds use the demo's cuzk-test-* files (said everywhere) */
     char param_dir[512];        /* official .params/.vk files (env FIL_PROOFS_PARAMETER_CACHE) */
     char cache_dir[512];        /* precompiled circuits kept across restarts ("": recorded in memory) */
     char log_file[512];         /* one JSON line per ended job ("": standard error); reopened by SIGHUP */

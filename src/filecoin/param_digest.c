@@ -1,0 +1,184 @@
+/* The digest of a parameter file as Filecoin's parameter fetcher checks it (the first 16 bytes
+ * of BLAKE2b-512 over the whole file, hex; libcrypto's BLAKE2b), and its record in a cache
+ * folder: hashing an official 32 GiB PoRep file (47 GB) takes minutes, so the result is kept
+ * by (path, size, mtime) and a file that has not changed is not read again. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuzk/filecoin_params.h"
+
+#define RECORD_NAME "param-digests.txt"
+#define READ_CHUNK (4u << 20)
+
+const char *cuzk_param_digest_record_name(void) { return RECORD_NAME; }
+
+static uint64_t mtime_ns(const struct stat *sb)
+{
+    return (uint64_t)sb->st_mtim.tv_sec * 1000000000ull + (uint64_t)sb->st_mtim.tv_nsec;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* The file opened for reading and its stat, or a message naming it. O_NONBLOCK so that a FIFO
+ * under an official name is never waited on: it is refused by its type once open. */
+static cuzk_status open_regular(const char *path, int *fd_out, struct stat *sb)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return cuzk_fail(CUZK_EIO, "cannot open %s: %s", path, strerror(errno));
+    if (fstat(fd, sb) || !S_ISREG(sb->st_mode)) {
+        close(fd);
+        return cuzk_fail(CUZK_EIO, "%s: not a regular file", path);
+    }
+    *fd_out = fd;
+    return CUZK_OK;
+}
+
+static cuzk_status hash_fd(char hex[CUZK_PARAM_DIGEST_HEX], int fd, const char *path, uint64_t size,
+                           const cuzk_progress_sink *progress)
+{
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    uint8_t *buf = malloc(READ_CHUNK);
+    cuzk_status st = md && buf && EVP_DigestInit_ex(md, EVP_blake2b512(), NULL)
+        ? CUZK_OK
+        : cuzk_fail(CUZK_ENOMEM, "digest of %s: out of memory (or no BLAKE2b in libcrypto)", path);
+    cuzk_progress *p = st ? NULL : cuzk_progress_startf(progress, size, "digest of %s", base_name(path));
+    while (!st) {
+        ssize_t n = read(fd, buf, READ_CHUNK);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) st = cuzk_fail(CUZK_EIO, "cannot read %s: %s", path, strerror(errno));
+        if (n <= 0) break;
+        if (!EVP_DigestUpdate(md, buf, (size_t)n)) st = cuzk_fail(CUZK_EINTERNAL, "digest of %s failed", path);
+        cuzk_progress_add(p, (uint64_t)n);
+    }
+    uint8_t sum[EVP_MAX_MD_SIZE];
+    unsigned len = 0;
+    if (!st && (!EVP_DigestFinal_ex(md, sum, &len) || len < 16))
+        st = cuzk_fail(CUZK_EINTERNAL, "digest of %s failed", path);
+    if (!st) cuzk_hex_encode(hex, sum, 16);
+    cuzk_progress_finish(p);
+    EVP_MD_CTX_free(md);
+    free(buf);
+    return st;
+}
+
+/* The record file's path in cache_dir (malloc'd), NULL when none is kept. */
+static char *record_path(const char *cache_dir)
+{
+    if (!cache_dir || !cache_dir[0]) return NULL;
+    size_t n = strlen(cache_dir) + sizeof RECORD_NAME + 2;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, "%s/%s", cache_dir, RECORD_NAME);
+    return s;
+}
+
+/* A record line "DIGEST SIZE MTIME_NS PATH": true and its fields when it parses. */
+static bool parse_line(const char *line, char hex[CUZK_PARAM_DIGEST_HEX], uint64_t *size, uint64_t *mtime,
+                       const char **path)
+{
+    unsigned long long s, m;
+    int off = 0;
+    if (sscanf(line, "%32[0-9a-f] %llu %llu %n", hex, &s, &m, &off) != 3 || !off || strlen(hex) != 32) return false;
+    *size = s;
+    *mtime = m;
+    *path = line + off;
+    return **path != 0;
+}
+
+static bool record_lookup(const char *rec, const char *key, const struct stat *sb, char hex[CUZK_PARAM_DIGEST_HEX])
+{
+    FILE *f = rec ? fopen(rec, "r") : NULL;
+    if (!f) return false;
+    char line[PATH_MAX + 128];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        char h[CUZK_PARAM_DIGEST_HEX];
+        uint64_t size, mtime;
+        const char *p;
+        if (parse_line(line, h, &size, &mtime, &p) && !strcmp(p, key) && size == (uint64_t)sb->st_size &&
+            mtime == mtime_ns(sb)) {
+            memcpy(hex, h, CUZK_PARAM_DIGEST_HEX);
+            found = true;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* The record with key's line replaced: the others copied to a temporary, renamed over it. */
+static void record_store(const char *rec, const char *key, const struct stat *sb, const char *hex)
+{
+    if (!rec || strchr(key, '\n')) return;
+    size_t n = strlen(rec) + 32;
+    char *tmp = malloc(n);
+    if (!tmp) return;
+    snprintf(tmp, n, "%s.tmp.%ld", rec, (long)getpid());
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        free(tmp);
+        return;
+    }
+    FILE *in = fopen(rec, "r");
+    char line[PATH_MAX + 128];
+    while (in && fgets(line, sizeof line, in)) {
+        line[strcspn(line, "\n")] = 0;
+        char h[CUZK_PARAM_DIGEST_HEX];
+        uint64_t size, mtime;
+        const char *p;
+        if (parse_line(line, h, &size, &mtime, &p) && strcmp(p, key)) fprintf(out, "%s\n", line);
+    }
+    if (in) fclose(in);
+    fprintf(out, "%s %llu %llu %s\n", hex, (unsigned long long)sb->st_size, (unsigned long long)mtime_ns(sb), key);
+    if (fclose(out) || rename(tmp, rec)) remove(tmp);
+    free(tmp);
+}
+
+cuzk_status cuzk_param_file_digest(char hex[CUZK_PARAM_DIGEST_HEX], bool *hashed, const char *path,
+                                   const char *cache_dir, const cuzk_progress_sink *progress)
+{
+    *hashed = false;
+    hex[0] = 0;
+    int fd = -1;
+    struct stat sb;
+    cuzk_status st = open_regular(path, &fd, &sb);
+    if (st) return st;
+    /* the record is keyed by the absolute path, so that "dir/x" and "./dir/x" are one file */
+    char key[PATH_MAX];
+    if (!realpath(path, key)) snprintf(key, sizeof key, "%s", path);
+    char *rec = record_path(cache_dir);
+    if (!record_lookup(rec, key, &sb, hex)) {
+        st = hash_fd(hex, fd, path, (uint64_t)sb.st_size, progress);
+        *hashed = !st;
+        if (!st) record_store(rec, key, &sb, hex);
+    }
+    free(rec);
+    close(fd);
+    return st;
+}
+
+cuzk_status cuzk_param_file_check(const char *path, const char *cache_dir, const cuzk_progress_sink *progress)
+{
+    const cuzk_param_file *pf = cuzk_param_file_find(base_name(path));
+    if (!pf) return CUZK_OK;
+    char hex[CUZK_PARAM_DIGEST_HEX];
+    bool hashed;
+    cuzk_status st = cuzk_param_file_digest(hex, &hashed, path, cache_dir, progress);
+    if (st) return st;
+    if (strcmp(hex, pf->digest))
+        return cuzk_fail(CUZK_EFORMAT,
+                         "%s: digest %s, but Filecoin publishes %s for this official file (a damaged or partial "
+                         "download, or other parameters under the official name; fetch it again)",
+                         path, hex, pf->digest);
+    return CUZK_OK;
+}
