@@ -95,24 +95,65 @@ static bool parse_line(const char *line, char hex[CUZK_PARAM_DIGEST_HEX], uint64
     return **path != 0;
 }
 
-static bool record_lookup(const char *rec, const char *key, const struct stat *sb, char hex[CUZK_PARAM_DIGEST_HEX])
+#define LINE_MAX_BYTES (PATH_MAX + 128)
+
+/* The record's next line from text[*pos .. len) into line (NUL-terminated, no newline); false at
+ * the end. A line too long for the buffer is returned empty (it matches nothing), never split:
+ * a split line's tail could read as a line of its own. */
+static bool next_line(const char *text, size_t len, size_t *pos, char line[LINE_MAX_BYTES])
 {
-    FILE *f = rec ? fopen(rec, "r") : NULL;
-    if (!f) return false;
-    char line[PATH_MAX + 128];
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
+    if (*pos >= len) return false;
+    const char *start = text + *pos, *nl = memchr(start, '\n', len - *pos);
+    size_t n = nl ? (size_t)(nl - start) : len - *pos;
+    *pos += n + (nl ? 1 : 0);
+    if (n >= LINE_MAX_BYTES || memchr(start, 0, n)) n = 0; /* too long, or not text */
+    memcpy(line, start, n);
+    line[n] = 0;
+    return true;
+}
+
+bool cuzk_param_digest_record_find(const char *text, size_t len, const char *key, uint64_t size, uint64_t mtime_ns,
+                                   char hex[CUZK_PARAM_DIGEST_HEX])
+{
+    char line[LINE_MAX_BYTES];
+    size_t pos = 0;
+    while (next_line(text, len, &pos, line)) {
         char h[CUZK_PARAM_DIGEST_HEX];
-        uint64_t size, mtime;
+        uint64_t s, m;
         const char *p;
-        if (parse_line(line, h, &size, &mtime, &p) && !strcmp(p, key) && size == (uint64_t)sb->st_size &&
-            mtime == mtime_ns(sb)) {
+        if (parse_line(line, h, &s, &m, &p) && !strcmp(p, key) && s == size && m == mtime_ns) {
             memcpy(hex, h, CUZK_PARAM_DIGEST_HEX);
-            found = true;
+            return true;
         }
     }
+    return false;
+}
+
+#define RECORD_MAX_BYTES (16u << 20) /* far above the 40 official files' lines */
+
+/* The record's text (NULL when it is missing, unreadable or larger than any real record). */
+static char *record_read(const char *rec, size_t *len)
+{
+    FILE *f = rec ? fopen(rec, "r") : NULL;
+    if (!f) return NULL;
+    char *text = malloc(RECORD_MAX_BYTES);
+    size_t n = text ? fread(text, 1, RECORD_MAX_BYTES, f) : 0;
+    bool whole = text && !ferror(f) && n < RECORD_MAX_BYTES;
     fclose(f);
+    if (!whole) {
+        free(text);
+        return NULL;
+    }
+    *len = n;
+    return text;
+}
+
+static bool record_lookup(const char *rec, const char *key, const struct stat *sb, char hex[CUZK_PARAM_DIGEST_HEX])
+{
+    size_t len = 0;
+    char *text = record_read(rec, &len);
+    bool found = text && cuzk_param_digest_record_find(text, len, key, (uint64_t)sb->st_size, mtime_ns(sb), hex);
+    free(text);
     return found;
 }
 
@@ -129,16 +170,16 @@ static void record_store(const char *rec, const char *key, const struct stat *sb
         free(tmp);
         return;
     }
-    FILE *in = fopen(rec, "r");
-    char line[PATH_MAX + 128];
-    while (in && fgets(line, sizeof line, in)) {
-        line[strcspn(line, "\n")] = 0;
+    size_t len = 0, pos = 0;
+    char *text = record_read(rec, &len);
+    char line[LINE_MAX_BYTES];
+    while (text && next_line(text, len, &pos, line)) {
         char h[CUZK_PARAM_DIGEST_HEX];
         uint64_t size, mtime;
         const char *p;
         if (parse_line(line, h, &size, &mtime, &p) && strcmp(p, key)) fprintf(out, "%s\n", line);
     }
-    if (in) fclose(in);
+    free(text);
     fprintf(out, "%s %llu %llu %s\n", hex, (unsigned long long)sb->st_size, (unsigned long long)mtime_ns(sb), key);
     if (fclose(out) || rename(tmp, rec)) remove(tmp);
     free(tmp);

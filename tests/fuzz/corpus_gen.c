@@ -1,7 +1,7 @@
 /* Writes the seed corpus of every fuzz target into OUT/<target>/ (tests/fuzz/README.md): the
  * fixed circuit's proof, key, parameters and inputs (support.c), precompiled circuits of two
  * small circuits, a sealed 2 KiB test sector's C1 (raw and wrapped) and sector.json, its PoSt
- * and SnapDeals vanilla proofs, and daemon requests carrying them. Everything is deterministic
+ * and SnapDeals vanilla proofs, daemon requests carrying them, and parameter digest records. Everything is deterministic
  * (seeded), so the corpus is made at build time and nothing of it is committed.
  * Usage: fuzz_corpus_gen OUT */
 #include <errno.h>
@@ -298,5 +298,13 @@ int main(int argc, char **argv)
     pce_seed("cubic", "cubic.pce");
     pce_seed("random-parts:2:12", "random-parts.pce");
     sector_seeds();
+    /* the digest record: a line for fuzz_param_record's key among others, a stale one, noise */
+    seed_text("fuzz_param_record", "record.txt",
+              "0123456789abcdef0123456789abcdef 47 1700000000123456789 "
+              "/var/tmp/filecoin-proof-parameters/v28-test.params\n"
+              "fedcba9876543210fedcba9876543210 48 1 /var/tmp/filecoin-proof-parameters/v28-other.vk\n");
+    seed_text("fuzz_param_record", "stale.txt",
+              "0123456789abcdef0123456789abcdef 46 1700000000123456789 "
+              "/var/tmp/filecoin-proof-parameters/v28-test.params\nnot a record line\n");
     return failures ? 1 : 0;
 }

@@ -56,6 +56,13 @@ cuzk_status cuzk_param_file_check(const char *path, const char *cache_dir,
  * "DIGEST SIZE MTIME_NS PATH". Returns: a static string. Thread: any. */
 const char *cuzk_param_digest_record_name(void);
 
+/* Looks a file up in a record's text. In: text[len] (the record as read: any bytes; lines of the
+ * form above, others and lines longer than PATH_MAX + 127 bytes skipped), key (the file's
+ * absolute path), its size and mtime in nanoseconds. Out: hex, the recorded digest (32 lowercase
+ * hex characters), when found. Returns: whether a line matches all three. Thread: any. */
+bool cuzk_param_digest_record_find(const char *text, size_t len, const char *key, uint64_t size, uint64_t mtime_ns,
+                                   char hex[CUZK_PARAM_DIGEST_HEX]);
+
 #ifdef __cplusplus
 }
 #endif
