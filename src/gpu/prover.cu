@@ -721,8 +721,11 @@ static cuzk_status prover_alloc(cuzk_gpu_device *d, cuzk_gpu_prover **out, size_
     }
     /* the NTTs' full twiddle table (32 bytes per domain element), where it leaves the proofs
      * their working memory (283 bytes per H point measured with the split, see placement.c;
-     * streamed: the placement's workspace) */
-    const size_t keep = pr->pl.kind == CUZK_GPU_STREAMED ? (size_t)pr->pl.workspace_bytes : 300 * nh;
+     * streamed: the placement's workspace) and the precompiled circuit the placement puts on
+     * the device after the prover (without it, a streamed SnapDeals partition at 24 GiB took the
+     * table and then ran out of memory in its H MSM) */
+    const size_t keep = (pr->pl.kind == CUZK_GPU_STREAMED ? (size_t)pr->pl.workspace_bytes : 300 * nh) +
+        (pr->pl.pce_on_device ? (size_t)pr->pl.pce_device_bytes : 0);
     ntt_tables tb;
     if ((st = ntt_device_tables(d, &tb, domain_log(nh), keep))) {
         cuzk_gpu_prover_destroy(pr);
