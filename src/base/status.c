@@ -28,9 +28,14 @@ cuzk_status cuzk_fail_context(cuzk_status st, const char *fmt, ...)
     vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
     memcpy(old, errmsg, sizeof old);
-    /* Truncation is fine here: the message is for people and stays bounded. */
+    /* Truncation is fine here: the message is for people and stays bounded. A long context
+     * (a path of thousands of bytes) is cut to half the room, so that the cause after it is
+     * never the part lost. */
     size_t n = strlen(prefix);
-    if (n > sizeof errmsg - 3) n = sizeof errmsg - 3;
+    if (n > sizeof errmsg / 2) {
+        n = sizeof errmsg / 2;
+        memcpy(prefix + n - 3, "...", 3);
+    }
     memcpy(errmsg, prefix, n);
     memcpy(errmsg + n, ": ", 2);
     size_t room = sizeof errmsg - n - 3, m = strlen(old);

@@ -197,7 +197,11 @@ int cli_bench_gpu_place(int argc, char **argv)
         while ((de = readdir(dp)) && !rc) {
             if (!ends_with(de->d_name, ".params")) continue;
             char path[4096];
-            if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >= sizeof path) continue;
+            if (cuzk_path_join(path, sizeof path, dir, de->d_name)) {
+                fprintf(stderr, "cuzk bench gpu-place: %s\n", cuzk_last_error());
+                rc = 1;
+                break;
+            }
             rc = place_one(path, NULL, room, sms, json, &first);
         }
         closedir(dp);

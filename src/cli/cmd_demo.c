@@ -153,10 +153,16 @@ cuzk_status demo_cached_params(const demo_opts *o, const char *circuit, char *pa
     char *pp, *vv;
     cuzk_status st = cli_cache_test_paths(o->cache, circuit, &pp, &vv);
     if (st) return st;
-    snprintf(path, cap, "%s", pp);
-    snprintf(vk, cap, "%s", vv);
+    if (strlen(pp) >= cap || strlen(vv) >= cap)
+        st = cuzk_fail(CUZK_EINVAL, "the parameter cache path %s is longer than the %zu bytes the demo takes",
+                       strlen(pp) >= cap ? pp : vv, cap - 1);
+    else {
+        snprintf(path, cap, "%s", pp);
+        snprintf(vk, cap, "%s", vv);
+    }
     free(pp);
     free(vv);
+    if (st) return st;
     struct stat sb;
     if (stat(path, &sb) == 0 && stat(vk, &sb) == 0) {
         demo_say("parameters of %s: cached in %s", circuit, path);

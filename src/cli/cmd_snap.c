@@ -158,6 +158,14 @@ static int snap_encode(int argc, char **argv)
     }
     for (unsigned k = 0; !st && k < v.partitions; k++)
         st = cuzk_snap_partition_write(&v.proofs[k], &blobs[k], &lens[k]);
+    /* the folder's blobs pass the prover's own parse and checks, or nothing is written */
+    if (!st) {
+        cuzk_snap_proofs *check = NULL;
+        st = cuzk_snap_parse(&check, up, v.comm_r_old, v.comm_r_new, v.comm_d_new, (const uint8_t *const *)blobs, lens,
+                             v.partitions);
+        if (st) st = cuzk_fail_context(st, "the encoded partition proofs, checked as cuzk prove snap checks them");
+        cuzk_snap_proofs_free(check);
+    }
     if (!st) {
         json = update_json(pi, &v);
         if (!json) st = cuzk_fail(CUZK_ENOMEM, "out of memory");

@@ -196,7 +196,12 @@ cuzk_status cuzk_param_file_digest(char hex[CUZK_PARAM_DIGEST_HEX], bool *hashed
     if (st) return st;
     /* the record is keyed by the absolute path, so that "dir/x" and "./dir/x" are one file */
     char key[PATH_MAX];
-    if (!realpath(path, key)) snprintf(key, sizeof key, "%s", path);
+    if (!realpath(path, key) && (size_t)snprintf(key, sizeof key, "%s", path) >= sizeof key) {
+        close(fd);
+        return cuzk_fail(CUZK_EINVAL,
+                         "the parameter file path %.80s... is %zu bytes, longer than the %zu this check takes", path,
+                         strlen(path), sizeof key - 1);
+    }
     char *rec = record_path(cache_dir);
     if (!record_lookup(rec, key, &sb, hex)) {
         st = hash_fd(hex, fd, path, (uint64_t)sb.st_size, progress);

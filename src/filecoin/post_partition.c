@@ -194,23 +194,29 @@ static cuzk_status check_public(size_t b, const cuzk_post_sector_proof *sp, cons
     return CUZK_OK;
 }
 
-/* What can be refused before any blob is read. */
-static cuzk_status check_args(const cuzk_post_proof_info *pi, const uint8_t randomness[32], uint32_t partition_index,
-                              const cuzk_post_public_sector *pub, size_t nblobs)
+cuzk_status cuzk_post_partition_check(cuzk_post_proof p, const uint8_t randomness[32], uint32_t partition_index,
+                                      const cuzk_post_public_sector *pub, size_t nsectors)
 {
+    const cuzk_post_proof_info *pi = cuzk_post_proof_info_get(p);
+    if (!pi) return cuzk_fail(CUZK_EINVAL, "registered PoSt proof %d is not one this prover knows", (int)p);
     cuzk_status st = cuzk_post_check_randomness(randomness);
     if (st) return st;
-    if (nblobs == 0)
-        return cuzk_fail(CUZK_EINVAL, "%s: no vanilla proofs (a partition needs at least one sector)", pi->name);
-    if (nblobs > pi->max_blobs)
-        return cuzk_fail(CUZK_EINVAL, "%s: %zu vanilla proofs, but a partition holds at most %u sector%s%s", pi->name,
-                         nblobs, pi->max_blobs, pi->max_blobs == 1 ? "" : "s",
+    if (nsectors == 0) return cuzk_fail(CUZK_EINVAL, "%s: no sectors (a partition needs at least one)", pi->name);
+    if (nsectors > pi->max_blobs)
+        return cuzk_fail(CUZK_EINVAL, "%s: %zu sectors, but a partition holds at most %u sector%s%s", pi->name,
+                         nsectors, pi->max_blobs, pi->max_blobs == 1 ? "" : "s",
                          pi->kind == CUZK_POST_WINNING ? " (WinningPoSt proves one challenged sector)" : "");
     if (pi->kind == CUZK_POST_WINNING && partition_index != 0)
-        return cuzk_fail(CUZK_EINVAL, "%s: partition %u: WinningPoSt has one partition", pi->name, partition_index);
+        return cuzk_fail(CUZK_EINVAL, "%s: partition %u: WinningPoSt has only partition 0", pi->name, partition_index);
+    /* the challenges number a partition's first sector slot partition_index * sector_count,
+     * which must fit in 32 bits */
     if ((uint64_t)partition_index * pi->sector_count > UINT32_MAX)
-        return cuzk_fail(CUZK_EINVAL, "%s: partition index %u is out of range", pi->name, partition_index);
-    return pub ? cuzk_post_public_sectors_check(pi->id, pub, nblobs) : CUZK_OK;
+        return cuzk_fail(CUZK_EINVAL,
+                         "%s: partition index %u is out of range: its first sector slot, %u x %u sectors a "
+                         "partition, must fit in 32 bits (partition at most %u)",
+                         pi->name, partition_index, partition_index, pi->sector_count,
+                         (unsigned)(UINT32_MAX / pi->sector_count));
+    return pub ? cuzk_post_public_sectors_check(p, pub, nsectors) : CUZK_OK;
 }
 
 cuzk_status cuzk_post_partition_parse(cuzk_post_partition **out, cuzk_post_proof p, const uint8_t randomness[32],
@@ -220,7 +226,7 @@ cuzk_status cuzk_post_partition_parse(cuzk_post_partition **out, cuzk_post_proof
     *out = NULL;
     const cuzk_post_proof_info *pi = cuzk_post_proof_info_get(p);
     if (!pi) return CUZK_EINVAL;
-    cuzk_status st = check_args(pi, randomness, partition_index, pub, nblobs);
+    cuzk_status st = cuzk_post_partition_check(p, randomness, partition_index, pub, nblobs);
     if (st) return st;
     cuzk_post_partition *pp;
     if ((st = post_partition_alloc(&pp, p, randomness, partition_index, nblobs))) return st;

@@ -68,12 +68,16 @@ cuzk_status cuzk_post_vanilla_prove(cuzk_post_proof p, const uint8_t randomness[
 {
     const cuzk_post_proof_info *pi = cuzk_post_proof_info_get(p);
     if (!pi) return CUZK_EINVAL;
-    cuzk_status st = cuzk_post_check_randomness(randomness);
+    /* the prover's own checks (public sector list included): no blobs it would refuse */
+    cuzk_post_public_sector *pub = calloc(nsectors ? nsectors : 1, sizeof *pub);
+    if (!pub) return cuzk_fail(CUZK_ENOMEM, "out of memory");
+    for (size_t i = 0; i < nsectors; i++) {
+        pub[i].sector_id = sectors[i].sector_id;
+        memcpy(pub[i].comm_r, sectors[i].comm_r, 32);
+    }
+    cuzk_status st = cuzk_post_partition_check(p, randomness, partition_index, pub, nsectors);
+    free(pub);
     if (st) return st;
-    if (nsectors == 0 || nsectors > pi->max_blobs)
-        return cuzk_fail(CUZK_EINVAL, "%s: %zu sectors; a partition takes 1 to %u", pi->name, nsectors, pi->max_blobs);
-    if (pi->kind == CUZK_POST_WINNING && partition_index != 0)
-        return cuzk_fail(CUZK_EINVAL, "%s: WinningPoSt has only partition 0", pi->name);
     for (size_t i = 0; i < nsectors; i++) blobs[i] = NULL;
     for (size_t i = 0; i < nsectors && !st; i++)
         st = vanilla_one(pi, randomness, partition_index, i, &sectors[i], &blobs[i], &lens[i]);

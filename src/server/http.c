@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "http_route.h"
 #include "job_trace.h"
 
 #define HTTP_CONNECTIONS 64 /* at once; beyond, new ones are refused until one ends */
@@ -212,17 +213,12 @@ static char *text(const char *fmt, ...)
     return s;
 }
 
-/* GET /trace?job=ID: 200 with the trace; 400 for a missing or malformed id, 404 for one no job
- * has (or whose result was dropped), 503 while the engine shuts down. */
-static enum MHD_Result answer_trace(server_http *h, struct MHD_Connection *c)
+/* GET /trace?job=ID of a job id the route accepted: 200 with the trace; 404 for one no job has
+ * (or whose result was dropped), 503 while the engine shuts down. */
+static enum MHD_Result answer_trace(server_http *h, struct MHD_Connection *c, const char *id, size_t len)
 {
-    const char *id = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "job");
-    if (!id)
-        return reply(c, MHD_HTTP_BAD_REQUEST, "text/plain; charset=utf-8",
-                     text("/trace: the job is missing: GET /trace?job=ID (the request id it was submitted with)\n"),
-                     NULL);
     char *json = NULL;
-    cuzk_status st = server_job_trace(h->e, id, strlen(id), &json);
+    cuzk_status st = server_job_trace(h->e, id, len, &json);
     if (!st) return reply(c, MHD_HTTP_OK, "application/json", json, NULL);
     unsigned code = st == CUZK_EINVAL ? MHD_HTTP_BAD_REQUEST
         : st == CUZK_ENOTFOUND        ? MHD_HTTP_NOT_FOUND
@@ -233,30 +229,37 @@ static enum MHD_Result answer_trace(server_http *h, struct MHD_Connection *c)
 
 /* GET and HEAD are answered once the request is in (a body sent with them is dropped), so that
  * the connection may be kept for the next scrape; other methods at once, from their headers
- * (their body is not read: the connection is closed after the answer). */
+ * (their body is not read: the connection is closed after the answer). Which answer is the
+ * route's (http_route.h). */
 static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls)
 {
     server_http *h = cls;
     (void)version;
     (void)upload_data;
-    if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-        return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain; charset=utf-8",
-                     text("method %s not allowed: GET /metrics, /status or /trace?job=ID\n", method), "GET, HEAD");
-    if (!*con_cls) {
+    bool get = !strcmp(method, MHD_HTTP_METHOD_GET) || !strcmp(method, MHD_HTTP_METHOD_HEAD);
+    if (get && !*con_cls) {
         *con_cls = h; /* not NULL: the headers are in, the next call has the body or its end */
         return MHD_YES;
     }
-    if (*upload_data_size) {
+    if (get && *upload_data_size) {
         *upload_data_size = 0;
         return MHD_YES;
     }
-    if (!strcmp(url, "/metrics"))
+    /* the job argument with its length: a %00 in it is refused, not cut there */
+    const char *job = NULL;
+    size_t job_len = 0;
+    if (MHD_lookup_connection_value_n(c, MHD_GET_ARGUMENT_KIND, "job", 3, &job, &job_len) != MHD_YES) job = NULL;
+    http_route r;
+    server_http_route(&r, method, url, job, job_len);
+    switch (r.answer) {
+    case HTTP_ANSWER_METRICS:
         return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", cuzk_engine_metrics(h->e), NULL);
-    if (!strcmp(url, "/status")) return reply(c, MHD_HTTP_OK, "application/json", cuzk_engine_status_json(h->e), NULL);
-    if (!strcmp(url, "/trace")) return answer_trace(h, c);
-    return reply(c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
-                 text("not found: %s (GET /metrics, /status or /trace?job=ID)\n", url), NULL);
+    case HTTP_ANSWER_STATUS: return reply(c, MHD_HTTP_OK, "application/json", cuzk_engine_status_json(h->e), NULL);
+    case HTTP_ANSWER_TRACE: return answer_trace(h, c, job, job_len);
+    case HTTP_ANSWER_REFUSED: break;
+    }
+    return reply(c, r.code, "text/plain; charset=utf-8", r.message, r.allow);
 }
 
 /* ---------------------------------------------------------------- deadlines */

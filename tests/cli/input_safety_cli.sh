@@ -68,5 +68,13 @@ mkdir -p "$long"
 echo '{"kind":"window"}' >"$long/post.jso"
 expect_fail "a vanilla folder path one byte too long for its descriptor" 1 "longer than the 4095 this reader takes" \
   "$CUZK" verify window-post --vanilla "$long" --vk missing.vk --proof missing.proof
+# the sector folders of post vanilla and snap encode: too long for their files is an error
+# naming the path (the cause kept after the long folder's name), and nothing is written
+expect_fail "post vanilla: a --sector path too long for sector.json" 1 "/sector.json is 4098 bytes, longer than the 4095 this reader takes" \
+  "$CUZK" post vanilla --kind window --sector "$long" --randomness 0102030405060708091011121314151617181920212223242526272829303132 --out pv
+no_file "post vanilla: a --sector path too long" pv
+expect_fail "snap encode: a --sector path too long for sector.json" 1 "/sector.json is 4098 bytes, longer than the 4095 this reader takes" \
+  "$CUZK" snap encode --sector "$long" --random-data 1 --out se
+no_file "snap encode: a --sector path too long" se
 rm -rf "$WORK/l"
 finish

@@ -9,6 +9,7 @@
 R=0102030405060708091011121314151617181920212223242526272829303132
 seal_sector s1 5
 seal_sector s2 6
+seal_sector s3 9
 seal_sector s8 7 --sector-size 8MiB
 
 expect_ok "window vanilla" "$CUZK" post vanilla --kind window --sector s1 --sector s2 --randomness $R --out w
@@ -45,7 +46,7 @@ expect_ok "winning vanilla 8MiB" "$CUZK" post vanilla --kind winning --sector s8
 grep -q '"registered_proof_name": "StackedDrgWinning8MiBV1"' win8/post.json || fail "8MiB winning proof name"
 
 # bad options and inputs: nonzero, a clear message, nothing written
-expect_fail "winning with two sectors" 1 "a partition takes 1 to 1" \
+expect_fail "winning with two sectors" 1 "2 sectors, but a partition holds at most 1 sector" \
   "$CUZK" post vanilla --kind winning --sector s1 --sector s2 --randomness $R --out bad
 no_file "winning with two sectors" bad
 expect_fail "winning V1_1" 1 "WinningPoSt has only V1" \
@@ -54,6 +55,17 @@ no_file "winning V1_1" bad
 expect_fail "winning partition 1" 1 "only partition 0" \
   "$CUZK" post vanilla --kind winning --partition 1 --sector s1 --randomness $R --out bad
 no_file "winning partition 1" bad
+# what cuzk prove would refuse is not written: the prover's own check runs first (a 2 KiB
+# Window partition holds 2 sectors, so its first slot, K x 2, fits in 32 bits up to K = 2^31 - 1)
+expect_fail "window partition 2^32 - 1" 1 "partition index 4294967295 is out of range: its first sector slot, 4294967295 x 2 sectors a partition, must fit in 32 bits \(partition at most 2147483647\)" \
+  "$CUZK" post vanilla --kind window --partition 4294967295 --sector s1 --randomness $R --out bad
+no_file "window partition 2^32 - 1" bad
+expect_fail "window partition 2^31" 1 "partition index 2147483648 is out of range" \
+  "$CUZK" post vanilla --kind window --partition 2147483648 --sector s1 --randomness $R --out bad
+no_file "window partition 2^31" bad
+expect_fail "window, three sectors at 2 KiB" 1 "3 sectors, but a partition holds at most 2 sectors" \
+  "$CUZK" post vanilla --kind window --sector s1 --sector s2 --sector s3 --randomness $R --out bad
+no_file "window, three sectors at 2 KiB" bad
 expect_fail "non-canonical randomness" 2 "not a canonical field element" \
   "$CUZK" post vanilla --kind window --sector s1 --randomness "$(printf 'f%.0s' $(seq 64))" --out bad
 no_file "non-canonical randomness" bad

@@ -36,6 +36,11 @@ static void seed3(const char *target, const char *name, const void *a, size_t na
                   const void *c, size_t nc)
 {
     char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s/%s", out_dir, target, name) >= sizeof path) {
+        fprintf(stderr, "fuzz_corpus_gen: the path %s/%s/%s is longer than %zu bytes\n", out_dir, target, name,
+                sizeof path - 1);
+        exit(1);
+    }
     snprintf(path, sizeof path, "%s/%s", out_dir, target);
     if (mkdir(path, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "fuzz_corpus_gen: cannot create %s: %s\n", path, strerror(errno));
@@ -283,6 +288,27 @@ static void sector_seeds(void)
     cuzk_sealed_sector_free(s);
 }
 
+/* fuzz_http_route: method NUL path [NUL job], as the daemon's HTTP front is asked */
+static void http_seeds(void)
+{
+    static const struct {
+        const char *name;
+        const char *bytes;
+        size_t n;
+    } S[] = {
+        {"metrics", "GET\0/metrics", 12},
+        {"status", "HEAD\0/status", 12},
+        {"trace", "GET\0/trace\0job-1", 16},
+        {"trace-no-job", "GET\0/trace", 10},
+        {"trace-empty-job", "GET\0/trace\0", 11},
+        {"trace-nul-in-job", "GET\0/trace\0a\0b", 14},
+        {"trace-not-utf8", "GET\0/trace\0\xff\xfe", 13},
+        {"post", "POST\0/metrics", 13},
+        {"unknown-path", "GET\0/metrics/../status?x=\x01", 26},
+    };
+    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) seed("fuzz_http_route", S[i].name, S[i].bytes, S[i].n);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -306,5 +332,6 @@ int main(int argc, char **argv)
     seed_text("fuzz_param_record", "stale.txt",
               "0123456789abcdef0123456789abcdef 46 1700000000123456789 "
               "/var/tmp/filecoin-proof-parameters/v28-test.params\nnot a record line\n");
+    http_seeds();
     return failures ? 1 : 0;
 }

@@ -271,6 +271,25 @@ static void test_sealed(void)
     reps[0].p_aux[40] ^= 1;
     reps[0].replica_len = 1024;
     CHECK_FAILS(cuzk_post_vanilla_prove(CUZK_POST_WINDOW_2KIB_V1_1, g_rnd, 0, reps, 1, b1, l1), CUZK_EINVAL);
+    reps[0] = replica_of(&cc);
+    b1[0] = NULL; /* g_blob_winning keeps it */
+
+    /* nothing is made that the prover's check refuses: one sector twice, ids descending, a
+     * partition whose first slot does not fit in 32 bits (2 sectors a partition at 2 KiB) */
+    uint8_t *b2[2] = {NULL, NULL};
+    size_t l2[2];
+    cuzk_post_replica twice[2] = {reps[1], reps[1]}, down[2] = {reps[1], reps[0]};
+    CHECK_FAILS(cuzk_post_vanilla_prove(CUZK_POST_WINDOW_2KIB_V1_1, g_rnd, 0, twice, 2, b2, l2), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "both have sector_id 12") != NULL);
+    CHECK_FAILS(cuzk_post_vanilla_prove(CUZK_POST_WINDOW_2KIB_V1_1, g_rnd, 0, down, 2, b2, l2), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "ascending") != NULL);
+    CHECK_FAILS(cuzk_post_vanilla_prove(CUZK_POST_WINDOW_2KIB_V1_1, g_rnd, UINT32_MAX, reps, 1, b1, l1), CUZK_EINVAL);
+    CHECK(strstr(cuzk_last_error(), "partition index 4294967295 is out of range") != NULL);
+    CHECK(b1[0] == NULL && b2[0] == NULL && b2[1] == NULL);
+    /* the same check at the edge: partition 2^31 - 1 is the last whose first slot fits */
+    CHECK_OK(cuzk_post_partition_check(CUZK_POST_WINDOW_2KIB_V1_1, g_rnd, UINT32_MAX / 2, NULL, 1));
+    CHECK_FAILS(cuzk_post_partition_check(CUZK_POST_WINDOW_2KIB_V1_1, g_rnd, UINT32_MAX / 2 + 1, NULL, 1), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_post_partition_check(CUZK_POST_WINDOW_2KIB_V1_1, g_rnd, 0, NULL, 3), CUZK_EINVAL);
 }
 
 /* The named circuits' built-in witness (a CC sector sealed from the seed) satisfies them. */

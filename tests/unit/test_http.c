@@ -2,7 +2,8 @@
  * few lines): GET /metrics is the engine's Prometheus text, GET /status its status JSON, HEAD
  * answers without a body, other paths 404 and other methods 405; a silent connection does not
  * hold up others and is closed at its request deadline; port 0 picks a free port and reports
- * it; GET /trace?job=ID is a job's trace (404 for an unknown id, 400 for a malformed one); a port
+ * it; GET /trace?job=ID is a job's trace (404 for an unknown id, 400 for a malformed one, a %00 in it too); a 404
+ * quotes the path with its control bytes escaped; a port
  * in use and malformed addresses are refused naming the address; every interface is
  * warned about; a stopped endpoint gives its port back; slow clients (a request trickled in,
  * 70 slow connections from one address) are cut at the deadline and block no one else. */
@@ -172,6 +173,11 @@ static void test_endpoints(cuzk_engine *e)
     free(a.body);
     a = get(port, "/metrics/extra?x=1");
     CHECK(a.status == 404);
+    free(a.body);
+    /* the path is quoted escaped: no control byte of the client's goes into the answer */
+    a = get(port, "/a%01b%0a");
+    CHECK(a.status == 404 && a.body && strstr(a.body, "/a\\x01b\\x0a") && !strchr(a.body, '\x01'));
+    if (a.status != 404 || !a.body || !strstr(a.body, "/a\\x01b\\x0a")) show("GET /a%01b%0a", &a);
     free(a.body);
 
     a = ask(port, false, "POST /metrics HTTP/1.0\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello");
@@ -399,7 +405,8 @@ static void test_trace(cuzk_engine *e)
     CHECK(a.status == 404 && a.body && strstr(a.body, "nope"));
     if (a.status != 404) show("GET /trace?job=nope", &a);
     free(a.body);
-    const char *bad[] = {"/trace", "/trace?job=", "/trace?job=a%01b"};
+    /* a %00 in the id is refused, not cut there (sector-7 is a job) */
+    const char *bad[] = {"/trace", "/trace?job=", "/trace?job=a%01b", "/trace?job=sector-7%00x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         a = get(port, bad[i]);
         CHECK(a.status == 400 && a.body && strstr(a.body, "job"));

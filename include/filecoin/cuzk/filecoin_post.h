@@ -149,6 +149,20 @@ typedef struct {
 cuzk_status cuzk_post_public_sectors_check(cuzk_post_proof p, const cuzk_post_public_sector *pub,
                                            size_t n) CUZK_WARN_UNUSED;
 
+/* What a partition's proof would be refused for before any vanilla proof is read, the one
+ * check of the prover (cuzk_post_partition_parse) and of the vanilla prover
+ * (cuzk_post_vanilla_prove), so that no vanilla proofs are made that the prover refuses.
+ * Returns: CUZK_OK, or CUZK_EINVAL naming the value and the rule.
+ * In: p, a registered PoSt proof; randomness, a canonical field element; partition_index
+ * (Winning: 0; Window: partition_index * sector_count fits in 32 bits); pub, the public sector
+ * list of nsectors entries (checked as cuzk_post_public_sectors_check), or NULL to skip that
+ * check; nsectors, 1 .. max_blobs.
+ * Errors: CUZK_EINVAL (unknown proof, randomness not canonical, no or too many sectors,
+ * partition out of range, sector ids repeated or not ascending).
+ * Thread: any thread; reads only its arguments. */
+cuzk_status cuzk_post_partition_check(cuzk_post_proof p, const uint8_t randomness[32], uint32_t partition_index,
+                                      const cuzk_post_public_sector *pub, size_t nsectors) CUZK_WARN_UNUSED;
+
 /* Parses the nblobs blobs of partition partition_index (Window: 1 .. sector_count sectors;
  * Winning: exactly one, the challenged sector, partition 0), checks them natively (each path
  * hashes to comm_r_last, comm_r = Poseidon2(comm_c, comm_r_last), each proof opens the leaf the
@@ -199,7 +213,9 @@ typedef struct {
 /* What a storage provider's vanilla prover sends for partition k: one blob per sector (Window:
  * up to sector_count sectors, blob i = slot i; Winning: the one challenged sector). Builds tree
  * R from the replica (single-octree sizes: 2 KiB, 8 MiB, 512 MiB), checks it against p_aux and
- * comm_r, derives the challenges and writes the blobs (blobs[i], lens[i]: malloc'd). */
+ * comm_r, derives the challenges and writes the blobs (blobs[i], lens[i]: malloc'd). The
+ * sectors are the public list, in ascending id order: what cuzk_post_partition_check refuses
+ * is refused first (CUZK_EINVAL), before any tree is built. */
 cuzk_status cuzk_post_vanilla_prove(cuzk_post_proof p, const uint8_t randomness[32], uint32_t partition_index,
                                     const cuzk_post_replica *sectors, size_t nsectors, uint8_t **blobs,
                                     size_t *lens) CUZK_WARN_UNUSED;
