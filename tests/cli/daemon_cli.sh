@@ -20,13 +20,7 @@ start_daemon() {
   local log=$1; shift
   FIL_PROOFS_PARAMETER_CACHE=$P "$CUZK" daemon "$@" >"$log" 2>&1 &
   DPID=$!
-  for _ in $(seq 1 100); do
-    grep -q "listening on" "$log" 2>/dev/null && return 0
-    kill -0 "$DPID" 2>/dev/null || break
-    sleep 0.1
-  done
-  fail "daemon did not start: $(head -c 400 "$log")"
-  return 1
+  wait_listening "$DPID" "$log"
 }
 
 expect_ok "daemon --help" "$CUZK" daemon --help

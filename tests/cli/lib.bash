@@ -163,6 +163,19 @@ official_params() {
   done
 }
 
+# wait_listening PID LOG: waits (up to 10 s) for the daemon PID to write "listening on" to LOG;
+# a failure (it exited, or never said so) shows the log's start
+wait_listening() {
+  local pid=$1 log=$2
+  for _ in $(seq 1 100); do
+    grep -q "listening on" "$log" 2>/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  fail "daemon did not start: $(head -c 400 "$log")"
+  return 1
+}
+
 finish() {
   echo "$(basename "$0"): $CHECKS checks, $FAILS failed"
   [ "$FAILS" -eq 0 ]

@@ -64,13 +64,7 @@ start_daemon() {
   local log=$1; shift
   CUZK_DAEMON_CACHE_DIR=$WORK/dc FIL_PROOFS_PARAMETER_CACHE=$WORK/p "$CUZK" daemon --listen "unix://$WORK/d.sock" "$@" >"$log" 2>&1 &
   DPID=$!
-  for _ in $(seq 1 100); do
-    grep -q "listening on" "$log" 2>/dev/null && return 0
-    kill -0 "$DPID" 2>/dev/null || break
-    sleep 0.1
-  done
-  fail "daemon did not start: $(head -c 400 "$log")"
-  return 1
+  wait_listening "$DPID" "$log"
 }
 stop_daemon() { kill -TERM "$DPID"; wait "$DPID"; DPID=""; }
 mkdir -p dc
