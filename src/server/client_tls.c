@@ -15,24 +15,16 @@
 
 static bool given(const char *s) { return s && s[0]; }
 
-/* The whole of file what (e.g. "CA file") as a string (malloc'd). */
+/* The whole of file what (e.g. "CA file") as a string (malloc'd): a regular file of at most
+ * PEM_FILE_MAX bytes, read without blocking on a FIFO. */
 static cuzk_status read_text(const char *what, const char *path, char **out)
 {
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return cuzk_fail(CUZK_EIO, "TLS %s %s: cannot read: %s", what, path, strerror(errno));
-    char *buf = malloc(PEM_FILE_MAX + 1);
-    size_t n = buf ? fread(buf, 1, PEM_FILE_MAX + 1, f) : 0;
-    bool err = ferror(f);
-    fclose(f);
-    if (!buf) return cuzk_fail(CUZK_ENOMEM, "out of memory");
-    if (err || n > PEM_FILE_MAX) {
-        free(buf);
-        return cuzk_fail(err ? CUZK_EIO : CUZK_EFORMAT, "TLS %s %s: %s", what, path,
-                         err ? "a read failed" : "larger than 1 MiB: not a PEM file");
-    }
-    buf[n] = 0;
-    *out = buf;
+    uint8_t *data = NULL;
+    size_t n = 0;
+    cuzk_status st = cuzk_read_file_max(path, PEM_FILE_MAX, &data, &n);
+    if (st) return cuzk_fail_context(st, "TLS %s", what);
+    *out = (char *)data;
     return CUZK_OK;
 }
 

@@ -38,13 +38,12 @@ static int no_passphrase(char *buf, int size, int rwflag, void *u)
     return 0;
 }
 
-/* The file named by key can be opened for reading (the errno's reason when not). */
+/* The file named by key is a regular file of PEM size that can be opened, checked without
+ * blocking (opening a FIFO would wait for a writer, and the daemon would hang at start). */
 static cuzk_status readable(const char *key, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return cuzk_fail(CUZK_EIO, "daemon.%s: cannot read %s: %s", key, path, strerror(errno));
-    fclose(f);
-    return CUZK_OK;
+    cuzk_status st = cuzk_check_input_file(path, 1u << 20);
+    return st ? cuzk_fail_context(st, "daemon.%s", key) : CUZK_OK;
 }
 
 static cuzk_status load_key(const char *path, EVP_PKEY **out)

@@ -92,6 +92,9 @@ expect_fail "a client certificate without its key" 1 "certificate and its key go
   "$CUZK" client status --addr "$A" --tls-ca "$T/ca.pem" --tls-cert "$T/client.pem"
 expect_fail "a client CA file that is not PEM" 1 "CA file .*ca.key: not a PEM certificate" \
   "$CUZK" client status --addr "$A" --tls-ca "$T/ca.key"
+mkfifo "$T/ca-fifo.pem" # opening it would wait for a writer: refused unopened, no hang
+expect_fail "a FIFO as the client's CA file" 1 "TLS CA file: .*ca-fifo.pem is not a regular file" \
+  timeout 30 "$CUZK" client status --addr "$A" --tls-ca "$T/ca-fifo.pem"
 # the [client] keys give the same as the options
 CHECKS=$((CHECKS + 1))
 CUZK_CLIENT_TLS_CA=$T/ca.pem "$CUZK" client status --addr "$A" --deadline 20 >out.txt 2>err.txt ||
@@ -167,10 +170,12 @@ refuses() { # refuses DESC PATTERN ENV...: `cuzk daemon` with ENV exits 1 naming
   shift 2
   expect_fail "$desc" 1 "$pattern" env "$@" timeout 30 "$CUZK" daemon --listen 127.0.0.1:0
 }
-refuses "a missing certificate" "daemon\.tls_cert: cannot read $T/missing\.pem: No such file" CUZK_DAEMON_TLS_CERT="$T/missing.pem"
-refuses "a missing key" "daemon\.tls_key: cannot read $T/missing\.key" CUZK_DAEMON_TLS_KEY="$T/missing.key"
+refuses "a missing certificate" "daemon\.tls_cert: cannot open $T/missing\.pem: No such file" CUZK_DAEMON_TLS_CERT="$T/missing.pem"
+refuses "a missing key" "daemon\.tls_key: cannot open $T/missing\.key" CUZK_DAEMON_TLS_KEY="$T/missing.key"
 refuses "a certificate that is not PEM" "daemon\.tls_cert: $T/server\.key is not a PEM certificate" CUZK_DAEMON_TLS_CERT="$T/server.key"
 refuses "a key that is not PEM" "daemon\.tls_key: $T/server\.pem is not a PEM private key" CUZK_DAEMON_TLS_KEY="$T/server.pem"
+mkfifo "$T/fifo.pem" # opening it would wait for a writer: refused unopened, no hang
+refuses "a FIFO as the certificate" "daemon\.tls_cert: $T/fifo\.pem is not a regular file" CUZK_DAEMON_TLS_CERT="$T/fifo.pem"
 refuses "a key of another certificate" "daemon\.tls_key: $T/client\.key is not the key of the certificate in daemon\.tls_cert" \
   CUZK_DAEMON_TLS_KEY="$T/client.key"
 refuses "a key without its certificate" "daemon\.tls_cert and daemon\.tls_key go together" CUZK_DAEMON_TLS_CERT=
@@ -182,7 +187,7 @@ CHECKS=$((CHECKS + 1))
 printf '[daemon]\ntls_cert = %s\ntls_key = %s\n' "$T/server.pem" "$T/missing.key" >bad.ini
 env -u CUZK_DAEMON_TLS_CERT -u CUZK_DAEMON_TLS_KEY timeout 30 "$CUZK" daemon --config bad.ini --listen 127.0.0.1:0 >out.txt 2>err.txt &&
   fail "a config file with a missing key file: the daemon started"
-grep -q "daemon.tls_key: cannot read $T/missing.key" err.txt || fail "config file: the message does not name the key file: $(head -c 300 err.txt)"
+grep -q "daemon.tls_key: cannot open $T/missing.key" err.txt || fail "config file: the message does not name the key file: $(head -c 300 err.txt)"
 
 # --- a Unix socket stays plaintext (the files still checked), and the daemon says so
 start_daemon unix --listen "unix://$SOCK_DIR/tls.sock" || { finish; exit 1; }
