@@ -177,6 +177,7 @@ struct engine_circuit {
      * seconds of both */
     uint64_t loads[2], load_failures[2];
     double load_s[2];
+    uint64_t replaced; /* device loads out of device memory, placed again under a cut budget */
     engine_circuit *next;
 };
 
@@ -205,6 +206,7 @@ typedef struct ready_item {
     double ready_t;
     cuzk_timeline *tl; /* the witness spans, grafted into the job's when proved */
     double witness_start;
+    unsigned attempts; /* proofs of it that ended in a device out of memory and were retried */
     struct ready_item *next;
 } ready_item;
 
@@ -306,7 +308,9 @@ typedef struct {
     double busy_s, started_t;
     double gap_max_s, gap_total_s;
     uint64_t gaps;
-    uint64_t budget;
+    uint64_t budget;          /* measured at start; cut where device memory ran out (res_device_shrank) */
+    uint64_t reclaim_pending; /* its circuits' device memory evicted, not yet freed by the reclaimer */
+    unsigned budget_cuts;     /* times res_device_shrank cut the budget */
     uint64_t mem_total;
     cuzk_groth16_workspace ws; /* CPU backend */
     cuzk_fr *abc[3];           /* a, b, c when computed on the CPU (grown; owned) */
@@ -318,6 +322,7 @@ typedef struct reclaim_item {
     void (*fn)(void *arg);
     void *arg;
     uint64_t bytes;
+    int dev; /* the device whose memory it frees (engine.dev index), or -1 */
     char what[96];
     struct reclaim_item *next;
 } reclaim_item;
@@ -420,6 +425,7 @@ struct cuzk_engine {
 
     uint64_t submitted[CUZK_KINDS], completed[CUZK_KINDS], failed[CUZK_KINDS], cancelled[CUZK_KINDS];
     uint64_t partitions_proved;
+    uint64_t partition_retries;                      /* partitions proved again after their GPU ran out of memory */
     uint64_t failures[CUZK_KINDS][JOB_FAIL_REASONS]; /* failed jobs by kind and reason */
     stage_sum stages[ENGINE_STAGES];
     /* by kind, as jobs end: submit to end, submit to the first partition on a device (jobs that
@@ -495,6 +501,11 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j);
 bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d);
 bool res_device_ready(const engine_circuit *c, const engine_device *d);
 bool res_cpu_ready(const engine_circuit *c);
+/* After a device allocation on d failed (another process took memory since the budget was
+ * measured): the budget of d's GPU measured again, and cut when smaller by a margin; then c,
+ * when given and no longer fitting, is taken off d (placed again on its next use). Returns
+ * whether the budget was cut, that is whether a retry would be placed differently. */
+bool res_device_shrank(cuzk_engine *e, engine_device *d, engine_circuit *c);
 /* Whether the witness lanes make c's a, b, c (locked): every GPU in service that holds or loads c
  * proves it without the circuit's matrices (its placement has no room for them), and there is
  * one. */
@@ -529,6 +540,8 @@ void input_release(cuzk_engine *e, uint64_t bytes);
 
 /* engine_reclaim.c */
 void reclaim_push(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes, const char *what); /* locked */
+/* ... device memory of engine.dev[dev]: counted in its reclaim_pending until freed (locked) */
+void reclaim_push_device(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes, const char *what, int dev);
 void *reclaimer_main(void *arg);
 void reclaim_free_big(void *arg); /* arg: a reclaim_big */
 typedef struct {

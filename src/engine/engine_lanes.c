@@ -393,6 +393,33 @@ static void partition_taken(cuzk_engine *e, engine_device *d, const ready_item *
     if (d->ordinal >= 0) j->circ->dev[d->index].busy++;
 }
 
+/* A partition whose GPU ran out of memory is proved again (twice at most), its witness kept:
+ * another process took device memory since the budget was measured, the budget is cut and the
+ * circuit placed again (streamed where resident no longer fits). */
+#define PARTITION_OOM_RETRIES 2
+
+/* Whether the failed partition r goes back to the ready list for another try (locked). */
+static bool retry_partition(cuzk_engine *e, engine_device *d, ready_item *r, const partition_run *run)
+{
+    ENGINE_LOCKED(e);
+    engine_job *j = r->job;
+    if (run->st != CUZK_ENOMEM || d->ordinal < 0 || r->attempts >= PARTITION_OOM_RETRIES || j->cancel_req ||
+        j->failing || e->stopping)
+        return false;
+    if (!res_device_shrank(e, d, j->circ)) return false;
+    cuzk_timeline *fresh = cuzk_timeline_create("witness");
+    if (!fresh) return false;
+    r->attempts++;
+    r->tl = fresh; /* the witness's spans went to the first attempt's */
+    r->bound_dev = -1;
+    r->ready_t = cuzk_now();
+    r->next = e->ready; /* first: its witness is made and its job started */
+    e->ready = r;
+    e->partition_retries++;
+    pthread_cond_broadcast(&e->work_cv);
+    return true;
+}
+
 /* The event "partition proved or failed" (locked): its spans go to the job's timeline, the proof
  * to the job or the failure to the job (and a device error to the device), the buffer back. */
 static void partition_ended(cuzk_engine *e, engine_device *d, ready_item *r, partition_run *run)
@@ -402,8 +429,10 @@ static void partition_ended(cuzk_engine *e, engine_device *d, ready_item *r, par
     if (d->ordinal >= 0) j->circ->dev[d->index].busy--;
     d->busy_s += run->t1 - run->t0;
     d->running_job = 0;
-    char name[64];
-    snprintf(name, sizeof name, "partition %u", r->part);
+    char name[160];
+    if (run->st == CUZK_ENOMEM && d->ordinal >= 0)
+        snprintf(name, sizeof name, "partition %u (attempt %u: out of device memory)", r->part, r->attempts + 1);
+    else snprintf(name, sizeof name, "partition %u", r->part);
     int ps = cuzk_span_add_at(j->tl, -1, name, r->witness_start, run->t1);
     cuzk_timeline_graft(j->tl, ps, r->tl);
     cuzk_span_add_at(j->tl, ps, "wait for a device", r->ready_t, run->t0);
@@ -412,6 +441,8 @@ static void partition_ended(cuzk_engine *e, engine_device *d, ready_item *r, par
     cuzk_timeline_graft(j->tl, on, run->tl);
     cuzk_timeline_destroy(run->tl);
     cuzk_timeline_destroy(r->tl);
+    r->tl = NULL;
+    if (retry_partition(e, d, r, run)) return;
     if (run->st == CUZK_ECANCELLED && (j->cancel_req || j->failing)) {
         /* given up at the job's request: neither a failure of the job nor of the device, which
          * takes the next partition now */

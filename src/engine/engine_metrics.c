@@ -118,6 +118,10 @@ static void counters(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
     }
     family(f, "cuzk_partitions_proved_total", "counter", "Partitions proved, on every device.");
     fprintf(f, "cuzk_partitions_proved_total %llu\n", (unsigned long long)e->partitions_proved);
+    family(f, "cuzk_partition_retries_total", "counter",
+           "Partitions proved again after their GPU ran out of memory (the device budget cut, the circuit "
+           "placed again).");
+    fprintf(f, "cuzk_partition_retries_total %llu\n", (unsigned long long)e->partition_retries);
     family(f, "cuzk_stage_seconds_total", "counter", "Every ended job's timeline, summed by span name.");
     for (int i = 0; i < ENGINE_STAGES && e->stages[i].name[0]; i++) {
         fputs("cuzk_stage_seconds_total{stage=", f);
@@ -248,7 +252,9 @@ static void gauges(const cuzk_engine_status *s, FILE *f)
         device_series(f, "cuzk_device_resident_bytes", &s->devices[i]);
         fprintf(f, "%llu\n", (unsigned long long)s->devices[i].resident_bytes);
     }
-    family(f, "cuzk_device_budget_bytes", "gauge", "What a device may hold resident (engine.device_budget).");
+    family(f, "cuzk_device_budget_bytes", "gauge",
+           "What a device may hold resident (engine.device_budget, or measured at start; cut when another process "
+           "takes the memory).");
     for (unsigned i = 0; i < s->ndevices; i++) {
         device_series(f, "cuzk_device_budget_bytes", &s->devices[i]);
         fprintf(f, "%llu\n", (unsigned long long)s->devices[i].budget_bytes);

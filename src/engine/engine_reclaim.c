@@ -6,7 +6,7 @@
 
 #include "engine_internal.h"
 
-void reclaim_push(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes, const char *what)
+void reclaim_push_device(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes, const char *what, int dev)
 {
     ENGINE_LOCKED(e);
     reclaim_item *r = calloc(1, sizeof *r);
@@ -17,11 +17,18 @@ void reclaim_push(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes,
     r->fn = fn;
     r->arg = arg;
     r->bytes = bytes;
+    r->dev = dev;
+    if (dev >= 0) e->dev[dev].reclaim_pending += bytes;
     snprintf(r->what, sizeof r->what, "%s", what);
     if (e->reclaim_tail) e->reclaim_tail->next = r;
     else e->reclaim_q = r;
     e->reclaim_tail = r;
     pthread_cond_signal(&e->reclaim_cv);
+}
+
+void reclaim_push(cuzk_engine *e, void (*fn)(void *), void *arg, uint64_t bytes, const char *what)
+{
+    reclaim_push_device(e, fn, arg, bytes, what, -1);
 }
 
 void *reclaimer_main(void *arg)
@@ -46,6 +53,11 @@ void *reclaimer_main(void *arg)
         e->reclaimed_bytes += r->bytes;
         e->reclaims++;
         e->reclaim_s += dt;
+        if (r->dev >= 0) {
+            engine_device *d = &e->dev[r->dev];
+            d->reclaim_pending = d->reclaim_pending > r->bytes ? d->reclaim_pending - r->bytes : 0;
+            pthread_cond_broadcast(&e->done_cv); /* a device load may wait for this memory */
+        }
         free(r);
     }
     engine_mutex_unlock(&e->mu);

@@ -94,7 +94,7 @@ static uint64_t evict_device(cuzk_engine *e, engine_circuit *c, int di)
     if (g) {
         g->prover = cd->prover;
         g->pce = cd->pce;
-        reclaim_push(e, free_device_garbage, g, b, "a circuit's device memory");
+        reclaim_push_device(e, free_device_garbage, g, b, "a circuit's device memory", di);
     } else {
         free_device_garbage(&(device_garbage){cd->prover, cd->pce});
     }
@@ -182,6 +182,59 @@ static bool make_device_room(cuzk_engine *e, int di, uint64_t need, const engine
         evict_device(e, c, di);
     }
     return true;
+}
+
+/* What a retry must change to go differently: 64 MiB less budget (a cut by less would place
+ * the same way and fail the same way). */
+#define BUDGET_CUT_MIN (64ull << 20)
+
+bool res_device_shrank(cuzk_engine *e, engine_device *d, engine_circuit *c)
+{
+    ENGINE_LOCKED(e);
+    size_t fr = 0, total = 0;
+    if (d->ordinal < 0 || cuzk_gpu_mem_info(d->gpu, &fr, &total)) return false;
+    /* ours on this GPU: the free memory, the memory pool's (proofs' workspace, kept between
+     * proofs), what its contexts' circuits really hold (their parameters and matrices: their
+     * budget charges count a workspace too) and what waits for the reclaimer */
+    unsigned ctxs = 0;
+    uint64_t have = fr + cuzk_gpu_pool_bytes(d->gpu);
+    for (unsigned i = 0; i < e->ndev; i++) {
+        if (e->dev[i].ordinal != d->ordinal) continue;
+        ctxs++;
+        have += e->dev[i].reclaim_pending;
+        for (const engine_circuit *k = e->circuits; k; k = k->next) {
+            const circuit_on_device *kd = &k->dev[i];
+            if (kd->prover) have += cuzk_gpu_prover_own_bytes(kd->prover);
+            if (kd->pce) have += cuzk_gpu_pce_bytes(kd->pce);
+        }
+    }
+    const uint64_t reserve = e->cfg.device_reserve * ctxs;
+    const uint64_t b = have > reserve ? (have - reserve) / ctxs : 0;
+    if (b + BUDGET_CUT_MIN > d->budget) return false;
+    for (unsigned i = 0; i < e->ndev; i++)
+        if (e->dev[i].ordinal == d->ordinal && e->dev[i].budget > b) {
+            e->dev[i].budget = b;
+            e->dev[i].budget_cuts++;
+        }
+    if (c) { /* charged with its workspace, as placed */
+        circuit_on_device *cd = &c->dev[d->index];
+        if (cd->prover && !cd->busy && device_resident(e, d->index) > b) evict_device(e, c, d->index);
+    }
+    return true;
+}
+
+/* Waits (locked) until the device memory evicted from d's GPU is freed, so that a load counts
+ * on the room its eviction made. */
+static void wait_device_reclaim(cuzk_engine *e, const engine_device *d)
+{
+    ENGINE_LOCKED(e);
+    for (;;) {
+        uint64_t pending = 0;
+        for (unsigned i = 0; i < e->ndev; i++)
+            if (e->dev[i].ordinal == d->ordinal) pending += e->dev[i].reclaim_pending;
+        if (!pending || e->stopping) return;
+        engine_mutex_wait(&e->mu, &e->done_cv);
+    }
 }
 
 /* ---------------------------------------------------------------- loaders */
@@ -503,7 +556,9 @@ static void load_params(host_load_state *h)
              h->e->dev[sj->dev].ordinal, cuzk_gpu_placement_name(c->dev[sj->dev].pl.kind), sj->stats.seconds,
              sj->stats.seconds > 0 ? (double)sj->stats.bytes / sj->stats.seconds / 1e9 : 0, sj->stats.read_s);
     cuzk_span_add_at(h->tl, h->top, name, sj->t_begin, sj->t_end); /* beside the circuit's span */
-    if (!h->st && sj->st) h->st = cuzk_fail(sj->st, "%s", sj->err);
+    /* a device out of memory fails the device tier only (stream_ended: the circuit is placed
+     * again, streamed from the file, where the budget was cut); the host tier stands */
+    if (!h->st && sj->st && sj->st != CUZK_ENOMEM) h->st = cuzk_fail(sj->st, "%s", sj->err);
 }
 
 /* Step 4: the verifying key (its own file, or the parameters'), every count checked against the
@@ -524,7 +579,7 @@ static void load_key(host_load_state *h)
         }
         if (!h->st) h->st = check_counts(c, c->params_path, pvk->ic_len, l_len, c->vk_path ? &h->vk : NULL, &h->pce);
     }
-    if (!h->st && h->streaming && pce_wanted(&h->c->dev[h->sj.dev]) &&
+    if (!h->st && h->streaming && h->sj.pr && pce_wanted(&h->c->dev[h->sj.dev]) &&
         cuzk_gpu_pce_create(h->e->dev[h->sj.dev].gpu, &h->gp, &h->pce))
         h->gp = NULL;
 }
@@ -567,7 +622,10 @@ static void stream_ended(host_load_state *h)
     } else {
         unplace(h->e, cd);
     }
-    if (!sj->pr && sj->st && sj->st != CUZK_ECANCELLED) { /* a stopped stream says nothing of the device */
+    if (!sj->pr && sj->st == CUZK_ENOMEM && res_device_shrank(h->e, &h->e->dev[sj->dev], NULL)) {
+        c->replaced++; /* placed again under the cut budget on its next use, as device_load_ended says */
+        c->load_failures[1]++;
+    } else if (!sj->pr && sj->st && sj->st != CUZK_ECANCELLED) { /* a stopped stream says nothing of the device */
         cd->unfit = true;
         char id[64]; /* cd->why is inside c: its id is copied out first */
         snprintf(id, sizeof id, "%s", c->id);
@@ -742,6 +800,12 @@ static void device_load_ended(cuzk_engine *e, load_task *t, device_load_run *run
     cd->loading = false;
     if (run->st == CUZK_ECANCELLED) {
         unplace(e, cd); /* stopped: the device may take it later */
+    } else if (run->st == CUZK_ENOMEM && res_device_shrank(e, d, NULL)) {
+        /* another process took device memory since the budget was measured: the circuit is
+         * placed again under the smaller budget on its next use (streamed where resident no
+         * longer fits), not given up */
+        unplace(e, cd);
+        c->replaced++;
     } else if (run->st) {
         unplace(e, cd);
         cd->unfit = true;
@@ -760,7 +824,7 @@ static void device_load_ended(cuzk_engine *e, load_task *t, device_load_run *run
         if (g) {
             g->prover = run->pr;
             g->pce = run->gp;
-            reclaim_push(e, free_device_garbage, g, run->bytes, "a circuit over the device budget");
+            reclaim_push_device(e, free_device_garbage, g, run->bytes, "a circuit over the device budget", t->dev);
         }
     } else {
         cd->prover = run->pr;
@@ -769,7 +833,7 @@ static void device_load_ended(cuzk_engine *e, load_task *t, device_load_run *run
         c->last_used = cuzk_now();
     }
     c->load_s[1] += cuzk_now() - run->t0;
-    if (cd->unfit) c->load_failures[1]++;
+    if (cd->unfit || run->st == CUZK_ENOMEM) c->load_failures[1]++;
     else c->loads[1]++;
     t->self->done = true;
     pthread_cond_broadcast(&e->work_cv);
@@ -785,6 +849,9 @@ static void device_load(load_task *t)
     engine_circuit *c = t->c;
     engine_device *d = &e->dev[t->dev];
     device_load_run run = {.t0 = cuzk_now()};
+    engine_mutex_lock(&e->mu);
+    wait_device_reclaim(e, d);
+    engine_mutex_unlock(&e->mu);
     size_t free0 = 0, free1 = 0, total = 0;
     if (cuzk_gpu_mem_info(d->gpu, &free0, &total)) free0 = 0;
     const cuzk_gpu_placement *pl = &c->dev[t->dev].pl; /* set before the load began, not changed during it */

@@ -341,6 +341,18 @@ extern "C" cuzk_status cuzk_gpu_mem_info(const cuzk_gpu_device *d, size_t *free_
     return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EDEVICE, "cudaMemGetInfo: %s", cudaGetErrorString(e));
 }
 
+extern "C" size_t cuzk_gpu_pool_bytes(const cuzk_gpu_device *d)
+{
+    cudaMemPool_t pool;
+    uint64_t v = 0;
+    if (cudaDeviceGetDefaultMemPool(&pool, d->ordinal) != cudaSuccess ||
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &v) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return (size_t)v;
+}
+
 extern "C" cuzk_status cuzk_gpu_malloc(const cuzk_gpu_device *d, void **ptr, size_t bytes)
 {
     cuzk_status st = gpu_use(d);

@@ -23,6 +23,7 @@ void cuzk_gpu_device_close(cuzk_gpu_device *d) {}
 const cuzk_gpu_config *cuzk_gpu_device_config(const cuzk_gpu_device *d) { return NULL; }
 int cuzk_gpu_device_ordinal(const cuzk_gpu_device *d) { return 0; }
 void cuzk_gpu_describe(const cuzk_gpu_device *d, char *out, size_t n) { snprintf(out, n, "no GPU (" NO_CUDA ")"); }
+size_t cuzk_gpu_pool_bytes(const cuzk_gpu_device *d) { return 0; }
 cuzk_status cuzk_gpu_mem_info(const cuzk_gpu_device *d, size_t *free_bytes, size_t *total_bytes)
 {
     *free_bytes = *total_bytes = 0;
@@ -123,6 +124,7 @@ cuzk_status cuzk_gpu_prove_with(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, co
 {
     return no_cuda();
 }
+size_t cuzk_gpu_prover_own_bytes(const cuzk_gpu_prover *pr) { return 0; }
 void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes)
 {
     if (device_bytes) *device_bytes = 0;

@@ -1036,6 +1036,8 @@ extern "C" size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr)
     return pr->pf_hits;
 }
 
+extern "C" size_t cuzk_gpu_prover_own_bytes(const cuzk_gpu_prover *pr) { return pr->mem_bytes; }
+
 extern "C" void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes)
 {
     size_t pool = 0;

@@ -80,6 +80,10 @@ int cuzk_gpu_device_ordinal(const cuzk_gpu_device *d);
 void cuzk_gpu_describe(const cuzk_gpu_device *d, char *out, size_t n);
 /* Device memory: total and currently free, in bytes. */
 cuzk_status cuzk_gpu_mem_info(const cuzk_gpu_device *d, size_t *free_bytes, size_t *total_bytes) CUZK_WARN_UNUSED;
+/* The memory the memory pool of d's GPU holds now (proofs' workspace in use, or kept for the
+ * next proof: the pool keeps what is freed), in bytes; 0 without CUDA. It is this process's,
+ * though the driver counts it as not free. */
+size_t cuzk_gpu_pool_bytes(const cuzk_gpu_device *d);
 
 /* Device and pinned host buffers. cuzk_gpu_host_alloc returns page-locked memory (fast
  * uploads, usable with every device); free it with cuzk_gpu_host_free. */
@@ -231,6 +235,9 @@ cuzk_status cuzk_gpu_prove_with(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, co
  * prover's alone; its prefetch slots are not counted); *pinned_host_bytes is the page-locked
  * host memory of a streamed prover's parameters (0 when resident). */
 void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes);
+/* The prover's own device memory (its parameter arrays, or a streamed prover's chunk buffers),
+ * without the memory pool's workspace. */
+size_t cuzk_gpu_prover_own_bytes(const cuzk_gpu_prover *pr);
 
 /* ---------------------------------------------------------------- resident precompiled circuit */
 /* The precompiled circuit (pce.h) in device memory: A, B, C (row offsets, columns,

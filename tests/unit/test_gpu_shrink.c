@@ -1,0 +1,191 @@
+/* A GPU whose memory another process takes while the engine runs (the engine measured its
+ * budget at start): the job is not lost. This program stands in for the other process, taking
+ * the device's memory itself after the engine started:
+ *  1. during a proof: the circuit resident, then all but a sliver of the free memory taken, so
+ *     the first proof's workspace cannot be had; the partition ends out of device memory, the
+ *     engine cuts the budget, takes the circuit off the device, places it again (streamed) and
+ *     proves the partition again from the same witness: the job completes, verified, with one
+ *     retry counted;
+ *  2. before the load: the memory taken down to less than the parameters need resident but
+ *     more than streamed needs; the load runs out of device memory, the budget is cut, the
+ *     circuit placed again streamed, the job completes, verified.
+ * A fresh process, case 1 first, so that the memory pool holds no workspace of earlier proofs
+ * that would serve the proof case 1 must starve. Skips (exit 77) where no CUDA device is. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/engine_circuits.h"
+#include "cuzk/testcircuits.h"
+#include "cuzk/gpu.h"
+#include "cuzk/groth16.h"
+#include "harness.h"
+#include "support_pce.h"
+
+#define MIB (1ull << 20)
+#define CIRCUIT "random:1048576"
+#define RESERVE (64 * MIB) /* engine.device_reserve for these engines: the sizes stay small */
+
+static cuzk_gpu_device *D; /* this program's own context: the "other process" */
+
+/* Memory taken from the device until the driver reports `leave` bytes free. */
+typedef struct {
+    void *p[4096];
+    size_t n;
+} held_memory;
+
+static void take_memory(held_memory *h, uint64_t leave)
+{
+    size_t fr = 0, tot = 0;
+    h->n = 0;
+    for (uint64_t piece = 1ull << 30; piece >= MIB && h->n < 4096; piece >>= 1)
+        while (h->n < 4096 && !cuzk_gpu_mem_info(D, &fr, &tot) && fr >= leave + piece) {
+            if (cuzk_gpu_malloc(D, &h->p[h->n], piece)) break;
+            h->n++;
+        }
+    if (cuzk_gpu_mem_info(D, &fr, &tot)) fr = 0;
+    printf("  taken: %zu pieces, %.1f MiB left free (asked %.1f)\n", h->n, fr / (double)MIB, leave / (double)MIB);
+}
+
+static void give_back(held_memory *h)
+{
+    for (size_t i = 0; i < h->n; i++) cuzk_gpu_free(h->p[i]);
+    h->n = 0;
+}
+
+static cuzk_engine *engine_on_gpu(void)
+{
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.gpus = 1;
+    cfg.cpu_worker = false; /* a partition the GPU cannot prove must not go to the CPU */
+    cfg.device_reserve = RESERVE;
+    cfg.threads = 4;
+    cuzk_engine *e = NULL;
+    CHECK_OK(cuzk_engine_create(&e, &cfg, NULL));
+    return e;
+}
+
+static cuzk_status open_partition(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned partition,
+                                  cuzk_circuit **out)
+{
+    (void)input;
+    (void)input_len;
+    (void)seed;
+    (void)partition;
+    return cuzk_circuit_open(out, ctx);
+}
+
+static void register_circuit(cuzk_engine *e, const char *params_path)
+{
+    cuzk_engine_circuit c = {
+        .id = "shrink", .open = open_partition, .ctx = (void *)CIRCUIT, .params_path = params_path};
+    CHECK_OK(cuzk_engine_register_circuit(e, &c));
+}
+
+/* One job of the circuit proved and verified; the status's placement of it returned. */
+static void prove_one(cuzk_engine *e, const cuzk_groth16_params *p, char *placement, size_t n)
+{
+    cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = "shrink", .partitions = 1};
+    uint64_t id = 0;
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    CHECK_OK(cuzk_engine_submit(e, &req, &id, NULL));
+    CHECK_OK(cuzk_engine_await(e, id, 600, &r));
+    if (r.state != CUZK_JOB_COMPLETED) printf("  job %s: %s\n", cuzk_job_state_name(r.state), r.error);
+    CHECK(r.state == CUZK_JOB_COMPLETED && r.verified);
+    if (r.state == CUZK_JOB_COMPLETED) {
+        cuzk_groth16_proof pf;
+        CHECK_OK(cuzk_groth16_proof_decode(&pf, r.proof));
+        CHECK(r.ninputs == p->vk.ic_len - 1);
+    }
+    cuzk_job_result_free(&r);
+    cuzk_engine_status *st = calloc(1, sizeof *st);
+    placement[0] = 0;
+    if (st) {
+        cuzk_engine_get_status(e, st);
+        for (unsigned i = 0; i < st->ncircuits; i++)
+            if (!strcmp(st->circuits[i].id, "shrink")) snprintf(placement, n, "%s", st->circuits[i].placement);
+    }
+    free(st);
+}
+
+static uint64_t retries(cuzk_engine *e)
+{
+    char *m = cuzk_engine_metrics(e);
+    const char *at = m ? strstr(m, "\ncuzk_partition_retries_total ") : NULL;
+    uint64_t v = at ? strtoull(at + strlen("\ncuzk_partition_retries_total "), NULL, 10) : UINT64_MAX;
+    free(m);
+    return v;
+}
+
+int main(void)
+{
+    char why[256];
+    if (!cuzk_gpu_available(why, sizeof why)) {
+        printf("SKIPPED: %s\n", why);
+        return TEST_SKIP_CODE;
+    }
+    if (cuzk_gpu_device_open(&D, 0, NULL)) {
+        fprintf(stderr, "opening device 0: %s\n", cuzk_last_error());
+        return 1;
+    }
+    pce_job j;
+    pce_job_open(&j, CIRCUIT, 0, 0);
+    cuzk_groth16_params p;
+    pce_job_setup(&j, &p, 5);
+    char path[] = "/tmp/cuzk-gpu-shrink-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    CHECK_OK(cuzk_groth16_params_write(&p, path));
+
+    /* the sizes the placement gives this circuit: resident (parameters, workspace), streamed */
+    cuzk_gpu_shape sh = {p.h_len, p.l_len, p.a_len, p.b_g1_len, p.vk.ic_len, p.l_len, p.h_len + 1, 0, 0};
+    cuzk_gpu_placement res, str;
+    cuzk_gpu_config sc, nophi;
+    cuzk_gpu_config_default(&sc);
+    cuzk_gpu_config_default(&nophi);
+    snprintf(sc.placement, sizeof sc.placement, "streamed");
+    nophi.h_glv = false; /* the prover drops phi(H) where it finds no room for it */
+    CHECK_OK(cuzk_gpu_place(&sh, 1ull << 40, &nophi, &res));
+    CHECK_OK(cuzk_gpu_place(&sh, res.params_device_bytes, &sc, &str));
+    const uint64_t params = res.params_device_bytes, stream_need = str.workspace_bytes + str.params_device_bytes;
+    printf("%s: resident parameters (without phi(H)) %.1f MiB + workspace %.1f MiB; streamed %.1f MiB\n", CIRCUIT,
+           params / (double)MIB, res.workspace_bytes / (double)MIB, stream_need / (double)MIB);
+    /* the second case needs room between the two */
+    CHECK(params > RESERVE + stream_need + 128 * MIB);
+    char placement[320];
+    held_memory h;
+
+    /* 1. memory taken between the load and the first proof */
+    cuzk_engine *e = engine_on_gpu();
+    if (e) register_circuit(e, path);
+    double secs = 0;
+    if (e) CHECK_OK(cuzk_engine_preload(e, "shrink", &secs));
+    take_memory(&h, 16 * MIB);
+    if (e) prove_one(e, &p, placement, sizeof placement);
+    give_back(&h);
+    printf("  1. memory taken before the first proof: placed again \"%.60s...\", %llu partition retried\n", placement,
+           e ? (unsigned long long)retries(e) : 0ull);
+    CHECK(!strncmp(placement, "streamed", 8));
+    CHECK(e && retries(e) >= 1 && retries(e) != UINT64_MAX);
+    cuzk_engine_destroy(e);
+
+    /* 2. memory taken before the load */
+    e = engine_on_gpu();
+    if (e) register_circuit(e, path);
+    take_memory(&h, RESERVE + (stream_need + params - RESERVE) / 2);
+    if (e) prove_one(e, &p, placement, sizeof placement);
+    give_back(&h);
+    printf("  2. memory taken before the load: placed \"%.60s...\"\n", placement);
+    CHECK(!strncmp(placement, "streamed", 8));
+    cuzk_engine_destroy(e);
+
+    unlink(path);
+    cuzk_groth16_params_free(&p);
+    pce_job_close(&j);
+    cuzk_gpu_device_close(D);
+    return harness_finish("gpu_shrink");
+}
