@@ -98,6 +98,11 @@ cuzk_status cuzk_kind_parse(cuzk_job_kind *out, const char *name)
             *out = kinds[i].kind;
             return CUZK_OK;
         }
+    /* the names the gRPC status carries (Curio's daemon's, kept on the wire) */
+    if (!strcmp(name, "porep-c2") || !strcmp(name, "snap-update")) {
+        *out = name[0] == 'p' ? CUZK_KIND_POREP : CUZK_KIND_SNAP;
+        return CUZK_OK;
+    }
     return cuzk_fail(CUZK_EINVAL, "unknown proof kind '%s' (porep, snap, window-post, winning-post, circuit)", name);
 }
 

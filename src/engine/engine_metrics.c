@@ -48,11 +48,12 @@ const char *fail_reason_name(job_fail_reason r)
     return r >= 0 && r < JOB_FAIL_REASONS ? names[r] : "other";
 }
 
-/* The kind's label value (the names the metrics have always used). */
+/* The kind's label value: its name everywhere else (CLI, job log, status; cuzk_kind_name). */
 static const char *metric_kind(int k)
 {
-    static const char *const names[CUZK_KINDS] = {"porep_c2", "snap_update", "window_post", "winning_post", "circuit"};
-    return names[k];
+    static const cuzk_job_kind by_index[CUZK_KINDS] = {CUZK_KIND_POREP, CUZK_KIND_SNAP, CUZK_KIND_WINDOW_POST,
+                                                       CUZK_KIND_WINNING_POST, CUZK_KIND_CIRCUIT};
+    return cuzk_kind_name(by_index[k]);
 }
 
 /* A label value as the exposition format escapes it: backslash, double quote, newline. */

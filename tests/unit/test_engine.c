@@ -749,8 +749,8 @@ static void test_many_jobs_and_status(void)
         CHECK(metric_value(metrics, "cuzk_job_duration_seconds_bucket{kind=\"circuit\",le=\"+Inf\"}") == MANY);
         CHECK(metric_value(metrics, "cuzk_job_duration_seconds_count{kind=\"circuit\"}") == MANY);
         /* a kind never submitted has no histogram, only its zero count of submissions */
-        CHECK(metric_value(metrics, "cuzk_job_duration_seconds_count{kind=\"porep_c2\"}") == -1);
-        CHECK(metric_value(metrics, "cuzk_jobs_submitted_total{kind=\"porep_c2\"}") == 0);
+        CHECK(metric_value(metrics, "cuzk_job_duration_seconds_count{kind=\"porep\"}") == -1);
+        CHECK(metric_value(metrics, "cuzk_jobs_submitted_total{kind=\"porep\"}") == 0);
         CHECK(metric_value(metrics, "cuzk_job_duration_seconds_sum{kind=\"circuit\"}") > 0);
         CHECK(metric_value(metrics, "cuzk_job_queue_wait_seconds_count{kind=\"circuit\"}") == MANY);
         CHECK(metric_value(metrics, "cuzk_job_stage_seconds_count{kind=\"circuit\",stage=\"witness\"}") == MANY);
