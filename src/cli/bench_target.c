@@ -68,8 +68,10 @@ static bool is_proof_kind(const bench_target *t)
     return !strcmp(t->kind, "window-post") || !strcmp(t->kind, "winning-post") || !strcmp(t->kind, "snap");
 }
 
-int bench_target_check(const char *me, const bench_target *t, bool partitions_given)
+int bench_target_check(const char *me, bench_target *t, bool partitions_given)
 {
+    cuzk_job_kind k;
+    if (!cuzk_kind_parse(&k, t->kind)) t->kind = cuzk_kind_name(k); /* porep-c2 is porep */
     if (!is_porep(t) && !is_circuit(t) && !is_proof_kind(t)) {
         fprintf(stderr, "cuzk %s: --kind circuit, porep, window-post, winning-post or snap, not '%s'\n", me, t->kind);
         return 2;

@@ -44,8 +44,9 @@ typedef struct {
 size_t bench_target_opt_table(bench_target *t, cli_opt *out);
 
 /* Checks the options' combination, printing what is wrong under `me` ("bench engine"): 0, or
- * 2 for a usage error. partitions_given: --partitions was given (kind circuit only). */
-int bench_target_check(const char *me, const bench_target *t, bool partitions_given);
+ * 2 for a usage error; a kind given by another of its names (porep-c2) is set to its own.
+ * partitions_given: --partitions was given (kind circuit only). */
+int bench_target_check(const char *me, bench_target *t, bool partitions_given);
 /* Makes the data and the jobs' request: kind circuit proves `partitions` partitions per job,
  * a proof kind its own. */
 cuzk_status bench_target_open(bench_target *t, unsigned partitions, cuzk_priority prio) CUZK_WARN_UNUSED;
