@@ -17,10 +17,14 @@ static void print_result(const cuzk_rpc_result *r, FILE *out)
     fprintf(out, "job %s: %s", r->job_id, cuzk_rpc_status_name(r->status));
     if (r->status == CUZK_RPC_COMPLETED) fprintf(out, ", %zu proof bytes", r->proof_len);
     if (r->error_message[0]) fprintf(out, ": %s", r->error_message);
-    fprintf(out, "\n  queue %llu ms, parameters %llu ms, witness %llu ms, prove %llu ms, total %llu ms\n",
-            (unsigned long long)r->queue_wait_ms, (unsigned long long)r->srs_load_ms,
+    /* the daemon's parts add up to the total but for the verification, the rest */
+    uint64_t parts = r->queue_wait_ms + r->srs_load_ms + r->synthesis_ms + r->gpu_compute_ms;
+    fprintf(out,
+            "\n  total %llu ms = waiting %llu + parameters %llu + witness %llu + proving %llu + verifying and the "
+            "rest %llu\n",
+            (unsigned long long)r->total_ms, (unsigned long long)r->queue_wait_ms, (unsigned long long)r->srs_load_ms,
             (unsigned long long)r->synthesis_ms, (unsigned long long)r->gpu_compute_ms,
-            (unsigned long long)r->total_ms);
+            (unsigned long long)(r->total_ms > parts ? r->total_ms - parts : 0));
 }
 
 /* A finished result: the proof written when asked (outs, checked before the call); exit 0 only

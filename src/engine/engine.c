@@ -97,7 +97,7 @@ void engine_end_job(cuzk_engine *e, engine_job *j, cuzk_job_state st)
     job_release(e, j);
     cuzk_span_end(j->tl, span);
     j->timeline_json = cuzk_timeline_json(j->tl);
-    stages_account(e, j->tl, &j->stages);
+    stages_account(e, j->tl, j->submit_t, j->end_t, &j->stages);
     metrics_job_ended(e, j);
     if (e->cfg.job_log) job_log_write(e->cfg.job_log, j, e->cfg.test_params);
     e->queued_or_running--;
@@ -589,6 +589,11 @@ static cuzk_status fill_result(const engine_job *j, cuzk_job_result *r)
         r->witness_s = j->stages.seconds[STAGE_WITNESS];
         r->prove_s = j->stages.seconds[STAGE_PROVE];
         r->verify_s = j->stages.seconds[STAGE_VERIFY];
+        r->wall_wait_s = j->stages.wall[JOB_STAGES];
+        r->wall_load_s = j->stages.wall[STAGE_LOAD];
+        r->wall_witness_s = j->stages.wall[STAGE_WITNESS];
+        r->wall_prove_s = j->stages.wall[STAGE_PROVE];
+        r->wall_verify_s = j->stages.wall[STAGE_VERIFY];
         if (j->timeline_json && !(r->timeline_json = strdup(j->timeline_json)))
             return cuzk_fail(CUZK_ENOMEM, "out of memory");
     }

@@ -55,6 +55,10 @@ enum { STAGE_LOAD, STAGE_WITNESS, STAGE_PROVE, STAGE_VERIFY, JOB_STAGES };
 typedef struct {
     double seconds[JOB_STAGES];
     bool seen[JOB_STAGES]; /* the timeline has a span of the stage */
+    /* the wall clock from submit to end in parts that add up to it: each instant once, to the
+     * first stage the job was in then (prove, witness, load, verify: STAGE_WALL_ORDER), else
+     * to waiting (index JOB_STAGES) */
+    double wall[JOB_STAGES + 1];
 } job_stages;
 
 /* Where a failed job failed: its request (the input check, the circuit), its circuit's load,
@@ -554,9 +558,9 @@ typedef struct {
 char *report_text(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine_status *s, FILE *f));
 
 /* engine_stages.c */
-/* Sums an ended job's timeline (NULL: none) by span name into e->stages and by stage
- * into *out (locked). */
-void stages_account(cuzk_engine *e, const cuzk_timeline *tl, job_stages *out);
+/* Sums an ended job's timeline (NULL: none) by span name into e->stages and by stage into *out,
+ * and splits its wall clock [submit_t, end_t] into out->wall (locked). */
+void stages_account(cuzk_engine *e, const cuzk_timeline *tl, double submit_t, double end_t, job_stages *out);
 const char *stage_name(int stage); /* "load", "witness", "prove", "verify" */
 
 /* engine_metrics.c */

@@ -66,6 +66,12 @@ static json_t *log_object(const engine_job *j, bool test_params)
         put_int(o, "partitions", j->circ ? j->plan.nparts : 0) &&
         !json_object_set_new(o, "queue_s", json_real((j->started ? j->start_t : j->end_t) - j->submit_t)) &&
         !json_object_set_new(o, "total_s", json_real(j->end_t - j->submit_t)) && put_text(o, "error", j->error);
+    /* total_s in parts that add up to it (job_stages.wall) */
+    json_t *parts = ok ? json_pack("{s:f,s:f,s:f,s:f,s:f}", "wait_s", j->stages.wall[JOB_STAGES], "load_s",
+                                   j->stages.wall[STAGE_LOAD], "witness_s", j->stages.wall[STAGE_WITNESS], "prove_s",
+                                   j->stages.wall[STAGE_PROVE], "verify_s", j->stages.wall[STAGE_VERIFY])
+                       : NULL;
+    ok = ok && parts && !json_object_set_new(o, "parts", parts);
     if (ok && j->note[0]) ok = put_text(o, "note", j->note);
     if (!ok) {
         json_decref(o);

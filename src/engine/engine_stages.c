@@ -100,7 +100,55 @@ static void sum_by_name(cuzk_engine *e, const tl_span *v, int n)
     }
 }
 
-void stages_account(cuzk_engine *e, const cuzk_timeline *tl, job_stages *out)
+/* A stage span's edge on the wall clock, for the sweep in split_wall. */
+typedef struct {
+    double t;
+    int stage;
+    int delta; /* +1 begins, -1 ends */
+} wall_edge;
+
+static int edge_order(const void *a, const void *b)
+{
+    const wall_edge *x = a, *y = b;
+    return x->t < y->t ? -1 : x->t > y->t ? 1 : x->delta - y->delta; /* an end before a begin at one time */
+}
+
+/* The wall clock [t0, t1] split so that the parts add up to it (a client's "queue, load,
+ * witness, prove" summary, unlike the stage sums, whose spans overlap): every instant goes to
+ * the first stage in this order with a span open then, else to waiting. */
+static void split_wall(const cuzk_timeline *tl, const tl_span *v, int n, double t0, double t1, job_stages *out)
+{
+    static const int order[JOB_STAGES] = {STAGE_PROVE, STAGE_WITNESS, STAGE_LOAD, STAGE_VERIFY};
+    cuzk_span_copy *c = NULL;
+    int m = cuzk_timeline_copy(tl, &c);
+    wall_edge *ev = m > 0 ? malloc((size_t)m * 2 * sizeof *ev) : NULL;
+    int ne = 0;
+    for (int i = 0; ev && i < m && i < n; i++) { /* the copy's names are cut short: v's are whole */
+        int st = stage_of(&v[i]);
+        double a = c[i].start < t0 ? t0 : c[i].start, b = c[i].end > t1 ? t1 : c[i].end;
+        if (st < 0 || b <= a) continue;
+        ev[ne++] = (wall_edge){a, st, 1};
+        ev[ne++] = (wall_edge){b, st, -1};
+    }
+    if (ne) qsort(ev, (size_t)ne, sizeof *ev, edge_order);
+    int open[JOB_STAGES] = {0};
+    double at = t0;
+    for (int k = 0; k <= ne; k++) {
+        double t = k < ne ? ev[k].t : t1;
+        if (t > at) {
+            int part = JOB_STAGES;
+            for (int o = 0; o < JOB_STAGES && part == JOB_STAGES; o++)
+                if (open[order[o]] > 0) part = order[o];
+            out->wall[part] += t - at;
+            at = t;
+        }
+        if (k < ne) open[ev[k].stage] += ev[k].delta;
+    }
+    free(ev);
+    free(c);
+}
+
+void stages_account(cuzk_engine *e, const cuzk_timeline *tl, double submit_t, double end_t, job_stages *out)
 {
     ENGINE_LOCKED(e);
     memset(out, 0, sizeof *out);
@@ -108,5 +156,6 @@ void stages_account(cuzk_engine *e, const cuzk_timeline *tl, job_stages *out)
     tl_span *v = read_spans(tl, &n);
     sum_by_name(e, v, n);
     sum_by_stage(v, n, out);
+    split_wall(tl, v, n, submit_t, end_t, out);
     free(v);
 }

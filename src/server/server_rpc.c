@@ -333,10 +333,11 @@ static void fill_await(Cuzk__V1__AwaitProofResponse *a, const char *job_id, cons
     a->error_message = (char *)(res->state == CUZK_JOB_COMPLETED     ? res->note
                                     : res->state == CUZK_JOB_TIMEOUT ? "the wait ended before the job (it goes on)"
                                                                      : res->error);
-    a->queue_wait_ms = ms(res->queue_s);
-    a->srs_load_ms = ms(res->load_s);
-    a->synthesis_ms = ms(res->witness_s);
-    a->gpu_compute_ms = ms(res->prove_s);
+    /* the parts of the job's wall clock, which add up to it (verifying is the rest) */
+    a->queue_wait_ms = ms(res->wall_wait_s);
+    a->srs_load_ms = ms(res->wall_load_s);
+    a->synthesis_ms = ms(res->wall_witness_s);
+    a->gpu_compute_ms = ms(res->wall_prove_s);
     a->total_ms = ms(res->queue_s + res->run_s);
 }
 

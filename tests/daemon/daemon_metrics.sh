@@ -35,6 +35,13 @@ CHECKS=$((CHECKS + 1))
 
 expect_ok "client prove with a miner id" "$CUZK" client prove --addr "$A" --kind test --circuit random:1024 \
   --request-id metrics-1 --miner-id 1234 --proof p.bin
+# the client's time summary: parts that add up to the total
+CHECKS=$((CHECKS + 1))
+python3 - out.txt <<'PY' || fail "the client's time summary does not add up: $(grep 'total' out.txt)"
+import re, sys
+m = re.search(r"total (\d+) ms = waiting (\d+) \+ parameters (\d+) \+ witness (\d+) \+ proving (\d+) \+ verifying and the rest (\d+)", open(sys.argv[1]).read())
+sys.exit(0 if m and int(m.group(1)) == sum(int(g) for g in m.groups()[1:]) and int(m.group(5)) > 0 else 1)
+PY
 expect_fail "a request id that is not UTF-8, with control characters" 1 "INVALID_ARGUMENT.*UTF-8" \
   "$CUZK" client prove --addr "$A" --kind test --circuit random:1024 --request-id $'bad\xff\x01\x1b'
 expect_fail "a circuit name that is not UTF-8" 1 "INVALID_ARGUMENT" \

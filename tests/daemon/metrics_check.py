@@ -6,7 +6,8 @@
   metrics_check.py dashboard DASHBOARD METRICS  every metric name in the Grafana dashboard's
       PromQL expressions is a family the daemon exports (its TYPE line in METRICS)
   metrics_check.py joblog LOG FIELD=VALUE...    every line of the job log is one JSON object with
-      an RFC 3339 UTC "time" (milliseconds); some line has all the FIELD=VALUE pairs given
+      an RFC 3339 UTC "time" (milliseconds) and "parts" (seconds) that add up to "total_s"; some
+      line has all the FIELD=VALUE pairs given
       (VALUE as JSON, or a string; FIELD=~REGEX matches a string field)
 
 Prints what is wrong and exits 1; 0 when all holds."""
@@ -132,6 +133,12 @@ def check_joblog(raw, wants):
             continue
         if not RFC3339_MS.match(str(o.get("time"))):
             errs.append("line %d: time %r is not RFC 3339 UTC with milliseconds" % (n, o.get("time")))
+        parts = o.get("parts")
+        if isinstance(parts, dict) and all(isinstance(v, (int, float)) and v >= 0 for v in parts.values()):
+            if abs(sum(parts.values()) - o.get("total_s", -1)) > 1e-6:
+                errs.append("line %d: parts %r do not add up to total_s %r" % (n, parts, o.get("total_s")))
+        else:
+            errs.append("line %d: parts %r is not an object of seconds" % (n, parts))
         objs.append(o)
     if not raw.endswith(b"\n"):
         errs.append("the log does not end with a newline")

@@ -10,6 +10,7 @@
  * runs only the named parts; `test_engine queued-bench` (a measurement) runs only when named. */
 #define _GNU_SOURCE /* strcasestr, pthread_timedjoin_np */
 #include <jansson.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -636,15 +637,24 @@ static void test_many_jobs_and_status(void)
              * partitions one after another, then the proofs are verified, all after its start;
              * a 1-partition job's witness comes before its proof (so before its start too), while
              * a longer job's next witness overlaps the proof of the one before */
+            /* the wall clock's parts add up to it, each no longer than its stage (a proof's a, b, c on
+             * the CPU count as witness in the stage sums, as proving on the wall clock) */
+            double wall = r->wall_wait_s + r->wall_load_s + r->wall_witness_s + r->wall_prove_s + r->wall_verify_s;
+            bool wall_ok = fabs(wall - (r->queue_s + r->run_s)) < 1e-6 && r->wall_wait_s >= 0 && r->wall_load_s >= 0 &&
+                r->wall_witness_s >= 0 && r->wall_prove_s > 0 && r->wall_verify_s > 0 &&
+                r->wall_prove_s <= r->prove_s + r->witness_s + 1e-6 && r->wall_load_s <= r->load_s + 1e-6 &&
+                r->wall_verify_s <= r->verify_s + 1e-6;
             bool staged_ok = r->prove_s > 0 && r->witness_s > 0 && r->verify_s > 0 && r->load_s >= 0 &&
                 r->prove_s + r->verify_s <= r->run_s + 0.01 &&
-                (s->parts[i] > 1 || r->witness_s + r->prove_s + r->verify_s <= r->queue_s + r->run_s + 0.01);
+                (s->parts[i] > 1 || r->witness_s + r->prove_s + r->verify_s <= r->queue_s + r->run_s + 0.01) && wall_ok;
             staged += staged_ok;
             if (!staged_ok && !stages_shown++)
                 fprintf(stderr,
-                        "    job %llu (%u partitions): load %g witness %g prove %g verify %g, queue %g run %g\n",
+                        "    job %llu (%u partitions): load %g witness %g prove %g verify %g, queue %g run %g; "
+                        "wall: wait %g load %g witness %g prove %g verify %g\n",
                         (unsigned long long)s->id[i], s->parts[i], r->load_s, r->witness_s, r->prove_s, r->verify_s,
-                        r->queue_s, r->run_s);
+                        r->queue_s, r->run_s, r->wall_wait_s, r->wall_load_s, r->wall_witness_s, r->wall_prove_s,
+                        r->wall_verify_s);
             loads_s += r->load_s;
             loaded += r->load_s > 0;
             int jk = json_kind(r->timeline_json);

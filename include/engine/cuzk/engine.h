@@ -255,6 +255,11 @@ typedef struct {
      * each second once (in the innermost stage around it). Stages overlap in time: a partition's
      * witness is made while the one before is proved */
     double load_s, witness_s, prove_s, verify_s;
+    /* the same job's wall clock, submit to end (queue_s + run_s), in parts that add up to it
+     * (ended jobs): each instant counted once, to proving if a partition of the job was on a
+     * device then, else to witnesses if one was being made, else to loading its circuit, else to
+     * verifying, else to waiting (queued behind other work, or between its stages) */
+    double wall_wait_s, wall_load_s, wall_witness_s, wall_prove_s, wall_verify_s;
 } cuzk_job_result;
 /* Frees what a result holds (proof, inputs, timeline) and sets those fields NULL; the rest stays.
  * In: r (NULL: nothing is done), a result an await filled or one zeroed. Thread: any. */
