@@ -57,7 +57,8 @@ static cuzk_status open_synthetic(bench_circuit *b, const char *kind, const char
         *partitions = 1; /* one WindowPoSt partition, or the one WinningPoSt proof */
     }
     cuzk_circuit_free(c);
-    snprintf(reg_id, reg_cap, "%s-synthetic", name);
+    char id[64], family[64]; /* as the daemon names the circuit: "porep-32g-synthetic" */
+    snprintf(reg_id, reg_cap, "%s-synthetic", cuzk_filecoin_circuit_spellings(name, id, family) ? id : name);
     return st;
 }
 

@@ -21,6 +21,7 @@
 #include "cli/cache_names.h"
 #include "cli/cli.h"
 #include "cli/settings.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/filecoin_c1.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/server.h"
@@ -116,30 +117,6 @@ static cuzk_status test_circuit(void *ctx, cuzk_engine *e, const char *name)
     return st;
 }
 
-/* "porep-2k", "ni-porep-32g", "wpost-2k", "winning-512m", "snap-64g" (a built-in circuit's id)
- * as the demo names its circuit ("porep:2KiB", "window-post:2KiB", ...): false for another. */
-static bool demo_circuit_of(const char *id, char out[64])
-{
-    static const struct {
-        const char *prefix, *circuit;
-    } F[] = {{"ni-porep-", "porep"},
-             {"porep-", "porep"},
-             {"wpost-", "window-post"},
-             {"winning-", "winning-post"},
-             {"snap-", "snap"}};
-    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++) {
-        size_t n = strlen(F[i].prefix);
-        unsigned size;
-        char unit, tail;
-        if (strncmp(id, F[i].prefix, n) || sscanf(id + n, "%u%c%c", &size, &unit, &tail) != 2) continue;
-        const char *u = unit == 'k' ? "KiB" : unit == 'm' ? "MiB" : unit == 'g' ? "GiB" : NULL;
-        if (!u) return false;
-        snprintf(out, 64, "%s:%u%s", F[i].circuit, size, u);
-        return true;
-    }
-    return false;
-}
-
 /* daemon.test_params: every built-in circuit's files are the demo's test files
  * (param_dir/cuzk-test-porep-2KiB.params, ...) instead of the official ones; a missing one
  * fails its jobs naming that file. */
@@ -150,9 +127,11 @@ static cuzk_status use_test_params(cuzk_engine *e, const char *param_dir)
     unsigned set = 0;
     for (size_t k = 0; k < sizeof KINDS / sizeof KINDS[0]; k++)
         for (uint64_t p = 0; p < 64; p++) {
-            char id[64], circuit[64];
+            char id[64], same[64], circuit[64];
             if (cuzk_engine_builtin_id(id, KINDS[k], p)) continue;
-            if (!demo_circuit_of(id, circuit)) continue;
+            /* as the demo names it ("porep:2KiB"); NI PoRep proves PoRep's circuit */
+            const char *plain = !strncmp(id, "ni-", 3) ? id + 3 : id;
+            if (!cuzk_filecoin_circuit_spellings(plain, same, circuit) || !circuit[0]) continue;
             char *params = NULL, *vk = NULL;
             cuzk_status st = cli_cache_test_paths(param_dir, circuit, &params, &vk);
             if (!st) st = cuzk_engine_set_files(e, id, params, vk, NULL);

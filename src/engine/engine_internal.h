@@ -498,6 +498,9 @@ void *finisher_main(void *arg);
 /* engine_residency.c (locked unless said) */
 engine_circuit *res_find(cuzk_engine *e, const char *id);
 engine_circuit *res_by_id(cuzk_engine *e, const char *id); /* also built-in ids ("porep-32g") */
+/* res_find, and a built-in circuit by its family form ("porep:32GiB" for "porep-32g"): for the
+ * calls that name a circuit (preload, evict), not for jobs (a circuit job's name is its own). */
+engine_circuit *res_find_spelled(cuzk_engine *e, const char *id);
 cuzk_status res_get_builtin(cuzk_engine *e, const builtin_family *f, uint64_t proof, engine_circuit **out);
 /* Starts the host load of c if needed; the job that triggers it supplies partition 0. */
 void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j);

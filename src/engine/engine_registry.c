@@ -16,6 +16,16 @@ engine_circuit *res_find(cuzk_engine *e, const char *id)
         if (!strcmp(c->id, id)) return c;
     return NULL;
 }
+
+engine_circuit *res_find_spelled(cuzk_engine *e, const char *id)
+{
+    ENGINE_LOCKED(e);
+    engine_circuit *c = res_find(e, id);
+    char daemon_id[64], family[64]; /* a built-in circuit by its family form: "porep:32GiB" */
+    if (c || !cuzk_filecoin_circuit_spellings(id, daemon_id, family)) return c;
+    c = res_find(e, daemon_id);
+    return c && c->builtin ? c : NULL;
+}
 static char *pce_cache_path(const cuzk_engine *e, const char *id)
 {
     if (!e->cache_dir) return NULL;
@@ -101,8 +111,10 @@ cuzk_status res_get_builtin(cuzk_engine *e, const builtin_family *f, uint64_t pr
 engine_circuit *res_by_id(cuzk_engine *e, const char *id)
 {
     ENGINE_LOCKED(e);
-    engine_circuit *c = res_find(e, id);
+    engine_circuit *c = res_find_spelled(e, id);
     if (c) return c;
+    char daemon_id[64], family[64]; /* "porep:32GiB" is "porep-32g" */
+    if (cuzk_filecoin_circuit_spellings(id, daemon_id, family)) id = daemon_id;
     uint64_t p;
     const builtin_family *f = builtin_of_id(id, &p);
     cuzk_clear_error();

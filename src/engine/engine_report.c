@@ -197,7 +197,7 @@ cuzk_status cuzk_engine_evict(cuzk_engine *e, const char *circuit, uint64_t *fre
     *freed = 0;
     cuzk_status st = engine_enter(e);
     if (st) return st;
-    engine_circuit *c = res_find(e, circuit);
+    engine_circuit *c = res_find_spelled(e, circuit);
     if (!c) st = cuzk_fail(CUZK_EINVAL, "circuit_id: unknown circuit '%s'", circuit);
     else if (c->refs) st = cuzk_fail(CUZK_EBUSY, "circuit %s is in use by %u job(s)", circuit, c->refs);
     else {

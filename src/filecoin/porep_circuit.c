@@ -143,7 +143,7 @@ static void porep_ctx_free(void *vctx)
 const cuzk_circuit_def cuzk_circuit_porep = {
     .prefix = "porep:",
     .help = "porep:SIZE     one partition of the StackedDRG PoRep circuit (SIZE 2KiB, 8MiB, 512MiB, 32GiB, 64GiB; "
-            "witness from sealing a test sector up to 512MiB)",
+            "witness from sealing a test sector up to 512MiB); the daemon's id porep-2k ... porep-64g names it too",
     .example = "porep:2KiB",
     .open = porep_open,
     .free_state = free,

@@ -192,7 +192,7 @@ static void post_ctx_free(void *vctx)
 const cuzk_circuit_def cuzk_circuit_window_post = {
     .prefix = "window-post:",
     .help = "window-post:SIZE  one WindowPoSt partition (V1_1; SIZE 2KiB, 8MiB, 512MiB, 32GiB, 64GiB; witness from "
-            "a sealed test sector up to 512MiB)",
+            "a sealed test sector up to 512MiB); the daemon's id wpost-2k ... wpost-64g names it too",
     .example = "window-post:2KiB",
     .open = window_open,
     .free_state = free,
@@ -204,7 +204,8 @@ const cuzk_circuit_def cuzk_circuit_window_post = {
 
 const cuzk_circuit_def cuzk_circuit_winning_post = {
     .prefix = "winning-post:",
-    .help = "winning-post:SIZE  the WinningPoSt circuit (66 challenges of one sector; SIZE as window-post)",
+    .help = "winning-post:SIZE  the WinningPoSt circuit (66 challenges of one sector; SIZE as window-post); the "
+            "daemon's id winning-2k ... winning-64g names it too",
     .example = "winning-post:2KiB",
     .open = winning_open,
     .free_state = free,

@@ -201,7 +201,8 @@ static void snap_ctx_free(void *vctx)
 const cuzk_circuit_def cuzk_circuit_snap = {
     .prefix = "snap:",
     .help = "snap:SIZE      one partition of the SnapDeals (EmptySectorUpdate) circuit (SIZE 2KiB, 8MiB, 512MiB, "
-            "32GiB, 64GiB; witness from encoding data into a sealed test sector up to 512MiB)",
+            "32GiB, 64GiB; witness from encoding data into a sealed test sector up to 512MiB); the daemon's id snap-2k "
+            "... snap-64g names it too",
     .example = "snap:2KiB",
     .open = snap_open,
     .free_state = free,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "cuzk/filecoin.h"
 #include "cuzk/filecoin_circuit.h"
 #include "cuzk/filecoin_post.h"
 #include "cuzk/filecoin_snap.h"
@@ -46,6 +47,9 @@ size_t cuzk_circuit_family_count(void) { return NFAMILIES; }
 cuzk_status cuzk_circuit_open(cuzk_circuit **out, const char *name)
 {
     *out = NULL;
+    /* a Filecoin circuit by the daemon's id ("porep-32g") is its family form ("porep:32GiB") */
+    char id[64], family[64];
+    if (cuzk_filecoin_circuit_spellings(name, id, family) && family[0] && strcmp(name, family)) name = family;
     const cuzk_circuit_def *def = NULL;
     const char *args = "";
     for (size_t i = 0; i < NFAMILIES && !def; i++) {

@@ -333,5 +333,10 @@ int main(int argc, char **argv)
               "0123456789abcdef0123456789abcdef 46 1700000000123456789 "
               "/var/tmp/filecoin-proof-parameters/v28-test.params\nnot a record line\n");
     http_seeds();
+    /* the circuit names: each spelling, and one of neither */
+    seed_text("fuzz_circuit_name", "id.txt", "porep-32g");
+    seed_text("fuzz_circuit_name", "family.txt", "window-post:512MiB");
+    seed_text("fuzz_circuit_name", "ni.txt", "ni-porep-64g");
+    seed_text("fuzz_circuit_name", "neither.txt", "random:1024");
     return failures ? 1 : 0;
 }

@@ -155,8 +155,41 @@ static void test_find_params(void)
     rmdir(dir);
 }
 
+/* A circuit's two spellings, from either; anything else is neither. */
+static void test_circuit_spellings(void)
+{
+    static const struct {
+        const char *in, *id, *family;
+    } ok[] = {
+        {"porep-32g", "porep-32g", "porep:32GiB"},
+        {"porep:2KiB", "porep-2k", "porep:2KiB"},
+        {"wpost-512m", "wpost-512m", "window-post:512MiB"},
+        {"window-post:8MiB", "wpost-8m", "window-post:8MiB"},
+        {"winning-64g", "winning-64g", "winning-post:64GiB"},
+        {"winning-post:2KiB", "winning-2k", "winning-post:2KiB"},
+        {"snap-32g", "snap-32g", "snap:32GiB"},
+        {"snap:64GiB", "snap-64g", "snap:64GiB"},
+        {"ni-porep-32g", "ni-porep-32g", ""},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char id[64] = "", family[64] = "";
+        CHECK(cuzk_filecoin_circuit_spellings(ok[i].in, id, family));
+        CHECK(!strcmp(id, ok[i].id) && !strcmp(family, ok[i].family));
+    }
+    static const char *const bad[] = {
+        "porep-32",    "porep-32gb", "porep:32g",  "porep-0g",       "porep:32GiBx",
+        "random:1024", "wpost-",     "porep-g",    "ni-porep:32GiB", "",
+        "porep-32G",   "snap:2kib",  "porep--32g", "porep-1k2g",     "porep-99999999999g"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char id[64] = "untouched", family[64] = "untouched";
+        CHECK(!cuzk_filecoin_circuit_spellings(bad[i], id, family));
+        CHECK(!strcmp(id, "untouched") && !strcmp(family, "untouched"));
+    }
+}
+
 int main(void)
 {
+    test_circuit_spellings();
     test_names_and_ids();
     test_param_names();
     test_find_params();

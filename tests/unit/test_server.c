@@ -251,6 +251,9 @@ static void rpcs(const char *addr)
           err_has("v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-0377ded6"));
     CHECK(cuzk_client_preload(c, "snap-32g", 10, &already, &ms, &code) && code == RPC_FAILED_PRECONDITION &&
           err_has("v28-empty-sector-update-merkletree-poseidon_hasher-8-8-0-3b7f44a9"));
+    /* ... by its family form too: the same circuit */
+    CHECK(cuzk_client_preload(c, "window-post:32GiB", 10, &already, &ms, &code) && code == RPC_FAILED_PRECONDITION &&
+          err_has("v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-0377ded6"));
     CHECK(cuzk_client_preload(c, "", 10, &already, &ms, &code) && code == RPC_INVALID_ARGUMENT);
     cuzk_client_close(c);
 }

@@ -182,6 +182,15 @@ cuzk_status cuzk_porep_public_inputs_for_sector(cuzk_fr *out, size_t cap, cuzk_s
                                                 const uint8_t comm_d[32], const uint8_t comm_r[32],
                                                 unsigned k) CUZK_WARN_UNUSED;
 
+/* ---------------------------------------------------------------- circuit names */
+/* A Filecoin circuit's two spellings from either: its id as the daemon and Curio name it
+ * ("porep-32g", "ni-porep-32g", "wpost-2k", "winning-512m", "snap-64g") and its family form as the
+ * circuit commands take it ("porep:32GiB", "window-post:2KiB", "winning-post:512MiB",
+ * "snap:64GiB"; "" for NI PoRep, which has none). Only the text is read: whether such a sector
+ * size exists is the registry's to say. Returns: true when in is either form.
+ * In: in. Out: id, family (64 bytes each), set only when it returns true. Thread: any. */
+bool cuzk_filecoin_circuit_spellings(const char *in, char id[64], char family[64]);
+
 #ifdef __cplusplus
 }
 #endif
