@@ -3,12 +3,14 @@
 # TIER fast (alone on 2 cores: 25 s, parameters cached)
 # The jobs' progress through the daemon: with a long job running and one queued behind it,
 # `cuzk client jobs` (table and --json) lists both by request id with state, stage and
-# partitions; `cuzk client top --once` prints one frame of devices, circuits, queues and jobs;
+# partitions; `cuzk client top --once` prints one frame of devices, circuits, queues and jobs,
+# and on a pseudo-terminal redraws it until q or Ctrl-C, giving the screen and cursor back;
 # GetStatus with job_id (Python grpcio) answers that job alone and NOT_FOUND for an unknown
 # one; GET /status names the device's running job by request id and lists the jobs, and
 # GET /status?job=ID answers one job (404 unknown, 400 empty). `cuzk client await` on a
 # pseudo-terminal draws the updating line (stage, partitions proved, time left) and clears it
-# before the result; on a pipe it draws nothing. Once ended, the jobs are listed as ended.
+# before the result; on a pipe it draws nothing. Once ended (completed, cancelled), the jobs are
+# listed as ended.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../cli/lib.bash"
 . "$HERE/daemon_lib.bash"
@@ -110,7 +112,11 @@ code=$(http_get "/status" s.json)
 expect_ok "GET /status: running_request and jobs" python3 - s.json <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert any(x["running_request"] in ("long-1", "short-2") for x in d["devices"]), d["devices"]
+# each busy device names its job by request id (the long job is still running on 2 cores)
+for x in d["devices"]:
+    assert "running_request" in x and (x["running_job"] == 0) == (x["running_request"] == ""), x
+assert any(x["running_request"] == "long-1" for x in d["devices"]) or \
+    any(j["request_id"] == "long-1" and j["state"] == "COMPLETED" for j in d["jobs"]), d["devices"]
 ids = [j["request_id"] for j in d["jobs"]]
 assert "long-1" in ids and "short-2" in ids and d["jobs_total"] == 2, ids
 PY
@@ -125,15 +131,33 @@ CHECKS=$((CHECKS + 1))
 code=$(http_get "/status?job=" e.txt)
 [ "$code" = 400 ] || fail "GET /status?job=: $code, not 400 ($(cat e.txt))"
 
-# await on a terminal: the updating line, cleared before the result; on a pipe: none
+# live on a terminal: frames redrawn on the alternate screen until q (or Ctrl-C) ends it, the
+# cursor and the screen given back
+for key in q $'\003'; do
+  CHECKS=$((CHECKS + 1))
+  (sleep 2; printf '%s' "$key") | timeout 30 script -qec "'$CUZK' client top --addr '$A' --interval 0.5" /dev/null \
+    >top.txt 2>&1 || fail "client top on a terminal, ended by $(printf '%q' "$key"): exit $? ($(tail -c 200 top.txt))"
+  CHECKS=$((CHECKS + 1))
+  [ "$(grep -ac '^devices' top.txt)" -ge 2 ] || fail "client top on a terminal drew fewer than 2 frames in 2 s"
+  CHECKS=$((CHECKS + 1))
+  head -c 16 top.txt | grep -aqF $'\e[?1049h' && tail -c 32 top.txt | grep -aqF $'\e[?25h\e[?1049l' ||
+    fail "client top did not enter and leave the alternate screen: $(od -c top.txt | tail -3)"
+done
+
+# await on a terminal: the updating line, cleared before the result; on a pipe: none (a job of
+# its own, submitted now, so that it runs for seconds whatever the checks above took)
+# long-1 is not needed any more: cancelled (unless it already completed), the device freed
+expect_ok "client cancel (long-1)" "$CUZK" client cancel --addr "$A" --job long-1
+expect_ok "client submit (long-3)" "$CUZK" client submit --addr "$A" --kind test --circuit random:16384 \
+  --partition 11 --request-id long-3
 CHECKS=$((CHECKS + 1))
-script -qec "'$CUZK' client await --addr '$A' --job long-1" /dev/null </dev/null >tty.txt 2>&1 ||
+script -qec "'$CUZK' client await --addr '$A' --job long-3" /dev/null </dev/null >tty.txt 2>&1 ||
   fail "client await under a terminal failed: $(tail -c 300 tty.txt)"
 CHECKS=$((CHECKS + 1))
-grep -aqE $'\r''job long-1: (proving|verifying)[^\r]*/24 partitions proved' tty.txt ||
+grep -aqE $'\r''job long-3: (queued|witness|proving|verifying)[^\r]*/12 partitions proved' tty.txt ||
   fail "client await drew no progress line on a terminal: $(head -c 400 tty.txt | od -c | head -20)"
 CHECKS=$((CHECKS + 1))
-grep -aq "job long-1: COMPLETED" tty.txt || fail "client await under a terminal lost its result: $(tail -c 300 tty.txt)"
+grep -aq "job long-3: COMPLETED" tty.txt || fail "client await under a terminal lost its result: $(tail -c 300 tty.txt)"
 expect_ok "client await (short), stderr a pipe" bash -c "'$CUZK' client await --addr '$A' --job short-2 2>&1 | cat >pipe.txt"
 CHECKS=$((CHECKS + 1))
 { grep -q $'\r' pipe.txt || grep -q "partitions proved" pipe.txt; } && fail "client await drew progress on a pipe: $(cat pipe.txt)"
@@ -151,5 +175,7 @@ grep -aqE "job job-[0-9a-f]{32}: COMPLETED" prove.txt || fail "client prove: $(t
 # ended: listed as such, with no time left
 expect_ok "client jobs (ended)" "$CUZK" client jobs --addr "$A"
 CHECKS=$((CHECKS + 1))
-grep -Eq '^long-1 +test-circuit +COMPLETED +ended +24/24 .* -$' out.txt || fail "client jobs after the end: $(cat out.txt)"
+grep -Eq '^long-3 +test-circuit +COMPLETED +ended +12/12 .* -$' out.txt || fail "client jobs after the end: $(cat out.txt)"
+CHECKS=$((CHECKS + 1))
+grep -Eq '^long-1 +test-circuit +(CANCELLED|COMPLETED) +ended ' out.txt || fail "client jobs: long-1 not ended: $(cat out.txt)"
 finish
