@@ -103,7 +103,7 @@ asan: deps interop-deps
 # hostile-client suites (the proving-heavy suites would take hours under TSan). A race is written
 # to $(TSAN)/tsan/report.PID and fails the run even where the process went on (a daemon a
 # script started); blst comes from the main build when that has made it.
-TSAN_TESTS ?= ^(test_pool|test_progress|test_engine_lock|test_engine|test_server|test_http|cli_daemon_cli|daemon_hostile)$$
+TSAN_TESTS ?= ^(test_pool|test_progress|test_engine_lock|test_engine|test_engine_progress|test_server|test_http|cli_daemon_cli|daemon_hostile)$$
 TSAN_BLST = $(if $(BLST_DIR),,$(if $(wildcard $(BUILD)/_deps/blst/lib/libblst.a),-DBLST_DIR=$(CURDIR)/$(BUILD)/_deps/blst))
 tsan: deps interop-deps
 	cmake -S . -B $(TSAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUZK_TSAN=ON -DCUZK_CUDA=OFF $(TSAN_BLST) $(CMAKE_FLAGS)

@@ -2,15 +2,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/client_request.h"
+#include "cli/client_views.h"
 #include "cli/outputs.h"
 #include "cli/settings.h"
 #include "cuzk/server.h"
 
-static const char *const VERBS = "prove, submit, await, cancel, status, metrics, preload, evict, trace";
+static const char *const VERBS = "prove, submit, await, cancel, status, jobs, top, metrics, preload, evict, trace";
 
 static void print_result(const cuzk_rpc_result *r, FILE *out)
 {
@@ -49,12 +52,14 @@ typedef struct {
 #define EXAMPLE_ADDR "unix:///run/cuzk/cuzk.sock"
 static const client_verb VERB_TABLE[] = {
     {"prove",
-     "--kind K (--c1 FILE | --vanilla FILE | --circuit NAME) [request options] [--proof OUT.proof]",
+     "--kind K (--c1 FILE | --vanilla FILE | --circuit NAME) [request options] [--proof OUT.proof] [--quiet]",
      "Submits a proof request and waits for its result (the Prove call): the job's status and times, the proof\n"
-     "written to --proof when it completed. Exit status 0 only for COMPLETED.",
+     "written to --proof when it completed. Exit status 0 only for COMPLETED. While it waits, on a terminal,\n"
+     "a line on stderr shows the job's stage, partitions proved, time and expected time left (GetStatus each\n"
+     "second; without --request-id the client names the job); --quiet, a pipe or a file: no line.",
      "cuzk client prove --addr " EXAMPLE_ADDR " --kind porep --c1 s/c1.json --proof s.proof",
      true,
-     {"proof"}},
+     {"proof", "quiet"}},
     {"submit",
      "--kind K (--c1 FILE | --vanilla FILE | --circuit NAME) [request options]",
      "Submits a proof request without waiting (SubmitProof) and prints its job id and queue position.",
@@ -62,11 +67,12 @@ static const client_verb VERB_TABLE[] = {
      true,
      {NULL}},
     {"await",
-     "--job ID [--timeout-ms MS] [--proof OUT.proof]",
-     "Waits for a submitted job's result (AwaitProof); the proof written to --proof when it completed.",
+     "--job ID [--timeout-ms MS] [--proof OUT.proof] [--quiet]",
+     "Waits for a submitted job's result (AwaitProof); the proof written to --proof when it completed. While\n"
+     "it waits, on a terminal, a line on stderr shows the job's progress, as with prove (not with --quiet).",
      "cuzk client await --addr " EXAMPLE_ADDR " --job s1 --proof s.proof",
      false,
-     {"job", "timeout-ms", "proof"}},
+     {"job", "timeout-ms", "proof", "quiet"}},
     {"cancel",
      "--job ID",
      "Cancels a job (CancelProof) and says whether it was running.",
@@ -79,6 +85,23 @@ static const client_verb VERB_TABLE[] = {
      "cuzk client status --addr " EXAMPLE_ADDR,
      false,
      {NULL}},
+    {"jobs",
+     "[--json]",
+     "Lists the daemon's jobs (GetStatus): running, queued (in the order they were submitted) and recently\n"
+     "ended, at most 100, each with its request id, kind, state and stage (with the CPU prover's: ntt, msm),\n"
+     "partitions proved of all, time since it was submitted and the time left the daemon expects (? while it\n"
+     "has measured nothing of the circuit yet). --json: the same as one JSON object.",
+     "cuzk client jobs --addr " EXAMPLE_ADDR,
+     false,
+     {"json"}},
+    {"top",
+     "[--interval S] [--once]",
+     "Shows the daemon live on a terminal, redrawn every --interval seconds: the GPUs and the job each is\n"
+     "busy with, the circuits loaded and where, the queues by kind, the jobs with their progress. q or Ctrl-C\n"
+     "ends it and gives the terminal back. --once, or output that is no terminal: one frame, then exit.",
+     "cuzk client top --addr " EXAMPLE_ADDR " --interval 2",
+     false,
+     {"interval", "once"}},
     {"metrics",
      "",
      "Prints the daemon's metrics (GetMetrics).",
@@ -143,8 +166,8 @@ int cli_client(int argc, char **argv)
     client_request_opts o;
     client_request_opts_init(&o);
     const char *addr = NULL, *job = NULL, *timeout_s = NULL, *deadline_s = NULL, *proof = NULL, *circuit_id = NULL,
-               *out = NULL;
-    bool done;
+               *out = NULL, *interval_s = NULL;
+    bool done, quiet = false, as_json = false, once = false;
     const cli_opt common[] = {
         {"job", "ID", "the job id: the request id it was submitted with (required)", &job, NULL},
         {"timeout-ms", "MS", "stop waiting after MS milliseconds: TIMEOUT, the job goes on (default: wait)", &timeout_s,
@@ -152,6 +175,10 @@ int cli_client(int argc, char **argv)
         {"proof", "OUT.proof", "write the proof bytes there (default: not written)", &proof, NULL},
         {"circuit-id", "ID", "the circuit, e.g. porep-32g, wpost-32g, porep-2k (required)", &circuit_id, NULL},
         {"out", "FILE", "where to write the trace (required; -o FILE too; `-`: standard output)", &out, NULL},
+        {"quiet", NULL, "no progress line while waiting (only the result)", NULL, &quiet},
+        {"json", NULL, "print the jobs as one JSON object", NULL, &as_json},
+        {"interval", "S", "seconds between two frames (default 1; fractions allowed, at least 0.1)", &interval_s, NULL},
+        {"once", NULL, "print one frame and exit (as when the output is no terminal)", NULL, &once},
     };
     cli_opt opts[64];
     int n = 0;
@@ -182,7 +209,7 @@ int cli_client(int argc, char **argv)
                           "the name the daemon's certificate must carry (default: client.tls_name, else the "
                           "address's host)",
                           &tls_name, NULL};
-    char usage[1024];
+    char usage[2048];
     snprintf(usage, sizeof usage, "cuzk client %s [--addr ADDR]%s%s\n\n%s\n\nexample:\n  %s", verb,
              cv->synopsis[0] ? " " : "", cv->synopsis, cv->about, cv->example);
     /* trace's short form, `trace JOB_ID -o FILE`: the id as the one argument that is no option or
@@ -217,10 +244,31 @@ int cli_client(int argc, char **argv)
     bool needs_job = !strcmp(verb, "await") || !strcmp(verb, "cancel") || !strcmp(verb, "trace");
     bool needs_circuit = !strcmp(verb, "preload") || !strcmp(verb, "evict");
     if (needs_job && !job) return client_request_opts_free(&o), cli_missing(cmd, "job");
+    double interval = 1;
+    if (interval_s) {
+        char *end = NULL;
+        interval = strtod(interval_s, &end);
+        if (!end || *end || end == interval_s || !(interval >= 0.1 && interval <= 3600)) {
+            fprintf(stderr, "cuzk %s: --interval: '%s' is not a number of seconds from 0.1 to 3600\n", cmd, interval_s);
+            return client_request_opts_free(&o), 2;
+        }
+    }
     if (needs_circuit && !circuit_id) return client_request_opts_free(&o), cli_missing(cmd, "circuit-id");
     if (!strcmp(verb, "trace") && !out) return client_request_opts_free(&o), cli_missing(cmd, "out");
     cuzk_rpc_request req;
     if (needs_request && (rc = client_request_build(cmd, &o, &req))) return client_request_opts_free(&o), rc;
+    /* a prove that draws its progress needs the job's name before the answer: made here, as the
+     * daemon would make it ("job-" and 32 hex digits) */
+    char made_id[40] = "";
+    bool draws = !quiet && isatty(STDERR_FILENO);
+    if (!strcmp(verb, "prove") && draws && (!req.request_id || !req.request_id[0])) {
+        uint8_t rnd[16];
+        if (getrandom(rnd, sizeof rnd, 0) == (ssize_t)sizeof rnd) {
+            int k = snprintf(made_id, sizeof made_id, "job-");
+            for (int i = 0; i < 16; i++) k += snprintf(made_id + k, sizeof made_id - (size_t)k, "%02x", rnd[i]);
+            req.request_id = made_id;
+        }
+    }
 
     /* the proof's path is checked before the daemon is asked */
     cli_outputs *outs = NULL;
@@ -244,8 +292,10 @@ int cli_client(int argc, char **argv)
     if (st) rc = cli_error(cmd);
     else if (!strcmp(verb, "prove") || !strcmp(verb, "await")) {
         cuzk_rpc_result r;
+        client_wait *w = client_wait_start(c, verb[0] == 'p' ? req.request_id : job, quiet);
         st = verb[0] == 'p' ? cuzk_client_prove(c, &req, (double)deadline, &r, NULL)
                             : cuzk_client_await(c, job, timeout_ms, (double)deadline, &r, NULL);
+        client_wait_stop(w);
         rc = st ? cli_error(cmd) : finish(cmd, &r, writes ? proof : NULL, outs);
         if (!st) cuzk_rpc_result_free(&r);
     } else if (!strcmp(verb, "submit")) {
@@ -257,6 +307,10 @@ int cli_client(int argc, char **argv)
         bool was_running = false;
         if ((st = cuzk_client_cancel(c, job, (double)deadline, &was_running, NULL))) rc = cli_error(cmd);
         else printf("job %s: cancel asked (%s)\n", job, was_running ? "it was running" : "it was not running");
+    } else if (!strcmp(verb, "jobs")) {
+        rc = client_jobs(c, cmd, (double)deadline, as_json);
+    } else if (!strcmp(verb, "top")) {
+        rc = client_top(c, cmd, addr, (double)deadline, interval, once);
     } else if (!strcmp(verb, "status") || !strcmp(verb, "metrics")) {
         char *text = NULL;
         st = verb[0] == 's' ? cuzk_client_status(c, (double)deadline, &text, NULL)

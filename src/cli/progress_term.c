@@ -41,7 +41,7 @@ static void count_str(char *out, size_t cap, uint64_t n)
     else snprintf(out, cap, "%.2fG", (double)n / 1e9);
 }
 
-static void time_str(char *out, size_t cap, double s)
+void cli_progress_time(char *out, size_t cap, double s)
 {
     if (s < 10) snprintf(out, cap, "%.1f s", s);
     else if (s < 60) snprintf(out, cap, "%.0f s", s);
@@ -55,7 +55,7 @@ void cli_progress_format(char *out, size_t cap, const char *what, uint64_t done,
     char d[32], t[32], el[32], left[48] = "", pct[16] = "", bars[72] = "";
     count_str(d, sizeof d, done);
     count_str(t, sizeof t, total);
-    time_str(el, sizeof el, elapsed_s);
+    cli_progress_time(el, sizeof el, elapsed_s);
     if (total) {
         double f = done >= total ? 1.0 : (double)done / (double)total;
         snprintf(pct, sizeof pct, "  %3.0f%%", f * 100);
@@ -70,7 +70,7 @@ void cli_progress_format(char *out, size_t cap, const char *what, uint64_t done,
         /* the time left at the rate so far, once it means something */
         if (!finished && done && done < total && elapsed_s >= 1.0) {
             char l[32];
-            time_str(l, sizeof l, elapsed_s * (double)(total - done) / (double)done);
+            cli_progress_time(l, sizeof l, elapsed_s * (double)(total - done) / (double)done);
             snprintf(left, sizeof left, ", ~%s left", l);
         }
     }

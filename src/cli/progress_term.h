@@ -17,4 +17,7 @@ const cuzk_progress_sink *cli_progress(bool quiet, bool json);
 void cli_progress_format(char *out, size_t cap, const char *what, uint64_t done, uint64_t total, double elapsed_s,
                          bool finished, unsigned bar);
 
+/* A duration as the progress line shows it: "4.2 s", "42 s", "3m07s", "2h05m". */
+void cli_progress_time(char *out, size_t cap, double s);
+
 #endif

@@ -17,6 +17,7 @@
  *   engine_report.c    status and status JSON, preload and evict
  *   engine_metrics.c   Prometheus metrics: counters, gauges, the latency histograms
  *   engine_stages.c    an ended job's timeline summed by span name and by stage
+ *   engine_progress.c  the jobs' progress (cuzk_engine_jobs): stage, counts, time left
  *   engine_trace.c     jobs' timelines as a trace (cuzk_engine_trace), by trace_json.c
  *   engine_lock.c      the engine mutex with its holder tracked (ENGINE_LOCKED checks it)
  *   engine_counts.c    the counts several events change (partitions in flight, host bytes)
@@ -182,6 +183,10 @@ struct engine_circuit {
     uint64_t loads[2], load_failures[2];
     double load_s[2];
     uint64_t replaced; /* device loads out of device memory, placed again under a cut budget */
+    /* recent times of it on this engine (0: none measured yet), for the jobs' time left
+     * (engine_progress.c): a partition's witness, a partition's proof on a device, a job's
+     * verification */
+    double recent_witness_s, recent_prove_s, recent_verify_s;
     engine_circuit *next;
 };
 
@@ -255,6 +260,9 @@ struct engine_job {
     size_t queue_at;
     unsigned in_flight; /* partitions being made, waiting, or proved */
     unsigned done_parts;
+    unsigned witnessing;     /* witnesses being made now */
+    unsigned witnessed;      /* witnesses made (kept until proved or dropped) */
+    cuzk_job_stage furthest; /* the furthest stage its progress showed (engine_progress.c) */
     cuzk_progress *progress; /* partitions proved, from the first witness to the end (cfg.progress) */
     bool started;            /* a partition reached a device */
     bool cancel_req, failing;
@@ -308,6 +316,11 @@ typedef struct {
     bool thread_started;
     uint64_t running_job;
     unsigned running_part;
+    double running_t; /* when the running partition was taken */
+    /* The CPU backend's prover stage (cuzk_prove_stage, or DEVICE_STAGE_ABC), written by the
+     * device's thread with relaxed atomic stores while it proves without the lock, read by the
+     * progress snapshots: one writer, no contention. */
+    int prove_stage;
     uint64_t proved;
     double busy_s, started_t;
     double gap_max_s, gap_total_s;
@@ -559,6 +572,17 @@ typedef struct {
 /* engine_report.c */
 /* A text made from a status snapshot by body (malloc'd; NULL when out of memory). */
 char *report_text(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine_status *s, FILE *f));
+
+/* engine_progress.c */
+/* A partition's a, b, c on the CPU backend, as engine_device.prove_stage says it (beside the
+ * CPU prover's own cuzk_prove_stage values). */
+#define DEVICE_STAGE_ABC 100
+/* The progress of j into *out (locked). */
+void progress_of(cuzk_engine *e, engine_job *j, double now, cuzk_job_progress *out);
+/* The name of a device's prove_stage ("" for none). */
+const char *device_stage_name(int stage);
+/* One more measurement into a recent time (*avg 0: the first). */
+void recent_time(double *avg, double seconds);
 
 /* engine_stages.c */
 /* Sums an ended job's timeline (NULL: none) by span name into e->stages and by stage into *out,

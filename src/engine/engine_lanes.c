@@ -210,6 +210,7 @@ static void witness_made(cuzk_engine *e, engine_job *j, unsigned k, int slot_i, 
     ENGINE_LOCKED(e);
     witness_slot *s = &e->slots[slot_i];
     ready_item *r = w->r;
+    j->witnessing--;
     buffers_charge(e, w->grown);
     e->pinned_bytes = (uint64_t)((int64_t)e->pinned_bytes + w->pinned);
     bool live = !w->st && !j->cancel_req && !j->failing;
@@ -232,20 +233,34 @@ static void witness_made(cuzk_engine *e, engine_job *j, unsigned k, int slot_i, 
     r->tl = w->tl;
     r->witness_start = w->t0;
     r->ready_t = cuzk_now();
+    j->witnessed++;
+    recent_time(&j->circ->recent_witness_s, r->ready_t - w->t0);
     ready_item **pp = &e->ready;
     while (*pp) pp = &(*pp)->next;
     *pp = r;
     pthread_cond_broadcast(&e->work_cv);
 }
 
-/* Partition k of j into slot slot_i (locked on entry and return; the witness made unlocked). */
+/* What a job's progress tasks are called: its kind, or a circuit job's circuit. */
+static const char *job_label(const engine_job *j)
+{
+    return j->kind == CUZK_KIND_CIRCUIT ? j->circ->id : cuzk_kind_name(j->kind);
+}
+
+/* Partition k of j into slot slot_i (locked on entry and return; the witness made unlocked).
+ * A job of one partition has no "partitions proved" task, so its witness is a task of its own
+ * (a PoRep's takes most of a minute on a few cores). */
 static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned k, int slot_i)
 {
     ENGINE_LOCKED(e);
     witness_run w = {0};
     bool pin = any_gpu(e), abc = pin && res_abc_on_host(e, j->circ);
+    j->witnessing++;
+    cuzk_progress *task =
+        j->plan.nparts == 1 ? cuzk_progress_startf(e->cfg.progress, 0, "%s: witness", job_label(j)) : NULL;
     engine_mutex_unlock(&e->mu);
     make_witness(lane, j, k, &e->slots[slot_i], pin, abc, &w);
+    cuzk_progress_finish(task);
     engine_mutex_lock(&e->mu);
     witness_made(e, j, k, slot_i, &w);
 }
@@ -271,8 +286,7 @@ static void *lane_main(void *arg)
         unsigned k = j->next_part++;
         if (j->next_part >= j->plan.nparts) queue_drop(e, j); /* its last partition */
         if (k == 0 && j->plan.nparts > 1 && !j->progress)
-            j->progress = cuzk_progress_startf(e->cfg.progress, j->plan.nparts, "%s: partitions proved",
-                                               j->kind == CUZK_KIND_CIRCUIT ? j->circ->id : cuzk_kind_name(j->kind));
+            j->progress = cuzk_progress_startf(e->cfg.progress, j->plan.nparts, "%s: partitions proved", job_label(j));
         job_hold(e, j);
         j->state = CUZK_JOB_RUNNING;
         e->slots[slot].busy = true;
@@ -301,20 +315,30 @@ static cuzk_status cpu_abc(engine_device *d, const cuzk_pce *pce, const cuzk_wit
     return CUZK_OK;
 }
 
-/* One partition on device d (unlocked); CUZK_ECANCELLED once cancel (the job's) is set. */
-static cuzk_status prove_on(engine_device *d, engine_circuit *c, const witness_slot *s, const cuzk_cancel *cancel,
+/* One partition of j on device d (unlocked); CUZK_ECANCELLED once the job's cancel token is
+ * set. On the CPU backend the prover says its stage in d->prove_stage (the jobs' progress), and
+ * the proof of a job of one partition draws its NTT and MSM tasks (engine.progress). */
+static cuzk_status prove_on(const cuzk_engine *e, engine_device *d, engine_job *j, const witness_slot *s,
                             cuzk_groth16_proof *out, cuzk_timeline *tl)
 {
+    engine_circuit *c = j->circ;
+    const cuzk_cancel *cancel = &j->cancel;
     const cuzk_pce *pce = &c->pce;
     const cuzk_witness *w = &s->w;
     circuit_on_device *cd = d->ordinal >= 0 ? &c->dev[d->index] : NULL;
-    cuzk_groth16_prove_opts opts = {NULL, NULL, tl, cancel};
+    cuzk_groth16_prove_opts opts = {.tl = tl, .cancel = cancel};
+    if (!cd) {
+        opts.stage = &d->prove_stage;
+        opts.progress = j->plan.nparts == 1 ? e->cfg.progress : NULL;
+        opts.progress_name = job_label(j);
+    }
     if (cd && cd->pce)
         return cuzk_gpu_prove_pce_with(cd->prover, cd->pce, out, w->input, w->num_inputs, w->aux, w->num_aux, &opts);
     cuzk_status st = cuzk_cancel_check(cancel, "a, b, c");
     if (st) return st;
     cuzk_fr *const *abc = s->abc_made ? s->abc : d->abc; /* made by the lane, or here */
     if (!s->abc_made) {
+        if (!cd) __atomic_store_n(&d->prove_stage, DEVICE_STAGE_ABC, __ATOMIC_RELAXED);
         int span = cuzk_span_begin(tl, "a, b, c (cpu)");
         st = cpu_abc(d, pce, w);
         cuzk_span_end(tl, span);
@@ -326,6 +350,7 @@ static cuzk_status prove_on(engine_device *d, engine_circuit *c, const witness_s
     if (cd) return cuzk_gpu_prove_with(cd->prover, out, &gw, &opts);
     st = cuzk_groth16_check_shape(&c->params, &gw);
     if (!st) st = cuzk_groth16_prove_with(&d->ws, out, &c->params, &gw, &opts);
+    __atomic_store_n(&d->prove_stage, CUZK_PROVE_STAGE_NONE, __ATOMIC_RELAXED);
     return st;
 }
 
@@ -390,6 +415,7 @@ static void partition_taken(cuzk_engine *e, engine_device *d, const ready_item *
     }
     d->running_job = j->id;
     d->running_part = r->part;
+    d->running_t = t0;
     if (d->ordinal >= 0) j->circ->dev[d->index].busy++;
 }
 
@@ -455,6 +481,7 @@ static void partition_ended(cuzk_engine *e, engine_device *d, ready_item *r, par
     } else {
         j->proofs[r->part] = run->proof;
         j->done_parts++;
+        recent_time(&j->circ->recent_prove_s, run->t1 - run->t0);
         cuzk_progress_add(j->progress, 1);
         d->proved++;
         e->partitions_proved++;
@@ -473,7 +500,7 @@ static void run_partition(cuzk_engine *e, engine_device *d, const ready_item *r,
     const witness_slot *s = &e->slots[r->slot];
     run->tl = cuzk_timeline_create("prove");
     run->st = run->hook ? run->hook(run->hook_ctx, j->id, r->part, d->index) : 0;
-    if (!run->st) run->st = prove_on(d, c, s, &j->cancel, &run->proof, run->tl);
+    if (!run->st) run->st = prove_on(e, d, j, s, &run->proof, run->tl);
     if (run->st) snprintf(run->err, sizeof run->err, "%s", cuzk_last_error());
     run->t1 = cuzk_now();
     /* a copy the proof did not use must not be taken for the buffer's next witness (outside the
@@ -527,6 +554,7 @@ void *finisher_main(void *arg)
         unsigned n = j->plan.nparts;
         engine_mutex_unlock(&e->mu);
 
+        double verify_t0 = cuzk_now();
         int span = cuzk_span_begin_under(j->tl, -1, "verify (batch, CPU)");
         cuzk_status st = CUZK_OK;
         char err[1024] = "";
@@ -545,6 +573,7 @@ void *finisher_main(void *arg)
             cuzk_groth16_proof_encode(bytes + (size_t)k * CUZK_GROTH16_PROOF_BYTES, &j->proofs[k]);
 
         engine_mutex_lock(&e->mu);
+        if (verified) recent_time(&c->recent_verify_s, cuzk_now() - verify_t0);
         job_unhold(e, j);
         j->proof_bytes = bytes;
         j->verified = verified;

@@ -46,6 +46,9 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
                 snprintf(s->running_request, sizeof s->running_request, "%s", j->request_id);
                 s->running_kind = j->kind;
             }
+            if (d->ordinal < 0)
+                snprintf(s->prove_stage, sizeof s->prove_stage, "%s",
+                         device_stage_name(__atomic_load_n(&d->prove_stage, __ATOMIC_RELAXED)));
         }
         s->partitions_proved = d->proved;
         s->busy_s = d->busy_s;
@@ -109,6 +112,8 @@ char *report_text(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine
     return buf;
 }
 
+static void jobs_body(cuzk_engine *e, FILE *f);
+
 static void status_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
 {
     fprintf(f, "{\"uptime_s\":%.3f,%s\"queues\":{", s->uptime_s, e->cfg.test_params ? "\"test_params\":true," : "");
@@ -124,6 +129,9 @@ static void status_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
         cuzk_json_string(f, d->name);
         fprintf(f, ",\"in_service\":%s,\"out_of_service_reason\":", d->in_service ? "true" : "false");
         cuzk_json_string(f, d->out_of_service_reason);
+        fputs(",\"running_request\":", f);
+        cuzk_json_string(f, d->running_request);
+        fprintf(f, ",\"prove_stage\":\"%s\"", d->prove_stage);
         fprintf(f,
                 ",\"running_job\":%llu,\"running_partition\":%u,\"partitions_proved\":%llu,\"busy_s\":%.3f,"
                 "\"idle_s\":%.3f,\"gap_max_s\":%.6f,\"gap_total_s\":%.6f,\"gaps\":%llu,\"resident_bytes\":%llu,"
@@ -161,9 +169,27 @@ static void status_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
     }
     fprintf(f,
             "],\"host_bytes\":%llu,\"host_budget\":%llu,\"pinned_bytes\":%llu,\"results_kept\":%u,"
-            "\"reclaimed_bytes\":%llu,\"reclaim_s\":%.3f}",
+            "\"reclaimed_bytes\":%llu,\"reclaim_s\":%.3f,",
             (unsigned long long)s->host_bytes, (unsigned long long)s->host_budget, (unsigned long long)s->pinned_bytes,
             s->results_kept, (unsigned long long)s->reclaimed_bytes, s->reclaim_s);
+    jobs_body(e, f);
+    fputc('}', f);
+}
+
+/* "jobs": the jobs' progress, running, queued, then recently ended, at most
+ * CUZK_STATUS_JOBS_MAX; "jobs_total": how many there are. */
+static void jobs_body(cuzk_engine *e, FILE *f)
+{
+    cuzk_job_progress *jobs = malloc(CUZK_STATUS_JOBS_MAX * sizeof *jobs);
+    size_t n = 0, total = 0;
+    if (!jobs || cuzk_engine_jobs(e, CUZK_JOBS_ALL, jobs, CUZK_STATUS_JOBS_MAX, &n, &total)) n = total = 0;
+    fprintf(f, "\"jobs_total\":%zu,\"jobs\":[", total);
+    for (size_t i = 0; i < n; i++) {
+        if (i) fputc(',', f);
+        cuzk_job_progress_json(f, &jobs[i]);
+    }
+    fputc(']', f);
+    free(jobs);
 }
 
 char *cuzk_engine_status_json(cuzk_engine *e) { return report_text(e, status_body); }

@@ -125,7 +125,7 @@ static cuzk_status ws_reserve_scratch(cuzk_groth16_workspace *ws, size_t n)
 /* The H coefficients into ws->v[0] (N of them, *n_out = N; the last is zero). cancel is polled
  * before each of the seven transforms (one takes 0.6 s at 2^22 on 2 threads) and the combine. */
 static cuzk_status compute_h_buffer(cuzk_groth16_workspace *ws, const cuzk_groth16_witness *w, cuzk_timeline *tl,
-                                    const cuzk_cancel *cancel, size_t *n_out)
+                                    const cuzk_cancel *cancel, cuzk_progress *ntts, size_t *n_out)
 {
     unsigned lg = cuzk_log2_ceil(w->n);
     if (lg > CUZK_NTT_MAX_LOG)
@@ -148,10 +148,12 @@ static cuzk_status compute_h_buffer(cuzk_groth16_workspace *ws, const cuzk_groth
         span = cuzk_span_begin(tl, ifft_names[k]);
         cuzk_ntt_inverse(d, v[k]);
         cuzk_span_end(tl, span);
+        cuzk_progress_add(ntts, 1);
         if ((st = cuzk_cancel_check(cancel, fft_names[k]))) return st;
         span = cuzk_span_begin(tl, fft_names[k]);
         cuzk_ntt_coset_forward(d, v[k]);
         cuzk_span_end(tl, span);
+        cuzk_progress_add(ntts, 1);
     }
     /* Z(X) = X^N - 1 is the constant g^N - 1 on the coset g*H */
     if ((st = cuzk_cancel_check(cancel, "(ab - c) / z"))) return st;
@@ -167,6 +169,7 @@ static cuzk_status compute_h_buffer(cuzk_groth16_workspace *ws, const cuzk_groth
     span = cuzk_span_begin(tl, "coset ifft h");
     cuzk_ntt_coset_inverse(d, v[0]);
     cuzk_span_end(tl, span);
+    cuzk_progress_add(ntts, 1);
     *n_out = N;
     return CUZK_OK;
 }
@@ -176,7 +179,7 @@ cuzk_status cuzk_groth16_compute_h(cuzk_fr *h_out, const cuzk_groth16_witness *w
     cuzk_groth16_workspace ws;
     memset(&ws, 0, sizeof ws);
     size_t N;
-    cuzk_status st = compute_h_buffer(&ws, w, tl, NULL, &N);
+    cuzk_status st = compute_h_buffer(&ws, w, tl, NULL, NULL, &N);
     if (!st) memcpy(h_out, ws.v[0], (N - 1) * sizeof(cuzk_fr));
     cuzk_groth16_workspace_free(&ws);
     return st;
@@ -320,8 +323,24 @@ cuzk_status cuzk_groth16_prove_ws(cuzk_groth16_workspace *ws, cuzk_groth16_proof
                                   const cuzk_groth16_witness *w, const cuzk_fr *r_in, const cuzk_fr *s_in,
                                   cuzk_timeline *tl)
 {
-    cuzk_groth16_prove_opts o = {r_in, s_in, tl, NULL};
+    cuzk_groth16_prove_opts o = {.r = r_in, .s = s_in, .tl = tl};
     return cuzk_groth16_prove_with(ws, out, p, w, &o);
+}
+
+/* Tells a watcher (cuzk_groth16_prove_opts.stage) the stage the prover enters. */
+static void enter_stage(int *stage, cuzk_prove_stage s)
+{
+    if (stage) __atomic_store_n(stage, (int)s, __ATOMIC_RELAXED);
+}
+
+const char *cuzk_prove_stage_name(int stage)
+{
+    switch (stage) {
+    case CUZK_PROVE_STAGE_NTT: return "ntt";
+    case CUZK_PROVE_STAGE_MSM: return "msm";
+    case CUZK_PROVE_STAGE_ASSEMBLE: return "assemble";
+    default: return "";
+    }
 }
 
 /* The five MSM results of a proof. */
@@ -341,16 +360,19 @@ static cuzk_status stage_begin(const cuzk_cancel *cancel, cuzk_timeline *tl, con
 /* H (from ws->v[0], N - 1 coefficients), L, A, B_G1 and B_G2 into *m; A and B gather their
  * density-selected scalars into ws->scratch first. */
 static cuzk_status prove_msms(cuzk_groth16_workspace *ws, const cuzk_groth16_params *p, const cuzk_groth16_witness *w,
-                              size_t N, cuzk_timeline *tl, const cuzk_cancel *cancel, msm_results *m)
+                              size_t N, cuzk_timeline *tl, const cuzk_cancel *cancel, cuzk_progress *msms,
+                              msm_results *m)
 {
     int span;
     cuzk_status st = stage_begin(cancel, tl, "msm h", &span);
     if (st) return st;
     st = cuzk_g1_msm_cancellable(&m->h, p->h, ws->v[0], N - 1, cancel);
     cuzk_span_end(tl, span);
+    cuzk_progress_add(msms, 1);
     if (st || (st = stage_begin(cancel, tl, "msm l", &span))) return st;
     st = cuzk_g1_msm_split_cancellable(&m->l, p->l, w->aux, w->num_aux, cancel);
     cuzk_span_end(tl, span);
+    cuzk_progress_add(msms, 1);
     if (st) return st;
 
     /* A: every input, then the aux with A density. B: inputs and aux with B density. */
@@ -361,21 +383,24 @@ static cuzk_status prove_msms(cuzk_groth16_workspace *ws, const cuzk_groth16_par
     st = gather(sc + w->num_inputs, w->aux, w->a_aux_density);
     if (!st) st = cuzk_g1_msm_split_cancellable(&m->a, p->a, sc, na, cancel);
     cuzk_span_end(tl, span);
+    cuzk_progress_add(msms, 1);
     if (st || (st = stage_begin(cancel, tl, "msm b_g1", &span))) return st;
     st = gather(sc, w->input, w->b_input_density);
     if (!st) st = gather(sc + w->b_input_density->popcount, w->aux, w->b_aux_density);
     if (!st) st = cuzk_g1_msm_split_cancellable(&m->b1, p->b_g1, sc, nb, cancel);
     cuzk_span_end(tl, span);
+    cuzk_progress_add(msms, 1);
     if (st || (st = stage_begin(cancel, tl, "msm b_g2", &span))) return st;
     st = cuzk_g2_msm_split_cancellable(&m->b2, p->b_g2, sc, nb, cancel);
     cuzk_span_end(tl, span);
+    cuzk_progress_add(msms, 1);
     return st;
 }
 
 cuzk_status cuzk_groth16_prove_with(cuzk_groth16_workspace *ws, cuzk_groth16_proof *out, const cuzk_groth16_params *p,
                                     const cuzk_groth16_witness *w, const cuzk_groth16_prove_opts *opts)
 {
-    static const cuzk_groth16_prove_opts defaults = {NULL, NULL, NULL, NULL};
+    static const cuzk_groth16_prove_opts defaults = {0};
     const cuzk_groth16_prove_opts *o = opts ? opts : &defaults;
     cuzk_status st = cuzk_groth16_check_shape(p, w);
     if (st) return st;
@@ -388,17 +413,28 @@ cuzk_status cuzk_groth16_prove_with(cuzk_groth16_workspace *ws, cuzk_groth16_pro
     else if ((st = cuzk_fr_random_os(&s))) return st;
 
     int prove_span = cuzk_span_begin(o->tl, "prove (cpu)");
+    const char *name = o->progress_name ? o->progress_name : "prove";
     msm_results m;
+    enter_stage(o->stage, CUZK_PROVE_STAGE_NTT);
+    cuzk_progress *task = cuzk_progress_startf(o->progress, CUZK_PROVE_NTTS, "%s: NTT", name);
     int span = cuzk_span_begin(o->tl, "h polynomial");
     size_t N = 0;
-    st = compute_h_buffer(ws, w, o->tl, o->cancel, &N);
+    st = compute_h_buffer(ws, w, o->tl, o->cancel, task, &N);
     cuzk_span_end(o->tl, span);
-    if (!st) st = prove_msms(ws, p, w, N, o->tl, o->cancel, &m);
+    cuzk_progress_finish(task);
     if (!st) {
+        enter_stage(o->stage, CUZK_PROVE_STAGE_MSM);
+        task = cuzk_progress_startf(o->progress, CUZK_PROVE_MSMS, "%s: MSM", name);
+        st = prove_msms(ws, p, w, N, o->tl, o->cancel, task, &m);
+        cuzk_progress_finish(task);
+    }
+    if (!st) {
+        enter_stage(o->stage, CUZK_PROVE_STAGE_ASSEMBLE);
         span = cuzk_span_begin(o->tl, "assemble");
         cuzk_groth16_assemble(out, &p->vk, &r, &s, &m.h, &m.l, &m.a, &m.b1, &m.b2);
         cuzk_span_end(o->tl, span);
     }
+    enter_stage(o->stage, CUZK_PROVE_STAGE_NONE);
     cuzk_span_end(o->tl, prove_span);
     return st;
 }

@@ -1,5 +1,5 @@
-/* The daemon's HTTP endpoint on libmicrohttpd: GET (and HEAD) /metrics, /status and
- * /trace?job=ID (a job's trace, job_trace.h). The socket
+/* The daemon's HTTP endpoint on libmicrohttpd: GET (and HEAD) /metrics, /status,
+ * /status?job=ID (a job's progress) and /trace?job=ID (a job's trace, job_trace.h). The socket
  * is bound here rather than by libmicrohttpd so that a refused address is reported with the
  * system's reason; libmicrohttpd serves it from its own thread. Slow or silent clients cannot
  * hold it: a cap on connections in all and per client address, an idle timeout, and a deadline
@@ -227,6 +227,21 @@ static enum MHD_Result answer_trace(server_http *h, struct MHD_Connection *c, co
     return reply(c, code, "text/plain; charset=utf-8", text("/trace: %s\n", cuzk_last_error()), NULL);
 }
 
+/* GET /status?job=ID of a job id the route accepted (no NUL inside): 200 with the job's progress
+ * (cuzk_engine_job_json); 404 for one no job has (or whose result was dropped), 503 while the
+ * engine shuts down. */
+static enum MHD_Result answer_status_job(server_http *h, struct MHD_Connection *c, const char *id)
+{
+    char *json = NULL;
+    cuzk_status st = cuzk_engine_job_json(h->e, id, &json);
+    if (!st) return reply(c, MHD_HTTP_OK, "application/json", json, NULL);
+    unsigned code = st == CUZK_ENOTFOUND ? MHD_HTTP_NOT_FOUND
+        : st == CUZK_ESHUTDOWN           ? MHD_HTTP_SERVICE_UNAVAILABLE
+        : st == CUZK_EINVAL              ? MHD_HTTP_BAD_REQUEST
+                                         : MHD_HTTP_INTERNAL_SERVER_ERROR;
+    return reply(c, code, "text/plain; charset=utf-8", text("/status: %s\n", cuzk_last_error()), NULL);
+}
+
 /* GET and HEAD are answered once the request is in (a body sent with them is dropped), so that
  * the connection may be kept for the next scrape; other methods at once, from their headers
  * (their body is not read: the connection is closed after the answer). Which answer is the
@@ -256,6 +271,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
     case HTTP_ANSWER_METRICS:
         return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", cuzk_engine_metrics(h->e), NULL);
     case HTTP_ANSWER_STATUS: return reply(c, MHD_HTTP_OK, "application/json", cuzk_engine_status_json(h->e), NULL);
+    case HTTP_ANSWER_STATUS_JOB: return answer_status_job(h, c, job);
     case HTTP_ANSWER_TRACE: return answer_trace(h, c, job, job_len);
     case HTTP_ANSWER_REFUSED: break;
     }

@@ -10,7 +10,7 @@
 #include "cuzk/engine.h"
 
 #define HTTP_ECHO_MAX 200 /* bytes of the client's path or method quoted in an answer */
-#define ALLOWED "GET /metrics, /status or /trace?job=ID"
+#define ALLOWED "GET /metrics, /status, /status?job=ID or /trace?job=ID"
 
 /* s (NULL: empty) quoted into out (cap >= 4 * HTTP_ECHO_MAX + 4): printable ASCII as it is,
  * other bytes as \xNN, cut at HTTP_ECHO_MAX bytes with "...". */
@@ -65,11 +65,12 @@ void server_http_route(http_route *r, const char *method, const char *path, cons
         r->answer = HTTP_ANSWER_METRICS;
         return;
     }
-    if (!strcmp(path, "/status")) {
+    bool status = !strcmp(path, "/status");
+    if (status && !job) {
         r->answer = HTTP_ANSWER_STATUS;
         return;
     }
-    if (strcmp(path, "/trace")) {
+    if (!status && strcmp(path, "/trace")) {
         echo(quoted, sizeof quoted, path);
         refuse(r, HTTP_ROUTE_NOT_FOUND, "not found: %s (" ALLOWED ")\n", quoted);
         return;
@@ -84,8 +85,8 @@ void server_http_route(http_route *r, const char *method, const char *path, cons
     if (st) {
         /* the message quotes no byte of the id: it names the offset */
         echo(quoted, sizeof quoted, cuzk_last_error());
-        refuse(r, HTTP_ROUTE_BAD_REQUEST, "/trace: %s\n", quoted);
+        refuse(r, HTTP_ROUTE_BAD_REQUEST, "%s: %s\n", path, quoted);
         return;
     }
-    r->answer = HTTP_ANSWER_TRACE;
+    r->answer = status ? HTTP_ANSWER_STATUS_JOB : HTTP_ANSWER_TRACE;
 }

@@ -9,13 +9,15 @@
 #include <stddef.h>
 
 typedef enum {
-    HTTP_ANSWER_METRICS, /* 200: the engine's metrics */
-    HTTP_ANSWER_STATUS,  /* 200: the engine's status */
-    HTTP_ANSWER_TRACE,   /* the trace of job (the engine decides: 200, 404 or 503) */
-    HTTP_ANSWER_REFUSED, /* code with message */
+    HTTP_ANSWER_METRICS,    /* 200: the engine's metrics */
+    HTTP_ANSWER_STATUS,     /* 200: the engine's status */
+    HTTP_ANSWER_STATUS_JOB, /* /status?job=ID: that job's progress (the engine decides: 200, 404 or 503) */
+    HTTP_ANSWER_TRACE,      /* the trace of job (the engine decides: 200, 404 or 503) */
+    HTTP_ANSWER_REFUSED,    /* code with message */
 } http_answer;
 
-/* The codes a route gives: 200 for an answer, 400 (a /trace job missing or malformed), 404
+/* The codes a route gives: 200 for an answer, 400 (a /trace job missing, a /trace or /status
+ * job empty or malformed), 404
  * (another path) and 405 (a method other than GET and HEAD). */
 #define HTTP_ROUTE_OK 200u
 #define HTTP_ROUTE_BAD_REQUEST 400u
@@ -32,10 +34,10 @@ typedef struct {
     char *message;
 } http_route;
 
-/* Routes a request: method and path as C strings (NULL: empty), the /trace job argument as
- * job_len bytes (a NUL inside is refused; job NULL: no argument). The job id is checked as the
- * engine names jobs (cuzk_check_client_id, at most CUZK_REQUEST_ID_MAX bytes) before an
- * engine is asked. */
+/* Routes a request: method and path as C strings (NULL: empty), the job argument (of /trace and
+ * /status) as job_len bytes (a NUL inside is refused; job NULL: no argument). The job id is
+ * checked as the engine names jobs (cuzk_check_client_id, at most CUZK_REQUEST_ID_MAX bytes)
+ * before an engine is asked. */
 void server_http_route(http_route *r, const char *method, const char *path, const char *job, size_t job_len);
 
 #endif

@@ -175,6 +175,25 @@ void rpc_submit_free(rpc_submit *out);
  * ("[param_dir]/v28-....params"), other absolute paths as ".../LAST", control characters as
  * spaces (client_text.c). */
 void rpc_client_text(const cuzk_server_config *cfg, char *text, size_t cap);
+/* A proof kind's label in answers ("porep-c2", "snap-update", "window-post", "winning-post",
+ * "test-circuit"; "" for another value): QueueStatus.proof_kind, GPUStatus, JobStatus. */
+const char *rpc_kind_label(uint32_t kind);
+/* GetStatus's fields of cuzk's own (rpc_jobs.c). The job a GetStatusRequest asks for, read from
+ * its wire bytes in[0 .. len) (field 100, job_id; a NUL inside shows there), into id: "" for
+ * every job. false: refused (r INVALID_ARGUMENT naming job_id). */
+bool rpc_status_job_id(const uint8_t *in, size_t len, char id[CUZK_REQUEST_ID_MAX + 1], rpc_reply *r);
+/* The jobs of a GetStatusResponse: those the engine lists (at most CUZK_STATUS_JOBS_MAX; total
+ * counts them all), or job_id's alone (not "": NOT_FOUND into r when no job has it). Each
+ * message's strings point into progress; errors rewritten as rpc_client_text does. */
+typedef struct Cuzk__V1__JobStatus Cuzk__V1__JobStatus;
+typedef struct {
+    cuzk_job_progress *progress;
+    Cuzk__V1__JobStatus *msgs, **ptrs; /* ptrs[i] = &msgs[i], as the response's array */
+    size_t n, total;
+} rpc_jobs;
+/* false: refused or out of memory (r says why); free *out with rpc_jobs_free either way. */
+bool rpc_jobs_fill(cuzk_engine *e, const cuzk_server_config *cfg, const char *job_id, rpc_jobs *out, rpc_reply *r);
+void rpc_jobs_free(rpc_jobs *j);
 /* Sets r to a non-OK status with a printf message. */
 void rpc_fail(rpc_reply *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The gRPC status for a failed call's cuzk_status (rpc_status.c): by the code, never the text. */

@@ -81,7 +81,7 @@ static void reply_with(rpc_reply *r, const ProtobufCMessage *m)
     r->out_len = protobuf_c_message_pack(m, r->out);
 }
 
-static const char *kind_label(uint32_t kind)
+const char *rpc_kind_label(uint32_t kind)
 {
     switch (kind) {
     case CUZK_KIND_POREP: return "porep-c2";
@@ -209,7 +209,7 @@ bool rpc_decode_submit(const Cuzk__V1__SubmitProofRequest *q, const rpc_wire_byt
     } else {
         if (!q->n_vanilla_proofs) {
             rpc_fail(r, RPC_INVALID_ARGUMENT, "vanilla_proofs: empty (a %s request carries one blob per %s)",
-                     kind_label(kind), kind == CUZK_KIND_SNAP ? "partition" : "sector");
+                     rpc_kind_label(kind), kind == CUZK_KIND_SNAP ? "partition" : "sector");
             return false;
         }
         if (q->vanilla_proof.len) {
@@ -505,13 +505,20 @@ static void do_status(const rpc_call *call, const uint8_t *in, size_t len, rpc_r
 {
     UNPACK(Cuzk__V1__GetStatusRequest, cuzk__v1__get_status_request__descriptor, q);
     protobuf_c_message_free_unpacked(&q->base, NULL);
+    char job_id[CUZK_REQUEST_ID_MAX + 1];
+    rpc_jobs jobs;
+    if (!rpc_status_job_id(in, len, job_id, r)) return;
+    if (!rpc_jobs_fill(call->s->e, &call->s->cfg, job_id, &jobs, r)) return rpc_jobs_free(&jobs);
     cuzk_engine_status *st = malloc(sizeof *st);
     Cuzk__V1__GPUStatus gpu[CUZK_ENGINE_MAX_DEVICES], *gpus[CUZK_ENGINE_MAX_DEVICES];
     Cuzk__V1__SRSStatus srs[CUZK_ENGINE_MAX_CIRCUITS], *srss[CUZK_ENGINE_MAX_CIRCUITS];
     Cuzk__V1__QueueStatus queue[CUZK_KINDS], *queues[CUZK_KINDS];
-    if (!st) return rpc_fail(r, RPC_RESOURCE_EXHAUSTED, "out of memory");
+    if (!st) return rpc_jobs_free(&jobs), rpc_fail(r, RPC_RESOURCE_EXHAUSTED, "out of memory");
     cuzk_engine_get_status(call->s->e, st);
     Cuzk__V1__GetStatusResponse a = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+    a.n_jobs = jobs.n;
+    a.jobs = jobs.ptrs;
+    a.jobs_total = (uint32_t)jobs.total;
     for (unsigned i = 0; i < st->ndevices; i++) {
         const cuzk_engine_device_status *d = &st->devices[i];
         /* the CPU backend is no GPU; a GPU's extra contexts (engine.gpu_contexts) are the same GPU */
@@ -523,7 +530,7 @@ static void do_status(const rpc_call *call, const uint8_t *in, size_t len, rpc_r
         g->vram_total_bytes = d->mem_total;
         g->vram_free_bytes = d->mem_free;
         g->current_job_id = (char *)(d->running_job ? d->running_request : "");
-        g->current_proof_kind = (char *)(d->running_job ? kind_label(d->running_kind) : "");
+        g->current_proof_kind = (char *)(d->running_job ? rpc_kind_label(d->running_kind) : "");
         gpus[a.n_gpus++] = g;
     }
     a.gpus = gpus;
@@ -550,7 +557,7 @@ static void do_status(const rpc_call *call, const uint8_t *in, size_t len, rpc_r
         if (kinds[k] == CUZK_KIND_CIRCUIT && !call->s->cfg.test_kinds) continue;
         Cuzk__V1__QueueStatus *x = &queue[a.n_queues];
         *x = (Cuzk__V1__QueueStatus)CUZK__V1__QUEUE_STATUS__INIT;
-        x->proof_kind = (char *)kind_label(kinds[k]);
+        x->proof_kind = (char *)rpc_kind_label(kinds[k]);
         x->pending = st->queued[ix];
         x->in_progress = st->running[ix];
         queues[a.n_queues++] = x;
@@ -564,6 +571,7 @@ static void do_status(const rpc_call *call, const uint8_t *in, size_t len, rpc_r
     a.pinned_memory_limit_bytes = st->host_budget;
     reply_with(r, &a.base);
     free(st);
+    rpc_jobs_free(&jobs);
 }
 
 static void do_metrics(const rpc_call *call, const uint8_t *in, size_t len, rpc_reply *r)

@@ -12,7 +12,7 @@ COMMANDS=(seal setup prove "prove porep" "prove window-post" "prove winning-post
   verify "verify porep" "verify window-post" "verify winning-post" "verify snap" post "post vanilla"
   snap "snap encode" circuit-info bench demo daemon client config)
 BENCH_KINDS=(msm ntt prove synth engine cancel e2e params throughput gpu-msm gpu-ntt gpu-prove gpu-field gpu-place gpu-hold)
-CLIENT_VERBS=(prove submit await cancel status metrics preload evict)
+CLIENT_VERBS=(prove submit await cancel status jobs top metrics preload evict)
 for k in "${BENCH_KINDS[@]}"; do COMMANDS+=("bench $k"); done
 for v in "${CLIENT_VERBS[@]}"; do COMMANDS+=("client $v"); done
 

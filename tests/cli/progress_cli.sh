@@ -62,4 +62,24 @@ python3 -c 'import json, sys; json.load(open("out.txt"))' || fail "bench prove -
 CHECKS=$((CHECKS + 1))
 { progress err.txt || grep -q $'\r' err.txt; } && fail "bench prove --json wrote progress off a terminal"
 
+# a proof of one partition through the engine: its witness, NTT and MSM stages each draw a line
+# (a PoRep of one partition drew nothing for a minute); several partitions: partitions proved
+expect_ok "setup random:16384" $CUZK setup --circuit random:16384 --params b.params --vk b.vk --seed 6
+PROVE="$CUZK prove --circuit random:16384 --params b.params --proof b.proof --inputs b.json"
+pty prove1.txt "$PROVE"
+for what in "random:16384: witness" "random:16384: NTT" "random:16384: MSM"; do
+  CHECKS=$((CHECKS + 1))
+  grep -aqF "$what" prove1.txt || fail "prove of one partition drew no '$what': $(head -c 400 prove1.txt | od -c | head)"
+done
+CHECKS=$((CHECKS + 1))
+grep -aqE 'random:16384: NTT .*[0-9]/7 ' prove1.txt || fail "the NTT line does not count 7 transforms: $(head -c 400 prove1.txt)"
+pty prove3.txt "$PROVE --count 3"
+CHECKS=$((CHECKS + 1))
+grep -aqF "random:16384: partitions proved" prove3.txt || fail "prove --count 3 drew no partitions line"
+CHECKS=$((CHECKS + 1))
+grep -aqF "random:16384: NTT" prove3.txt && fail "prove --count 3 drew the one-partition stages too"
+expect_ok "prove of one partition, stderr a file" $PROVE
+CHECKS=$((CHECKS + 1))
+{ progress err.txt || grep -q $'\r' err.txt; } && fail "prove wrote progress to a file: $(head -c 300 err.txt)"
+
 finish

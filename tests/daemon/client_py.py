@@ -15,7 +15,7 @@ called by the path the proto gives it ("/" package "." service "/" method).
                                   --registered-proof N --blob FILE [--blob FILE ...]
                                   [--randomness HEX] [--partition K] [--sector-size BYTES]
                                   [--comm-r-old HEX --comm-r-new HEX --comm-d-new HEX] [--out FILE]
-  client_py.py --addr ADDR status | metrics
+  client_py.py --addr ADDR status [--job ID] | metrics
   client_py.py --addr ADDR --tls-ca CA.pem [--tls-cert C.pem --tls-key C.key] status  (any command over TLS)
   client_py.py --addr ADDR wait-running [--timeout S]
   client_py.py --addr ADDR load --spec FILE --out FILE [--critical K]
@@ -611,7 +611,13 @@ def cmd_prove_vanilla(eng, a):
 
 
 def cmd_status(eng, a):
-    st = eng.call("GetStatus", timeout=a.timeout or 10)
+    """GetStatus as JSON; --job ID: that job's progress alone (cuzk's own job_id field), and for
+    a call that fails its gRPC code on stderr, exit 1."""
+    try:
+        st = eng.call("GetStatus", timeout=a.timeout or 10, **({"job_id": a.job} if a.job else {}))
+    except grpc.RpcError as e:
+        print("client_py: GetStatus: %s: %s" % (code_of(e), details_of(e)), file=sys.stderr)
+        return 1
     print(json_format.MessageToJson(st, preserving_proto_field_name=True, including_default_value_fields=True))
     return 0
 
@@ -731,7 +737,8 @@ def main():
     p.add_argument("--comm-r-new")
     p.add_argument("--comm-d-new")
     p.add_argument("--out")
-    sub.add_parser("status")
+    p = sub.add_parser("status")
+    p.add_argument("--job", default="", help="one job's progress, by its request id")
     sub.add_parser("metrics")
     sub.add_parser("wait-running")
     p = sub.add_parser("load")

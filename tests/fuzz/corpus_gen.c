@@ -145,6 +145,28 @@ static void request_seed(const char *name, int flags, Cuzk__V1__SubmitProofReque
     free(buf);
 }
 
+/* fuzz_daemon_request's GetStatusRequest mode (flag bit 2): without a job, with one, with a
+ * NUL inside one */
+static void status_seeds(void)
+{
+    static const struct {
+        const char *name, *job;
+        size_t len;
+    } S[] = {{"status-all", "", 0}, {"status-job", "sector-42", 9}, {"status-nul-job", "a\0b", 3}};
+    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
+        uint8_t flag = 4, buf[32];
+        size_t n = 0;
+        if (S[i].len) { /* field 100, length-delimited: tag (100 << 3 | 2) as a varint */
+            buf[n++] = 0xa2;
+            buf[n++] = 0x06;
+            buf[n++] = (uint8_t)S[i].len;
+            memcpy(buf + n, S[i].job, S[i].len);
+            n += S[i].len;
+        }
+        seed3("fuzz_daemon_request", S[i].name, &flag, 1, buf, n, NULL, 0);
+    }
+}
+
 static void sector_seeds(void)
 {
     /* a 2 KiB sector of zeros, sealed */
@@ -303,6 +325,8 @@ static void http_seeds(void)
         {"trace-empty-job", "GET\0/trace\0", 11},
         {"trace-nul-in-job", "GET\0/trace\0a\0b", 14},
         {"trace-not-utf8", "GET\0/trace\0\xff\xfe", 13},
+        {"status-job", "GET\0/status\0job-1", 17},
+        {"status-empty-job", "GET\0/status\0", 12},
         {"post", "POST\0/metrics", 13},
         {"unknown-path", "GET\0/metrics/../status?x=\x01", 26},
     };
@@ -333,6 +357,7 @@ int main(int argc, char **argv)
               "0123456789abcdef0123456789abcdef 46 1700000000123456789 "
               "/var/tmp/filecoin-proof-parameters/v28-test.params\nnot a record line\n");
     http_seeds();
+    status_seeds();
     /* the circuit names: each spelling, and one of neither */
     seed_text("fuzz_circuit_name", "id.txt", "porep-32g");
     seed_text("fuzz_circuit_name", "family.txt", "window-post:512MiB");

@@ -1,7 +1,8 @@
 /* The daemon's request decoding: SubmitProofRequest and ProveRequest bytes (protobuf) through
  * rpc_decode_submit, which turns them into an engine request, then the engine's
- * cuzk_engine_check_request. Input: one byte (bit 0: the
- * daemon takes test kinds; bit 1: a ProveRequest around the submit), then the message. A
+ * cuzk_engine_check_request; and a GetStatusRequest's job id (rpc_status_job_id). Input: one
+ * byte (bit 0: the daemon takes test kinds; bit 1: a ProveRequest around the submit; bit 2: a
+ * GetStatusRequest instead), then the message. A
  * refusal names the field and is no success; an accepted request is of a known kind, its
  * request id (read from the wire, as the daemon does) bounded clean UTF-8, its input exactly the request's (PoRep: the C1 bytes; PoSt and SnapDeals:
  * the blobs, packed, unpacking to the same blobs), its call class (read from the wire before
@@ -71,10 +72,40 @@ static void check_accepted(const Cuzk__V1__SubmitProofRequest *m, const rpc_subm
     }
 }
 
+/* A GetStatusRequest: the job id read from the wire (field 100) is refused with
+ * INVALID_ARGUMENT naming job_id, or accepted as the clean id protobuf-c decodes (empty: every
+ * job), which packs and reads back the same. */
+static int status_request(const uint8_t *data, size_t size)
+{
+    Cuzk__V1__GetStatusRequest *q = cuzk__v1__get_status_request__unpack(NULL, size, data);
+    if (!q) return 0;
+    char id[CUZK_REQUEST_ID_MAX + 1];
+    rpc_reply r = {0};
+    if (!rpc_status_job_id(data, size, id, &r)) {
+        FUZZ_CHECK(r.code == RPC_INVALID_ARGUMENT && strstr(r.message, "job_id"), "refusal %d: %s", r.code, r.message);
+    } else {
+        FUZZ_CHECK(r.code == 0, "accepted with status %d", r.code);
+        FUZZ_CHECK(!strcmp(id, q->job_id ? q->job_id : ""), "the wire's id '%s' is not the decoded '%s'", id,
+                   q->job_id ? q->job_id : "");
+        FUZZ_CHECK(!id[0] || !cuzk_check_client_id("job_id", id, strlen(id), CUZK_REQUEST_ID_MAX),
+                   "an accepted job id that is not clean: %s", cuzk_last_error());
+        size_t n = cuzk__v1__get_status_request__get_packed_size(q);
+        uint8_t *again = malloc(n ? n : 1);
+        cuzk__v1__get_status_request__pack(q, again);
+        char id2[CUZK_REQUEST_ID_MAX + 1];
+        rpc_reply r2 = {0};
+        FUZZ_CHECK(rpc_status_job_id(again, n, id2, &r2) && !strcmp(id, id2), "the id changed through pack");
+        free(again);
+    }
+    cuzk__v1__get_status_request__free_unpacked(q, NULL);
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return -1;
     bool test_kinds = data[0] & 1, prove = data[0] & 2;
+    if (data[0] & 4) return status_request(data + 1, size - 1);
     data++;
     size--;
     Cuzk__V1__ProveRequest *pr = NULL;

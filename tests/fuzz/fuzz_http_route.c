@@ -1,9 +1,10 @@
-/* The daemon's HTTP front: the routing of a request's method, path and /trace job argument
+/* The daemon's HTTP front: the routing of a request's method, path and job argument (/trace, /status)
  * (server_http_route, http_route.h) as libmicrohttpd hands them over, any bytes. Input: the
  * method, a NUL, the path, a NUL, then the job argument (the rest, NULs and all: it travels
  * with its length); without the second NUL there is no job argument. The answer is one of
  * the documented codes and the one the rules give (405 for every method but GET and HEAD, with
- * Allow; 200 for /metrics and /status; /trace goes to the engine only with a clean job id; 404
+ * Allow; 200 for /metrics and /status; /trace and /status?job= go to the engine only with a clean
+ * job id; 404
  * for any other path), a refusal's text is printable ASCII ending in one newline and bounded
  * however long the path, and routing twice gives the same answer. */
 #include <stdbool.h>
@@ -68,13 +69,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (get) {
         bool metrics = !strcmp(p, "/metrics"), status = !strcmp(p, "/status"), trace = !strcmp(p, "/trace");
         FUZZ_CHECK((r.answer == HTTP_ANSWER_METRICS) == metrics, "/metrics routed wrong");
-        FUZZ_CHECK((r.answer == HTTP_ANSWER_STATUS) == status, "/status routed wrong");
+        FUZZ_CHECK((r.answer == HTTP_ANSWER_STATUS) == (status && !job), "/status routed wrong");
         FUZZ_CHECK((r.code == HTTP_ROUTE_NOT_FOUND) == !(metrics || status || trace), "path routed to %u", r.code);
         /* the engine is asked only for an id it could have been given */
         bool clean = job && job_len && !cuzk_check_client_id("job", job, job_len, CUZK_REQUEST_ID_MAX);
         FUZZ_CHECK((r.answer == HTTP_ANSWER_TRACE) == (trace && clean), "/trace with a %s job routed to %d",
                    clean ? "clean" : "missing or malformed", (int)r.answer);
+        FUZZ_CHECK((r.answer == HTTP_ANSWER_STATUS_JOB) == (status && clean), "/status with a %s job routed to %d",
+                   clean ? "clean" : "missing or malformed", (int)r.answer);
         FUZZ_CHECK(!trace || clean || r.code == HTTP_ROUTE_BAD_REQUEST, "/trace refused with %u", r.code);
+        FUZZ_CHECK(!status || !job || clean || r.code == HTTP_ROUTE_BAD_REQUEST, "/status?job= refused with %u",
+                   r.code);
     }
     free(r.message);
     free(again.message);

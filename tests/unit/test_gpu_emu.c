@@ -267,7 +267,7 @@ static void test_prover_cancel(const char *name)
     CHECK_OK(cuzk_groth16_prove(&pc, &p, &j.w, &r, &s, NULL));
     cuzk_cancel before = {0};
     cuzk_cancel_set(&before);
-    cuzk_groth16_prove_opts o = {&r, &s, NULL, &before};
+    cuzk_groth16_prove_opts o = {.r = &r, .s = &s, .cancel = &before};
     CHECK_FAILS(cuzk_gpu_emu_prove_with(&pg, &p, &j.w, &o), CUZK_ECANCELLED);
     o.cancel = NULL;
     double t0 = cuzk_now();

@@ -600,7 +600,7 @@ static void test_cancel(void)
 
     cuzk_cancel before = {0};
     cuzk_cancel_set(&before);
-    cuzk_groth16_prove_opts o = {NULL, NULL, NULL, &before};
+    cuzk_groth16_prove_opts o = {.cancel = &before};
     t0 = cuzk_now();
     CHECK_FAILS(cuzk_groth16_prove_with(&ws, &pr, &p, &j.w, &o), CUZK_ECANCELLED);
     double before_s = cuzk_now() - t0;
@@ -638,6 +638,67 @@ static void test_cancel(void)
     job_close(&j);
 }
 
+/* What a watcher of the CPU prover sees (cuzk_groth16_prove_opts.stage and .progress): a task
+ * "NAME: NTT" that ends with its 7 transforms done, then "NAME: MSM" with its 5 MSMs, each
+ * starting at 0; the stage seen while a task reports is that task's, and NONE once it returns. */
+typedef struct {
+    pthread_mutex_t mu;
+    char label[2][CUZK_PROGRESS_WHAT_MAX];
+    uint64_t done[2], total[2];
+    unsigned ntasks, finished, bad_order;
+    int seen_stage[2];
+    int *stage;
+} stage_log;
+
+static void stage_report(void *ctx, const char *what, uint64_t done, uint64_t total, double elapsed_s, bool finished)
+{
+    (void)elapsed_s;
+    stage_log *l = ctx;
+    pthread_mutex_lock(&l->mu);
+    unsigned i = l->ntasks && !strcmp(l->label[l->ntasks - 1], what) ? l->ntasks - 1 : l->ntasks;
+    if (i == l->ntasks && i < 2) {
+        snprintf(l->label[i], sizeof l->label[i], "%s", what);
+        l->ntasks++;
+        if (done) l->bad_order++; /* the first report comes with 0 done */
+    }
+    if (i < 2) {
+        if (done < l->done[i]) l->bad_order++;
+        l->done[i] = done;
+        l->total[i] = total;
+        l->seen_stage[i] = __atomic_load_n(l->stage, __ATOMIC_RELAXED);
+        l->finished += finished;
+    }
+    pthread_mutex_unlock(&l->mu);
+}
+
+static void test_prove_stages(void)
+{
+    job j;
+    job_open(&j, "random:4096", 62);
+    cuzk_rng rng;
+    cuzk_rng_seed(&rng, 62);
+    cuzk_groth16_params p;
+    CHECK_OK(cuzk_groth16_setup(&p, j.m, &rng, NULL));
+    cuzk_groth16_workspace ws;
+    memset(&ws, 0, sizeof ws);
+    int stage = -1;
+    stage_log log = {.mu = PTHREAD_MUTEX_INITIALIZER, .stage = &stage};
+    cuzk_progress_sink sink = {stage_report, &log};
+    cuzk_groth16_prove_opts o = {.stage = &stage, .progress = &sink, .progress_name = "part 0"};
+    cuzk_groth16_proof pr;
+    CHECK_OK(cuzk_groth16_prove_with(&ws, &pr, &p, &j.w, &o));
+    CHECK_OK(cuzk_groth16_verify(&p.vk, &pr, &j.input[1], p.vk.ic_len - 1));
+    CHECK(log.ntasks == 2 && log.finished == 2 && !log.bad_order);
+    CHECK(!strcmp(log.label[0], "part 0: NTT") && log.total[0] == CUZK_PROVE_NTTS && log.done[0] == CUZK_PROVE_NTTS);
+    CHECK(!strcmp(log.label[1], "part 0: MSM") && log.total[1] == CUZK_PROVE_MSMS && log.done[1] == CUZK_PROVE_MSMS);
+    CHECK(log.seen_stage[0] == CUZK_PROVE_STAGE_NTT && log.seen_stage[1] == CUZK_PROVE_STAGE_MSM);
+    CHECK(stage == CUZK_PROVE_STAGE_NONE);
+    CHECK(!strcmp(cuzk_prove_stage_name(CUZK_PROVE_STAGE_MSM), "msm") && !strcmp(cuzk_prove_stage_name(99), ""));
+    cuzk_groth16_workspace_free(&ws);
+    cuzk_groth16_params_free(&p);
+    job_close(&j);
+}
+
 int main(void)
 {
     test_cubic();
@@ -649,5 +710,6 @@ int main(void)
     test_stream_pieces();
     test_setup_stream();
     test_cancel();
+    test_prove_stages();
     return harness_finish("test_groth16");
 }

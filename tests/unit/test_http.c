@@ -2,7 +2,9 @@
  * few lines): GET /metrics is the engine's Prometheus text, GET /status its status JSON, HEAD
  * answers without a body, other paths 404 and other methods 405; a silent connection does not
  * hold up others and is closed at its request deadline; port 0 picks a free port and reports
- * it; GET /trace?job=ID is a job's trace (404 for an unknown id, 400 for a malformed one, a %00 in it too); a 404
+ * it; GET /status lists the jobs ("jobs", "jobs_total") and GET /status?job=ID answers one (404
+ * for an unknown id, 400 for an empty or malformed one); GET /trace?job=ID is a job's trace (404
+ * for an unknown id, 400 for a malformed one, a %00 in it too); a 404
  * quotes the path with its control bytes escaped; a port
  * in use and malformed addresses are refused naming the address; every interface is
  * warned about; a stopped endpoint gives its port back; slow clients (a request trickled in,
@@ -162,9 +164,22 @@ static void test_endpoints(cuzk_engine *e)
     json_error_t err;
     json_t *j = a.body ? json_loads(a.body, 0, &err) : NULL;
     CHECK(j && json_is_object(j) && json_is_array(json_object_get(j, "devices")) &&
-          json_is_object(json_object_get(j, "queues")));
+          json_is_object(json_object_get(j, "queues")) && json_is_array(json_object_get(j, "jobs")) &&
+          json_integer_value(json_object_get(j, "jobs_total")) == 0);
     if (!j) show("GET /status (JSON?)", &a);
     json_decref(j);
+    free(a.body);
+    /* one job's progress: an id no job has is 404, an empty or malformed one 400 */
+    a = get(port, "/status?job=no-such-job");
+    CHECK(a.status == 404 && a.body && strstr(a.body, "/status: "));
+    if (a.status != 404) show("GET /status?job=no-such-job", &a);
+    free(a.body);
+    a = get(port, "/status?job=");
+    CHECK(a.status == 400 && a.body && strstr(a.body, "empty"));
+    if (a.status != 400) show("GET /status?job=", &a);
+    free(a.body);
+    a = get(port, "/status?job=a%00b");
+    CHECK(a.status == 400);
     free(a.body);
 
     a = get(port, "/nope");

@@ -111,8 +111,10 @@ typedef struct {
     cuzk_pool *pool; /* the bulk pool to use instead of making one (NULL: its own; not owned) */
     FILE *job_log;   /* one JSON line per ended job (id, kind, state, times, error, timeline), or NULL */
     /* Progress of long work (NULL: none, the default): the partitions proved of each job of
-     * more than one, as a task "KIND: partitions proved" from its first witness to its end.
-     * Reports come with the engine's lock held. Not owned; it must outlive the engine. */
+     * more than one, as a task "KIND: partitions proved" from its first witness to its end; a
+     * job of one partition's witness ("KIND: witness") and, on the CPU backend, its proof's NTT
+     * and MSM ("KIND: NTT", "KIND: MSM"). Reports may come with the engine's lock held (the sink
+     * must not call the engine). Not owned; it must outlive the engine. */
     const cuzk_progress_sink *progress;
 } cuzk_engine_config;
 /* The defaults: every key at its table default, the client's fields NULL.
@@ -323,6 +325,79 @@ unsigned cuzk_engine_cancel_all(cuzk_engine *e, const char *why);
  * running (0 while shutting down: cuzk_engine_destroy stops them itself). Thread: any. */
 unsigned cuzk_engine_cancel_loads(cuzk_engine *e);
 
+/* ---------------------------------------------------------------- jobs' progress */
+/* Where a job is. A job moves forward through these, skipping those it does not need (a
+ * loaded circuit, a job that fails at its input); one that waits again after a stage (for a
+ * witness lane once its circuit is loaded, for a device between partitions, for a GPU's load
+ * after its first witnesses) is shown in the furthest it reached: never a step back. */
+typedef enum {
+    CUZK_STAGE_QUEUED = 0,    /* waiting for a witness lane (or for its input to be checked) */
+    CUZK_STAGE_LOADING = 1,   /* its circuit (parameters, precompiled circuit) is being loaded */
+    CUZK_STAGE_WITNESS = 2,   /* witnesses being made, none on a device yet */
+    CUZK_STAGE_PROVING = 3,   /* a partition on a device (and from then to its last proof) */
+    CUZK_STAGE_VERIFYING = 4, /* every partition proved: the batch verification */
+    CUZK_STAGE_ENDED = 5      /* COMPLETED, FAILED or CANCELLED */
+} cuzk_job_stage;
+/* Returns: "queued", "loading", "witness", "proving", "verifying", "ended" (static; "unknown"
+ * for a value that is no stage). Thread: any. */
+const char *cuzk_job_stage_name(cuzk_job_stage s);
+
+/* One job's progress, as cuzk_engine_jobs and cuzk_engine_job_progress report it. */
+typedef struct {
+    uint64_t job_id;
+    char request_id[CUZK_REQUEST_ID_MAX + 1]; /* "" when submitted without one */
+    cuzk_job_kind kind;
+    cuzk_priority priority;
+    char circuit[64]; /* "" until its input is checked */
+    cuzk_job_state state;
+    cuzk_job_stage stage;
+    /* PROVING on the CPU backend: the prover's stage ("a, b, c", "ntt", "msm", "assemble"); ""
+     * otherwise (a GPU proves in one call) */
+    char prove_stage[16];
+    unsigned partitions; /* in all (0 until its input is checked) */
+    unsigned proved;     /* partitions proved */
+    unsigned witnessed;  /* partitions whose witness is made (those proved included) */
+    unsigned devices;    /* devices proving a partition of it now */
+    double elapsed_s;    /* since it was submitted (to its end, once ended) */
+    double queue_s;      /* submit to its first partition on a device (so far, while it has none) */
+    /* Expected time to its end, < 0 when unknown: from this engine's recent times of its
+     * circuit (a partition's witness, a partition's proof, a verification; unknown until one
+     * partition of the circuit was proved here), the partitions left (witnesses made one after
+     * another, proofs spread over the devices proving it, the time its partitions on devices
+     * have run taken off) and the verification. A queued job's is the time of its own work,
+     * not of its wait behind others. 0 once ended. */
+    double left_s;
+    char error[256]; /* FAILED, CANCELLED: why (cut to fit); "" otherwise */
+} cuzk_job_progress;
+
+/* Which jobs cuzk_engine_jobs lists (OR them). */
+#define CUZK_JOBS_RUNNING 1u
+#define CUZK_JOBS_QUEUED 2u
+#define CUZK_JOBS_ENDED 4u /* the results the engine keeps (engine.result_ttl_s, engine.result_max) */
+#define CUZK_JOBS_ALL 7u
+/* The jobs' progress: the running ones (newest first), then the queued ones (in the order they
+ * were submitted), then the ended ones (most recently ended first), those of filter only, at
+ * most max of them. In: filter, CUZK_JOBS_* OR'ed; out, room for max (max 0: only counted).
+ * Out: out[0 .. *n); *total (NULL: not wanted), how many filter matched, listed or not.
+ * Errors: CUZK_EINVAL for a filter of none of the bits; CUZK_ESHUTDOWN. Thread: any; it walks
+ * the job list once under the engine's lock. */
+cuzk_status cuzk_engine_jobs(cuzk_engine *e, unsigned filter, cuzk_job_progress *out, size_t max, size_t *n,
+                             size_t *total) CUZK_WARN_UNUSED;
+/* One job's progress, found by its id without walking the other jobs. Out: *out (zeroed on
+ * failure). Errors: CUZK_ENOTFOUND for an id never made or whose result was dropped;
+ * CUZK_ESHUTDOWN. Thread: any. */
+cuzk_status cuzk_engine_job_progress(cuzk_engine *e, uint64_t job_id, cuzk_job_progress *out) CUZK_WARN_UNUSED;
+/* One job's progress as a JSON object (the fields of cuzk_job_progress by those names, the
+ * kind, priority, state and stage by their names, left_s null when unknown, fraction_done),
+ * as /status and `cuzk client jobs --json` show it. In: f, where it is written; p. Thread: any. */
+void cuzk_job_progress_json(FILE *f, const cuzk_job_progress *p);
+/* The longest list of jobs the status JSON carries (its "jobs_total" counts them all). */
+#define CUZK_STATUS_JOBS_MAX 100
+/* The job request_id names (cuzk_engine_find) as one JSON object (cuzk_job_progress_json).
+ * Out: *json (malloc'd; the caller frees it), NULL on failure. Errors: cuzk_engine_find's;
+ * CUZK_ENOMEM. Thread: any. */
+cuzk_status cuzk_engine_job_json(cuzk_engine *e, const char *request_id, char **json) CUZK_WARN_UNUSED;
+
 /* ---------------------------------------------------------------- status and metrics */
 #define CUZK_ENGINE_MAX_DEVICES 16    /* GPU device contexts, all GPUs together */
 #define CUZK_ENGINE_MAX_CONTEXTS 4    /* engine.gpu_contexts */
@@ -336,6 +411,7 @@ typedef struct {
     char out_of_service_reason[256];
     uint64_t running_job;      /* 0 when idle */
     char running_request[160]; /* its request id ("" when it has none) */
+    char prove_stage[16];      /* the CPU backend: its prover's stage, as cuzk_job_progress's ("" for a GPU) */
     cuzk_job_kind running_kind;
     unsigned running_partition;
     uint64_t partitions_proved;
@@ -376,8 +452,10 @@ typedef struct {
  * takes the engine's lock for a moment, so a caller that only needs the counts of jobs calls
  * cuzk_engine_job_counts. */
 void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
-/* The status as one JSON object. Returns: the text (malloc'd; the caller frees it), NULL when
- * out of memory. Thread: any. */
+/* The status as one JSON object, with the jobs' progress (cuzk_engine_jobs: running, queued,
+ * then recently ended, at most CUZK_STATUS_JOBS_MAX of them, each as cuzk_job_progress_json)
+ * in "jobs" and their number in "jobs_total". Returns: the text (malloc'd; the caller frees
+ * it), NULL when out of memory. Thread: any. */
 char *cuzk_engine_status_json(cuzk_engine *e);
 /* The counters, gauges and latency histograms in Prometheus text exposition (format 0.0.4).
  * Returns: the text (malloc'd; the caller frees it), NULL when out of memory. Thread: any. */

@@ -9,6 +9,7 @@
 #define CUZK_GROTH16_H
 
 #include "cuzk/ff.h"
+#include "cuzk/progress.h"
 #include "cuzk/cs.h"
 #include "cuzk/r1cs.h"
 
@@ -186,7 +187,28 @@ typedef struct {
      * NTTs of H and between the MSMs, and the MSMs between their tiles; once it is set the proof
      * ends CUZK_ECANCELLED with *out unwritten, and the workspace stays fit for the next proof. */
     const cuzk_cancel *cancel;
+    /* Where the CPU prover is, for another thread to read while it runs (a job's progress):
+     * it stores the cuzk_prove_stage it enters into *stage with relaxed atomic stores, and
+     * CUZK_PROVE_STAGE_NONE when it returns (NULL: not kept). The GPU prover leaves it alone. */
+    int *stage;
+    /* Progress of the CPU prover (NULL: none): a task "NAME: NTT" over the H polynomial's
+     * CUZK_PROVE_NTTS transforms, then "NAME: MSM" over its CUZK_PROVE_MSMS multi-scalar
+     * multiplications, NAME being progress_name (NULL: "prove"), so that a single long proof
+     * shows where it is. The GPU prover reports none. */
+    const cuzk_progress_sink *progress;
+    const char *progress_name;
 } cuzk_groth16_prove_opts;
+/* The CPU prover's stages, as cuzk_groth16_prove_opts.stage reports them. */
+typedef enum {
+    CUZK_PROVE_STAGE_NONE = 0,
+    CUZK_PROVE_STAGE_NTT = 1,     /* the H polynomial: the NTTs of a, b, c and of H */
+    CUZK_PROVE_STAGE_MSM = 2,     /* the MSMs of H, L, A, B_G1, B_G2 */
+    CUZK_PROVE_STAGE_ASSEMBLE = 3 /* the proof from the MSMs' results */
+} cuzk_prove_stage;
+#define CUZK_PROVE_NTTS 7 /* inverse and coset NTTs of a, b and c, then H's inverse coset NTT */
+#define CUZK_PROVE_MSMS 5
+/* Returns: "ntt", "msm", "assemble" (static), "" for NONE or a value that is no stage. Thread: any. */
+const char *cuzk_prove_stage_name(int stage);
 /* cuzk_groth16_prove_ws with options (opts NULL: the defaults). */
 cuzk_status cuzk_groth16_prove_with(cuzk_groth16_workspace *ws, cuzk_groth16_proof *out, const cuzk_groth16_params *p,
                                     const cuzk_groth16_witness *w,

@@ -183,8 +183,10 @@ cuzk_status cuzk_client_prove(cuzk_client *c, const cuzk_rpc_request *r, double 
                               int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_cancel(cuzk_client *c, const char *job_id, double deadline_s, bool *was_running,
                                int *code) CUZK_WARN_UNUSED;
-/* GetStatus rendered as one JSON object in *json (malloc'd); GetMetrics' text in *text
- * (malloc'd); the rest of these calls' contract is cuzk_client_submit's, above. */
+/* GetStatus rendered as one JSON object in *json (malloc'd): upstream's fields and cuzk's own
+ * "jobs" (each a cuzk_rpc_job's fields by their names, expected_left_ms -1 when unknown) and
+ * "jobs_total"; GetMetrics' text in *text (malloc'd); the rest of these calls' contract is
+ * cuzk_client_submit's, above. */
 cuzk_status cuzk_client_status(cuzk_client *c, double deadline_s, char **json, int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_metrics(cuzk_client *c, double deadline_s, char **text, int *code) CUZK_WARN_UNUSED;
 cuzk_status cuzk_client_preload(cuzk_client *c, const char *circuit_id, double deadline_s, bool *already_loaded,
@@ -196,6 +198,25 @@ cuzk_status cuzk_client_evict(cuzk_client *c, const char *circuit_id, double dea
  * ends NOT_FOUND (CUZK_EIO, *code 5). The rest of the contract is cuzk_client_submit's, above. */
 cuzk_status cuzk_client_trace(cuzk_client *c, const char *job_id, double deadline_s, char **json,
                               int *code) CUZK_WARN_UNUSED;
+/* One job's progress as GetStatus answers it (cuzk's own JobStatus; proving.proto says each
+ * field); strings cut to fit. */
+typedef struct {
+    char job_id[160]; /* the request id */
+    uint64_t engine_job;
+    char proof_kind[32], priority[16], circuit_id[64];
+    char state[16], stage[16], prove_stage[16];
+    uint32_t partitions, partitions_proved, partitions_witnessed, devices;
+    double fraction_done;
+    uint64_t elapsed_ms, queue_ms;
+    int64_t expected_left_ms; /* -1: unknown */
+    char error_message[256];
+} cuzk_rpc_job;
+/* GetStatus for the jobs' progress: job_id's alone (NULL or "": every job the daemon lists, at
+ * most 100). Out: *jobs (malloc'd, *n of them; the caller frees it), *total (NULL: not wanted),
+ * how many jobs the daemon has, listed or not. Errors: an unknown job_id ends NOT_FOUND (CUZK_EIO,
+ * *code 5); the rest as cuzk_client_submit's. */
+cuzk_status cuzk_client_jobs(cuzk_client *c, const char *job_id, double deadline_s, cuzk_rpc_job **jobs, size_t *n,
+                             size_t *total, int *code) CUZK_WARN_UNUSED;
 /* Returns: the name of a gRPC status code ("OK", "INVALID_ARGUMENT", ...; static). Thread: any. */
 const char *cuzk_grpc_code_name(int code);
 
