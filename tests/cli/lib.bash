@@ -149,20 +149,6 @@ test_params() {
   done
 }
 
-# official_params DIR CIRCUIT...: the same under the official file names a daemon looks for
-# the circuit's parameters by (`cuzk setup --print-paths --into-cache DIR`).
-official_params() {
-  local dir=$1 c
-  shift
-  mkdir -p "$dir"
-  for c in "$@"; do
-    cached_params "$c" || return 1
-    "$CUZK" setup --circuit "$c" --print-paths --into-cache "$dir" >paths.txt 2>&1 ||
-      { fail "paths of $c: $(cat paths.txt)"; return 1; }
-    ln -sf "$PARAMS" "$(sed -n 1p paths.txt)" && ln -sf "$VK" "$(sed -n 2p paths.txt)" || return 1
-  done
-}
-
 # wait_listening PID LOG: waits (up to 10 s) for the daemon PID to write "listening on" to LOG;
 # a failure (it exited, or never said so) shows the log's start
 wait_listening() {

@@ -20,7 +20,7 @@ quick=
 mkdir -p data/vk
 circuits="window-post:2KiB winning-post:2KiB snap:2KiB"
 [ -z "$quick" ] && circuits="porep:2KiB $circuits"
-official_params "$WORK/params" $circuits || { finish; exit 1; }
+test_params "$WORK/params" $circuits || { finish; exit 1; }
 for c in $circuits; do
   cached_params "$c" && ln -sf "$VK" "data/vk/${c%%:*}.vk"
 done
@@ -41,7 +41,7 @@ expect_ok "WindowPoSt partition 2" "$CUZK" post vanilla --kind window --sector s
 expect_ok "WinningPoSt" "$CUZK" post vanilla --kind winning --sector s32 --randomness $R --out data/n
 expect_ok "SnapDeals" "$CUZK" snap encode --sector s31 --random-data 3 --out data/u
 
-FIL_PROOFS_PARAMETER_CACHE=$WORK/params start_daemon curio --listen "unix://$SOCK_DIR/c.sock" || { finish; exit 1; }
+FIL_PROOFS_PARAMETER_CACHE=$WORK/params start_daemon curio --test-params --listen "unix://$SOCK_DIR/c.sock" || { finish; exit 1; }
 t0=$SECONDS
 timeout -k 5 "$CLIENT_LIMIT" "$PY" "$HERE/curio_shapes.py" --addr "$DAEMON_ADDR" --cuzk "$CUZK" --data "$WORK/data" $quick \
   >shapes.txt 2>&1

@@ -1,5 +1,5 @@
-# Helpers for the daemon tests (sourced after tests/cli/lib.bash, whose test_params and
-# official_params make their parameter folders): the two clients, daemons started and always
+# Helpers for the daemon tests (sourced after tests/cli/lib.bash, whose test_params makes their
+# parameter folders): the two clients, daemons started and always
 # stopped.
 DAEMON_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC=${CUZK_SOURCE_DIR:-$(cd "$DAEMON_DIR/../.." && pwd)}
@@ -116,8 +116,9 @@ inputs_of() {
 # porep_case SIZE: a PoRep C2 of a freshly sealed SIZE sector through the daemon, once with each
 # client; both 192-byte proofs must verify with `cuzk verify porep --c1` and with the
 # independent npm verifier. The parameters (porep:SIZE, made once into the test cache) are
-# linked into the daemon's parameter folder under the official name, which the daemon's
-# answer for the missing file gives (an in-band FAILED naming it). Prints each step's time.
+# linked into the daemon's parameter folder under the name the daemon's answer for the missing
+# file gives (an in-band FAILED naming it: the demo's test name, the daemon running with
+# --test-params). Prints each step's time.
 porep_case() {
   # the sanitized build (make asan: CUZK_TEST_QUICK) would take an hour for these proofs; the
   # daemon's code runs under the sanitizers in daemon_interop, daemon_load and test_server, and
@@ -136,7 +137,10 @@ porep_case() {
   echo "  seal $size: $((SECONDS - t0)) s, C1 $(stat -c %s sector/c1.json) bytes"
 
   mkdir -p porep-params
-  FIL_PROOFS_PARAMETER_CACHE=$WORK/porep-params start_daemon "porep-$size" --listen "unix://$SOCK_DIR/p.sock" || return
+  # the test's parameters under the demo's names (--test-params): under the official name they
+  # would fail the published digest, as they should
+  FIL_PROOFS_PARAMETER_CACHE=$WORK/porep-params start_daemon "porep-$size" --test-params \
+    --listen "unix://$SOCK_DIR/p.sock" || return
   local pid=$DAEMON_PID addr=$DAEMON_ADDR
   # no parameters yet: FAILED in the answer, naming the file it looked for under the key of its
   # folder (a client is not shown the server's paths)

@@ -1086,6 +1086,10 @@ static void test_mixed_order(void)
     id[0] = submit_circuit(e, "small", 1, 7000, prio[0]);
     CHECK(wait_running(e, id[0], 60));
     id[1] = submit_circuit(e, "small", 1, 7001, prio[1]);
+    /* the NORMAL one's witness first: were the CRITICAL one submitted before the bulk lane took
+     * the NORMAL one, that lane would take the CRITICAL (the better job) into the last bulk
+     * buffer, and the NORMAL one could not have the urgent buffer (a busy machine did this) */
+    CHECK(wait_witnesses(e, 1));
     id[2] = submit_circuit(e, "small", 1, 7002, prio[2]);
     CHECK(wait_witnesses(e, 2));
     /* then priorities interleaved, in an order no submission order gives */
