@@ -96,10 +96,11 @@ test: build interop-deps
 check: build interop-deps
 	cd $(BUILD) && { ctest --output-on-failure -j $(JOBS) -L fast; rc=$$?; $(CURDIR)/scripts/ctest-skips.sh .; exit $$rc; }
 
-# The soak (cmake/tests.cmake: the ctest configuration `soak`, left out of every other run).
+# The soak (cmake/tests.cmake: the ctest configuration `soak`, left out of every other run),
+# verbose: its summary block is the point of the run.
 SOAK_SECONDS ?= 600
 soak: build interop-deps
-	cd $(BUILD) && SOAK_SECONDS=$(SOAK_SECONDS) ctest --output-on-failure -C soak -L soak
+	cd $(BUILD) && SOAK_SECONDS=$(SOAK_SECONDS) ctest -V -C soak -L soak
 
 asan: deps interop-deps
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF $(CMAKE_FLAGS)
