@@ -9,6 +9,9 @@
 #                 architectures (not linked), and run the GPU tests (host emulation of the kernels)
 #   make build-cuda-all - the same for every architecture of a release (sm_80 to sm_120 +
 #                 PTX), in build-cuda-all: what a binary for any NVIDIA GPU is built with
+#   make soak   - the daemon under SOAK_SECONDS (default 600) of hostile traffic beside a steady
+#                 stream of test proofs (tests/daemon/daemon_soak.sh); not part of make test,
+#                 which runs it for 20 s
 #   make asan   - the same tests built with AddressSanitizer and UBSan
 #   make tsan   - the tests of the threaded layers (pools, engine, server, daemon) built with
 #                 ThreadSanitizer in build-tsan; any report fails it (kept in build-tsan/tsan/)
@@ -31,7 +34,7 @@ CMAKE_FLAGS ?=
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps build build-cuda build-cuda-all demo test check asan tsan fuzz interop-deps install clean
+.PHONY: all deps build build-cuda build-cuda-all demo test check soak asan tsan fuzz interop-deps install clean
 
 all: build
 
@@ -92,6 +95,12 @@ test: build interop-deps
 # to make after each change.
 check: build interop-deps
 	cd $(BUILD) && { ctest --output-on-failure -j $(JOBS) -L fast; rc=$$?; $(CURDIR)/scripts/ctest-skips.sh .; exit $$rc; }
+
+# The soak (cmake/tests.cmake: the ctest configuration `soak`, left out of every other run),
+# verbose: its summary block is the point of the run.
+SOAK_SECONDS ?= 600
+soak: build interop-deps
+	cd $(BUILD) && SOAK_SECONDS=$(SOAK_SECONDS) ctest -V -C soak -L soak
 
 asan: deps interop-deps
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF $(CMAKE_FLAGS)

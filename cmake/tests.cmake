@@ -82,6 +82,7 @@ endforeach()
 # Daemon tests: tests/daemon/*.sh get the cuzk binary, each under its own name (daemon_*) and
 # with the time limit its "# TIMEOUT SECONDS" line asks for (they start daemons and clients).
 file(GLOB CUZK_DAEMON_TESTS CONFIGURE_DEPENDS tests/daemon/*.sh)
+list(FILTER CUZK_DAEMON_TESTS EXCLUDE REGEX "/daemon_soak\\.sh$")
 foreach(script ${CUZK_DAEMON_TESTS})
   get_filename_component(name ${script} NAME_WE)
   file(STRINGS ${script} limit REGEX "^# TIMEOUT [0-9]+$" LIMIT_COUNT 1)
@@ -94,6 +95,18 @@ foreach(script ${CUZK_DAEMON_TESTS})
   set_tests_properties(${name} PROPERTIES TIMEOUT ${limit} SKIP_RETURN_CODE 77 LABELS "daemon;${tier}"
                        ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CUZK_BUILD_DIR=${CMAKE_BINARY_DIR}")
 endforeach()
+
+# The soak (tests/daemon/daemon_soak.sh): `make test` runs it for 20 s (daemon_soak_short, about
+# 40 s in all alone on 2 cores); the long run, SOAK_SECONDS of traffic (default 600), only when
+# asked: `make soak` (ctest -C soak -L soak; a test of configuration `soak` is left out of every
+# other ctest run).
+set(soak_script ${CMAKE_SOURCE_DIR}/tests/daemon/daemon_soak.sh)
+add_test(NAME daemon_soak_short COMMAND bash ${soak_script} $<TARGET_FILE:cuzk>)
+set_tests_properties(daemon_soak_short PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77 LABELS "daemon;slow"
+                     ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CUZK_BUILD_DIR=${CMAKE_BINARY_DIR};SOAK_SECONDS=20;SOAK_VERIFY_MAX=15")
+add_test(NAME daemon_soak COMMAND bash ${soak_script} $<TARGET_FILE:cuzk> CONFIGURATIONS soak)
+set_tests_properties(daemon_soak PROPERTIES TIMEOUT 86400 SKIP_RETURN_CODE 77 LABELS "soak"
+                     ENVIRONMENT "CUZK_SOURCE_DIR=${CMAKE_SOURCE_DIR};CUZK_BUILD_DIR=${CMAKE_BINARY_DIR}")
 
 # The layer table holds: no include reaches a layer the table does not allow (scripts/check-layers.sh).
 add_test(NAME check_layers COMMAND bash ${CMAKE_SOURCE_DIR}/scripts/check-layers.sh)

@@ -9,6 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/faults.h"
 #include "cli/outputs.h"
 #include "cli/sector_json.h"
 #include "cuzk/filecoin_snap.h"
@@ -158,6 +159,7 @@ static int snap_encode(int argc, char **argv)
     }
     for (unsigned k = 0; !st && k < v.partitions; k++)
         st = cuzk_snap_partition_write(&v.proofs[k], &blobs[k], &lens[k]);
+    if (!st) cli_fault_snap_blobs(blobs, lens, v.partitions); /* nothing, but in the test binary */
     /* the folder's blobs pass the prover's own parse and checks, or nothing is written */
     if (!st) {
         cuzk_snap_proofs *check = NULL;

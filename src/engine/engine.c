@@ -60,8 +60,9 @@ static void job_release(cuzk_engine *e, engine_job *j)
     j->plan.state = NULL;
     free(j->plan.expect);
     j->plan.expect = NULL;
+    input_release(e, j->input_charged);
+    j->input_charged = 0;
     if (j->input) {
-        input_release(e, j->input_len);
         /* a large input goes to the reclaimer: its free never sits on a proving thread */
         if (j->input_len >= (64u << 20)) reclaim_push(e, free_big_input, j->input, j->input_len, "a job's input");
         else free(j->input);
@@ -444,6 +445,12 @@ static void input_checked(cuzk_engine *e, engine_job *j, const job_check *chk, c
     } else {
         j->plan = chk->plan;
         memcpy(j->note, chk->note, sizeof j->note);
+        /* charged from now on: what the job keeps (its input's copy, what its plan holds), not
+         * the request's input, which stood for it while it was checked */
+        uint64_t keep = (j->input ? j->input_len : 0) + j->plan.held_bytes;
+        input_release(e, j->input_charged);
+        input_charge(e, keep);
+        j->input_charged = keep;
     }
     bool go = !j->failing && !j->cancel_req && !e->stopping;
     if (go) attach_circuit(e, j, chk->circuit_id);
@@ -467,9 +474,11 @@ static cuzk_status admit(cuzk_engine *e, const cuzk_job_request *req, size_t inp
     ENGINE_LOCKED(e);
     if (e->queued_or_running >= e->cfg.max_queued)
         return cuzk_fail(CUZK_EBUSY, "too many jobs: %u queued or running (engine.max_queued)", e->queued_or_running);
-    /* a job's input copy is held until the job ends; the inputs of the live jobs and the witness
-     * buffers (what evicting idle circuits cannot free) must fit the host budget, or the request
-     * is refused (it may fit once jobs end) instead of memory growing with every request held */
+    /* a job's input (its copy, or a PoRep's parsed C1) is held until the job ends, charged at the
+     * request's input size until its check says what it keeps; the inputs of the live jobs and
+     * the witness buffers (what evicting idle circuits cannot free) must fit the host budget, or
+     * the request is refused (it may fit once jobs end) instead of memory growing with every
+     * request held */
     uint64_t held = e->inputs_bytes + res_fixed_bytes(e);
     if (held + input_len > e->host_budget)
         return cuzk_fail(CUZK_EBUDGET,
@@ -484,16 +493,18 @@ static cuzk_status admit(cuzk_engine *e, const cuzk_job_request *req, size_t inp
     return CUZK_OK;
 }
 
-/* The event "job submitted" (locked): a QUEUED job of req with its input buffer (filled by the
- * caller, unlocked), listed, counted and charged; held while its input is checked, so that a
- * retry of its request id joins it meanwhile and it cannot end. NULL when out of memory. */
+/* The event "job submitted" (locked): a QUEUED job of req with its input buffer when it keeps
+ * one (filled by the caller, unlocked), listed, counted and charged input_len; held while its
+ * input is checked, so that a retry of its request id joins it meanwhile and it cannot end.
+ * NULL when out of memory. */
 static engine_job *job_submitted(cuzk_engine *e, const cuzk_job_request *req, size_t input_len,
                                  const uint8_t digest[32])
 {
     ENGINE_LOCKED(e);
     engine_job *j = calloc(1, sizeof *j);
-    uint8_t *input = input_len ? malloc(input_len) : NULL;
-    if (!j || (input_len && !input)) {
+    bool keep = input_len && engine_request_keeps_input(req);
+    uint8_t *input = keep ? malloc(input_len) : NULL;
+    if (!j || (keep && !input)) {
         free(j);
         free(input);
         return NULL;
@@ -522,8 +533,9 @@ static engine_job *job_submitted(cuzk_engine *e, const cuzk_job_request *req, si
     e->queued_or_running++;
     e->submitted[cuzk_kind_index(req->kind)]++;
     j->input = input;
-    j->input_len = input_len;
+    j->input_len = keep ? input_len : 0;
     input_charge(e, input_len);
+    j->input_charged = input_len;
     return j;
 }
 
@@ -555,12 +567,15 @@ cuzk_status cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *req, uint
     }
     engine_mutex_unlock(&e->mu);
 
-    /* the input copied and checked on the caller's thread, into objects of its own */
+    /* the input copied (where the job keeps it) and checked on the caller's thread, into objects
+     * of its own; a PoRep's C1 is parsed from the caller's bytes, which the call lends until it
+     * returns, so no copy of its text (tens of MB, any amount of whitespace) outlives the call */
     if (j->input) engine_request_copy_input(req, j->input);
     job_check chk = {0};
     char why[1024] = "";
     int span = cuzk_span_begin(j->tl, "check input");
-    if (check_input(req, j->input, j->input_len, &chk)) snprintf(why, sizeof why, "%s", cuzk_last_error());
+    if (check_input(req, j->input ? j->input : req->input, input_len, &chk))
+        snprintf(why, sizeof why, "%s", cuzk_last_error());
     cuzk_span_end(j->tl, span);
 
     engine_mutex_lock(&e->mu);

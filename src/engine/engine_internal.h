@@ -230,6 +230,9 @@ typedef struct {
     cuzk_status (*open)(engine_job *j, unsigned k, cuzk_circuit **out);
     const builtin_family *builtin; /* the built-in circuit of the kind (NULL: a registered one) */
     uint64_t proof;                /* ... for this registered proof */
+    /* the bytes state and expect hold, when the kind keeps them instead of its input: the job
+     * is charged these against the host budget once its input is checked (0: it keeps its input) */
+    uint64_t held_bytes;
 } job_plan;
 
 /* What checking a job's input makes: on the submitting thread, without the lock, into this
@@ -250,8 +253,12 @@ struct engine_job {
     cuzk_priority prio;
     cuzk_job_state state;
     engine_circuit *circ;
+    /* the job's copy of its request's input, for the kinds that read it after its check (a
+     * circuit job's bytes, the packed PoSt and SnapDeals blobs); NULL for PoRep, whose C1 is
+     * parsed from the caller's bytes and kept as plan.state alone */
     uint8_t *input;
     size_t input_len;
+    uint64_t input_charged; /* the bytes charged for its input (its copy, or what its plan keeps) */
     uint64_t seed;
     job_plan plan;
 
@@ -453,9 +460,12 @@ struct cuzk_engine {
 /* engine_request.c (and cuzk_engine_check_request, public) */
 /* The digest of what a request proves (every field but the priority). */
 void engine_request_digest(const cuzk_job_request *req, uint8_t out[32]);
-/* The bytes of a checked request's input as the job keeps it: the C1 or circuit input as it is,
- * the blobs packed (cuzk/blobs.h); and the copy of them into dst, which holds that many. */
+/* The bytes of a checked request's input: the C1 or circuit input as it is, the blobs packed
+ * (cuzk/blobs.h); and the copy of them into dst, which holds that many. */
 size_t engine_request_input_bytes(const cuzk_job_request *req);
+/* Whether a job keeps a copy of its request's input past its check (all kinds but PoRep, whose
+ * plan keeps the parsed C1 only). */
+bool engine_request_keeps_input(const cuzk_job_request *req);
 void engine_request_copy_input(const cuzk_job_request *req, uint8_t *dst);
 
 /* engine.c */

@@ -1,7 +1,8 @@
 /* The PoRep kind: a C1 output (raw or in the base64 wrapper) is parsed, its vanilla proofs are
  * checked natively and the public inputs of every partition recomputed from the public data,
  * on the submitting thread, before any device time is spent; a bad C1 fails its job with the
- * parser's or the check's message (JSON path, partition, challenge). */
+ * parser's or the check's message (JSON path, partition, challenge). The job keeps the parsed
+ * C1 alone (no copy of its text), charged to the host budget at cuzk_c1_bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -80,7 +81,8 @@ cuzk_status porep_plan(const cuzk_job_request *req, const uint8_t *input, size_t
                            .free_state = free_c1,
                            .open = open_partition,
                            .builtin = &builtin_porep,
-                           .proof = (uint64_t)c1->proof};
+                           .proof = (uint64_t)c1->proof,
+                           .held_bytes = cuzk_c1_bytes(c1) + (size_t)c1->partitions * ni * sizeof *expect};
     cuzk_porep_circuit_id(out->circuit_id, (uint64_t)c1->proof);
     return CUZK_OK;
 }

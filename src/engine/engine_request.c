@@ -75,6 +75,8 @@ size_t engine_request_input_bytes(const cuzk_job_request *req)
     return carries_blobs(req->kind) ? cuzk_blobs_packed_size(req->blob_lens, req->nblobs) : req->input_len;
 }
 
+bool engine_request_keeps_input(const cuzk_job_request *req) { return req->kind != CUZK_KIND_POREP; }
+
 void engine_request_copy_input(const cuzk_job_request *req, uint8_t *dst)
 {
     if (carries_blobs(req->kind)) cuzk_blobs_pack_into(dst, req->blobs, req->blob_lens, req->nblobs);

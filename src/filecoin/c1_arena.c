@@ -15,7 +15,22 @@ struct cuzk_c1_arena {
     size_t total;
 };
 
-#define CHUNK_MIN (1u << 20)
+/* Chunks of 64 KiB: a 32 GiB C1 (tens of MB parsed) takes a few hundred, a 2 KiB one (about
+ * 40 KB) one, so a parsed C1 held by a queued job costs about what it uses. An allocation
+ * larger than a quarter chunk gets a chunk of its own behind the current one, so the current
+ * chunk's free tail is not abandoned (what a chunk wastes is below a quarter of it). */
+#define CHUNK_SIZE (64u << 10)
+#define CHUNK_OWN (CHUNK_SIZE / 4)
+
+/* A chunk of cap bytes, counted in the arena's total (not yet linked). */
+static chunk *chunk_new(cuzk_c1_arena *a, size_t cap)
+{
+    chunk *c = cuzk_calloc(1, sizeof(chunk) + cap);
+    if (!c) return NULL;
+    c->cap = cap;
+    a->total += sizeof(chunk) + cap;
+    return c;
+}
 
 cuzk_c1_arena *c1_arena_create(void) { return cuzk_calloc(1, sizeof(cuzk_c1_arena)); }
 
@@ -33,14 +48,19 @@ void *c1_arena_alloc(cuzk_c1_arena *a, size_t bytes)
 {
     bytes = (bytes + 15) & ~(size_t)15;
     chunk *c = a->head;
-    if (!c || c->cap - c->used < bytes) {
-        size_t cap = bytes > CHUNK_MIN ? bytes : CHUNK_MIN;
-        c = cuzk_calloc(1, sizeof(chunk) + cap);
-        if (!c) return NULL;
-        c->cap = cap;
+    if (bytes > CHUNK_OWN) {
+        if (!(c = chunk_new(a, bytes))) return NULL;
+        /* behind the head (or the head of an empty arena): the head keeps taking small ones */
+        if (a->head) {
+            c->next = a->head->next;
+            a->head->next = c;
+        } else {
+            a->head = c;
+        }
+    } else if (!c || c->cap - c->used < bytes) {
+        if (!(c = chunk_new(a, CHUNK_SIZE))) return NULL;
         c->next = a->head;
         a->head = c;
-        a->total += cap;
     }
     void *p = c->data + c->used;
     c->used += bytes;
@@ -48,6 +68,11 @@ void *c1_arena_alloc(cuzk_c1_arena *a, size_t bytes)
 }
 
 size_t c1_arena_bytes(const cuzk_c1_arena *a) { return a ? a->total : 0; }
+
+size_t cuzk_c1_bytes(const cuzk_c1 *c1)
+{
+    return c1 ? sizeof *c1 + sizeof(cuzk_c1_arena) + c1_arena_bytes(c1->arena) : 0;
+}
 
 cuzk_c1 *c1_create(void)
 {

@@ -474,8 +474,9 @@ static void do_prove(const rpc_call *call, const uint8_t *in, size_t len, rpc_re
     bool ok = false;
     if (!q->submit) rpc_fail(r, RPC_INVALID_ARGUMENT, "submit: missing (Prove carries a SubmitProofRequest)");
     else ok = submit(call, q->submit, &raw, r, job_id, &eid);
-    /* the engine has its own copy of the input: the decoded request and its bytes (in, len and
-     * raw point into them) go before the wait, which lasts as long as the proof */
+    /* the engine keeps what it needs of the input (a copy, or a PoRep's C1 parsed, never its
+     * text): the decoded request and its bytes (in, len and raw point into them) go before the
+     * wait, which lasts as long as the proof */
     protobuf_c_message_free_unpacked(&q->base, NULL);
     if (call->in) {
         grpc_slice_unref(*call->in);

@@ -3,7 +3,8 @@
 # SnapDeals encoding from the CLI: seal a 2 KiB sector, `cuzk snap encode` it with random data
 # and with a data file; the outputs have the sizes and contents expected, the same data gives the
 # same commitments; bad options, missing or wrong-size inputs and non-Fr32 data fail with a
-# nonzero exit and leave no output behind.
+# nonzero exit and leave no output behind, and so does an encoding whose partition proof fails
+# the final check (made to fail by the test binary cuzk-faults).
 . "$(dirname "$0")/lib.bash"
 
 seal_sector s 1
@@ -60,5 +61,25 @@ expect_fail "p_aux of another replica" 1 "comm_r_last" "$CUZK" snap encode --sec
 no_file "p_aux of another replica" bad9
 expect_ok "snap --help" "$CUZK" snap --help
 expect_ok "snap encode --help" "$CUZK" snap encode --help
+
+# The final check of what it writes (the blobs parsed and checked as cuzk prove snap would): no
+# real input trips it, so cuzk-faults, the CLI built for tests beside cuzk (src/cli/faults.h),
+# flips one bit of partition 0's comm_c once the blob is made. The command that succeeded above
+# (--random-data 7) must then refuse with the check's reason, exit 1 and write nothing: no
+# folder, no temporary, nothing in a folder that exists.
+FAULTS=$(dirname "$CUZK")/cuzk-faults
+CHECKS=$((CHECKS + 1))
+if [ -x "$FAULTS" ]; then
+  expect_fail "snap encode whose partition proof fails the final check" 1 \
+    'checked as cuzk prove snap checks them: snap vanilla proof blob 0: comm_r_old != H\(comm_c' \
+    "$FAULTS" snap encode --sector s --random-data 7 --out fault
+  no_file "the refused encoding's folder" fault
+  mkdir -p fault2
+  expect_fail "snap encode into a folder, the final check failing" 1 "comm_r_old != H\(comm_c" \
+    "$FAULTS" snap encode --sector s --random-data 7 --out fault2
+  [ -z "$(ls -A fault2)" ] || fail "the refused encoding left files in fault2: $(ls -A fault2)"
+else
+  fail "no test binary $FAULTS (the build makes it beside cuzk)"
+fi
 
 finish

@@ -20,39 +20,6 @@ need_clients
 test_params "$WORK/params" random:1024 || { fail "parameters"; finish; exit 1; }
 export FIL_PROOFS_PARAMETER_CACHE=$WORK/params
 
-# hold N ADDR_PATH SECONDS [PREFACE]: N raw connections to the Unix socket, kept open for
-# SECONDS (or until killed); prints how many connected and, at the end, how many the server
-# closed meanwhile
-hold() {
-  "$PY" - "$@" <<'PY'
-import socket, sys, time, select
-n, path, secs = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
-preface = len(sys.argv) > 4
-socks = []
-for _ in range(n):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        s.connect(path)
-        if preface:
-            s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
-        socks.append(s)
-    except OSError:
-        s.close()
-print("connected", len(socks), flush=True)
-end = time.time() + secs
-closed = set()
-while time.time() < end and len(closed) < len(socks):
-    r, _, _ = select.select([s for s in socks if s not in closed], [], [], 0.2)
-    for s in r:
-        try:
-            if not s.recv(4096):
-                closed.add(s)
-        except OSError:
-            closed.add(s)
-print("closed", len(closed), "after", round(time.time() - end + secs, 1), flush=True)
-PY
-}
-
 # status ADDR: GetStatus answers (the Python client)
 status_ok() { py --addr "$1" status >status.json 2>status.err; }
 
@@ -122,7 +89,6 @@ except grpc.RpcError as e:
     print(e.code().name, e.details())
 PY
 }
-vmhwm_kb() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status"; }
 start_daemon amp --listen "unix://$SOCK_DIR/amp.sock" || { finish; exit 1; }
 t0=$(date +%s)
 raw_call "unix://$SOCK_DIR/amp.sock" SubmitProof 64000000 >amp.out 2>&1

@@ -190,3 +190,41 @@ porep_case() {
   "$PY" -c 'import json; v=json.load(open("inputs.json")); v[0][0]=str(int(v[0][0])+1); json.dump(v,open("bad.json","w"))'
   expect_fail "the $size proof against a changed input: npm verifier" 1 "" node "$SRC/tests/interop/verify.mjs" --vk "$V" --proof py.proof --inputs bad.json
 }
+
+# hold N SOCKET_PATH SECONDS [PREFACE]: N raw connections to the Unix socket, kept open for
+# SECONDS (or until killed), each sending the HTTP/2 preface and nothing more when PREFACE is
+# given, nothing otherwise; prints how many connected and, at the end, how many the server
+# closed meanwhile (daemon_hostile, daemon_soak)
+hold() {
+  "$PY" - "$@" <<'PY'
+import socket, sys, time, select
+n, path, secs = int(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+preface = len(sys.argv) > 4
+socks = []
+for _ in range(n):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(path)
+        if preface:
+            s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+        socks.append(s)
+    except OSError:
+        s.close()
+print("connected", len(socks), flush=True)
+end = time.time() + secs
+closed = set()
+while time.time() < end and len(closed) < len(socks):
+    r, _, _ = select.select([s for s in socks if s not in closed], [], [], 0.2)
+    for s in r:
+        try:
+            if not s.recv(4096):
+                closed.add(s)
+        except OSError:
+            closed.add(s)
+print("closed", len(closed), "after", round(time.time() - end + secs, 1), flush=True)
+PY
+}
+
+# vmhwm_kb PID / vmrss_kb PID: the peak and the current resident memory of a process, in kB
+vmhwm_kb() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status"; }
+vmrss_kb() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status" 2>/dev/null; }

@@ -163,7 +163,7 @@ typedef struct {
      * names the newest job submitted or joined under it (cuzk_engine_find). A job that ended
      * FAILED or CANCELLED is never joined: the same request again proves again. */
     const char *request_id;
-    const uint8_t *input; /* PoRep: the C1 (copied); CIRCUIT: given to its open */
+    const uint8_t *input; /* PoRep: the C1 (parsed during the submit); CIRCUIT: given to its open (copied) */
     size_t input_len;
     /* the client names the registered proof: PoSt and SnapDeals prove with it; for PoRep the
      * C1's governs, as in upstream's commit phase 2, and a different value is reported in the
@@ -226,7 +226,9 @@ cuzk_status cuzk_engine_check_request(const cuzk_engine *e, const cuzk_job_reque
 /* Submits a job. A request with the request id and digest of a queued, running or COMPLETED job
  * joins that job (the rule is at cuzk_job_request.request_id). Bad input content (a C1 that does
  * not parse or check) makes a job that ends FAILED with the reason.
- * In: req; its bytes are copied before the call returns. Out: *job_id, the job (ids start at 1;
+ * In: req, borrowed for the call: what the job needs of its bytes is copied or parsed before the
+ * call returns (a PoRep job keeps its C1 parsed, never its text; its host charge is the parsed
+ * form's size). Out: *job_id, the job (ids start at 1;
  * 0 on failure); *joined (NULL: not wanted), whether an existing job was joined.
  * Errors (nothing queued): CUZK_EINVAL for a malformed request (cuzk_engine_check_request);
  * CUZK_ENOTFOUND for a circuit job's unregistered circuit; CUZK_EBUSY when engine.max_queued

@@ -109,6 +109,9 @@ cuzk_status cuzk_c1_parse_any(cuzk_c1 **out, const uint8_t *json, size_t len, in
 /* Maps and parses a file (either form). */
 cuzk_status cuzk_c1_parse_file(cuzk_c1 **out, const char *path, int64_t *sector_num) CUZK_WARN_UNUSED;
 void cuzk_c1_free(cuzk_c1 *c1);
+/* The bytes a C1 holds in memory (the object and its arena's chunks, used or not): what
+ * keeping it costs, against the text it was parsed from. */
+size_t cuzk_c1_bytes(const cuzk_c1 *c1);
 
 /* serde_json::to_vec of the C1 into a malloc'd buffer (*json, *len; not NUL-terminated). */
 cuzk_status cuzk_c1_write(const cuzk_c1 *c1, uint8_t **json, size_t *len) CUZK_WARN_UNUSED;
