@@ -22,6 +22,10 @@ cuzk_status cuzk_circuit_synthesize(const cuzk_circuit *c, cuzk_cs *cs, uint64_t
     void *ctx = d->header(c, cs, seed);
     size_t n = d->nparts(c);
     for (size_t i = 0; i < n && !cs->status; i++) {
+        if (cuzk_cancel_requested(cs->stop)) {
+            cuzk_cs_fail(cs, cuzk_cancel_check(cs->stop, "synthesis, between its parts"));
+            break;
+        }
         cuzk_cs_mark(cs, "part");
         d->part(c, cs, seed, ctx, i);
     }

@@ -28,7 +28,8 @@ static void record_part(void *vctx, size_t k, size_t end, unsigned tid)
         size_t i = b->first + k;
         const cuzk_cs_mark_t *m = &b->l->marks[i];
         cuzk_cs *child = NULL;
-        cuzk_status st = cuzk_cs_record_child(b->parent, m->input, m->aux, &child);
+        cuzk_status st = cuzk_cancel_check(b->parent->stop, "recording, between its parts");
+        if (!st) st = cuzk_cs_record_child(b->parent, m->input, m->aux, &child);
         if (!st) {
             b->c->def->part(b->c, child, 0, b->ctx, i);
             st = cuzk_cs_status(child);

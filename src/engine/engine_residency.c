@@ -256,8 +256,10 @@ static cuzk_status record_or_load_pce(load_task *t, cuzk_pce *pce, cuzk_timeline
     engine_circuit *c = t->c;
     if (c->pce_path && access(c->pce_path, F_OK) == 0 && !t->circ) return cuzk_pce_load(pce, c->pce_path);
     if (!t->circ) return cuzk_fail(CUZK_EINVAL, "%s: no precompiled circuit and nothing to record it from", c->id);
-    if (c->pce_path) return cuzk_pce_load_or_record_progress(c->pce_path, t->circ, pce, tl, t->e->cfg.progress);
-    return cuzk_pce_record_progress(t->circ, pce, tl, t->e->cfg.progress);
+    /* a recording (seconds to minutes for a 32 GiB circuit) stops between parts with the load */
+    if (c->pce_path)
+        return cuzk_pce_load_or_record_until(c->pce_path, t->circ, pce, tl, t->e->cfg.progress, t->watch.stop);
+    return cuzk_pce_record_until(t->circ, pce, tl, t->e->cfg.progress, t->watch.stop);
 }
 
 static void copy_vk(cuzk_groth16_vk *dst, const cuzk_groth16_vk *src)

@@ -34,10 +34,17 @@ cuzk_status cuzk_pce_record(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline 
 cuzk_status cuzk_pce_record_progress(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
                                      const cuzk_progress_sink *progress)
 {
+    return cuzk_pce_record_until(c, pce, tl, progress, NULL);
+}
+
+cuzk_status cuzk_pce_record_until(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
+                                  const cuzk_progress_sink *progress, const cuzk_cancel *stop)
+{
     int span = cuzk_span_begin(tl, "record precompiled circuit (once)");
     cuzk_cs *cs;
     cuzk_progress *p = NULL;
     cuzk_status st = cuzk_cs_create(&cs, CUZK_CS_RECORD, false);
+    if (!st) cuzk_cs_set_stop(cs, stop);
     if (!st) p = cuzk_circuit_record_task(c, cs, progress);
     if (!st) st = cuzk_circuit_synthesize_record(c, cs);
     if (p) cuzk_progress_set(p, cs->num_constraints);
@@ -56,6 +63,12 @@ cuzk_status cuzk_pce_load_or_record(const char *path, const cuzk_circuit *c, cuz
 cuzk_status cuzk_pce_load_or_record_progress(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
                                              const cuzk_progress_sink *progress)
 {
+    return cuzk_pce_load_or_record_until(path, c, pce, tl, progress, NULL);
+}
+
+cuzk_status cuzk_pce_load_or_record_until(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
+                                          const cuzk_progress_sink *progress, const cuzk_cancel *stop)
+{
     cuzk_status st;
     bool record = access(path, F_OK) != 0;
     if (!record) {
@@ -66,7 +79,7 @@ cuzk_status cuzk_pce_load_or_record_progress(const char *path, const cuzk_circui
         record = st == CUZK_EUNSUPPORTED;
     }
     if (record) {
-        st = cuzk_pce_record_progress(c, pce, tl, progress);
+        st = cuzk_pce_record_until(c, pce, tl, progress, stop);
         if (!st) st = cuzk_pce_save(pce, path);
     }
     if (!st) st = cuzk_pce_check_circuit(pce, c, path);

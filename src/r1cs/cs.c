@@ -420,6 +420,8 @@ void cuzk_cs_set_progress(cuzk_cs *cs, cuzk_progress *p)
     if (cs->mode == CUZK_CS_RECORD) cs->be->progress = p;
 }
 
+void cuzk_cs_set_stop(cuzk_cs *cs, const cuzk_cancel *stop) { cs->stop = stop; }
+
 /* ---------------------------------------------------------------- namespaces, marks */
 
 void cuzk_cs_push(cuzk_cs *cs, const char *fmt, ...)

@@ -22,8 +22,10 @@
 #include "cuzk/engine_testing.h"
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
+#include "cuzk/prove_path.h"
 #include "cuzk/testcircuits.h"
 #include "harness.h"
+#include "support_cancel.h"
 #include "support_result.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -2100,6 +2102,32 @@ static void test_load_stop(void)
     printf("  a load of 5 x %.0f s stopped: a preload returned %.2f s after cuzk_engine_cancel_loads, destroy "
            "took %.2f s\n",
            LOAD_PIECE_S, preload_s, destroy_s);
+
+    /* 4. a load's recording of a circuit of parts stops between parts (its stop token, the
+     * load's): set before, nothing is recorded; set while it runs, it ends well within the time a
+     * whole recording takes (measured here) */
+    cuzk_circuit *c = NULL;
+    CHECK_OK(cuzk_circuit_open(&c, "random-parts:300:8192"));
+    cuzk_pce pce;
+    t0 = cuzk_now();
+    CHECK_OK(cuzk_pce_record_until(c, &pce, NULL, NULL, NULL));
+    double full_s = cuzk_now() - t0;
+    cuzk_pce_free(&pce);
+    cuzk_cancel set = {0};
+    cuzk_cancel_set(&set);
+    CHECK(cuzk_pce_record_until(c, &pce, NULL, NULL, &set) == CUZK_ECANCELLED &&
+          strstr(cuzk_last_error(), "between its parts"));
+    cuzk_cancel running = {0};
+    canceller later = {&running, full_s / 8, 0};
+    CHECK(pthread_create(&th, NULL, cancel_later, &later) == 0);
+    t0 = cuzk_now();
+    cuzk_status rst = cuzk_pce_record_until(c, &pce, NULL, NULL, &running);
+    double stop_s = cuzk_now() - t0;
+    pthread_join(th, NULL);
+    CHECK(rst == CUZK_ECANCELLED && stop_s < full_s * 0.6);
+    if (!rst) cuzk_pce_free(&pce);
+    printf("  a recording of %.2f s stopped %.3f s after its token was set\n", full_s, t0 + stop_s - later.set_t);
+    cuzk_circuit_free(c);
 }
 
 /* ---------------------------------------------------------------- 11: N devices */

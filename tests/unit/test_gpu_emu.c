@@ -14,6 +14,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/gpu.h"
 #include "harness.h"
+#include "support_cancel.h"
 #include "support_job.h"
 #include "support_pce.h"
 
@@ -230,22 +231,6 @@ static void test_prover(const char *name)
     CHECK_OK(cuzk_groth16_verify(&p.vk, &pg, j.input + 1, j.m->num_inputs - 1));
     cuzk_groth16_params_free(&p);
     job_close(&j);
-}
-
-/* Sets a cancel token after delay_s (a thread of its own), noting when. */
-typedef struct {
-    cuzk_cancel *token;
-    double delay_s, set_t;
-} canceller;
-
-static void *cancel_later(void *arg)
-{
-    canceller *c = arg;
-    struct timespec ts = {(time_t)c->delay_s, (long)((c->delay_s - (double)(time_t)c->delay_s) * 1e9)};
-    nanosleep(&ts, NULL);
-    c->set_t = cuzk_now();
-    cuzk_cancel_set(c->token);
-    return NULL;
 }
 
 /* The GPU prover's cancel path, which the device runs too (the same driver code): a token set

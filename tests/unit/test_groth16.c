@@ -10,6 +10,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/params_writer.h"
 #include "harness.h"
+#include "support_cancel.h"
 #include "support_job.h"
 
 static int same_params(const cuzk_groth16_params *x, const cuzk_groth16_params *y)
@@ -559,22 +560,6 @@ static void test_setup_stream(void)
     rmdir(dir);
     cuzk_groth16_params_free(&p);
     job_close(&j);
-}
-
-/* Sets a cancel token after delay_s (a thread of its own), noting when. */
-typedef struct {
-    cuzk_cancel *token;
-    double delay_s, set_t;
-} canceller;
-
-static void *cancel_later(void *arg)
-{
-    canceller *c = arg;
-    struct timespec ts = {(time_t)c->delay_s, (long)((c->delay_s - (double)(time_t)c->delay_s) * 1e9)};
-    nanosleep(&ts, NULL);
-    c->set_t = cuzk_now();
-    cuzk_cancel_set(c->token);
-    return NULL;
 }
 
 /* Cancellation of the CPU prover: a token set before the proof ends it CUZK_ECANCELLED at

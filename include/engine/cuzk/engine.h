@@ -320,7 +320,7 @@ cuzk_status cuzk_engine_trace(cuzk_engine *e, const uint64_t *job_ids, size_t n,
 unsigned cuzk_engine_cancel_all(cuzk_engine *e, const char *why);
 /* Stops every circuit load in progress (parameters and precompiled circuits read into host
  * memory, streamed or uploaded to a device) at its next piece of work (a piece: at most 48 MB
- * of parameter points; recording or reading a precompiled circuit is one piece): what it read
+ * of parameter points; a precompiled circuit is recorded part by part, or read as one piece): what it read
  * is freed, a preload waiting on it returns CUZK_ECANCELLED and the jobs waiting on it fail
  * with why the load stopped; loads started later run as usual. With cuzk_engine_cancel_all, a
  * draining server leaves nothing running past its grace. Returns: how many loads were

@@ -31,6 +31,13 @@ cuzk_status cuzk_pce_record_progress(const cuzk_circuit *c, cuzk_pce *pce, cuzk_
                                      const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
 cuzk_status cuzk_pce_load_or_record_progress(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
                                              const cuzk_progress_sink *progress) CUZK_WARN_UNUSED;
+/* The same two, given up once stop is set (NULL: never): a circuit of parts is recorded part by
+ * part (a part under way is finished first), and a recording stopped is CUZK_ECANCELLED, its
+ * file not written. */
+cuzk_status cuzk_pce_record_until(const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
+                                  const cuzk_progress_sink *progress, const cuzk_cancel *stop) CUZK_WARN_UNUSED;
+cuzk_status cuzk_pce_load_or_record_until(const char *path, const cuzk_circuit *c, cuzk_pce *pce, cuzk_timeline *tl,
+                                          const cuzk_progress_sink *progress, const cuzk_cancel *stop) CUZK_WARN_UNUSED;
 
 /* Whether c has the precompiled circuit's shape (constraints, inputs, aux): CUZK_EINVAL naming
  * what (a file, "witness") and both shapes when not. */

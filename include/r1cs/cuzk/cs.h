@@ -74,6 +74,7 @@ typedef struct cuzk_cs {
     size_t scratch_cap;
     void *memo; /* cuzk_cs_memo's block, owned */
     size_t memo_size;
+    const cuzk_cancel *stop; /* a circuit of parts stops between its parts once set (NULL: never) */
 } cuzk_cs;
 
 /* Creates a system in `mode` (values: also compute values in COUNT mode; ignored for
@@ -196,6 +197,10 @@ typedef struct cuzk_pce cuzk_pce;
 cuzk_status cuzk_cs_finish_record_pce(cuzk_cs *cs, cuzk_pce *p) CUZK_WARN_UNUSED;
 /* RECORD: constraints recorded are set on p every 16384 (p is not owned; NULL: none). */
 void cuzk_cs_set_progress(cuzk_cs *cs, cuzk_progress *p);
+/* The synthesis of a circuit of parts into cs (cuzk_circuit_synthesize, the parallel record)
+ * checks stop before each part and, once it is set, ends with CUZK_ECANCELLED; a part under way
+ * is finished first. stop (NULL: never) must outlive the synthesis. */
+void cuzk_cs_set_stop(cuzk_cs *cs, const cuzk_cancel *stop);
 /* The same expanded to plain matrices (aux columns remapped after the final inputs) in *m,
  * with the marks in *marks (caller frees with free()). */
 cuzk_status cuzk_cs_finish_record(cuzk_cs *cs, cuzk_r1cs *m, cuzk_cs_mark_t **marks, size_t *nmarks) CUZK_WARN_UNUSED;
