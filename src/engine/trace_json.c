@@ -208,7 +208,7 @@ static cuzk_status emit(const layout *l, const trace_job *jobs, const char *proc
     int *tid_of = malloc((size_t)(l->ntracks ? l->ntracks : 1) * sizeof *tid_of);
     ok = ok && order && tid_of;
     if (ok) {
-        memcpy(order, l->tracks, (size_t)l->ntracks * sizeof *order);
+        if (l->ntracks) memcpy(order, l->tracks, (size_t)l->ntracks * sizeof *order); /* tracks NULL when none */
         qsort(order, (size_t)l->ntracks, sizeof *order, cmp_track);
         int tid = 1;
         for (int k = 0; k < l->ntracks && ok; k++) {
