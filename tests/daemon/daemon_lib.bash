@@ -228,3 +228,19 @@ PY
 # vmhwm_kb PID / vmrss_kb PID: the peak and the current resident memory of a process, in kB
 vmhwm_kb() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status"; }
 vmrss_kb() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status" 2>/dev/null; }
+
+# http_get PATH OUT: GET PATH from the daemon's HTTP port $PORT on loopback: the status code
+# on stdout, the body into OUT
+http_get() {
+  python3 - "$PORT" "$1" "$2" <<'PY'
+import sys, urllib.request, urllib.error
+port, path, out = sys.argv[1:]
+try:
+    r = urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10)
+    code, body = r.status, r.read()
+except urllib.error.HTTPError as e:
+    code, body = e.code, e.read()
+open(out, "wb").write(body)
+print(code)
+PY
+}

@@ -24,20 +24,6 @@ A=$DAEMON_ADDR
 PORT=$(sed -n 's/.*HTTP \/metrics, \/status and \/trace on port \([0-9]*\).*/\1/p' d.log)
 [ -n "$PORT" ] || fail "the daemon does not say its HTTP port: $(head -c 300 d.log)"
 
-# http_get PATH OUT: the status code on stdout, the body into OUT
-http_get() {
-  python3 - "$PORT" "$1" "$2" <<'PY'
-import sys, urllib.request, urllib.error
-port, path, out = sys.argv[1:]
-try:
-    r = urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10)
-    code, body = r.status, r.read()
-except urllib.error.HTTPError as e:
-    code, body = e.code, e.read()
-open(out, "wb").write(body)
-print(code)
-PY
-}
 
 # a long job (24 partitions of random:16384 on the CPU) and a short one queued behind it
 expect_ok "client submit (long)" "$CUZK" client submit --addr "$A" --kind test --circuit random:16384 \

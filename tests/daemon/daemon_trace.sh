@@ -21,20 +21,6 @@ PORT=$(sed -n 's/.*HTTP \/metrics, \/status and \/trace on port \([0-9]*\).*/\1/
 expect_ok "client prove (2 partitions)" "$CUZK" client prove --addr "$A" --kind test --circuit random:1024 \
   --partition 1 --request-id sector-42
 
-# http_get PATH OUT: the status code on stdout, the body into OUT
-http_get() {
-  python3 - "$PORT" "$1" "$2" <<'PY'
-import sys, urllib.request, urllib.error
-port, path, out = sys.argv[1:]
-try:
-    r = urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10)
-    code, body = r.status, r.read()
-except urllib.error.HTTPError as e:
-    code, body = e.code, e.read()
-open(out, "wb").write(body)
-print(code)
-PY
-}
 
 CHECKS=$((CHECKS + 1))
 code=$(http_get "/trace?job=sector-42" h.json)
