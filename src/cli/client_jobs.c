@@ -63,8 +63,8 @@ void client_jobs_table(FILE *out, const cuzk_rpc_job *jobs, size_t n, size_t tot
         left_str(left, sizeof left, j);
         /* a long id keeps its end, where ids differ (Curio's end in the sector) */
         size_t len = strlen(j->job_id);
-        if (len > 28) snprintf(id, sizeof id, "...%s", j->job_id + len - 25);
-        else snprintf(id, sizeof id, "%s", j->job_id[0] ? j->job_id : "-");
+        if (len > 28) snprintf(id, sizeof id, "...%.25s", j->job_id + len - 25);
+        else snprintf(id, sizeof id, "%.28s", j->job_id[0] ? j->job_id : "-");
         fprintf(out, "%-28s %-13s %-10s %-18s %-9s %-8s %s\n", id, j->proof_kind, j->state, stage, parts, el, left);
     }
     if (!n) fprintf(out, "(no jobs)\n");
