@@ -105,7 +105,8 @@ soak: build interop-deps
 asan: deps interop-deps
 	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DCUZK_SANITIZE=ON -DCUZK_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build $(ASAN) -j $(JOBS)
-	cd $(ASAN) && { CUZK_TEST_QUICK=1 CUZK_TEST_CACHE=$(CURDIR)/$(BUILD)/test-cache ctest --output-on-failure -j $(JOBS); \
+	cd $(ASAN) && { CUZK_TEST_QUICK=1 CUZK_TEST_CACHE=$(CURDIR)/$(BUILD)/test-cache \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --output-on-failure -j $(JOBS); \
 	  rc=$$?; $(CURDIR)/scripts/ctest-skips.sh .; exit $$rc; }
 
 # ThreadSanitizer: the unit tests of the pools, engine and server, and the daemon's CLI and
