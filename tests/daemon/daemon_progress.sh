@@ -121,8 +121,12 @@ code=$(http_get "/status?job=" e.txt)
 # cursor and the screen given back
 for key in q $'\003'; do
   CHECKS=$((CHECKS + 1))
-  (sleep 2; printf '%s' "$key") | timeout 30 script -qec "'$CUZK' client top --addr '$A' --interval 0.5" /dev/null \
-    >top.txt 2>&1 || fail "client top on a terminal, ended by $(printf '%q' "$key"): exit $? ($(tail -c 200 top.txt))"
+  # exec: script runs the command through $SHELL or /bin/sh; dash stays as its parent and, in
+  # the terminal's process group, is killed by the ^C (exit 130) that cuzk handles
+  (sleep 2; printf '%s' "$key") | timeout 30 script -qec "exec '$CUZK' client top --addr '$A' --interval 0.5" /dev/null \
+    >top.txt 2>&1
+  rc=$?
+  [ $rc = 0 ] || fail "client top on a terminal, ended by $(printf '%q' "$key"): exit $rc ($(tail -c 200 top.txt))"
   CHECKS=$((CHECKS + 1))
   [ "$(grep -ac '^devices' top.txt)" -ge 2 ] || fail "client top on a terminal drew fewer than 2 frames in 2 s"
   CHECKS=$((CHECKS + 1))
@@ -137,7 +141,7 @@ expect_ok "client cancel (long-1)" "$CUZK" client cancel --addr "$A" --job long-
 expect_ok "client submit (long-3)" "$CUZK" client submit --addr "$A" --kind test --circuit random:16384 \
   --partition 11 --request-id long-3
 CHECKS=$((CHECKS + 1))
-script -qec "'$CUZK' client await --addr '$A' --job long-3" /dev/null </dev/null >tty.txt 2>&1 ||
+script -qec "exec '$CUZK' client await --addr '$A' --job long-3" /dev/null </dev/null >tty.txt 2>&1 ||
   fail "client await under a terminal failed: $(tail -c 300 tty.txt)"
 CHECKS=$((CHECKS + 1))
 grep -aqE $'\r''job long-3: (queued|witness|proving|verifying)[^\r]*/12 partitions proved' tty.txt ||
@@ -151,7 +155,7 @@ grep -q "job short-2: COMPLETED" pipe.txt || fail "client await on a pipe: $(cat
 
 # prove on a terminal without a request id: the client names the job and draws its line
 CHECKS=$((CHECKS + 1))
-script -qec "'$CUZK' client prove --addr '$A' --kind test --circuit random:16384 --partition 5" /dev/null </dev/null \
+script -qec "exec '$CUZK' client prove --addr '$A' --kind test --circuit random:16384 --partition 5" /dev/null </dev/null \
   >prove.txt 2>&1 || fail "client prove under a terminal failed: $(tail -c 300 prove.txt)"
 CHECKS=$((CHECKS + 1))
 grep -aqE $'\r''job job-[0-9a-f]{32}: ' prove.txt || fail "client prove drew no line: $(head -c 400 prove.txt | od -c | head)"
