@@ -43,7 +43,8 @@ int cli_bench_gpu(const char *what, int argc, char **argv);
 int cli_bench_gpu_place(int argc, char **argv);
 int cli_bench_gpu_hold(int argc, char **argv);
 /* bench gpu-prove --circuit (cmd_bench_gpu_circuit.c) */
-int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json);
+int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, unsigned batch, int reps,
+                                int json);
 /* bench engine (cmd_bench_engine.c) */
 int cli_bench_engine(int argc, char **argv);
 /* bench cancel (cmd_bench_cancel.c): cancel latency of running jobs */

@@ -14,7 +14,7 @@
 #include "field_bench.h"
 
 typedef struct {
-    unsigned log2, partitions;
+    unsigned log2, partitions, batch;
     int g2, json, reps;
     double ones;
     const char *circuit, *pce;
@@ -41,12 +41,15 @@ static const char *usage_of(const char *what)
                "example:\n  cuzk bench gpu-ntt --log2 27";
     if (!strcmp(what, "gpu-prove"))
         return "cuzk bench gpu-prove [--log2 N] [--reps R] [--json]\n"
-               "       cuzk bench gpu-prove --circuit NAME --pce FILE [--partitions K] [--reps R] [--json]\n\n"
+               "       cuzk bench gpu-prove --circuit NAME --pce FILE [--partitions K] [--batch B] [--reps R] "
+               "[--json]\n\n"
                "Times one GPU partition proof of a 2^N domain with a PoRep-like witness on synthetic\n"
                "parameters; with --circuit, a real circuit's partition (porep:SIZE: synthetic vanilla data),\n"
                "a, b, c made on the device from its precompiled circuit (recorded into FILE once), then one\n"
                "job of K partitions through an in-process engine, as the daemon proves them (the single\n"
-               "proof 2 or 3 times).\n" CUDA_NOTE "\n"
+               "proof 2 or 3 times). With the parameters streamed (a GPU smaller than them, or [gpu] placement =\n"
+               "streamed), --batch B proves B partitions per call, one pass over the L, A, B bases for all.\n" CUDA_NOTE
+               "\n"
                "examples:\n  cuzk bench gpu-prove --log2 20\n"
                "  cuzk bench gpu-prove --circuit porep:32GiB --pce porep-32GiB.pce --partitions 10";
     return "cuzk bench gpu-field [--json]\n\n"
@@ -59,7 +62,7 @@ static int parse(bench_opts *o, int argc, char **argv, const char *what)
     memset(o, 0, sizeof *o);
     o->log2 = 20;
     o->reps = 5;
-    const char *log_s = NULL, *reps_s = NULL, *ones_s = NULL, *parts_s = NULL;
+    const char *log_s = NULL, *reps_s = NULL, *ones_s = NULL, *parts_s = NULL, *batch_s = NULL;
     bool g2 = false, json = false, done;
     cli_opt all[] = {
         {"log2", "N", "2^N points or elements, up to 28 (default 20)", &log_s, NULL},
@@ -70,6 +73,9 @@ static int parse(bench_opts *o, int argc, char **argv, const char *what)
         {"partitions", "K",
          "with --circuit: a job of K partitions through the engine after the single proofs (default 0)", &parts_s,
          NULL},
+        {"batch", "B",
+         "with --circuit, parameters streamed: B partitions per call, sharing each pass over the bases (default 1)",
+         &batch_s, NULL},
         {"reps", "R", "repetitions; the median is reported (default 5)", &reps_s, NULL},
         {"json", NULL, "print JSON (default: a table)", NULL, &json},
     };
@@ -77,7 +83,7 @@ static int parse(bench_opts *o, int argc, char **argv, const char *what)
     static const char *const takes[][8] = {
         {"gpu-msm", "log2", "g2", "ones-fraction", "reps", "json"},
         {"gpu-ntt", "log2", "reps", "json"},
-        {"gpu-prove", "log2", "circuit", "pce", "partitions", "reps", "json"},
+        {"gpu-prove", "log2", "circuit", "pce", "partitions", "batch", "reps", "json"},
         {"gpu-field", "json"},
     };
     int k = -1;
@@ -115,6 +121,15 @@ static int parse(bench_opts *o, int argc, char **argv, const char *what)
             return 2;
         }
         o->reps = (int)v;
+    }
+    o->batch = 1;
+    if (batch_s) {
+        if (cli_u64(me, "batch", batch_s, &v)) return 2;
+        if (v < 1 || v > 64 || !o->circuit) {
+            fprintf(stderr, "cuzk %s: --batch must be from 1 to 64, with --circuit, not %s\n", me, batch_s);
+            return 2;
+        }
+        o->batch = (unsigned)v;
     }
     if (parts_s) {
         if (cli_u64(me, "partitions", parts_s, &v)) return 2;
@@ -457,7 +472,7 @@ int cli_bench_gpu(const char *what, int argc, char **argv)
         return 1;
     }
     if (!strcmp(what, "gpu-prove") && o.circuit)
-        return cli_bench_gpu_prove_circuit(o.circuit, o.pce, o.partitions,
+        return cli_bench_gpu_prove_circuit(o.circuit, o.pce, o.partitions, o.batch,
                                            o.reps < 2       ? 2
                                                : o.reps > 3 ? 3
                                                             : o.reps,

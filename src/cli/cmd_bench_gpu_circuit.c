@@ -1,10 +1,11 @@
-/* cuzk bench gpu-prove --circuit NAME --pce FILE [--partitions K]: partitions of a real
+/* cuzk bench gpu-prove --circuit NAME --pce FILE [--partitions K] [--batch B]: partitions of a real
  * circuit's shape proved on the GPU through its resident precompiled circuit (or, where the
  * GPU is too small for the parameters, streamed with a, b, c from the CPU). The witness
  * is made on the CPU (porep:SIZE is fed synthetic vanilla data, as in bench synth
  * --synthetic), a, b, c by the device SpMV; the parameters are synthetic, generated on the
  * device to the circuit's shape (no trapdoor is known, so the proofs are timed, not
- * verified). First single proofs straight on the prover (its stage times), then one job of K
+ * verified). First single proofs straight on the prover (its stage times; streamed, B at a time:
+ * one batch sharing each pass over the bases, the same witness B times), then one job of K
  * partitions through an in-process engine, the path the daemon runs: witnesses made while
  * earlier partitions are proved, each partition's device time taken from the job's timeline. */
 #include <stdio.h>
@@ -25,7 +26,7 @@
 /* What the single proofs measured. */
 typedef struct {
     size_t n, ni, na, n_b; /* the domain's constraints + inputs, inputs, aux, B points */
-    unsigned lg;
+    unsigned lg, batch;    /* proofs per call (first_s and best_s are a call's) */
     double first_s, best_s, witness_s, pin_s, params_s, upload_s;
     size_t dev_used, pce_bytes;
     char device[256];
@@ -67,6 +68,7 @@ static cuzk_status pin_abc(cuzk_fr *const abc[3], size_t n, bool on)
 static cuzk_status single_proofs(const cuzk_circuit *c, const cuzk_pce *pce, int reps, single_run *o,
                                  cuzk_timeline **keep)
 {
+    enum { BATCH_MOST = 64 };
     cuzk_prove_buffers b;
     memset(&b, 0, sizeof b);
     cuzk_gpu_device *dev = NULL;
@@ -94,6 +96,9 @@ static cuzk_status single_proofs(const cuzk_circuit *c, const cuzk_pce *pce, int
         const cuzk_gpu_placement *pl = cuzk_gpu_prover_placement(pr);
         streamed = pl->kind == CUZK_GPU_STREAMED;
         snprintf(o->placement, sizeof o->placement, "%s: %s", cuzk_gpu_placement_name(pl->kind), pl->why);
+        if (o->batch > cuzk_gpu_prover_batch_max(pr))
+            st = cuzk_fail(CUZK_EINVAL, "--batch %u: this placement proves at most %u partitions per call (%s)",
+                           o->batch, cuzk_gpu_prover_batch_max(pr), o->placement);
     }
     t0 = cuzk_now();
     if (!st) st = cuzk_prove_buffers_reserve(&b, pce, streamed);
@@ -115,14 +120,24 @@ static cuzk_status single_proofs(const cuzk_circuit *c, const cuzk_pce *pce, int
     cuzk_fr r, s;
     cuzk_fr_from_u64(&r, 3);
     cuzk_fr_from_u64(&s, 4);
-    cuzk_groth16_proof pf;
+    cuzk_groth16_proof pf[BATCH_MOST];
     const cuzk_groth16_witness w = cuzk_prove_buffers_witness(&b, pce);
+    const cuzk_groth16_witness *ws[BATCH_MOST];
+    cuzk_fr rs[BATCH_MOST], ss[BATCH_MOST];
+    for (unsigned k = 0; k < BATCH_MOST; k++) {
+        ws[k] = &w;
+        rs[k] = r;
+        ss[k] = s;
+    }
     o->best_s = 1e30;
     for (int i = 0; i < reps && !st; i++) {
-        cuzk_timeline *tl = cuzk_timeline_create("gpu-prove (one partition, witness ready)");
+        cuzk_timeline *tl = cuzk_timeline_create(o->batch > 1 ? "gpu-prove (a batch of partitions, witness ready)"
+                                                              : "gpu-prove (one partition, witness ready)");
+        const cuzk_groth16_prove_opts opts = {.r = rs, .s = ss, .tl = tl};
         double t1 = cuzk_now();
-        st = streamed ? cuzk_gpu_prove(pr, &pf, &w, &r, &s, tl)
-                      : cuzk_gpu_prove_pce(pr, gpce, &pf, b.w.input, o->ni, b.w.aux, o->na, &r, &s, tl);
+        st = o->batch > 1 ? cuzk_gpu_prove_batch_with(pr, o->batch, pf, ws, &opts)
+            : streamed    ? cuzk_gpu_prove(pr, &pf[0], &w, &r, &s, tl)
+                          : cuzk_gpu_prove_pce(pr, gpce, &pf[0], b.w.input, o->ni, b.w.aux, o->na, &r, &s, tl);
         double t = cuzk_now() - t1;
         if (i == 0) o->first_s = t;
         if (!st && i > 0 && t < o->best_s) { /* the first includes one-time costs */
@@ -195,12 +210,13 @@ static void print_json(const char *name, unsigned partitions, const single_run *
                        const cuzk_timeline *keep)
 {
     printf("{\"bench\":\"gpu-prove\",\"circuit\":\"%s\",\"log2\":%u,\"n\":%zu,\"num_aux\":%zu,\"num_inputs\":%zu,"
-           "\"b_points\":%zu,\"first_s\":%.4f,\"best_s\":%.4f,\"witness_s\":%.4f,\"params_generation_s\":%.3f,"
+           "\"b_points\":%zu,\"batch\":%u,\"first_s\":%.4f,\"best_s\":%.4f,\"witness_s\":%.4f,\"params_generation_s\":%"
+           ".3f,"
            "\"pce_upload_s\":%.3f,\"partitions\":%u,\"pipeline_s\":%.4f,\"engine_load_s\":%.3f,"
            "\"partition_median_s\":%.4f,\"witness_median_s\":%.4f,\"device_bytes_used\":%zu,"
            "\"pce_device_bytes\":%zu,\"peak_rss_kib\":%ld,\"device\":\"%s\",\"timeline\":",
-           name, s->lg, s->n, s->na, s->ni, s->n_b, s->first_s, s->best_s, s->witness_s, s->params_s, s->upload_s,
-           partitions, g->job_s, g->load_s, g->part_med_s, g->witness_med_s, s->dev_used, s->pce_bytes,
+           name, s->lg, s->n, s->na, s->ni, s->n_b, s->batch, s->first_s, s->best_s, s->witness_s, s->params_s,
+           s->upload_s, partitions, g->job_s, g->load_s, g->part_med_s, g->witness_med_s, s->dev_used, s->pce_bytes,
            cli_rss_kib("VmHWM:"), s->device);
     cuzk_timeline_print_json(keep, stdout);
     printf("}\n");
@@ -217,6 +233,9 @@ static void print_text(const char *name, const cuzk_pce *pce, unsigned partition
            "precompiled circuit uploaded in %.2f s\n",
            cuzk_threads(), s->witness_s, s->pin_s, s->params_s, s->upload_s);
     printf("placement: %s\n", s->placement);
+    if (s->batch > 1)
+        printf("a batch of %u partitions per call: best %.3f s, %.3f s per partition\n", s->batch, s->best_s,
+               s->best_s / s->batch);
     cuzk_timeline_print(keep, stdout);
     if (partitions)
         printf("engine: circuit resident in %.2f s; one job of %u partitions in %.3f s; per partition: device %.1f ms "
@@ -229,7 +248,8 @@ static void print_text(const char *name, const cuzk_pce *pce, unsigned partition
            (double)s->pce_bytes / (1 << 30), (double)cli_rss_kib("VmHWM:") / (1 << 20));
 }
 
-int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, int reps, int json)
+int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned partitions, unsigned batch, int reps,
+                                int json)
 {
     cuzk_c1 *c1 = NULL;
     cuzk_circuit *c = NULL;
@@ -239,6 +259,7 @@ int cli_bench_gpu_prove_circuit(const char *name, const char *pce_path, unsigned
     engine_run g;
     memset(&s, 0, sizeof s);
     memset(&g, 0, sizeof g);
+    s.batch = batch ? batch : 1;
     cuzk_status st =
         !strncmp(name, "porep:", 6) ? cuzk_porep_synthetic_open(&c, &c1, name, 1) : cuzk_circuit_open(&c, name);
     if (!st) st = cuzk_pce_load_or_record(pce_path, c, &pce, setup);

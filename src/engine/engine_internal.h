@@ -329,6 +329,7 @@ typedef struct {
      * progress snapshots: one writer, no contention. */
     int prove_stage;
     uint64_t proved;
+    uint64_t batches, batched; /* calls that proved two or more partitions, and those partitions */
     double busy_s, started_t;
     double gap_max_s, gap_total_s;
     uint64_t gaps;
@@ -509,6 +510,11 @@ engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot);
  * it), and the lanes woken only where a witness buffer is free for it. */
 void sched_job_queued(cuzk_engine *e, engine_job *j);
 ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d);
+/* More made witnesses of first's job that device d may prove with it in one batch (a streamed
+ * GPU prover's pass over the bases serves them all), up to room, lowest partitions first: taken
+ * off the ready list into out; their count. Only those whose a, b, c are made where the device
+ * has no precompiled circuit. */
+unsigned sched_pick_batch(cuzk_engine *e, engine_device *d, const ready_item *first, ready_item **out, unsigned room);
 void sched_drop_ready_of(cuzk_engine *e, engine_job *j);
 void sched_release_slot(cuzk_engine *e, int slot, engine_job *j);
 void sched_maybe_finish(cuzk_engine *e, engine_job *j);
@@ -587,6 +593,8 @@ char *report_text(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine
 /* A partition's a, b, c on the CPU backend, as engine_device.prove_stage says it (beside the
  * CPU prover's own cuzk_prove_stage values). */
 #define DEVICE_STAGE_ABC 100
+/* the most partitions one call to a GPU proves (a streamed prover's batch: placement.c's most) */
+#define ENGINE_BATCH_MAX 10
 /* The progress of j into *out (locked). */
 void progress_of(cuzk_engine *e, engine_job *j, double now, cuzk_job_progress *out);
 /* The name of a device's prove_stage ("" for none). */

@@ -387,6 +387,7 @@ static bool pending_work(const cuzk_engine *e)
 /* A partition's proof on device d as it ended: when it ran, its outcome and its spans. */
 typedef struct {
     double t0, t1;
+    double prove_s; /* its share of the device's time: t1 - t0 over the proofs of its batch */
     cuzk_status st;
     char err[1024];
     cuzk_groth16_proof proof;
@@ -453,7 +454,7 @@ static void partition_ended(cuzk_engine *e, engine_device *d, ready_item *r, par
     ENGINE_LOCKED(e);
     engine_job *j = r->job;
     if (d->ordinal >= 0) j->circ->dev[d->index].busy--;
-    d->busy_s += run->t1 - run->t0;
+    d->busy_s += run->prove_s;
     d->running_job = 0;
     char name[160];
     if (run->st == CUZK_ENOMEM && d->ordinal >= 0)
@@ -481,7 +482,7 @@ static void partition_ended(cuzk_engine *e, engine_device *d, ready_item *r, par
     } else {
         j->proofs[r->part] = run->proof;
         j->done_parts++;
-        recent_time(&j->circ->recent_prove_s, run->t1 - run->t0);
+        recent_time(&j->circ->recent_prove_s, run->prove_s);
         cuzk_progress_add(j->progress, 1);
         d->proved++;
         e->partitions_proved++;
@@ -503,9 +504,85 @@ static void run_partition(cuzk_engine *e, engine_device *d, const ready_item *r,
     if (!run->st) run->st = prove_on(e, d, j, s, &run->proof, run->tl);
     if (run->st) snprintf(run->err, sizeof run->err, "%s", cuzk_last_error());
     run->t1 = cuzk_now();
+    run->prove_s = run->t1 - run->t0;
     /* a copy the proof did not use must not be taken for the buffer's next witness (outside the
      * engine's lock: the prover's own lock may wait for a copy in flight) */
     if (d->ordinal >= 0 && r->bound_dev >= 0) cuzk_gpu_prefetch_drop(c->dev[d->index].prover, s->w.input, s->w.aux);
+}
+
+/* How many more partitions d may prove beside first's in one call: a streamed GPU prover takes
+ * a batch of its job's ready partitions (their bases cross the link once), as many as the
+ * placement's memory allows and the witness buffers leave: one stays with the lanes, so that
+ * the next witness is made while the batch is proved, and one with urgent work. Where a, b, c
+ * are the device's to make (no precompiled circuit, not made by the lane) there is one buffer
+ * for them, so none. */
+static unsigned batch_room(const cuzk_engine *e, const engine_device *d, const ready_item *first)
+{
+    ENGINE_LOCKED(e);
+    if (d->ordinal < 0 || e->nslots <= 3) return 0;
+    const circuit_on_device *cd = &first->job->circ->dev[d->index];
+    if (!cd->prover || (!cd->pce && !e->slots[first->slot].abc_made)) return 0;
+    unsigned most = cuzk_gpu_prover_batch_max(cd->prover);
+    if (most > ENGINE_BATCH_MAX) most = ENGINE_BATCH_MAX;
+    if (most > e->nslots - 2) most = e->nslots - 2;
+    return most - 1;
+}
+
+/* n > 1 partitions of one job on GPU d in one call, unlocked: each one's test hook (one that
+ * fails leaves the batch), then the batch's proof; each run gets the outcome, its proof, the
+ * batch's spans and an equal share of the time. */
+static void run_batch(cuzk_engine *e, engine_device *d, ready_item *const *items, unsigned n, partition_run *runs)
+{
+    engine_job *j = items[0]->job;
+    circuit_on_device *cd = &j->circ->dev[d->index];
+    const cuzk_groth16_witness *gw[ENGINE_BATCH_MAX];
+    cuzk_groth16_witness gws[ENGINE_BATCH_MAX];
+    const cuzk_fr *in[ENGINE_BATCH_MAX], *aux[ENGINE_BATCH_MAX];
+    cuzk_groth16_proof proofs[ENGINE_BATCH_MAX];
+    unsigned idx[ENGINE_BATCH_MAX], m = 0;
+    const cuzk_pce *pce = &j->circ->pce;
+    for (unsigned k = 0; k < n; k++) {
+        partition_run *run = &runs[k];
+        run->st = run->hook ? run->hook(run->hook_ctx, j->id, items[k]->part, d->index) : 0;
+        if (run->st) {
+            snprintf(run->err, sizeof run->err, "%s", cuzk_last_error());
+            continue;
+        }
+        const witness_slot *s = &e->slots[items[k]->slot];
+        const cuzk_witness *w = &s->w;
+        in[m] = w->input;
+        aux[m] = w->aux;
+        gws[m] = (cuzk_groth16_witness){s->abc[0],   s->abc[1],     s->abc[2],  pce->num_constraints + pce->num_inputs,
+                                        w->input,    w->num_inputs, w->aux,     w->num_aux,
+                                        &pce->a_aux, &pce->b_input, &pce->b_aux};
+        gw[m] = &gws[m];
+        idx[m++] = k;
+    }
+    cuzk_timeline *tl = cuzk_timeline_create("prove");
+    cuzk_status st = CUZK_OK;
+    char err[1024] = "";
+    if (m) {
+        const cuzk_groth16_prove_opts opts = {.tl = tl, .cancel = &j->cancel};
+        const cuzk_witness *w0 = &e->slots[items[idx[0]]->slot].w;
+        st = cd->pce
+            ? cuzk_gpu_prove_pce_batch_with(cd->prover, cd->pce, m, proofs, in, w0->num_inputs, aux, w0->num_aux, &opts)
+            : cuzk_gpu_prove_batch_with(cd->prover, m, proofs, gw, &opts);
+        if (st) snprintf(err, sizeof err, "%s (a batch of %u partitions)", cuzk_last_error(), m);
+    }
+    const double t1 = cuzk_now();
+    for (unsigned q = 0; q < m; q++) {
+        partition_run *run = &runs[idx[q]];
+        run->st = st;
+        if (st) snprintf(run->err, sizeof run->err, "%s", err);
+        else run->proof = proofs[q];
+    }
+    for (unsigned k = 0; k < n; k++) {
+        runs[k].t1 = t1;
+        runs[k].prove_s = (t1 - runs[k].t0) / n;
+        runs[k].tl = cuzk_timeline_create("prove");
+        if (runs[k].tl && tl) cuzk_timeline_graft(runs[k].tl, -1, tl);
+    }
+    cuzk_timeline_destroy(tl);
 }
 
 void *device_main(void *arg)
@@ -518,19 +595,33 @@ void *device_main(void *arg)
     double last_end = -1;
     bool gap_open = false; /* work was waiting when the last partition ended */
     while (!e->stopping && d->in_service) {
-        ready_item *r = sched_pick_ready(e, d);
-        if (!r) {
+        ready_item *items[ENGINE_BATCH_MAX];
+        if (!(items[0] = sched_pick_ready(e, d))) {
             engine_mutex_wait(&e->mu, &e->work_cv);
             continue;
         }
-        partition_run run = {.t0 = cuzk_now(), .hook = e->test_hook, .hook_ctx = e->test_hook_ctx};
-        partition_taken(e, d, r, run.t0, last_end, gap_open);
+        const unsigned room = batch_room(e, d, items[0]);
+        const unsigned n = 1 + (room ? sched_pick_batch(e, d, items[0], items + 1, room) : 0);
+        partition_run runs[ENGINE_BATCH_MAX];
+        const double t0 = cuzk_now();
+        for (unsigned k = 0; k < n; k++) {
+            memset(&runs[k], 0, sizeof runs[k]);
+            runs[k].t0 = t0;
+            runs[k].hook = e->test_hook;
+            runs[k].hook_ctx = e->test_hook_ctx;
+            partition_taken(e, d, items[k], t0, k == 0 ? last_end : -1, gap_open);
+        }
         engine_mutex_unlock(&e->mu);
-        run_partition(e, d, r, &run);
+        if (n == 1) run_partition(e, d, items[0], &runs[0]);
+        else run_batch(e, d, items, n, runs);
         engine_mutex_lock(&e->mu);
-        last_end = run.t1;
+        last_end = runs[0].t1;
         gap_open = pending_work(e);
-        partition_ended(e, d, r, &run);
+        if (n > 1) {
+            d->batches++;
+            d->batched += n;
+        }
+        for (unsigned k = 0; k < n; k++) partition_ended(e, d, items[k], &runs[k]);
     }
     engine_mutex_unlock(&e->mu);
     cuzk_pool_bind(NULL);

@@ -243,6 +243,12 @@ static void gauges(const cuzk_engine_status *s, FILE *f)
         device_series(f, "cuzk_device_partitions_total", &s->devices[i]);
         fprintf(f, "%llu\n", (unsigned long long)s->devices[i].partitions_proved);
     }
+    family(f, "cuzk_device_batched_partitions_total", "counter",
+           "Partitions a streamed GPU proved in batches (two or more of a job sharing each pass over the bases).");
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        device_series(f, "cuzk_device_batched_partitions_total", &s->devices[i]);
+        fprintf(f, "%llu\n", (unsigned long long)s->devices[i].partitions_batched);
+    }
     family(f, "cuzk_device_in_service", "gauge", "1 while a device proves, 0 once taken out of service.");
     for (unsigned i = 0; i < s->ndevices; i++) {
         device_series(f, "cuzk_device_in_service", &s->devices[i]);

@@ -191,6 +191,28 @@ ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d)
     return r;
 }
 
+unsigned sched_pick_batch(cuzk_engine *e, engine_device *d, const ready_item *first, ready_item **out, unsigned room)
+{
+    ENGINE_LOCKED(e);
+    unsigned n = 0;
+    const bool pce = d->ordinal >= 0 && first->job->circ->dev[d->index].pce;
+    while (n < room) {
+        ready_item **pick = NULL;
+        for (ready_item **pp = &e->ready; *pp; pp = &(*pp)->next) {
+            const ready_item *r = *pp;
+            if (r->job != first->job || judge_ready(e, r, d) != READY_CANDIDATE) continue;
+            if (!pce && !e->slots[r->slot].abc_made) continue; /* its a, b, c would be made on this device */
+            if (!pick || r->part < (*pick)->part) pick = pp;
+        }
+        if (!pick) break;
+        ready_item *r = *pick;
+        *pick = r->next;
+        r->next = NULL;
+        out[n++] = r;
+    }
+    return n;
+}
+
 void sched_release_slot(cuzk_engine *e, int slot, engine_job *j)
 {
     ENGINE_LOCKED(e);

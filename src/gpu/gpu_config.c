@@ -44,6 +44,9 @@ static const cuzk_config_key gpu_keys[] = {
     K("stream_chunk_log", CUZK_CFG_UINT, stream_chunk_log, 0, 26, "0", "CUZK_GPU_STREAM_CHUNK_LOG",
       "streamed placement: bases per chunk as a power of two (0: the largest the memory allows; "
       "small values for tests)"),
+    K("stream_batch", CUZK_CFG_UINT, stream_batch, 0, 64, "0", "CUZK_GPU_STREAM_BATCH",
+      "streamed placement: the most ready partitions of a job one pass over the L, A, B bases serves "
+      "(0: as many as the device's memory holds witnesses of, at most 10; 1: one at a time)"),
     K("profile", CUZK_CFG_BOOL, profile, 0, 1, "false", "CUZK_GPU_PROFILE",
       "synchronize at each stage mark and print its time to stderr (serializes everything)"),
 };

@@ -31,18 +31,20 @@ cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuzk_groth16_p
 /* The streamed placement's prover, emulated: the bases are copied from the parameters `chunk`
  * points at a time (a chunk of one included) and summed chunk by chunk, the stages one after
  * another; phi: the H MSM's scalar split with phi made per chunk; window_max: the most window
- * bits (0: none). The same proof bytes as the resident prover's. */
+ * bits (0: none). A batch of n proofs of one circuit (witness j, randomizers r[j], s[j]; NULL:
+ * fresh ones) shares each pass over the L, A and B bases. The same proof bytes as the resident
+ * prover's. */
 typedef struct {
     size_t chunk;
     bool phi;
     unsigned window_max;
 } cuzk_gpu_emu_stream;
-cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
-                                        const cuzk_groth16_witness *w, const cuzk_fr *r, const cuzk_fr *s,
+cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p, size_t n,
+                                        const cuzk_groth16_witness *const *w, const cuzk_fr *r, const cuzk_fr *s,
                                         const cuzk_gpu_emu_stream *sm) CUZK_WARN_UNUSED;
 cuzk_status cuzk_gpu_emu_prove_pce_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p, const cuzk_pce *pce,
-                                            const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
-                                            const cuzk_fr *r, const cuzk_fr *s,
+                                            size_t n, const cuzk_fr *const *input, size_t ni, const cuzk_fr *const *aux,
+                                            size_t na, const cuzk_fr *r, const cuzk_fr *s,
                                             const cuzk_gpu_emu_stream *sm) CUZK_WARN_UNUSED;
 
 #ifdef __cplusplus

@@ -124,6 +124,12 @@ cuzk_status cuzk_gpu_prove_with(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, co
 {
     return no_cuda();
 }
+unsigned cuzk_gpu_prover_batch_max(const cuzk_gpu_prover *pr) { return 1; }
+cuzk_status cuzk_gpu_prove_batch_with(cuzk_gpu_prover *pr, size_t n, cuzk_groth16_proof *out,
+                                      const cuzk_groth16_witness *const *w, const cuzk_groth16_prove_opts *opts)
+{
+    return no_cuda();
+}
 size_t cuzk_gpu_prover_own_bytes(const cuzk_gpu_prover *pr) { return 0; }
 void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes)
 {
@@ -151,6 +157,12 @@ cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuz
 cuzk_status cuzk_gpu_prove_pce_with(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
                                     const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
                                     const cuzk_groth16_prove_opts *opts)
+{
+    return no_cuda();
+}
+cuzk_status cuzk_gpu_prove_pce_batch_with(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, size_t n,
+                                          cuzk_groth16_proof *out, const cuzk_fr *const *input, size_t ni,
+                                          const cuzk_fr *const *aux, size_t na, const cuzk_groth16_prove_opts *opts)
 {
     return no_cuda();
 }

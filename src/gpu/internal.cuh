@@ -130,6 +130,31 @@ cuzk_status msm_streamed_g2(exec_dev &x, const stream_g2 &bs, const fr_t *scalar
 cuzk_status msm_streamed_g2(exec_host &x, const stream_g2 &bs, const fr_t *scalars, const uint32_t *tail_idx,
                             size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p2 *out);
 
+/* One MSM of a streamed batch (msm_streamed_batch), over its variables' Montgomery scalars in
+ * executor memory, in up to two segments: segment g's variables [0, nvars) take part where their
+ * density bit is set (every one with words NULL), their bases at off + their rank, `pop` bases
+ * in all. */
+struct stream_seg {
+    const fr_t *s;
+    const uint64_t *words;
+    size_t nvars;
+    uint32_t off, pop;
+};
+struct stream_job {
+    stream_seg seg[2];
+    unsigned nseg;
+};
+
+/* out[j] = job j's MSM over the streamed bases, for nj jobs sharing each chunk's copy */
+cuzk_status msm_streamed_batch_g1(exec_dev &x, const stream_g1 &bs, const stream_job *jobs, size_t nj,
+                                  const msm_config *cfg, blst_p1 *out);
+cuzk_status msm_streamed_batch_g1(exec_host &x, const stream_g1 &bs, const stream_job *jobs, size_t nj,
+                                  const msm_config *cfg, blst_p1 *out);
+cuzk_status msm_streamed_batch_g2(exec_dev &x, const stream_g2 &bs, const stream_job *jobs, size_t nj,
+                                  const msm_config *cfg, blst_p2 *out);
+cuzk_status msm_streamed_batch_g2(exec_host &x, const stream_g2 &bs, const stream_job *jobs, size_t nj,
+                                  const msm_config *cfg, blst_p2 *out);
+
 /* ---------------------------------------------------------------- fixed base (fixed_base.cu) */
 /* out[i] = scalars[i] * base (host memory in and out), through the executor's memory */
 template <class X>

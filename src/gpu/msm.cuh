@@ -295,17 +295,67 @@ template <class F> struct k_sum_groups {
 };
 
 /* ---------------------------------------------------------------- 0/1 split */
-/* A density filter: variable j takes part when bit j is set; its base is off + rank(j). */
+/* A density filter: variable J = shift + j (j: the position in the scalars given, which start at
+ * variable `shift`) takes part when bit J is set; its base is off + rank(J). */
 struct density_map {
-    const uint64_t *words; /* NULL: every variable, base off + j */
-    const uint32_t *rank;  /* exclusive prefix popcount per word */
+    const uint64_t *words; /* NULL: every variable, base off + J */
+    const uint32_t *rank;  /* exclusive prefix popcount per word (msm_classify makes it if NULL) */
     uint32_t off;
-    HD bool on(size_t j) const { return !words || ((words[j >> 6] >> (j & 63)) & 1); }
+    uint32_t shift;
+    HD bool on(size_t j) const
+    {
+        j += shift;
+        return !words || ((words[j >> 6] >> (j & 63)) & 1);
+    }
     HD uint32_t base(size_t j) const
     {
+        j += shift;
         if (!words) return off + (uint32_t)j;
         uint64_t below = words[j >> 6] & ((((uint64_t)1) << (j & 63)) - 1);
         return off + rank[j >> 6] + popc64(below);
+    }
+};
+
+/* out[t] = the variable of the (d_t)-th set bit of a density (its rank d_t), nvars where d_t is
+ * the popcount: where the variables of a range of bases begin */
+struct k_density_select {
+    const uint64_t *words;
+    const uint32_t *rank;
+    size_t nwords, nvars;
+    const uint32_t *d;
+    uint32_t *out;
+    HD void operator()(size_t t) const
+    {
+        const uint32_t want = d[t];
+        /* the last word whose rank is <= want and that has a set bit past it */
+        size_t lo = 0, hi = nwords;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (rank[mid] <= want) lo = mid + 1;
+            else hi = mid;
+        }
+        /* words [0, lo) have rank <= want: the bit is in word lo - 1 or past the end */
+        if (lo == 0) {
+            out[t] = 0;
+            return;
+        }
+        size_t w = lo - 1;
+        uint64_t v = words[w];
+        uint32_t k = want - rank[w];
+        if (w * 64 + 64 > nvars) v &= (((uint64_t)1) << (nvars - w * 64)) - 1;
+        if ((uint32_t)popc64(v) <= k) { /* past the last set bit */
+            out[t] = (uint32_t)nvars;
+            return;
+        }
+        for (unsigned b = 0; b < 64; b++)
+            if ((v >> b) & 1) {
+                if (k == 0) {
+                    out[t] = (uint32_t)(w * 64 + b);
+                    return;
+                }
+                k--;
+            }
+        out[t] = (uint32_t)nvars;
     }
 };
 
@@ -644,6 +694,18 @@ template <class X, class F> struct msm_pippenger {
      * total S; the host combines them (log2 L doublings per level). Frees everything. */
     cuzk_status finish(P *win_out, unsigned *nw_out, unsigned *c_out, unsigned *levels_out)
     {
+        release_scratch();
+        cuzk_status st = reduce(buckets, win_out, nw_out, c_out, levels_out);
+        x->release(buckets);
+        buckets = NULL;
+        return st;
+    }
+
+    /* Everything but the buckets back to the pool. Several MSMs over the same bases may share
+     * one pipeline's scratch (msm_streamed_batch), each with its own zeroed buckets: `buckets`
+     * and `first` are then set before each add(), and each reduce()d on its own. */
+    void release_scratch()
+    {
         X &xx = *x;
         xx.release(keys[0]);
         xx.release(vals[0]);
@@ -658,6 +720,14 @@ template <class X, class F> struct msm_pippenger {
         xx.release(cvals);
         xx.release(svals);
         xx.release(cbuckets);
+        keys[0] = vals[0] = keys[1] = vals[1] = keys2 = vals2 = skeys = ckeys = flags = pos = NULL;
+        cvals = svals = cbuckets = NULL;
+    }
+
+    /* the window sums of buckets bk (the levels, as finish says); frees nothing of the MSM's */
+    cuzk_status reduce(const P *bk, P *win_out, unsigned *nw_out, unsigned *c_out, unsigned *levels_out)
+    {
+        X &xx = *x;
         *nw_out = nw;
         *c_out = c;
         const uint32_t L = 1u << msm_reduce_bits(*xx.cfg);
@@ -670,7 +740,6 @@ template <class X, class F> struct msm_pippenger {
             if (nlev + 1 >= MSM_MAX_LEVELS) { /* c - 1 > (MSM_MAX_LEVELS - 1) log2 L */
                 xx.err = cuzk_fail(CUZK_EINVAL, "MSM bucket reduction: 2^%u buckets need more than %d levels of %u",
                                    c - 1, MSM_MAX_LEVELS - 1, L);
-                xx.release(buckets);
                 return xx.err;
             }
             Gs[nlev] = (m + L - 1) / L;
@@ -685,7 +754,7 @@ template <class X, class F> struct msm_pippenger {
         P *lv = (P *)xx.alloc((size_t)(nlev + 1) * nw * sizeof(P));
         int side_done[MSM_MAX_LEVELS];
         for (unsigned l = 0; l < MSM_MAX_LEVELS; l++) side_done[l] = -1;
-        const P *Xl = buckets;
+        const P *Xl = bk;
         uint32_t m = half;
         for (unsigned l = 0; l < nlev && xx.ok(); l++) {
             k_group_reduce<F> kg = {Xl, m, L, Gs[l], T + toff[l], Sa};
@@ -715,7 +784,6 @@ template <class X, class F> struct msm_pippenger {
         xx.release(Sa);
         xx.release(Sb);
         xx.release(lv);
-        xx.release(buckets);
         return xx.err;
     }
 };
@@ -792,7 +860,7 @@ static size_t msm_classify(X &x, const fr_t *s, size_t n, density_map dm, size_t
 {
     *ones = 0;
     if (n == 0 || !x.ok()) return 0;
-    if (dm.words) {
+    if (dm.words && !dm.rank) {
         size_t nwords = (dbits + 63) / 64;
         k_popc_words kp = {dm.words, dbits, sc.flag};
         x.parallel(nwords, kp);

@@ -202,3 +202,13 @@ extern "C" cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, 
     cuzk_gpu_msm_destroy(m);
     return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EDEVICE, "download: %s", cudaGetErrorString(e));
 }
+cuzk_status msm_streamed_batch_g1(exec_dev &x, const stream_g1 &bs, const stream_job *jobs, size_t nj,
+                                  const msm_config *cfg, blst_p1 *out)
+{
+    return msm_streamed_batch<exec_dev, fp_t, blst_p1>(x, bs, jobs, nj, cfg, out);
+}
+cuzk_status msm_streamed_batch_g1(exec_host &x, const stream_g1 &bs, const stream_job *jobs, size_t nj,
+                                  const msm_config *cfg, blst_p1 *out)
+{
+    return msm_streamed_batch<exec_host, fp_t, blst_p1>(x, bs, jobs, nj, cfg, out);
+}

@@ -49,3 +49,13 @@ template cuzk_status msm_run_g2<exec_dev>(exec_dev &, const g2_affine *, const f
                                           const msm_config *, blst_p2 *, cuzk_gpu_msm_stats *);
 template cuzk_status msm_run_g2<exec_host>(exec_host &, const g2_affine *, const fr_t *, size_t, bool, bool,
                                            const msm_config *, blst_p2 *, cuzk_gpu_msm_stats *);
+cuzk_status msm_streamed_batch_g2(exec_dev &x, const stream_g2 &bs, const stream_job *jobs, size_t nj,
+                                  const msm_config *cfg, blst_p2 *out)
+{
+    return msm_streamed_batch<exec_dev, fp2_t, blst_p2>(x, bs, jobs, nj, cfg, out);
+}
+cuzk_status msm_streamed_batch_g2(exec_host &x, const stream_g2 &bs, const stream_job *jobs, size_t nj,
+                                  const msm_config *cfg, blst_p2 *out)
+{
+    return msm_streamed_batch<exec_host, fp2_t, blst_p2>(x, bs, jobs, nj, cfg, out);
+}

@@ -47,6 +47,80 @@ static void chunk_bounds(X &x, const uint32_t *list, size_t n, size_t cap, size_
     x.release(d);
 }
 
+/* The chunks of a base stream that have work (busy, ascending), copied in turn through the
+ * stream's two buffers: take(q) waits for chunk busy[q] and issues the next copy (the next busy
+ * chunk's, or after the last the next MSM's first chunk, the copy ahead), into the buffer the
+ * chunk before left, ordered after the work issued so far, which includes that buffer's last
+ * reader. The first chunk may be the one the MSM before copied ahead. end() waits for every copy
+ * still in flight (after a failure or a cancel), since the buffers go after it. */
+template <class X, class A> struct chunk_feed {
+    X &x;
+    const base_stream<A> &bs;
+    const std::vector<size_t> &busy;
+    int tok[2] = {-1, -1}, stale = -1, p0 = 0; /* p0: busy[0]'s buffer */
+    stream_ahead *ah;
+    const void *next = NULL;
+    size_t next_bytes = 0;
+
+    size_t len_of(size_t k) const { return bs.n - k * bs.cap < bs.cap ? bs.n - k * bs.cap : bs.cap; }
+
+    chunk_feed(X &xx, const base_stream<A> &b, const std::vector<size_t> &bz) : x(xx), bs(b), busy(bz), ah(b.ahead)
+    {
+        if (ah && ah->slot >= 0) {
+            const A *first = busy.empty() ? NULL : bs.host + busy[0] * bs.cap;
+            if (first && ah->src == (const void *)first && ah->bytes == len_of(busy[0]) * sizeof(A)) {
+                p0 = ah->slot;
+                tok[p0] = ah->tok;
+            } else { /* not what this MSM starts with: waited for at the end, its buffer reused after it */
+                p0 = ah->slot ^ 1;
+                stale = ah->tok;
+            }
+            ah->slot = -1;
+        }
+        next = ah ? ah->next_src : NULL;
+        next_bytes = ah ? ah->next_bytes : 0;
+        if (ah) ah->next_src = NULL;
+        if (!busy.empty() && tok[p0] < 0)
+            tok[p0] = x.upload(bs.buf[p0], bs.host + busy[0] * bs.cap, len_of(busy[0]) * sizeof(A));
+    }
+
+    A *take(size_t q)
+    {
+        const int b = (int)((q + p0) & 1);
+        x.wait_upload(tok[b]);
+        if (q + 1 < busy.size()) {
+            tok[b ^ 1] = x.upload(bs.buf[b ^ 1], bs.host + busy[q + 1] * bs.cap, len_of(busy[q + 1]) * sizeof(A));
+        } else if (next) {
+            ah->src = next;
+            ah->bytes = next_bytes;
+            ah->slot = b ^ 1;
+            ah->tok = x.upload(bs.buf[b ^ 1], next, next_bytes);
+        }
+        return bs.buf[b];
+    }
+
+    void end()
+    {
+        x.wait_upload(tok[0]);
+        x.wait_upload(tok[1]);
+        x.wait_upload(stale);
+        if (ah && ah->slot >= 0 && !x.ok()) {
+            x.wait_upload(ah->tok);
+            ah->slot = -1;
+        }
+    }
+};
+
+/* the Pippenger windows' sum into out (nothing when the MSM had no tail) */
+template <class X, class F, class P>
+static void reduce_to_blst(X &x, msm_pippenger<X, F> &pip, const xyzz_t<F> *bk, P *out)
+{
+    static thread_local xyzz_t<F> lv[MSM_MAX_WINDOWS * MSM_MAX_LEVELS];
+    unsigned nlev = 0, nw = 0, c = 0;
+    if (pip.reduce(bk, lv, &nw, &c, &nlev) == CUZK_OK && x.ok())
+        windows_to_blst<F, P>(lv, nw, c, nlev, msm_reduce_bits(*x.cfg), out);
+}
+
 /* sum_{i < cnt} scalars[i] bases[idx(i)] + sum_{j < n1} bases[ones[j]], idx(i) = tail_idx[i]
  * (or i when tail_idx is NULL); tail_idx and ones ascending, in executor memory; scalars
  * canonical. cfg's window limit applies; its chunk is the stream's cap. */
@@ -54,7 +128,6 @@ template <class X, class F, class P>
 static cuzk_status msm_streamed(X &x, const base_stream<affine_t<F>> &bs, const fr_t *scalars, const uint32_t *tail_idx,
                                 size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, P *out)
 {
-    typedef affine_t<F> A;
     memset(out, 0, sizeof *out);
     if (!x.ok()) return x.err;
     if (bs.n >= 0x7fffffffu || bs.cap == 0)
@@ -82,39 +155,10 @@ static cuzk_status msm_streamed(X &x, const base_stream<affine_t<F>> &bs, const 
     if (tail) pip.begin(x, bs.buf[0], cnt, &mc, bs.cap);
     P ones_sum;
     memset(&ones_sum, 0, sizeof ones_sum);
-    auto len_of = [&](size_t k) { return bs.n - k * bs.cap < bs.cap ? bs.n - k * bs.cap : bs.cap; };
-    int tok[2] = {-1, -1}, stale = -1, p0 = 0; /* p0: busy[0]'s buffer */
-    stream_ahead *ah = bs.ahead;
-    if (ah && ah->slot >= 0) {
-        const A *first = busy.empty() ? NULL : bs.host + busy[0] * bs.cap;
-        if (first && ah->src == (const void *)first && ah->bytes == len_of(busy[0]) * sizeof(A)) {
-            p0 = ah->slot;
-            tok[p0] = ah->tok;
-        } else { /* not what this MSM starts with: waited for at the end, its buffer reused after it */
-            p0 = ah->slot ^ 1;
-            stale = ah->tok;
-        }
-        ah->slot = -1;
-    }
-    const void *next = ah ? ah->next_src : NULL;
-    const size_t next_bytes = ah ? ah->next_bytes : 0;
-    if (ah) ah->next_src = NULL;
-    if (!busy.empty() && tok[p0] < 0)
-        tok[p0] = x.upload(bs.buf[p0], bs.host + busy[0] * bs.cap, len_of(busy[0]) * sizeof(A));
+    chunk_feed<X, affine_t<F>> feed(x, bs, busy);
     for (size_t q = 0; q < busy.size() && x.ok(); q++) {
-        const size_t k = busy[q], lo = k * bs.cap, len = len_of(k);
-        const int b = (int)((q + p0) & 1);
-        A *cur = bs.buf[b];
-        x.wait_upload(tok[b]);
-        /* ordered after the work issued so far, which includes the last reader of that buffer */
-        if (q + 1 < busy.size()) {
-            tok[b ^ 1] = x.upload(bs.buf[b ^ 1], bs.host + busy[q + 1] * bs.cap, len_of(busy[q + 1]) * sizeof(A));
-        } else if (next) {
-            ah->src = next;
-            ah->bytes = next_bytes;
-            ah->slot = b ^ 1;
-            ah->tok = x.upload(bs.buf[b ^ 1], next, next_bytes);
-        }
+        const size_t k = busy[q], lo = k * bs.cap, len = feed.len_of(k);
+        affine_t<F> *cur = feed.take(q);
         if constexpr (sizeof(F) == sizeof(fp_t)) {
             if (phi) {
                 k_phi_g1 kp = {cur, cur + bs.cap};
@@ -136,25 +180,173 @@ static cuzk_status msm_streamed(X &x, const base_stream<affine_t<F>> &bs, const 
         }
         x.mark("streamed chunk");
     }
-    /* a copy still in flight (after a failure or a cancel) must land before the buffers go */
-    x.wait_upload(tok[0]);
-    x.wait_upload(tok[1]);
-    x.wait_upload(stale);
-    if (ah && ah->slot >= 0 && !x.ok()) {
-        x.wait_upload(ah->tok);
-        ah->slot = -1;
-    }
+    feed.end();
     P sum;
     memset(&sum, 0, sizeof sum);
     if (tail) {
-        static thread_local xyzz_t<F> lv[MSM_MAX_WINDOWS * MSM_MAX_LEVELS];
-        unsigned nlev = 0, nw = 0, c = 0;
-        if (pip.finish(lv, &nw, &c, &nlev) == CUZK_OK && x.ok())
-            windows_to_blst<F, P>(lv, nw, c, nlev, msm_reduce_bits(*x.cfg), &sum);
+        pip.release_scratch();
+        reduce_to_blst<X, F, P>(x, pip, pip.buckets, &sum);
+        x.release(pip.buckets);
     }
     x.sync();
     if (!x.ok()) return x.err;
     blst_add(out, &ones_sum, &sum);
+    return CUZK_OK;
+}
+
+/* Where each chunk's variables begin in one segment (K + 1 bounds, host): the variable of rank
+ * clamp(t cap - off, 0, pop), through the density's ranks (made in `rank`, nwords + 1 words). */
+template <class X>
+static void segment_bounds(X &x, const stream_seg &g, size_t cap, size_t K, uint32_t *rank, std::vector<uint32_t> &out)
+{
+    out.assign(K + 1, 0);
+    std::vector<uint32_t> d(K + 1);
+    for (size_t t = 0; t <= K; t++) {
+        const uint64_t at = (uint64_t)t * cap;
+        d[t] = at <= g.off ? 0 : at - g.off >= g.pop ? g.pop : (uint32_t)(at - g.off);
+    }
+    if (!g.words) {
+        out = d;
+        return;
+    }
+    if (!x.ok()) return;
+    const size_t nwords = (g.nvars + 63) / 64;
+    uint32_t *pc = (uint32_t *)x.alloc(nwords * 4 + 4);
+    uint32_t *dd = (uint32_t *)x.alloc((K + 1) * 4), *o = (uint32_t *)x.alloc((K + 1) * 4);
+    if (!x.ok() || !rank) {
+        x.release(pc);
+        x.release(dd);
+        x.release(o);
+        return;
+    }
+    k_popc_words kp = {g.words, g.nvars, pc};
+    x.parallel(nwords, kp);
+    x.exclusive_sum(pc, rank, nwords);
+    x.release(pc);
+    x.to_dev(dd, d.data(), (K + 1) * 4);
+    k_density_select ks = {g.words, rank, nwords, g.nvars, dd, o};
+    x.parallel(K + 1, ks);
+    x.to_host(out.data(), o, (K + 1) * 4);
+    x.release(dd);
+    x.release(o);
+}
+
+/* nj MSMs over the same streamed bases (the partitions of a batch), each chunk copied once and
+ * summed into every MSM's buckets: out[j] = sum over job j's segments of s[v] bases[base(v)].
+ * Each chunk's variables are classified (0/1 split) as the chunk comes, V = cap at a time, so no
+ * MSM keeps a tail of its whole length; the Pippenger scratch is shared, the buckets are each
+ * MSM's. cfg's window limit applies. */
+template <class X, class F, class P>
+static cuzk_status msm_streamed_batch(X &x, const base_stream<affine_t<F>> &bs, const stream_job *jobs, size_t nj,
+                                      const msm_config *cfg, P *out)
+{
+    typedef xyzz_t<F> XP;
+    for (size_t j = 0; j < nj; j++) memset(&out[j], 0, sizeof out[j]);
+    if (!x.ok()) return x.err;
+    if (bs.n >= 0x7fffffffu || bs.cap == 0)
+        return x.err = cuzk_fail(CUZK_EINTERNAL, "streamed MSM over %zu bases in chunks of %zu", bs.n, bs.cap);
+    const size_t K = (bs.n + bs.cap - 1) / bs.cap, V = bs.cap;
+    /* per job and segment: its ranks and where each chunk's variables begin */
+    std::vector<std::vector<uint32_t>> vb(nj * 2);
+    std::vector<uint32_t *> ranks(nj * 2, (uint32_t *)NULL);
+    size_t most = 0;
+    for (size_t j = 0; j < nj; j++) {
+        size_t pop = 0;
+        for (unsigned g = 0; g < jobs[j].nseg; g++) {
+            const stream_seg &sg = jobs[j].seg[g];
+            if ((uint64_t)sg.off + sg.pop > bs.n || sg.nvars >= 0x7fffffffu || (!sg.words && sg.pop > sg.nvars))
+                return x.err = cuzk_fail(CUZK_EINTERNAL, "MSM segment of %u bases at %u, %zu variables, over %zu bases",
+                                         sg.pop, sg.off, sg.nvars, bs.n);
+            if (sg.words) ranks[j * 2 + g] = (uint32_t *)x.alloc(((sg.nvars + 63) / 64) * 4 + 4);
+            segment_bounds(x, sg, bs.cap, K, ranks[j * 2 + g], vb[j * 2 + g]);
+            pop += sg.pop;
+        }
+        if (pop > most) most = pop;
+    }
+    std::vector<size_t> busy;
+    for (size_t k = 0; k < K; k++) {
+        bool any = false;
+        for (size_t j = 0; j < nj && !any; j++)
+            for (unsigned g = 0; g < jobs[j].nseg; g++) any |= vb[j * 2 + g][k + 1] > vb[j * 2 + g][k];
+        if (any) busy.push_back(k);
+    }
+    msm_config mc;
+    memset(&mc, 0, sizeof mc);
+    if (cfg) mc = *cfg;
+    mc.phi_off = 0;
+    mc.chunk = V;
+    msm_pippenger<X, F> pip;
+    /* the first job's buckets are the pipeline's own; the others' are made here */
+    std::vector<XP *> bk(nj, (XP *)NULL);
+    std::vector<char> fresh(nj, 1);
+    std::vector<P> ones_sum(nj);
+    for (size_t j = 0; j < nj; j++) memset(&ones_sum[j], 0, sizeof(P));
+    split_scratch sc;
+    memset(&sc, 0, sizeof sc);
+    fr_t *tail_s = NULL;
+    uint32_t *tail_idx = NULL;
+    if (most && !busy.empty()) {
+        pip.begin(x, bs.buf[0], most, &mc, V);
+        bk[0] = pip.buckets;
+        for (size_t j = 1; j < nj; j++) {
+            bk[j] = (XP *)x.alloc(pip.nb * sizeof(XP));
+            if (x.ok()) x.zero(bk[j], pip.nb * sizeof(XP));
+        }
+        split_scratch_alloc(x, sc, V, V);
+        tail_s = (fr_t *)x.alloc(V * sizeof(fr_t));
+        tail_idx = (uint32_t *)x.alloc(V * 4);
+    }
+    chunk_feed<X, affine_t<F>> feed(x, bs, busy);
+    for (size_t q = 0; q < busy.size() && x.ok(); q++) {
+        const size_t k = busy[q], lo = k * bs.cap;
+        affine_t<F> *cur = feed.take(q);
+        pip.bases = cur;
+        for (size_t j = 0; j < nj && x.ok(); j++) {
+            pip.buckets = bk[j];
+            pip.first = fresh[j] != 0;
+            for (unsigned g = 0; g < jobs[j].nseg; g++) {
+                const stream_seg &sg = jobs[j].seg[g];
+                const uint32_t v0 = vb[j * 2 + g][k], v1 = vb[j * 2 + g][k + 1];
+                for (uint32_t v = v0; v < v1 && x.ok(); v += (uint32_t)V) {
+                    const size_t len = v1 - v < V ? v1 - v : V;
+                    density_map dm = {sg.words, ranks[j * 2 + g], sg.off, v};
+                    size_t n1 = 0;
+                    const size_t cnt = msm_classify(x, sg.s + v, len, dm, sg.nvars, sc, tail_s, tail_idx, 0, 0, &n1);
+                    if (n1) {
+                        XP s1;
+                        msm_ones<X, F>(x, sc.ones_idx, n1, cur, &s1, (uint32_t)lo);
+                        P t;
+                        to_blst(&t, s1);
+                        blst_add(&ones_sum[j], &ones_sum[j], &t);
+                    }
+                    for (size_t a = 0; a < cnt && x.ok(); a += pip.chunk) {
+                        const size_t m = cnt - a < pip.chunk ? cnt - a : pip.chunk;
+                        idx_map map = {tail_idx, IDX_ARRAY, 0, 0, (uint32_t)lo};
+                        pip.add(tail_s + a, map, a, m);
+                    }
+                }
+            }
+            fresh[j] = pip.first;
+        }
+        x.mark("streamed chunk (batch)");
+    }
+    feed.end();
+    split_scratch_free(x, sc);
+    x.release(tail_s);
+    x.release(tail_idx);
+    for (size_t i = 0; i < ranks.size(); i++) x.release(ranks[i]);
+    std::vector<P> sums(nj);
+    for (size_t j = 0; j < nj; j++) memset(&sums[j], 0, sizeof(P));
+    if (most && !busy.empty()) {
+        pip.release_scratch();
+        for (size_t j = 0; j < nj; j++) {
+            if (!fresh[j]) reduce_to_blst<X, F, P>(x, pip, bk[j], &sums[j]);
+            x.release(bk[j]);
+        }
+    }
+    x.sync();
+    if (!x.ok()) return x.err;
+    for (size_t j = 0; j < nj; j++) blst_add(&out[j], &ones_sum[j], &sums[j]);
     return CUZK_OK;
 }
 

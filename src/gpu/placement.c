@@ -13,12 +13,13 @@
  *
  * Streamed: the bases stay in host memory and the stages run one after another, so the peak is
  * the largest of: the NTTs (a, b, c), the H MSM (its scalars and an MSM's workspace), the L/A/B
- * MSMs (the assignment, the 0/1 split's tail and scratch, an MSM's workspace). An MSM's workspace
- * is its two chunk buffers (cap points of the largest kind, G2 or G1 with phi), its digit
- * arrays, its bucket arrays (two: the running sum and the chunk's) and the first round's slots.
- * The largest chunk whose peak fits is chosen, then per stage the largest window limit: the H
- * MSM (the most compute, its copies hidden) and the L, A, B MSMs (bound by their copies, beside
- * the split's arrays) each get their own, since wider windows cost bucket memory and save sums. */
+ * MSMs of a batch (every proof's witness, each one's buckets, one chunk's 0/1 split, an MSM's
+ * workspace). An MSM's workspace is its two chunk buffers (cap points of the largest kind, G2 or
+ * G1 with phi), its digit arrays, its bucket arrays (two: the running sum and the chunk's) and
+ * the first round's slots. Among the chunks, window limits and batch sizes that fit, `better`
+ * picks one: the H MSM (the most compute, its copies hidden) gets its own window limit; the L,
+ * A, B MSMs, bound by their copies, first a second proof per pass (half the copies), then wider
+ * windows (fewer sums), then more proofs. */
 #include <stdio.h>
 #include <string.h>
 
@@ -34,9 +35,11 @@
 #define FIXED_BYTES (256ull << 20) /* NTT tables, sort and scan scratch, the host's small buffers */
 #define CHUNK_LOG_MAX 24
 #define CHUNK_LOG_MIN 10
+#define CHUNK_LOG_GOOD 22 /* below this, the per-chunk work (merges, launches) starts to count */
 #define WINDOW_MAX 21
 #define WINDOW_MAX_H 22 /* the split H MSM's own limit (msm.cuh: 6 windows of 129-bit halves) */
 #define WINDOW_MIN 12
+#define BATCH_MAX 10 /* a 32 GiB PoRep's partitions: more proofs per pass would wait on witnesses */
 
 const char *cuzk_gpu_placement_name(cuzk_gpu_placement_kind k)
 {
@@ -94,23 +97,39 @@ static uint64_t ntt_peak(const cuzk_gpu_shape *sh, bool pce)
 static uint64_t h_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c_h, bool glv, bool pce)
 {
     const uint64_t w = (uint64_t)sh->num_inputs + sh->num_aux;
-    return domain(sh) * FR_BYTES + msm_bytes(cap, glv ? 2 : 1, c_h, XYZZ_G1, sh->sms) + (pce ? w * FR_BYTES : 0);
+    (void)pce; /* the witness leaves the device after the SpMV, for L, A and B to bring back */
+    (void)w;
+    return domain(sh) * FR_BYTES + msm_bytes(cap, glv ? 2 : 1, c_h, XYZZ_G1, sh->sms);
 }
 
-static uint64_t lab_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c)
+/* an MSM's bucket array (windows of at most c bits) */
+static uint64_t bucket_bytes(unsigned c, unsigned xyzz) { return windows(c, 256) * ((uint64_t)1 << (c - 1)) * xyzz; }
+
+/* a proof's witness on the device: the assignment and three density bitmaps with their ranks */
+static uint64_t witness_bytes(const cuzk_gpu_shape *sh)
 {
     const uint64_t w = (uint64_t)sh->num_inputs + sh->num_aux;
-    /* the assignment, the tail's scalars and indices, the split's class bytes, four word
-     * arrays and the ones list */
-    const uint64_t split = w * FR_BYTES + w * FR_BYTES + 4 * w + w + 16 * w + 4 * w;
-    const uint64_t m1 = msm_bytes(cap, 1, c, XYZZ_G1, sh->sms),
-                   m2 = msm_bytes(cap, 1, c > 20 ? 20 : c, XYZZ_G2, sh->sms);
-    return split + (m1 > m2 ? m1 : m2);
+    return w * FR_BYTES + 3 * (w / 8 + 8) + 2 * (w / 16 + 8);
 }
 
-static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned c_h, bool glv, bool pce)
+/* L, A and B for a batch of `batch` proofs (msm_streamed_batch): their witnesses, each proof's
+ * buckets beyond the pipeline's own, the MSM's workspace and one chunk's 0/1 split (the class
+ * bytes, four word arrays, the ones list, the tail's scalars and indices) */
+static uint64_t lab_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned batch)
 {
-    return max3(ntt_peak(sh, pce), h_peak(sh, cap, c_h, glv, pce), lab_peak(sh, cap, c)) + FIXED_BYTES;
+    const unsigned c2 = c > 20 ? 20 : c;
+    const uint64_t split = cap * (1 + 16 + 4 + FR_BYTES + 4);
+    const uint64_t m1 = msm_bytes(cap, 1, c, XYZZ_G1, sh->sms) + (batch - 1) * bucket_bytes(c, XYZZ_G1),
+                   m2 = msm_bytes(cap, 1, c2, XYZZ_G2, sh->sms) + (batch - 1) * bucket_bytes(c2, XYZZ_G2);
+    return batch * witness_bytes(sh) + split + (m1 > m2 ? m1 : m2);
+}
+
+/* the peak of a batch: each proof's NTTs and H MSM in turn (its witness, if uploaded for the
+ * SpMV, gone before the H MSM), then L, A and B with every proof's witness on the device */
+static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned c_h, bool glv, bool pce,
+                              unsigned batch)
+{
+    return max3(ntt_peak(sh, pce), h_peak(sh, cap, c_h, glv, pce), lab_peak(sh, cap, c, batch)) + FIXED_BYTES;
 }
 
 static double gib(uint64_t b) { return (double)b / (double)(1ull << 30); }
@@ -128,6 +147,7 @@ static bool place_resident(const cuzk_gpu_shape *sh, uint64_t room, bool glv_ok,
         const uint64_t pb = params_bytes(sh, glv), cb = pce ? sh->pce_bytes : 0, ws = resident_ws(sh, glv);
         if (pb + cb + ws > room) continue;
         out->kind = CUZK_GPU_RESIDENT;
+        out->batch_max = 1;
         out->h_glv = glv;
         out->pce_on_device = pce;
         out->params_device_bytes = pb;
@@ -143,36 +163,71 @@ static bool place_resident(const cuzk_gpu_shape *sh, uint64_t room, bool glv_ok,
     return false;
 }
 
+/* A streamed candidate: chunks of 2^cl bases, windows of at most c bits (H: c_h), batches of up
+ * to `batch` proofs; ok when it fits. */
+typedef struct {
+    bool ok;
+    unsigned cl, c, c_h, batch;
+} stream_pick;
+
+/* Which of two candidates is better: chunks of at least 2^CHUNK_LOG_GOOD (smaller ones multiply
+ * the per-chunk work), then a second proof per pass (it halves the L, A, B copies, the most the
+ * link carries), then chunks at least 8 times the buckets of a window (each chunk's buckets are
+ * merged into the running ones: 2^(c-1) additions per window, against a chunk's one per scalar),
+ * then wider windows (fewer bucket sums), then more proofs per pass, then the H MSM's windows,
+ * then larger chunks. */
+static bool better(const stream_pick *a, const stream_pick *b)
+{
+    if (!b->ok) return a->ok;
+    if (!a->ok) return false;
+    const unsigned
+        ka[7] = {a->cl >= CHUNK_LOG_GOOD, a->batch >= 2, a->cl >= a->c - 1 + 3, a->c, a->batch, a->c_h, a->cl},
+        kb[7] = {b->cl >= CHUNK_LOG_GOOD, b->batch >= 2, b->cl >= b->c - 1 + 3, b->c, b->batch, b->c_h, b->cl};
+    for (int i = 0; i < 7; i++)
+        if (ka[i] != kb[i]) return ka[i] > kb[i];
+    return false;
+}
+
 /* streamed, with the precompiled circuit (pce 1) or without (0) */
-static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, unsigned chunk_log, int pce,
-                           cuzk_gpu_placement *out)
+static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, unsigned chunk_log, unsigned batch_most,
+                           int pce, cuzk_gpu_placement *out)
 {
     unsigned top = chunk_log ? chunk_log : CHUNK_LOG_MAX, bottom = chunk_log ? chunk_log : CHUNK_LOG_MIN;
     /* no chunk larger than the largest section needs */
     const uint64_t most = max3(sh->n_h, sh->n_l, max3(sh->n_a, sh->n_b, 1));
     while (!chunk_log && top > bottom && ((uint64_t)1 << (top - 1)) >= most) top--;
     const uint64_t pce_b = pce ? sh->pce_bytes : 0;
+    stream_pick best = {false, 0, 0, 0, 0};
     for (unsigned cl = top; cl + 1 > bottom; cl--) {
         const uint64_t cap = (uint64_t)1 << cl;
-        /* the widest windows each stage's peak allows; the stages do not overlap */
-        unsigned c = WINDOW_MAX, c_h = glv ? WINDOW_MAX_H : WINDOW_MAX;
-        while (c >= WINDOW_MIN && max3(ntt_peak(sh, pce), lab_peak(sh, cap, c), 0) + FIXED_BYTES + pce_b > room) c--;
+        /* the H MSM's widest windows (its stage holds no witnesses beside it) */
+        unsigned c_h = glv ? WINDOW_MAX_H : WINDOW_MAX;
         while (c_h >= WINDOW_MIN && h_peak(sh, cap, c_h, glv, pce) + FIXED_BYTES + pce_b > room) c_h--;
-        if (c < WINDOW_MIN || c_h < WINDOW_MIN) continue;
-        const uint64_t peak = streamed_peak(sh, cap, c, c_h, glv, pce) + pce_b;
-        out->kind = CUZK_GPU_STREAMED;
-        out->h_glv = glv;
-        out->pce_on_device = pce;
-        out->params_device_bytes = 0;
-        out->pce_device_bytes = pce_b;
-        out->workspace_bytes = peak - pce_b;
-        out->pinned_host_bytes = params_bytes(sh, false);
-        out->chunk_points = cap;
-        out->window_max = c;
-        out->window_max_h = c_h;
-        return true;
+        if (c_h < WINDOW_MIN) continue;
+        /* per batch size, the widest windows of L, A, B that fit beside the batch's witnesses */
+        for (unsigned batch = 1; batch <= batch_most; batch++) {
+            unsigned c = WINDOW_MAX;
+            while (c >= WINDOW_MIN && streamed_peak(sh, cap, c, c_h, glv, pce, batch) + pce_b > room) c--;
+            if (c < WINDOW_MIN) break;
+            stream_pick t = {true, cl, c, c_h, batch};
+            if (better(&t, &best)) best = t;
+        }
     }
-    return false;
+    if (!best.ok) return false;
+    const uint64_t cap = (uint64_t)1 << best.cl;
+    const uint64_t peak = streamed_peak(sh, cap, best.c, best.c_h, glv, pce, best.batch) + pce_b;
+    out->kind = CUZK_GPU_STREAMED;
+    out->h_glv = glv;
+    out->pce_on_device = pce;
+    out->params_device_bytes = 0;
+    out->pce_device_bytes = pce_b;
+    out->workspace_bytes = peak - pce_b;
+    out->pinned_host_bytes = params_bytes(sh, false);
+    out->chunk_points = cap;
+    out->window_max = best.c;
+    out->window_max_h = best.c_h;
+    out->batch_max = best.batch;
+    return true;
 }
 
 cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_gpu_config *cfg, cuzk_gpu_placement *out)
@@ -191,7 +246,9 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
     bool placed = false;
     for (int pce = sh->pce_bytes > 0; pce >= 0 && !placed; pce--) {
         placed = !str && place_resident(sh, room, glv, pce, out);
-        if (!placed && !res) placed = place_streamed(sh, room, glv, cfg->stream_chunk_log, pce, out);
+        if (!placed && !res)
+            placed = place_streamed(sh, room, glv, cfg->stream_chunk_log,
+                                    cfg->stream_batch ? cfg->stream_batch : BATCH_MAX, pce, out);
     }
     if (placed && out->kind == CUZK_GPU_RESIDENT) return CUZK_OK;
     if (res)
@@ -202,10 +259,11 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
     if (placed) {
         snprintf(out->why, sizeof out->why,
                  "streamed%s: parameters %.2f GiB in host memory, chunks of 2^%u bases, windows of at most %u "
-                 "bits (H: %u), workspace %.2f GiB%s of the %.2f GiB the device may use",
+                 "bits (H: %u), up to %u proof%s per pass over the bases, workspace %.2f GiB%s of the %.2f GiB the "
+                 "device may use",
                  str ? " (gpu.placement)" : "", gib(out->pinned_host_bytes), log2_ceil(out->chunk_points),
-                 out->window_max, out->window_max_h, gib(out->workspace_bytes),
-                 out->pce_on_device ? " plus the precompiled circuit" : "", gib(room));
+                 out->window_max, out->window_max_h, out->batch_max, out->batch_max == 1 ? "" : "s",
+                 gib(out->workspace_bytes), out->pce_on_device ? " plus the precompiled circuit" : "", gib(room));
         return CUZK_OK;
     }
     const unsigned cl = cfg->stream_chunk_log ? cfg->stream_chunk_log : CHUNK_LOG_MIN;
@@ -214,5 +272,5 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
                      "at least %.2f GiB even with its parameters streamed from host memory (chunks of 2^%u bases, "
                      "windows of %u bits)",
                      gib(room), log2_ceil(domain(sh)), sh->num_aux,
-                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, false)), cl, WINDOW_MIN);
+                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, false, 1)), cl, WINDOW_MIN);
 }

@@ -94,25 +94,36 @@ struct prove_bufs {
     bool own_density; /* allocated for this proof (else resident with the circuit) */
     bool own_witness; /* in and aux allocated for this proof (else a prefetch slot's) */
     size_t b_input_popcount;
-    /* streamed placement, a, b, c from the host: the assignment and densities, uploaded only
-     * after the NTTs and the H MSM so that they never share the device with a, b, c */
+    /* streamed placement: the witness to upload for L, A and B, after every proof's NTTs and H
+     * MSM so that it never shares the device with a, b, c: from the host's a, b, c entry, the
+     * assignment and densities (defer); from the SpMV entry, the assignment (host_in, host_aux),
+     * its first copy gone after the SpMV */
     const cuzk_groth16_witness *defer;
+    const cuzk_fr *host_in, *host_aux;
 };
+
+/* allocates pb's assignment and starts its upload from the host */
+template <class X> static void upload_assignment(X &x, prove_bufs &pb, const cuzk_fr *in, const cuzk_fr *aux)
+{
+    const size_t fb = sizeof(fr_t);
+    pb.aux = (fr_t *)x.alloc((pb.na ? pb.na : 1) * fb);
+    pb.in = (fr_t *)x.alloc(pb.ni * fb);
+    if (!x.ok()) return;
+    pb.up_aux = x.upload(pb.aux, aux, pb.na * fb);
+    pb.up_in = x.upload(pb.in, in, pb.ni * fb);
+}
 
 /* allocates pb's assignment and density buffers and starts their uploads from w */
 template <class X> static void upload_witness(X &x, prove_bufs &pb, const cuzk_groth16_witness *w)
 {
-    const size_t ni = pb.ni, na = pb.na, fb = sizeof(fr_t);
-    pb.aux = (fr_t *)x.alloc((na ? na : 1) * fb);
-    pb.in = (fr_t *)x.alloc(ni * fb);
+    const size_t ni = pb.ni, na = pb.na;
+    upload_assignment(x, pb, w->input, w->aux);
     uint64_t *aw = (uint64_t *)x.alloc(words_of(na) * 8 + 8), *biw = (uint64_t *)x.alloc(words_of(ni) * 8 + 8),
              *bw = (uint64_t *)x.alloc(words_of(na) * 8 + 8);
     pb.aw = aw;
     pb.biw = biw;
     pb.bw = bw;
     if (!x.ok()) return;
-    pb.up_aux = x.upload(pb.aux, w->aux, na * fb);
-    pb.up_in = x.upload(pb.in, w->input, ni * fb);
     pb.up_aw = x.upload(aw, w->a_aux_density->words, words_of(na) * 8);
     pb.up_biw = x.upload(biw, w->b_input_density->words, words_of(ni) * 8);
     pb.up_bw = x.upload(bw, w->b_aux_density->words, words_of(na) * 8);
@@ -178,24 +189,6 @@ struct stream_bufs {
     }
 };
 
-/* An L, A or B_G1 sum: the one-scalar bases plus the MSM of the tail, over resident bases or
- * streamed ones (nb: the section's length) */
-template <class X>
-static void sum_g1(X &x, const prover_bases &B, stream_bufs &sb, const g1_affine *bases, size_t nb,
-                   const uint32_t *ones, size_t n1, const fr_t *tail_s, const uint32_t *tail_idx, size_t cnt,
-                   blst_p1 *out, const g1_affine *then, size_t then_n)
-{
-    if (!B.cap) {
-        idx_map tm = {tail_idx, IDX_ARRAY, 0, 0};
-        ones_plus_tail_g1(x, ones, n1, bases, tail_s, tm, cnt, out);
-        return;
-    }
-    msm_config mc;
-    memset(&mc, 0, sizeof mc);
-    mc.c_max = B.c_max;
-    msm_streamed_g1(x, sb.of(bases, nb, B.cap, false, then, then_n), tail_s, tail_idx, cnt, ones, n1, &mc, out);
-}
-
 /* pb's buffers back to the pool once nothing reads them: after a failure or a cancel the
  * uploads and kernels already issued are waited for first (the host's witness memory and these
  * buffers must outlive them). The executor's error, or CUZK_OK. */
@@ -207,12 +200,9 @@ template <class X> static cuzk_status finish_bufs(X &x, prove_bufs &pb)
     return x.err;
 }
 
-/* The stages both entry points share: H by the NTT pipeline and its MSM, L, A and B by the
- * 0/1 split and Pippenger, then the assembly. Releases pb's buffers. Resident bases: L, A and B
- * run beside the NTTs (on the side stream), the H MSM after them. Streamed bases: one stage
- * after another, each freeing what the next does not need (the H MSM right after the NTTs, its
- * scalars turned to natural order so that each chunk of bases has its scalars in one run; then
- * the witness, if deferred, and L, A, B), so that the peak is one stage's.
+/* The stages both entry points share with resident bases: H by the NTT pipeline and its MSM,
+ * L, A and B by the 0/1 split and Pippenger, then the assembly. Releases pb's buffers. L, A and
+ * B run beside the NTTs (on the side stream), the H MSM after them.
  *
  * The cancel token is polled on the host before the NTTs and before each MSM stage
  * (x.poll_cancel): the host waits inside L, A and B for their counts, so those polls see a
@@ -226,7 +216,6 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     const unsigned lg = pb.lg;
     const size_t N = (size_t)1 << lg, ni = pb.ni, na = pb.na;
     const size_t fb = sizeof(fr_t);
-    const bool streamed = B.cap != 0;
     blst_p1 h_msm, l_msm, a_msm, b1_msm, t1;
     blst_p2 b2_msm, t2;
     memset(&h_msm, 0, sizeof h_msm);
@@ -235,32 +224,15 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
         return st ? st : cuzk_fail(CUZK_EINTERNAL, "GPU prover failed");
     }
 
-    /* L, A and B need only the assignment: with resident bases they run on the side stream
-     * beside the NTTs (which leave multiplier slots free: their passes wait on shared memory),
-     * the H MSM after the NTTs. The NTTs are issued first, since the host waits inside L, A and
-     * B. */
+    /* L, A and B need only the assignment: they run on the side stream beside the NTTs (which
+     * leave multiplier slots free: their passes wait on shared memory), the H MSM after the
+     * NTTs. The NTTs are issued first, since the host waits inside L, A and B. */
     const int before_ntt = x.side_mark();
     ntt_h_pipeline(x, tb, pb.a, pb.b, pb.c, lg, pb.up_a, pb.up_b, pb.up_c);
     x.release(pb.b);
     x.release(pb.c);
     pb.b = pb.c = NULL;
-    stream_bufs sb = {{NULL, NULL}};
-    if (streamed) {
-        sb.alloc(x, B.cap);
-        x.poll_cancel();
-        x.stage_begin("msm h (streamed)");
-        ntt_bitrev(x, pb.a, lg); /* the NTT leaves bit-reversed positions */
-        msm_config hc;
-        memset(&hc, 0, sizeof hc);
-        hc.c_max = B.c_max_h;
-        msm_streamed_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream, B.l, B.n_l), pb.a, NULL, N - 1, NULL, 0, &hc, &h_msm);
-        x.stage_end();
-        x.release(pb.a);
-        pb.a = NULL;
-        if (pb.defer) upload_witness(x, pb, pb.defer);
-    } else {
-        x.side_begin(before_ntt);
-    }
+    x.side_begin(before_ntt);
     x.wait_upload(pb.up_aux);
     x.wait_upload(pb.up_in);
     x.wait_upload(pb.up_aw);
@@ -274,12 +246,13 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     density_map none = {NULL, NULL, 0};
     size_t cnt, n1, n1b;
     const uint32_t *ones_all = sc.ones_idx;
+    idx_map tm = {tail_idx, IDX_ARRAY, 0, 0};
 
     /* L: every aux variable */
     x.poll_cancel();
     x.stage_begin("msm l");
     cnt = msm_classify(x, d_aux, na, none, na, sc, tail_s, tail_idx, 0, 0, &n1);
-    sum_g1(x, B, sb, B.l, B.n_l, ones_all, n1, tail_s, tail_idx, cnt, &l_msm, B.a, B.n_a);
+    ones_plus_tail_g1(x, ones_all, n1, B.l, tail_s, tm, cnt, &l_msm);
     x.stage_end();
 
     /* A: every input, then the aux with A density */
@@ -291,12 +264,12 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
         cnt += msm_classify(x, d_aux, na, dm, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
         n1 += n1b;
     }
-    sum_g1(x, B, sb, B.a, B.n_a, ones_all, n1, tail_s, tail_idx, cnt, &a_msm, B.b1, B.n_b);
+    ones_plus_tail_g1(x, ones_all, n1, B.a, tail_s, tm, cnt, &a_msm);
     x.stage_end();
 
     /* B (G1 and G2 share the index set): inputs and aux with B density */
     x.poll_cancel();
-    x.stage_begin(streamed ? "msm b_g1" : "msm b ones");
+    x.stage_begin("msm b ones");
     {
         density_map di = {pb.biw, NULL, 0};
         cnt = msm_classify(x, d_in, ni, di, ni, sc, tail_s, tail_idx, 0, 0, &n1);
@@ -304,78 +277,183 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
         cnt += msm_classify(x, d_aux, na, da2, na, sc, tail_s, tail_idx, cnt, n1, &n1b);
         n1 += n1b;
     }
-    if (streamed) {
-        msm_config m1;
-        memset(&m1, 0, sizeof m1);
-        m1.c_max = B.c_max;
-        msm_streamed_g1(x, sb.of(B.b1, B.n_b, B.cap, false, B.b2, B.n_b), tail_s, tail_idx, cnt, ones_all, n1, &m1,
-                        &b1_msm);
+    msm_ones_g1(x, ones_all, n1, B.b1, &b1_msm);
+    msm_ones_g2(x, ones_all, n1, B.b2, &b2_msm);
+    x.stage_end();
+    if (x.poll_cancel() && cnt) {
+        x.stage_begin("msm b_g1 tail");
+        msm_core_g1(x, B.b1, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
+        blst_p1_add_or_double(&b1_msm, &b1_msm, &t1);
         x.stage_end();
         x.poll_cancel();
-        x.stage_begin("msm b_g2");
-        msm_config mc;
-        memset(&mc, 0, sizeof mc);
-        mc.c_max = B.c_max;
-        msm_streamed_g2(x, sb.of(B.b2, B.n_b, B.cap, false), tail_s, tail_idx, cnt, ones_all, n1, &mc, &b2_msm);
+        x.stage_begin("msm b_g2 tail");
+        msm_core_g2(x, B.b2, tail_s, tm, cnt, NULL, &t2, NULL, NULL);
+        blst_p2_add_or_double(&b2_msm, &b2_msm, &t2);
         x.stage_end();
-    } else {
-        msm_ones_g1(x, ones_all, n1, B.b1, &b1_msm);
-        msm_ones_g2(x, ones_all, n1, B.b2, &b2_msm);
-        x.stage_end();
-        idx_map tm = {tail_idx, IDX_ARRAY, 0, 0};
-        if (x.poll_cancel() && cnt) {
-            x.stage_begin("msm b_g1 tail");
-            msm_core_g1(x, B.b1, tail_s, tm, cnt, NULL, &t1, NULL, NULL);
-            blst_p1_add_or_double(&b1_msm, &b1_msm, &t1);
-            x.stage_end();
-            x.poll_cancel();
-            x.stage_begin("msm b_g2 tail");
-            msm_core_g2(x, B.b2, tail_s, tm, cnt, NULL, &t2, NULL, NULL);
-            blst_p2_add_or_double(&b2_msm, &b2_msm, &t2);
-            x.stage_end();
-        }
     }
     split_scratch_free(x, sc);
     x.release(tail_s);
     x.release(tail_idx);
-    if (streamed) {
-        sb.release(x);
-    } else {
-        const int lab_done = x.side_end();
-        x.poll_cancel();
-        x.stage_begin("msm h"); /* h's coefficients: canonical from the last NTT */
-        idx_map hm = {NULL, IDX_BITREV, 0, lg};
-        msm_config hc;
-        memset(&hc, 0, sizeof hc);
-        hc.phi_off = B.h_phi;
-        msm_core_g1(x, B.h, pb.a, hm, N - 1, &hc, &h_msm, NULL, NULL);
-        x.stage_end();
-        x.wait_upload(lab_done);
-    }
+    const int lab_done = x.side_end();
+    x.poll_cancel();
+    x.stage_begin("msm h"); /* h's coefficients: canonical from the last NTT */
+    idx_map hm = {NULL, IDX_BITREV, 0, lg};
+    msm_config hc;
+    memset(&hc, 0, sizeof hc);
+    hc.phi_off = B.h_phi;
+    msm_core_g1(x, B.h, pb.a, hm, N - 1, &hc, &h_msm, NULL, NULL);
+    x.stage_end();
+    x.wait_upload(lab_done);
     if (finish_bufs(x, pb)) return x.err;
     assemble(out, vk, r, s, h_msm, l_msm, a_msm, b1_msm, b2_msm);
     return CUZK_OK;
 }
 
-/* Entry 1: a, b, c computed on the host (w->a, w->b, w->c), uploaded with the assignment
- * and densities; the NTT of a starts as soon as a has arrived. */
+/* A streamed proof's H MSM over its NTTs' output (its scalars put back in natural order, so that
+ * each chunk of bases has its scalars in one run). then: the bases of the MSM after this one
+ * (its first chunk is copied ahead), or NULL. */
 template <class X>
-static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
-                              const cuzk_groth16_witness *w, const cuzk_fr &r, const cuzk_fr &s,
-                              cuzk_groth16_proof *out)
+static void streamed_h(X &x, const prover_bases &B, stream_bufs &sb, prove_bufs &pb, blst_p1 *h_msm,
+                       const g1_affine *then, size_t then_n)
 {
-    const size_t n = w->n, ni = w->num_inputs, na = w->num_aux, fb = sizeof(fr_t);
-    prove_bufs pb;
+    memset(h_msm, 0, sizeof *h_msm);
+    x.poll_cancel();
+    x.stage_begin("msm h (streamed)");
+    ntt_bitrev(x, pb.a, pb.lg); /* the NTT leaves bit-reversed positions */
+    msm_config hc;
+    memset(&hc, 0, sizeof hc);
+    hc.c_max = B.c_max_h;
+    msm_streamed_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream, then, then_n), pb.a, NULL, ((size_t)1 << pb.lg) - 1, NULL,
+                    0, &hc, h_msm);
+    x.stage_end();
+    x.release(pb.a);
+    pb.a = NULL;
+}
+
+/* no buffers, no uploads in flight */
+static void blank_bufs(prove_bufs &pb)
+{
+    memset(&pb, 0, sizeof pb);
+    pb.up_a = pb.up_b = pb.up_c = pb.up_in = pb.up_aux = pb.up_aw = pb.up_biw = pb.up_bw = -1;
+}
+
+/* The streamed placement's proofs of nj witnesses of one circuit (a batch: the partitions of a
+ * job that are ready together): per proof, setup(j, pb) makes its a, b, c, then its NTTs and H
+ * MSM run (streamed_h); then every proof's witness is uploaded and the L, A, B_G1 and B_G2 MSMs
+ * run once for the whole batch, each chunk of their bases crossing the link once and summed
+ * into every proof's buckets (msm_streamed_batch), and each proof is assembled with its own
+ * r[j], s[j]. Only L, A and B hold the witnesses together (placement.c's batch peak). Releases
+ * every buffer. */
+template <class X, class Setup>
+static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk, size_t nj,
+                                  Setup setup, const cuzk_fr *r, const cuzk_fr *s, cuzk_groth16_proof *out)
+{
+    std::vector<prove_bufs> pbs(nj);
+    std::vector<blst_p1> h(nj), l(nj), a(nj), b1(nj);
+    std::vector<blst_p2> b2(nj);
+    for (size_t j = 0; j < nj; j++) blank_bufs(pbs[j]);
+    stream_bufs sb = {{NULL, NULL}};
+    for (size_t j = 0; j < nj && x.poll_cancel(); j++) {
+        prove_bufs &pb = pbs[j];
+        setup(j, pb);
+        if (pb.host_in && pb.own_witness) { /* the SpMV's copy: back for L, A, B */
+            x.release(pb.in);
+            x.release(pb.aux);
+            pb.in = pb.aux = NULL;
+        }
+        ntt_h_pipeline(x, tb, pb.a, pb.b, pb.c, pb.lg, pb.up_a, pb.up_b, pb.up_c);
+        x.release(pb.b);
+        x.release(pb.c);
+        pb.b = pb.c = NULL;
+        /* the chunk buffers never beside a, b, c (the NTTs' peak): made after them, and given
+         * back before the next proof's; the last proof's H MSM copies L's first chunk ahead */
+        sb.alloc(x, B.cap);
+        const bool last = j + 1 == nj;
+        streamed_h(x, B, sb, pb, &h[j], last ? B.l : NULL, last ? B.n_l : 0);
+        if (!last) sb.release(x);
+    }
+    std::vector<stream_job> jobs(nj);
+    for (size_t j = 0; j < nj && x.ok(); j++) {
+        prove_bufs &pb = pbs[j];
+        if (pb.defer) upload_witness(x, pb, pb.defer);
+        else if (pb.host_in) upload_assignment(x, pb, pb.host_in, pb.host_aux);
+    }
+    for (size_t j = 0; j < nj; j++) {
+        prove_bufs &pb = pbs[j];
+        x.wait_upload(pb.up_aux);
+        x.wait_upload(pb.up_in);
+        x.wait_upload(pb.up_aw);
+        x.wait_upload(pb.up_biw);
+        x.wait_upload(pb.up_bw);
+        memset(&jobs[j], 0, sizeof jobs[j]);
+    }
+    msm_config mc;
+    memset(&mc, 0, sizeof mc);
+    mc.c_max = B.c_max;
+
+    /* L: every aux variable */
+    for (size_t j = 0; j < nj; j++) {
+        jobs[j].nseg = 1;
+        jobs[j].seg[0] = {pbs[j].aux, NULL, pbs[j].na, 0, (uint32_t)pbs[j].na};
+    }
+    x.poll_cancel();
+    x.stage_begin("msm l (streamed)");
+    msm_streamed_batch_g1(x, sb.of(B.l, B.n_l, B.cap, false, B.a, B.n_a), jobs.data(), nj, &mc, l.data());
+    x.stage_end();
+
+    /* A: every input, then the aux with A density */
+    for (size_t j = 0; j < nj; j++) {
+        const prove_bufs &pb = pbs[j];
+        jobs[j].nseg = 2;
+        jobs[j].seg[0] = {pb.in, NULL, pb.ni, 0, (uint32_t)pb.ni};
+        jobs[j].seg[1] = {pb.aux, pb.aw, pb.na, (uint32_t)pb.ni, (uint32_t)(B.n_a - pb.ni)};
+    }
+    x.poll_cancel();
+    x.stage_begin("msm a (streamed)");
+    msm_streamed_batch_g1(x, sb.of(B.a, B.n_a, B.cap, false, B.b1, B.n_b), jobs.data(), nj, &mc, a.data());
+    x.stage_end();
+
+    /* B (G1 and G2 share the index set): inputs and aux with B density */
+    for (size_t j = 0; j < nj; j++) {
+        const prove_bufs &pb = pbs[j];
+        const uint32_t bip = (uint32_t)pb.b_input_popcount;
+        jobs[j].seg[0] = {pb.in, pb.biw, pb.ni, 0, bip};
+        jobs[j].seg[1] = {pb.aux, pb.bw, pb.na, bip, (uint32_t)(B.n_b - bip)};
+    }
+    x.poll_cancel();
+    x.stage_begin("msm b_g1 (streamed)");
+    msm_streamed_batch_g1(x, sb.of(B.b1, B.n_b, B.cap, false, B.b2, B.n_b), jobs.data(), nj, &mc, b1.data());
+    x.stage_end();
+    x.poll_cancel();
+    x.stage_begin("msm b_g2 (streamed)");
+    msm_streamed_batch_g2(x, sb.of(B.b2, B.n_b, B.cap, false), jobs.data(), nj, &mc, b2.data());
+    x.stage_end();
+
+    if (!x.ok()) x.drain();
+    sb.release(x);
+    for (size_t j = 0; j < nj; j++) release_bufs(x, pbs[j]);
+    x.sync();
+    if (!x.ok()) return x.err;
+    for (size_t j = 0; j < nj; j++) assemble(&out[j], vk, r[j], s[j], h[j], l[j], a[j], b1[j], b2[j]);
+    return CUZK_OK;
+}
+
+/* Entry 1's buffers: a, b, c computed on the host (w->a, w->b, w->c), uploaded with the
+ * assignment and densities (the NTT of a starts as soon as a has arrived); with streamed bases
+ * the assignment's upload is deferred until after the H MSM. */
+template <class X> static void setup_host_abc(X &x, prove_bufs &pb, const cuzk_groth16_witness *w, bool streamed)
+{
+    const size_t n = w->n, fb = sizeof(fr_t);
     memset(&pb, 0, sizeof pb);
     pb.lg = cuzk_log2_ceil(n);
-    pb.ni = ni;
-    pb.na = na;
+    pb.ni = w->num_inputs;
+    pb.na = w->num_aux;
     pb.own_density = true;
     pb.own_witness = true;
     pb.b_input_popcount = w->b_input_density->popcount;
     const size_t N = (size_t)1 << pb.lg;
     /* uploads: a, b, c first (the NTTs wait for each), then the assignment and densities */
-    pb.up_aux = pb.up_in = pb.up_aw = pb.up_biw = pb.up_bw = -1;
+    pb.up_a = pb.up_b = pb.up_c = pb.up_aux = pb.up_in = pb.up_aw = pb.up_biw = pb.up_bw = -1;
     pb.a = (fr_t *)x.alloc(N * fb);
     pb.b = (fr_t *)x.alloc(N * fb);
     pb.c = (fr_t *)x.alloc(N * fb);
@@ -387,21 +465,33 @@ static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B,
         pb.up_b = x.upload(pb.b, w->b, n * fb);
         pb.up_c = x.upload(pb.c, w->c, n * fb);
     }
-    if (B.cap) pb.defer = w; /* after the NTTs and the H MSM */
+    if (streamed) pb.defer = w; /* after the NTTs and the H MSM */
     else upload_witness(x, pb, w);
-    return prove_core(x, tb, B, vk, pb, r, s, out);
 }
 
-/* Entry 2: a, b, c computed here from the resident circuit; only the assignment is
- * uploaded. The SpMV needs all of it, so it waits for both uploads. */
+/* Entry 1: one proof, or with streamed bases a batch of nw (out[j], w[j], r[j], s[j]). */
 template <class X>
-/* staged: input and aux already in device memory (a prefetch), or NULL to upload them */
-static cuzk_status prove_pce_impl(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
-                                  const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux, const cuzk_fr &r,
-                                  const cuzk_fr &s, cuzk_groth16_proof *out, fr_t *const staged[2] = NULL)
+static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk, size_t nw,
+                              const cuzk_groth16_witness *const *w, const cuzk_fr *r, const cuzk_fr *s,
+                              cuzk_groth16_proof *out)
+{
+    if (B.cap)
+        return prove_streamed(
+            x, tb, B, vk, nw, [&](size_t j, prove_bufs &pb) { setup_host_abc(x, pb, w[j], true); }, r, s, out);
+    if (nw != 1) return cuzk_fail(CUZK_EINTERNAL, "a batch of %zu proofs with resident parameters", nw);
+    prove_bufs pb;
+    setup_host_abc(x, pb, w[0], false);
+    return prove_core(x, tb, B, vk, pb, r[0], s[0], out);
+}
+
+/* Entry 2's buffers: a, b, c computed here from the resident circuit; only the assignment is
+ * uploaded (staged: input and aux already in device memory, a prefetch, or NULL to upload
+ * them). The SpMV needs all of it, so it waits for both uploads. */
+template <class X>
+static void setup_pce(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux,
+                      fr_t *const staged[2])
 {
     const size_t n = v.nc + v.ni, ni = v.ni, na = v.na, fb = sizeof(fr_t);
-    prove_bufs pb;
     memset(&pb, 0, sizeof pb);
     pb.lg = cuzk_log2_ceil(n);
     pb.ni = ni;
@@ -414,6 +504,8 @@ static cuzk_status prove_pce_impl(X &x, const ntt_tables &tb, const prover_bases
     pb.b_input_popcount = v.b_input_popcount;
     const size_t N = (size_t)1 << pb.lg;
     pb.own_witness = !staged;
+    pb.host_in = input;
+    pb.host_aux = aux;
     if (staged) {
         pb.in = staged[0];
         pb.aux = staged[1];
@@ -438,7 +530,23 @@ static cuzk_status prove_pce_impl(X &x, const ntt_tables &tb, const prover_bases
         x.zero(pb.c + n, (N - n) * fb);
         x.stage_end();
     }
-    return prove_core(x, tb, B, vk, pb, r, s, out);
+}
+
+/* Entry 2: one proof (staged as setup_pce says), or with streamed bases a batch of nw. */
+template <class X>
+static cuzk_status prove_pce_impl(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
+                                  const pce_view &v, size_t nw, const cuzk_fr *const *input, const cuzk_fr *const *aux,
+                                  const cuzk_fr *r, const cuzk_fr *s, cuzk_groth16_proof *out,
+                                  fr_t *const staged[2] = NULL)
+{
+    if (B.cap)
+        return prove_streamed(
+            x, tb, B, vk, nw, [&](size_t j, prove_bufs &pb) { setup_pce(x, pb, v, input[j], aux[j], NULL); }, r, s,
+            out);
+    if (nw != 1) return cuzk_fail(CUZK_EINTERNAL, "a batch of %zu proofs with resident parameters", nw);
+    prove_bufs pb;
+    setup_pce(x, pb, v, input[0], aux[0], staged);
+    return prove_core(x, tb, B, vk, pb, r[0], s[0], out);
 }
 
 static cuzk_status pick_rs(const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_fr *r, cuzk_fr *s)
@@ -448,6 +556,19 @@ static cuzk_status pick_rs(const cuzk_fr *r_in, const cuzk_fr *s_in, cuzk_fr *r,
     else if ((st = cuzk_fr_random_os(r))) return st;
     if (s_in) *s = *s_in;
     else if ((st = cuzk_fr_random_os(s))) return st;
+    return CUZK_OK;
+}
+
+/* n randomizer pairs: the caller's (r_in, s_in: n each) or fresh ones */
+static cuzk_status pick_rs_n(size_t n, const cuzk_fr *r_in, const cuzk_fr *s_in, std::vector<cuzk_fr> &r,
+                             std::vector<cuzk_fr> &s)
+{
+    r.resize(n);
+    s.resize(n);
+    for (size_t j = 0; j < n; j++) {
+        cuzk_status st = pick_rs(r_in ? &r_in[j] : NULL, s_in ? &s_in[j] : NULL, &r[j], &s[j]);
+        if (st) return st;
+    }
     return CUZK_OK;
 }
 
@@ -491,7 +612,7 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_with(cuzk_groth16_proof *out, const cu
     if ((st = pick_rs(o->r, o->s, &r, &s))) return st;
     exec_host x;
     x.cancel = o->cancel;
-    return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), w, r, s, out);
+    return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), 1, &w, &r, &s, out);
 }
 
 extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
@@ -534,7 +655,7 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuz
     h_with_phi hp;
     hp.fill(B, *gpu_config_defaults());
     exec_host x;
-    return prove_pce_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, input, aux, r, s, out);
+    return prove_pce_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, 1, &input, &aux, &r, &s, out);
 }
 
 /* the streamed placement's settings on host-emulation bases */
@@ -547,34 +668,38 @@ static cuzk_status stream_settings(prover_bases &B, const cuzk_gpu_emu_stream *s
     return CUZK_OK;
 }
 
-extern "C" cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
-                                                   const cuzk_groth16_witness *w, const cuzk_fr *r_in,
+extern "C" cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p, size_t n,
+                                                   const cuzk_groth16_witness *const *w, const cuzk_fr *r_in,
                                                    const cuzk_fr *s_in, const cuzk_gpu_emu_stream *sm)
 {
     prover_bases B = host_bases(p);
-    cuzk_status st = check_shape(B, w);
+    cuzk_status st = n ? CUZK_OK : cuzk_fail(CUZK_EINVAL, "a batch of no proofs");
+    for (size_t j = 0; j < n && !st; j++) st = check_shape(B, w[j]);
     if (st || (st = stream_settings(B, sm))) return st;
-    cuzk_fr r, s;
-    if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
+    std::vector<cuzk_fr> r, s;
+    if ((st = pick_rs_n(n, r_in, s_in, r, s))) return st;
     exec_host x;
-    return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), w, r, s, out);
+    return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), n, w, r.data(), s.data(), out);
 }
 
 extern "C" cuzk_status cuzk_gpu_emu_prove_pce_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
-                                                       const cuzk_pce *pce, const cuzk_fr *input, size_t ni,
-                                                       const cuzk_fr *aux, size_t na, const cuzk_fr *r_in,
-                                                       const cuzk_fr *s_in, const cuzk_gpu_emu_stream *sm)
+                                                       const cuzk_pce *pce, size_t n, const cuzk_fr *const *input,
+                                                       size_t ni, const cuzk_fr *const *aux, size_t na,
+                                                       const cuzk_fr *r_in, const cuzk_fr *s_in,
+                                                       const cuzk_gpu_emu_stream *sm)
 {
     prover_bases B = host_bases(p);
-    cuzk_status st = check_pce_shape(B, pce->num_constraints, pce->num_inputs, pce->num_aux, &pce->a_aux, &pce->b_input,
-                                     &pce->b_aux, ni, na);
+    cuzk_status st = n ? check_pce_shape(B, pce->num_constraints, pce->num_inputs, pce->num_aux, &pce->a_aux,
+                                         &pce->b_input, &pce->b_aux, ni, na)
+                       : cuzk_fail(CUZK_EINVAL, "a batch of no proofs");
     if (st || (st = stream_settings(B, sm))) return st;
-    cuzk_fr r, s;
-    if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
+    std::vector<cuzk_fr> r, s;
+    if ((st = pick_rs_n(n, r_in, s_in, r, s))) return st;
     pce_host h;
     h.init(pce, SPMV_SEG);
     exec_host x;
-    return prove_pce_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, input, aux, r, s, out);
+    return prove_pce_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, n, input, aux, r.data(),
+                          s.data(), out);
 }
 
 /* ---------------------------------------------------------------- device prover (gpu.h) */
@@ -881,23 +1006,27 @@ extern "C" void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr)
 
 static const cuzk_groth16_prove_opts NO_OPTS = {NULL, NULL, NULL, NULL};
 
-/* Runs one proof on the prover's executor (prove: the entry's body) with o's randomizers and
+/* Runs n proofs (one unless the prover streams and batches) on the prover's executor (prove:
+ * the entry's body, given n randomizer pairs) with o's randomizers (n each, where set) and
  * cancel token, and puts the stage times on o->tl. */
-template <class F> static cuzk_status run_device(cuzk_gpu_prover *pr, const cuzk_groth16_prove_opts *o, F prove)
+template <class F>
+static cuzk_status run_device(cuzk_gpu_prover *pr, size_t n, const cuzk_groth16_prove_opts *o, F prove)
 {
     if (blst_p1_affine_is_inf(&pr->vk.delta_g1) || blst_p2_affine_is_inf(&pr->vk.delta_g2))
         return cuzk_fail(CUZK_EINVAL, "parameters have delta at infinity (a subverted setup)");
-    cuzk_fr r, s;
+    std::vector<cuzk_fr> r, s;
     cuzk_status st;
-    if ((st = pick_rs(o->r, o->s, &r, &s))) return st;
+    if ((st = pick_rs_n(n, o->r, o->s, r, s))) return st;
     ntt_tables tb;
     if ((st = ntt_device_tables(pr->dev, &tb, domain_log(pr->B.n_h)))) return st; /* built at creation */
-    int span = cuzk_span_begin(o->tl, pr->host_mem ? "prove (gpu, parameters streamed)" : "prove (gpu)");
+    char name[64];
+    if (n > 1) snprintf(name, sizeof name, "prove (gpu, parameters streamed, %zu proofs)", n);
+    int span = cuzk_span_begin(o->tl, n > 1 ? name : pr->host_mem ? "prove (gpu, parameters streamed)" : "prove (gpu)");
     exec_dev &x = pr->x;
     x.err = CUZK_OK;
     x.cancel = o->cancel;
     x.use();
-    st = prove(x, tb, r, s);
+    st = prove(x, tb, r.data(), s.data());
     x.cancel = NULL; /* the token is the caller's: not kept past the call */
     std::vector<std::pair<const char *, double>> stages;
     x.take_stages(stages);
@@ -907,15 +1036,39 @@ template <class F> static cuzk_status run_device(cuzk_gpu_prover *pr, const cuzk
     return st;
 }
 
+extern "C" unsigned cuzk_gpu_prover_batch_max(const cuzk_gpu_prover *pr)
+{
+    return pr->host_mem && pr->pl.batch_max > 1 ? pr->pl.batch_max : 1;
+}
+
+/* before anything reads the n witnesses */
+static cuzk_status check_batch(const cuzk_gpu_prover *pr, size_t n)
+{
+    if (n == 0 || n > cuzk_gpu_prover_batch_max(pr))
+        return cuzk_fail(CUZK_EINVAL, "a batch of %zu proofs: this prover takes 1 to %u at once", n,
+                         cuzk_gpu_prover_batch_max(pr));
+    return CUZK_OK;
+}
+
+extern "C" cuzk_status cuzk_gpu_prove_batch_with(cuzk_gpu_prover *pr, size_t n, cuzk_groth16_proof *out,
+                                                 const cuzk_groth16_witness *const *w,
+                                                 const cuzk_groth16_prove_opts *opts)
+{
+    if (check_batch(pr, n)) return CUZK_EINVAL;
+    for (size_t j = 0; j < n; j++) {
+        cuzk_status st = check_shape(pr->B, w[j]);
+        if (st) return st;
+    }
+    return run_device(pr, n, opts ? opts : &NO_OPTS,
+                      [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr *r, const cuzk_fr *s) {
+                          return prove_impl(x, tb, pr->B, pr->vk, n, w, r, s, out);
+                      });
+}
+
 extern "C" cuzk_status cuzk_gpu_prove_with(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
                                            const cuzk_groth16_prove_opts *opts)
 {
-    cuzk_status st = check_shape(pr->B, w);
-    if (st) return st;
-    return run_device(pr, opts ? opts : &NO_OPTS,
-                      [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr &r, const cuzk_fr &s) {
-                          return prove_impl(x, tb, pr->B, pr->vk, w, r, s, out);
-                      });
+    return cuzk_gpu_prove_batch_with(pr, 1, out, &w, opts);
 }
 
 extern "C" cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
@@ -988,16 +1141,25 @@ extern "C" cuzk_status cuzk_gpu_prove_pce_with(cuzk_gpu_prover *pr, const cuzk_g
                                                const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
                                                const cuzk_groth16_prove_opts *opts)
 {
+    return cuzk_gpu_prove_pce_batch_with(pr, pce, 1, out, &input, ni, &aux, na, opts);
+}
+
+extern "C" cuzk_status cuzk_gpu_prove_pce_batch_with(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, size_t n,
+                                                     cuzk_groth16_proof *out, const cuzk_fr *const *input, size_t ni,
+                                                     const cuzk_fr *const *aux, size_t na,
+                                                     const cuzk_groth16_prove_opts *opts)
+{
+    if (check_batch(pr, n)) return CUZK_EINVAL;
     cuzk_status st =
         check_pce_shape(pr->B, pce->v.nc, pce->v.ni, pce->v.na, &pce->a_aux, &pce->b_input, &pce->b_aux, ni, na);
     if (st) return st;
-    /* a prefetched copy of this very witness: the proof's stream waits for it instead of
-     * uploading (the slot stays claimed until the proof's work is done) */
+    /* a prefetched copy of this very witness (one proof): the proof's stream waits for it
+     * instead of uploading (the slot stays claimed until the proof's work is done) */
     prefetch_slot *use = NULL;
-    {
+    if (n == 1) {
         std::lock_guard<std::mutex> lk(pr->pf_mu);
         for (prefetch_slot &sl : pr->pf)
-            if (sl.valid && sl.h_in == input && sl.h_aux == aux && sl.ni == ni && sl.na == na) use = &sl;
+            if (sl.valid && sl.h_in == input[0] && sl.h_aux == aux[0] && sl.ni == ni && sl.na == na) use = &sl;
         if (use) {
             use->valid = false;
             pr->pf_hits++;
@@ -1005,10 +1167,10 @@ extern "C" cuzk_status cuzk_gpu_prove_pce_with(cuzk_gpu_prover *pr, const cuzk_g
         }
     }
     fr_t *staged[2] = {use ? use->in : NULL, use ? use->aux : NULL};
-    st = run_device(pr, opts ? opts : &NO_OPTS,
-                    [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr &r, const cuzk_fr &s) {
-                        return prove_pce_impl(x, tb, pr->B, pr->vk, pce->v, input, aux, r, s, out, use ? staged : NULL);
-                    });
+    st = run_device(
+        pr, n, opts ? opts : &NO_OPTS, [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr *r, const cuzk_fr *s) {
+            return prove_pce_impl(x, tb, pr->B, pr->vk, pce->v, n, input, aux, r, s, out, use ? staged : NULL);
+        });
     if (use) cudaEventRecord(use->used, pr->x.stream);
     return st;
 }

@@ -497,6 +497,42 @@ static void test_prove_streamed(const char *name, unsigned chunk_log)
     }
     printf("prover %s, parameters streamed in chunks of 2^%u: GPU proof bytes = CPU proof bytes, verified\n", name,
            chunk_log);
+    /* a batch: three witnesses of the circuit, one pass over the L, A, B bases for all */
+    enum { NB = 3 };
+    pce_job jb[NB];
+    cuzk_fr rb[NB], sb[NB];
+    cuzk_groth16_proof pcb[NB], pgb[NB];
+    const cuzk_groth16_witness *gwb[NB];
+    const cuzk_fr *inb[NB], *auxb[NB];
+    for (int k = 0; k < NB; k++) {
+        pce_job_open(&jb[k], name, 30 + (uint64_t)k, 0);
+        cuzk_fr_random(&rb[k], &rng);
+        cuzk_fr_random(&sb[k], &rng);
+        CHECK_OK(cuzk_groth16_prove(&pcb[k], &p, &jb[k].gw, &rb[k], &sb[k], NULL));
+        gwb[k] = &jb[k].gw;
+        inb[k] = jb[k].w.input;
+        auxb[k] = jb[k].w.aux;
+    }
+    if (pr && g) {
+        CHECK(cuzk_gpu_prover_batch_max(pr) >= NB);
+        const cuzk_groth16_prove_opts o = {.r = rb, .s = sb};
+        int same = 1, same_pce = 1;
+        memset(pgb, 0, sizeof pgb);
+        CHECK_OK(cuzk_gpu_prove_batch_with(pr, NB, pgb, gwb, &o));
+        for (int k = 0; k < NB; k++) same &= proofs_same_bytes(&pcb[k], &pgb[k]);
+        memset(pgb, 0, sizeof pgb);
+        CHECK_OK(cuzk_gpu_prove_pce_batch_with(pr, g, NB, pgb, inb, j.w.num_inputs, auxb, j.w.num_aux, &o));
+        for (int k = 0; k < NB; k++) same_pce &= proofs_same_bytes(&pcb[k], &pgb[k]);
+        CHECK(same && same_pce);
+        if (!same || !same_pce)
+            fprintf(stderr, "    %s streamed batch of %d: a GPU proof differs from its CPU proof (%s)\n", name, NB,
+                    !same ? "a, b, c from the host" : "through the PCE");
+        /* more than the placement's batch is refused */
+        const size_t over = cuzk_gpu_prover_batch_max(pr) + 1;
+        CHECK_FAILS(cuzk_gpu_prove_batch_with(pr, over, pgb, gwb, &o), CUZK_EINVAL);
+        printf("prover %s, streamed batch of %d: each GPU proof's bytes = its CPU proof's\n", name, NB);
+    }
+    for (int k = 0; k < NB; k++) pce_job_close(&jb[k]);
     cuzk_gpu_pce_destroy(g);
     cuzk_gpu_prover_destroy(pr);
     cuzk_gpu_device_close(d);

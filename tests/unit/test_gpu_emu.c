@@ -357,12 +357,14 @@ static void test_prove_streamed(const char *name)
     cpu_reference(&j, &p, name, 7, 12, &r, &s, &pc);
     const cuzk_gpu_emu_stream cases[] = {{1, false, 0}, {1, true, 5},  {3, true, 0},      {7, false, 6},
                                          {64, true, 0}, {97, true, 4}, {1 << 20, true, 0}};
+    const cuzk_groth16_witness *gw = &j.gw;
+    const cuzk_fr *in = j.w.input, *aux = j.w.aux;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const cuzk_gpu_emu_stream *sm = &cases[k];
-        CHECK_OK(cuzk_gpu_emu_prove_streamed(&pg, &p, &j.gw, &r, &s, sm));
+        CHECK_OK(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, sm));
         int same = proofs_same_bytes(&pc, &pg);
-        CHECK_OK(cuzk_gpu_emu_prove_pce_streamed(&pg, &p, &j.pce, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux, &r,
-                                                 &s, sm));
+        CHECK_OK(
+            cuzk_gpu_emu_prove_pce_streamed(&pg, &p, &j.pce, 1, &in, j.w.num_inputs, &aux, j.w.num_aux, &r, &s, sm));
         int same_pce = proofs_same_bytes(&pc, &pg);
         CHECK(same && same_pce);
         if (!same || !same_pce)
@@ -370,10 +372,59 @@ static void test_prove_streamed(const char *name)
                     sm->chunk, sm->phi, sm->window_max, !same ? "from the host" : "by the SpMV");
     }
     const cuzk_gpu_emu_stream none = {0, false, 0};
-    CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, &j.gw, &r, &s, &none), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, &none), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 0, &gw, &r, &s, &cases[0]), CUZK_EINVAL);
     printf("prove %s streamed in chunks of 1 to 2^20 bases: emulated GPU proof bytes = CPU proof bytes\n", name);
     cuzk_groth16_params_free(&p);
     pce_job_close(&j);
+}
+
+/* A batch of the streamed placement (several witnesses of one circuit, each chunk of the L, A
+ * and B bases summed into every proof's buckets) against the CPU prover's bytes for each:
+ * batches of 2 and 3, chunks of one base, of a few and larger than every section, with window
+ * limits; both entry points; proofs of a batch stay apart (each its own witness, r and s). */
+static void test_prove_streamed_batch(const char *name)
+{
+    enum { NB = 3 };
+    pce_job j[NB];
+    cuzk_groth16_params p;
+    cuzk_fr r[NB], s[NB];
+    cuzk_groth16_proof pc[NB], pg[NB];
+    cpu_reference(&j[0], &p, name, 21, 22, &r[0], &s[0], &pc[0]);
+    for (int k = 1; k < NB; k++) {
+        pce_job_open(&j[k], name, 21 + (uint64_t)k, 0);
+        cuzk_fr_random(&r[k], &rng);
+        cuzk_fr_random(&s[k], &rng);
+        CHECK_OK(cuzk_groth16_prove(&pc[k], &p, &j[k].gw, &r[k], &s[k], NULL));
+    }
+    const cuzk_groth16_witness *gw[NB];
+    const cuzk_fr *in[NB], *aux[NB];
+    for (int k = 0; k < NB; k++) {
+        gw[k] = &j[k].gw;
+        in[k] = j[k].w.input;
+        aux[k] = j[k].w.aux;
+    }
+    const cuzk_gpu_emu_stream cases[] = {{1, false, 0}, {5, true, 4}, {64, false, 0}, {1 << 20, true, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (size_t nb = 2; nb <= NB; nb++) {
+            const cuzk_gpu_emu_stream *sm = &cases[c];
+            memset(pg, 0, sizeof pg);
+            CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, &p, nb, gw, r, s, sm));
+            int same = 1, same_pce = 1;
+            for (size_t k = 0; k < nb; k++) same &= proofs_same_bytes(&pc[k], &pg[k]);
+            memset(pg, 0, sizeof pg);
+            CHECK_OK(cuzk_gpu_emu_prove_pce_streamed(pg, &p, &j[0].pce, nb, in, j[0].w.num_inputs, aux, j[0].w.num_aux,
+                                                     r, s, sm));
+            for (size_t k = 0; k < nb; k++) same_pce &= proofs_same_bytes(&pc[k], &pg[k]);
+            CHECK(same && same_pce);
+            if (!same || !same_pce)
+                fprintf(stderr,
+                        "    %s streamed batch of %zu (chunk %zu, phi %d, windows <= %u): a proof differs (%s)\n", name,
+                        nb, sm->chunk, sm->phi, sm->window_max, !same ? "a, b, c from the host" : "by the SpMV");
+        }
+    printf("prove %s streamed in batches of 2 and 3: each emulated GPU proof's bytes = its CPU proof's\n", name);
+    cuzk_groth16_params_free(&p);
+    for (int k = 0; k < NB; k++) pce_job_close(&j[k]);
 }
 
 /* Scalars a setup meets: random, zero (infinity), one, r - 1, small, every byte 0xff below the
@@ -440,6 +491,8 @@ int main(void)
     test_prove_streamed("cubic");
     test_prove_streamed("random:300");
     test_prove_streamed("poseidon:11");
+    test_prove_streamed_batch("random:300");
+    test_prove_streamed_batch("poseidon:11");
     test_arith();
     test_ntt();
     test_msm_g1();

@@ -1,7 +1,8 @@
 /* The GPU placement (cuzk_gpu_place): resident where the device holds the parameters and a
  * proof's workspace, streamed from host memory below that with the largest chunk that fits,
  * refused with the sizes named when not even the streamed workspace fits; the tuning's
- * placement and chunk keys; the estimate never above the room it was given. Plain C: no GPU. */
+ * placement, chunk and batch keys; the estimate never above the room it was given; streamed
+ * partitions batched as the room allows. Plain C: no GPU. */
 #include <string.h>
 
 #include "cuzk/gpu.h"
@@ -37,7 +38,7 @@ static void test_porep_32g(void)
     cuzk_gpu_placement p;
     /* an H200's free memory: resident, phi(H) beside H, the circuit on the device */
     CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, NULL, &p));
-    CHECK(p.kind == CUZK_GPU_RESIDENT && p.h_glv && p.pce_on_device);
+    CHECK(p.kind == CUZK_GPU_RESIDENT && p.h_glv && p.pce_on_device && p.batch_max == 1);
     CHECK(p.params_device_bytes > 55 * GIB && p.pinned_host_bytes == 0);
     CHECK(device_total(&p) <= 139 * GIB);
     CHECK(strstr(p.why, "resident") != NULL);
@@ -54,6 +55,10 @@ static void test_porep_32g(void)
         CHECK(p.window_max_h >= p.window_max && p.window_max_h <= 22);
         CHECK(device_total(&p) <= rooms[i]);
         CHECK(strstr(p.why, "streamed") != NULL && strstr(p.why, "host memory") != NULL);
+        /* two partitions per pass over the bases (their witnesses, 4.2 GB each, fit beside the
+         * rest once the 0/1 split is made a chunk at a time), in chunks of at least 2^22 */
+        CHECK(p.batch_max >= 2 && p.chunk_points >= (1u << 22));
+        CHECK(strstr(p.why, "proofs per pass") != NULL);
     }
     /* at 16 GiB the H MSM still has the widest windows (buckets of 22 bits: 4.5 GiB) */
     CHECK(p.window_max_h == 22);
@@ -62,14 +67,17 @@ static void test_porep_32g(void)
     /* too small even for the streamed workspace: refused, the sizes named */
     CHECK_FAILS(cuzk_gpu_place(&sh, 6 * GIB, NULL, &p), CUZK_EBUDGET);
     CHECK(strstr(cuzk_last_error(), "6.00 GiB") != NULL && strstr(cuzk_last_error(), "2^27") != NULL);
-    /* every room from 10 to 150 GiB: what is placed fits it, and more room never streams what
-     * less room kept resident */
+    /* every room from 10 to 150 GiB: what is placed fits it, more room never streams what less
+     * room kept resident, and streamed from 16 GiB up at least two proofs share a pass */
     bool was_resident = false;
-    for (uint64_t g = 10; g <= 150; g += 2) {
+    for (uint64_t g = 10; g <= 150; g++) {
         if (cuzk_gpu_place(&sh, g * GIB, NULL, &p)) continue;
         CHECK(device_total(&p) <= g * GIB);
         if (was_resident) CHECK(p.kind == CUZK_GPU_RESIDENT);
         was_resident |= p.kind == CUZK_GPU_RESIDENT;
+        CHECK(p.batch_max >= 1 && p.batch_max <= 10);
+        if (p.kind == CUZK_GPU_STREAMED && g >= 16) CHECK(p.batch_max >= 2);
+        if (p.kind == CUZK_GPU_RESIDENT) CHECK(p.batch_max == 1);
     }
     CHECK(was_resident);
 }
@@ -84,6 +92,16 @@ static void test_keys(void)
     c = cfg_with("streamed", 12);
     CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, &c, &p));
     CHECK(p.chunk_points == 4096);
+    /* the batch key caps the proofs per pass (1: one at a time) */
+    c = cfg_with("auto", 0);
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &c, &p));
+    CHECK(p.kind == CUZK_GPU_STREAMED && p.batch_max > 3);
+    c.stream_batch = 3;
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &c, &p));
+    CHECK(p.batch_max == 3);
+    c.stream_batch = 1;
+    CHECK_OK(cuzk_gpu_place(&sh, 24 * GIB, &c, &p));
+    CHECK(p.batch_max == 1 && strstr(p.why, "up to 1 proof per pass") != NULL);
     c = cfg_with("resident", 0);
     CHECK_FAILS(cuzk_gpu_place(&sh, 24 * GIB, &c, &p), CUZK_EINVAL);
     CHECK(strstr(cuzk_last_error(), "gpu.placement is resident") != NULL);

@@ -417,6 +417,9 @@ typedef struct {
     cuzk_job_kind running_kind;
     unsigned running_partition;
     uint64_t partitions_proved;
+    /* streamed GPU provers: calls that proved a batch (two or more partitions of a job sharing
+     * each pass over the bases), and the partitions they proved */
+    uint64_t batches, partitions_batched;
     double busy_s, idle_s;         /* since the engine started */
     double gap_max_s, gap_total_s; /* idle between two partitions while work waited */
     uint64_t gaps;

@@ -57,6 +57,7 @@ typedef struct cuzk_gpu_config {
     bool profile;              /* synchronize at each stage mark and print its time to stderr */
     char placement[16];        /* where provers keep parameters: auto, resident or streamed */
     unsigned stream_chunk_log; /* streamed: bases per chunk as a power of two (0: from memory) */
+    unsigned stream_batch;     /* streamed: the most proofs per pass over the bases (0: from memory) */
 } cuzk_gpu_config;
 void cuzk_gpu_config_default(cuzk_gpu_config *cfg);
 /* The keys of cuzk_gpu_config (offsets into it), for config files and overrides. */
@@ -173,6 +174,8 @@ typedef struct {
     uint64_t chunk_points;        /* streamed: bases per chunk */
     unsigned window_max;          /* streamed: most Pippenger window bits of L, A, B (0: no limit) */
     unsigned window_max_h;        /* streamed: the same for the H MSM */
+    unsigned batch_max;           /* streamed: the most proofs one pass over the L, A, B bases serves
+                                     (their witnesses held on the device together); 1 resident */
     char why[320];                /* the sizes behind the choice, in words */
 } cuzk_gpu_placement;
 
@@ -229,6 +232,18 @@ cuzk_status cuzk_gpu_prove(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const c
 cuzk_status cuzk_gpu_prove_with(cuzk_gpu_prover *pr, cuzk_groth16_proof *out, const cuzk_groth16_witness *w,
                                 const cuzk_groth16_prove_opts *opts) CUZK_WARN_UNUSED;
 
+/* The most proofs cuzk_gpu_prove_batch_with takes at once: 1 with the parameters resident;
+ * streamed, the placement's batch_max (as many witnesses as the device holds beside the rest). */
+unsigned cuzk_gpu_prover_batch_max(const cuzk_gpu_prover *pr);
+/* n proofs of the prover's circuit in one call (1 <= n <= cuzk_gpu_prover_batch_max): out[j] for
+ * w[j], each as cuzk_gpu_prove_with makes it. Streamed, each proof's NTTs and H MSM run in turn,
+ * then one pass over each of the L, A, B_G1 and B_G2 bases serves every proof (each chunk crosses
+ * the link once). opts->r and opts->s, where set, hold n randomizers each; the cancel token ends
+ * the whole batch. */
+cuzk_status cuzk_gpu_prove_batch_with(cuzk_gpu_prover *pr, size_t n, cuzk_groth16_proof *out,
+                                      const cuzk_groth16_witness *const *w,
+                                      const cuzk_groth16_prove_opts *opts) CUZK_WARN_UNUSED;
+
 /* Memory figures for the prover: *device_bytes is its parameter arrays (phi(H) included where
  * kept) plus the high-water mark of the reserved memory in the default memory pool of the
  * calling thread's current CUDA device (the workspace of everything using that pool, not this
@@ -269,6 +284,12 @@ cuzk_status cuzk_gpu_prove_pce(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuz
 cuzk_status cuzk_gpu_prove_pce_with(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, cuzk_groth16_proof *out,
                                     const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
                                     const cuzk_groth16_prove_opts *opts) CUZK_WARN_UNUSED;
+/* n proofs through the resident circuit in one call, as cuzk_gpu_prove_batch_with batches them
+ * (input[j], aux[j]: witness j's assignment). */
+cuzk_status cuzk_gpu_prove_pce_batch_with(cuzk_gpu_prover *pr, const cuzk_gpu_pce *pce, size_t n,
+                                          cuzk_groth16_proof *out, const cuzk_fr *const *input, size_t ni,
+                                          const cuzk_fr *const *aux, size_t na,
+                                          const cuzk_groth16_prove_opts *opts) CUZK_WARN_UNUSED;
 
 /* Starts copying a later proof's assignment (host memory left unchanged until that proof)
  * to the device on a stream of its own, so that it overlaps the proof running now.

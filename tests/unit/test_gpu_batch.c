@@ -1,0 +1,126 @@
+/* The engine's batches on a streamed GPU: with the parameters streamed (forced by the tuning,
+ * small chunks) and enough witness buffers, the ready partitions of a job are proved together,
+ * one pass over the L, A and B bases serving them all. A job of 8 partitions, each with its own
+ * witness (the job's seed + its index) and public inputs: every proof verified by the engine
+ * against the key and again here, at least one batch of two or more counted by the device; with
+ * the default witness buffers (devices + 2) no batch is made. The first partition is held back a
+ * little (the test hook) so that witnesses are waiting when the GPU next looks. Skips (exit 77)
+ * where no CUDA device is. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/engine_circuits.h"
+#include "cuzk/engine_testing.h"
+#include "cuzk/gpu.h"
+#include "cuzk/groth16.h"
+#include "cuzk/testcircuits.h"
+#include "harness.h"
+#include "support_pce.h"
+#include "support_result.h"
+
+#define CIRCUIT "random:65536"
+#define PARTS 8
+
+static cuzk_status open_partition(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned partition,
+                                  cuzk_circuit **out)
+{
+    (void)input;
+    (void)input_len;
+    (void)seed;
+    (void)partition;
+    return cuzk_circuit_open(out, ctx);
+}
+
+/* the first partition waits a little, so that the lanes make the next witnesses meanwhile */
+static cuzk_status hold_first(void *ctx, uint64_t job, unsigned partition, int device)
+{
+    (void)ctx;
+    (void)job;
+    (void)device;
+    if (partition == 0) usleep(1500 * 1000);
+    return CUZK_OK;
+}
+
+/* One job of PARTS partitions on an engine with `buffers` witness buffers (0: the default);
+ * returns the partitions the GPU proved in batches. */
+static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsigned buffers)
+{
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.gpus = 1;
+    cfg.cpu_worker = false;
+    cfg.threads = 4;
+    cfg.witness_buffers = buffers;
+    cuzk_gpu_config g;
+    cuzk_gpu_config_default(&g);
+    snprintf(g.placement, sizeof g.placement, "streamed");
+    g.stream_chunk_log = 12;
+    cuzk_engine *e = NULL;
+    CHECK_OK(cuzk_engine_create(&e, &cfg, &g));
+    if (!e) return 0;
+    cuzk_engine_set_test_hook(e, hold_first, NULL);
+    cuzk_engine_circuit c = {.id = "batch", .open = open_partition, .ctx = (void *)CIRCUIT, .params_path = params_path};
+    CHECK_OK(cuzk_engine_register_circuit(e, &c));
+    cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = "batch", .partitions = PARTS, .seed = 40};
+    uint64_t id = 0;
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    CHECK_OK(cuzk_engine_submit(e, &req, &id, NULL));
+    CHECK_OK(cuzk_engine_await(e, id, 600, &r));
+    if (r.state != CUZK_JOB_COMPLETED) printf("  job %s: %s\n", cuzk_job_state_name(r.state), r.error);
+    CHECK(r.state == CUZK_JOB_COMPLETED && r.verified && r.partitions == PARTS);
+    /* each proof again, against its own public inputs */
+    cuzk_fr *in = r.state == CUZK_JOB_COMPLETED ? result_inputs(r.inputs, (size_t)r.partitions * r.ninputs) : NULL;
+    CHECK(r.state != CUZK_JOB_COMPLETED || in);
+    for (unsigned k = 0; in && k < r.partitions; k++) {
+        cuzk_groth16_proof pf;
+        CHECK_OK(cuzk_groth16_proof_decode(&pf, r.proof + (size_t)k * CUZK_GROTH16_PROOF_BYTES));
+        CHECK_OK(cuzk_groth16_verify(vk, &pf, in + (size_t)k * r.ninputs, r.ninputs));
+    }
+    free(in);
+    cuzk_job_result_free(&r);
+    uint64_t batched = 0, batches = 0;
+    cuzk_engine_status *st = calloc(1, sizeof *st);
+    if (st) {
+        cuzk_engine_get_status(e, st);
+        batched = st->devices[0].partitions_batched;
+        batches = st->devices[0].batches;
+        for (unsigned i = 0; i < st->ncircuits; i++)
+            if (!strcmp(st->circuits[i].id, "batch")) printf("  placement: %.160s\n", st->circuits[i].placement);
+    }
+    free(st);
+    printf("  %u witness buffers: %llu of %d partitions proved in %llu batches\n", buffers ? buffers : 3,
+           (unsigned long long)batched, PARTS, (unsigned long long)batches);
+    cuzk_engine_destroy(e);
+    return batched;
+}
+
+int main(void)
+{
+    char why[256];
+    if (!cuzk_gpu_available(why, sizeof why)) {
+        printf("SKIPPED: %s\n", why);
+        return TEST_SKIP_CODE;
+    }
+    pce_job j;
+    pce_job_open(&j, CIRCUIT, 0, 0);
+    cuzk_groth16_params p;
+    pce_job_setup(&j, &p, 6);
+    char path[] = "/tmp/cuzk-gpu-batch-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    CHECK_OK(cuzk_groth16_params_write(&p, path));
+
+    /* 5 buffers: batches of up to 3 (one buffer stays with the lanes, one with urgent work) */
+    CHECK(run_job(path, &p.vk, 5) >= 2);
+    /* the default: one at a time */
+    CHECK(run_job(path, &p.vk, 0) == 0);
+
+    unlink(path);
+    cuzk_groth16_params_free(&p);
+    pce_job_close(&j);
+    return harness_finish("gpu_batch");
+}
