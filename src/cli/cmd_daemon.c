@@ -366,6 +366,13 @@ int cli_daemon(int argc, char **argv)
     fprintf(stderr, "; %u GPU(s)%s; parameters from %s; %llu descriptors, %u connections at most%s\n", gpus,
             gpus ? "" : " (proving on the CPU)", cfg.param_dir, (unsigned long long)fds, cfg.max_connections,
             cfg.test_kinds ? "; test kind 100 on" : "");
+    /* each GPU as it proves (name, SMs, memory, the kernels it runs), or why it does not */
+    for (unsigned i = 0; i < es.ndevices; i++) {
+        const cuzk_engine_device_status *d = &es.devices[i];
+        if (d->ordinal < 0 || d->context) continue;
+        if (d->in_service) fprintf(stderr, "cuzk daemon: GPU %d: %s\n", d->ordinal, d->name);
+        else fprintf(stderr, "cuzk daemon: GPU %d not used: %s\n", d->ordinal, d->out_of_service_reason);
+    }
     if (cfg.test_params)
         fprintf(stderr,
                 "cuzk daemon: TEST PARAMETERS: the official proof kinds are proved with %s/cuzk-test-*.params "

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "cli/settings.h"
+#include "cuzk/gpu.h"
 #include "cuzk/hash.h"
 #include "cuzk/version.h"
 
@@ -73,6 +74,25 @@ static void version(void)
 #endif
     printf("cuzk %s\nCUDA: %s\nSHA-NI on this CPU: %s\nblst: %s\n", cuzk_version(), cuda,
            cuzk_sha256_uses_shani() ? "yes" : "no", CUZK_BLST_VERSION);
+#if CUZK_BUILT_WITH_CUDA
+    /* the GPUs here and the kernels each would run (or why it cannot) */
+    char why[256];
+    if (!cuzk_gpu_available(why, sizeof why)) {
+        printf("GPUs: none (%s)\n", why);
+        return;
+    }
+    for (int i = 0; i < cuzk_gpu_device_count(); i++) {
+        cuzk_gpu_device *d = NULL;
+        char name[256];
+        if (cuzk_gpu_device_open(&d, i, NULL)) {
+            printf("GPU %d: not usable: %s\n", i, cuzk_last_error());
+            continue;
+        }
+        cuzk_gpu_describe(d, name, sizeof name);
+        printf("GPU %d: %s\n", i, name);
+        cuzk_gpu_device_close(d);
+    }
+#endif
 }
 
 static int run(const cli_command *c, int argc, char **argv)

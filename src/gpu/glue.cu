@@ -110,7 +110,10 @@ struct cuzk_gpu_device {
     fr_t *tabs = NULL;                      /* tl, tm, gl, gh, gil, gih, gihc */
     fr_shoup_t *tabs_s = NULL;              /* tms */
     fr_shoup_t *full[NTT_LOG_MAX + 1] = {}; /* full tables built so far, by log size */
+    int kernels_sm = 0, kernels_ptx = 0;    /* the architectures of the kernels as loaded (x10) */
 };
+
+__global__ void k_tw_full(fr_shoup_t *out, ntt_tables tb, unsigned L); /* below; probed at open */
 
 /* whether the runtime sees a device (the answer does not change within a process) */
 cuzk_status gpu_init(void)
@@ -161,6 +164,23 @@ extern "C" cuzk_status cuzk_gpu_device_open(cuzk_gpu_device **out, int ordinal, 
         delete d;
         return st;
     }
+    /* this build's kernels for the device's architecture: its SASS, or PTX the driver compiles at
+     * load; none (a GPU newer or older than every architecture built) refuses the device here,
+     * at start, rather than at its first kernel */
+    cudaFuncAttributes fa;
+    cudaError_t ke = cudaFuncGetAttributes(&fa, (const void *)k_tw_full);
+    if (ke != cudaSuccess) {
+        cudaGetLastError();
+        cudaDeviceProp p;
+        cudaGetDeviceProperties(&p, ordinal);
+        delete d;
+        return cuzk_fail(CUZK_EDEVICE,
+                         "CUDA device %d (%s, sm_%d%d): this build has no kernels it can run (%s); build with "
+                         "-DCUZK_CUDA_ARCHS naming %d%d (docs/GPU.md, \"Architectures\")",
+                         ordinal, p.name, p.major, p.minor, cudaGetErrorString(ke), p.major, p.minor);
+    }
+    d->kernels_sm = fa.binaryVersion;
+    d->kernels_ptx = fa.ptxVersion;
     /* the memory pool keeps what is freed (release threshold = max), so repeated proofs
      * reuse their workspace instead of asking the driver again */
     cudaMemPool_t pool;
@@ -329,8 +349,13 @@ extern "C" void cuzk_gpu_describe(const cuzk_gpu_device *d, char *out, size_t n)
     cudaGetDeviceProperties(&p, dev);
     int clk = 0;
     cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, dev);
-    snprintf(out, n, "%s, %d SMs, %.0f MiB, sm_%d%d, %d MHz", p.name, p.multiProcessorCount,
-             (double)p.totalGlobalMem / (1 << 20), p.major, p.minor, clk / 1000);
+    /* the kernels as loaded: SASS of the device's architecture (or a lower one of its major),
+     * or compiled by the driver from an earlier architecture's PTX */
+    char kern[64];
+    if (d->kernels_sm == d->kernels_ptx) snprintf(kern, sizeof kern, "kernels sm_%d", d->kernels_sm);
+    else snprintf(kern, sizeof kern, "kernels sm_%d from compute_%d PTX", d->kernels_sm, d->kernels_ptx);
+    snprintf(out, n, "%s, %d SMs, %.0f MiB, sm_%d%d, %d MHz, %s", p.name, p.multiProcessorCount,
+             (double)p.totalGlobalMem / (1 << 20), p.major, p.minor, clk / 1000, kern);
 }
 
 extern "C" cuzk_status cuzk_gpu_mem_info(const cuzk_gpu_device *d, size_t *free_bytes, size_t *total_bytes)
