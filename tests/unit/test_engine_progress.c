@@ -19,6 +19,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/testcircuits.h"
 #include "harness.h"
+#include "support_named.h"
 
 #define WAIT_S 120.0
 
@@ -41,13 +42,6 @@ static void make_params(char *path, size_t cap, const char *name, uint64_t seed)
     cuzk_groth16_params_free(&p);
     cuzk_r1cs_free(&m);
     cuzk_circuit_free(c);
-}
-
-static cuzk_status open_named(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned partition,
-                              cuzk_circuit **out)
-{
-    (void)input, (void)input_len, (void)seed, (void)partition;
-    return cuzk_circuit_open(out, ctx);
 }
 
 /* ---------------------------------------------------------------- the held device */
@@ -118,10 +112,10 @@ static cuzk_engine *start(hold *h, const cuzk_progress_sink *sink)
     }
     if (h) cuzk_engine_set_test_hook(e, hold_hook, h);
     cuzk_engine_circuit c = {
-        .id = "small", .open = open_named, .ctx = (void *)"random:1024", .params_path = small_params};
+        .id = "small", .open = named_circuit_open, .ctx = (void *)"random:1024", .params_path = small_params};
     CHECK_OK(cuzk_engine_register_circuit(e, &c));
     c = (cuzk_engine_circuit){
-        .id = "big", .open = open_named, .ctx = (void *)"random:16384", .params_path = big_params};
+        .id = "big", .open = named_circuit_open, .ctx = (void *)"random:16384", .params_path = big_params};
     CHECK_OK(cuzk_engine_register_circuit(e, &c));
     return e;
 }

@@ -17,6 +17,7 @@
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
 #include "harness.h"
+#include "support_named.h"
 #include "support_result.h"
 #include "support_job.h"
 #include "support_pce.h"
@@ -542,16 +543,6 @@ static void test_prove_streamed(const char *name, unsigned chunk_log)
 
 /* Partitions through the engine on this GPU, as the daemon proves them: witnesses on the CPU
  * while earlier partitions are proved, a, b, c on the device from the resident circuit. */
-static cuzk_status open_engine_partition(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed,
-                                         unsigned partition, cuzk_circuit **out)
-{
-    (void)input;
-    (void)input_len;
-    (void)seed;
-    (void)partition;
-    return cuzk_circuit_open(out, ctx);
-}
-
 static void test_engine_partitions(const char *name)
 {
     pce_job j;
@@ -559,10 +550,7 @@ static void test_engine_partitions(const char *name)
     cuzk_groth16_params p;
     pce_job_setup(&j, &p, 11);
     char path[] = "/tmp/cuzk-gpu-engine-XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd >= 0) close(fd);
-    CHECK_OK(cuzk_groth16_params_write(&p, path));
+    params_to_tempfile(&p, path);
 
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
@@ -572,7 +560,7 @@ static void test_engine_partitions(const char *name)
     cuzk_engine *e = NULL;
     CHECK_OK(cuzk_engine_create(&e, &cfg, NULL));
     cuzk_engine_circuit c = {
-        .id = "gpu-partitions", .open = open_engine_partition, .ctx = (void *)name, .params_path = path};
+        .id = "gpu-partitions", .open = named_circuit_open, .ctx = (void *)name, .params_path = path};
     if (e) CHECK_OK(cuzk_engine_register_circuit(e, &c));
     enum { NP = 3 };
     cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = "gpu-partitions", .partitions = NP};

@@ -17,21 +17,12 @@
 #include "cuzk/groth16.h"
 #include "cuzk/testcircuits.h"
 #include "harness.h"
+#include "support_named.h"
 #include "support_pce.h"
 #include "support_result.h"
 
 #define CIRCUIT "random:65536"
 #define PARTS 8
-
-static cuzk_status open_partition(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned partition,
-                                  cuzk_circuit **out)
-{
-    (void)input;
-    (void)input_len;
-    (void)seed;
-    (void)partition;
-    return cuzk_circuit_open(out, ctx);
-}
 
 /* the first partition waits a little, so that the lanes make the next witnesses meanwhile */
 static cuzk_status hold_first(void *ctx, uint64_t job, unsigned partition, int device)
@@ -61,7 +52,8 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
     CHECK_OK(cuzk_engine_create(&e, &cfg, &g));
     if (!e) return 0;
     cuzk_engine_set_test_hook(e, hold_first, NULL);
-    cuzk_engine_circuit c = {.id = "batch", .open = open_partition, .ctx = (void *)CIRCUIT, .params_path = params_path};
+    cuzk_engine_circuit c = {
+        .id = "batch", .open = named_circuit_open, .ctx = (void *)CIRCUIT, .params_path = params_path};
     CHECK_OK(cuzk_engine_register_circuit(e, &c));
     cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = "batch", .partitions = PARTS, .seed = 40};
     uint64_t id = 0;
@@ -109,10 +101,7 @@ int main(void)
     cuzk_groth16_params p;
     pce_job_setup(&j, &p, 6);
     char path[] = "/tmp/cuzk-gpu-batch-XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd >= 0) close(fd);
-    CHECK_OK(cuzk_groth16_params_write(&p, path));
+    params_to_tempfile(&p, path);
 
     /* 5 buffers: batches of up to 3 (one buffer stays with the lanes, one with urgent work) */
     CHECK(run_job(path, &p.vk, 5) >= 2);

@@ -21,6 +21,7 @@
 #include "cuzk/gpu.h"
 #include "cuzk/groth16.h"
 #include "harness.h"
+#include "support_named.h"
 #include "support_pce.h"
 
 #define MIB (1ull << 20)
@@ -67,20 +68,10 @@ static cuzk_engine *engine_on_gpu(void)
     return e;
 }
 
-static cuzk_status open_partition(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned partition,
-                                  cuzk_circuit **out)
-{
-    (void)input;
-    (void)input_len;
-    (void)seed;
-    (void)partition;
-    return cuzk_circuit_open(out, ctx);
-}
-
 static void register_circuit(cuzk_engine *e, const char *params_path)
 {
     cuzk_engine_circuit c = {
-        .id = "shrink", .open = open_partition, .ctx = (void *)CIRCUIT, .params_path = params_path};
+        .id = "shrink", .open = named_circuit_open, .ctx = (void *)CIRCUIT, .params_path = params_path};
     CHECK_OK(cuzk_engine_register_circuit(e, &c));
 }
 
@@ -136,10 +127,7 @@ int main(void)
     cuzk_groth16_params p;
     pce_job_setup(&j, &p, 5);
     char path[] = "/tmp/cuzk-gpu-shrink-XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd >= 0) close(fd);
-    CHECK_OK(cuzk_groth16_params_write(&p, path));
+    params_to_tempfile(&p, path);
 
     /* the sizes the placement gives this circuit: resident (parameters, workspace), streamed */
     cuzk_gpu_shape sh = {p.h_len, p.l_len, p.a_len, p.b_g1_len, p.vk.ic_len, p.l_len, p.h_len + 1, 0, 0};

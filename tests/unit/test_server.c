@@ -28,6 +28,7 @@
 #include "cuzk/testcircuits.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "harness.h"
+#include "support_named.h"
 #include "server/server_internal.h"
 
 static char tmpdir[64];
@@ -55,12 +56,6 @@ static void make_params(const char *name)
     cuzk_circuit_free(c);
 }
 
-static cuzk_status open_named(void *ctx, const uint8_t *in, size_t len, uint64_t seed, unsigned k, cuzk_circuit **out)
-{
-    (void)in, (void)len, (void)seed, (void)k;
-    return cuzk_circuit_open(out, ctx);
-}
-
 /* the host's hook: random:256 and random:16384 are known (parameters made at start) */
 static cuzk_status test_circuit(void *ctx, cuzk_engine *e, const char *name)
 {
@@ -71,7 +66,7 @@ static cuzk_status test_circuit(void *ctx, cuzk_engine *e, const char *name)
         if (registered[i]) return CUZK_OK;
         char params[300];
         snprintf(params, sizeof params, "%s/cuzk-test-random-%s.params", tmpdir, name + 7);
-        cuzk_engine_circuit reg = {known[i], open_named, (void *)known[i], params, NULL, NULL, false, false};
+        cuzk_engine_circuit reg = {known[i], named_circuit_open, (void *)known[i], params, NULL, NULL, false, false};
         cuzk_status st = cuzk_engine_register_circuit(e, &reg);
         if (!st) registered[i] = true;
         return st;
