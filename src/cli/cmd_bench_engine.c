@@ -214,12 +214,14 @@ int cli_bench_engine(int argc, char **argv)
     double part_med = bench_quantile(pt.v, pt.n, 0.5), wit_med = bench_quantile(wt.v, wt.n, 0.5);
     double wit_max = wt.n ? wt.v[wt.n - 1] : 0; /* sorted by quantile */
     double dev_gap_max = 0, dev_gap_total = 0, busy = 0;
-    uint64_t dev_gaps = 0;
+    uint64_t dev_gaps = 0, uploaded = 0, batched = 0;
     for (unsigned d = 0; d < es->ndevices; d++) {
         if (es->devices[d].gap_max_s > dev_gap_max) dev_gap_max = es->devices[d].gap_max_s;
         dev_gap_total += es->devices[d].gap_total_s;
         dev_gaps += es->devices[d].gaps;
         busy += es->devices[d].busy_s;
+        uploaded += es->devices[d].upload_bytes;
+        batched += es->devices[d].partitions_batched;
     }
     long hwm = cli_rss_kib("VmHWM:");
     const char *what = bench_target_name(&t);
@@ -231,13 +233,13 @@ int cli_bench_engine(int argc, char **argv)
                "\"device_gap_max_s\":%.6f,"
                "\"device_gap_mean_s\":%.6f,\"device_busy_s\":%.3f,\"run_s\":%.3f,\"engine_start_s\":%.3f,"
                "\"data_s\":%.3f,\"peak_rss_kib\":%ld,\"pinned_bytes\":%llu,\"device_used_bytes\":%llu,"
-               "\"verified\":%s",
+               "\"upload_bytes_per_job\":%.0f,\"partitions_batched\":%llu,\"verified\":%s",
                t.kind, what, (unsigned long long)njobs, (unsigned long long)conc,
                t.req.partitions ? t.req.partitions : 1, failed, lat_med, lat_p95, first, interval,
                (double)njobs / run_s, part_med, pt.n, wit_med, wit_max, dev_gap_max,
                dev_gaps ? dev_gap_total / (double)dev_gaps : 0, busy, run_s, t_create, t.data_s, hwm,
                (unsigned long long)es->pinned_bytes, (unsigned long long)device_used(es),
-               jobs[0].r.verified ? "true" : "false");
+               (double)uploaded / (double)njobs, (unsigned long long)batched, jobs[0].r.verified ? "true" : "false");
         if (crit_sent)
             printf(",\"critical\":{\"circuit\":\"%s\",\"state\":\"%s\",\"wait_s\":%.4f,\"run_s\":%.4f}", critical,
                    cuzk_job_state_name(crit.r.state), crit.r.queue_s, crit.r.run_s);
@@ -259,6 +261,11 @@ int cli_bench_engine(int argc, char **argv)
                pt.n, busy);
         printf("  witness per partition     median %.1f ms, max %.1f ms over %zu\n", wit_med * 1e3, wit_max * 1e3,
                wt.n);
+        if (uploaded)
+            printf("  copied to the GPU         %.2f GB per job (%.2f GB/s over the device's busy time); %llu "
+                   "partitions proved in batches\n",
+                   (double)uploaded / 1e9 / (double)njobs, busy > 0 ? (double)uploaded / 1e9 / busy : 0.0,
+                   (unsigned long long)batched);
         printf("  device idle between partitions while work waited: max %.2f ms, mean %.3f ms over %llu\n",
                dev_gap_max * 1e3, dev_gaps ? dev_gap_total / (double)dev_gaps * 1e3 : 0, (unsigned long long)dev_gaps);
         printf("  first job's extra cost    %.3f s over the steady interval (loads, first witness)\n",

@@ -330,6 +330,7 @@ typedef struct {
     int prove_stage;
     uint64_t proved;
     uint64_t batches, batched; /* calls that proved two or more partitions, and those partitions */
+    uint64_t uploaded;         /* bytes its GPU provers copied from host memory */
     double busy_s, started_t;
     double gap_max_s, gap_total_s;
     uint64_t gaps;

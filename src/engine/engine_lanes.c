@@ -387,7 +387,8 @@ static bool pending_work(const cuzk_engine *e)
 /* A partition's proof on device d as it ended: when it ran, its outcome and its spans. */
 typedef struct {
     double t0, t1;
-    double prove_s; /* its share of the device's time: t1 - t0 over the proofs of its batch */
+    double prove_s;    /* its share of the device's time: t1 - t0 over the proofs of its batch */
+    uint64_t uploaded; /* bytes the GPU's prover copied from host memory (a batch's, on its first) */
     cuzk_status st;
     char err[1024];
     cuzk_groth16_proof proof;
@@ -455,6 +456,7 @@ static void partition_ended(cuzk_engine *e, engine_device *d, ready_item *r, par
     engine_job *j = r->job;
     if (d->ordinal >= 0) j->circ->dev[d->index].busy--;
     d->busy_s += run->prove_s;
+    d->uploaded += run->uploaded;
     d->running_job = 0;
     char name[160];
     if (run->st == CUZK_ENOMEM && d->ordinal >= 0)
@@ -501,7 +503,10 @@ static void run_partition(cuzk_engine *e, engine_device *d, const ready_item *r,
     const witness_slot *s = &e->slots[r->slot];
     run->tl = cuzk_timeline_create("prove");
     run->st = run->hook ? run->hook(run->hook_ctx, j->id, r->part, d->index) : 0;
+    const cuzk_gpu_prover *pr = d->ordinal >= 0 ? c->dev[d->index].prover : NULL;
+    const uint64_t up0 = pr ? cuzk_gpu_prover_uploaded_bytes(pr) : 0;
     if (!run->st) run->st = prove_on(e, d, j, s, &run->proof, run->tl);
+    if (pr) run->uploaded = cuzk_gpu_prover_uploaded_bytes(pr) - up0;
     if (run->st) snprintf(run->err, sizeof run->err, "%s", cuzk_last_error());
     run->t1 = cuzk_now();
     run->prove_s = run->t1 - run->t0;
@@ -561,6 +566,7 @@ static void run_batch(cuzk_engine *e, engine_device *d, ready_item *const *items
     cuzk_timeline *tl = cuzk_timeline_create("prove");
     cuzk_status st = CUZK_OK;
     char err[1024] = "";
+    const uint64_t up0 = cuzk_gpu_prover_uploaded_bytes(cd->prover);
     if (m) {
         const cuzk_groth16_prove_opts opts = {.tl = tl, .cancel = &j->cancel};
         const cuzk_witness *w0 = &e->slots[items[idx[0]]->slot].w;
@@ -570,6 +576,7 @@ static void run_batch(cuzk_engine *e, engine_device *d, ready_item *const *items
         if (st) snprintf(err, sizeof err, "%s (a batch of %u partitions)", cuzk_last_error(), m);
     }
     const double t1 = cuzk_now();
+    runs[0].uploaded = cuzk_gpu_prover_uploaded_bytes(cd->prover) - up0;
     for (unsigned q = 0; q < m; q++) {
         partition_run *run = &runs[idx[q]];
         run->st = st;

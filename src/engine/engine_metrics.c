@@ -249,6 +249,12 @@ static void gauges(const cuzk_engine_status *s, FILE *f)
         device_series(f, "cuzk_device_batched_partitions_total", &s->devices[i]);
         fprintf(f, "%llu\n", (unsigned long long)s->devices[i].partitions_batched);
     }
+    family(f, "cuzk_device_upload_bytes_total", "counter",
+           "Bytes a GPU's proofs copied from host memory (streamed bases, witnesses, a, b, c).");
+    for (unsigned i = 0; i < s->ndevices; i++) {
+        device_series(f, "cuzk_device_upload_bytes_total", &s->devices[i]);
+        fprintf(f, "%llu\n", (unsigned long long)s->devices[i].upload_bytes);
+    }
     family(f, "cuzk_device_in_service", "gauge", "1 while a device proves, 0 once taken out of service.");
     for (unsigned i = 0; i < s->ndevices; i++) {
         device_series(f, "cuzk_device_in_service", &s->devices[i]);

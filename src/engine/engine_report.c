@@ -53,6 +53,7 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
         s->partitions_proved = d->proved;
         s->batches = d->batches;
         s->partitions_batched = d->batched;
+        s->upload_bytes = d->uploaded;
         s->busy_s = d->busy_s;
         s->idle_s = (now - (d->started_t ? d->started_t : now)) - d->busy_s;
         if (s->idle_s < 0) s->idle_s = 0;
@@ -136,13 +137,14 @@ static void status_body(cuzk_engine *e, const cuzk_engine_status *s, FILE *f)
         fprintf(f, ",\"prove_stage\":\"%s\"", d->prove_stage);
         fprintf(f,
                 ",\"running_job\":%llu,\"running_partition\":%u,\"partitions_proved\":%llu,\"batches\":%llu,"
-                "\"partitions_batched\":%llu,\"busy_s\":%.3f,"
+                "\"partitions_batched\":%llu,\"upload_bytes\":%llu,\"busy_s\":%.3f,"
                 "\"idle_s\":%.3f,\"gap_max_s\":%.6f,\"gap_total_s\":%.6f,\"gaps\":%llu,\"resident_bytes\":%llu,"
                 "\"budget_bytes\":%llu,\"mem_total\":%llu,\"mem_free\":%llu}",
                 (unsigned long long)d->running_job, d->running_partition, (unsigned long long)d->partitions_proved,
-                (unsigned long long)d->batches, (unsigned long long)d->partitions_batched, d->busy_s, d->idle_s,
-                d->gap_max_s, d->gap_total_s, (unsigned long long)d->gaps, (unsigned long long)d->resident_bytes,
-                (unsigned long long)d->budget_bytes, (unsigned long long)d->mem_total, (unsigned long long)d->mem_free);
+                (unsigned long long)d->batches, (unsigned long long)d->partitions_batched,
+                (unsigned long long)d->upload_bytes, d->busy_s, d->idle_s, d->gap_max_s, d->gap_total_s,
+                (unsigned long long)d->gaps, (unsigned long long)d->resident_bytes, (unsigned long long)d->budget_bytes,
+                (unsigned long long)d->mem_total, (unsigned long long)d->mem_free);
     }
     fputs("],\"circuits\":[", f);
     for (unsigned i = 0; i < s->ncircuits; i++) {

@@ -145,6 +145,7 @@ struct exec_dev {
     int ordinal = 0;                                    /* the CUDA device its streams are on */
     cuzk_status err = CUZK_OK;
     std::vector<cudaEvent_t> upload_events;
+    uint64_t uploaded = 0; /* bytes copied from host memory (upload, to_dev): the link's traffic */
     int sm_count = 132;
     /* named stage timings (events), collected by the caller after sync */
     struct stage {

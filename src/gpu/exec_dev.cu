@@ -112,7 +112,8 @@ void exec_dev::to_host(void *h, const void *d, size_t bytes)
 
 void exec_dev::to_dev(void *d, const void *h, size_t bytes)
 {
-    if (ok() && bytes) check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream), "upload");
+    if (ok() && bytes && check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream), "upload"))
+        uploaded += bytes;
 }
 
 void exec_dev::copy(void *d, const void *s, size_t bytes)
@@ -136,7 +137,7 @@ int exec_dev::upload(void *d, const void *h, size_t bytes)
     upload_events.push_back(done);
     check(cudaEventRecord(ready, stream), "event record");
     check(cudaStreamWaitEvent(copy_stream, ready, 0), "stream wait");
-    if (bytes) check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, copy_stream), "upload");
+    if (bytes && check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, copy_stream), "upload")) uploaded += bytes;
     check(cudaEventRecord(done, copy_stream), "event record");
     return (int)upload_events.size() - 1;
 }

@@ -131,6 +131,7 @@ cuzk_status cuzk_gpu_prove_batch_with(cuzk_gpu_prover *pr, size_t n, cuzk_groth1
     return no_cuda();
 }
 size_t cuzk_gpu_prover_own_bytes(const cuzk_gpu_prover *pr) { return 0; }
+uint64_t cuzk_gpu_prover_uploaded_bytes(const cuzk_gpu_prover *pr) { return 0; }
 void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes)
 {
     if (device_bytes) *device_bytes = 0;

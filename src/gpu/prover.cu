@@ -727,7 +727,8 @@ struct cuzk_gpu_prover {
     cudaStream_t pf_stream;
     prefetch_slot pf[2];
     int pf_next;
-    size_t pf_hits; /* proofs that used a prefetched witness */
+    size_t pf_hits;    /* proofs that used a prefetched witness */
+    uint64_t uploaded; /* bytes its proofs copied from host memory (parameters, witnesses, a, b, c) */
 };
 
 /* log2 of the evaluation domain of a circuit with nh H bases (N - 1 of them) */
@@ -1026,7 +1027,9 @@ static cuzk_status run_device(cuzk_gpu_prover *pr, size_t n, const cuzk_groth16_
     x.err = CUZK_OK;
     x.cancel = o->cancel;
     x.use();
+    x.uploaded = 0;
     st = prove(x, tb, r.data(), s.data());
+    __atomic_add_fetch(&pr->uploaded, x.uploaded, __ATOMIC_RELAXED);
     x.cancel = NULL; /* the token is the caller's: not kept past the call */
     std::vector<std::pair<const char *, double>> stages;
     x.take_stages(stages);
@@ -1199,6 +1202,11 @@ extern "C" size_t cuzk_gpu_prefetch_hits(cuzk_gpu_prover *pr)
 }
 
 extern "C" size_t cuzk_gpu_prover_own_bytes(const cuzk_gpu_prover *pr) { return pr->mem_bytes; }
+
+extern "C" uint64_t cuzk_gpu_prover_uploaded_bytes(const cuzk_gpu_prover *pr)
+{
+    return __atomic_load_n(&pr->uploaded, __ATOMIC_RELAXED);
+}
 
 extern "C" void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, size_t *pinned_host_bytes)
 {

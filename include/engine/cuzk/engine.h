@@ -420,6 +420,7 @@ typedef struct {
     /* streamed GPU provers: calls that proved a batch (two or more partitions of a job sharing
      * each pass over the bases), and the partitions they proved */
     uint64_t batches, partitions_batched;
+    uint64_t upload_bytes;         /* bytes its proofs copied from host memory to the GPU (the link's traffic) */
     double busy_s, idle_s;         /* since the engine started */
     double gap_max_s, gap_total_s; /* idle between two partitions while work waited */
     uint64_t gaps;

@@ -253,6 +253,10 @@ void cuzk_gpu_prover_memory(const cuzk_gpu_prover *pr, size_t *device_bytes, siz
 /* The prover's own device memory (its parameter arrays, or a streamed prover's chunk buffers),
  * without the memory pool's workspace. */
 size_t cuzk_gpu_prover_own_bytes(const cuzk_gpu_prover *pr);
+/* Bytes the prover's proofs have copied from host memory to the device so far: a streamed
+ * prover's chunks of bases, the witnesses, a, b, c where they come from the CPU (the link's
+ * traffic; not the prefetched witnesses, nor the parameters' first upload). Thread: any. */
+uint64_t cuzk_gpu_prover_uploaded_bytes(const cuzk_gpu_prover *pr);
 
 /* ---------------------------------------------------------------- resident precompiled circuit */
 /* The precompiled circuit (pce.h) in device memory: A, B, C (row offsets, columns,
