@@ -1,5 +1,4 @@
 /* cuzk client jobs, and the lines every view of jobs shares (client_views.h). */
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,36 +70,18 @@ void client_jobs_table(FILE *out, const cuzk_rpc_job *jobs, size_t n, size_t tot
     else if (total > n) fprintf(out, "(%zu of %zu jobs listed)\n", n, total);
 }
 
-static json_t *job_json(const cuzk_rpc_job *j)
-{
-    json_t *o = json_pack("{s:s,s:I,s:s,s:s,s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:s}", "job_id", j->job_id,
-                          "engine_job", (json_int_t)j->engine_job, "proof_kind", j->proof_kind, "priority", j->priority,
-                          "circuit_id", j->circuit_id, "state", j->state, "stage", j->stage, "prove_stage",
-                          j->prove_stage, "partitions", (json_int_t)j->partitions, "partitions_proved",
-                          (json_int_t)j->partitions_proved, "partitions_witnessed", (json_int_t)j->partitions_witnessed,
-                          "devices", (json_int_t)j->devices, "fraction_done", j->fraction_done, "elapsed_ms",
-                          (json_int_t)j->elapsed_ms, "queue_ms", (json_int_t)j->queue_ms, "expected_left_ms",
-                          (json_int_t)j->expected_left_ms, "error_message", j->error_message);
-    return o ? o : json_null();
-}
-
 int client_jobs(cuzk_client *c, const char *cmd, double deadline_s, bool json)
 {
+    if (json) {
+        char *text = NULL;
+        if (cuzk_client_jobs_json(c, NULL, deadline_s, &text, NULL)) return cli_error(cmd);
+        puts(text);
+        free(text);
+        return 0;
+    }
     cuzk_rpc_job *jobs = NULL;
     size_t n = 0, total = 0;
     if (cuzk_client_jobs(c, NULL, deadline_s, &jobs, &n, &total, NULL)) return cli_error(cmd);
-    if (json) {
-        json_t *o = json_object(), *a = json_array();
-        for (size_t i = 0; i < n; i++) json_array_append_new(a, job_json(&jobs[i]));
-        json_object_set_new(o, "jobs", a);
-        json_object_set_new(o, "jobs_total", json_integer((json_int_t)total));
-        char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        json_decref(o);
-        if (text) puts(text);
-        free(text);
-        free(jobs);
-        return text ? 0 : (fprintf(stderr, "cuzk %s: out of memory\n", cmd), 1);
-    }
     client_jobs_table(stdout, jobs, n, total);
     free(jobs);
     return 0;

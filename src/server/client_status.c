@@ -89,6 +89,15 @@ static json_t *job_json(const Cuzk__V1__JobStatus *m)
     return o ? o : json_null();
 }
 
+/* "jobs" (each as job_json) and "jobs_total" of a GetStatus answer, into o */
+static void add_jobs(json_t *o, const Cuzk__V1__GetStatusResponse *a)
+{
+    json_t *jobs = json_array();
+    for (size_t i = 0; i < a->n_jobs; i++) json_array_append_new(jobs, job_json(a->jobs[i]));
+    json_object_set_new(o, "jobs", jobs);
+    json_object_set_new(o, "jobs_total", json_integer((json_int_t)a->jobs_total));
+}
+
 cuzk_status cuzk_client_status(cuzk_client *c, double deadline_s, char **json, int *code)
 {
     *json = NULL;
@@ -125,10 +134,21 @@ cuzk_status cuzk_client_status(cuzk_client *c, double deadline_s, char **json, i
     json_object_set_new(o, "uptime_seconds", json_integer((json_int_t)a->uptime_seconds));
     json_object_set_new(o, "pinned_memory_bytes", json_integer((json_int_t)a->pinned_memory_bytes));
     json_object_set_new(o, "pinned_memory_limit_bytes", json_integer((json_int_t)a->pinned_memory_limit_bytes));
-    json_t *jobs = json_array();
-    for (size_t i = 0; i < a->n_jobs; i++) json_array_append_new(jobs, job_json(a->jobs[i]));
-    json_object_set_new(o, "jobs", jobs);
-    json_object_set_new(o, "jobs_total", json_integer((json_int_t)a->jobs_total));
+    add_jobs(o, a);
+    protobuf_c_message_free_unpacked(&a->base, NULL);
+    *json = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    return *json ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "out of memory");
+}
+
+cuzk_status cuzk_client_jobs_json(cuzk_client *c, const char *job_id, double deadline_s, char **json, int *code)
+{
+    *json = NULL;
+    Cuzk__V1__GetStatusResponse *a;
+    cuzk_status st = get_status(c, job_id ? job_id : "", deadline_s, &a, code);
+    if (st) return st;
+    json_t *o = json_object();
+    add_jobs(o, a);
     protobuf_c_message_free_unpacked(&a->base, NULL);
     *json = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(o);

@@ -217,6 +217,11 @@ typedef struct {
  * *code 5); the rest as cuzk_client_submit's. */
 cuzk_status cuzk_client_jobs(cuzk_client *c, const char *job_id, double deadline_s, cuzk_rpc_job **jobs, size_t *n,
                              size_t *total, int *code) CUZK_WARN_UNUSED;
+/* The same jobs as JSON, {"jobs": [...], "jobs_total": N}, each job with the fields of
+ * cuzk_rpc_job (uncut), as cuzk_client_status's "jobs": *json malloc'd; errors as
+ * cuzk_client_jobs'. */
+cuzk_status cuzk_client_jobs_json(cuzk_client *c, const char *job_id, double deadline_s, char **json,
+                                  int *code) CUZK_WARN_UNUSED;
 /* Returns: the name of a gRPC status code ("OK", "INVALID_ARGUMENT", ...; static). Thread: any. */
 const char *cuzk_grpc_code_name(int code);
 
