@@ -656,11 +656,7 @@ static void test_setup(const char *name)
 
 int main(void)
 {
-    char why[256];
-    if (!cuzk_gpu_available(why, sizeof why)) {
-        printf("SKIPPED: %s\n", why);
-        return TEST_SKIP_CODE;
-    }
+    skip_without_gpu();
     const char *v = getenv("CUZK_GPU_TEST_LARGE");
     if (v && !strcmp(v, "0")) large = 0;
     if (cuzk_gpu_device_open(&D, 0, NULL)) {

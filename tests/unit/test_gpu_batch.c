@@ -79,10 +79,11 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
         cuzk_engine_get_status(e, st);
         batched = st->devices[0].partitions_batched;
         batches = st->devices[0].batches;
-        for (unsigned i = 0; i < st->ncircuits; i++)
-            if (!strcmp(st->circuits[i].id, "batch")) printf("  placement: %.160s\n", st->circuits[i].placement);
     }
     free(st);
+    char placement[320];
+    circuit_placement(e, "batch", placement, sizeof placement);
+    printf("  placement: %.160s\n", placement);
     printf("  %u witness buffers: %llu of %d partitions proved in %llu batches\n", buffers ? buffers : 3,
            (unsigned long long)batched, PARTS, (unsigned long long)batches);
     cuzk_engine_destroy(e);
@@ -91,11 +92,7 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
 
 int main(void)
 {
-    char why[256];
-    if (!cuzk_gpu_available(why, sizeof why)) {
-        printf("SKIPPED: %s\n", why);
-        return TEST_SKIP_CODE;
-    }
+    skip_without_gpu();
     pce_job j;
     pce_job_open(&j, CIRCUIT, 0, 0);
     cuzk_groth16_params p;

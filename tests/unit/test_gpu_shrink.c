@@ -92,14 +92,7 @@ static void prove_one(cuzk_engine *e, const cuzk_groth16_params *p, char *placem
         CHECK(r.ninputs == p->vk.ic_len - 1);
     }
     cuzk_job_result_free(&r);
-    cuzk_engine_status *st = calloc(1, sizeof *st);
-    placement[0] = 0;
-    if (st) {
-        cuzk_engine_get_status(e, st);
-        for (unsigned i = 0; i < st->ncircuits; i++)
-            if (!strcmp(st->circuits[i].id, "shrink")) snprintf(placement, n, "%s", st->circuits[i].placement);
-    }
-    free(st);
+    circuit_placement(e, "shrink", placement, n);
 }
 
 static uint64_t retries(cuzk_engine *e)
@@ -113,11 +106,7 @@ static uint64_t retries(cuzk_engine *e)
 
 int main(void)
 {
-    char why[256];
-    if (!cuzk_gpu_available(why, sizeof why)) {
-        printf("SKIPPED: %s\n", why);
-        return TEST_SKIP_CODE;
-    }
+    skip_without_gpu();
     if (cuzk_gpu_device_open(&D, 0, NULL)) {
         fprintf(stderr, "opening device 0: %s\n", cuzk_last_error());
         return 1;
