@@ -94,6 +94,9 @@ for k in gpu-msm gpu-ntt gpu-prove gpu-field; do
   grep -q "CUDA" out.txt || fail "bench $k --help does not say it runs on CUDA"
 done
 expect_fail "bench gpu-prove --circuit without --pce" 2 "go together" "$CUZK" bench gpu-prove --circuit porep:2KiB
+expect_fail "bench gpu-prove --batch 0" 2 "--batch must be from 1 to 64" "$CUZK" bench gpu-prove --circuit cubic --pce c.pce --batch 0
+expect_fail "bench gpu-prove --batch without --circuit" 2 "with --circuit" "$CUZK" bench gpu-prove --batch 2
+expect_fail "bench gpu-prove --batch 65" 2 "from 1 to 64" "$CUZK" bench gpu-prove --circuit cubic --pce c.pce --batch 65
 expect_fail "bench gpu-msm --log2 29" 2 "at most 28" "$CUZK" bench gpu-msm --log2 29
 expect_fail "bench gpu-msm --ones-fraction 2" 2 "from 0 to 1" "$CUZK" bench gpu-msm --ones-fraction 2
 if [ "$cuda" = no ]; then
