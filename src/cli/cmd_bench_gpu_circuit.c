@@ -30,7 +30,7 @@ typedef struct {
     double first_s, best_s, witness_s, pin_s, params_s, upload_s;
     size_t dev_used, pce_bytes;
     char device[256];
-    char placement[400]; /* the prover's placement and why */
+    char placement[560]; /* the prover's placement and why */
 } single_run;
 
 /* What the job of K partitions through the engine measured. */
@@ -94,7 +94,7 @@ static cuzk_status single_proofs(const cuzk_circuit *c, const cuzk_pce *pce, int
     o->params_s = cuzk_now() - t0;
     if (!st) {
         const cuzk_gpu_placement *pl = cuzk_gpu_prover_placement(pr);
-        streamed = pl->kind == CUZK_GPU_STREAMED;
+        streamed = cuzk_gpu_placement_streams(pl);
         snprintf(o->placement, sizeof o->placement, "%s: %s", cuzk_gpu_placement_name(pl->kind), pl->why);
         if (o->batch > cuzk_gpu_prover_batch_max(pr))
             st = cuzk_fail(CUZK_EINVAL, "--batch %u: this placement proves at most %u partitions per call (%s)",

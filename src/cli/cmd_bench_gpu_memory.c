@@ -72,12 +72,12 @@ static int place_one(const char *path, const char *pce_path, uint64_t room, unsi
             cuzk_json_string(stdout, cuzk_last_error());
         } else {
             printf(",\"placement\":\"%s\",\"params_device_bytes\":%llu,\"pce_device_bytes\":%llu,"
-                   "\"workspace_bytes\":%llu,\"pinned_host_bytes\":%llu,\"chunk_points\":%llu,\"window_max\":%u,"
-                   "\"window_max_h\":%u,\"batch_max\":%u,\"why\":",
+                   "\"workspace_bytes\":%llu,\"pinned_host_bytes\":%llu,\"file_bytes\":%llu,\"chunk_points\":%llu,"
+                   "\"window_max\":%u,\"window_max_h\":%u,\"batch_max\":%u,\"why\":",
                    cuzk_gpu_placement_name(p.kind), (unsigned long long)p.params_device_bytes,
                    (unsigned long long)p.pce_device_bytes, (unsigned long long)p.workspace_bytes,
-                   (unsigned long long)p.pinned_host_bytes, (unsigned long long)p.chunk_points, p.window_max,
-                   p.window_max_h, p.batch_max);
+                   (unsigned long long)p.pinned_host_bytes, (unsigned long long)p.file_bytes,
+                   (unsigned long long)p.chunk_points, p.window_max, p.window_max_h, p.batch_max);
             cuzk_json_string(stdout, p.why);
         }
         printf("}");

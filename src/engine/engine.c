@@ -232,6 +232,9 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
     e->cache_dir = dup_or_null(e->cfg.cache_dir);
     e->cfg.param_dir = e->param_dir;
     e->cfg.cache_dir = e->cache_dir;
+    /* the mapped placement's scratch file goes beside the engine's other files unless named */
+    if (!e->gpu_cfg.stream_file_dir[0] && e->cache_dir && strlen(e->cache_dir) < sizeof e->gpu_cfg.stream_file_dir)
+        snprintf(e->gpu_cfg.stream_file_dir, sizeof e->gpu_cfg.stream_file_dir, "%s", e->cache_dir);
     e->start_t = cuzk_now();
     e->next_id = 1;
     e->cpu_dev = -1;

@@ -293,14 +293,17 @@ static void gauges(const cuzk_engine_status *s, FILE *f)
         fprintf(f, "%llu\n", (unsigned long long)s->circuits[i].device_bytes);
     }
     family(f, "cuzk_circuit_placement", "gauge",
-           "1 for each GPU a circuit is on (or loading to), labelled with its placement: resident or streamed.");
+           "1 for each GPU a circuit is on (or loading to), labelled with its placement: resident, streamed or "
+           "mapped.");
     for (unsigned i = 0; i < s->ncircuits; i++)
         for (unsigned d = 0; d < CUZK_ENGINE_MAX_DEVICES && d < s->ndevices; d++) {
             if (!s->circuits[i].device[d] && !s->circuits[i].streamed[d]) continue;
             fprintf(f, "cuzk_circuit_placement{circuit=");
             label_value(f, s->circuits[i].id);
             fprintf(f, ",device=\"%d\",placement=\"%s\"} 1\n", s->devices[d].ordinal,
-                    s->circuits[i].streamed[d] ? "streamed" : "resident");
+                    s->circuits[i].mapped[d]         ? "mapped"
+                        : s->circuits[i].streamed[d] ? "streamed"
+                                                     : "resident");
         }
     family(f, "cuzk_circuit_pinned_bytes", "gauge", "Page-locked host memory of a circuit's streamed parameters.");
     for (unsigned i = 0; i < s->ncircuits; i++) {

@@ -79,7 +79,8 @@ void cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out)
             s->loading |= cd->loading;
             s->device_bytes += cd->bytes;
             if (!cd->prover && !cd->loading) continue;
-            s->streamed[i] = cd->pl.kind == CUZK_GPU_STREAMED;
+            s->streamed[i] = cuzk_gpu_placement_streams(&cd->pl);
+            s->mapped[i] = cd->pl.kind == CUZK_GPU_MAPPED;
             s->pinned_bytes += cd->host_bytes;
             if (!s->placement[0]) snprintf(s->placement, sizeof s->placement, "%s", cd->pl.why);
         }

@@ -247,6 +247,7 @@ typedef struct {
     void (*circ_state_free)(void *);
     bool open_builtin; /* circ is a built-in circuit's synthetic data, made on the load thread */
     int dev;           /* -1: the host tier; else this device */
+    bool params_later; /* the host tier's admission left the parameters out: a GPU was to take them */
     loader *self;
     load_watch watch; /* its stop token (self->stop) and the test hook, set when it starts */
 } load_task;
@@ -376,8 +377,9 @@ static uint64_t placed_bytes(const cuzk_gpu_placement *pl)
 }
 
 /* c on d (locked): its placement under d's budget and, streamed, host room for the page-locked
- * parameters (charged to the host budget until the device copy goes). false when there is
- * none: d is unfit for c, with the reason. */
+ * parameters (charged to the host budget until the device copy goes); where the host budget has
+ * no room for them, mapped: the parameters in a scratch file (gpu.stream_file_dir), charged
+ * nothing. false when there is none: d is unfit for c, with the reason. */
 static bool place_on(cuzk_engine *e, engine_circuit *c, engine_device *d, const cuzk_gpu_shape *sh)
 {
     ENGINE_LOCKED(e);
@@ -389,14 +391,11 @@ static bool place_on(cuzk_engine *e, engine_circuit *c, engine_device *d, const 
         snprintf(cd->why, sizeof cd->why, "%s on %.100s: %.200s", id, d->name, cuzk_last_error());
         return false;
     }
-    const uint64_t pinned = cd->pl.pinned_host_bytes;
+    uint64_t pinned = cd->pl.pinned_host_bytes;
     if (pinned && (pinned > e->host_budget || !res_make_host_room(e, pinned, c))) {
-        cd->unfit = true;
-        snprintf(cd->why, sizeof cd->why,
-                 "%s on %s: streamed, its parameters need %llu bytes of page-locked host memory, more than the host "
-                 "budget has room for (engine.host_budget)",
-                 id, d->name, (unsigned long long)pinned);
-        return false;
+        const uint64_t room = e->host_budget > e->host_used ? e->host_budget - e->host_used : 0;
+        cuzk_gpu_place_mapped(&cd->pl, e->gpu_cfg.stream_file_dir, room);
+        pinned = 0;
     }
     host_charge(e, pinned);
     cd->host_bytes = pinned;
@@ -410,6 +409,17 @@ static void unplace(cuzk_engine *e, circuit_on_device *cd)
     ENGINE_LOCKED(e);
     host_release(e, cd->host_bytes);
     cd->host_bytes = 0;
+}
+
+/* whether a GPU may take c's parameters from their file, so that the host keeps no copy
+ * (locked): the conditions of pick_stream_device short of the room, which it finds then */
+static bool gpu_may_take(const cuzk_engine *e, const engine_circuit *c)
+{
+    ENGINE_LOCKED(e);
+    if (e->cfg.keep_host_params || e->cfg.cpu_worker || e->stopping) return false;
+    for (unsigned i = 0; i < e->ndev; i++)
+        if (e->dev[i].ordinal >= 0 && e->dev[i].in_service && !c->dev[i].unfit) return true;
+    return false;
 }
 
 /* The device a host load streams the parameters to (locked): the first in service with room
@@ -492,6 +502,25 @@ typedef struct {
     char err[1024];
 } host_load_state;
 
+/* No GPU took the parameters that the admission left to one (locked): the host reads them, so
+ * they are charged now, beside the load's estimate, or the load fails as the admission would. */
+static void params_to_host(host_load_state *h)
+{
+    cuzk_engine *e = h->e;
+    engine_circuit *c = h->c;
+    ENGINE_LOCKED(e);
+    const uint64_t pb = file_bytes(c->params_path);
+    if (pb + res_fixed_bytes(e) + c->host_need > e->host_budget || !res_make_host_room(e, pb, c)) {
+        h->st = cuzk_fail(CUZK_EBUDGET,
+                          "no GPU takes its parameters, and the host budget has no room for them (%llu bytes, %s; "
+                          "engine.host_budget %llu bytes)",
+                          (unsigned long long)pb, c->params_path, (unsigned long long)e->host_budget);
+        return;
+    }
+    host_charge(e, pb);
+    c->host_need += pb; /* released with the estimate when the load ends */
+}
+
 /* Step 1: the files, then the parameter file's layout and key (a file of the wrong shape fails
  * here, at once); a GPU with room takes the parameters as a stream, started now. */
 static void load_open_layout(host_load_state *h)
@@ -508,6 +537,7 @@ static void load_open_layout(host_load_state *h)
     c->params_points_bytes = layout_points_bytes(&h->pf);
     const cuzk_gpu_shape sh = shape_of(h->pf.count, h->pf.vk.ic_len, file_bytes(c->pce_path));
     h->sj.dev = pick_stream_device(h->e, c, &sh);
+    if (h->sj.dev < 0 && h->t->params_later) params_to_host(h);
     engine_mutex_unlock(&h->e->mu);
     if (h->sj.dev < 0) return;
     h->streaming = pthread_create(&h->sj.thread, NULL, stream_main, &h->sj) == 0;
@@ -1025,8 +1055,11 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
     if (c->host_ready || c->host_loading) return;
     if (e->stopping) return;
     /* admission: what the load will hold, from the files' sizes (the decoded points are the
-     * size of the file's uncompressed ones) */
-    uint64_t need = (c->synthetic ? 0 : file_bytes(c->params_path)) + file_bytes(c->pce_path);
+     * size of the file's uncompressed ones); parameters a GPU may take from the file are left
+     * out (the placement charges its page-locked copy, or maps them from a scratch file), and
+     * charged by the load if none does */
+    const bool later = !c->synthetic && gpu_may_take(e, c);
+    uint64_t need = (c->synthetic || later ? 0 : file_bytes(c->params_path)) + file_bytes(c->pce_path);
     uint64_t fixed = res_fixed_bytes(e);
     if (need + fixed > e->host_budget) {
         char msg[512];
@@ -1044,6 +1077,7 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
     t->e = e;
     t->c = c;
     t->dev = -1;
+    t->params_later = later;
     if (j && !j->failing && !j->cancel_req) t->job = j;
     cuzk_status st = shape_circuit(e, c, t->job, t);
     if (st) {

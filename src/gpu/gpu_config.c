@@ -39,14 +39,18 @@ static const cuzk_config_key gpu_keys[] = {
     K("side_high_priority", CUZK_CFG_BOOL, side_high_priority, 0, 1, "true", "CUZK_GPU_SIDE_PRIORITY",
       "urgent side work (L, A, B beside the NTTs) runs on a high-priority stream"),
     K("placement", CUZK_CFG_STR, placement, 0, 16, "auto", "CUZK_GPU_PLACEMENT",
-      "where a prover keeps the parameters: auto (resident where device memory allows, else streamed), "
-      "resident, or streamed (page-locked host memory, copied in chunks during each MSM)"),
+      "where a prover keeps the parameters: auto (resident where device memory allows, else streamed; "
+      "mapped where the host budget cannot hold them either), resident, streamed (page-locked host memory, "
+      "copied in chunks during each MSM) or mapped (streamed from a scratch file on disk)"),
     K("stream_chunk_log", CUZK_CFG_UINT, stream_chunk_log, 0, 26, "0", "CUZK_GPU_STREAM_CHUNK_LOG",
       "streamed placement: bases per chunk as a power of two (0: the largest the memory allows; "
       "small values for tests)"),
     K("stream_batch", CUZK_CFG_UINT, stream_batch, 0, 64, "0", "CUZK_GPU_STREAM_BATCH",
       "streamed placement: the most ready partitions of a job one pass over the L, A, B bases serves "
       "(0: as many as the device's memory holds witnesses of, at most 10; 1: one at a time)"),
+    K("stream_file_dir", CUZK_CFG_STR, stream_file_dir, 0, 256, "", "CUZK_GPU_STREAM_FILE_DIR",
+      "mapped placement: the folder on a disk (not tmpfs) for the parameters' scratch file, unlinked at once "
+      "(empty: the engine's cache_dir, else /var/tmp)"),
     K("profile", CUZK_CFG_BOOL, profile, 0, 1, "false", "CUZK_GPU_PROFILE",
       "synchronize at each stage mark and print its time to stderr (serializes everything)"),
 };

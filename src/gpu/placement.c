@@ -43,8 +43,10 @@
 
 const char *cuzk_gpu_placement_name(cuzk_gpu_placement_kind k)
 {
-    return k == CUZK_GPU_STREAMED ? "streamed" : "resident";
+    return k == CUZK_GPU_MAPPED ? "mapped" : k == CUZK_GPU_STREAMED ? "streamed" : "resident";
 }
+
+bool cuzk_gpu_placement_streams(const cuzk_gpu_placement *pl) { return pl && pl->kind != CUZK_GPU_RESIDENT; }
 
 static unsigned log2_ceil(uint64_t v)
 {
@@ -153,6 +155,7 @@ static bool place_resident(const cuzk_gpu_shape *sh, uint64_t room, bool glv_ok,
         out->params_device_bytes = pb;
         out->pce_device_bytes = cb;
         out->workspace_bytes = ws;
+        out->room = room;
         snprintf(out->why, sizeof out->why,
                  "resident: parameters %.2f GiB%s, %s and a proof's workspace %.2f GiB fit the %.2f GiB the "
                  "device may use",
@@ -230,6 +233,41 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     return true;
 }
 
+/* a streamed placement's why: what it is (head), where its bases are (where), its sizes */
+static void streamed_why(cuzk_gpu_placement *out, const char *head, const char *where)
+{
+    snprintf(out->why, sizeof out->why,
+             "%s: parameters %.2f GiB %s, chunks of 2^%u bases, windows of at most %u bits (H: %u), up to %u "
+             "proof%s per pass over the bases, workspace %.2f GiB%s of the %.2f GiB the device may use",
+             head, gib(out->kind == CUZK_GPU_MAPPED ? out->file_bytes : out->pinned_host_bytes), where,
+             log2_ceil(out->chunk_points), out->window_max, out->window_max_h, out->batch_max,
+             out->batch_max == 1 ? "" : "s", gib(out->workspace_bytes),
+             out->pce_on_device ? " plus the precompiled circuit" : "", gib(out->room));
+}
+
+/* a streamed placement made mapped, its why headed by head */
+static void make_mapped(cuzk_gpu_placement *pl, const char *dir, const char *head)
+{
+    if (pl->kind == CUZK_GPU_STREAMED) {
+        pl->file_bytes = pl->pinned_host_bytes;
+        pl->pinned_host_bytes = 0;
+        pl->kind = CUZK_GPU_MAPPED;
+    }
+    char where[160];
+    snprintf(where, sizeof where, "in a scratch file in %.120s", dir && dir[0] ? dir : "/var/tmp");
+    streamed_why(pl, head, where);
+}
+
+void cuzk_gpu_place_mapped(cuzk_gpu_placement *pl, const char *dir, uint64_t host_room)
+{
+    if (pl->kind == CUZK_GPU_RESIDENT) return;
+    const uint64_t need = pl->kind == CUZK_GPU_MAPPED ? pl->file_bytes : pl->pinned_host_bytes;
+    char head[160];
+    snprintf(head, sizeof head, "mapped: the host budget has room for %.2f GiB, not the parameters' %.2f GiB",
+             gib(host_room), gib(need));
+    make_mapped(pl, dir, head);
+}
+
 cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_gpu_config *cfg, cuzk_gpu_placement *out)
 {
     cuzk_gpu_config dflt;
@@ -239,9 +277,10 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
     }
     memset(out, 0, sizeof *out);
     const char *mode = cfg->placement[0] ? cfg->placement : "auto";
-    const bool any = !strcmp(mode, "auto"), res = !strcmp(mode, "resident"), str = !strcmp(mode, "streamed");
+    const bool any = !strcmp(mode, "auto"), res = !strcmp(mode, "resident"), map = !strcmp(mode, "mapped"),
+               str = !strcmp(mode, "streamed") || map;
     if (!any && !res && !str)
-        return cuzk_fail(CUZK_EINVAL, "gpu.placement is \"%s\": it must be auto, resident or streamed", mode);
+        return cuzk_fail(CUZK_EINVAL, "gpu.placement is \"%s\": it must be auto, resident, streamed or mapped", mode);
     const bool glv = cfg->h_glv && sh->n_h > 0 && 2 * (uint64_t)sh->n_h < 0x7fffffffu;
     bool placed = false;
     for (int pce = sh->pce_bytes > 0; pce >= 0 && !placed; pce--) {
@@ -257,13 +296,10 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
                          "GiB) do not fit the %.2f GiB the device may use",
                          gib(params_bytes(sh, false)), gib(resident_ws(sh, false)), gib(room));
     if (placed) {
-        snprintf(out->why, sizeof out->why,
-                 "streamed%s: parameters %.2f GiB in host memory, chunks of 2^%u bases, windows of at most %u "
-                 "bits (H: %u), up to %u proof%s per pass over the bases, workspace %.2f GiB%s of the %.2f GiB the "
-                 "device may use",
-                 str ? " (gpu.placement)" : "", gib(out->pinned_host_bytes), log2_ceil(out->chunk_points),
-                 out->window_max, out->window_max_h, out->batch_max, out->batch_max == 1 ? "" : "s",
-                 gib(out->workspace_bytes), out->pce_on_device ? " plus the precompiled circuit" : "", gib(room));
+        out->room = room;
+        streamed_why(out, str ? (map ? "mapped (gpu.placement)" : "streamed (gpu.placement)") : "streamed",
+                     "in host memory");
+        if (map) make_mapped(out, cfg->stream_file_dir, "mapped (gpu.placement)");
         return CUZK_OK;
     }
     const unsigned cl = cfg->stream_chunk_log ? cfg->stream_chunk_log : CHUNK_LOG_MIN;

@@ -722,6 +722,7 @@ struct cuzk_gpu_prover {
     size_t mem_bytes;
     void *host_mem; /* streamed: the same arrays (no phi(H)), page-locked host memory */
     size_t host_bytes;
+    cuzk_scratch_mapping file; /* mapped: the same arrays in a scratch file (host_mem points into it) */
     exec_dev x;
     std::mutex pf_mu;
     cudaStream_t pf_stream;
@@ -774,12 +775,19 @@ static size_t laid_out_bytes(size_t nh, size_t nl, size_t na, size_t nb, bool gl
 }
 
 /* The bases' memory as pl places them: on the device (phi(H) beside H where pl says and the
- * allocation succeeds), or page-locked host memory for the streamed MSMs. */
+ * allocation succeeds), page-locked host memory for the streamed MSMs, or a mapped scratch file
+ * in the tuning's stream_file_dir for the mapped placement (its chunks copied from pageable
+ * memory: the driver stages them). */
 static cuzk_status prover_mem(cuzk_gpu_prover *pr, size_t nh, size_t nl, size_t na, size_t nb)
 {
     cuzk_gpu_placement &pl = pr->pl;
-    if (pl.kind == CUZK_GPU_STREAMED) {
-        size_t bytes = laid_out_bytes(nh, nl, na, nb, false);
+    if (pl.kind == CUZK_GPU_MAPPED) {
+        const char *dir = cuzk_gpu_device_config(pr->dev)->stream_file_dir;
+        cuzk_status st = cuzk_scratch_map(&pr->file, dir[0] ? dir : "/var/tmp", laid_out_bytes(nh, nl, na, nb, false));
+        if (st) return st;
+        pr->host_mem = pr->file.data;
+    } else if (pl.kind == CUZK_GPU_STREAMED) {
+        const size_t bytes = laid_out_bytes(nh, nl, na, nb, false);
         cudaError_t e = cudaHostAlloc(&pr->host_mem, bytes, cudaHostAllocPortable);
         if (e != cudaSuccess) {
             cudaGetLastError();
@@ -788,6 +796,8 @@ static cuzk_status prover_mem(cuzk_gpu_prover *pr, size_t nh, size_t nl, size_t 
                              cudaGetErrorString(e));
         }
         pr->host_bytes = bytes;
+    }
+    if (pl.kind != CUZK_GPU_RESIDENT) {
         lay_out(pr->B, (uint8_t *)pr->host_mem, nh, nl, na, nb, false);
         pr->B.h_phi = 0;
         pr->B.cap = pl.chunk_points;
@@ -850,7 +860,7 @@ static cuzk_status prover_alloc(cuzk_gpu_device *d, cuzk_gpu_prover **out, size_
      * streamed: the placement's workspace) and the precompiled circuit the placement puts on
      * the device after the prover (without it, a streamed SnapDeals partition at 24 GiB took the
      * table and then ran out of memory in its H MSM) */
-    const size_t keep = (pr->pl.kind == CUZK_GPU_STREAMED ? (size_t)pr->pl.workspace_bytes : 300 * nh) +
+    const size_t keep = (cuzk_gpu_placement_streams(&pr->pl) ? (size_t)pr->pl.workspace_bytes : 300 * nh) +
         (pr->pl.pce_on_device ? (size_t)pr->pl.pce_device_bytes : 0);
     ntt_tables tb;
     if ((st = ntt_device_tables(d, &tb, domain_log(nh), keep))) {
@@ -1001,7 +1011,8 @@ extern "C" void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr)
     if (pr->pf_stream) cudaStreamDestroy(pr->pf_stream);
     pr->x.destroy();
     if (pr->mem) cudaFree(pr->mem);
-    if (pr->host_mem) cudaFreeHost(pr->host_mem);
+    if (pr->file.data) cuzk_scratch_unmap(&pr->file);
+    else if (pr->host_mem) cudaFreeHost(pr->host_mem);
     delete pr;
 }
 
@@ -1020,9 +1031,11 @@ static cuzk_status run_device(cuzk_gpu_prover *pr, size_t n, const cuzk_groth16_
     if ((st = pick_rs_n(n, o->r, o->s, r, s))) return st;
     ntt_tables tb;
     if ((st = ntt_device_tables(pr->dev, &tb, domain_log(pr->B.n_h)))) return st; /* built at creation */
-    char name[64];
-    if (n > 1) snprintf(name, sizeof name, "prove (gpu, parameters streamed, %zu proofs)", n);
-    int span = cuzk_span_begin(o->tl, n > 1 ? name : pr->host_mem ? "prove (gpu, parameters streamed)" : "prove (gpu)");
+    char name[80] = "prove (gpu)";
+    const char *where = pr->file.data ? "mapped from a file" : "streamed";
+    if (n > 1) snprintf(name, sizeof name, "prove (gpu, parameters %s, %zu proofs)", where, n);
+    else if (pr->host_mem) snprintf(name, sizeof name, "prove (gpu, parameters %s)", where);
+    int span = cuzk_span_begin(o->tl, name);
     exec_dev &x = pr->x;
     x.err = CUZK_OK;
     x.cancel = o->cancel;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # TIER fast (alone on 2 cores: 5 s, the random:1024 parameters cached)
 # `cuzk bench gpu-place` places a circuit's parameters for a card of a given memory without a
-# GPU: resident where they fit with a proof's workspace, streamed when [gpu] placement says so,
+# GPU: resident where they fit with a proof's workspace, streamed or mapped when [gpu] placement says so,
 # refused with the sizes named below the streamed workspace; JSON that parses; usage errors and
 # files that are not parameters get exit status 2 and 1. `bench gpu-hold` needs a GPU.
 . "$(dirname "$0")/lib.bash"
@@ -18,8 +18,14 @@ expect_ok "placement = streamed" "$CUZK" --config streamed.ini bench gpu-place -
 python3 -c 'import json,sys; d=json.load(open("out.txt")); c=d["circuits"][0]
 assert c["placement"]=="streamed" and c["chunk_points"]==256 and c["pinned_host_bytes"]>0, c' 2>err.txt ||
   fail "streamed JSON: $(cat err.txt) $(cat out.txt)"
+printf '[gpu]\nplacement = mapped\nstream_file_dir = /srv/scratch\n' >mapped.ini
+expect_ok "placement = mapped" "$CUZK" --config mapped.ini bench gpu-place --params "$PARAMS" --memory-gib 16 --json
+python3 -c 'import json,sys; d=json.load(open("out.txt")); c=d["circuits"][0]
+assert c["placement"]=="mapped" and c["pinned_host_bytes"]==0 and c["file_bytes"]>0, c
+assert "in a scratch file in /srv/scratch" in c["why"], c' 2>err.txt ||
+  fail "mapped JSON: $(cat err.txt) $(cat out.txt)"
 printf '[gpu]\nplacement = sideways\n' >bad.ini
-expect_fail "an unknown placement" 1 'gpu.placement is "sideways": it must be auto, resident or streamed' \
+expect_fail "an unknown placement" 1 'gpu.placement is "sideways": it must be auto, resident, streamed or mapped' \
   "$CUZK" --config bad.ini bench gpu-place --params "$PARAMS" --memory-gib 16
 mkdir -p pdir && ln -sf "$PARAMS" pdir/a.params && ln -sf "$VK" pdir/a.vk
 expect_ok "a folder" "$CUZK" bench gpu-place --dir pdir --memory-gib 16

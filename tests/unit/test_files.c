@@ -1,7 +1,8 @@
 /* Input and output files (base): inputs are regular files only, refused without blocking (a
  * FIFO) or reading (/dev/zero), within a size limit; an output replaces a regular file through
  * a temporary, follows a symbolic link (its target replaced, the link kept), is written in place
- * on a FIFO, and refuses a folder or a dangling link. Everything happens in a temporary folder;
+ * on a FIFO, and refuses a folder or a dangling link. Scratch memory mapped from an unlinked
+ * file: usable, nothing left on disk, refused where it cannot be had. Everything happens in a temporary folder;
  * an alarm fails the test instead of letting a blocking open hang it. */
 #include <fcntl.h>
 #include <pthread.h>
@@ -114,6 +115,33 @@ int main(void)
     char tmp[600];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", at("a"), (long)getpid());
     CHECK(access(tmp, F_OK) != 0);
+
+    /* scratch memory on disk: written and read back through the mapping, its file unlinked
+     * from the start (the folder stays empty), refused in a missing folder, a file, on tmpfs,
+     * and where the disk cannot hold it */
+    cuzk_scratch_mapping sm;
+    CHECK_OK(cuzk_scratch_map(&sm, at("sub"), 3 << 20));
+    CHECK(sm.data != NULL && sm.size == 3 << 20);
+    memset(sm.data, 0x5a, sm.size);
+    CHECK(((uint8_t *)sm.data)[sm.size - 1] == 0x5a);
+    CHECK(rmdir(at("sub")) == 0 && mkdir(at("sub"), 0700) == 0); /* empty: the file is unlinked */
+    cuzk_scratch_unmap(&sm);
+    CHECK(sm.data == NULL && sm.size == 0);
+    cuzk_scratch_unmap(&sm); /* twice is harmless */
+    CHECK_FAILS(cuzk_scratch_map(&sm, at("nowhere"), 4096), CUZK_EIO);
+    CHECK(strstr(cuzk_last_error(), "nowhere") != NULL);
+    CHECK_FAILS(cuzk_scratch_map(&sm, at("a"), 4096), CUZK_EIO);
+    CHECK(strstr(cuzk_last_error(), "is not a folder") != NULL);
+    CHECK_FAILS(cuzk_scratch_map(&sm, at("sub"), 0), CUZK_EINVAL);
+    CHECK_FAILS(cuzk_scratch_map(&sm, "", 4096), CUZK_EINVAL);
+    if (access("/dev/shm", W_OK) == 0) {
+        CHECK_FAILS(cuzk_scratch_map(&sm, "/dev/shm", 4096), CUZK_EINVAL);
+        CHECK(strstr(cuzk_last_error(), "memory file system") != NULL);
+    }
+    CHECK_FAILS(cuzk_scratch_map(&sm, at("sub"), 1ull << 60), CUZK_EBUDGET); /* 1 EiB: no disk has it */
+    CHECK(strstr(cuzk_last_error(), "does not fit") != NULL && strstr(cuzk_last_error(), "GiB free in") != NULL);
+    CHECK(sm.data == NULL);
+    CHECK(rmdir(at("sub")) == 0 && mkdir(at("sub"), 0700) == 0); /* nothing left by the failure */
 
     const char *names[] = {"a", "link", "dangling", "fifo"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(at(names[i]));

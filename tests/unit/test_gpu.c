@@ -453,8 +453,9 @@ static void test_prove_pce(const char *name)
 
 /* The streamed placement on the device (forced by the tuning, chunks of 2^chunk_log bases so
  * that a small circuit crosses in many): both entry points give the CPU prover's bytes, the
- * parameters are in page-locked host memory, and no witness is prefetched. */
-static void test_prove_streamed(const char *name, unsigned chunk_log)
+ * parameters are in page-locked host memory (mapped: in a scratch file in the working folder,
+ * no page-locked bytes), and no witness is prefetched. */
+static void test_prove_streamed(const char *name, unsigned chunk_log, bool mapped)
 {
     pce_job j;
     pce_job_open(&j, name, 8, 0);
@@ -462,7 +463,8 @@ static void test_prove_streamed(const char *name, unsigned chunk_log)
     pce_job_setup(&j, &p, 11);
     cuzk_gpu_config cfg;
     cuzk_gpu_config_default(&cfg);
-    snprintf(cfg.placement, sizeof cfg.placement, "streamed");
+    snprintf(cfg.placement, sizeof cfg.placement, "%s", mapped ? "mapped" : "streamed");
+    snprintf(cfg.stream_file_dir, sizeof cfg.stream_file_dir, ".");
     cfg.stream_chunk_log = chunk_log;
     cuzk_gpu_device *d = NULL;
     cuzk_gpu_prover *pr = NULL;
@@ -472,10 +474,12 @@ static void test_prove_streamed(const char *name, unsigned chunk_log)
     if (d) CHECK_OK(cuzk_gpu_pce_create(d, &g, &j.pce));
     if (pr) {
         const cuzk_gpu_placement *pl = cuzk_gpu_prover_placement(pr);
-        CHECK(pl->kind == CUZK_GPU_STREAMED && pl->chunk_points == ((uint64_t)1 << chunk_log));
+        CHECK(pl->kind == (mapped ? CUZK_GPU_MAPPED : CUZK_GPU_STREAMED) &&
+              pl->chunk_points == ((uint64_t)1 << chunk_log));
         size_t db = 0, hb = 0;
         cuzk_gpu_prover_memory(pr, &db, &hb);
-        CHECK(hb > (p.h_len + p.l_len) * sizeof(blst_p1_affine));
+        if (mapped) CHECK(hb == 0 && pl->file_bytes > (p.h_len + p.l_len) * sizeof(blst_p1_affine));
+        else CHECK(hb > (p.h_len + p.l_len) * sizeof(blst_p1_affine));
         CHECK_FAILS(cuzk_gpu_prefetch_witness(pr, j.w.input, j.w.num_inputs, j.w.aux, j.w.num_aux), CUZK_EBUSY);
     }
     for (int rep = 0; rep < 2 && pr && g; rep++) {
@@ -492,11 +496,12 @@ static void test_prove_streamed(const char *name, unsigned chunk_log)
         const int same = proofs_same_bytes(&pc, &pg), same_pce = proofs_same_bytes(&pc, &pp);
         CHECK(same && same_pce);
         if (!same || !same_pce)
-            fprintf(stderr, "    %s streamed (chunks of 2^%u): GPU proof differs from the CPU proof (%s)\n", name,
-                    chunk_log, !same ? "a, b, c from the host" : "through the PCE");
+            fprintf(stderr, "    %s %s (chunks of 2^%u): GPU proof differs from the CPU proof (%s)\n", name,
+                    mapped ? "mapped" : "streamed", chunk_log, !same ? "a, b, c from the host" : "through the PCE");
         CHECK_OK(cuzk_groth16_verify(&p.vk, &pp, j.w.input + 1, j.w.num_inputs - 1));
     }
-    printf("prover %s, parameters streamed in chunks of 2^%u: GPU proof bytes = CPU proof bytes, verified\n", name,
+    const char *how = mapped ? "mapped from a file" : "streamed";
+    printf("prover %s, parameters %s in chunks of 2^%u: GPU proof bytes = CPU proof bytes, verified\n", name, how,
            chunk_log);
     /* a batch: three witnesses of the circuit, one pass over the L, A, B bases for all */
     enum { NB = 3 };
@@ -531,7 +536,7 @@ static void test_prove_streamed(const char *name, unsigned chunk_log)
         /* more than the placement's batch is refused */
         const size_t over = cuzk_gpu_prover_batch_max(pr) + 1;
         CHECK_FAILS(cuzk_gpu_prove_batch_with(pr, over, pgb, gwb, &o), CUZK_EINVAL);
-        printf("prover %s, streamed batch of %d: each GPU proof's bytes = its CPU proof's\n", name, NB);
+        printf("prover %s, %s batch of %d: each GPU proof's bytes = its CPU proof's\n", name, how, NB);
     }
     for (int k = 0; k < NB; k++) pce_job_close(&jb[k]);
     cuzk_gpu_pce_destroy(g);
@@ -542,8 +547,10 @@ static void test_prove_streamed(const char *name, unsigned chunk_log)
 }
 
 /* Partitions through the engine on this GPU, as the daemon proves them: witnesses on the CPU
- * while earlier partitions are proved, a, b, c on the device from the resident circuit. */
-static void test_engine_partitions(const char *name)
+ * while earlier partitions are proved, a, b, c on the device from the resident circuit; with
+ * placement "mapped", the parameters loaded into a scratch file in the working folder and
+ * streamed from there, the status saying so. */
+static void test_engine_partitions(const char *name, const char *placement)
 {
     pce_job j;
     pce_job_open(&j, name, 0, 0);
@@ -557,8 +564,12 @@ static void test_engine_partitions(const char *name)
     cfg.gpus = 1;
     cfg.cpu_worker = false; /* the CPU backend would prove only once no GPU context serves */
     cfg.threads = 2;
+    cuzk_gpu_config gcfg;
+    cuzk_gpu_config_default(&gcfg);
+    snprintf(gcfg.placement, sizeof gcfg.placement, "%s", placement);
+    snprintf(gcfg.stream_file_dir, sizeof gcfg.stream_file_dir, ".");
     cuzk_engine *e = NULL;
-    CHECK_OK(cuzk_engine_create(&e, &cfg, NULL));
+    CHECK_OK(cuzk_engine_create(&e, &cfg, &gcfg));
     cuzk_engine_circuit c = {
         .id = "gpu-partitions", .open = named_circuit_open, .ctx = (void *)name, .params_path = path};
     if (e) CHECK_OK(cuzk_engine_register_circuit(e, &c));
@@ -589,9 +600,17 @@ static void test_engine_partitions(const char *name)
         for (unsigned d = 0; d < st->ndevices; d++)
             if (st->devices[d].ordinal >= 0) on_gpu += st->devices[d].partitions_proved;
         CHECK(on_gpu == NP);
+        if (!strcmp(placement, "mapped")) {
+            CHECK(st->ncircuits == 1 && !strncmp(st->circuits[0].placement, "mapped (gpu.placement)", 22));
+            CHECK(st->ncircuits == 1 && st->circuits[0].pinned_bytes == 0);
+            bool mapped = false;
+            for (unsigned d = 0; d < st->ndevices && st->ncircuits == 1; d++) mapped |= st->circuits[0].mapped[d];
+            CHECK(mapped);
+        }
     }
     free(st);
-    printf("engine %s: %d partitions proved on the GPU from the resident circuit, verified\n", name, NP);
+    printf("engine %s: %d partitions proved on the GPU from the resident circuit, parameters %s, verified\n", name, NP,
+           placement);
     cuzk_job_result_free(&r);
     cuzk_engine_destroy(e);
     unlink(path);
@@ -608,7 +627,8 @@ static void test_resident(void)
     test_prove_pce("poseidon:11");
     test_prove_pce("random:70000");
     if (large) test_prove_pce("porep:2KiB");
-    test_engine_partitions("random-parts:5:700");
+    test_engine_partitions("random-parts:5:700", "auto");
+    test_engine_partitions("random-parts:5:700", "mapped");
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -685,9 +705,10 @@ int main(void)
         test_prover("random:1000");
         test_prover("random:70000");
         test_two_contexts();
-        test_prove_streamed("cubic", 10);
-        test_prove_streamed("random:70000", 12);
-        test_prove_streamed("poseidon:11", 10);
+        test_prove_streamed("cubic", 10, false);
+        test_prove_streamed("random:70000", 12, false);
+        test_prove_streamed("poseidon:11", 10, false);
+        test_prove_streamed("random:70000", 12, true);
         printf("prover: done in %.1f s\n", cuzk_now() - t);
     }
     if (!only || !strcmp(only, "setup")) {

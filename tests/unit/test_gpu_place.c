@@ -115,6 +115,49 @@ static void test_keys(void)
     CHECK(p.kind == CUZK_GPU_RESIDENT && !p.h_glv);
     CHECK(!strcmp(cuzk_gpu_placement_name(CUZK_GPU_STREAMED), "streamed"));
     CHECK(!strcmp(cuzk_gpu_placement_name(CUZK_GPU_RESIDENT), "resident"));
+    CHECK(!strcmp(cuzk_gpu_placement_name(CUZK_GPU_MAPPED), "mapped"));
+}
+
+/* The mapped placement: the streamed one with its bases in a scratch file, forced by the key or
+ * made by the engine where the host budget has no room for the page-locked parameters. */
+static void test_mapped(void)
+{
+    const cuzk_gpu_shape sh = porep_32g(0);
+    cuzk_gpu_placement s, m;
+    cuzk_gpu_config c = cfg_with("auto", 0);
+    CHECK_OK(cuzk_gpu_place(&sh, 24 * GIB, &c, &s));
+    CHECK(s.kind == CUZK_GPU_STREAMED && cuzk_gpu_placement_streams(&s) && s.pinned_host_bytes > 40 * GIB);
+    CHECK(s.room == 24 * GIB && s.file_bytes == 0);
+    /* the engine's fallback: the same device sizes, no page-locked bytes, the reason said */
+    m = s;
+    cuzk_gpu_place_mapped(&m, "/srv/cuzk-cache", 20 * GIB);
+    CHECK(m.kind == CUZK_GPU_MAPPED && cuzk_gpu_placement_streams(&m));
+    CHECK(m.pinned_host_bytes == 0 && m.file_bytes == s.pinned_host_bytes);
+    CHECK(m.chunk_points == s.chunk_points && m.window_max == s.window_max && m.batch_max == s.batch_max);
+    CHECK(m.workspace_bytes == s.workspace_bytes && m.pce_on_device == s.pce_on_device);
+    CHECK(strstr(m.why, "mapped: the host budget has room for 20.00 GiB, not the parameters' ") != NULL);
+    CHECK(strstr(m.why, "in a scratch file in /srv/cuzk-cache") != NULL);
+    CHECK(strstr(m.why, "of the 24.00 GiB the device may use") != NULL);
+    /* made mapped twice: the same sizes */
+    cuzk_gpu_placement m2 = m;
+    cuzk_gpu_place_mapped(&m2, NULL, 20 * GIB);
+    CHECK(m2.file_bytes == m.file_bytes && strstr(m2.why, "in a scratch file in /var/tmp") != NULL);
+    /* a resident placement is left as it is */
+    cuzk_gpu_placement r;
+    CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, &c, &r));
+    cuzk_gpu_placement r2 = r;
+    cuzk_gpu_place_mapped(&r2, "/x", 0);
+    CHECK(r2.kind == CUZK_GPU_RESIDENT && !cuzk_gpu_placement_streams(&r2) && !strcmp(r2.why, r.why));
+    /* forced by the key, on any card, in the key's folder */
+    c = cfg_with("mapped", 0);
+    snprintf(c.stream_file_dir, sizeof c.stream_file_dir, "/data/scratch");
+    CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, &c, &m));
+    CHECK(m.kind == CUZK_GPU_MAPPED && m.pinned_host_bytes == 0 && m.file_bytes > 40 * GIB);
+    CHECK(strstr(m.why, "mapped (gpu.placement)") != NULL && strstr(m.why, "/data/scratch") != NULL);
+    CHECK(m.workspace_bytes + m.pce_device_bytes <= 139 * GIB);
+    /* too small even so: refused with the sizes, as streamed */
+    CHECK_FAILS(cuzk_gpu_place(&sh, 2 * GIB, &c, &m), CUZK_EBUDGET);
+    CHECK(strstr(cuzk_last_error(), "needs at least") != NULL);
 }
 
 static void test_small(void)
@@ -134,6 +177,7 @@ int main(void)
 {
     test_porep_32g();
     test_keys();
+    test_mapped();
     test_small();
     return harness_finish("gpu_place");
 }

@@ -156,6 +156,17 @@ typedef struct {
 } cuzk_mapped_file;
 cuzk_status cuzk_map_file(cuzk_mapped_file *f, const char *path) CUZK_WARN_UNUSED;
 void cuzk_unmap_file(cuzk_mapped_file *f);
+/* Scratch memory backed by an unlinked file made in folder dir (never on tmpfs or ramfs),
+ * mapped read-write and shared, its blocks reserved at once: pages the kernel may write out and
+ * drop under memory pressure instead of holding them in host memory. Nothing is left on disk
+ * once it is unmapped or the process ends. A full disk fails here (CUZK_EBUDGET), naming the
+ * folder and the size. */
+typedef struct {
+    void *data;
+    size_t size;
+} cuzk_scratch_mapping;
+cuzk_status cuzk_scratch_map(cuzk_scratch_mapping *m, const char *dir, uint64_t bytes) CUZK_WARN_UNUSED;
+void cuzk_scratch_unmap(cuzk_scratch_mapping *m);
 /* Reads a whole regular file of at most max_bytes into a NUL-terminated malloc'd buffer (a
  * larger one is refused before it is read). */
 cuzk_status cuzk_read_file_max(const char *path, uint64_t max_bytes, uint8_t **data, size_t *size) CUZK_WARN_UNUSED;

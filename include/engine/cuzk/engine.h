@@ -434,8 +434,9 @@ typedef struct {
     bool loading;
     uint64_t host_bytes, device_bytes;      /* device bytes summed over the GPUs */
     bool streamed[CUZK_ENGINE_MAX_DEVICES]; /* on GPU i with its parameters streamed from host memory */
+    bool mapped[CUZK_ENGINE_MAX_DEVICES];   /* ... streamed from a scratch file (the mapped placement) */
     uint64_t pinned_bytes;                  /* the page-locked host memory those parameters take */
-    char placement[320]; /* the placement on the first GPU it is on or loading to, and why ("" if none) */
+    char placement[480]; /* the placement on the first GPU it is on or loading to, and why ("" if none) */
     unsigned refs;       /* jobs using it now */
     double idle_s;       /* since it was last used */
 } cuzk_engine_circuit_status;

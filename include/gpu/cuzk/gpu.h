@@ -55,9 +55,11 @@ typedef struct cuzk_gpu_config {
     bool h_glv;                /* the H MSM splits its scalars (phi(H) resident beside H) */
     bool side_high_priority;   /* urgent side work (L, A, B beside the NTTs) at high priority */
     bool profile;              /* synchronize at each stage mark and print its time to stderr */
-    char placement[16];        /* where provers keep parameters: auto, resident or streamed */
+    char placement[16];        /* where provers keep parameters: auto, resident, streamed or mapped */
     unsigned stream_chunk_log; /* streamed: bases per chunk as a power of two (0: from memory) */
     unsigned stream_batch;     /* streamed: the most proofs per pass over the bases (0: from memory) */
+    char stream_file_dir[256]; /* mapped: the folder of the bases' scratch file ("": /var/tmp; the
+                                  engine's cache_dir where the engine opens the device) */
 } cuzk_gpu_config;
 void cuzk_gpu_config_default(cuzk_gpu_config *cfg);
 /* The keys of cuzk_gpu_config (offsets into it), for config files and overrides. */
@@ -151,8 +153,11 @@ void cuzk_gpu_msm_last_stats(const cuzk_gpu_msm *m, cuzk_gpu_msm_stats *st);
 /* Where a prover keeps a circuit's parameters on a GPU, chosen from the memory it may use:
  * resident (every base in device memory: the fastest) or streamed (the bases in page-locked
  * host memory, copied to the device in chunks during each MSM while earlier chunks are summed,
- * and a proof's stages run one after another so that its workspace fits). */
-typedef enum { CUZK_GPU_RESIDENT = 0, CUZK_GPU_STREAMED = 1 } cuzk_gpu_placement_kind;
+ * and a proof's stages run one after another so that its workspace fits). Mapped is streamed
+ * with the bases in a scratch file on disk, mapped (cuzk_scratch_map), for a host whose memory
+ * budget cannot hold them: the kernel keeps what pages it can and reads the rest back, and each
+ * chunk is copied from pageable memory (slower than streamed, but it proves). */
+typedef enum { CUZK_GPU_RESIDENT = 0, CUZK_GPU_STREAMED = 1, CUZK_GPU_MAPPED = 2 } cuzk_gpu_placement_kind;
 
 /* A circuit as a placement sees it. */
 typedef struct {
@@ -171,12 +176,14 @@ typedef struct {
     uint64_t pce_device_bytes;    /* pce_bytes where pce_on_device, else 0 */
     uint64_t workspace_bytes;     /* a proof's peak device memory beside the two above */
     uint64_t pinned_host_bytes;   /* streamed: the bases in page-locked host memory */
+    uint64_t file_bytes;          /* mapped: the bases' scratch file (pinned_host_bytes is 0) */
     uint64_t chunk_points;        /* streamed: bases per chunk */
     unsigned window_max;          /* streamed: most Pippenger window bits of L, A, B (0: no limit) */
     unsigned window_max_h;        /* streamed: the same for the H MSM */
     unsigned batch_max;           /* streamed: the most proofs one pass over the L, A, B bases serves
                                      (their witnesses held on the device together); 1 resident */
-    char why[320];                /* the sizes behind the choice, in words */
+    uint64_t room;                /* the device memory it was chosen for (free less the reserve) */
+    char why[480];                /* the sizes behind the choice, in words */
 } cuzk_gpu_placement;
 
 /* The placement of a circuit of shape sh on a device with `room` bytes it may use (free memory
@@ -186,8 +193,13 @@ typedef struct {
  * placement key or a resident placement asked for that does not fit. Thread: any. */
 cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_gpu_config *cfg,
                            cuzk_gpu_placement *out) CUZK_WARN_UNUSED;
-/* "resident" or "streamed" */
+/* "resident", "streamed" or "mapped" */
 const char *cuzk_gpu_placement_name(cuzk_gpu_placement_kind k);
+/* true for the placements whose bases stay off the device (streamed and mapped) */
+bool cuzk_gpu_placement_streams(const cuzk_gpu_placement *pl);
+/* A streamed placement made mapped: the bases go to a scratch file in dir instead of page-locked
+ * memory, because the host budget has only host_room bytes for them (said in pl->why). */
+void cuzk_gpu_place_mapped(cuzk_gpu_placement *pl, const char *dir, uint64_t host_room);
 
 /* ---------------------------------------------------------------- the partition prover */
 typedef struct cuzk_gpu_prover cuzk_gpu_prover;
