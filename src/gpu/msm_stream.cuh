@@ -275,6 +275,7 @@ static cuzk_status msm_streamed_batch(X &x, const base_stream<affine_t<F>> &bs, 
     if (cfg) mc = *cfg;
     mc.phi_off = 0;
     mc.chunk = V;
+    mc.merges = busy.empty() ? 0 : (unsigned)busy.size() - 1;
     msm_pippenger<X, F> pip;
     /* the first job's buckets are the pipeline's own; the others' are made here */
     std::vector<XP *> bk(nj, (XP *)NULL);
@@ -285,13 +286,8 @@ static cuzk_status msm_streamed_batch(X &x, const base_stream<affine_t<F>> &bs, 
     memset(&sc, 0, sizeof sc);
     fr_t *tail_s = NULL;
     uint32_t *tail_idx = NULL;
+    bool begun = false;
     if (most && !busy.empty()) {
-        pip.begin(x, bs.buf[0], most, &mc, V);
-        bk[0] = pip.buckets;
-        for (size_t j = 1; j < nj; j++) {
-            bk[j] = (XP *)x.alloc(pip.nb * sizeof(XP));
-            if (x.ok()) x.zero(bk[j], pip.nb * sizeof(XP));
-        }
         split_scratch_alloc(x, sc, V, V);
         tail_s = (fr_t *)x.alloc(V * sizeof(fr_t));
         tail_idx = (uint32_t *)x.alloc(V * 4);
@@ -319,6 +315,22 @@ static cuzk_status msm_streamed_batch(X &x, const base_stream<affine_t<F>> &bs, 
                         to_blst(&t, s1);
                         blst_add(&ones_sum[j], &ones_sum[j], &t);
                     }
+                    if (cnt && !begun) {
+                        /* the windows for the tail this first piece predicts for the whole MSM
+                         * (the 0/1 scalars, most of some, never reach the buckets), then every
+                         * job's buckets: the pipeline's own are job 0's */
+                        const size_t est = (size_t)((double)cnt * (double)most / (double)len + 0.5);
+                        pip.begin(x, bs.buf[0], est < cnt ? cnt : est > most ? most : est, &mc, V);
+                        pip.bases = cur;
+                        bk[0] = pip.buckets;
+                        for (size_t i = 1; i < nj; i++) {
+                            bk[i] = (XP *)x.alloc(pip.nb * sizeof(XP));
+                            if (x.ok()) x.zero(bk[i], pip.nb * sizeof(XP));
+                        }
+                        pip.buckets = bk[j];
+                        pip.first = true;
+                        begun = true;
+                    }
                     for (size_t a = 0; a < cnt && x.ok(); a += pip.chunk) {
                         const size_t m = cnt - a < pip.chunk ? cnt - a : pip.chunk;
                         idx_map map = {tail_idx, IDX_ARRAY, 0, 0, (uint32_t)lo};
@@ -337,7 +349,7 @@ static cuzk_status msm_streamed_batch(X &x, const base_stream<affine_t<F>> &bs, 
     for (size_t i = 0; i < ranks.size(); i++) x.release(ranks[i]);
     std::vector<P> sums(nj);
     for (size_t j = 0; j < nj; j++) memset(&sums[j], 0, sizeof(P));
-    if (most && !busy.empty()) {
+    if (begun) {
         pip.release_scratch();
         for (size_t j = 0; j < nj; j++) {
             if (!fresh[j]) reduce_to_blst<X, F, P>(x, pip, bk[j], &sums[j]);
