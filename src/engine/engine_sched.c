@@ -47,6 +47,44 @@ static int free_slot(cuzk_engine *e, bool urgent)
     return any;
 }
 
+/* The bytes slot s grows by to hold a witness of c (and, where the lanes make them, its a, b, c:
+ * 12.9 GB for a 32 GiB PoRep partition) (locked). */
+static uint64_t slot_growth(const cuzk_engine *e, const witness_slot *s, const engine_circuit *c)
+{
+    ENGINE_LOCKED(e);
+    const cuzk_pce *p = &c->pce;
+    uint64_t g = 0;
+    if (p->num_inputs > s->w.input_cap) g += (uint64_t)(p->num_inputs - s->w.input_cap) * sizeof(cuzk_fr);
+    if (p->num_aux > s->w.aux_cap) g += (uint64_t)(p->num_aux - s->w.aux_cap) * sizeof(cuzk_fr);
+    const size_t n = p->num_constraints + p->num_inputs;
+    if (n > s->abc_cap && res_abc_on_host(e, c)) g += (uint64_t)(n - s->abc_cap) * 3 * sizeof(cuzk_fr);
+    return g;
+}
+
+/* A free slot for a witness of c (locked): one whose growth fits the host budget, one that
+ * need not grow first; -1 when every free slot would grow past the budget while another slot
+ * is busy (its release wakes the lanes again). With no slot busy one is taken whatever it
+ * costs, so that work never stalls on the budget alone (the admission has checked that the
+ * circuit itself fits). Without this, 5 witness buffers of a 32 GiB PoRep with a, b, c made on
+ * the CPU (17 GB each) beside its 47 GB of page-locked parameters outgrew a 128 GiB host. */
+static int free_slot_for(cuzk_engine *e, bool urgent, const engine_circuit *c)
+{
+    ENGINE_LOCKED(e);
+    int pick = -1, pick_rank = -1;
+    bool busy = false;
+    for (unsigned i = 0; i < e->nslots; i++) {
+        const witness_slot *s = &e->slots[i];
+        busy |= s->busy;
+        if (s->busy || (s->urgent && !urgent)) continue;
+        const uint64_t g = slot_growth(e, s, c);
+        const bool within = e->host_used + g <= e->host_budget;
+        /* within the budget first, then no growth, then the lane's own kind of slot */
+        const int rank = within * 4 + (g == 0) * 2 + (s->urgent == urgent);
+        if (rank > pick_rank) pick = (int)i, pick_rank = rank;
+    }
+    return pick >= 0 && (pick_rank >= 4 || !busy) ? pick : -1;
+}
+
 /* Whether some device could prove circuit c (now or once it is loaded); otherwise why not. */
 static bool some_device_can(const cuzk_engine *e, const engine_circuit *c, char *why, size_t cap)
 {
@@ -130,7 +168,7 @@ engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
         }
     }
     if (!best) return NULL;
-    *slot = free_slot(e, urgent);
+    *slot = free_slot_for(e, urgent, best->circ);
     return *slot < 0 ? NULL : best;
 }
 

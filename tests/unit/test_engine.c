@@ -1467,10 +1467,55 @@ static void input_admission(void)
     cuzk_engine_destroy(e);
 }
 
+/* Witness buffers grow only within the host budget: with one buffer's worth less room than two
+ * need, a second partition's witness waits for the first buffer instead of growing another
+ * (the device held by the hook meanwhile, so that the lane would fill every buffer it may). */
+static void buffers_within_budget(void)
+{
+    static order_ctx o;
+    /* one buffer's bytes: what one single-partition job leaves charged beyond the circuit */
+    cuzk_engine *e = order_engine(&o, 0);
+    atomic_store(&o.released, true);
+    expect_completed(e, submit_circuit(e, "small", 1, 3, CUZK_PRIORITY_NORMAL));
+    cuzk_engine_status *st = status_of(e);
+    const cuzk_engine_circuit_status *cs = circuit_status(st, "small");
+    const uint64_t one = st->host_bytes, buffer = cs && one > cs->host_bytes ? one - cs->host_bytes : 0;
+    CHECK(buffer > 0);
+    free(st);
+    cuzk_engine_destroy(e);
+
+    memset(&o, 0, sizeof o);
+    cuzk_engine_config cfg;
+    config_base(&cfg);
+    cfg.threads = 2;
+    cfg.urgent_threads = 1;
+    cfg.witness_buffers = 4;
+    cfg.host_budget = one + buffer / 2;
+    e = engine_start(&cfg);
+    cuzk_engine_set_test_hook(e, order_hook, &o);
+    register_circuit(e, "small", &small_ctx, &small);
+    uint64_t ids[3];
+    for (int i = 0; i < 3; i++) ids[i] = submit_circuit(e, "small", 2, 10 + (uint64_t)i, CUZK_PRIORITY_NORMAL);
+    CHECK(wait_picks(&o, 1));
+    usleep(300 * 1000); /* the lanes' chance to fill more buffers than the budget holds */
+    st = status_of(e);
+    CHECK(st->host_bytes <= st->host_budget);
+    printf("  budget: witness buffers held to %.2f of %.2f MiB (one buffer %.2f MiB)\n", st->host_bytes / (double)MIB,
+           st->host_budget / (double)MIB, buffer / (double)MIB);
+    free(st);
+    atomic_store(&o.released, true);
+    for (int i = 0; i < 3; i++) expect_completed(e, ids[i]);
+    st = status_of(e);
+    CHECK(st->host_bytes <= st->host_budget);
+    free(st);
+    cuzk_engine_destroy(e);
+}
+
 static void test_budget(void)
 {
     circuit_over_budget();
     input_admission();
+    buffers_within_budget();
 }
 
 /* ---------------------------------------------------------------- 6: injected failures */
