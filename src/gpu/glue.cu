@@ -147,8 +147,6 @@ extern "C" int cuzk_gpu_device_count(void)
     return n;
 }
 
-cuzk_status gpu_reserve_local_memory(cuzk_gpu_device *d); /* warmup.cu */
-
 extern "C" cuzk_status cuzk_gpu_device_open(cuzk_gpu_device **out, int ordinal, const cuzk_gpu_config *cfg)
 {
     *out = NULL;
@@ -191,11 +189,6 @@ extern "C" cuzk_status cuzk_gpu_device_open(cuzk_gpu_device **out, int ordinal, 
         cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr);
     }
     cudaGetLastError();
-    if ((st = gpu_reserve_local_memory(d))) {
-        st = cuzk_fail_context(st, "CUDA device %d: reserving the kernels' local memory", ordinal);
-        cuzk_gpu_device_close(d);
-        return st;
-    }
     *out = d;
     return CUZK_OK;
 }
