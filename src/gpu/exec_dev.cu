@@ -11,9 +11,12 @@
 bool exec_dev::check(cudaError_t e, const char *what)
 {
     if (e == cudaSuccess) return true;
+    /* the stage it happened in, where one is open (an out-of-memory launch says which kernels
+     * could not have their local memory) */
+    const char *in = open_stage >= 0 && (size_t)open_stage < stages.size() ? stages[(size_t)open_stage].name : NULL;
     if (err == CUZK_OK)
-        err = cuzk_fail(e == cudaErrorMemoryAllocation ? CUZK_ENOMEM : CUZK_EDEVICE, "CUDA %s: %s", what,
-                        cudaGetErrorString(e));
+        err = cuzk_fail(e == cudaErrorMemoryAllocation ? CUZK_ENOMEM : CUZK_EDEVICE, "CUDA %s%s%s%s: %s", what,
+                        in ? " (stage \"" : "", in ? in : "", in ? "\")" : "", cudaGetErrorString(e));
     return false;
 }
 
@@ -186,6 +189,11 @@ int exec_dev::side_end()
     upload_events.push_back(done);
     cudaEventRecord(done, side);
     return (int)upload_events.size() - 1;
+}
+
+void exec_dev::host_wait(int token)
+{
+    if (token >= 0 && (size_t)token < upload_events.size()) cudaEventSynchronize(upload_events[(size_t)token]);
 }
 
 void exec_dev::wait_upload(int token)

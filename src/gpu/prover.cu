@@ -93,6 +93,7 @@ struct prove_bufs {
     int up_aw, up_biw, up_bw;
     bool own_density; /* allocated for this proof (else resident with the circuit) */
     bool own_witness; /* in and aux allocated for this proof (else a prefetch slot's) */
+    bool host_abc;    /* a, b, c copied from the caller's host memory (abc_read_notice) */
     size_t b_input_popcount;
     /* streamed placement: the witness to upload for L, A and B, after every proof's NTTs and H
      * MSM so that it never shares the device with a, b, c: from the host's a, b, c entry, the
@@ -232,6 +233,7 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     x.release(pb.b);
     x.release(pb.c);
     pb.b = pb.c = NULL;
+    abc_read_notice(x, pb, 0); /* L, A and B wait for the assignment, copied after a, b, c */
     x.side_begin(before_ntt);
     x.wait_upload(pb.up_aux);
     x.wait_upload(pb.up_in);
@@ -330,6 +332,17 @@ static void streamed_h(X &x, const prover_bases &B, stream_bufs &sb, prove_bufs 
     pb.a = NULL;
 }
 
+/* The caller's notice that proof j's host a, b, c are no longer read (setup_host_abc's
+ * uploads ended): its buffers may take the next partition's while this proof goes on. */
+template <class X> static void abc_read_notice(X &x, const prove_bufs &pb, size_t j)
+{
+    if (!x.abc_read || !pb.host_abc) return;
+    x.host_wait(pb.up_a);
+    x.host_wait(pb.up_b);
+    x.host_wait(pb.up_c);
+    x.abc_read(x.abc_ctx, j);
+}
+
 /* no buffers, no uploads in flight */
 static void blank_bufs(prove_bufs &pb)
 {
@@ -365,6 +378,7 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
         x.release(pb.b);
         x.release(pb.c);
         pb.b = pb.c = NULL;
+        abc_read_notice(x, pb, j); /* the NTTs wait for the same copies */
         /* the chunk buffers never beside a, b, c (the NTTs' peak): made after them, and given
          * back before the next proof's; the last proof's H MSM copies L's first chunk ahead */
         sb.alloc(x, B.cap);
@@ -450,6 +464,7 @@ template <class X> static void setup_host_abc(X &x, prove_bufs &pb, const cuzk_g
     pb.na = w->num_aux;
     pb.own_density = true;
     pb.own_witness = true;
+    pb.host_abc = true;
     pb.b_input_popcount = w->b_input_density->popcount;
     const size_t N = (size_t)1 << pb.lg;
     /* uploads: a, b, c first (the NTTs wait for each), then the assignment and densities */
@@ -612,6 +627,8 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_with(cuzk_groth16_proof *out, const cu
     if ((st = pick_rs(o->r, o->s, &r, &s))) return st;
     exec_host x;
     x.cancel = o->cancel;
+    x.abc_read = o->abc_read;
+    x.abc_ctx = o->abc_ctx;
     return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), 1, &w, &r, &s, out);
 }
 
@@ -679,6 +696,8 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, cons
     std::vector<cuzk_fr> r, s;
     if ((st = pick_rs_n(n, r_in, s_in, r, s))) return st;
     exec_host x;
+    x.abc_read = sm->abc_read;
+    x.abc_ctx = sm->abc_ctx;
     return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), n, w, r.data(), s.data(), out);
 }
 
@@ -1039,11 +1058,15 @@ static cuzk_status run_device(cuzk_gpu_prover *pr, size_t n, const cuzk_groth16_
     exec_dev &x = pr->x;
     x.err = CUZK_OK;
     x.cancel = o->cancel;
+    x.abc_read = o->abc_read;
+    x.abc_ctx = o->abc_ctx;
     x.use();
     x.uploaded = 0;
     st = prove(x, tb, r.data(), s.data());
     __atomic_add_fetch(&pr->uploaded, x.uploaded, __ATOMIC_RELAXED);
-    x.cancel = NULL; /* the token is the caller's: not kept past the call */
+    x.cancel = NULL; /* the token and the notice are the caller's: not kept past the call */
+    x.abc_read = NULL;
+    x.abc_ctx = NULL;
     std::vector<std::pair<const char *, double>> stages;
     x.take_stages(stages);
     for (auto &sg : stages) cuzk_span_add(o->tl, span, sg.first, sg.second);

@@ -20,6 +20,7 @@
 #include "support_named.h"
 #include "support_result.h"
 #include "support_job.h"
+#include "support_abc.h"
 #include "support_pce.h"
 
 static cuzk_rng rng;
@@ -533,6 +534,23 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
         if (!same || !same_pce)
             fprintf(stderr, "    %s streamed batch of %d: a GPU proof differs from its CPU proof (%s)\n", name, NB,
                     !same ? "a, b, c from the host" : "through the PCE");
+        /* the notice that a proof's a, b, c are read (the engine reuses their buffers from
+         * then on): once per proof, in order, and no copy reads them after it */
+        abc_owned ao;
+        cuzk_groth16_witness mine[NB];
+        const cuzk_groth16_witness *mp[NB];
+        abc_owned_init(&ao, mine, gwb, NB);
+        for (int k = 0; k < NB; k++) mp[k] = &mine[k];
+        const cuzk_groth16_prove_opts on = {.r = rb, .s = sb, .abc_read = abc_owned_poison, .abc_ctx = &ao};
+        memset(pgb, 0, sizeof pgb);
+        CHECK_OK(cuzk_gpu_prove_batch_with(pr, NB, pgb, mp, &on));
+        int same_notice = ao.calls == NB && ao.in_order;
+        for (int k = 0; k < NB; k++) same_notice &= proofs_same_bytes(&pcb[k], &pgb[k]);
+        CHECK(same_notice);
+        if (!same_notice)
+            fprintf(stderr, "    %s streamed batch of %d: %zu notices (in order: %d), or a, b, c read after one\n",
+                    name, NB, ao.calls, ao.in_order);
+        abc_owned_free(&ao);
         /* more than the placement's batch is refused */
         const size_t over = cuzk_gpu_prover_batch_max(pr) + 1;
         CHECK_FAILS(cuzk_gpu_prove_batch_with(pr, over, pgb, gwb, &o), CUZK_EINVAL);

@@ -14,6 +14,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/gpu.h"
 #include "harness.h"
+#include "support_abc.h"
 #include "support_cancel.h"
 #include "support_job.h"
 #include "support_pce.h"
@@ -371,12 +372,45 @@ static void test_prove_streamed(const char *name)
             fprintf(stderr, "    %s streamed (chunk %zu, phi %d, windows <= %u): proof differs (a, b, c %s)\n", name,
                     sm->chunk, sm->phi, sm->window_max, !same ? "from the host" : "by the SpMV");
     }
-    const cuzk_gpu_emu_stream none = {0, false, 0};
+    const cuzk_gpu_emu_stream none = {0, false, 0, NULL, NULL};
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, &none), CUZK_EINVAL);
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 0, &gw, &r, &s, &cases[0]), CUZK_EINVAL);
     printf("prove %s streamed in chunks of 1 to 2^20 bases: emulated GPU proof bytes = CPU proof bytes\n", name);
     cuzk_groth16_params_free(&p);
     pce_job_close(&j);
+}
+
+/* The notice that a proof's a, b, c are read (cuzk_groth16_prove_opts.abc_read, which lets the
+ * engine give a, b, c buffers to the next partition while a proof's MSMs run): called once per
+ * proof, in the batch's order, and nothing reads them after it (poisoned there, every proof
+ * still equals the CPU's), streamed in batches and single, and resident. */
+static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_groth16_witness *const *gw, const cuzk_fr *r,
+                                 const cuzk_fr *s, const cuzk_groth16_proof *pc, size_t nw)
+{
+    cuzk_groth16_witness mine[ABC_OWNED_MAX];
+    const cuzk_groth16_witness *mp[ABC_OWNED_MAX];
+    cuzk_groth16_proof pg[ABC_OWNED_MAX];
+    abc_owned o;
+    for (size_t nb = 1; nb <= nw; nb++) {
+        abc_owned_init(&o, mine, gw, nb);
+        for (size_t k = 0; k < nb; k++) mp[k] = &mine[k];
+        const cuzk_gpu_emu_stream sm = {5, true, 4, abc_owned_poison, &o};
+        memset(pg, 0, sizeof pg);
+        CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, p, nb, mp, r, s, &sm));
+        CHECK(o.calls == nb && o.in_order);
+        int same = 1;
+        for (size_t k = 0; k < nb; k++) same &= proofs_same_bytes(&pc[k], &pg[k]);
+        CHECK(same);
+        if (!same) fprintf(stderr, "    streamed batch of %zu: a proof read a, b, c after their notice\n", nb);
+        abc_owned_free(&o);
+    }
+    abc_owned_init(&o, mine, gw, 1);
+    cuzk_groth16_prove_opts opts = {.r = &r[0], .s = &s[0], .abc_read = abc_owned_poison, .abc_ctx = &o};
+    CHECK_OK(cuzk_gpu_emu_prove_with(&pg[0], p, &mine[0], &opts));
+    CHECK(o.calls == 1 && o.in_order);
+    CHECK(proofs_same_bytes(&pc[0], &pg[0]));
+    abc_owned_free(&o);
+    printf("the a, b, c notice: once per proof, in order, nothing read after it (batches of 1 to %zu, resident)\n", nw);
 }
 
 /* A batch of the streamed placement (several witnesses of one circuit, each chunk of the L, A
@@ -423,6 +457,7 @@ static void test_prove_streamed_batch(const char *name)
                         nb, sm->chunk, sm->phi, sm->window_max, !same ? "a, b, c from the host" : "by the SpMV");
         }
     printf("prove %s streamed in batches of 2 and 3: each emulated GPU proof's bytes = its CPU proof's\n", name);
+    test_abc_read_notice(&p, gw, r, s, pc, NB);
     cuzk_groth16_params_free(&p);
     for (int k = 0; k < NB; k++) pce_job_close(&j[k]);
 }
