@@ -186,19 +186,26 @@ static cuzk_status reserve_slots(cuzk_engine *e)
 {
     unsigned gpus = 0;
     for (unsigned i = 0; i < e->ndev; i++) gpus += e->dev[i].ordinal >= 0 && e->dev[i].in_service;
-    unsigned n = e->cfg.witness_buffers ? e->cfg.witness_buffers : (gpus ? gpus : 1) + 2;
+    /* by default one more per GPU, which the lanes fill only for a circuit a GPU proves in
+     * batches (a batch leaves one buffer to the lanes and one to urgent work) */
+    const unsigned batch_only = e->cfg.witness_buffers ? 0 : gpus;
+    unsigned n = e->cfg.witness_buffers ? e->cfg.witness_buffers : (gpus ? gpus : 1) + 2 + batch_only;
     if (n < 2) n = 2;
     e->slots = calloc(n, sizeof *e->slots);
     if (!e->slots) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     e->nslots = n;
+    for (unsigned i = 0; i < n; i++) e->slots[i].abc = -1;
+    for (unsigned i = n - 1 - batch_only; i < n - 1; i++) e->slots[i].batch_only = true;
     e->slots[n - 1].urgent = true;
+    cuzk_status st = abc_pool_create(e);
+    if (st) return st;
     if (!e->cfg.witness_buffer_bytes) return CUZK_OK;
     /* reserved and page-locked once, here, so that no proof waits for it later */
     size_t elems = (size_t)(e->cfg.witness_buffer_bytes / sizeof(cuzk_fr));
     for (unsigned i = 0; i < n; i++) {
         witness_slot *s = &e->slots[i];
         size_t ni = 1u << 16, na = elems > ni ? elems - ni : 1;
-        cuzk_status st = cuzk_witness_reserve(&s->w, ni, na);
+        st = cuzk_witness_reserve(&s->w, ni, na);
         if (st)
             return cuzk_fail_context(st, "reserving witness buffer %u of %llu bytes (engine.witness_buffer_bytes)", i,
                                      (unsigned long long)e->cfg.witness_buffer_bytes);
@@ -326,9 +333,9 @@ void cuzk_engine_destroy(cuzk_engine *e)
         if (s->pinned_in) cuzk_gpu_host_unregister(s->pinned_in);
         if (s->pinned_aux) cuzk_gpu_host_unregister(s->pinned_aux);
         cuzk_witness_free(&s->w);
-        slot_abc_free(s);
     }
     free(e->slots);
+    abc_pool_free(e);
     for (unsigned i = 0; i < e->ndev; i++) {
         engine_device *d = &e->dev[i];
         cuzk_groth16_workspace_free(&d->ws);
@@ -717,9 +724,9 @@ double cuzk_engine_time_pick(cuzk_engine *e, bool urgent)
         cuzk_clear_error();
         return -1;
     }
-    int slot;
+    int slot, abc;
     double t0 = cuzk_now();
-    (void)sched_pick_witness(e, urgent, &slot);
+    (void)sched_pick_witness(e, urgent, &slot, &abc);
     double t = cuzk_now() - t0;
     engine_leave(e);
     return t;

@@ -29,11 +29,15 @@ static const cuzk_config_key engine_keys[] = {
     K("urgent_threads", CUZK_CFG_UINT, urgent_threads, 0, 4096, "0", "CUZK_ENGINE_URGENT_THREADS",
       "threads of the urgent lane, which makes HIGH and CRITICAL witnesses at once (0: a quarter of the CPUs)"),
     K("witness_buffers", CUZK_CFG_UINT, witness_buffers, 0, 64, "0", "CUZK_ENGINE_WITNESS_BUFFERS",
-      "witness buffers made ahead of the devices, one kept for urgent work (0: devices + 2); a streamed "
-      "GPU's batch takes at most this less 2"),
+      "witness buffers made ahead of the devices, one kept for urgent work (0: devices + 2, and one more per "
+      "GPU that only a circuit proved in batches fills); a streamed GPU's batch takes at most this less 2"),
     K("witness_buffer_bytes", CUZK_CFG_U64, witness_buffer_bytes, 0, 1ull << 40, "0",
       "CUZK_ENGINE_WITNESS_BUFFER_BYTES",
       "each witness buffer reserved and page-locked at start (0: at first use, once); 32 GiB PoRep: 4.3e9"),
+    K("abc_buffers", CUZK_CFG_UINT, abc_buffers, 0, 10, "0", "CUZK_ENGINE_ABC_BUFFERS",
+      "buffers the witness lanes make a, b, c into for GPUs without the circuit's matrices, each given back "
+      "once its proof's NTTs have read it (0: the witness buffers less 2, at least 1); a batch takes at most "
+      "this many; 12.9 GB each at 32 GiB"),
     K("host_budget", CUZK_CFG_U64, host_budget, 0, 1ull << 50, "0", "CUZK_ENGINE_HOST_BUDGET",
       "host bytes for parameters, circuits, witness buffers and job inputs (0: 80 % of the machine's memory)"),
     K("device_budget", CUZK_CFG_U64, device_budget, 0, 1ull << 50, "0", "CUZK_ENGINE_DEVICE_BUDGET",

@@ -191,20 +191,51 @@ struct engine_circuit {
 };
 
 /* ---------------------------------------------------------------- witness buffers */
+/* the most partitions one call to a GPU proves (a streamed prover's batch: placement.c's most) */
+#define ENGINE_BATCH_MAX 10
+
 typedef struct {
     cuzk_witness w;
     void *pinned_in, *pinned_aux; /* what is page-locked (registered) */
     size_t pinned_in_bytes, pinned_aux_bytes;
-    /* a, b, c made on the CPU by the lane, for GPUs that prove the circuit without its matrices
-     * (page-locked with the rest; abc_cap entries each); abc_made: they are this witness's */
-    cuzk_fr *abc[3];
-    size_t abc_cap;
-    bool abc_pinned, abc_made;
+    int abc; /* the a, b, c buffer (engine.abcs) its witness's a, b, c are in, or -1 */
     bool busy;
-    bool urgent; /* kept for the urgent lane */
+    bool urgent;     /* kept for the urgent lane */
+    bool batch_only; /* filled only for a circuit a GPU proves in batches (engine_abc.c) */
 } witness_slot;
-/* frees a slot's a, b, c buffers (engine_lanes.c) */
-void slot_abc_free(witness_slot *s);
+
+/* ---------------------------------------------------------------- a, b, c buffers */
+/* a, b, c of a witness made on the CPU by a witness lane (engine_abc.c): page-locked where GPUs
+ * prove, grown once (cap entries each) */
+typedef struct {
+    cuzk_fr *v[3];
+    size_t cap;
+    bool pinned;
+    bool busy; /* a slot's (witness_slot.abc) */
+} abc_buffer;
+/* Whether a free witness buffer s may take a witness of c: a batch_only one only where a GPU
+ * proves c in batches (locked). */
+bool slot_usable(const cuzk_engine *e, const witness_slot *s, const engine_circuit *c);
+/* A free a, b, c buffer for a witness of c, one whose growth fits the host budget first; -1
+ * when every free one would outgrow it while another is busy, or none is free (locked). */
+int abc_pick(cuzk_engine *e, const engine_circuit *c);
+/* The witness's a, b, c into buffer b (unlocked: the buffer is the lane's), grown and page-locked
+ * (pin) once; *grown and *pinned get the bytes it grew by. */
+cuzk_status abc_make(abc_buffer *b, const cuzk_pce *pce, const cuzk_witness *w, bool pin, cuzk_timeline *tl,
+                     uint64_t *grown, int64_t *pinned);
+/* Slot s's a, b, c buffer back to the pool, the lanes woken (locked; none held: nothing). */
+void abc_release(cuzk_engine *e, witness_slot *s);
+/* The GPU prover's notice that proof k of a call has read its a, b, c (cuzk_groth16_prove_opts
+ * abc_read; unlocked, it takes the engine's lock): ctx is an abc_notice naming each proof's slot. */
+typedef struct {
+    cuzk_engine *e;
+    int slot[ENGINE_BATCH_MAX];
+    size_t n;
+} abc_notice;
+void abc_notice_read(void *ctx, size_t k);
+/* The pool's size (engine.abc_buffers, 0: the witness buffers less 2, at least 1) and its end. */
+cuzk_status abc_pool_create(cuzk_engine *e);
+void abc_pool_free(cuzk_engine *e);
 
 /* A witness made and waiting for a device. */
 typedef struct ready_item {
@@ -420,6 +451,8 @@ struct cuzk_engine {
 
     witness_slot *slots;
     unsigned nslots;
+    abc_buffer *abcs; /* a, b, c made by the lanes (engine_abc.c) */
+    unsigned nabc;
     witness_lane lanes[2];
     ready_item *ready;
 
@@ -505,7 +538,9 @@ engine_job *queue_head(const engine_circuit *c, cuzk_priority prio); /* the olde
 void queue_free(engine_circuit *c);                                  /* the heaps' memory */
 
 /* engine_sched.c (all locked) */
-engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot);
+/* The next partition's job for a lane, with the witness buffer (*slot) and, where its a, b, c
+ * are made on the CPU, the a, b, c buffer (*abc, else -1) it takes; NULL when none. */
+engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot, int *abc);
 /* The event "job queued" (its input checked, in its circuit's queue): its circuit's verdict
  * applied now (a load started, or the circuit's queued jobs failed when no device can prove
  * it), and the lanes woken only where a witness buffer is free for it. */
@@ -594,8 +629,6 @@ char *report_text(cuzk_engine *e, void (*body)(cuzk_engine *e, const cuzk_engine
 /* A partition's a, b, c on the CPU backend, as engine_device.prove_stage says it (beside the
  * CPU prover's own cuzk_prove_stage values). */
 #define DEVICE_STAGE_ABC 100
-/* the most partitions one call to a GPU proves (a streamed prover's batch: placement.c's most) */
-#define ENGINE_BATCH_MAX 10
 /* The progress of j into *out (locked). */
 void progress_of(cuzk_engine *e, engine_job *j, double now, cuzk_job_progress *out);
 /* The name of a device's prove_stage ("" for none). */

@@ -44,56 +44,6 @@ static cuzk_status slot_fit(witness_slot *s, size_t ni, size_t na, bool pin, cuz
     return st;
 }
 
-void slot_abc_free(witness_slot *s)
-{
-    for (int k = 0; k < 3; k++) {
-        if (s->abc_pinned && s->abc[k]) cuzk_gpu_host_unregister(s->abc[k]);
-        cuzk_big_free(s->abc[k], s->abc_cap * sizeof(cuzk_fr));
-        s->abc[k] = NULL;
-    }
-    s->abc_cap = 0;
-    s->abc_pinned = s->abc_made = false;
-}
-
-/* a, b, c of the slot's witness on the CPU (unlocked), into buffers grown (and page-locked)
- * once, for a GPU that proves without the circuit's matrices: made here, beside the proofs of
- * earlier partitions, they no longer hold up the device. */
-static cuzk_status slot_abc(witness_slot *s, const cuzk_pce *pce, bool pin, cuzk_timeline *tl, uint64_t *grown,
-                            int64_t *pinned)
-{
-    const size_t n = pce->num_constraints + pce->num_inputs;
-    if (s->abc_cap < n) {
-        int span = cuzk_span_begin(tl, "grow and page-lock the a, b, c buffers (once)");
-        cuzk_fr *fresh[3] = {NULL, NULL, NULL};
-        for (int k = 0; k < 3; k++) fresh[k] = cuzk_big_alloc(n * sizeof(cuzk_fr));
-        if (!fresh[0] || !fresh[1] || !fresh[2]) { /* the old buffers stay */
-            for (int k = 0; k < 3; k++) cuzk_big_free(fresh[k], n * sizeof(cuzk_fr));
-            cuzk_span_end(tl, span);
-            return cuzk_fail(CUZK_ENOMEM, "out of memory for a, b, c (%zu entries each)", n);
-        }
-        const uint64_t before = (uint64_t)s->abc_cap * 3 * sizeof(cuzk_fr);
-        const int64_t was_pinned = s->abc_pinned ? (int64_t)before : 0;
-        slot_abc_free(s);
-        memcpy(s->abc, fresh, sizeof fresh);
-        s->abc_cap = n;
-        s->abc_pinned = pin;
-        for (int k = 0; k < 3 && pin; k++)
-            if (cuzk_gpu_host_register(s->abc[k], n * sizeof(cuzk_fr))) {
-                while (k-- > 0) cuzk_gpu_host_unregister(s->abc[k]);
-                s->abc_pinned = false;
-                break;
-            }
-        cuzk_span_end(tl, span);
-        *grown += (uint64_t)n * 3 * sizeof(cuzk_fr) - before;
-        *pinned += (s->abc_pinned ? (int64_t)n * 3 * (int64_t)sizeof(cuzk_fr) : 0) - was_pinned;
-    }
-    int span = cuzk_span_begin(tl, "a, b, c (cpu)");
-    cuzk_pce_evaluate(pce, s->w.input, s->w.aux, s->abc[0], s->abc[1], s->abc[2]);
-    cuzk_span_end(tl, span);
-    s->abc_made = true;
-    return CUZK_OK;
-}
-
 static bool any_gpu(const cuzk_engine *e)
 {
     for (unsigned i = 0; i < e->ndev; i++)
@@ -133,9 +83,10 @@ typedef struct {
 
 /* Partition k's witness into slot s, unlocked: the slot sized (and page-locked where a GPU will
  * read it), the partition's circuit opened and its shape checked against the precompiled one
- * (another shape would be proved wrong, or overrun the slot), the witness made. */
-static void make_witness(const witness_lane *lane, engine_job *j, unsigned k, witness_slot *s, bool pin, bool abc,
-                         witness_run *w)
+ * (another shape would be proved wrong, or overrun the slot), the witness made, and its a, b, c
+ * into abc where a GPU needs them (NULL: not made here). */
+static void make_witness(const witness_lane *lane, engine_job *j, unsigned k, witness_slot *s, bool pin,
+                         abc_buffer *abc, witness_run *w)
 {
     const cuzk_pce *pce = &j->circ->pce;
     w->r = calloc(1, sizeof *w->r);
@@ -152,11 +103,10 @@ static void make_witness(const witness_lane *lane, engine_job *j, unsigned k, wi
         w->st = cuzk_circuit_witness(circ, j->seed + k, true, &s->w);
         cuzk_span_end(w->tl, span);
     }
-    s->abc_made = false;
-    if (!w->st && abc) {
+    if (!w->st && abc) { /* in the a, b, c buffer the lane took with the slot */
         uint64_t g = 0;
         int64_t p = 0;
-        w->st = slot_abc(s, pce, pin, w->tl, &g, &p);
+        w->st = abc_make(abc, pce, &s->w, pin, w->tl, &g, &p);
         w->grown += g;
         w->pinned += p;
     }
@@ -254,12 +204,14 @@ static void make_one(cuzk_engine *e, witness_lane *lane, engine_job *j, unsigned
 {
     ENGINE_LOCKED(e);
     witness_run w = {0};
-    bool pin = any_gpu(e), abc = pin && res_abc_on_host(e, j->circ);
+    const bool pin = any_gpu(e);
+    witness_slot *s = &e->slots[slot_i];
+    abc_buffer *abc = s->abc >= 0 ? &e->abcs[s->abc] : NULL;
     j->witnessing++;
     cuzk_progress *task =
         j->plan.nparts == 1 ? cuzk_progress_startf(e->cfg.progress, 0, "%s: witness", job_label(j)) : NULL;
     engine_mutex_unlock(&e->mu);
-    make_witness(lane, j, k, &e->slots[slot_i], pin, abc, &w);
+    make_witness(lane, j, k, s, pin, abc, &w);
     cuzk_progress_finish(task);
     engine_mutex_lock(&e->mu);
     witness_made(e, j, k, slot_i, &w);
@@ -272,8 +224,8 @@ static void *lane_main(void *arg)
     cuzk_pool_bind(lane->pool);
     engine_mutex_lock(&e->mu);
     while (!e->stopping) {
-        int slot;
-        engine_job *j = sched_pick_witness(e, lane->urgent, &slot);
+        int slot, abc;
+        engine_job *j = sched_pick_witness(e, lane->urgent, &slot, &abc);
         if (!j) {
             engine_mutex_wait(&e->mu, &e->work_cv);
             continue;
@@ -290,6 +242,8 @@ static void *lane_main(void *arg)
         job_hold(e, j);
         j->state = CUZK_JOB_RUNNING;
         e->slots[slot].busy = true;
+        if (abc >= 0) e->abcs[abc].busy = true;
+        e->slots[slot].abc = abc;
         make_one(e, lane, j, k, slot); /* returns locked */
     }
     engine_mutex_unlock(&e->mu);
@@ -319,7 +273,7 @@ static cuzk_status cpu_abc(engine_device *d, const cuzk_pce *pce, const cuzk_wit
  * set. On the CPU backend the prover says its stage in d->prove_stage (the jobs' progress), and
  * the proof of a job of one partition draws its NTT and MSM tasks (engine.progress). */
 static cuzk_status prove_on(const cuzk_engine *e, engine_device *d, engine_job *j, const witness_slot *s,
-                            cuzk_groth16_proof *out, cuzk_timeline *tl)
+                            abc_notice *notice, cuzk_groth16_proof *out, cuzk_timeline *tl)
 {
     engine_circuit *c = j->circ;
     const cuzk_cancel *cancel = &j->cancel;
@@ -336,8 +290,13 @@ static cuzk_status prove_on(const cuzk_engine *e, engine_device *d, engine_job *
         return cuzk_gpu_prove_pce_with(cd->prover, cd->pce, out, w->input, w->num_inputs, w->aux, w->num_aux, &opts);
     cuzk_status st = cuzk_cancel_check(cancel, "a, b, c");
     if (st) return st;
-    cuzk_fr *const *abc = s->abc_made ? s->abc : d->abc; /* made by the lane, or here */
-    if (!s->abc_made) {
+    /* made by the lane (given back once the GPU's NTTs have read them), or here */
+    cuzk_fr *const *abc = s->abc >= 0 ? e->abcs[s->abc].v : d->abc;
+    if (s->abc >= 0 && cd) {
+        opts.abc_read = abc_notice_read;
+        opts.abc_ctx = notice;
+    }
+    if (s->abc < 0) {
         if (!cd) __atomic_store_n(&d->prove_stage, DEVICE_STAGE_ABC, __ATOMIC_RELAXED);
         int span = cuzk_span_begin(tl, "a, b, c (cpu)");
         st = cpu_abc(d, pce, w);
@@ -505,7 +464,8 @@ static void run_partition(cuzk_engine *e, engine_device *d, const ready_item *r,
     run->st = run->hook ? run->hook(run->hook_ctx, j->id, r->part, d->index) : 0;
     const cuzk_gpu_prover *pr = d->ordinal >= 0 ? c->dev[d->index].prover : NULL;
     const uint64_t up0 = pr ? cuzk_gpu_prover_uploaded_bytes(pr) : 0;
-    if (!run->st) run->st = prove_on(e, d, j, s, &run->proof, run->tl);
+    abc_notice notice = {.e = e, .slot = {r->slot}, .n = 1};
+    if (!run->st) run->st = prove_on(e, d, j, s, &notice, &run->proof, run->tl);
     if (pr) run->uploaded = cuzk_gpu_prover_uploaded_bytes(pr) - up0;
     if (run->st) snprintf(run->err, sizeof run->err, "%s", cuzk_last_error());
     run->t1 = cuzk_now();
@@ -526,7 +486,7 @@ static unsigned batch_room(const cuzk_engine *e, const engine_device *d, const r
     ENGINE_LOCKED(e);
     if (d->ordinal < 0 || e->nslots <= 3) return 0;
     const circuit_on_device *cd = &first->job->circ->dev[d->index];
-    if (!cd->prover || (!cd->pce && !e->slots[first->slot].abc_made)) return 0;
+    if (!cd->prover || (!cd->pce && e->slots[first->slot].abc < 0)) return 0;
     unsigned most = cuzk_gpu_prover_batch_max(cd->prover);
     if (most > ENGINE_BATCH_MAX) most = ENGINE_BATCH_MAX;
     if (most > e->nslots - 2) most = e->nslots - 2;
@@ -546,6 +506,7 @@ static void run_batch(cuzk_engine *e, engine_device *d, ready_item *const *items
     cuzk_groth16_proof proofs[ENGINE_BATCH_MAX];
     unsigned idx[ENGINE_BATCH_MAX], m = 0;
     const cuzk_pce *pce = &j->circ->pce;
+    abc_notice notice = {.e = e};
     for (unsigned k = 0; k < n; k++) {
         partition_run *run = &runs[k];
         run->st = run->hook ? run->hook(run->hook_ctx, j->id, items[k]->part, d->index) : 0;
@@ -557,10 +518,20 @@ static void run_batch(cuzk_engine *e, engine_device *d, ready_item *const *items
         const cuzk_witness *w = &s->w;
         in[m] = w->input;
         aux[m] = w->aux;
-        gws[m] = (cuzk_groth16_witness){s->abc[0],   s->abc[1],     s->abc[2],  pce->num_constraints + pce->num_inputs,
-                                        w->input,    w->num_inputs, w->aux,     w->num_aux,
-                                        &pce->a_aux, &pce->b_input, &pce->b_aux};
+        cuzk_fr *const *abc = s->abc >= 0 ? e->abcs[s->abc].v : NULL; /* NULL: through the circuit */
+        gws[m] = (cuzk_groth16_witness){abc ? abc[0] : NULL,
+                                        abc ? abc[1] : NULL,
+                                        abc ? abc[2] : NULL,
+                                        pce->num_constraints + pce->num_inputs,
+                                        w->input,
+                                        w->num_inputs,
+                                        w->aux,
+                                        w->num_aux,
+                                        &pce->a_aux,
+                                        &pce->b_input,
+                                        &pce->b_aux};
         gw[m] = &gws[m];
+        notice.slot[m] = items[k]->slot;
         idx[m++] = k;
     }
     cuzk_timeline *tl = cuzk_timeline_create("prove");
@@ -568,7 +539,9 @@ static void run_batch(cuzk_engine *e, engine_device *d, ready_item *const *items
     char err[1024] = "";
     const uint64_t up0 = cuzk_gpu_prover_uploaded_bytes(cd->prover);
     if (m) {
-        const cuzk_groth16_prove_opts opts = {.tl = tl, .cancel = &j->cancel};
+        notice.n = m;
+        const cuzk_groth16_prove_opts opts = {
+            .tl = tl, .cancel = &j->cancel, .abc_read = abc_notice_read, .abc_ctx = &notice};
         const cuzk_witness *w0 = &e->slots[items[idx[0]]->slot].w;
         st = cd->pce
             ? cuzk_gpu_prove_pce_batch_with(cd->prover, cd->pce, m, proofs, in, w0->num_inputs, aux, w0->num_aux, &opts)

@@ -40,15 +40,15 @@ static int free_slot(cuzk_engine *e, bool urgent)
     ENGINE_LOCKED(e);
     int any = -1;
     for (unsigned i = 0; i < e->nslots; i++) {
-        if (e->slots[i].busy) continue;
+        if (e->slots[i].busy || e->slots[i].batch_only) continue;
         if (e->slots[i].urgent && urgent) return (int)i;
         if (!e->slots[i].urgent && any < 0) any = (int)i;
     }
     return any;
 }
 
-/* The bytes slot s grows by to hold a witness of c (and, where the lanes make them, its a, b, c:
- * 12.9 GB for a 32 GiB PoRep partition) (locked). */
+/* The bytes slot s grows by to hold a witness of c (locked); its a, b, c, where the lanes make
+ * them, are in a buffer of their own (engine_abc.c). */
 static uint64_t slot_growth(const cuzk_engine *e, const witness_slot *s, const engine_circuit *c)
 {
     ENGINE_LOCKED(e);
@@ -56,8 +56,6 @@ static uint64_t slot_growth(const cuzk_engine *e, const witness_slot *s, const e
     uint64_t g = 0;
     if (p->num_inputs > s->w.input_cap) g += (uint64_t)(p->num_inputs - s->w.input_cap) * sizeof(cuzk_fr);
     if (p->num_aux > s->w.aux_cap) g += (uint64_t)(p->num_aux - s->w.aux_cap) * sizeof(cuzk_fr);
-    const size_t n = p->num_constraints + p->num_inputs;
-    if (n > s->abc_cap && res_abc_on_host(e, c)) g += (uint64_t)(n - s->abc_cap) * 3 * sizeof(cuzk_fr);
     return g;
 }
 
@@ -66,7 +64,8 @@ static uint64_t slot_growth(const cuzk_engine *e, const witness_slot *s, const e
  * is busy (its release wakes the lanes again). With no slot busy one is taken whatever it
  * costs, so that work never stalls on the budget alone (the admission has checked that the
  * circuit itself fits). Without this, 5 witness buffers of a 32 GiB PoRep with a, b, c made on
- * the CPU (17 GB each) beside its 47 GB of page-locked parameters outgrew a 128 GiB host. */
+ * the CPU (17 GB each, before they had buffers of their own) beside its 47 GB of page-locked
+ * parameters outgrew a 128 GiB host. */
 static int free_slot_for(cuzk_engine *e, bool urgent, const engine_circuit *c)
 {
     ENGINE_LOCKED(e);
@@ -75,7 +74,7 @@ static int free_slot_for(cuzk_engine *e, bool urgent, const engine_circuit *c)
     for (unsigned i = 0; i < e->nslots; i++) {
         const witness_slot *s = &e->slots[i];
         busy |= s->busy;
-        if (s->busy || (s->urgent && !urgent)) continue;
+        if (!slot_usable(e, s, c) || (s->urgent && !urgent)) continue;
         const uint64_t g = slot_growth(e, s, c);
         const bool within = e->host_used + g <= e->host_budget;
         /* within the budget first, then no growth, then the lane's own kind of slot */
@@ -147,10 +146,10 @@ static void fail_queued(cuzk_engine *e, engine_circuit *c, const char *why)
  * waited) is at least any younger one's, and it wins their ties; before() then orders the heads
  * exactly as it ordered every job. A pick thus reads circuits x priorities heads, whatever the
  * number of jobs queued. */
-engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
+engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot, int *abc)
 {
     ENGINE_LOCKED(e);
-    *slot = -1;
+    *slot = *abc = -1;
     double now = cuzk_now();
     engine_job *best = NULL;
     for (engine_circuit *c = e->circuits; c; c = c->next) {
@@ -169,7 +168,14 @@ engine_job *sched_pick_witness(cuzk_engine *e, bool urgent, int *slot)
     }
     if (!best) return NULL;
     *slot = free_slot_for(e, urgent, best->circ);
-    return *slot < 0 ? NULL : best;
+    if (*slot < 0) return NULL;
+    /* its a, b, c too, where a GPU needs them from the CPU: the lane waits for a buffer rather
+     * than make a witness that no device could take yet */
+    if (res_abc_on_host(e, best->circ) && (*abc = abc_pick(e, best->circ)) < 0) {
+        *slot = -1;
+        return NULL;
+    }
+    return best;
 }
 
 void sched_job_queued(cuzk_engine *e, engine_job *j)
@@ -239,7 +245,7 @@ unsigned sched_pick_batch(cuzk_engine *e, engine_device *d, const ready_item *fi
         for (ready_item **pp = &e->ready; *pp; pp = &(*pp)->next) {
             const ready_item *r = *pp;
             if (r->job != first->job || judge_ready(e, r, d) != READY_CANDIDATE) continue;
-            if (!pce && !e->slots[r->slot].abc_made) continue; /* its a, b, c would be made on this device */
+            if (!pce && e->slots[r->slot].abc < 0) continue; /* its a, b, c would be made on this device */
             if (!pick || r->part < (*pick)->part) pick = pp;
         }
         if (!pick) break;
@@ -255,7 +261,10 @@ void sched_release_slot(cuzk_engine *e, int slot, engine_job *j)
 {
     ENGINE_LOCKED(e);
     (void)j;
-    if (slot >= 0 && (unsigned)slot < e->nslots) e->slots[slot].busy = false;
+    if (slot >= 0 && (unsigned)slot < e->nslots) {
+        abc_release(e, &e->slots[slot]); /* where no proof's notice gave it back */
+        e->slots[slot].busy = false;
+    }
     pthread_cond_broadcast(&e->work_cv);
 }
 

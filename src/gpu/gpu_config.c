@@ -51,6 +51,9 @@ static const cuzk_config_key gpu_keys[] = {
     K("stream_file_dir", CUZK_CFG_STR, stream_file_dir, 0, 256, "", "CUZK_GPU_STREAM_FILE_DIR",
       "mapped placement: the folder on a disk (not tmpfs) for the parameters' scratch file, unlinked at once "
       "(empty: the engine's cache_dir, else /var/tmp)"),
+    K("pce_on_device", CUZK_CFG_BOOL, pce_on_device, 0, 1, "true", "CUZK_GPU_PCE_ON_DEVICE",
+      "a circuit's precompiled matrices on the device where they fit, so that a, b, c are made there (false: "
+      "the witness lanes make a, b, c on the CPU, and the device's memory goes to windows and batches)"),
     K("profile", CUZK_CFG_BOOL, profile, 0, 1, "false", "CUZK_GPU_PROFILE",
       "synchronize at each stage mark and print its time to stderr (serializes everything)"),
 };

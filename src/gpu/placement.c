@@ -283,7 +283,7 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
         return cuzk_fail(CUZK_EINVAL, "gpu.placement is \"%s\": it must be auto, resident, streamed or mapped", mode);
     const bool glv = cfg->h_glv && sh->n_h > 0 && 2 * (uint64_t)sh->n_h < 0x7fffffffu;
     bool placed = false;
-    for (int pce = sh->pce_bytes > 0; pce >= 0 && !placed; pce--) {
+    for (int pce = sh->pce_bytes > 0 && cfg->pce_on_device; pce >= 0 && !placed; pce--) {
         placed = !str && place_resident(sh, room, glv, pce, out);
         if (!placed && !res)
             placed = place_streamed(sh, room, glv, cfg->stream_chunk_log,

@@ -1,11 +1,15 @@
 /* The engine's batches on a streamed GPU: with the parameters streamed (forced by the tuning,
- * small chunks) and enough witness buffers, the ready partitions of a job are proved together,
- * one pass over the L, A and B bases serving them all. A job of 8 partitions, each with its own
- * witness (the job's seed + its index) and public inputs: every proof verified by the engine
- * against the key and again here, at least one batch of two or more counted by the device; with
- * the default witness buffers (devices + 2) no batch is made. The first partition is held back a
- * little (the test hook) so that witnesses are waiting when the GPU next looks. Skips (exit 77)
- * where no CUDA device is. */
+ * small chunks), the ready partitions of a job are proved together, one pass over the L, A and
+ * B bases serving them all. A job of 8 partitions, each with its own witness (the job's seed +
+ * its index) and public inputs: every proof verified by the engine against the key and again
+ * here, and the batches counted by the device:
+ * - the precompiled circuit on the device, 5 witness buffers: batches of up to 3;
+ * - a, b, c made on the CPU by the witness lanes (gpu.pce_on_device false), the default
+ *   buffers (devices + 2, and one a batch may use) and a, b, c buffers: batches of 2, each
+ *   a, b, c buffer taken by the next partition once its proof's NTTs have read it;
+ * - the same with 3 witness buffers: none batched.
+ * The first partition is held back a little (the test hook) so that witnesses are waiting when
+ * the GPU next looks. Skips (exit 77) where no CUDA device is. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,9 +38,10 @@ static cuzk_status hold_first(void *ctx, uint64_t job, unsigned partition, int d
     return CUZK_OK;
 }
 
-/* One job of PARTS partitions on an engine with `buffers` witness buffers (0: the default);
- * returns the partitions the GPU proved in batches. */
-static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsigned buffers)
+/* One job of PARTS partitions on an engine with `buffers` witness buffers (0: the default), the
+ * precompiled circuit on the device or a, b, c from the CPU (pce); returns the partitions the
+ * GPU proved in batches. */
+static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsigned buffers, bool pce)
 {
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
@@ -48,6 +53,7 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
     cuzk_gpu_config_default(&g);
     snprintf(g.placement, sizeof g.placement, "streamed");
     g.stream_chunk_log = 12;
+    g.pce_on_device = pce;
     cuzk_engine *e = NULL;
     CHECK_OK(cuzk_engine_create(&e, &cfg, &g));
     if (!e) return 0;
@@ -84,8 +90,8 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
     char placement[320];
     circuit_placement(e, "batch", placement, sizeof placement);
     printf("  placement: %.160s\n", placement);
-    printf("  %u witness buffers: %llu of %d partitions proved in %llu batches\n", buffers ? buffers : 3,
-           (unsigned long long)batched, PARTS, (unsigned long long)batches);
+    printf("  witness buffers %u (0: the default), a, b, c %s: %llu of %d partitions proved in %llu batches\n", buffers,
+           pce ? "on the GPU" : "from the CPU", (unsigned long long)batched, PARTS, (unsigned long long)batches);
     cuzk_engine_destroy(e);
     return batched;
 }
@@ -101,9 +107,11 @@ int main(void)
     params_to_tempfile(&p, path);
 
     /* 5 buffers: batches of up to 3 (one buffer stays with the lanes, one with urgent work) */
-    CHECK(run_job(path, &p.vk, 5) >= 2);
-    /* the default: one at a time */
-    CHECK(run_job(path, &p.vk, 0) == 0);
+    CHECK(run_job(path, &p.vk, 5, true) >= 2);
+    /* a, b, c from the CPU, the default buffers: batches of 2 */
+    CHECK(run_job(path, &p.vk, 0, false) >= 2);
+    /* 3 buffers: one at a time */
+    CHECK(run_job(path, &p.vk, 3, false) == 0);
 
     unlink(path);
     cuzk_groth16_params_free(&p);

@@ -113,6 +113,17 @@ static void test_keys(void)
     c.h_glv = false;
     CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, &c, &p));
     CHECK(p.kind == CUZK_GPU_RESIDENT && !p.h_glv);
+    /* the precompiled circuit kept off the device: a, b, c come from the CPU, resident or not */
+    const cuzk_gpu_shape shp = porep_32g(7000000000ull);
+    c = cfg_with("auto", 0);
+    c.pce_on_device = false;
+    CHECK_OK(cuzk_gpu_place(&shp, 139 * GIB, &c, &p));
+    CHECK(p.kind == CUZK_GPU_RESIDENT && !p.pce_on_device && p.pce_device_bytes == 0);
+    CHECK_OK(cuzk_gpu_place(&shp, 24 * GIB, &c, &p));
+    CHECK(p.kind == CUZK_GPU_STREAMED && !p.pce_on_device && p.pce_device_bytes == 0 && p.batch_max >= 2);
+    c.pce_on_device = true;
+    CHECK_OK(cuzk_gpu_place(&shp, 139 * GIB, &c, &p));
+    CHECK(p.pce_on_device);
     CHECK(!strcmp(cuzk_gpu_placement_name(CUZK_GPU_STREAMED), "streamed"));
     CHECK(!strcmp(cuzk_gpu_placement_name(CUZK_GPU_RESIDENT), "resident"));
     CHECK(!strcmp(cuzk_gpu_placement_name(CUZK_GPU_MAPPED), "mapped"));

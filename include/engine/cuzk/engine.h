@@ -87,8 +87,9 @@ typedef struct {
     bool keep_host_params;         /* keep a host copy of parameters that are on a GPU (see the table) */
     unsigned threads;              /* threads of the bulk pool: witnesses and CPU proving (0: all CPUs) */
     unsigned urgent_threads;       /* threads of the urgent lane's pool (0: a quarter of the CPUs, >= 1) */
-    unsigned witness_buffers;      /* witness buffers ahead of the devices (0: devices + 2) */
+    unsigned witness_buffers;      /* witness buffers ahead of the devices (0: devices + 2, + 1 per GPU to batch) */
     uint64_t witness_buffer_bytes; /* each buffer reserved and page-locked at start (0: at first use) */
+    unsigned abc_buffers;          /* a, b, c buffers the lanes fill for GPUs without the matrices (0: auto) */
     uint64_t host_budget;          /* host bytes for parameters, circuits, buffers, inputs (0: 80 % of RAM) */
     uint64_t device_budget;        /* bytes per GPU for parameters, circuits, workspace (0: free at start - reserve) */
     uint64_t device_reserve;       /* bytes per GPU left to other processes and the runtime */

@@ -60,6 +60,7 @@ typedef struct cuzk_gpu_config {
     unsigned stream_batch;     /* streamed: the most proofs per pass over the bases (0: from memory) */
     char stream_file_dir[256]; /* mapped: the folder of the bases' scratch file ("": /var/tmp; the
                                   engine's cache_dir where the engine opens the device) */
+    bool pce_on_device;        /* the precompiled circuit on the device where it fits (else a, b, c on the CPU) */
 } cuzk_gpu_config;
 void cuzk_gpu_config_default(cuzk_gpu_config *cfg);
 /* The keys of cuzk_gpu_config (offsets into it), for config files and overrides. */
