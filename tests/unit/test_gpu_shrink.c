@@ -26,7 +26,9 @@
 
 #define MIB (1ull << 20)
 #define CIRCUIT "random:1048576"
-#define RESERVE (64 * MIB) /* engine.device_reserve for these engines: the sizes stay small */
+/* engine.device_reserve for these engines (argv[1] in MiB overrides it): small, so that the
+ * sizes stay small */
+static uint64_t RESERVE = 64 * MIB;
 
 static cuzk_gpu_device *D; /* this program's own context: the "other process" */
 
@@ -104,9 +106,24 @@ static uint64_t retries(cuzk_engine *e)
     return v;
 }
 
-int main(void)
+/* The least room the streamed placement of sh fits (0: none up to `most`). */
+static uint64_t streamed_least(const cuzk_gpu_shape *sh, const cuzk_gpu_config *sc, uint64_t most)
+{
+    cuzk_gpu_placement pl;
+    if (cuzk_gpu_place(sh, most, sc, &pl)) return 0;
+    uint64_t lo = 0, hi = most; /* lo does not fit, hi does */
+    while (hi - lo > MIB) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (cuzk_gpu_place(sh, mid, sc, &pl)) lo = mid;
+        else hi = mid;
+    }
+    return hi;
+}
+
+int main(int argc, char **argv)
 {
     skip_without_gpu();
+    if (argc > 1) RESERVE = strtoull(argv[1], NULL, 10) * MIB;
     if (cuzk_gpu_device_open(&D, 0, NULL)) {
         fprintf(stderr, "opening device 0: %s\n", cuzk_last_error());
         return 1;
@@ -127,10 +144,14 @@ int main(void)
     snprintf(sc.placement, sizeof sc.placement, "streamed");
     nophi.h_glv = false; /* the prover drops phi(H) where it finds no room for it */
     CHECK_OK(cuzk_gpu_place(&sh, 1ull << 40, &nophi, &res));
-    CHECK_OK(cuzk_gpu_place(&sh, res.params_device_bytes, &sc, &str));
-    const uint64_t params = res.params_device_bytes, stream_need = str.workspace_bytes + str.params_device_bytes;
-    printf("%s: resident parameters (without phi(H)) %.1f MiB + workspace %.1f MiB; streamed %.1f MiB\n", CIRCUIT,
-           params / (double)MIB, res.workspace_bytes / (double)MIB, stream_need / (double)MIB);
+    /* the streamed placement grows its chunks and windows into the room it is given: its least */
+    const uint64_t params = res.params_device_bytes, stream_need = streamed_least(&sh, &sc, params);
+    CHECK(stream_need > 0);
+    CHECK_OK(cuzk_gpu_place(&sh, stream_need, &sc, &str));
+    printf("%s: resident parameters (without phi(H)) %.1f MiB + workspace %.1f MiB; streamed at least %.1f MiB; "
+           "reserve %.0f MiB\n",
+           CIRCUIT, params / (double)MIB, res.workspace_bytes / (double)MIB, stream_need / (double)MIB,
+           RESERVE / (double)MIB);
     /* the second case needs room between the two */
     CHECK(params > RESERVE + stream_need + 128 * MIB);
     char placement[320];
