@@ -356,8 +356,11 @@ static void test_prove_streamed(const char *name)
     cuzk_fr r, s;
     cuzk_groth16_proof pc, pg;
     cpu_reference(&j, &p, name, 7, 12, &r, &s, &pc);
-    const cuzk_gpu_emu_stream cases[] = {{1, false, 0}, {1, true, 5},  {3, true, 0},      {7, false, 6},
-                                         {64, true, 0}, {97, true, 4}, {1 << 20, true, 0}};
+    const cuzk_gpu_emu_stream cases[] = {
+        {.chunk = 1, .phi = false, .window_max = 0},     {.chunk = 1, .phi = true, .window_max = 5},
+        {.chunk = 3, .phi = true, .window_max = 0},      {.chunk = 7, .phi = false, .window_max = 6},
+        {.chunk = 64, .phi = true, .window_max = 0},     {.chunk = 97, .phi = true, .window_max = 4},
+        {.chunk = 1 << 20, .phi = true, .window_max = 0}};
     const cuzk_groth16_witness *gw = &j.gw;
     const cuzk_fr *in = j.w.input, *aux = j.w.aux;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -372,7 +375,7 @@ static void test_prove_streamed(const char *name)
             fprintf(stderr, "    %s streamed (chunk %zu, phi %d, windows <= %u): proof differs (a, b, c %s)\n", name,
                     sm->chunk, sm->phi, sm->window_max, !same ? "from the host" : "by the SpMV");
     }
-    const cuzk_gpu_emu_stream none = {0, false, 0, NULL, NULL};
+    const cuzk_gpu_emu_stream none = {.chunk = 0};
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, &none), CUZK_EINVAL);
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 0, &gw, &r, &s, &cases[0]), CUZK_EINVAL);
     printf("prove %s streamed in chunks of 1 to 2^20 bases: emulated GPU proof bytes = CPU proof bytes\n", name);
@@ -394,7 +397,8 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_groth1
     for (size_t nb = 1; nb <= nw; nb++) {
         abc_owned_init(&o, mine, gw, nb);
         for (size_t k = 0; k < nb; k++) mp[k] = &mine[k];
-        const cuzk_gpu_emu_stream sm = {5, true, 4, abc_owned_poison, &o};
+        const cuzk_gpu_emu_stream sm = {
+            .chunk = 5, .phi = true, .window_max = 4, .abc_read = abc_owned_poison, .abc_ctx = &o};
         memset(pg, 0, sizeof pg);
         CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, p, nb, mp, r, s, &sm));
         CHECK(o.calls == nb && o.in_order);
@@ -438,7 +442,10 @@ static void test_prove_streamed_batch(const char *name)
         in[k] = j[k].w.input;
         aux[k] = j[k].w.aux;
     }
-    const cuzk_gpu_emu_stream cases[] = {{1, false, 0}, {5, true, 4}, {64, false, 0}, {1 << 20, true, 0}};
+    const cuzk_gpu_emu_stream cases[] = {{.chunk = 1, .phi = false, .window_max = 0},
+                                         {.chunk = 5, .phi = true, .window_max = 4},
+                                         {.chunk = 64, .phi = false, .window_max = 0},
+                                         {.chunk = 1 << 20, .phi = true, .window_max = 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (size_t nb = 2; nb <= NB; nb++) {
             const cuzk_gpu_emu_stream *sm = &cases[c];
