@@ -216,17 +216,32 @@ ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d)
     ENGINE_LOCKED(e);
     double now = cuzk_now();
     if (d->ordinal < 0 && !cpu_active(e)) return NULL;
+again:;
     ready_item **best = NULL;
+    engine_job *doomed = NULL;
+    char why[400];
     for (ready_item **pp = &e->ready; *pp; pp = &(*pp)->next) {
         ready_item *r = *pp;
         switch (judge_ready(e, r, d)) {
         case READY_SKIP: continue;
         case READY_LOAD_PARAMS: res_want_host_params(e, r->job->circ); continue; /* never read into host memory yet */
-        case READY_LOAD_DEVICE: res_want_device(e, r->job->circ, d); continue;   /* another item may go first */
+        case READY_LOAD_DEVICE:                                                  /* another item may go first */
+            if (!res_want_device(e, r->job->circ, d) && !doomed && !some_device_can(e, r->job->circ, why, sizeof why))
+                doomed = r->job;
+            continue;
         case READY_CANDIDATE: break;
         }
         if (!best || before(e, r->job, (*best)->job, now) || (r->job == (*best)->job && r->part < (*best)->part))
             best = pp;
+    }
+    if (doomed) {
+        /* No device can take its made witnesses any more (a GPU's budget was cut below the
+         * circuit, say, after another process took the memory, and no CPU backend proves): the
+         * job fails now rather than wait for ever; the lanes fail its circuit's queued jobs. */
+        engine_job_fail(e, doomed, FAIL_NO_DEVICE, "%s: %s", doomed->circ->id, why);
+        sched_drop_ready_of(e, doomed);
+        sched_maybe_finish(e, doomed);
+        goto again; /* its items left the list: the pick starts over */
     }
     if (!best) return NULL;
     ready_item *r = *best;

@@ -8,8 +8,13 @@
  *     retry counted;
  *  2. before the load: the memory taken down to less than the parameters need resident but
  *     more than streamed needs; the load runs out of device memory, the budget is cut, the
- *     circuit placed again streamed, the job completes, verified.
- * A fresh process, case 1 first, so that the memory pool holds no workspace of earlier proofs
+ *     circuit placed again streamed, the job completes, verified;
+ *  3. as 1, with a reserve so large that the cut budget holds the circuit in no placement: the
+ *     job FAILS at once, naming the sizes (it waited for ever before: its made witness stayed
+ *     on the ready list of a device that could no longer take it).
+ * The reserve (engine.device_reserve, argv[1] in MiB) is 512 MiB: with 64 MiB the streamed
+ * retry's first kernel launch (the SpMV of a, b, c) ran out of memory on an H100, the runtime
+ * needing more beside the placement's own buffers. A fresh process, case 1 first, so that the memory pool holds no workspace of earlier proofs
  * that would serve the proof case 1 must starve. Skips (exit 77) where no CUDA device is. */
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +30,9 @@
 #include "support_pce.h"
 
 #define MIB (1ull << 20)
-#define CIRCUIT "random:1048576"
-/* engine.device_reserve for these engines (argv[1] in MiB overrides it): small, so that the
- * sizes stay small */
-static uint64_t RESERVE = 64 * MIB;
+#define GIB (1ull << 30)
+#define CIRCUIT "random:4194304"     /* parameters of about 2 GiB: room for a 512 MiB reserve in case 1 */
+static uint64_t RESERVE = 512 * MIB; /* engine.device_reserve (argv[1] in MiB overrides it) */
 
 static cuzk_gpu_device *D; /* this program's own context: the "other process" */
 
@@ -57,13 +61,13 @@ static void give_back(held_memory *h)
     h->n = 0;
 }
 
-static cuzk_engine *engine_on_gpu(void)
+static cuzk_engine *engine_on_gpu(uint64_t reserve)
 {
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
     cfg.gpus = 1;
     cfg.cpu_worker = false; /* a partition the GPU cannot prove must not go to the CPU */
-    cfg.device_reserve = RESERVE;
+    cfg.device_reserve = reserve;
     cfg.threads = 4;
     cuzk_engine *e = NULL;
     CHECK_OK(cuzk_engine_create(&e, &cfg, NULL));
@@ -77,17 +81,22 @@ static void register_circuit(cuzk_engine *e, const char *params_path)
     CHECK_OK(cuzk_engine_register_circuit(e, &c));
 }
 
-/* One job of the circuit proved and verified; the status's placement of it returned. */
-static void prove_one(cuzk_engine *e, const cuzk_groth16_params *p, char *placement, size_t n)
+/* One job of the circuit, which must end in `want` (completed: verified, its proof decoded) within
+ * `most` seconds; the status's placement of the circuit into placement, the error into error. */
+static void prove_one(cuzk_engine *e, const cuzk_groth16_params *p, cuzk_job_state want, double most, char *placement,
+                      size_t n, char *error, size_t error_n)
 {
+    const double t0 = cuzk_now();
     cuzk_job_request req = {.kind = CUZK_KIND_CIRCUIT, .circuit = "shrink", .partitions = 1};
     uint64_t id = 0;
     cuzk_job_result r;
     memset(&r, 0, sizeof r);
     CHECK_OK(cuzk_engine_submit(e, &req, &id, NULL));
     CHECK_OK(cuzk_engine_await(e, id, 600, &r));
-    if (r.state != CUZK_JOB_COMPLETED) printf("  job %s: %s\n", cuzk_job_state_name(r.state), r.error);
-    CHECK(r.state == CUZK_JOB_COMPLETED && r.verified);
+    if (r.state != want) printf("  job %s: %s\n", cuzk_job_state_name(r.state), r.error);
+    CHECK(r.state == want && (want != CUZK_JOB_COMPLETED || r.verified));
+    CHECK(cuzk_now() - t0 < most);
+    snprintf(error, error_n, "%s", r.error);
     if (r.state == CUZK_JOB_COMPLETED) {
         cuzk_groth16_proof pf;
         CHECK_OK(cuzk_groth16_proof_decode(&pf, r.proof));
@@ -152,18 +161,18 @@ int main(int argc, char **argv)
            "reserve %.0f MiB\n",
            CIRCUIT, params / (double)MIB, res.workspace_bytes / (double)MIB, stream_need / (double)MIB,
            RESERVE / (double)MIB);
-    /* the second case needs room between the two */
+    /* case 1 needs room for the streamed placement once the resident parameters are freed */
     CHECK(params > RESERVE + stream_need + 128 * MIB);
-    char placement[320];
+    char placement[320], error[1024];
     held_memory h;
 
     /* 1. memory taken between the load and the first proof */
-    cuzk_engine *e = engine_on_gpu();
+    cuzk_engine *e = engine_on_gpu(RESERVE);
     if (e) register_circuit(e, path);
     double secs = 0;
     if (e) CHECK_OK(cuzk_engine_preload(e, "shrink", &secs));
     take_memory(&h, 16 * MIB);
-    if (e) prove_one(e, &p, placement, sizeof placement);
+    if (e) prove_one(e, &p, CUZK_JOB_COMPLETED, 600, placement, sizeof placement, error, sizeof error);
     give_back(&h);
     printf("  1. memory taken before the first proof: placed again \"%.60s...\", %llu partition retried\n", placement,
            e ? (unsigned long long)retries(e) : 0ull);
@@ -172,13 +181,26 @@ int main(int argc, char **argv)
     cuzk_engine_destroy(e);
 
     /* 2. memory taken before the load */
-    e = engine_on_gpu();
+    e = engine_on_gpu(RESERVE);
     if (e) register_circuit(e, path);
-    take_memory(&h, RESERVE + (stream_need + params - RESERVE) / 2);
-    if (e) prove_one(e, &p, placement, sizeof placement);
+    take_memory(&h, RESERVE + (stream_need + params) / 2); /* a budget between the two */
+    if (e) prove_one(e, &p, CUZK_JOB_COMPLETED, 600, placement, sizeof placement, error, sizeof error);
     give_back(&h);
     printf("  2. memory taken before the load: placed \"%.60s...\"\n", placement);
     CHECK(!strncmp(placement, "streamed", 8));
+    cuzk_engine_destroy(e);
+
+    /* 3. as 1, but no placement fits the cut budget: the job fails, naming the sizes */
+    size_t fr = 0, tot = 0;
+    CHECK_OK(cuzk_gpu_mem_info(D, &fr, &tot));
+    e = engine_on_gpu(fr > params + res.workspace_bytes + GIB ? fr - params - res.workspace_bytes - MIB * 256 : 0);
+    if (e) register_circuit(e, path);
+    if (e) CHECK_OK(cuzk_engine_preload(e, "shrink", &secs));
+    take_memory(&h, 16 * MIB);
+    if (e) prove_one(e, &p, CUZK_JOB_FAILED, 120, placement, sizeof placement, error, sizeof error);
+    give_back(&h);
+    printf("  3. memory taken before the first proof, no placement left: %.200s\n", error);
+    CHECK(strstr(error, "GiB") != NULL);
     cuzk_engine_destroy(e);
 
     unlink(path);
