@@ -110,13 +110,13 @@ void abc_release(cuzk_engine *e, witness_slot *s)
     pthread_cond_broadcast(&e->work_cv);
 }
 
-void abc_notice_read(void *ctx, size_t k)
+void notice_abc_read(void *ctx, size_t k)
 {
-    abc_notice *n = ctx;
+    proof_notice *n = ctx;
     if (k >= n->n) return;
     cuzk_engine *e = n->e;
     engine_mutex_lock(&e->mu);
-    const int slot = n->slot[k];
+    const int slot = n->item[k]->slot;
     if (slot >= 0 && (unsigned)slot < e->nslots) abc_release(e, &e->slots[slot]);
     engine_mutex_unlock(&e->mu);
 }

@@ -225,14 +225,15 @@ cuzk_status abc_make(abc_buffer *b, const cuzk_pce *pce, const cuzk_witness *w, 
                      uint64_t *grown, int64_t *pinned);
 /* Slot s's a, b, c buffer back to the pool, the lanes woken (locked; none held: nothing). */
 void abc_release(cuzk_engine *e, witness_slot *s);
-/* The GPU prover's notice that proof k of a call has read its a, b, c (cuzk_groth16_prove_opts
- * abc_read; unlocked, it takes the engine's lock): ctx is an abc_notice naming each proof's slot. */
+/* The GPU prover's notices for one call (cuzk_groth16_prove_opts abc_read and witness_read; its
+ * read_ctx): proof k is item[k] (in flight on the calling device). */
 typedef struct {
     cuzk_engine *e;
-    int slot[ENGINE_BATCH_MAX];
+    struct ready_item *item[ENGINE_BATCH_MAX];
     size_t n;
-} abc_notice;
-void abc_notice_read(void *ctx, size_t k);
+} proof_notice;
+/* abc_read: item k's a, b, c buffer back to the pool (unlocked; it takes the engine's lock). */
+void notice_abc_read(void *ctx, size_t k);
 /* The pool's size (engine.abc_buffers, 0: the witness buffers less 2, at least 1) and its end. */
 cuzk_status abc_pool_create(cuzk_engine *e);
 void abc_pool_free(cuzk_engine *e);

@@ -273,7 +273,7 @@ static cuzk_status cpu_abc(engine_device *d, const cuzk_pce *pce, const cuzk_wit
  * set. On the CPU backend the prover says its stage in d->prove_stage (the jobs' progress), and
  * the proof of a job of one partition draws its NTT and MSM tasks (engine.progress). */
 static cuzk_status prove_on(const cuzk_engine *e, engine_device *d, engine_job *j, const witness_slot *s,
-                            abc_notice *notice, cuzk_groth16_proof *out, cuzk_timeline *tl)
+                            proof_notice *notice, cuzk_groth16_proof *out, cuzk_timeline *tl)
 {
     engine_circuit *c = j->circ;
     const cuzk_cancel *cancel = &j->cancel;
@@ -293,8 +293,8 @@ static cuzk_status prove_on(const cuzk_engine *e, engine_device *d, engine_job *
     /* made by the lane (given back once the GPU's NTTs have read them), or here */
     cuzk_fr *const *abc = s->abc >= 0 ? e->abcs[s->abc].v : d->abc;
     if (s->abc >= 0 && cd) {
-        opts.abc_read = abc_notice_read;
-        opts.abc_ctx = notice;
+        opts.abc_read = notice_abc_read;
+        opts.read_ctx = notice;
     }
     if (s->abc < 0) {
         if (!cd) __atomic_store_n(&d->prove_stage, DEVICE_STAGE_ABC, __ATOMIC_RELAXED);
@@ -391,7 +391,7 @@ static bool retry_partition(cuzk_engine *e, engine_device *d, ready_item *r, con
     ENGINE_LOCKED(e);
     engine_job *j = r->job;
     if (run->st != CUZK_ENOMEM || d->ordinal < 0 || r->attempts >= PARTITION_OOM_RETRIES || j->cancel_req ||
-        j->failing || e->stopping)
+        j->failing || e->stopping || r->slot < 0) /* slot -1: its witness buffer went back early */
         return false;
     if (!res_device_shrank(e, d, j->circ)) return false;
     cuzk_timeline *fresh = cuzk_timeline_create("witness");
@@ -464,7 +464,7 @@ static void run_partition(cuzk_engine *e, engine_device *d, const ready_item *r,
     run->st = run->hook ? run->hook(run->hook_ctx, j->id, r->part, d->index) : 0;
     const cuzk_gpu_prover *pr = d->ordinal >= 0 ? c->dev[d->index].prover : NULL;
     const uint64_t up0 = pr ? cuzk_gpu_prover_uploaded_bytes(pr) : 0;
-    abc_notice notice = {.e = e, .slot = {r->slot}, .n = 1};
+    proof_notice notice = {.e = e, .item = {(ready_item *)r}, .n = 1};
     if (!run->st) run->st = prove_on(e, d, j, s, &notice, &run->proof, run->tl);
     if (pr) run->uploaded = cuzk_gpu_prover_uploaded_bytes(pr) - up0;
     if (run->st) snprintf(run->err, sizeof run->err, "%s", cuzk_last_error());
@@ -493,6 +493,24 @@ static unsigned batch_room(const cuzk_engine *e, const engine_device *d, const r
     return most - 1;
 }
 
+/* The streamed prover's notice that item k's assignment has been copied for the batch's L, A, B
+ * MSMs (cuzk_groth16_prove_opts.witness_read; unlocked, it takes the engine's lock): its witness
+ * buffer goes back to the lanes now, not at the batch's end, so that they fill it with a
+ * partition of the next batch while this one's MSMs run (with one buffer left to the lanes, a
+ * batch of two ended with one partition ready, proved alone). The item keeps no buffer (slot
+ * -1): a proof of it that fails is not retried. */
+static void notice_witness_read(void *ctx, size_t k)
+{
+    proof_notice *n = ctx;
+    if (k >= n->n) return;
+    cuzk_engine *e = n->e;
+    engine_mutex_lock(&e->mu);
+    ready_item *r = n->item[k];
+    sched_release_slot(e, r->slot, r->job);
+    r->slot = -1;
+    engine_mutex_unlock(&e->mu);
+}
+
 /* n > 1 partitions of one job on GPU d in one call, unlocked: each one's test hook (one that
  * fails leaves the batch), then the batch's proof; each run gets the outcome, its proof, the
  * batch's spans and an equal share of the time. */
@@ -506,7 +524,7 @@ static void run_batch(cuzk_engine *e, engine_device *d, ready_item *const *items
     cuzk_groth16_proof proofs[ENGINE_BATCH_MAX];
     unsigned idx[ENGINE_BATCH_MAX], m = 0;
     const cuzk_pce *pce = &j->circ->pce;
-    abc_notice notice = {.e = e};
+    proof_notice notice = {.e = e};
     for (unsigned k = 0; k < n; k++) {
         partition_run *run = &runs[k];
         run->st = run->hook ? run->hook(run->hook_ctx, j->id, items[k]->part, d->index) : 0;
@@ -516,6 +534,9 @@ static void run_batch(cuzk_engine *e, engine_device *d, ready_item *const *items
         }
         const witness_slot *s = &e->slots[items[k]->slot];
         const cuzk_witness *w = &s->w;
+        /* a batch uploads its witnesses itself: a copy prefetched for a single proof is dropped,
+         * or it would be taken for the next witness its buffer holds (the same host pointers) */
+        if (items[k]->bound_dev >= 0) cuzk_gpu_prefetch_drop(cd->prover, w->input, w->aux);
         in[m] = w->input;
         aux[m] = w->aux;
         cuzk_fr *const *abc = s->abc >= 0 ? e->abcs[s->abc].v : NULL; /* NULL: through the circuit */
@@ -531,7 +552,7 @@ static void run_batch(cuzk_engine *e, engine_device *d, ready_item *const *items
                                         &pce->b_input,
                                         &pce->b_aux};
         gw[m] = &gws[m];
-        notice.slot[m] = items[k]->slot;
+        notice.item[m] = items[k];
         idx[m++] = k;
     }
     cuzk_timeline *tl = cuzk_timeline_create("prove");
@@ -540,8 +561,11 @@ static void run_batch(cuzk_engine *e, engine_device *d, ready_item *const *items
     const uint64_t up0 = cuzk_gpu_prover_uploaded_bytes(cd->prover);
     if (m) {
         notice.n = m;
-        const cuzk_groth16_prove_opts opts = {
-            .tl = tl, .cancel = &j->cancel, .abc_read = abc_notice_read, .abc_ctx = &notice};
+        const cuzk_groth16_prove_opts opts = {.tl = tl,
+                                              .cancel = &j->cancel,
+                                              .abc_read = notice_abc_read,
+                                              .witness_read = notice_witness_read,
+                                              .read_ctx = &notice};
         const cuzk_witness *w0 = &e->slots[items[idx[0]]->slot].w;
         st = cd->pce
             ? cuzk_gpu_prove_pce_batch_with(cd->prover, cd->pce, m, proofs, in, w0->num_inputs, aux, w0->num_aux, &opts)

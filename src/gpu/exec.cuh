@@ -101,9 +101,11 @@ struct exec_host {
     void mark(const char *) {}
     /* the proof's cancel token, polled between stages (exec_dev has the same) */
     const cuzk_cancel *cancel = NULL;
-    /* the caller's notice that a proof's host a, b, c are read (cuzk_groth16_prove_opts.abc_read) */
+    /* the caller's notices that a proof's host a, b, c or assignment are read
+     * (cuzk_groth16_prove_opts.abc_read, witness_read) */
     void (*abc_read)(void *ctx, size_t k) = NULL;
-    void *abc_ctx = NULL;
+    void (*witness_read)(void *ctx, size_t k) = NULL;
+    void *read_ctx = NULL;
     void host_wait(int) {} /* the copies are done when upload() returns */
     bool poll_cancel()
     {
@@ -215,11 +217,13 @@ struct exec_dev {
         if (ok() && cuzk_cancel_requested(cancel)) err = cuzk_fail(CUZK_ECANCELLED, "cancelled (between GPU stages)");
         return ok();
     }
-    /* The caller's notice that a proof's host a, b, c are read (cuzk_groth16_prove_opts.abc_read),
-     * and host_wait(), which blocks the host until an upload() token's copy has ended (a failed
-     * wait is left to the stream's next check). */
+    /* The caller's notices that a proof's host a, b, c or assignment are read
+     * (cuzk_groth16_prove_opts.abc_read, witness_read), and host_wait(), which blocks the host
+     * until an upload() token's copy has ended (a failed wait is left to the stream's next
+     * check). */
     void (*abc_read)(void *ctx, size_t k) = NULL;
-    void *abc_ctx = NULL;
+    void (*witness_read)(void *ctx, size_t k) = NULL;
+    void *read_ctx = NULL;
     void host_wait(int token);
     /* Waits for everything issued on every stream, whatever the executor's state: after a
      * failure or a cancel, work already issued may still read the witness's host memory or the

@@ -38,9 +38,10 @@ typedef struct {
     size_t chunk;
     bool phi;
     unsigned window_max;
-    /* as cuzk_groth16_prove_opts.abc_read (NULL: not called) */
-    void (*abc_read)(void *abc_ctx, size_t k);
-    void *abc_ctx;
+    /* as cuzk_groth16_prove_opts.abc_read and witness_read (NULL: not called) */
+    void (*abc_read)(void *read_ctx, size_t k);
+    void (*witness_read)(void *read_ctx, size_t k);
+    void *read_ctx;
 } cuzk_gpu_emu_stream;
 cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p, size_t n,
                                         const cuzk_groth16_witness *const *w, const cuzk_fr *r, const cuzk_fr *s,

@@ -340,7 +340,17 @@ template <class X> static void abc_read_notice(X &x, const prove_bufs &pb, size_
     x.host_wait(pb.up_a);
     x.host_wait(pb.up_b);
     x.host_wait(pb.up_c);
-    x.abc_read(x.abc_ctx, j);
+    x.abc_read(x.read_ctx, j);
+}
+
+/* The caller's notice that proof j's assignment is no longer read: its copy for L, A and B (from
+ * the caller's witness, or its assignment for the SpMV entry) has ended. */
+template <class X> static void witness_read_notice(X &x, const prove_bufs &pb, size_t j)
+{
+    if (!x.witness_read || (!pb.defer && !pb.host_in)) return;
+    x.host_wait(pb.up_in);
+    x.host_wait(pb.up_aux);
+    x.witness_read(x.read_ctx, j);
 }
 
 /* no buffers, no uploads in flight */
@@ -401,6 +411,7 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
         x.wait_upload(pb.up_bw);
         memset(&jobs[j], 0, sizeof jobs[j]);
     }
+    for (size_t j = 0; j < nj && x.ok(); j++) witness_read_notice(x, pbs[j], j); /* L's first chunk is on its way */
     msm_config mc;
     memset(&mc, 0, sizeof mc);
     mc.c_max = B.c_max;
@@ -628,7 +639,8 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_with(cuzk_groth16_proof *out, const cu
     exec_host x;
     x.cancel = o->cancel;
     x.abc_read = o->abc_read;
-    x.abc_ctx = o->abc_ctx;
+    x.witness_read = o->witness_read;
+    x.read_ctx = o->read_ctx;
     return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), 1, &w, &r, &s, out);
 }
 
@@ -697,7 +709,8 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, cons
     if ((st = pick_rs_n(n, r_in, s_in, r, s))) return st;
     exec_host x;
     x.abc_read = sm->abc_read;
-    x.abc_ctx = sm->abc_ctx;
+    x.witness_read = sm->witness_read;
+    x.read_ctx = sm->read_ctx;
     return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), n, w, r.data(), s.data(), out);
 }
 
@@ -717,6 +730,9 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce_streamed(cuzk_groth16_proof *out, 
     pce_host h;
     h.init(pce, SPMV_SEG);
     exec_host x;
+    x.abc_read = sm->abc_read;
+    x.witness_read = sm->witness_read;
+    x.read_ctx = sm->read_ctx;
     return prove_pce_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, n, input, aux, r.data(),
                           s.data(), out);
 }
@@ -1059,14 +1075,16 @@ static cuzk_status run_device(cuzk_gpu_prover *pr, size_t n, const cuzk_groth16_
     x.err = CUZK_OK;
     x.cancel = o->cancel;
     x.abc_read = o->abc_read;
-    x.abc_ctx = o->abc_ctx;
+    x.witness_read = o->witness_read;
+    x.read_ctx = o->read_ctx;
     x.use();
     x.uploaded = 0;
     st = prove(x, tb, r.data(), s.data());
     __atomic_add_fetch(&pr->uploaded, x.uploaded, __ATOMIC_RELAXED);
     x.cancel = NULL; /* the token and the notice are the caller's: not kept past the call */
     x.abc_read = NULL;
-    x.abc_ctx = NULL;
+    x.witness_read = NULL;
+    x.read_ctx = NULL;
     std::vector<std::pair<const char *, double>> stages;
     x.take_stages(stages);
     for (auto &sg : stages) cuzk_span_add(o->tl, span, sg.first, sg.second);

@@ -534,17 +534,18 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
         if (!same || !same_pce)
             fprintf(stderr, "    %s streamed batch of %d: a GPU proof differs from its CPU proof (%s)\n", name, NB,
                     !same ? "a, b, c from the host" : "through the PCE");
-        /* the notice that a proof's a, b, c are read (the engine reuses their buffers from
-         * then on): once per proof, in order, and no copy reads them after it */
+        /* the notices that a proof's a, b, c and assignment are read (the engine reuses their
+         * buffers from then on): once per proof, in order, and no copy reads them after them */
         abc_owned ao;
         cuzk_groth16_witness mine[NB];
         const cuzk_groth16_witness *mp[NB];
         abc_owned_init(&ao, mine, gwb, NB);
         for (int k = 0; k < NB; k++) mp[k] = &mine[k];
-        const cuzk_groth16_prove_opts on = {.r = rb, .s = sb, .abc_read = abc_owned_poison, .abc_ctx = &ao};
+        const cuzk_groth16_prove_opts on = {
+            .r = rb, .s = sb, .abc_read = abc_owned_poison, .witness_read = abc_owned_poison_witness, .read_ctx = &ao};
         memset(pgb, 0, sizeof pgb);
         CHECK_OK(cuzk_gpu_prove_batch_with(pr, NB, pgb, mp, &on));
-        int same_notice = ao.calls == NB && ao.in_order;
+        int same_notice = ao.calls == NB && ao.wcalls == NB && ao.in_order;
         for (int k = 0; k < NB; k++) same_notice &= proofs_same_bytes(&pcb[k], &pgb[k]);
         CHECK(same_notice);
         if (!same_notice)

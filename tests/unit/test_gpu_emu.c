@@ -383,12 +383,14 @@ static void test_prove_streamed(const char *name)
     pce_job_close(&j);
 }
 
-/* The notice that a proof's a, b, c are read (cuzk_groth16_prove_opts.abc_read, which lets the
- * engine give a, b, c buffers to the next partition while a proof's MSMs run): called once per
- * proof, in the batch's order, and nothing reads them after it (poisoned there, every proof
- * still equals the CPU's), streamed in batches and single, and resident. */
-static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_groth16_witness *const *gw, const cuzk_fr *r,
-                                 const cuzk_fr *s, const cuzk_groth16_proof *pc, size_t nw)
+/* The notices that a proof's a, b, c and its assignment are read (cuzk_groth16_prove_opts
+ * abc_read and witness_read, which let the engine give their buffers to the next partitions
+ * while a proof's MSMs run): each called once per proof, in the batch's order, and nothing reads
+ * what it names after it (poisoned there, every proof still equals the CPU's): streamed in
+ * batches and single through both entry points, and resident (a, b, c only). */
+static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *pce,
+                                 const cuzk_groth16_witness *const *gw, const cuzk_fr *r, const cuzk_fr *s,
+                                 const cuzk_groth16_proof *pc, size_t nw)
 {
     cuzk_groth16_witness mine[ABC_OWNED_MAX];
     const cuzk_groth16_witness *mp[ABC_OWNED_MAX];
@@ -397,24 +399,39 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_groth1
     for (size_t nb = 1; nb <= nw; nb++) {
         abc_owned_init(&o, mine, gw, nb);
         for (size_t k = 0; k < nb; k++) mp[k] = &mine[k];
-        const cuzk_gpu_emu_stream sm = {
-            .chunk = 5, .phi = true, .window_max = 4, .abc_read = abc_owned_poison, .abc_ctx = &o};
+        const cuzk_gpu_emu_stream sm = {.chunk = 5,
+                                        .phi = true,
+                                        .window_max = 4,
+                                        .abc_read = abc_owned_poison,
+                                        .witness_read = abc_owned_poison_witness,
+                                        .read_ctx = &o};
         memset(pg, 0, sizeof pg);
         CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, p, nb, mp, r, s, &sm));
-        CHECK(o.calls == nb && o.in_order);
+        CHECK(o.calls == nb && o.wcalls == nb && o.in_order);
         int same = 1;
         for (size_t k = 0; k < nb; k++) same &= proofs_same_bytes(&pc[k], &pg[k]);
+        abc_owned_free(&o);
+        /* through the circuit: the assignment's notice alone */
+        abc_owned_init(&o, mine, gw, nb);
+        const cuzk_fr *in[ABC_OWNED_MAX], *aux[ABC_OWNED_MAX];
+        for (size_t k = 0; k < nb; k++) in[k] = o.in[k], aux[k] = o.aux[k];
+        memset(pg, 0, sizeof pg);
+        CHECK_OK(cuzk_gpu_emu_prove_pce_streamed(pg, p, pce, nb, in, o.ni, aux, o.na, r, s, &sm));
+        CHECK(o.calls == 0 && o.wcalls == nb && o.in_order);
+        for (size_t k = 0; k < nb; k++) same &= proofs_same_bytes(&pc[k], &pg[k]);
         CHECK(same);
-        if (!same) fprintf(stderr, "    streamed batch of %zu: a proof read a, b, c after their notice\n", nb);
+        if (!same) fprintf(stderr, "    streamed batch of %zu: a proof read its input after its notice\n", nb);
         abc_owned_free(&o);
     }
     abc_owned_init(&o, mine, gw, 1);
-    cuzk_groth16_prove_opts opts = {.r = &r[0], .s = &s[0], .abc_read = abc_owned_poison, .abc_ctx = &o};
+    cuzk_groth16_prove_opts opts = {.r = &r[0], .s = &s[0], .abc_read = abc_owned_poison, .read_ctx = &o};
     CHECK_OK(cuzk_gpu_emu_prove_with(&pg[0], p, &mine[0], &opts));
     CHECK(o.calls == 1 && o.in_order);
     CHECK(proofs_same_bytes(&pc[0], &pg[0]));
     abc_owned_free(&o);
-    printf("the a, b, c notice: once per proof, in order, nothing read after it (batches of 1 to %zu, resident)\n", nw);
+    printf("the a, b, c and assignment notices: once per proof, in order, nothing read after them (batches of 1 to "
+           "%zu, resident)\n",
+           nw);
 }
 
 /* A batch of the streamed placement (several witnesses of one circuit, each chunk of the L, A
@@ -464,7 +481,7 @@ static void test_prove_streamed_batch(const char *name)
                         nb, sm->chunk, sm->phi, sm->window_max, !same ? "a, b, c from the host" : "by the SpMV");
         }
     printf("prove %s streamed in batches of 2 and 3: each emulated GPU proof's bytes = its CPU proof's\n", name);
-    test_abc_read_notice(&p, gw, r, s, pc, NB);
+    test_abc_read_notice(&p, &j[0].pce, gw, r, s, pc, NB);
     cuzk_groth16_params_free(&p);
     for (int k = 0; k < NB; k++) pce_job_close(&j[k]);
 }

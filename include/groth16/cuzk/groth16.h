@@ -198,13 +198,17 @@ typedef struct {
     const cuzk_progress_sink *progress;
     const char *progress_name;
     /* Where the caller made a, b, c on the host (cuzk_groth16_witness a, b, c), the GPU prover
-     * calls abc_read(abc_ctx, k) on the calling thread once proof k's (k: its place in a batch,
+     * calls abc_read(read_ctx, k) on the calling thread once proof k's (k: its place in a batch,
      * 0 for a single proof) have been copied to the device, before the call returns: from then
      * on the caller may reuse that memory (for the next partition's a, b, c, while this proof's
-     * MSMs run). A proof that fails or is cancelled first may not call it. NULL: not called.
-     * The CPU prover reads a, b, c until it returns and never calls it. */
-    void (*abc_read)(void *abc_ctx, size_t k);
-    void *abc_ctx;
+     * MSMs run). A prover with streamed parameters likewise calls witness_read(read_ctx, k) once
+     * proof k's assignment (input, aux) has been copied for its last MSMs: from then on the call
+     * reads neither. A proof that fails or is cancelled first may not call them; other
+     * placements do not call witness_read. NULL: not called. The CPU prover reads its input
+     * until it returns and calls neither. */
+    void (*abc_read)(void *read_ctx, size_t k);
+    void (*witness_read)(void *read_ctx, size_t k);
+    void *read_ctx;
 } cuzk_groth16_prove_opts;
 /* The CPU prover's stages, as cuzk_groth16_prove_opts.stage reports them. */
 typedef enum {
