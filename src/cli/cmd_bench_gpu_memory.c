@@ -52,9 +52,16 @@ static int place_one(const char *path, const char *pce_path, uint64_t room, unsi
         fclose(pf);
     }
     const size_t *n = f.count;
-    cuzk_gpu_shape sh = {n[CUZK_PARAMS_H],     n[CUZK_PARAMS_L], n[CUZK_PARAMS_A],
-                         n[CUZK_PARAMS_B_G1],  f.vk.ic_len,      n[CUZK_PARAMS_L],
-                         n[CUZK_PARAMS_H] + 1, pce_bytes,        sms};
+    cuzk_gpu_shape sh = {n[CUZK_PARAMS_H],
+                         n[CUZK_PARAMS_L],
+                         n[CUZK_PARAMS_A],
+                         n[CUZK_PARAMS_B_G1],
+                         f.vk.ic_len,
+                         n[CUZK_PARAMS_L],
+                         n[CUZK_PARAMS_H] + 1,
+                         pce_bytes,
+                         sms,
+                         0};
     cuzk_groth16_params_close(&f);
     cuzk_gpu_placement p;
     const cuzk_gpu_config *cfg = &cli_settings_get()->gpu;
@@ -73,11 +80,14 @@ static int place_one(const char *path, const char *pce_path, uint64_t room, unsi
         } else {
             printf(",\"placement\":\"%s\",\"params_device_bytes\":%llu,\"pce_device_bytes\":%llu,"
                    "\"workspace_bytes\":%llu,\"pinned_host_bytes\":%llu,\"file_bytes\":%llu,\"chunk_points\":%llu,"
-                   "\"window_max\":%u,\"window_max_h\":%u,\"batch_max\":%u,\"why\":",
+                   "\"window_max\":%u,\"window_max_h\":%u,\"batch_max\":%u,\"pce\":\"%s\",\"why\":",
                    cuzk_gpu_placement_name(p.kind), (unsigned long long)p.params_device_bytes,
                    (unsigned long long)p.pce_device_bytes, (unsigned long long)p.workspace_bytes,
                    (unsigned long long)p.pinned_host_bytes, (unsigned long long)p.file_bytes,
-                   (unsigned long long)p.chunk_points, p.window_max, p.window_max_h, p.batch_max);
+                   (unsigned long long)p.chunk_points, p.window_max, p.window_max_h, p.batch_max,
+                   p.pce_on_device      ? "device"
+                       : p.pce_streamed ? "streamed"
+                                        : "none");
             cuzk_json_string(stdout, p.why);
         }
         printf("}");

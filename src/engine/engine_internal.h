@@ -163,6 +163,7 @@ struct engine_circuit {
     cuzk_pce pce;
     size_t ninputs; /* public inputs without ONE */
     uint64_t params_bytes, pce_bytes;
+    uint64_t pce_stream_bytes; /* the precompiled circuit's device bytes with its matrices streamed */
     /* the parameter points' size from the file's layout: what a device load streams (the
      * host holds no copy of them unless engine.keep_host_params or the CPU proves) */
     uint64_t params_points_bytes;

@@ -129,7 +129,7 @@ uint64_t res_evict_circuit(cuzk_engine *e, engine_circuit *c)
         c->host_ready = false;
         host_release(e, hb);
         freed += hb;
-        c->params_bytes = c->pce_bytes = 0;
+        c->params_bytes = c->pce_bytes = c->pce_stream_bytes = 0;
     }
     for (unsigned i = 0; i < e->ndev; i++) c->dev[i].unfit = false;
     return freed;
@@ -344,8 +344,10 @@ static uint64_t layout_points_bytes(const cuzk_groth16_params_file *f)
 
 /* ---------------------------------------------------------------- placement */
 /* A circuit as a GPU placement sees it: its parameters' section lengths, its inputs, and its
- * precompiled circuit's device size (estimated by its host size; 0 when not yet recorded). */
-static cuzk_gpu_shape shape_of(const size_t count[CUZK_PARAMS_SECTIONS], size_t ic_len, uint64_t pce_bytes)
+ * precompiled circuit's device size (estimated by its host size; 0 when not yet recorded) and
+ * with its matrices streamed (0: the placement estimates it). */
+static cuzk_gpu_shape shape_of(const size_t count[CUZK_PARAMS_SECTIONS], size_t ic_len, uint64_t pce_bytes,
+                               uint64_t pce_stream_bytes)
 {
     cuzk_gpu_shape sh = {count[CUZK_PARAMS_H],
                          count[CUZK_PARAMS_L],
@@ -355,12 +357,13 @@ static cuzk_gpu_shape shape_of(const size_t count[CUZK_PARAMS_SECTIONS], size_t 
                          count[CUZK_PARAMS_L],
                          count[CUZK_PARAMS_H] + 1,
                          pce_bytes,
-                         0};
+                         0,
+                         pce_stream_bytes};
     return sh;
 }
 
 /* the same from the precompiled circuit (the lengths its parameters have) */
-static cuzk_gpu_shape shape_of_pce(const cuzk_pce *p, uint64_t pce_bytes)
+static cuzk_gpu_shape shape_of_pce(const cuzk_pce *p, uint64_t pce_bytes, uint64_t pce_stream_bytes)
 {
     const size_t ni = p->num_inputs, n = p->num_constraints + ni;
     size_t count[CUZK_PARAMS_SECTIONS];
@@ -368,7 +371,7 @@ static cuzk_gpu_shape shape_of_pce(const cuzk_pce *p, uint64_t pce_bytes)
     count[CUZK_PARAMS_L] = p->num_aux;
     count[CUZK_PARAMS_A] = ni + p->a_aux.popcount;
     count[CUZK_PARAMS_B_G1] = count[CUZK_PARAMS_B_G2] = p->b_input.popcount + p->b_aux.popcount;
-    return shape_of(count, ni, pce_bytes);
+    return shape_of(count, ni, pce_bytes, pce_stream_bytes);
 }
 
 static uint64_t placed_bytes(const cuzk_gpu_placement *pl)
@@ -444,12 +447,49 @@ static int pick_stream_device(cuzk_engine *e, engine_circuit *c, const cuzk_gpu_
     return -1;
 }
 
-/* whether the precompiled circuit goes to the device (where the placement has room for it;
- * without it a, b, c are made on the CPU); a circuit not yet recorded when the placement was
- * chosen (its size unknown then) goes where the placement is resident */
+/* whether the precompiled circuit goes to the device, or its matrices stream there (where the
+ * placement has room for either; without it a, b, c are made on the CPU); a circuit not yet
+ * recorded when the placement was chosen (its size unknown then) goes where the placement is
+ * resident */
 static bool pce_wanted(const circuit_on_device *cd)
 {
-    return cd->pl.pce_on_device || (cd->pl.kind == CUZK_GPU_RESIDENT && cd->pce_unsized);
+    return cd->pl.pce_on_device || cd->pl.pce_streamed || (cd->pl.kind == CUZK_GPU_RESIDENT && cd->pce_unsized);
+}
+
+/* The precompiled circuit on gpu for cd's placement: on the device, or with its matrices streamed
+ * from p, the circuit's host copy (which outlives it: evicting a circuit queues its device objects
+ * on the reclaimer before its host tier, and destroy frees them first). NULL where it is not
+ * wanted or cannot be made: a, b, c then come from the CPU. Touches only the device: no lock. */
+static cuzk_gpu_pce *device_pce(cuzk_gpu_device *gpu, const circuit_on_device *cd, const cuzk_pce *p)
+{
+    cuzk_gpu_pce *g = NULL;
+    if (!pce_wanted(cd)) return NULL;
+    cuzk_status st = cd->pl.pce_streamed ? cuzk_gpu_pce_create_streamed(gpu, &g, p) : cuzk_gpu_pce_create(gpu, &g, p);
+    return st ? NULL : g;
+}
+
+/* A placement chosen before the circuit's matrices were recorded (their size unknown: a first
+ * load streams the parameters while it records them), made again with them at the same room:
+ * where the same placement (kind, chunks, windows, batch, H split) has room for the circuit on
+ * the device or for its matrices streamed, pl takes those fields and true is returned (the
+ * prover, made to pl before, is unchanged by them); else pl stays, a, b, c from the CPU.
+ * Reads only the engine's fixed tuning: no lock. */
+static bool place_sized(const cuzk_engine *e, cuzk_gpu_placement *pl, const cuzk_pce *p, uint64_t pce_stream_bytes)
+{
+    cuzk_gpu_placement np;
+    const cuzk_gpu_shape sh = shape_of_pce(p, pce_host_bytes(p), pce_stream_bytes);
+    if (cuzk_gpu_place(&sh, pl->room, &e->gpu_cfg, &np)) return false;
+    if (cuzk_gpu_placement_streams(&np) != cuzk_gpu_placement_streams(pl) || np.chunk_points != pl->chunk_points ||
+        np.window_max != pl->window_max || np.window_max_h != pl->window_max_h || np.batch_max != pl->batch_max ||
+        np.h_glv != pl->h_glv || np.params_device_bytes != pl->params_device_bytes ||
+        (!np.pce_on_device && !np.pce_streamed))
+        return false;
+    pl->pce_on_device = np.pce_on_device;
+    pl->pce_streamed = np.pce_streamed;
+    pl->pce_device_bytes = np.pce_device_bytes;
+    pl->workspace_bytes = np.workspace_bytes;
+    if (pl->kind == np.kind) snprintf(pl->why, sizeof pl->why, "%s", np.why);
+    return true;
 }
 
 /* A stream of the parameters to a device beside the host load (its own thread). */
@@ -498,7 +538,10 @@ typedef struct {
     bool has_vk;
     stream_job sj;    /* the stream to a GPU (sj.dev >= 0) */
     bool streaming;   /* its thread runs */
-    cuzk_gpu_pce *gp; /* the circuit's matrices on the streamed-to GPU */
+    cuzk_gpu_pce *gp; /* the circuit's matrices on the streamed-to GPU (or streamed to it) */
+    uint64_t pce_stream_bytes;
+    bool sized;                  /* the placement was made again with the matrices' size: */
+    cuzk_gpu_placement sized_pl; /* this one */
     char err[1024];
 } host_load_state;
 
@@ -535,7 +578,7 @@ static void load_open_layout(host_load_state *h)
     if (!h->has_pf) return;
     engine_mutex_lock(&h->e->mu);
     c->params_points_bytes = layout_points_bytes(&h->pf);
-    const cuzk_gpu_shape sh = shape_of(h->pf.count, h->pf.vk.ic_len, file_bytes(c->pce_path));
+    const cuzk_gpu_shape sh = shape_of(h->pf.count, h->pf.vk.ic_len, file_bytes(c->pce_path), 0);
     h->sj.dev = pick_stream_device(h->e, c, &sh);
     if (h->sj.dev < 0 && h->t->params_later) params_to_host(h);
     engine_mutex_unlock(&h->e->mu);
@@ -611,9 +654,15 @@ static void load_key(host_load_state *h)
         }
         if (!h->st) h->st = check_counts(c, c->params_path, pvk->ic_len, l_len, c->vk_path ? &h->vk : NULL, &h->pce);
     }
-    if (!h->st && h->streaming && h->sj.pr && pce_wanted(&h->c->dev[h->sj.dev]) &&
-        cuzk_gpu_pce_create(h->e->dev[h->sj.dev].gpu, &h->gp, &h->pce))
-        h->gp = NULL;
+    if (!h->st) h->pce_stream_bytes = cuzk_gpu_pce_stream_bytes(&h->pce); /* a scan of the rows: unlocked */
+    if (!h->st && h->streaming && h->sj.pr) {
+        /* the placement, set before the load and left alone during it, made again with the
+         * matrices' size where it was chosen without */
+        circuit_on_device cd = h->c->dev[h->sj.dev];
+        h->sized = cd.pce_unsized && place_sized(h->e, &cd.pl, &h->pce, h->pce_stream_bytes);
+        h->sized_pl = cd.pl;
+        h->gp = device_pce(h->e->dev[h->sj.dev].gpu, &cd, &h->pce);
+    }
 }
 
 /* Step 5 (unlocked): what the load no longer needs goes; a failed load's device objects too. */
@@ -644,6 +693,10 @@ static void stream_ended(host_load_state *h)
     if (sj->pr) {
         size_t db = 0, hb = 0;
         cuzk_gpu_prover_memory(sj->pr, &db, &hb);
+        if (h->sized) {
+            cd->pl = h->sized_pl;
+            cd->pce_unsized = false;
+        }
         cd->prover = sj->pr;
         cd->pce = h->gp;
         cd->bytes = db + (h->gp ? cuzk_gpu_pce_bytes(h->gp) : 0);
@@ -694,6 +747,7 @@ static void host_load_ended(host_load_state *h)
         c->has_vk = h->has_vk;
         c->ninputs = h->pce.num_inputs - 1;
         c->pce_bytes = pce_host_bytes(&h->pce);
+        c->pce_stream_bytes = h->pce_stream_bytes;
         c->params_bytes = c->has_params ? params_host_bytes(&h->params) : 0;
         host_charge(e, c->pce_bytes + c->params_bytes);
         c->host_ready = true;
@@ -777,7 +831,7 @@ static cuzk_status device_params(cuzk_engine *e, engine_circuit *c, engine_devic
     cuzk_status stopped = load_watch_stop(watch);
     if (stopped) return stopped;
     if (c->synthetic) {
-        const cuzk_gpu_shape s = shape_of_pce(&c->pce, 0);
+        const cuzk_gpu_shape s = shape_of_pce(&c->pce, 0, 0);
         cuzk_gpu_synthetic_shape sh = {s.n_h, s.n_l, s.n_a, s.n_b, s.num_inputs, 5};
         return cuzk_gpu_prover_create_synthetic_placed(d->gpu, pr, &sh, pl);
     }
@@ -891,7 +945,7 @@ static void device_load(load_task *t)
     if (run.st)
         snprintf(run.why, sizeof run.why, "the parameters of %s do not fit on %s (%s): %s", c->id, d->name,
                  cuzk_gpu_placement_name(pl->kind), cuzk_last_error());
-    if (!run.st && pce_wanted(&c->dev[t->dev]) && cuzk_gpu_pce_create(d->gpu, &run.gp, &c->pce)) run.gp = NULL;
+    if (!run.st) run.gp = device_pce(d->gpu, &c->dev[t->dev], &c->pce);
     if (run.pr) {
         size_t db = 0, hb = 0;
         cuzk_gpu_prover_memory(run.pr, &db, &hb);
@@ -1133,7 +1187,7 @@ bool res_want_device(cuzk_engine *e, engine_circuit *c, engine_device *d)
     if (cd->unfit || !c->host_ready || e->stopping) return false;
     if (cd->loading || cd->prover) return true;
     /* the placement the circuit's shape and the device's budget give, and the room it takes */
-    const cuzk_gpu_shape sh = shape_of_pce(&c->pce, c->pce_bytes);
+    const cuzk_gpu_shape sh = shape_of_pce(&c->pce, c->pce_bytes, c->pce_stream_bytes);
     if (!place_on(e, c, d, &sh)) return false;
     if (!make_device_room(e, d->index, placed_bytes(&cd->pl), c)) { /* wait for busy circuits to go idle */
         unplace(e, cd);

@@ -54,6 +54,9 @@ static const cuzk_config_key gpu_keys[] = {
     K("pce_on_device", CUZK_CFG_BOOL, pce_on_device, 0, 1, "true", "CUZK_GPU_PCE_ON_DEVICE",
       "a circuit's precompiled matrices on the device where they fit, so that a, b, c are made there (false: "
       "the witness lanes make a, b, c on the CPU, and the device's memory goes to windows and batches)"),
+    K("pce_stream", CUZK_CFG_BOOL, pce_stream, 0, 1, "true", "CUZK_GPU_PCE_STREAM",
+      "where a circuit's precompiled matrices are not on the device, they cross from host memory in chunks "
+      "of rows for each proof's a, b, c, made on the device (false: the witness lanes make a, b, c on the CPU)"),
     K("profile", CUZK_CFG_BOOL, profile, 0, 1, "false", "CUZK_GPU_PROFILE",
       "synchronize at each stage mark and print its time to stderr (serializes everything)"),
 };

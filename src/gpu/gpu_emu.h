@@ -20,10 +20,12 @@ cuzk_status cuzk_gpu_emu_prove_with(cuzk_groth16_proof *out, const cuzk_groth16_
                                     const cuzk_groth16_witness *w,
                                     const cuzk_groth16_prove_opts *opts) CUZK_WARN_UNUSED;
 /* a, b, c as the device SpMV computes them (seg: the most terms or sums per thread, 0 for
- * the device's value; small values force the long-row plan onto short rows), and the proof
- * through the resident-circuit path (cuzk_gpu_prove_pce) with the circuit in host memory. */
-cuzk_status cuzk_gpu_emu_pce_evaluate(const cuzk_pce *p, unsigned seg, const cuzk_fr *input, const cuzk_fr *aux,
-                                      cuzk_fr *a, cuzk_fr *b, cuzk_fr *c) CUZK_WARN_UNUSED;
+ * the device's value; small values force the long-row plan onto short rows; chunk_bytes: the
+ * matrices streamed in chunks of rows of at most that many bytes, as cuzk_gpu_pce_create_streamed
+ * does with CUZK_GPU_PCE_CHUNK_BYTES, 0: resident), and the proof through the resident-circuit
+ * path (cuzk_gpu_prove_pce) with the circuit in host memory. */
+cuzk_status cuzk_gpu_emu_pce_evaluate(const cuzk_pce *p, unsigned seg, size_t chunk_bytes, const cuzk_fr *input,
+                                      const cuzk_fr *aux, cuzk_fr *a, cuzk_fr *b, cuzk_fr *c) CUZK_WARN_UNUSED;
 cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuzk_groth16_params *p, const cuzk_pce *pce,
                                    unsigned seg, const cuzk_fr *input, size_t ni, const cuzk_fr *aux, size_t na,
                                    const cuzk_fr *r, const cuzk_fr *s) CUZK_WARN_UNUSED;
@@ -42,6 +44,9 @@ typedef struct {
     void (*abc_read)(void *read_ctx, size_t k);
     void (*witness_read)(void *read_ctx, size_t k);
     void *read_ctx;
+    /* the precompiled circuit's path only: its matrices streamed in chunks of at most this many
+     * bytes (0: resident) */
+    size_t pce_chunk_bytes;
 } cuzk_gpu_emu_stream;
 cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p, size_t n,
                                         const cuzk_groth16_witness *const *w, const cuzk_fr *r, const cuzk_fr *s,

@@ -142,6 +142,11 @@ cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cu
     *out = NULL;
     return no_cuda();
 }
+cuzk_status cuzk_gpu_pce_create_streamed(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p)
+{
+    *out = NULL;
+    return no_cuda();
+}
 void cuzk_gpu_pce_destroy(cuzk_gpu_pce *g) {}
 size_t cuzk_gpu_pce_bytes(const cuzk_gpu_pce *g) { return 0; }
 cuzk_status cuzk_gpu_pce_evaluate(cuzk_gpu_pce *g, const cuzk_fr *input, const cuzk_fr *aux, cuzk_fr *a, cuzk_fr *b,

@@ -12,9 +12,11 @@ extern "C" {
 #include "cuzk/gpu.h"
 }
 
-/* ---------------------------------------------------------------- resident circuit (pce.cu) */
+/* ---------------------------------------------------------------- precompiled circuit (pce.cu) */
 struct cuzk_gpu_pce {
-    pce_view v;                         /* device pointers */
+    pce_view v;                         /* device pointers (streamed: the matrices' are host pointers) */
+    std::vector<spmv_chunk> chunks[3];  /* streamed: each matrix's chunks */
+    std::vector<void *> pinned;         /* streamed: the host ranges this handle page-locked */
     cuzk_density a_aux, b_input, b_aux; /* lengths and popcounts for shape checks (no words) */
     void *mem;                          /* every array, one device allocation */
     size_t mem_bytes;

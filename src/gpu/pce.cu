@@ -1,6 +1,7 @@
-/* The precompiled circuit resident in device memory (gpu.h): the three CSR matrices, the
- * coefficient table, the density bitmaps and the long-row plan of spmv.cuh in one
- * allocation, uploaded once; a, b, c are then computed on the device from the assignment.
+/* The precompiled circuit in device memory (gpu.h): the three CSR matrices, the coefficient
+ * table, the density bitmaps and the long-row plan of spmv.cuh in one allocation, uploaded
+ * once; a, b, c are then computed on the device from the assignment. Or, streamed, everything
+ * but the matrices, which stay page-locked in the host's copy and cross in chunks per proof.
  * Also the host emulation of the same evaluation, for tests without a GPU. */
 #include "gpu/gpu_emu.h"
 #include "gpu/internal.cuh"
@@ -11,7 +12,36 @@ extern "C" {
 
 static size_t words_bytes(size_t bits) { return (bits + 63) / 64 * sizeof(uint64_t); }
 
-extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p)
+/* Page-locks the host matrices of a streamed circuit in place (portable: every device's copies
+ * run from them). A range some other handle (another device's) registered already is used as
+ * it is, and left to that handle. */
+static cuzk_status pin_matrices(cuzk_gpu_pce *g, const cuzk_pce *p)
+{
+    for (int k = 0; k < 3; k++) {
+        const struct {
+            const void *p;
+            size_t bytes;
+        } arr[3] = {
+            {p->row_ptr[k], (p->num_constraints + 1) * 4}, {p->col[k], p->nnz[k] * 4}, {p->coeff[k], p->nnz[k] * 4}};
+        for (const auto &a : arr) {
+            if (!a.bytes) continue;
+            cudaError_t e = cudaHostRegister((void *)a.p, a.bytes, cudaHostRegisterPortable);
+            if (e == cudaErrorHostMemoryAlreadyRegistered) {
+                cudaGetLastError();
+                continue;
+            }
+            if (e != cudaSuccess) {
+                cudaGetLastError();
+                return cuzk_fail(CUZK_EDEVICE, "page-locking the precompiled circuit's matrices (%zu bytes): %s",
+                                 a.bytes, cudaGetErrorString(e));
+            }
+            g->pinned.push_back((void *)a.p);
+        }
+    }
+    return CUZK_OK;
+}
+
+static cuzk_status pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p, bool streamed)
 {
     *out = NULL;
     cuzk_status st = gpu_use(d);
@@ -20,6 +50,23 @@ extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **ou
     if (!g) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     spmv_plan plan[3];
     for (int k = 0; k < 3; k++) spmv_plan_build(plan[k], p->row_ptr[k], p->num_constraints, SPMV_SEG);
+    static const char *const names[3] = {"A", "B", "C"};
+    for (int k = 0; streamed && k < 3; k++) {
+        size_t bad = 0;
+        if (!spmv_chunks_build(g->chunks[k], p->row_ptr[k], p->num_constraints, plan[k], CUZK_GPU_PCE_CHUNK_BYTES,
+                               &bad)) {
+            const uint32_t terms = p->row_ptr[k][bad + 1] - p->row_ptr[k][bad];
+            cuzk_gpu_pce_destroy(g);
+            return cuzk_fail(CUZK_EINVAL,
+                             "streaming the precompiled circuit: row %zu of %s has %u terms, more than a chunk of "
+                             "%llu bytes holds",
+                             bad, names[k], terms, (unsigned long long)CUZK_GPU_PCE_CHUNK_BYTES);
+        }
+    }
+    if (streamed && (st = pin_matrices(g, p))) {
+        cuzk_gpu_pce_destroy(g);
+        return st;
+    }
 
     /* every array, with its host source, in one device allocation */
     struct piece {
@@ -32,11 +79,13 @@ extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **ou
         pieces.push_back({src, bytes, NULL});
         return pieces.size() - 1;
     };
-    size_t rp[3], col[3], cf[3], lr[3], sb[3], se[3], gp[3][SPMV_MAX_LEVELS];
+    size_t rp[3] = {0}, col[3] = {0}, cf[3] = {0}, lr[3], sb[3], se[3], gp[3][SPMV_MAX_LEVELS];
     for (int k = 0; k < 3; k++) {
-        rp[k] = add(p->row_ptr[k], (p->num_constraints + 1) * 4);
-        col[k] = add(p->col[k], p->nnz[k] * 4);
-        cf[k] = add(p->coeff[k], p->nnz[k] * 4);
+        if (!streamed) {
+            rp[k] = add(p->row_ptr[k], (p->num_constraints + 1) * 4);
+            col[k] = add(p->col[k], p->nnz[k] * 4);
+            cf[k] = add(p->coeff[k], p->nnz[k] * 4);
+        }
         lr[k] = add(plan[k].long_row.data(), plan[k].long_row.size() * 4);
         sb[k] = add(plan[k].seg_begin.data(), plan[k].seg_begin.size() * 4);
         se[k] = add(plan[k].seg_end.data(), plan[k].seg_end.size() * 4);
@@ -51,6 +100,7 @@ extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **ou
     for (auto &pc : pieces) bytes += (pc.bytes + 255) & ~(size_t)255;
     cudaError_t e = cudaMalloc(&g->mem, bytes ? bytes : 1);
     if (e != cudaSuccess) {
+        cudaGetLastError(); /* not left for this thread's next launch check */
         g->mem = NULL;
         cuzk_gpu_pce_destroy(g);
         return cuzk_fail(CUZK_ENOMEM, "device memory for the precompiled circuit (%zu bytes): %s", bytes,
@@ -75,8 +125,16 @@ extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **ou
     for (int k = 0; k < 3; k++) {
         const uint32_t *gpd[SPMV_MAX_LEVELS];
         for (size_t l = 0; l < plan[k].grp_ptr.size(); l++) gpd[l] = at(gp[k][l]);
-        spmv_matrix_set(v.m[k], plan[k], at(rp[k]), at(col[k]), at(cf[k]), at(lr[k]), at(sb[k]), at(se[k]), gpd);
+        if (streamed) {
+            spmv_matrix_set(v.m[k], plan[k], p->row_ptr[k], p->col[k], p->coeff[k], at(lr[k]), at(sb[k]), at(se[k]),
+                            gpd);
+            v.chunks[k] = g->chunks[k].data();
+            v.nchunks[k] = g->chunks[k].size();
+        } else {
+            spmv_matrix_set(v.m[k], plan[k], at(rp[k]), at(col[k]), at(cf[k]), at(lr[k]), at(sb[k]), at(se[k]), gpd);
+        }
     }
+    v.chunk_bytes = streamed ? CUZK_GPU_PCE_CHUNK_BYTES : 0;
     v.coeffs = (const fr_t *)pieces[co].dst;
     v.a_aux_w = (const uint64_t *)pieces[aw].dst;
     v.b_in_w = (const uint64_t *)pieces[biw].dst;
@@ -99,12 +157,23 @@ extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **ou
     return CUZK_OK;
 }
 
+extern "C" cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p)
+{
+    return pce_create(d, out, p, false);
+}
+
+extern "C" cuzk_status cuzk_gpu_pce_create_streamed(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p)
+{
+    return pce_create(d, out, p, true);
+}
+
 extern "C" void cuzk_gpu_pce_destroy(cuzk_gpu_pce *g)
 {
     if (!g) return;
     g->x.use();
     g->x.destroy();
     if (g->mem) cudaFree(g->mem);
+    for (void *h : g->pinned) cudaHostUnregister(h);
     delete g;
 }
 
@@ -137,14 +206,17 @@ extern "C" cuzk_status cuzk_gpu_pce_evaluate(cuzk_gpu_pce *g, const cuzk_fr *inp
 {
     g->x.err = CUZK_OK;
     if (!g->x.use()) return g->x.err;
+    cudaGetLastError(); /* not this evaluation's: a failure of an earlier call on this thread */
     return evaluate_impl(g->x, g->v, input, aux, a, b, c);
 }
 
-extern "C" cuzk_status cuzk_gpu_emu_pce_evaluate(const cuzk_pce *p, unsigned seg, const cuzk_fr *input,
-                                                 const cuzk_fr *aux, cuzk_fr *a, cuzk_fr *b, cuzk_fr *c)
+extern "C" cuzk_status cuzk_gpu_emu_pce_evaluate(const cuzk_pce *p, unsigned seg, size_t chunk_bytes,
+                                                 const cuzk_fr *input, const cuzk_fr *aux, cuzk_fr *a, cuzk_fr *b,
+                                                 cuzk_fr *c)
 {
     pce_host h;
-    h.init(p, seg ? seg : SPMV_SEG);
+    if (!h.init(p, seg ? seg : SPMV_SEG, chunk_bytes))
+        return cuzk_fail(CUZK_EINVAL, "a row's terms do not fit a chunk of %zu bytes", chunk_bytes);
     exec_host x;
     return evaluate_impl(x, h.v, input, aux, a, b, c);
 }

@@ -9,7 +9,9 @@
  * element apart), 196 without (H100, a, b, c from the CPU); the constants add a margin.
  *
  * The order of preference: resident with the precompiled circuit, then streamed with it (its
- * SpMV saves the CPU a, b, c, which cost more than the copies), then either without it.
+ * SpMV saves the CPU a, b, c, which cost more than the copies), then either with its matrices
+ * streamed from host memory for the SpMV (two chunk buffers beside the witness and a, b, c; the
+ * plan, coefficients and bitmaps on the device), then either with a, b, c from the CPU.
  *
  * Streamed: the bases stay in host memory and the stages run one after another, so the peak is
  * the largest of: the NTTs (a, b, c), the H MSM (its scalars and an MSM's workspace), the L/A/B
@@ -41,6 +43,9 @@
 #define WINDOW_MIN 12
 #define BATCH_MAX 10 /* a 32 GiB PoRep's partitions: more proofs per pass would wait on witnesses */
 
+/* where a, b, c come from: the precompiled circuit on the device, its matrices streamed, the CPU */
+enum { PCE_NONE = 0, PCE_DEVICE = 1, PCE_STREAMED = 2 };
+
 const char *cuzk_gpu_placement_name(cuzk_gpu_placement_kind k)
 {
     return k == CUZK_GPU_MAPPED ? "mapped" : k == CUZK_GPU_STREAMED ? "streamed" : "resident";
@@ -61,6 +66,44 @@ static uint64_t params_bytes(const cuzk_gpu_shape *sh, bool glv)
 {
     return ((uint64_t)sh->n_h * (glv ? 2 : 1) + sh->n_l + sh->n_a + sh->n_b) * G1_BYTES + (uint64_t)sh->n_b * G2_BYTES;
 }
+
+static uint64_t words_bytes(uint64_t bits) { return (bits + 63) / 64 * 8; }
+
+uint64_t cuzk_gpu_pce_stream_bytes(const cuzk_pce *p)
+{
+    uint64_t b = (uint64_t)p->ncoeffs * FR_BYTES + 2 * words_bytes(p->num_aux) + words_bytes(p->num_inputs);
+    for (int k = 0; k < 3; k++) {
+        /* the long-row plan (spmv.cuh): rows of more than CUZK_GPU_SPMV_SEG terms, their segments
+         * (begin, end), the groups of each level (fewer than the segments, plus one offset per
+         * level), and the SpMV's partial sums (segments and groups) */
+        uint64_t nlong = 0, nseg = 0;
+        for (size_t r = 0; r < p->num_constraints; r++) {
+            const uint32_t len = p->row_ptr[k][r + 1] - p->row_ptr[k][r];
+            if (len <= CUZK_GPU_SPMV_SEG) continue;
+            nlong++;
+            nseg += (len + CUZK_GPU_SPMV_SEG - 1) / CUZK_GPU_SPMV_SEG;
+        }
+        b += 4 * (nlong + 2 * nseg) + 4 * (nseg + 32) + 2 * nseg * FR_BYTES;
+    }
+    return b + (64u << 10); /* each array at a 256-byte boundary */
+}
+
+/* the device bytes of a circuit whose matrices are streamed: measured, or for a circuit not yet
+ * recorded its bitmaps and a 64th of its size (the coefficient table and the long-row plan) */
+static uint64_t pce_stream_bytes_of(const cuzk_gpu_shape *sh)
+{
+    if (sh->pce_stream_bytes) return sh->pce_stream_bytes;
+    return 2 * words_bytes(sh->num_aux) + words_bytes(sh->num_inputs) + sh->pce_bytes / 64;
+}
+
+/* the precompiled circuit's device bytes in mode pce */
+static uint64_t pce_device_bytes(const cuzk_gpu_shape *sh, int pce)
+{
+    return pce == PCE_DEVICE ? sh->pce_bytes : pce == PCE_STREAMED ? pce_stream_bytes_of(sh) : 0;
+}
+
+/* the SpMV's two chunk buffers of streamed matrices */
+static uint64_t pce_chunks(int pce) { return pce == PCE_STREAMED ? 2 * CUZK_GPU_PCE_CHUNK_BYTES : 0; }
 
 /* windows of c bits for scalars of `bits` bits (msm.cuh: signed digits) */
 static uint64_t windows(unsigned c, unsigned bits) { return (bits + c - 1) / c; }
@@ -88,19 +131,17 @@ static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
 }
 
 /* The streamed placement's stages' peaks beside the precompiled circuit (pce: the witness is on
- * the device from the start, for the SpMV): the NTTs, the H MSM with windows of at most c_h
- * bits, the L/A/B MSMs with at most c. */
-static uint64_t ntt_peak(const cuzk_gpu_shape *sh, bool pce)
+ * the device from the start, for the SpMV, with the chunk buffers of streamed matrices): the
+ * SpMV and the NTTs, the H MSM with windows of at most c_h bits, the L/A/B MSMs with at most c. */
+static uint64_t ntt_peak(const cuzk_gpu_shape *sh, int pce)
 {
     const uint64_t w = (uint64_t)sh->num_inputs + sh->num_aux;
-    return 3 * domain(sh) * FR_BYTES + (pce ? w * FR_BYTES : 0);
+    return 3 * domain(sh) * FR_BYTES + (pce ? w * FR_BYTES : 0) + pce_chunks(pce);
 }
 
-static uint64_t h_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c_h, bool glv, bool pce)
+/* (the witness leaves the device after the SpMV, for L, A and B to bring back) */
+static uint64_t h_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c_h, bool glv)
 {
-    const uint64_t w = (uint64_t)sh->num_inputs + sh->num_aux;
-    (void)pce; /* the witness leaves the device after the SpMV, for L, A and B to bring back */
-    (void)w;
     return domain(sh) * FR_BYTES + msm_bytes(cap, glv ? 2 : 1, c_h, XYZZ_G1, sh->sms);
 }
 
@@ -128,10 +169,10 @@ static uint64_t lab_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, uns
 
 /* the peak of a batch: each proof's NTTs and H MSM in turn (its witness, if uploaded for the
  * SpMV, gone before the H MSM), then L, A and B with every proof's witness on the device */
-static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned c_h, bool glv, bool pce,
+static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned c_h, bool glv, int pce,
                               unsigned batch)
 {
-    return max3(ntt_peak(sh, pce), h_peak(sh, cap, c_h, glv, pce), lab_peak(sh, cap, c, batch)) + FIXED_BYTES;
+    return max3(ntt_peak(sh, pce), h_peak(sh, cap, c_h, glv), lab_peak(sh, cap, c, batch)) + FIXED_BYTES;
 }
 
 static double gib(uint64_t b) { return (double)b / (double)(1ull << 30); }
@@ -141,17 +182,27 @@ static uint64_t resident_ws(const cuzk_gpu_shape *sh, bool glv)
     return (glv ? RESIDENT_WS_GLV : RESIDENT_WS_PLAIN) * domain(sh) + FIXED_BYTES;
 }
 
-/* resident, with the precompiled circuit (pce 1) or without (0) */
+/* what a placement's a, b, c come from, in its why */
+static const char *abc_source(int pce)
+{
+    return pce == PCE_DEVICE  ? "the precompiled circuit"
+        : pce == PCE_STREAMED ? "the precompiled circuit's matrices streamed for the SpMV"
+                              : "a, b, c from the CPU";
+}
+
+/* resident, a, b, c as pce says */
 static bool place_resident(const cuzk_gpu_shape *sh, uint64_t room, bool glv_ok, int pce, cuzk_gpu_placement *out)
 {
     /* phi(H) (a faster H MSM) where it fits */
     for (int glv = glv_ok ? 1 : 0; glv >= 0; glv--) {
-        const uint64_t pb = params_bytes(sh, glv), cb = pce ? sh->pce_bytes : 0, ws = resident_ws(sh, glv);
+        const uint64_t pb = params_bytes(sh, glv), cb = pce_device_bytes(sh, pce),
+                       ws = resident_ws(sh, glv) + pce_chunks(pce);
         if (pb + cb + ws > room) continue;
         out->kind = CUZK_GPU_RESIDENT;
         out->batch_max = 1;
         out->h_glv = glv;
-        out->pce_on_device = pce;
+        out->pce_on_device = pce == PCE_DEVICE;
+        out->pce_streamed = pce == PCE_STREAMED;
         out->params_device_bytes = pb;
         out->pce_device_bytes = cb;
         out->workspace_bytes = ws;
@@ -159,8 +210,7 @@ static bool place_resident(const cuzk_gpu_shape *sh, uint64_t room, bool glv_ok,
         snprintf(out->why, sizeof out->why,
                  "resident: parameters %.2f GiB%s, %s and a proof's workspace %.2f GiB fit the %.2f GiB the "
                  "device may use",
-                 gib(pb), glv ? " (phi(H) included)" : "", pce ? "the precompiled circuit" : "a, b, c from the CPU",
-                 gib(ws), gib(room));
+                 gib(pb), glv ? " (phi(H) included)" : "", abc_source(pce), gib(ws), gib(room));
         return true;
     }
     return false;
@@ -191,7 +241,7 @@ static bool better(const stream_pick *a, const stream_pick *b)
     return false;
 }
 
-/* streamed, with the precompiled circuit (pce 1) or without (0) */
+/* streamed, a, b, c as pce says */
 static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, unsigned chunk_log, unsigned batch_most,
                            int pce, cuzk_gpu_placement *out)
 {
@@ -199,13 +249,13 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     /* no chunk larger than the largest section needs */
     const uint64_t most = max3(sh->n_h, sh->n_l, max3(sh->n_a, sh->n_b, 1));
     while (!chunk_log && top > bottom && ((uint64_t)1 << (top - 1)) >= most) top--;
-    const uint64_t pce_b = pce ? sh->pce_bytes : 0;
+    const uint64_t pce_b = pce_device_bytes(sh, pce);
     stream_pick best = {false, 0, 0, 0, 0};
     for (unsigned cl = top; cl + 1 > bottom; cl--) {
         const uint64_t cap = (uint64_t)1 << cl;
         /* the H MSM's widest windows (its stage holds no witnesses beside it) */
         unsigned c_h = glv ? WINDOW_MAX_H : WINDOW_MAX;
-        while (c_h >= WINDOW_MIN && h_peak(sh, cap, c_h, glv, pce) + FIXED_BYTES + pce_b > room) c_h--;
+        while (c_h >= WINDOW_MIN && h_peak(sh, cap, c_h, glv) + FIXED_BYTES + pce_b > room) c_h--;
         if (c_h < WINDOW_MIN) continue;
         /* per batch size, the widest windows of L, A, B that fit beside the batch's witnesses */
         for (unsigned batch = 1; batch <= batch_most; batch++) {
@@ -221,7 +271,8 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     const uint64_t peak = streamed_peak(sh, cap, best.c, best.c_h, glv, pce, best.batch) + pce_b;
     out->kind = CUZK_GPU_STREAMED;
     out->h_glv = glv;
-    out->pce_on_device = pce;
+    out->pce_on_device = pce == PCE_DEVICE;
+    out->pce_streamed = pce == PCE_STREAMED;
     out->params_device_bytes = 0;
     out->pce_device_bytes = pce_b;
     out->workspace_bytes = peak - pce_b;
@@ -242,7 +293,10 @@ static void streamed_why(cuzk_gpu_placement *out, const char *head, const char *
              head, gib(out->kind == CUZK_GPU_MAPPED ? out->file_bytes : out->pinned_host_bytes), where,
              log2_ceil(out->chunk_points), out->window_max, out->window_max_h, out->batch_max,
              out->batch_max == 1 ? "" : "s", gib(out->workspace_bytes),
-             out->pce_on_device ? " plus the precompiled circuit" : "", gib(out->room));
+             out->pce_on_device      ? " plus the precompiled circuit"
+                 : out->pce_streamed ? " plus the precompiled circuit's plan (its matrices streamed for the SpMV)"
+                                     : "",
+             gib(out->room));
 }
 
 /* a streamed placement made mapped, its why headed by head */
@@ -283,7 +337,12 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
         return cuzk_fail(CUZK_EINVAL, "gpu.placement is \"%s\": it must be auto, resident, streamed or mapped", mode);
     const bool glv = cfg->h_glv && sh->n_h > 0 && 2 * (uint64_t)sh->n_h < 0x7fffffffu;
     bool placed = false;
-    for (int pce = sh->pce_bytes > 0 && cfg->pce_on_device; pce >= 0 && !placed; pce--) {
+    const int modes[3] = {PCE_DEVICE, PCE_STREAMED, PCE_NONE};
+    for (int i = 0; i < 3 && !placed; i++) {
+        const int pce = modes[i];
+        if ((pce == PCE_DEVICE && !cfg->pce_on_device) || (pce == PCE_STREAMED && !cfg->pce_stream) ||
+            (pce != PCE_NONE && sh->pce_bytes == 0))
+            continue;
         placed = !str && place_resident(sh, room, glv, pce, out);
         if (!placed && !res)
             placed = place_streamed(sh, room, glv, cfg->stream_chunk_log,
@@ -308,5 +367,6 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
                      "at least %.2f GiB even with its parameters streamed from host memory (chunks of 2^%u bases, "
                      "windows of %u bits)",
                      gib(room), log2_ceil(domain(sh)), sh->num_aux,
-                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, false, 1)), cl, WINDOW_MIN);
+                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, PCE_NONE, 1)), cl,
+                     WINDOW_MIN);
 }

@@ -548,7 +548,7 @@ static void setup_pce(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *in
             x.wait_upload(ui);
             x.wait_upload(ux);
         }
-        x.stage_begin("a, b, c (spmv)");
+        x.stage_begin(v.chunk_bytes ? "a, b, c (spmv, matrices streamed)" : "a, b, c (spmv)");
         fr_t *abc[3] = {pb.a, pb.b, pb.c};
         spmv_run(x, v, pb.in, pb.aux, abc);
         x.zero(pb.a + n, (N - n) * fb);
@@ -728,7 +728,8 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce_streamed(cuzk_groth16_proof *out, 
     std::vector<cuzk_fr> r, s;
     if ((st = pick_rs_n(n, r_in, s_in, r, s))) return st;
     pce_host h;
-    h.init(pce, SPMV_SEG);
+    if (!h.init(pce, SPMV_SEG, sm->pce_chunk_bytes))
+        return cuzk_fail(CUZK_EINVAL, "a row's terms do not fit a chunk of %zu bytes", sm->pce_chunk_bytes);
     exec_host x;
     x.abc_read = sm->abc_read;
     x.witness_read = sm->witness_read;
@@ -896,7 +897,7 @@ static cuzk_status prover_alloc(cuzk_gpu_device *d, cuzk_gpu_prover **out, size_
      * the device after the prover (without it, a streamed SnapDeals partition at 24 GiB took the
      * table and then ran out of memory in its H MSM) */
     const size_t keep = (cuzk_gpu_placement_streams(&pr->pl) ? (size_t)pr->pl.workspace_bytes : 300 * nh) +
-        (pr->pl.pce_on_device ? (size_t)pr->pl.pce_device_bytes : 0);
+        (size_t)pr->pl.pce_device_bytes; /* 0 where a, b, c come from the CPU */
     ntt_tables tb;
     if ((st = ntt_device_tables(d, &tb, domain_log(nh), keep))) {
         cuzk_gpu_prover_destroy(pr);

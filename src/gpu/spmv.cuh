@@ -25,6 +25,15 @@
  * equality (host emulation in CI, and test_gpu wherever a device is present); its speed on
  * the device, and the choice of 16, are not yet measured.
  *
+ * Streamed matrices (cuzk_gpu_pce_create_streamed, a GPU without room for them): the row
+ * offsets, columns and coefficient indices stay in page-locked host memory and cross the link
+ * in chunks of whole rows (spmv_chunk: its rows, their terms, the long rows' segments among
+ * them) through two device buffers, the copy of the next chunk beside the kernels of this one.
+ * The kernels are the same: each takes the first row, term and segment its arrays start at
+ * (0 for resident matrices). A long row's segments are summed with its chunk; the reduction
+ * levels, which read only partial sums and the plan (kept on the device), run after the
+ * matrix's last chunk.
+ *
  * Terms: coefficient index 0 (+1) adds, 1 (-1) subtracts; any other coefficient is skipped
  * when the variable is 0 and added as it is when the variable is 1 (most of a PoRep witness
  * is bits), otherwise multiplied: the CPU's special cases (src/r1cs/pce.c). */
@@ -40,8 +49,8 @@ extern "C" {
 #include "cuzk/pce.h"
 }
 
-#define SPMV_SEG 16u       /* most terms (or partial sums) one thread adds */
-#define SPMV_MAX_LEVELS 32 /* enough for 2^32 terms with groups of 2 (the smallest plan) */
+#define SPMV_SEG CUZK_GPU_SPMV_SEG /* most terms (or partial sums) one thread adds */
+#define SPMV_MAX_LEVELS 32         /* enough for 2^32 terms with groups of 2 (the smallest plan) */
 
 /* One matrix in executor memory, with its long-row plan. */
 struct spmv_matrix {
@@ -57,10 +66,34 @@ struct spmv_matrix {
     size_t partials;                          /* scratch sums: nseg + the groups of every level but the last */
 };
 
+/* Rows [r0, r1) of a streamed matrix, their terms [t0, t1) and the long rows' segments among them
+ * [s0, s1), copied together: the row offsets (r1 - r0 + 1), then the columns and the
+ * coefficient indices, each at a 256-byte boundary of the chunk buffer. */
+struct spmv_chunk {
+    uint32_t r0, r1, t0, t1, s0, s1;
+};
+
+static inline size_t spmv_align(size_t b) { return (b + 255) & ~(size_t)255; }
+/* where a chunk's columns and coefficient indices start in its buffer, and its bytes */
+static inline size_t spmv_chunk_col_at(size_t rows) { return spmv_align((rows + 1) * 4); }
+static inline size_t spmv_chunk_coeff_at(size_t rows, size_t terms)
+{
+    return spmv_chunk_col_at(rows) + spmv_align(terms * 4);
+}
+static inline size_t spmv_chunk_bytes(size_t rows, size_t terms)
+{
+    return spmv_chunk_coeff_at(rows, terms) + terms * 4;
+}
+
 /* A precompiled circuit in executor memory (device, or host for the emulation). */
 struct pce_view {
     size_t nc, ni, na; /* constraints (without the input rows), inputs, aux */
     spmv_matrix m[3];
+    /* streamed matrices: m[k]'s row_ptr, col and coeff are in host memory, copied chunk by chunk
+     * through two buffers of chunk_bytes (0: resident, every array in executor memory) */
+    size_t chunk_bytes;
+    const spmv_chunk *chunks[3];
+    size_t nchunks[3];
     const fr_t *coeffs;
     /* density bitmaps for the prover's A and B MSMs (words), and B's input popcount */
     const uint64_t *a_aux_w, *b_in_w, *b_aux_w;
@@ -113,6 +146,29 @@ static inline void spmv_plan_build(spmv_plan &pl, const uint32_t *row_ptr, size_
     }
 }
 
+/* Cuts a matrix's rows into chunks of at most `bytes` (spmv_chunk_bytes), in order; a row whose
+ * terms alone do not fit fails (*bad_row: it). */
+static inline bool spmv_chunks_build(std::vector<spmv_chunk> &out, const uint32_t *row_ptr, size_t nrows,
+                                     const spmv_plan &pl, size_t bytes, size_t *bad_row)
+{
+    out.clear();
+    size_t r = 0, s = 0;
+    while (r < nrows) {
+        size_t r1 = r;
+        while (r1 < nrows && spmv_chunk_bytes(r1 + 1 - r, row_ptr[r1 + 1] - row_ptr[r]) <= bytes) r1++;
+        if (r1 == r) {
+            *bad_row = r;
+            return false;
+        }
+        spmv_chunk c = {(uint32_t)r, (uint32_t)r1, row_ptr[r], row_ptr[r1], (uint32_t)s, 0};
+        while (s < pl.seg_begin.size() && pl.seg_begin[s] < c.t1) s++;
+        c.s1 = (uint32_t)s;
+        out.push_back(c);
+        r = r1;
+    }
+    return true;
+}
+
 /* The view of a plan whose arrays are at the given places (host vectors or device copies). */
 static inline void spmv_matrix_set(spmv_matrix &m, const spmv_plan &pl, const uint32_t *row_ptr, const uint32_t *col,
                                    const uint32_t *coeff, const uint32_t *long_row, const uint32_t *seg_begin,
@@ -136,12 +192,14 @@ static inline void spmv_matrix_set(spmv_matrix &m, const spmv_plan &pl, const ui
     }
 }
 
-/* A precompiled circuit used in place in host memory, with its plan (host emulation). */
+/* A precompiled circuit used in place in host memory, with its plan (host emulation); with
+ * chunk_bytes, its matrices streamed as the device streams them (false: a row does not fit). */
 struct pce_host {
     spmv_plan plan[3];
     const uint32_t *gp[3][SPMV_MAX_LEVELS];
+    std::vector<spmv_chunk> chunks[3];
     pce_view v;
-    void init(const cuzk_pce *p, uint32_t seg)
+    bool init(const cuzk_pce *p, uint32_t seg, size_t chunk_bytes = 0)
     {
         memset(&v, 0, sizeof v);
         v.nc = p->num_constraints;
@@ -153,12 +211,19 @@ struct pce_host {
             for (size_t l = 0; l < pl.grp_ptr.size(); l++) gp[k][l] = pl.grp_ptr[l].data();
             spmv_matrix_set(v.m[k], pl, p->row_ptr[k], p->col[k], p->coeff[k], pl.long_row.data(), pl.seg_begin.data(),
                             pl.seg_end.data(), gp[k]);
+            size_t bad = 0;
+            if (chunk_bytes && !spmv_chunks_build(chunks[k], p->row_ptr[k], p->num_constraints, pl, chunk_bytes, &bad))
+                return false;
+            v.chunks[k] = chunks[k].data();
+            v.nchunks[k] = chunks[k].size();
         }
+        v.chunk_bytes = chunk_bytes;
         v.coeffs = (const fr_t *)p->coeffs;
         v.a_aux_w = p->a_aux.words;
         v.b_in_w = p->b_input.words;
         v.b_aux_w = p->b_aux.words;
         v.b_input_popcount = p->b_input.popcount;
+        return true;
     }
 };
 
@@ -180,16 +245,16 @@ HD void spmv_term(fr_t &acc, uint32_t ci, const fr_t &v, const fr_t *coeffs)
     }
 }
 
-/* the sum of terms [b, e) of one matrix */
+/* the sum of terms [b, e) of one matrix, whose col and coeff arrays start at term t0 */
 struct spmv_terms {
     const uint32_t *col, *coeff;
     const fr_t *coeffs, *in, *aux;
-    uint32_t ni;
+    uint32_t ni, t0;
     HD fr_t sum(uint32_t b, uint32_t e) const
     {
         fr_t acc;
         set_zero(acc);
-        for (uint32_t j = b; j < e; j++) {
+        for (uint32_t j = b - t0; j < e - t0; j++) {
             const uint32_t c = col[j];
             spmv_term(acc, coeff[j], c < ni ? in[c] : aux[c - ni], coeffs);
         }
@@ -197,25 +262,30 @@ struct spmv_terms {
     }
 };
 
-/* 1. a thread per row of at most seg terms */
+/* 1. a thread per row of at most seg terms (row_ptr starts at row r0) */
 struct k_spmv_rows {
     spmv_terms t;
     const uint32_t *row_ptr;
-    uint32_t seg;
+    uint32_t seg, r0;
     fr_t *out;
-    HD void operator()(size_t r) const
+    HD void operator()(size_t i) const
     {
-        const uint32_t b = row_ptr[r], e = row_ptr[r + 1];
-        if (e - b <= seg) out[r] = t.sum(b, e);
+        const uint32_t b = row_ptr[i], e = row_ptr[i + 1];
+        if (e - b <= seg) out[r0 + i] = t.sum(b, e);
     }
 };
 
-/* 2. a thread per segment of a long row */
+/* 2. a thread per segment of a long row, from segment s0 */
 struct k_spmv_segments {
     spmv_terms t;
     const uint32_t *seg_begin, *seg_end;
+    uint32_t s0;
     fr_t *out;
-    HD void operator()(size_t s) const { out[s] = t.sum(seg_begin[s], seg_end[s]); }
+    HD void operator()(size_t i) const
+    {
+        const size_t s = s0 + i;
+        out[s] = t.sum(seg_begin[s], seg_end[s]);
+    }
 };
 
 /* 3. a thread per group of sums; the last level writes the long rows' outputs */
@@ -245,20 +315,82 @@ struct k_spmv_inputs {
     }
 };
 
+/* The chunks of the streamed matrices in order (every matrix's, A's first), each copied into the
+ * buffer its last-but-one left: send(q) issues chunk q's copy, ordered after the work issued so
+ * far (which includes the buffer's last reader); take(q) orders the compute stream after it and
+ * sends chunk q + 1 beside q's kernels. end() waits for any copy still in flight (the buffers go
+ * after it). */
+template <class X> struct spmv_feed {
+    X &x;
+    const pce_view &v;
+    uint8_t *buf[2];
+    int tok[2] = {-1, -1};
+    std::vector<std::pair<int, size_t>> seq; /* (matrix, chunk) */
+    spmv_feed(X &xx, const pce_view &vv) : x(xx), v(vv)
+    {
+        buf[0] = (uint8_t *)x.alloc(v.chunk_bytes);
+        buf[1] = (uint8_t *)x.alloc(v.chunk_bytes);
+        for (int k = 0; k < 3; k++)
+            for (size_t i = 0; i < v.nchunks[k]; i++) seq.push_back({k, i});
+        if (!seq.empty()) send(0);
+    }
+    void send(size_t q)
+    {
+        const spmv_matrix &m = v.m[seq[q].first];
+        const spmv_chunk &c = v.chunks[seq[q].first][seq[q].second];
+        const size_t rows = c.r1 - c.r0, terms = c.t1 - c.t0;
+        uint8_t *b = buf[q & 1];
+        x.upload(b, m.row_ptr + c.r0, (rows + 1) * 4);
+        x.upload(b + spmv_chunk_col_at(rows), m.col + c.t0, terms * 4);
+        tok[q & 1] = x.upload(b + spmv_chunk_coeff_at(rows, terms), m.coeff + c.t0, terms * 4); /* one copy stream */
+    }
+    const uint8_t *take(size_t q)
+    {
+        x.wait_upload(tok[q & 1]);
+        if (q + 1 < seq.size()) send(q + 1);
+        return buf[q & 1];
+    }
+    void end()
+    {
+        x.wait_upload(tok[0]);
+        x.wait_upload(tok[1]);
+        x.release(buf[0]);
+        x.release(buf[1]);
+    }
+};
+
 /* a, b, c (nc + ni entries each, executor memory) for the assignment (in[ni], aux[na] in
- * executor memory). Enqueued on the executor's stream; errors are the executor's. */
+ * executor memory), the matrices resident or streamed (pce_view.chunk_bytes). Enqueued on the
+ * executor's stream; errors are the executor's. */
 template <class X> void spmv_run(X &x, const pce_view &v, const fr_t *in, const fr_t *aux, fr_t *const out[3])
 {
-    for (int k = 0; k < 3; k++) {
+    spmv_feed<X> *feed = v.chunk_bytes ? new spmv_feed<X>(x, v) : NULL;
+    size_t q = 0; /* the feed's next chunk */
+    for (int k = 0; k < 3 && x.ok(); k++) {
         const spmv_matrix &m = v.m[k];
-        spmv_terms t = {m.col, m.coeff, v.coeffs, in, aux, (uint32_t)v.ni};
-        k_spmv_rows kr = {t, m.row_ptr, m.seg, out[k]};
-        x.parallel(v.nc, kr);
+        spmv_terms t = {m.col, m.coeff, v.coeffs, in, aux, (uint32_t)v.ni, 0};
+        fr_t *part = m.nlong ? (fr_t *)x.alloc(m.partials * sizeof(fr_t)) : NULL;
+        if (!x.ok()) break;
+        if (!feed) {
+            k_spmv_rows kr = {t, m.row_ptr, m.seg, 0, out[k]};
+            x.parallel(v.nc, kr);
+            k_spmv_segments ks = {t, m.seg_begin, m.seg_end, 0, part};
+            x.parallel(m.nseg, ks);
+        }
+        for (size_t i = 0; feed && i < v.nchunks[k]; i++, q++) {
+            const spmv_chunk &c = v.chunks[k][i];
+            const size_t rows = c.r1 - c.r0, terms = c.t1 - c.t0;
+            const uint8_t *b = feed->take(q);
+            spmv_terms tc = t;
+            tc.col = (const uint32_t *)(b + spmv_chunk_col_at(rows));
+            tc.coeff = (const uint32_t *)(b + spmv_chunk_coeff_at(rows, terms));
+            tc.t0 = c.t0;
+            k_spmv_rows kr = {tc, (const uint32_t *)b, m.seg, c.r0, out[k]};
+            x.parallel(rows, kr);
+            k_spmv_segments ks = {tc, m.seg_begin, m.seg_end, c.s0, part};
+            x.parallel(c.s1 - c.s0, ks);
+        }
         if (!m.nlong) continue;
-        fr_t *part = (fr_t *)x.alloc(m.partials * sizeof(fr_t));
-        if (!part) return;
-        k_spmv_segments ks = {t, m.seg_begin, m.seg_end, part};
-        x.parallel(m.nseg, ks);
         const fr_t *src = part;
         size_t off = m.nseg;
         for (unsigned l = 0; l < m.nlevels; l++) {
@@ -270,6 +402,10 @@ template <class X> void spmv_run(X &x, const pce_view &v, const fr_t *in, const 
             off += m.ngrp[l];
         }
         x.release(part);
+    }
+    if (feed) {
+        feed->end();
+        delete feed;
     }
     k_spmv_inputs ki = {in, out[0] + v.nc, out[1] + v.nc, out[2] + v.nc};
     x.parallel(v.ni, ki);

@@ -396,6 +396,21 @@ static void test_spmv(const char *name)
                    name, j.pce.num_constraints, j.pce.nnz[0] + j.pce.nnz[1] + j.pce.nnz[2], cuzk_gpu_pce_bytes(g) / 1e6,
                    cuzk_now() - t);
     }
+    /* the matrices streamed from the host copy (page-locked in place), the rest on the device */
+    cuzk_gpu_pce *gs = NULL;
+    CHECK_OK(cuzk_gpu_pce_create_streamed(D, &gs, &j.pce));
+    for (int rep = 0; rep < 2 && gs; rep++) {
+        for (int k = 0; k < 3; k++) memset(got[k], 0xa5, j.n * sizeof(cuzk_fr));
+        double t = cuzk_now();
+        CHECK_OK(cuzk_gpu_pce_evaluate(gs, j.w.input, j.w.aux, got[0], got[1], got[2]));
+        CHECK(pce_job_same_abc(&j, got, "device SpMV, matrices streamed"));
+        if (rep == 1)
+            printf("spmv %s, matrices streamed: %.1f MB on the device: a, b, c = CPU (%.3f s with transfers)\n", name,
+                   cuzk_gpu_pce_bytes(gs) / 1e6, cuzk_now() - t);
+    }
+    CHECK(!gs || cuzk_gpu_pce_bytes(gs) < cuzk_gpu_pce_bytes(g));
+    CHECK(!gs || cuzk_gpu_pce_bytes(gs) <= cuzk_gpu_pce_stream_bytes(&j.pce));
+    cuzk_gpu_pce_destroy(gs);
     for (int k = 0; k < 3; k++) free(got[k]);
     cuzk_gpu_pce_destroy(g);
     pce_job_close(&j);
@@ -530,6 +545,13 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
         memset(pgb, 0, sizeof pgb);
         CHECK_OK(cuzk_gpu_prove_pce_batch_with(pr, g, NB, pgb, inb, j.w.num_inputs, auxb, j.w.num_aux, &o));
         for (int k = 0; k < NB; k++) same_pce &= proofs_same_bytes(&pcb[k], &pgb[k]);
+        /* the circuit's matrices streamed too */
+        cuzk_gpu_pce *gs = NULL;
+        CHECK_OK(cuzk_gpu_pce_create_streamed(cuzk_gpu_prover_device(pr), &gs, &j.pce));
+        memset(pgb, 0, sizeof pgb);
+        if (gs) CHECK_OK(cuzk_gpu_prove_pce_batch_with(pr, gs, NB, pgb, inb, j.w.num_inputs, auxb, j.w.num_aux, &o));
+        for (int k = 0; k < NB; k++) same_pce &= proofs_same_bytes(&pcb[k], &pgb[k]);
+        cuzk_gpu_pce_destroy(gs);
         CHECK(same && same_pce);
         if (!same || !same_pce)
             fprintf(stderr, "    %s streamed batch of %d: a GPU proof differs from its CPU proof (%s)\n", name, NB,

@@ -4,7 +4,8 @@
  * its index) and public inputs: every proof verified by the engine against the key and again
  * here, and the batches counted by the device:
  * - the precompiled circuit on the device, 5 witness buffers: batches of up to 3;
- * - a, b, c made on the CPU by the witness lanes (gpu.pce_on_device false), the default
+ * - its matrices streamed from host memory for the SpMV (gpu.pce_on_device false), the same;
+ * - a, b, c made on the CPU by the witness lanes (gpu.pce_stream false too), the default
  *   buffers (devices + 2, and one a batch may use) and a, b, c buffers: batches of 2, each
  *   a, b, c buffer taken by the next partition once its proof's NTTs have read it;
  * - the same with 3 witness buffers: none batched.
@@ -38,10 +39,13 @@ static cuzk_status hold_first(void *ctx, uint64_t job, unsigned partition, int d
     return CUZK_OK;
 }
 
-/* One job of PARTS partitions on an engine with `buffers` witness buffers (0: the default), the
- * precompiled circuit on the device or a, b, c from the CPU (pce); returns the partitions the
- * GPU proved in batches. */
-static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsigned buffers, bool pce)
+/* where a, b, c come from */
+enum { ABC_CPU, ABC_DEVICE, ABC_STREAMED };
+static const char *const abc_names[] = {"from the CPU", "on the GPU", "on the GPU, the matrices streamed"};
+
+/* One job of PARTS partitions on an engine with `buffers` witness buffers (0: the default), a,
+ * b, c as abc says; returns the partitions the GPU proved in batches. */
+static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsigned buffers, int abc)
 {
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
@@ -53,7 +57,8 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
     cuzk_gpu_config_default(&g);
     snprintf(g.placement, sizeof g.placement, "streamed");
     g.stream_chunk_log = 12;
-    g.pce_on_device = pce;
+    g.pce_on_device = abc == ABC_DEVICE;
+    g.pce_stream = abc == ABC_STREAMED;
     cuzk_engine *e = NULL;
     CHECK_OK(cuzk_engine_create(&e, &cfg, &g));
     if (!e) return 0;
@@ -89,9 +94,13 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
     free(st);
     char placement[320];
     circuit_placement(e, "batch", placement, sizeof placement);
-    printf("  placement: %.160s\n", placement);
+    printf("  placement: %.300s\n", placement);
     printf("  witness buffers %u (0: the default), a, b, c %s: %llu of %d partitions proved in %llu batches\n", buffers,
-           pce ? "on the GPU" : "from the CPU", (unsigned long long)batched, PARTS, (unsigned long long)batches);
+           abc_names[abc], (unsigned long long)batched, PARTS, (unsigned long long)batches);
+    /* the placement, chosen at the first load before the circuit was recorded, made again with
+     * its size: the circuit on the device, its matrices streamed, or neither (a, b, c from the CPU) */
+    CHECK((strstr(placement, "plus the precompiled circuit of") != NULL) == (abc == ABC_DEVICE));
+    CHECK((strstr(placement, "matrices streamed") != NULL) == (abc == ABC_STREAMED));
     cuzk_engine_destroy(e);
     return batched;
 }
@@ -107,11 +116,13 @@ int main(void)
     params_to_tempfile(&p, path);
 
     /* 5 buffers: batches of up to 3 (one buffer stays with the lanes, one with urgent work) */
-    CHECK(run_job(path, &p.vk, 5, true) >= 2);
+    CHECK(run_job(path, &p.vk, 5, ABC_DEVICE) >= 2);
+    /* the same with the circuit's matrices streamed for the SpMV */
+    CHECK(run_job(path, &p.vk, 5, ABC_STREAMED) >= 2);
     /* a, b, c from the CPU, the default buffers: batches of 2 */
-    CHECK(run_job(path, &p.vk, 0, false) >= 2);
+    CHECK(run_job(path, &p.vk, 0, ABC_CPU) >= 2);
     /* 3 buffers: one at a time */
-    CHECK(run_job(path, &p.vk, 3, false) == 0);
+    CHECK(run_job(path, &p.vk, 3, ABC_CPU) == 0);
 
     unlink(path);
     cuzk_groth16_params_free(&p);

@@ -281,8 +281,26 @@ static void test_prover_cancel(const char *name)
     job_close(&j);
 }
 
+/* The bytes of a chunk of streamed matrices holding one row of `terms` terms (spmv.cuh's layout:
+ * the row's two offsets, its columns, its coefficient indices; the first two padded to 256). */
+static size_t one_row_chunk(size_t terms) { return 256 + (terms * 4 + 255) / 256 * 256 + terms * 4; }
+
+static size_t longest_row(const cuzk_pce *p)
+{
+    size_t most = 0;
+    for (int k = 0; k < 3; k++)
+        for (size_t r = 0; r < p->num_constraints; r++) {
+            const size_t len = p->row_ptr[k][r + 1] - p->row_ptr[k][r];
+            if (len > most) most = len;
+        }
+    return most;
+}
+
 /* a, b, c by the device SpMV's code = cuzk_pce_evaluate, with the device's plan and with
- * small segments that send most rows through the long-row path (several reduction levels) */
+ * small segments that send most rows through the long-row path (several reduction levels);
+ * then with the matrices streamed: chunks of many rows, of a few, and of the longest row's size
+ * (which it has alone), with and without small segments (a long row's segments summed with its
+ * chunk); one byte less than the longest row needs fails */
 static void test_spmv(const char *name, size_t max_constraints)
 {
     pce_job j;
@@ -297,11 +315,23 @@ static void test_spmv(const char *name, size_t max_constraints)
     int nseg = j.pce.num_constraints > 100000 ? 2 : 4; /* keep the large one fast */
     for (int i = 0; i < nseg; i++) {
         for (int k = 0; k < 3; k++) memset(got[k], 0xa5, j.n * sizeof(cuzk_fr));
-        CHECK_OK(cuzk_gpu_emu_pce_evaluate(&j.pce, segs[i], j.w.input, j.w.aux, got[0], got[1], got[2]));
+        CHECK_OK(cuzk_gpu_emu_pce_evaluate(&j.pce, segs[i], 0, j.w.input, j.w.aux, got[0], got[1], got[2]));
         char what[48];
         snprintf(what, sizeof what, "emulated SpMV (seg %u)", segs[i]);
         CHECK(pce_job_same_abc(&j, got, what));
     }
+    const size_t one = one_row_chunk(longest_row(&j.pce));
+    const size_t chunks[] = {one > (1u << 20) ? one : 1u << 20, 4 * one, one};
+    for (int i = 0; i < 3; i++)
+        for (int g = 0; g < (nseg == 4 || i == 2 ? 2 : 1); g++) {
+            for (int k = 0; k < 3; k++) memset(got[k], 0xa5, j.n * sizeof(cuzk_fr));
+            CHECK_OK(
+                cuzk_gpu_emu_pce_evaluate(&j.pce, segs[2 * g], chunks[i], j.w.input, j.w.aux, got[0], got[1], got[2]));
+            char what[64];
+            snprintf(what, sizeof what, "emulated SpMV (seg %u, chunks of %zu bytes)", segs[2 * g], chunks[i]);
+            CHECK(pce_job_same_abc(&j, got, what));
+        }
+    CHECK_FAILS(cuzk_gpu_emu_pce_evaluate(&j.pce, 0, one - 1, j.w.input, j.w.aux, got[0], got[1], got[2]), CUZK_EINVAL);
     printf("spmv %s: %zu constraints, %zu + %zu + %zu terms = CPU (%.1f s)\n", name, j.pce.num_constraints,
            j.pce.nnz[0], j.pce.nnz[1], j.pce.nnz[2], cuzk_now() - t);
     for (int k = 0; k < 3; k++) free(got[k]);
@@ -375,10 +405,29 @@ static void test_prove_streamed(const char *name)
             fprintf(stderr, "    %s streamed (chunk %zu, phi %d, windows <= %u): proof differs (a, b, c %s)\n", name,
                     sm->chunk, sm->phi, sm->window_max, !same ? "from the host" : "by the SpMV");
     }
+    /* the precompiled circuit's matrices streamed too: in chunks of the longest row, and larger */
+    const size_t one = one_row_chunk(longest_row(&j.pce));
+    for (size_t k = 0; k < 2; k++) {
+        cuzk_gpu_emu_stream sm = cases[3 + k];
+        sm.pce_chunk_bytes = k ? 3 * one : one;
+        CHECK_OK(
+            cuzk_gpu_emu_prove_pce_streamed(&pg, &p, &j.pce, 1, &in, j.w.num_inputs, &aux, j.w.num_aux, &r, &s, &sm));
+        int same = proofs_same_bytes(&pc, &pg);
+        CHECK(same);
+        if (!same)
+            fprintf(stderr, "    %s streamed (chunk %zu, matrices in chunks of %zu bytes): proof differs\n", name,
+                    sm.chunk, sm.pce_chunk_bytes);
+        sm.pce_chunk_bytes = one - 1;
+        CHECK_FAILS(
+            cuzk_gpu_emu_prove_pce_streamed(&pg, &p, &j.pce, 1, &in, j.w.num_inputs, &aux, j.w.num_aux, &r, &s, &sm),
+            CUZK_EINVAL);
+    }
     const cuzk_gpu_emu_stream none = {.chunk = 0};
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, &none), CUZK_EINVAL);
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 0, &gw, &r, &s, &cases[0]), CUZK_EINVAL);
-    printf("prove %s streamed in chunks of 1 to 2^20 bases: emulated GPU proof bytes = CPU proof bytes\n", name);
+    printf("prove %s streamed in chunks of 1 to 2^20 bases (and its matrices in chunks of %zu and %zu bytes): "
+           "emulated GPU proof bytes = CPU proof bytes\n",
+           name, one, 3 * one);
     cuzk_groth16_params_free(&p);
     pce_job_close(&j);
 }
@@ -416,7 +465,9 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
         const cuzk_fr *in[ABC_OWNED_MAX], *aux[ABC_OWNED_MAX];
         for (size_t k = 0; k < nb; k++) in[k] = o.in[k], aux[k] = o.aux[k];
         memset(pg, 0, sizeof pg);
-        CHECK_OK(cuzk_gpu_emu_prove_pce_streamed(pg, p, pce, nb, in, o.ni, aux, o.na, r, s, &sm));
+        cuzk_gpu_emu_stream sp = sm; /* its matrices streamed too, in batches of two */
+        if (nb == 2) sp.pce_chunk_bytes = 2 * one_row_chunk(longest_row(pce));
+        CHECK_OK(cuzk_gpu_emu_prove_pce_streamed(pg, p, pce, nb, in, o.ni, aux, o.na, r, s, &sp));
         CHECK(o.calls == 0 && o.wcalls == nb && o.in_order);
         for (size_t k = 0; k < nb; k++) same &= proofs_same_bytes(&pc[k], &pg[k]);
         CHECK(same);

@@ -14,7 +14,7 @@
 static cuzk_gpu_shape porep_32g(uint64_t pce_bytes)
 {
     const size_t ni = 328, na = 130169893, nc = 130278869;
-    cuzk_gpu_shape sh = {((size_t)1 << 27) - 1, na, ni + 129753292, 1 + 33112281, ni, na, nc + ni, pce_bytes, 132};
+    cuzk_gpu_shape sh = {((size_t)1 << 27) - 1, na, ni + 129753292, 1 + 33112281, ni, na, nc + ni, pce_bytes, 132, 0};
     return sh;
 }
 
@@ -59,7 +59,17 @@ static void test_porep_32g(void)
          * rest once the 0/1 split is made a chunk at a time), in chunks of at least 2^22 */
         CHECK(p.batch_max >= 2 && p.chunk_points >= (1u << 22));
         CHECK(strstr(p.why, "proofs per pass") != NULL);
+        /* at 16 GiB a, b, c come from the CPU: neither the circuit (7 GB) nor its witness and two
+         * chunks of its matrices fit beside the NTTs' a, b, c */
+        if (i == 1) CHECK(!p.pce_on_device && !p.pce_streamed);
     }
+    /* 22 GiB (a 24 GiB card less the reserve and the driver's share): the circuit's matrices
+     * stream for the SpMV (its plan, coefficients and bitmaps on the device) */
+    CHECK_OK(cuzk_gpu_place(&sh, 22 * GIB, NULL, &p));
+    CHECK(p.kind == CUZK_GPU_STREAMED && !p.pce_on_device && p.pce_streamed && p.batch_max >= 2);
+    CHECK(p.pce_device_bytes > 0 && p.pce_device_bytes < GIB / 4 && device_total(&p) <= 22 * GIB);
+    CHECK(strstr(p.why, "matrices streamed for the SpMV") != NULL);
+    CHECK_OK(cuzk_gpu_place(&sh, 16 * GIB, NULL, &p));
     /* at 16 GiB the H MSM still has the widest windows (buckets of 22 bits: 4.5 GiB) */
     CHECK(p.window_max_h == 22);
     /* at 16 GiB the precompiled circuit (7 GB) cannot sit beside the NTTs' a, b, c */
@@ -113,14 +123,27 @@ static void test_keys(void)
     c.h_glv = false;
     CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, &c, &p));
     CHECK(p.kind == CUZK_GPU_RESIDENT && !p.h_glv);
-    /* the precompiled circuit kept off the device: a, b, c come from the CPU, resident or not */
-    const cuzk_gpu_shape shp = porep_32g(7000000000ull);
+    /* the precompiled circuit's matrices kept off the device: streamed for the SpMV, the chunk
+     * buffers in the workspace, its measured device size where the shape has it */
+    cuzk_gpu_shape shp = porep_32g(7000000000ull);
     c = cfg_with("auto", 0);
     c.pce_on_device = false;
+    cuzk_gpu_placement q;
     CHECK_OK(cuzk_gpu_place(&shp, 139 * GIB, &c, &p));
-    CHECK(p.kind == CUZK_GPU_RESIDENT && !p.pce_on_device && p.pce_device_bytes == 0);
+    CHECK(p.kind == CUZK_GPU_RESIDENT && !p.pce_on_device && p.pce_streamed);
+    CHECK(p.pce_device_bytes > 0 && p.pce_device_bytes < GIB / 4);
+    shp.pce_stream_bytes = 12345678;
+    CHECK_OK(cuzk_gpu_place(&shp, 139 * GIB, &c, &q));
+    CHECK(q.pce_streamed && q.pce_device_bytes == 12345678 && q.workspace_bytes == p.workspace_bytes);
+    CHECK(strstr(q.why, "matrices streamed for the SpMV") != NULL);
+    /* ... and not streamed either: a, b, c come from the CPU, resident or not */
+    c.pce_stream = false;
+    CHECK_OK(cuzk_gpu_place(&shp, 139 * GIB, &c, &q));
+    CHECK(q.kind == CUZK_GPU_RESIDENT && !q.pce_on_device && !q.pce_streamed && q.pce_device_bytes == 0);
+    CHECK(q.workspace_bytes + 2 * CUZK_GPU_PCE_CHUNK_BYTES == p.workspace_bytes);
     CHECK_OK(cuzk_gpu_place(&shp, 24 * GIB, &c, &p));
-    CHECK(p.kind == CUZK_GPU_STREAMED && !p.pce_on_device && p.pce_device_bytes == 0 && p.batch_max >= 2);
+    CHECK(p.kind == CUZK_GPU_STREAMED && !p.pce_on_device && !p.pce_streamed && p.pce_device_bytes == 0 &&
+          p.batch_max >= 2);
     c.pce_on_device = true;
     CHECK_OK(cuzk_gpu_place(&shp, 139 * GIB, &c, &p));
     CHECK(p.pce_on_device);
@@ -175,7 +198,7 @@ static void test_small(void)
 {
     /* a 2 KiB sector's partition and a tiny circuit: resident on any card, no chunk larger than
      * the largest section when forced to stream */
-    cuzk_gpu_shape tiny = {1023, 700, 400, 300, 3, 700, 900, 0, 0};
+    cuzk_gpu_shape tiny = {1023, 700, 400, 300, 3, 700, 900, 0, 0, 0};
     cuzk_gpu_placement p;
     CHECK_OK(cuzk_gpu_place(&tiny, 2 * GIB, NULL, &p));
     CHECK(p.kind == CUZK_GPU_RESIDENT);

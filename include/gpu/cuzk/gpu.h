@@ -61,6 +61,8 @@ typedef struct cuzk_gpu_config {
     char stream_file_dir[256]; /* mapped: the folder of the bases' scratch file ("": /var/tmp; the
                                   engine's cache_dir where the engine opens the device) */
     bool pce_on_device;        /* the precompiled circuit on the device where it fits (else a, b, c on the CPU) */
+    bool pce_stream;           /* where its matrices are not on the device, they stream from host memory for the
+                                  device's SpMV (false: a, b, c on the CPU) */
 } cuzk_gpu_config;
 void cuzk_gpu_config_default(cuzk_gpu_config *cfg);
 /* The keys of cuzk_gpu_config (offsets into it), for config files and overrides. */
@@ -164,17 +166,21 @@ typedef enum { CUZK_GPU_RESIDENT = 0, CUZK_GPU_STREAMED = 1, CUZK_GPU_MAPPED = 2
 typedef struct {
     size_t n_h, n_l, n_a, n_b; /* bases per section (b: G1 and G2 each) */
     size_t num_inputs, num_aux;
-    size_t n;         /* constraints + inputs (the domain is the next power of two) */
-    size_t pce_bytes; /* the precompiled circuit's device size (0: a, b, c come from the CPU) */
-    unsigned sms;     /* the device's multiprocessors (workspace of the MSM's first round) */
+    size_t n;                /* constraints + inputs (the domain is the next power of two) */
+    size_t pce_bytes;        /* the precompiled circuit's device size (0: a, b, c come from the CPU) */
+    unsigned sms;            /* the device's multiprocessors (workspace of the MSM's first round) */
+    size_t pce_stream_bytes; /* its device size with the matrices streamed (cuzk_gpu_pce_stream_bytes; 0:
+                                estimated from pce_bytes and the shape) */
 } cuzk_gpu_shape;
 
 typedef struct {
     cuzk_gpu_placement_kind kind;
     bool pce_on_device;           /* the precompiled circuit fits beside the rest */
+    bool pce_streamed;            /* else its matrices stream from host memory for the device's SpMV (two
+                                     chunk buffers of CUZK_GPU_PCE_CHUNK_BYTES in the workspace) */
     bool h_glv;                   /* the H MSM splits its scalars (resident: phi(H) kept too) */
     uint64_t params_device_bytes; /* resident bases (phi(H) included) */
-    uint64_t pce_device_bytes;    /* pce_bytes where pce_on_device, else 0 */
+    uint64_t pce_device_bytes;    /* pce_bytes where pce_on_device, pce_stream_bytes where pce_streamed, else 0 */
     uint64_t workspace_bytes;     /* a proof's peak device memory beside the two above */
     uint64_t pinned_host_bytes;   /* streamed: the bases in page-locked host memory */
     uint64_t file_bytes;          /* mapped: the bases' scratch file (pinned_host_bytes is 0) */
@@ -282,6 +288,21 @@ cuzk_status cuzk_gpu_pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cu
 void cuzk_gpu_pce_destroy(cuzk_gpu_pce *g);
 /* device bytes the circuit occupies */
 size_t cuzk_gpu_pce_bytes(const cuzk_gpu_pce *g);
+
+/* The same circuit with its matrices left in host memory (a GPU without room for them): the
+ * coefficient table, the density bitmaps and the long-row plan go to the device; the row
+ * offsets, columns and coefficient indices are page-locked where they are and copied in chunks
+ * of rows (at most CUZK_GPU_PCE_CHUNK_BYTES each, two buffers, the copy of the next chunk
+ * beside the SpMV of this one) for each proof's a, b, c. The host PCE must outlive the handle
+ * and stay unchanged. Fails (naming the row) where a row's terms do not fit one chunk. Its
+ * device bytes are cuzk_gpu_pce_bytes; cuzk_gpu_pce_stream_bytes gives them beforehand. */
+#define CUZK_GPU_PCE_CHUNK_BYTES (64ull << 20)
+cuzk_status cuzk_gpu_pce_create_streamed(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p) CUZK_WARN_UNUSED;
+/* The device bytes cuzk_gpu_pce_create_streamed takes for p (and the SpMV's scratch for its long
+ * rows), for the placement. Plain C: also without CUDA. */
+uint64_t cuzk_gpu_pce_stream_bytes(const cuzk_pce *p);
+/* The most terms one thread of the SpMV adds (spmv.cuh; longer rows are cut into segments). */
+#define CUZK_GPU_SPMV_SEG 16u
 
 /* a, b, c (num_constraints + num_inputs entries each, host memory) computed on the device
  * and downloaded: the same bytes as cuzk_pce_evaluate. For checks; proofs use
