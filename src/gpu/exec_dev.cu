@@ -11,6 +11,10 @@
 bool exec_dev::check(cudaError_t e, const char *what)
 {
     if (e == cudaSuccess) return true;
+    /* the runtime keeps a failed call's error for this thread's next cudaGetLastError: left
+     * there, a failed allocation of one proof read as "kernel launch: out of memory" at the
+     * first launch of the next proof on the thread (the engine's retry after a device shrank) */
+    cudaGetLastError();
     /* the stage it happened in, where one is open (an out-of-memory launch says which kernels
      * could not have their local memory) */
     const char *in = open_stage >= 0 && (size_t)open_stage < stages.size() ? stages[(size_t)open_stage].name : NULL;

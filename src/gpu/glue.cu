@@ -265,6 +265,7 @@ cuzk_status ntt_device_tables(cuzk_gpu_device *d, ntt_tables *out, unsigned full
             e = cudaMemcpy(t + off[i], v[i]->data(), v[i]->size() * sizeof(fr_t), cudaMemcpyHostToDevice);
         if (e == cudaSuccess) e = cudaMemcpy(ts, h.tms.data(), sbytes, cudaMemcpyHostToDevice);
         if (e != cudaSuccess) {
+            cudaGetLastError(); /* not left for this thread's next launch check */
             cudaFree(t);
             cudaFree(ts);
             return cuzk_fail(CUZK_ENOMEM, "NTT tables: %s", cudaGetErrorString(e));
@@ -383,6 +384,7 @@ extern "C" cuzk_status cuzk_gpu_malloc(const cuzk_gpu_device *d, void **ptr, siz
     cuzk_status st = gpu_use(d);
     if (st) return st;
     cudaError_t e = cudaMalloc(ptr, bytes ? bytes : 1);
+    if (e != cudaSuccess) cudaGetLastError(); /* not left for this thread's next launch check */
     return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_ENOMEM, "cudaMalloc(%zu): %s", bytes, cudaGetErrorString(e));
 }
 

@@ -1079,6 +1079,7 @@ static cuzk_status run_device(cuzk_gpu_prover *pr, size_t n, const cuzk_groth16_
     x.witness_read = o->witness_read;
     x.read_ctx = o->read_ctx;
     x.use();
+    cudaGetLastError(); /* not this proof's: a failure of an earlier call on this thread */
     x.uploaded = 0;
     st = prove(x, tb, r.data(), s.data());
     __atomic_add_fetch(&pr->uploaded, x.uploaded, __ATOMIC_RELAXED);

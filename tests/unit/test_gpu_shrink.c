@@ -12,10 +12,11 @@
  *  3. as 1, with a reserve so large that the cut budget holds the circuit in no placement: the
  *     job FAILS at once, naming the sizes (it waited for ever before: its made witness stayed
  *     on the ready list of a device that could no longer take it).
- * The reserve (engine.device_reserve, argv[1] in MiB) is 512 MiB: with 64 MiB the streamed
- * retry's first kernel launch (the SpMV of a, b, c) ran out of memory on an H100, the runtime
- * needing more beside the placement's own buffers. A fresh process, case 1 first, so that the memory pool holds no workspace of earlier proofs
- * that would serve the proof case 1 must starve. Skips (exit 77) where no CUDA device is. */
+ * The reserve is engine.device_reserve's default (1 GiB; argv[1] in MiB overrides it): with 64
+ * and 512 MiB the streamed retry's first kernel launch (the SpMV of a, b, c) ran out of memory on
+ * an H100, the CUDA runtime needing more beside the placement's own buffers (what the reserve is
+ * for). A fresh process, case 1 first, so that the memory pool holds no workspace of earlier
+ * proofs that would serve the proof case 1 must starve. Skips (exit 77) where no CUDA device is. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,8 +32,8 @@
 
 #define MIB (1ull << 20)
 #define GIB (1ull << 30)
-#define CIRCUIT "random:4194304"     /* parameters of about 2 GiB: room for a 512 MiB reserve in case 1 */
-static uint64_t RESERVE = 512 * MIB; /* engine.device_reserve (argv[1] in MiB overrides it) */
+#define CIRCUIT "random:8388608" /* parameters of about 4 GiB: room for a 1 GiB reserve in case 1 */
+static uint64_t RESERVE;         /* engine.device_reserve: its default, or argv[1] in MiB */
 
 static cuzk_gpu_device *D; /* this program's own context: the "other process" */
 
@@ -132,7 +133,9 @@ static uint64_t streamed_least(const cuzk_gpu_shape *sh, const cuzk_gpu_config *
 int main(int argc, char **argv)
 {
     skip_without_gpu();
-    if (argc > 1) RESERVE = strtoull(argv[1], NULL, 10) * MIB;
+    cuzk_engine_config dflt;
+    cuzk_engine_config_default(&dflt);
+    RESERVE = argc > 1 ? strtoull(argv[1], NULL, 10) * MIB : dflt.device_reserve;
     if (cuzk_gpu_device_open(&D, 0, NULL)) {
         fprintf(stderr, "opening device 0: %s\n", cuzk_last_error());
         return 1;
