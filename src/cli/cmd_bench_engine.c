@@ -240,6 +240,16 @@ int cli_bench_engine(int argc, char **argv)
                dev_gaps ? dev_gap_total / (double)dev_gaps : 0, busy, run_s, t_create, t.data_s, hwm,
                (unsigned long long)es->pinned_bytes, (unsigned long long)device_used(es),
                (double)uploaded / (double)njobs, (unsigned long long)batched, jobs[0].r.verified ? "true" : "false");
+        /* where each circuit went and why (the measurement's conditions) */
+        printf(",\"placements\":{");
+        for (unsigned c = 0, said = 0; c < es->ncircuits; c++) {
+            if (!es->circuits[c].placement[0]) continue;
+            printf("%s", said++ ? "," : "");
+            cuzk_json_string(stdout, es->circuits[c].id);
+            printf(":");
+            cuzk_json_string(stdout, es->circuits[c].placement);
+        }
+        printf("}");
         if (crit_sent)
             printf(",\"critical\":{\"circuit\":\"%s\",\"state\":\"%s\",\"wait_s\":%.4f,\"run_s\":%.4f}", critical,
                    cuzk_job_state_name(crit.r.state), crit.r.queue_s, crit.r.run_s);

@@ -94,6 +94,8 @@ CHECKS=$((CHECKS + 1))
 [ "$(grep -c '"state":"COMPLETED"' jobs.log)" = 4 ] || fail "bench engine --log: $(head -c 300 jobs.log)"
 expect_ok "bench engine --json" "$CUZK" bench engine --kind circuit --circuit random:3000 --params r.params --jobs 2 --json
 grep -q '"bench":"engine".*"failed":0.*"verified":true' out.txt || fail "bench engine --json: $(cat out.txt)"
+CHECKS=$((CHECKS + 1))
+grep -q '"placements":{}' out.txt || fail "bench engine --json placements (no GPU: none): $(cat out.txt)"
 expect_fail "bench engine: synthetic without a GPU" 2 "add --gpu" "$CUZK" bench engine --kind porep --synthetic
 expect_fail "bench engine: unknown kind" 2 "circuit, porep, window-post, winning-post or snap" "$CUZK" bench engine \
   --kind proof-of-work
