@@ -658,7 +658,11 @@ static void load_key(host_load_state *h)
     if (!h->st && h->streaming && h->sj.pr) {
         /* the placement, set before the load and left alone during it, made again with the
          * matrices' size where it was chosen without */
-        circuit_on_device cd = h->c->dev[h->sj.dev];
+        const circuit_on_device *now = &h->c->dev[h->sj.dev];
+        circuit_on_device cd;
+        memset(&cd, 0, sizeof cd);
+        cd.pl = now->pl;
+        cd.pce_unsized = now->pce_unsized;
         h->sized = cd.pce_unsized && place_sized(h->e, &cd.pl, &h->pce, h->pce_stream_bytes);
         h->sized_pl = cd.pl;
         h->gp = device_pce(h->e->dev[h->sj.dev].gpu, &cd, &h->pce);
