@@ -273,8 +273,11 @@ class Engine:
             raise ProtoError("%s: one service expected" % proto)
         (self.svc,) = self.fd.services_by_name.values()
         self.make = make
+        # a connection of its own (grpcio shares one between channels to the same address by
+        # default): in the soak, a connection the malformed-bytes thread lost ("recvmsg: Invalid
+        # argument", UNAVAILABLE) failed the storm thread's calls on it too
         opts = [("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20),
-                ("grpc.enable_retries", 0)]
+                ("grpc.enable_retries", 0), ("grpc.use_local_subchannel_pool", 1)]
         self.addr = addr
         if tls:  # (CA file, certificate file or None, key file or None): grpcio's own TLS
             ca, cert, key = (open(f, "rb").read() if f else None for f in tls)
