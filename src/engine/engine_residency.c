@@ -654,7 +654,10 @@ static void load_key(host_load_state *h)
         }
         if (!h->st) h->st = check_counts(c, c->params_path, pvk->ic_len, l_len, c->vk_path ? &h->vk : NULL, &h->pce);
     }
-    if (!h->st) h->pce_stream_bytes = cuzk_gpu_pce_stream_bytes(&h->pce); /* a scan of the rows: unlocked */
+    bool gpus = false; /* the devices are fixed at create */
+    for (unsigned i = 0; i < h->e->ndev; i++) gpus |= h->e->dev[i].ordinal >= 0;
+    /* a scan of the rows (unlocked), for GPU placements only */
+    if (!h->st && gpus) h->pce_stream_bytes = cuzk_gpu_pce_stream_bytes(&h->pce);
     if (!h->st && h->streaming && h->sj.pr) {
         /* the placement, set before the load and left alone during it, made again with the
          * matrices' size where it was chosen without */

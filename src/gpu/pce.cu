@@ -14,7 +14,8 @@ static size_t words_bytes(size_t bits) { return (bits + 63) / 64 * sizeof(uint64
 
 /* Page-locks the host matrices of a streamed circuit in place (portable: every device's copies
  * run from them). A range some other handle (another device's) registered already is used as
- * it is, and left to that handle. */
+ * it is, and left to that handle: once that one is destroyed, this one's copies run from
+ * pageable memory, slower but the same bytes. */
 static cuzk_status pin_matrices(cuzk_gpu_pce *g, const cuzk_pce *p)
 {
     for (int k = 0; k < 3; k++) {
@@ -50,19 +51,12 @@ static cuzk_status pce_create(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk
     if (!g) return cuzk_fail(CUZK_ENOMEM, "out of memory");
     spmv_plan plan[3];
     for (int k = 0; k < 3; k++) spmv_plan_build(plan[k], p->row_ptr[k], p->num_constraints, SPMV_SEG);
-    static const char *const names[3] = {"A", "B", "C"};
-    for (int k = 0; streamed && k < 3; k++) {
-        size_t bad = 0;
-        if (!spmv_chunks_build(g->chunks[k], p->row_ptr[k], p->num_constraints, plan[k], CUZK_GPU_PCE_CHUNK_BYTES,
-                               &bad)) {
-            const uint32_t terms = p->row_ptr[k][bad + 1] - p->row_ptr[k][bad];
+    for (int k = 0; streamed && k < 3; k++)
+        if ((st = spmv_chunks_build(g->chunks[k], p->row_ptr[k], p->num_constraints, plan[k], CUZK_GPU_PCE_CHUNK_BYTES,
+                                    k))) {
             cuzk_gpu_pce_destroy(g);
-            return cuzk_fail(CUZK_EINVAL,
-                             "streaming the precompiled circuit: row %zu of %s has %u terms, more than a chunk of "
-                             "%llu bytes holds",
-                             bad, names[k], terms, (unsigned long long)CUZK_GPU_PCE_CHUNK_BYTES);
+            return st;
         }
-    }
     if (streamed && (st = pin_matrices(g, p))) {
         cuzk_gpu_pce_destroy(g);
         return st;
@@ -215,8 +209,8 @@ extern "C" cuzk_status cuzk_gpu_emu_pce_evaluate(const cuzk_pce *p, unsigned seg
                                                  cuzk_fr *c)
 {
     pce_host h;
-    if (!h.init(p, seg ? seg : SPMV_SEG, chunk_bytes))
-        return cuzk_fail(CUZK_EINVAL, "a row's terms do not fit a chunk of %zu bytes", chunk_bytes);
+    cuzk_status st = h.init(p, seg ? seg : SPMV_SEG, chunk_bytes);
+    if (st) return st;
     exec_host x;
     return evaluate_impl(x, h.v, input, aux, a, b, c);
 }

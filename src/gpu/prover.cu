@@ -680,7 +680,7 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuz
     cuzk_fr r, s;
     if ((st = pick_rs(r_in, s_in, &r, &s))) return st;
     pce_host h;
-    h.init(pce, seg ? seg : SPMV_SEG);
+    if ((st = h.init(pce, seg ? seg : SPMV_SEG))) return st;
     h_with_phi hp;
     hp.fill(B, *gpu_config_defaults());
     exec_host x;
@@ -728,8 +728,7 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce_streamed(cuzk_groth16_proof *out, 
     std::vector<cuzk_fr> r, s;
     if ((st = pick_rs_n(n, r_in, s_in, r, s))) return st;
     pce_host h;
-    if (!h.init(pce, SPMV_SEG, sm->pce_chunk_bytes))
-        return cuzk_fail(CUZK_EINVAL, "a row's terms do not fit a chunk of %zu bytes", sm->pce_chunk_bytes);
+    if ((st = h.init(pce, SPMV_SEG, sm->pce_chunk_bytes))) return st;
     exec_host x;
     x.abc_read = sm->abc_read;
     x.witness_read = sm->witness_read;

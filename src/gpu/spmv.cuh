@@ -146,27 +146,28 @@ static inline void spmv_plan_build(spmv_plan &pl, const uint32_t *row_ptr, size_
     }
 }
 
-/* Cuts a matrix's rows into chunks of at most `bytes` (spmv_chunk_bytes), in order; a row whose
- * terms alone do not fit fails (*bad_row: it). */
-static inline bool spmv_chunks_build(std::vector<spmv_chunk> &out, const uint32_t *row_ptr, size_t nrows,
-                                     const spmv_plan &pl, size_t bytes, size_t *bad_row)
+/* Cuts matrix k's rows into chunks of at most `bytes` (spmv_chunk_bytes), in order; a row whose
+ * terms alone do not fit fails (CUZK_EINVAL, naming it). */
+static inline cuzk_status spmv_chunks_build(std::vector<spmv_chunk> &out, const uint32_t *row_ptr, size_t nrows,
+                                            const spmv_plan &pl, size_t bytes, int k)
 {
     out.clear();
     size_t r = 0, s = 0;
     while (r < nrows) {
         size_t r1 = r;
         while (r1 < nrows && spmv_chunk_bytes(r1 + 1 - r, row_ptr[r1 + 1] - row_ptr[r]) <= bytes) r1++;
-        if (r1 == r) {
-            *bad_row = r;
-            return false;
-        }
+        if (r1 == r)
+            return cuzk_fail(CUZK_EINVAL,
+                             "streaming the precompiled circuit: row %zu of %c has %u terms, more than a chunk of %zu "
+                             "bytes holds",
+                             r, "ABC"[k], row_ptr[r + 1] - row_ptr[r], bytes);
         spmv_chunk c = {(uint32_t)r, (uint32_t)r1, row_ptr[r], row_ptr[r1], (uint32_t)s, 0};
         while (s < pl.seg_begin.size() && pl.seg_begin[s] < c.t1) s++;
         c.s1 = (uint32_t)s;
         out.push_back(c);
         r = r1;
     }
-    return true;
+    return CUZK_OK;
 }
 
 /* The view of a plan whose arrays are at the given places (host vectors or device copies). */
@@ -193,13 +194,13 @@ static inline void spmv_matrix_set(spmv_matrix &m, const spmv_plan &pl, const ui
 }
 
 /* A precompiled circuit used in place in host memory, with its plan (host emulation); with
- * chunk_bytes, its matrices streamed as the device streams them (false: a row does not fit). */
+ * chunk_bytes, its matrices streamed as the device streams them (fails where a row does not fit). */
 struct pce_host {
     spmv_plan plan[3];
     const uint32_t *gp[3][SPMV_MAX_LEVELS];
     std::vector<spmv_chunk> chunks[3];
     pce_view v;
-    bool init(const cuzk_pce *p, uint32_t seg, size_t chunk_bytes = 0)
+    cuzk_status init(const cuzk_pce *p, uint32_t seg, size_t chunk_bytes = 0)
     {
         memset(&v, 0, sizeof v);
         v.nc = p->num_constraints;
@@ -211,9 +212,10 @@ struct pce_host {
             for (size_t l = 0; l < pl.grp_ptr.size(); l++) gp[k][l] = pl.grp_ptr[l].data();
             spmv_matrix_set(v.m[k], pl, p->row_ptr[k], p->col[k], p->coeff[k], pl.long_row.data(), pl.seg_begin.data(),
                             pl.seg_end.data(), gp[k]);
-            size_t bad = 0;
-            if (chunk_bytes && !spmv_chunks_build(chunks[k], p->row_ptr[k], p->num_constraints, pl, chunk_bytes, &bad))
-                return false;
+            cuzk_status st;
+            if (chunk_bytes &&
+                (st = spmv_chunks_build(chunks[k], p->row_ptr[k], p->num_constraints, pl, chunk_bytes, k)))
+                return st;
             v.chunks[k] = chunks[k].data();
             v.nchunks[k] = chunks[k].size();
         }
@@ -223,7 +225,7 @@ struct pce_host {
         v.b_in_w = p->b_input.words;
         v.b_aux_w = p->b_aux.words;
         v.b_input_popcount = p->b_input.popcount;
-        return true;
+        return CUZK_OK;
     }
 };
 
@@ -323,11 +325,12 @@ struct k_spmv_inputs {
 template <class X> struct spmv_feed {
     X &x;
     const pce_view &v;
-    uint8_t *buf[2];
     int tok[2] = {-1, -1};
-    std::vector<std::pair<int, size_t>> seq; /* (matrix, chunk) */
+    uint8_t *buf[2] = {NULL, NULL};
+    std::vector<std::pair<int, size_t>> seq; /* (matrix, chunk); none for resident matrices */
     spmv_feed(X &xx, const pce_view &vv) : x(xx), v(vv)
     {
+        if (!v.chunk_bytes) return;
         buf[0] = (uint8_t *)x.alloc(v.chunk_bytes);
         buf[1] = (uint8_t *)x.alloc(v.chunk_bytes);
         for (int k = 0; k < 3; k++)
@@ -364,23 +367,24 @@ template <class X> struct spmv_feed {
  * executor's stream; errors are the executor's. */
 template <class X> void spmv_run(X &x, const pce_view &v, const fr_t *in, const fr_t *aux, fr_t *const out[3])
 {
-    spmv_feed<X> *feed = v.chunk_bytes ? new spmv_feed<X>(x, v) : NULL;
+    spmv_feed<X> feed(x, v);
+    const bool streamed = v.chunk_bytes != 0;
     size_t q = 0; /* the feed's next chunk */
     for (int k = 0; k < 3 && x.ok(); k++) {
         const spmv_matrix &m = v.m[k];
         spmv_terms t = {m.col, m.coeff, v.coeffs, in, aux, (uint32_t)v.ni, 0};
         fr_t *part = m.nlong ? (fr_t *)x.alloc(m.partials * sizeof(fr_t)) : NULL;
         if (!x.ok()) break;
-        if (!feed) {
+        if (!streamed) {
             k_spmv_rows kr = {t, m.row_ptr, m.seg, 0, out[k]};
             x.parallel(v.nc, kr);
             k_spmv_segments ks = {t, m.seg_begin, m.seg_end, 0, part};
             x.parallel(m.nseg, ks);
         }
-        for (size_t i = 0; feed && i < v.nchunks[k]; i++, q++) {
+        for (size_t i = 0; streamed && i < v.nchunks[k]; i++, q++) {
             const spmv_chunk &c = v.chunks[k][i];
             const size_t rows = c.r1 - c.r0, terms = c.t1 - c.t0;
-            const uint8_t *b = feed->take(q);
+            const uint8_t *b = feed.take(q);
             spmv_terms tc = t;
             tc.col = (const uint32_t *)(b + spmv_chunk_col_at(rows));
             tc.coeff = (const uint32_t *)(b + spmv_chunk_coeff_at(rows, terms));
@@ -403,10 +407,7 @@ template <class X> void spmv_run(X &x, const pce_view &v, const fr_t *in, const 
         }
         x.release(part);
     }
-    if (feed) {
-        feed->end();
-        delete feed;
-    }
+    feed.end();
     k_spmv_inputs ki = {in, out[0] + v.nc, out[1] + v.nc, out[2] + v.nc};
     x.parallel(v.ni, ki);
 }
