@@ -32,7 +32,7 @@ cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuzk_groth16_p
 
 /* The streamed placement's prover, emulated: the bases are copied from the parameters `chunk`
  * points at a time (a chunk of one included) and summed chunk by chunk, the stages one after
- * another; phi: the H MSM's scalar split with phi made per chunk; window_max: the most window
+ * another (or L, A, B beside H: beside); phi: the H MSM's scalar split with phi made per chunk; window_max: the most window
  * bits (0: none). A batch of n proofs of one circuit (witness j, randomizers r[j], s[j]; NULL:
  * fresh ones) shares each pass over the L, A and B bases. The same proof bytes as the resident
  * prover's. */
@@ -47,6 +47,9 @@ typedef struct {
     /* the precompiled circuit's path only: its matrices streamed in chunks of at most this many
      * bytes (0: resident) */
     size_t pce_chunk_bytes;
+    /* the L, A and B MSMs beside the last proof's H MSM, their chunks between its chunks (the
+     * placement's lab_beside_h) */
+    bool beside;
 } cuzk_gpu_emu_stream;
 cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p, size_t n,
                                         const cuzk_groth16_witness *const *w, const cuzk_fr *r, const cuzk_fr *s,

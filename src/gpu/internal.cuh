@@ -4,6 +4,8 @@
 #ifndef CUZK_GPU_INTERNAL_CUH
 #define CUZK_GPU_INTERNAL_CUH
 
+#include <memory>
+
 #include "gpu/msm.cuh"
 #include "gpu/ntt.cuh"
 #include "gpu/spmv.cuh"
@@ -147,6 +149,23 @@ struct stream_job {
     unsigned nseg;
 };
 
+/* A streamed MSM begun and issued a chunk at a time, behind an interface that names no curve:
+ * the prover interleaves two on one compute stream (the H MSM and the L, A, B MSMs beside it).
+ * step() issues the next chunk's work, false once all is issued (or the executor failed);
+ * progress() is the fraction of chunks issued; finish() waits, reduces and writes the sum. */
+struct msm_steps {
+    virtual ~msm_steps() {}
+    virtual bool step() = 0;
+    virtual double progress() const = 0;
+    virtual cuzk_status finish() = 0;
+};
+std::unique_ptr<msm_steps> msm_streamed_steps_g1(exec_dev &x, const stream_g1 &bs, const fr_t *scalars,
+                                                 const uint32_t *tail_idx, size_t cnt, const uint32_t *ones, size_t n1,
+                                                 const msm_config *cfg, blst_p1 *out);
+std::unique_ptr<msm_steps> msm_streamed_steps_g1(exec_host &x, const stream_g1 &bs, const fr_t *scalars,
+                                                 const uint32_t *tail_idx, size_t cnt, const uint32_t *ones, size_t n1,
+                                                 const msm_config *cfg, blst_p1 *out);
+
 /* out[j] = job j's MSM over the streamed bases, for nj jobs sharing each chunk's copy */
 cuzk_status msm_streamed_batch_g1(exec_dev &x, const stream_g1 &bs, const stream_job *jobs, size_t nj,
                                   const msm_config *cfg, blst_p1 *out);
@@ -156,6 +175,14 @@ cuzk_status msm_streamed_batch_g2(exec_dev &x, const stream_g2 &bs, const stream
                                   const msm_config *cfg, blst_p2 *out);
 cuzk_status msm_streamed_batch_g2(exec_host &x, const stream_g2 &bs, const stream_job *jobs, size_t nj,
                                   const msm_config *cfg, blst_p2 *out);
+std::unique_ptr<msm_steps> msm_streamed_batch_steps_g1(exec_dev &x, const stream_g1 &bs, const stream_job *jobs,
+                                                       size_t nj, const msm_config *cfg, blst_p1 *out);
+std::unique_ptr<msm_steps> msm_streamed_batch_steps_g1(exec_host &x, const stream_g1 &bs, const stream_job *jobs,
+                                                       size_t nj, const msm_config *cfg, blst_p1 *out);
+std::unique_ptr<msm_steps> msm_streamed_batch_steps_g2(exec_dev &x, const stream_g2 &bs, const stream_job *jobs,
+                                                       size_t nj, const msm_config *cfg, blst_p2 *out);
+std::unique_ptr<msm_steps> msm_streamed_batch_steps_g2(exec_host &x, const stream_g2 &bs, const stream_job *jobs,
+                                                       size_t nj, const msm_config *cfg, blst_p2 *out);
 
 /* ---------------------------------------------------------------- fixed base (fixed_base.cu) */
 /* out[i] = scalars[i] * base (host memory in and out), through the executor's memory */

@@ -32,6 +32,18 @@ cuzk_status msm_streamed_g1(exec_host &x, const stream_g1 &bs, const fr_t *scala
 {
     return msm_streamed<exec_host, fp_t, blst_p1>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
 }
+std::unique_ptr<msm_steps> msm_streamed_steps_g1(exec_dev &x, const stream_g1 &bs, const fr_t *scalars,
+                                                 const uint32_t *tail_idx, size_t cnt, const uint32_t *ones, size_t n1,
+                                                 const msm_config *cfg, blst_p1 *out)
+{
+    return streamed_steps<exec_dev, fp_t, blst_p1>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
+}
+std::unique_ptr<msm_steps> msm_streamed_steps_g1(exec_host &x, const stream_g1 &bs, const fr_t *scalars,
+                                                 const uint32_t *tail_idx, size_t cnt, const uint32_t *ones, size_t n1,
+                                                 const msm_config *cfg, blst_p1 *out)
+{
+    return streamed_steps<exec_host, fp_t, blst_p1>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
+}
 void gen_points_g1(exec_dev &x, g1_affine *out, size_t n, g1_affine A, g1_affine Q, size_t from)
 {
     gen_impl(x, out, n, A, Q, from);
@@ -211,4 +223,14 @@ cuzk_status msm_streamed_batch_g1(exec_host &x, const stream_g1 &bs, const strea
                                   const msm_config *cfg, blst_p1 *out)
 {
     return msm_streamed_batch<exec_host, fp_t, blst_p1>(x, bs, jobs, nj, cfg, out);
+}
+std::unique_ptr<msm_steps> msm_streamed_batch_steps_g1(exec_dev &x, const stream_g1 &bs, const stream_job *jobs,
+                                                       size_t nj, const msm_config *cfg, blst_p1 *out)
+{
+    return streamed_batch_steps<exec_dev, fp_t, blst_p1>(x, bs, jobs, nj, cfg, out);
+}
+std::unique_ptr<msm_steps> msm_streamed_batch_steps_g1(exec_host &x, const stream_g1 &bs, const stream_job *jobs,
+                                                       size_t nj, const msm_config *cfg, blst_p1 *out)
+{
+    return streamed_batch_steps<exec_host, fp_t, blst_p1>(x, bs, jobs, nj, cfg, out);
 }

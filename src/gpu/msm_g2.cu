@@ -59,3 +59,13 @@ cuzk_status msm_streamed_batch_g2(exec_host &x, const stream_g2 &bs, const strea
 {
     return msm_streamed_batch<exec_host, fp2_t, blst_p2>(x, bs, jobs, nj, cfg, out);
 }
+std::unique_ptr<msm_steps> msm_streamed_batch_steps_g2(exec_dev &x, const stream_g2 &bs, const stream_job *jobs,
+                                                       size_t nj, const msm_config *cfg, blst_p2 *out)
+{
+    return streamed_batch_steps<exec_dev, fp2_t, blst_p2>(x, bs, jobs, nj, cfg, out);
+}
+std::unique_ptr<msm_steps> msm_streamed_batch_steps_g2(exec_host &x, const stream_g2 &bs, const stream_job *jobs,
+                                                       size_t nj, const msm_config *cfg, blst_p2 *out)
+{
+    return streamed_batch_steps<exec_host, fp2_t, blst_p2>(x, bs, jobs, nj, cfg, out);
+}

@@ -8,9 +8,12 @@
  * the resident MSM's. With the scalar split (G1, glv.cuh), phi of each chunk is computed on the
  * device beside it: phi(H) never crosses the link. Where the stream carries a stream_ahead, the
  * MSM starts from the first chunk its predecessor copied ahead, and copies ahead the first chunk
- * of its successor in turn. */
+ * of its successor in turn. Each MSM is an object issued a chunk at a time (step), so that the
+ * prover can run two beside each other on one compute stream, their chunks interleaved. */
 #ifndef CUZK_GPU_MSM_STREAM_CUH
 #define CUZK_GPU_MSM_STREAM_CUH
+
+#include <memory>
 
 #include "gpu/msm_impl.cuh"
 
@@ -48,27 +51,50 @@ static void chunk_bounds(X &x, const uint32_t *list, size_t n, size_t cap, size_
 }
 
 /* The chunks of a base stream that have work (busy, ascending), copied in turn through the
- * stream's two buffers: take(q) waits for chunk busy[q] and issues the next copy (the next busy
- * chunk's, or after the last the next MSM's first chunk, the copy ahead), into the buffer the
- * chunk before left, ordered after the work issued so far, which includes that buffer's last
- * reader. The first chunk may be the one the MSM before copied ahead. end() waits for every copy
- * still in flight (after a failure or a cancel), since the buffers go after it. */
+ * stream's two buffers. start() issues the copies of the first two (the first may be the one the
+ * MSM before copied ahead); take(q) waits for chunk busy[q]; done(q), once chunk q's work is
+ * issued, issues the copy of chunk q + 2 into the buffer q leaves (ordered after the work issued
+ * so far, which includes that buffer's last reader), or, where q + 2 is one past the last, the
+ * next MSM's first chunk (the copy ahead). So the next chunk's copy is issued as soon as its
+ * buffer's reader is, whatever else the compute stream runs between this MSM's chunks (another
+ * MSM's, beside it).
+ * end() waits for every copy still in flight (after a failure or a cancel), since the buffers go
+ * after it. */
 template <class X, class A> struct chunk_feed {
-    X &x;
-    const base_stream<A> &bs;
-    const std::vector<size_t> &busy;
+    X *x = nullptr;
+    const base_stream<A> *bs = nullptr;
+    const std::vector<size_t> *busy = nullptr;
     int tok[2] = {-1, -1}, stale = -1, p0 = 0; /* p0: busy[0]'s buffer */
-    stream_ahead *ah;
+    stream_ahead *ah = nullptr;
     const void *next = NULL;
     size_t next_bytes = 0;
 
-    size_t len_of(size_t k) const { return bs.n - k * bs.cap < bs.cap ? bs.n - k * bs.cap : bs.cap; }
-
-    chunk_feed(X &xx, const base_stream<A> &b, const std::vector<size_t> &bz) : x(xx), bs(b), busy(bz), ah(b.ahead)
+    size_t len_of(size_t k) const { return bs->n - k * bs->cap < bs->cap ? bs->n - k * bs->cap : bs->cap; }
+    int buf_of(size_t q) const { return (int)((q + p0) & 1); }
+    void copy(size_t q)
     {
+        const size_t k = (*busy)[q];
+        tok[buf_of(q)] = x->upload(bs->buf[buf_of(q)], bs->host + k * bs->cap, len_of(k) * sizeof(A));
+    }
+    void copy_ahead(int b)
+    {
+        if (!next) return;
+        ah->src = next;
+        ah->bytes = next_bytes;
+        ah->slot = b;
+        ah->tok = x->upload(bs->buf[b], next, next_bytes);
+        next = NULL;
+    }
+
+    void start(X &xx, const base_stream<A> &b, const std::vector<size_t> &bz)
+    {
+        x = &xx;
+        bs = &b;
+        busy = &bz;
+        ah = b.ahead;
         if (ah && ah->slot >= 0) {
-            const A *first = busy.empty() ? NULL : bs.host + busy[0] * bs.cap;
-            if (first && ah->src == (const void *)first && ah->bytes == len_of(busy[0]) * sizeof(A)) {
+            const A *first = bz.empty() ? NULL : b.host + bz[0] * b.cap;
+            if (first && ah->src == (const void *)first && ah->bytes == len_of(bz[0]) * sizeof(A)) {
                 p0 = ah->slot;
                 tok[p0] = ah->tok;
             } else { /* not what this MSM starts with: waited for at the end, its buffer reused after it */
@@ -80,32 +106,35 @@ template <class X, class A> struct chunk_feed {
         next = ah ? ah->next_src : NULL;
         next_bytes = ah ? ah->next_bytes : 0;
         if (ah) ah->next_src = NULL;
-        if (!busy.empty() && tok[p0] < 0)
-            tok[p0] = x.upload(bs.buf[p0], bs.host + busy[0] * bs.cap, len_of(busy[0]) * sizeof(A));
+        if (bz.empty()) {
+            next = NULL;
+            return;
+        }
+        if (tok[p0] < 0) copy(0);
+        if (bz.size() > 1) copy(1);
+        else copy_ahead(p0 ^ 1);
     }
 
     A *take(size_t q)
     {
-        const int b = (int)((q + p0) & 1);
-        x.wait_upload(tok[b]);
-        if (q + 1 < busy.size()) {
-            tok[b ^ 1] = x.upload(bs.buf[b ^ 1], bs.host + busy[q + 1] * bs.cap, len_of(busy[q + 1]) * sizeof(A));
-        } else if (next) {
-            ah->src = next;
-            ah->bytes = next_bytes;
-            ah->slot = b ^ 1;
-            ah->tok = x.upload(bs.buf[b ^ 1], next, next_bytes);
-        }
-        return bs.buf[b];
+        x->wait_upload(tok[buf_of(q)]);
+        return bs->buf[buf_of(q)];
+    }
+
+    void done(size_t q)
+    {
+        if (q + 2 < busy->size()) copy(q + 2);
+        else if (q + 2 == busy->size()) copy_ahead(buf_of(q));
     }
 
     void end()
     {
-        x.wait_upload(tok[0]);
-        x.wait_upload(tok[1]);
-        x.wait_upload(stale);
-        if (ah && ah->slot >= 0 && !x.ok()) {
-            x.wait_upload(ah->tok);
+        if (!x) return; /* never started */
+        x->wait_upload(tok[0]);
+        x->wait_upload(tok[1]);
+        x->wait_upload(stale);
+        if (ah && ah->slot >= 0 && !x->ok()) {
+            x->wait_upload(ah->tok);
             ah->slot = -1;
         }
     }
@@ -123,75 +152,119 @@ static void reduce_to_blst(X &x, msm_pippenger<X, F> &pip, const xyzz_t<F> *bk, 
 
 /* sum_{i < cnt} scalars[i] bases[idx(i)] + sum_{j < n1} bases[ones[j]], idx(i) = tail_idx[i]
  * (or i when tail_idx is NULL); tail_idx and ones ascending, in executor memory; scalars
- * canonical. cfg's window limit applies; its chunk is the stream's cap. */
-template <class X, class F, class P>
-static cuzk_status msm_streamed(X &x, const base_stream<affine_t<F>> &bs, const fr_t *scalars, const uint32_t *tail_idx,
-                                size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, P *out)
-{
-    memset(out, 0, sizeof *out);
-    if (!x.ok()) return x.err;
-    if (bs.n >= 0x7fffffffu || bs.cap == 0)
-        return x.err = cuzk_fail(CUZK_EINTERNAL, "streamed MSM over %zu bases in chunks of %zu", bs.n, bs.cap);
-    if (!tail_idx && cnt > bs.n) return x.err = cuzk_fail(CUZK_EINTERNAL, "%zu scalars for %zu bases", cnt, bs.n);
-    const size_t K = (bs.n + bs.cap - 1) / bs.cap;
+ * canonical. cfg's window limit applies; its chunk is the stream's cap. Issued a chunk at a time
+ * (step), so that another MSM's chunks can run between this one's (msm_steps). */
+template <class X, class F, class P> struct streamed_single {
+    X *x = nullptr;
+    base_stream<affine_t<F>> bs;
+    const fr_t *scalars = nullptr;
+    const uint32_t *tail_idx = nullptr, *ones = nullptr;
+    size_t cnt = 0, q = 0;
     std::vector<uint32_t> tb, ob;
-    if (tail_idx) chunk_bounds(x, tail_idx, cnt, bs.cap, K, tb);
-    else {
-        tb.resize(K + 1);
-        for (size_t k = 0; k <= K; k++) tb[k] = (uint32_t)(k * bs.cap < cnt ? k * bs.cap : cnt);
-    }
-    chunk_bounds(x, ones, ones ? n1 : 0, bs.cap, K, ob);
     std::vector<size_t> busy; /* the chunks with work, in order */
-    for (size_t k = 0; k < K; k++)
-        if (tb[k + 1] > tb[k] || ob[k + 1] > ob[k]) busy.push_back(k);
-    msm_config mc;
-    memset(&mc, 0, sizeof mc);
-    if (cfg) mc = *cfg;
-    const bool phi = sizeof(F) == sizeof(fp_t) && bs.phi;
-    mc.phi_off = phi ? (uint32_t)bs.cap : 0;
-    mc.chunk = bs.cap;
+    bool phi = false, tail = false, begun = false;
     msm_pippenger<X, F> pip;
-    const bool tail = cnt > 0;
-    if (tail) pip.begin(x, bs.buf[0], cnt, &mc, bs.cap);
     P ones_sum;
-    memset(&ones_sum, 0, sizeof ones_sum);
-    chunk_feed<X, affine_t<F>> feed(x, bs, busy);
-    for (size_t q = 0; q < busy.size() && x.ok(); q++) {
+    chunk_feed<X, affine_t<F>> feed;
+
+    cuzk_status begin(X &xx, const base_stream<affine_t<F>> &b, const fr_t *s, const uint32_t *ti, size_t c,
+                      const uint32_t *o, size_t n1, const msm_config *cfg)
+    {
+        x = &xx;
+        bs = b;
+        scalars = s;
+        tail_idx = ti;
+        cnt = c;
+        ones = o;
+        memset(&ones_sum, 0, sizeof ones_sum);
+        if (!xx.ok()) return xx.err;
+        if (bs.n >= 0x7fffffffu || bs.cap == 0)
+            return xx.err = cuzk_fail(CUZK_EINTERNAL, "streamed MSM over %zu bases in chunks of %zu", bs.n, bs.cap);
+        if (!tail_idx && cnt > bs.n) return xx.err = cuzk_fail(CUZK_EINTERNAL, "%zu scalars for %zu bases", cnt, bs.n);
+        const size_t K = (bs.n + bs.cap - 1) / bs.cap;
+        if (tail_idx) chunk_bounds(xx, tail_idx, cnt, bs.cap, K, tb);
+        else {
+            tb.resize(K + 1);
+            for (size_t k = 0; k <= K; k++) tb[k] = (uint32_t)(k * bs.cap < cnt ? k * bs.cap : cnt);
+        }
+        chunk_bounds(xx, ones, ones ? n1 : 0, bs.cap, K, ob);
+        for (size_t k = 0; k < K; k++)
+            if (tb[k + 1] > tb[k] || ob[k + 1] > ob[k]) busy.push_back(k);
+        msm_config mc;
+        memset(&mc, 0, sizeof mc);
+        if (cfg) mc = *cfg;
+        phi = sizeof(F) == sizeof(fp_t) && bs.phi;
+        mc.phi_off = phi ? (uint32_t)bs.cap : 0;
+        mc.chunk = bs.cap;
+        tail = cnt > 0;
+        if (tail) pip.begin(xx, bs.buf[0], cnt, &mc, bs.cap);
+        feed.start(xx, bs, busy);
+        begun = true;
+        return xx.err;
+    }
+
+    /* the fraction of the chunks issued */
+    double progress() const { return busy.empty() ? 1.0 : (double)q / (double)busy.size(); }
+
+    /* issues the next chunk's work; false once every chunk is issued or the executor failed */
+    bool step()
+    {
+        if (!begun || q >= busy.size() || !x->ok()) return false;
         const size_t k = busy[q], lo = k * bs.cap, len = feed.len_of(k);
         affine_t<F> *cur = feed.take(q);
         if constexpr (sizeof(F) == sizeof(fp_t)) {
             if (phi) {
                 k_phi_g1 kp = {cur, cur + bs.cap};
-                x.parallel(len, kp);
+                x->parallel(len, kp);
             }
         }
         if (ob[k + 1] > ob[k]) {
             xyzz_t<F> s;
-            msm_ones<X, F>(x, ones + ob[k], ob[k + 1] - ob[k], cur, &s, (uint32_t)lo);
+            msm_ones<X, F>(*x, ones + ob[k], ob[k + 1] - ob[k], cur, &s, (uint32_t)lo);
             P t;
             to_blst(&t, s);
             blst_add(&ones_sum, &ones_sum, &t);
         }
-        for (size_t a = tb[k]; a < tb[k + 1] && x.ok(); a += pip.chunk) {
+        for (size_t a = tb[k]; a < tb[k + 1] && x->ok(); a += pip.chunk) {
             const size_t m = tb[k + 1] - a < pip.chunk ? tb[k + 1] - a : pip.chunk;
             idx_map map = {tail_idx, tail_idx ? (uint32_t)IDX_ARRAY : (uint32_t)IDX_IDENTITY, 0, 0, (uint32_t)lo};
             pip.bases = cur;
             pip.add(scalars + a, map, a, m);
         }
-        x.mark("streamed chunk");
+        feed.done(q);
+        x->mark("streamed chunk");
+        q++;
+        return q < busy.size() && x->ok();
     }
-    feed.end();
-    P sum;
-    memset(&sum, 0, sizeof sum);
-    if (tail) {
-        pip.release_scratch();
-        reduce_to_blst<X, F, P>(x, pip, pip.buckets, &sum);
-        x.release(pip.buckets);
+
+    /* waits for the copies, reduces the buckets: the sum into out */
+    cuzk_status finish(P *out)
+    {
+        memset(out, 0, sizeof *out);
+        if (!begun) return x ? x->err : CUZK_OK;
+        feed.end();
+        P sum;
+        memset(&sum, 0, sizeof sum);
+        if (tail) {
+            pip.release_scratch();
+            reduce_to_blst<X, F, P>(*x, pip, pip.buckets, &sum);
+            x->release(pip.buckets);
+        }
+        x->sync();
+        if (!x->ok()) return x->err;
+        blst_add(out, &ones_sum, &sum);
+        return CUZK_OK;
     }
-    x.sync();
-    if (!x.ok()) return x.err;
-    blst_add(out, &ones_sum, &sum);
-    return CUZK_OK;
+};
+
+template <class X, class F, class P>
+static cuzk_status msm_streamed(X &x, const base_stream<affine_t<F>> &bs, const fr_t *scalars, const uint32_t *tail_idx,
+                                size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, P *out)
+{
+    streamed_single<X, F, P> m;
+    m.begin(x, bs, scalars, tail_idx, cnt, ones, n1, cfg);
+    while (m.step()) {}
+    return m.finish(out);
 }
 
 /* Where each chunk's variables begin in one segment (K + 1 bounds, host): the variable of rank
@@ -235,82 +308,104 @@ static void segment_bounds(X &x, const stream_seg &g, size_t cap, size_t K, uint
  * summed into every MSM's buckets: out[j] = sum over job j's segments of s[v] bases[base(v)].
  * Each chunk's variables are classified (0/1 split) as the chunk comes, V = cap at a time, so no
  * MSM keeps a tail of its whole length; the Pippenger scratch is shared, the buckets are each
- * MSM's. cfg's window limit applies. */
-template <class X, class F, class P>
-static cuzk_status msm_streamed_batch(X &x, const base_stream<affine_t<F>> &bs, const stream_job *jobs, size_t nj,
-                                      const msm_config *cfg, P *out)
-{
+ * MSM's. cfg's window limit applies. Issued a chunk at a time, as streamed_single. */
+template <class X, class F, class P> struct streamed_batch {
     typedef xyzz_t<F> XP;
-    for (size_t j = 0; j < nj; j++) memset(&out[j], 0, sizeof out[j]);
-    if (!x.ok()) return x.err;
-    if (bs.n >= 0x7fffffffu || bs.cap == 0)
-        return x.err = cuzk_fail(CUZK_EINTERNAL, "streamed MSM over %zu bases in chunks of %zu", bs.n, bs.cap);
-    const size_t K = (bs.n + bs.cap - 1) / bs.cap, V = bs.cap;
-    /* per job and segment: its ranks and where each chunk's variables begin */
-    std::vector<std::vector<uint32_t>> vb(nj * 2);
-    std::vector<uint32_t *> ranks(nj * 2, (uint32_t *)NULL);
-    size_t most = 0;
-    for (size_t j = 0; j < nj; j++) {
-        size_t pop = 0;
-        for (unsigned g = 0; g < jobs[j].nseg; g++) {
-            const stream_seg &sg = jobs[j].seg[g];
-            if ((uint64_t)sg.off + sg.pop > bs.n || sg.nvars >= 0x7fffffffu || (!sg.words && sg.pop > sg.nvars))
-                return x.err = cuzk_fail(CUZK_EINTERNAL, "MSM segment of %u bases at %u, %zu variables, over %zu bases",
-                                         sg.pop, sg.off, sg.nvars, bs.n);
-            if (sg.words) ranks[j * 2 + g] = (uint32_t *)x.alloc(((sg.nvars + 63) / 64) * 4 + 4);
-            segment_bounds(x, sg, bs.cap, K, ranks[j * 2 + g], vb[j * 2 + g]);
-            pop += sg.pop;
-        }
-        if (pop > most) most = pop;
-    }
+    X *x = nullptr;
+    base_stream<affine_t<F>> bs;
+    std::vector<stream_job> jobs;
+    size_t nj = 0, V = 0, most = 0, q = 0;
+    std::vector<std::vector<uint32_t>> vb; /* per job and segment: where each chunk's variables begin */
+    std::vector<uint32_t *> ranks;
     std::vector<size_t> busy;
-    for (size_t k = 0; k < K; k++) {
-        bool any = false;
-        for (size_t j = 0; j < nj && !any; j++)
-            for (unsigned g = 0; g < jobs[j].nseg; g++) any |= vb[j * 2 + g][k + 1] > vb[j * 2 + g][k];
-        if (any) busy.push_back(k);
-    }
     msm_config mc;
-    memset(&mc, 0, sizeof mc);
-    if (cfg) mc = *cfg;
-    mc.phi_off = 0;
-    mc.chunk = V;
-    mc.merges = busy.empty() ? 0 : (unsigned)busy.size() - 1;
     msm_pippenger<X, F> pip;
-    /* the first job's buckets are the pipeline's own; the others' are made here */
-    std::vector<XP *> bk(nj, (XP *)NULL);
-    std::vector<char> fresh(nj, 1);
-    std::vector<P> ones_sum(nj);
-    for (size_t j = 0; j < nj; j++) memset(&ones_sum[j], 0, sizeof(P));
+    std::vector<XP *> bk; /* the first job's buckets are the pipeline's own; the others' are made here */
+    std::vector<char> fresh;
+    std::vector<P> ones_sum;
     split_scratch sc;
-    memset(&sc, 0, sizeof sc);
-    fr_t *tail_s = NULL;
-    uint32_t *tail_idx = NULL;
-    bool begun = false;
-    if (most && !busy.empty()) {
-        split_scratch_alloc(x, sc, V, V);
-        tail_s = (fr_t *)x.alloc(V * sizeof(fr_t));
-        tail_idx = (uint32_t *)x.alloc(V * 4);
+    fr_t *tail_s = nullptr;
+    uint32_t *tail_idx = nullptr;
+    bool begun = false, started = false;
+    chunk_feed<X, affine_t<F>> feed;
+
+    cuzk_status begin(X &xx, const base_stream<affine_t<F>> &b, const stream_job *jb, size_t n, const msm_config *cfg)
+    {
+        x = &xx;
+        bs = b;
+        jobs.assign(jb, jb + n);
+        nj = n;
+        ones_sum.resize(nj);
+        for (size_t j = 0; j < nj; j++) memset(&ones_sum[j], 0, sizeof(P));
+        memset(&sc, 0, sizeof sc);
+        if (!xx.ok()) return xx.err;
+        if (bs.n >= 0x7fffffffu || bs.cap == 0)
+            return xx.err = cuzk_fail(CUZK_EINTERNAL, "streamed MSM over %zu bases in chunks of %zu", bs.n, bs.cap);
+        const size_t K = (bs.n + bs.cap - 1) / bs.cap;
+        V = bs.cap;
+        vb.resize(nj * 2);
+        ranks.assign(nj * 2, (uint32_t *)NULL);
+        started = true;
+        for (size_t j = 0; j < nj; j++) {
+            size_t pop = 0;
+            for (unsigned g = 0; g < jobs[j].nseg; g++) {
+                const stream_seg &sg = jobs[j].seg[g];
+                if ((uint64_t)sg.off + sg.pop > bs.n || sg.nvars >= 0x7fffffffu || (!sg.words && sg.pop > sg.nvars)) {
+                    xx.err = cuzk_fail(CUZK_EINTERNAL, "MSM segment of %u bases at %u, %zu variables, over %zu bases",
+                                       sg.pop, sg.off, sg.nvars, bs.n);
+                    return xx.err;
+                }
+                if (sg.words) ranks[j * 2 + g] = (uint32_t *)xx.alloc(((sg.nvars + 63) / 64) * 4 + 4);
+                segment_bounds(xx, sg, bs.cap, K, ranks[j * 2 + g], vb[j * 2 + g]);
+                pop += sg.pop;
+            }
+            if (pop > most) most = pop;
+        }
+        for (size_t k = 0; k < K; k++) {
+            bool any = false;
+            for (size_t j = 0; j < nj && !any; j++)
+                for (unsigned g = 0; g < jobs[j].nseg; g++) any |= vb[j * 2 + g][k + 1] > vb[j * 2 + g][k];
+            if (any) busy.push_back(k);
+        }
+        memset(&mc, 0, sizeof mc);
+        if (cfg) mc = *cfg;
+        mc.phi_off = 0;
+        mc.chunk = V;
+        mc.merges = busy.empty() ? 0 : (unsigned)busy.size() - 1;
+        bk.assign(nj, (XP *)NULL);
+        fresh.assign(nj, 1);
+        if (most && !busy.empty()) {
+            split_scratch_alloc(xx, sc, V, V);
+            tail_s = (fr_t *)xx.alloc(V * sizeof(fr_t));
+            tail_idx = (uint32_t *)xx.alloc(V * 4);
+        }
+        feed.start(xx, bs, busy);
+        return xx.err;
     }
-    chunk_feed<X, affine_t<F>> feed(x, bs, busy);
-    for (size_t q = 0; q < busy.size() && x.ok(); q++) {
+
+    double progress() const { return busy.empty() ? 1.0 : (double)q / (double)busy.size(); }
+
+    bool step()
+    {
+        if (!started || q >= busy.size() || !x->ok()) return false;
+        X &xx = *x;
         const size_t k = busy[q], lo = k * bs.cap;
         affine_t<F> *cur = feed.take(q);
         pip.bases = cur;
-        for (size_t j = 0; j < nj && x.ok(); j++) {
+        for (size_t j = 0; j < nj && xx.ok(); j++) {
             pip.buckets = bk[j];
             pip.first = fresh[j] != 0;
             for (unsigned g = 0; g < jobs[j].nseg; g++) {
                 const stream_seg &sg = jobs[j].seg[g];
                 const uint32_t v0 = vb[j * 2 + g][k], v1 = vb[j * 2 + g][k + 1];
-                for (uint32_t v = v0; v < v1 && x.ok(); v += (uint32_t)V) {
+                for (uint32_t v = v0; v < v1 && xx.ok(); v += (uint32_t)V) {
                     const size_t len = v1 - v < V ? v1 - v : V;
                     density_map dm = {sg.words, ranks[j * 2 + g], sg.off, v};
                     size_t n1 = 0;
-                    const size_t cnt = msm_classify(x, sg.s + v, len, dm, sg.nvars, sc, tail_s, tail_idx, 0, 0, &n1);
+                    const size_t cnt = msm_classify(xx, sg.s + v, len, dm, sg.nvars, sc, tail_s, tail_idx, 0, 0, &n1);
                     if (n1) {
                         XP s1;
-                        msm_ones<X, F>(x, sc.ones_idx, n1, cur, &s1, (uint32_t)lo);
+                        msm_ones<X, F>(xx, sc.ones_idx, n1, cur, &s1, (uint32_t)lo);
                         P t;
                         to_blst(&t, s1);
                         blst_add(&ones_sum[j], &ones_sum[j], &t);
@@ -320,18 +415,18 @@ static cuzk_status msm_streamed_batch(X &x, const base_stream<affine_t<F>> &bs, 
                          * (the 0/1 scalars, most of some, never reach the buckets), then every
                          * job's buckets: the pipeline's own are job 0's */
                         const size_t est = (size_t)((double)cnt * (double)most / (double)len + 0.5);
-                        pip.begin(x, bs.buf[0], est < cnt ? cnt : est > most ? most : est, &mc, V);
+                        pip.begin(xx, bs.buf[0], est < cnt ? cnt : est > most ? most : est, &mc, V);
                         pip.bases = cur;
                         bk[0] = pip.buckets;
                         for (size_t i = 1; i < nj; i++) {
-                            bk[i] = (XP *)x.alloc(pip.nb * sizeof(XP));
-                            if (x.ok()) x.zero(bk[i], pip.nb * sizeof(XP));
+                            bk[i] = (XP *)xx.alloc(pip.nb * sizeof(XP));
+                            if (xx.ok()) xx.zero(bk[i], pip.nb * sizeof(XP));
                         }
                         pip.buckets = bk[j];
                         pip.first = true;
                         begun = true;
                     }
-                    for (size_t a = 0; a < cnt && x.ok(); a += pip.chunk) {
+                    for (size_t a = 0; a < cnt && xx.ok(); a += pip.chunk) {
                         const size_t m = cnt - a < pip.chunk ? cnt - a : pip.chunk;
                         idx_map map = {tail_idx, IDX_ARRAY, 0, 0, (uint32_t)lo};
                         pip.add(tail_s + a, map, a, m);
@@ -340,26 +435,77 @@ static cuzk_status msm_streamed_batch(X &x, const base_stream<affine_t<F>> &bs, 
             }
             fresh[j] = pip.first;
         }
-        x.mark("streamed chunk (batch)");
+        feed.done(q);
+        xx.mark("streamed chunk (batch)");
+        q++;
+        return q < busy.size() && xx.ok();
     }
-    feed.end();
-    split_scratch_free(x, sc);
-    x.release(tail_s);
-    x.release(tail_idx);
-    for (size_t i = 0; i < ranks.size(); i++) x.release(ranks[i]);
-    std::vector<P> sums(nj);
-    for (size_t j = 0; j < nj; j++) memset(&sums[j], 0, sizeof(P));
-    if (begun) {
-        pip.release_scratch();
-        for (size_t j = 0; j < nj; j++) {
-            if (!fresh[j]) reduce_to_blst<X, F, P>(x, pip, bk[j], &sums[j]);
-            x.release(bk[j]);
+
+    cuzk_status finish(P *out)
+    {
+        for (size_t j = 0; j < nj; j++) memset(&out[j], 0, sizeof out[j]);
+        if (!started) return x ? x->err : CUZK_OK;
+        X &xx = *x;
+        feed.end();
+        split_scratch_free(xx, sc);
+        xx.release(tail_s);
+        xx.release(tail_idx);
+        for (size_t i = 0; i < ranks.size(); i++) xx.release(ranks[i]);
+        std::vector<P> sums(nj);
+        for (size_t j = 0; j < nj; j++) memset(&sums[j], 0, sizeof(P));
+        if (begun) {
+            pip.release_scratch();
+            for (size_t j = 0; j < nj; j++) {
+                if (!fresh[j]) reduce_to_blst<X, F, P>(xx, pip, bk[j], &sums[j]);
+                xx.release(bk[j]);
+            }
         }
+        xx.sync();
+        if (!xx.ok()) return xx.err;
+        for (size_t j = 0; j < nj; j++) blst_add(&out[j], &ones_sum[j], &sums[j]);
+        return CUZK_OK;
     }
-    x.sync();
-    if (!x.ok()) return x.err;
-    for (size_t j = 0; j < nj; j++) blst_add(&out[j], &ones_sum[j], &sums[j]);
-    return CUZK_OK;
+};
+
+template <class X, class F, class P>
+static cuzk_status msm_streamed_batch(X &x, const base_stream<affine_t<F>> &bs, const stream_job *jobs, size_t nj,
+                                      const msm_config *cfg, P *out)
+{
+    streamed_batch<X, F, P> m;
+    m.begin(x, bs, jobs, nj, cfg);
+    while (m.step()) {}
+    return m.finish(out);
+}
+
+/* A streamed MSM behind an interface that names no curve, so that the prover can interleave two
+ * (the H MSM and the L, A, B MSMs beside it) chunk by chunk. */
+template <class M, class P> struct msm_steps_of : msm_steps {
+    M m;
+    P *out = nullptr;
+    bool step() override { return m.step(); }
+    double progress() const override { return m.progress(); }
+    cuzk_status finish() override { return m.finish(out); }
+};
+
+template <class X, class F, class P>
+static std::unique_ptr<msm_steps> streamed_steps(X &x, const base_stream<affine_t<F>> &bs, const fr_t *scalars,
+                                                 const uint32_t *tail_idx, size_t cnt, const uint32_t *ones, size_t n1,
+                                                 const msm_config *cfg, P *out)
+{
+    std::unique_ptr<msm_steps_of<streamed_single<X, F, P>, P>> s(new msm_steps_of<streamed_single<X, F, P>, P>());
+    s->out = out;
+    s->m.begin(x, bs, scalars, tail_idx, cnt, ones, n1, cfg);
+    return s;
+}
+
+template <class X, class F, class P>
+static std::unique_ptr<msm_steps> streamed_batch_steps(X &x, const base_stream<affine_t<F>> &bs, const stream_job *jobs,
+                                                       size_t nj, const msm_config *cfg, P *out)
+{
+    std::unique_ptr<msm_steps_of<streamed_batch<X, F, P>, P>> s(new msm_steps_of<streamed_batch<X, F, P>, P>());
+    s->out = out;
+    s->m.begin(x, bs, jobs, nj, cfg);
+    return s;
 }
 
 #endif

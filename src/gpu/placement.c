@@ -16,7 +16,7 @@
  * Streamed: the bases stay in host memory and the stages run one after another, so the peak is
  * the largest of: the NTTs (a, b, c), the H MSM (its scalars and an MSM's workspace), the L/A/B
  * MSMs of a batch (every proof's witness, each one's buckets, one chunk's 0/1 split, an MSM's
- * workspace). An MSM's workspace is its two chunk buffers (cap points of the largest kind, G2 or
+ * workspace); where L, A and B run beside the last proof's H MSM, the last two together. An MSM's workspace is its two chunk buffers (cap points of the largest kind, G2 or
  * G1 with phi), its digit arrays, its bucket arrays (two: the running sum and the chunk's) and
  * the first round's slots. Among the chunks, window limits and batch sizes that fit, `better`
  * picks one: the H MSM (the most compute, its copies hidden) gets its own window limit; the L,
@@ -168,11 +168,13 @@ static uint64_t lab_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, uns
 }
 
 /* the peak of a batch: each proof's NTTs and H MSM in turn (its witness, if uploaded for the
- * SpMV, gone before the H MSM), then L, A and B with every proof's witness on the device */
+ * SpMV, gone before the H MSM), then L, A and B with every proof's witness on the device; or,
+ * beside, L, A and B (with chunk buffers of their own) during the last proof's H MSM */
 static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned c_h, bool glv, int pce,
-                              unsigned batch)
+                              unsigned batch, bool beside)
 {
-    return max3(ntt_peak(sh, pce), h_peak(sh, cap, c_h, glv), lab_peak(sh, cap, c, batch)) + FIXED_BYTES;
+    const uint64_t h = h_peak(sh, cap, c_h, glv), lab = lab_peak(sh, cap, c, batch);
+    return max3(ntt_peak(sh, pce), h, beside ? h + lab : lab) + FIXED_BYTES;
 }
 
 static double gib(uint64_t b) { return (double)b / (double)(1ull << 30); }
@@ -221,54 +223,75 @@ static bool place_resident(const cuzk_gpu_shape *sh, uint64_t room, bool glv_ok,
 typedef struct {
     bool ok;
     unsigned cl, c, c_h, batch;
+    bool beside; /* L, A, B beside the last H MSM */
 } stream_pick;
 
 /* Which of two candidates is better: chunks of at least 2^CHUNK_LOG_GOOD (smaller ones multiply
- * the per-chunk work), then a second proof per pass (it halves the L, A, B copies, the most the
- * link carries), then chunks at least 8 times the buckets of a window (each chunk's buckets are
- * merged into the running ones: 2^(c-1) additions per window, against a chunk's one per scalar),
- * then wider windows (fewer bucket sums), then more proofs per pass, then the H MSM's windows,
- * then larger chunks. */
+ * the per-chunk work), then L, A, B beside the H MSM (their copies, the most the link carries,
+ * hidden behind its sums), then a second proof per pass (it halves the L, A, B copies), then,
+ * beside, the H MSM's windows (its sums set the pace there), then chunks at least 8 times the
+ * buckets of a window (each chunk's buckets are merged into the running ones: 2^(c-1) additions
+ * per window, against a chunk's one per scalar), then wider windows (fewer bucket sums), then
+ * more proofs per pass, then the H MSM's windows, then larger chunks. */
 static bool better(const stream_pick *a, const stream_pick *b)
 {
     if (!b->ok) return a->ok;
     if (!a->ok) return false;
-    const unsigned
-        ka[7] = {a->cl >= CHUNK_LOG_GOOD, a->batch >= 2, a->cl >= a->c - 1 + 3, a->c, a->batch, a->c_h, a->cl},
-        kb[7] = {b->cl >= CHUNK_LOG_GOOD, b->batch >= 2, b->cl >= b->c - 1 + 3, b->c, b->batch, b->c_h, b->cl};
-    for (int i = 0; i < 7; i++)
+    const unsigned ka[9] = {a->cl >= CHUNK_LOG_GOOD,
+                            a->beside,
+                            a->batch >= 2,
+                            a->beside ? a->c_h : 0,
+                            a->cl >= a->c - 1 + 3,
+                            a->c,
+                            a->batch,
+                            a->c_h,
+                            a->cl},
+                   kb[9] = {b->cl >= CHUNK_LOG_GOOD,
+                            b->beside,
+                            b->batch >= 2,
+                            b->beside ? b->c_h : 0,
+                            b->cl >= b->c - 1 + 3,
+                            b->c,
+                            b->batch,
+                            b->c_h,
+                            b->cl};
+    for (int i = 0; i < 9; i++)
         if (ka[i] != kb[i]) return ka[i] > kb[i];
     return false;
 }
 
-/* streamed, a, b, c as pce says */
+/* streamed, a, b, c as pce says; beside_ok: L, A, B may run beside the H MSM */
 static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, unsigned chunk_log, unsigned batch_most,
-                           int pce, cuzk_gpu_placement *out)
+                           bool beside_ok, int pce, cuzk_gpu_placement *out)
 {
     unsigned top = chunk_log ? chunk_log : CHUNK_LOG_MAX, bottom = chunk_log ? chunk_log : CHUNK_LOG_MIN;
     /* no chunk larger than the largest section needs */
     const uint64_t most = max3(sh->n_h, sh->n_l, max3(sh->n_a, sh->n_b, 1));
     while (!chunk_log && top > bottom && ((uint64_t)1 << (top - 1)) >= most) top--;
     const uint64_t pce_b = pce_device_bytes(sh, pce);
-    stream_pick best = {false, 0, 0, 0, 0};
+    stream_pick best = {false, 0, 0, 0, 0, false};
     for (unsigned cl = top; cl + 1 > bottom; cl--) {
         const uint64_t cap = (uint64_t)1 << cl;
-        /* the H MSM's widest windows (its stage holds no witnesses beside it) */
-        unsigned c_h = glv ? WINDOW_MAX_H : WINDOW_MAX;
-        while (c_h >= WINDOW_MIN && h_peak(sh, cap, c_h, glv) + FIXED_BYTES + pce_b > room) c_h--;
-        if (c_h < WINDOW_MIN) continue;
-        /* per batch size, the widest windows of L, A, B that fit beside the batch's witnesses */
-        for (unsigned batch = 1; batch <= batch_most; batch++) {
-            unsigned c = WINDOW_MAX;
-            while (c >= WINDOW_MIN && streamed_peak(sh, cap, c, c_h, glv, pce, batch) + pce_b > room) c--;
-            if (c < WINDOW_MIN) break;
-            stream_pick t = {true, cl, c, c_h, batch};
-            if (better(&t, &best)) best = t;
-        }
+        /* the H MSM's widest windows alone (no witnesses beside it) */
+        unsigned top_h = glv ? WINDOW_MAX_H : WINDOW_MAX;
+        while (top_h >= WINDOW_MIN && h_peak(sh, cap, top_h, glv) + FIXED_BYTES + pce_b > room) top_h--;
+        if (top_h < WINDOW_MIN) continue;
+        /* per batch size, the widest windows of L, A, B that fit beside the batch's witnesses
+         * (and, beside the H MSM, per window limit of H) */
+        for (int beside = beside_ok ? 1 : 0; beside >= 0; beside--)
+            for (unsigned c_h = top_h; c_h >= WINDOW_MIN && (beside || c_h == top_h); c_h--)
+                for (unsigned batch = 1; batch <= batch_most; batch++) {
+                    unsigned c = WINDOW_MAX;
+                    while (c >= WINDOW_MIN && streamed_peak(sh, cap, c, c_h, glv, pce, batch, beside) + pce_b > room)
+                        c--;
+                    if (c < WINDOW_MIN) break;
+                    stream_pick t = {true, cl, c, c_h, batch, beside != 0};
+                    if (better(&t, &best)) best = t;
+                }
     }
     if (!best.ok) return false;
     const uint64_t cap = (uint64_t)1 << best.cl;
-    const uint64_t peak = streamed_peak(sh, cap, best.c, best.c_h, glv, pce, best.batch) + pce_b;
+    const uint64_t peak = streamed_peak(sh, cap, best.c, best.c_h, glv, pce, best.batch, best.beside) + pce_b;
     out->kind = CUZK_GPU_STREAMED;
     out->h_glv = glv;
     out->pce_on_device = pce == PCE_DEVICE;
@@ -281,6 +304,7 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     out->window_max = best.c;
     out->window_max_h = best.c_h;
     out->batch_max = best.batch;
+    out->lab_beside_h = best.beside;
     return true;
 }
 
@@ -289,10 +313,11 @@ static void streamed_why(cuzk_gpu_placement *out, const char *head, const char *
 {
     snprintf(out->why, sizeof out->why,
              "%s: parameters %.2f GiB %s, chunks of 2^%u bases, windows of at most %u bits (H: %u), up to %u "
-             "proof%s per pass over the bases, workspace %.2f GiB%s of the %.2f GiB the device may use",
+             "proof%s per pass over the bases%s, workspace %.2f GiB%s of the %.2f GiB the device may use",
              head, gib(out->kind == CUZK_GPU_MAPPED ? out->file_bytes : out->pinned_host_bytes), where,
              log2_ceil(out->chunk_points), out->window_max, out->window_max_h, out->batch_max,
-             out->batch_max == 1 ? "" : "s", gib(out->workspace_bytes),
+             out->batch_max == 1 ? "" : "s", out->lab_beside_h ? ", L, A, B beside the H MSM" : "",
+             gib(out->workspace_bytes),
              out->pce_on_device      ? " plus the precompiled circuit"
                  : out->pce_streamed ? " plus the precompiled circuit's plan (its matrices streamed for the SpMV)"
                                      : "",
@@ -346,7 +371,7 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
         placed = !str && place_resident(sh, room, glv, pce, out);
         if (!placed && !res)
             placed = place_streamed(sh, room, glv, cfg->stream_chunk_log,
-                                    cfg->stream_batch ? cfg->stream_batch : BATCH_MAX, pce, out);
+                                    cfg->stream_batch ? cfg->stream_batch : BATCH_MAX, cfg->stream_beside, pce, out);
     }
     if (placed && out->kind == CUZK_GPU_RESIDENT) return CUZK_OK;
     if (res)
@@ -367,6 +392,6 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
                      "at least %.2f GiB even with its parameters streamed from host memory (chunks of 2^%u bases, "
                      "windows of %u bits)",
                      gib(room), log2_ceil(domain(sh)), sh->num_aux,
-                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, PCE_NONE, 1)), cl,
+                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, PCE_NONE, 1, false)), cl,
                      WINDOW_MIN);
 }

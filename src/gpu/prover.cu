@@ -25,6 +25,10 @@ struct prover_bases {
     bool phi_stream;  /* streamed: phi of each H chunk made on the device, for the split */
     unsigned c_max;   /* streamed: most window bits of L, A, B (the buckets' memory) */
     unsigned c_max_h; /* streamed: the same for H */
+    /* streamed: the L, A and B MSMs run beside the last proof's H MSM, their chunks interleaved
+     * with its chunks through buffers of their own (the H MSM is bound by its sums, they by
+     * their copies) */
+    bool lab_beside_h;
 };
 
 /* H followed by phi(H), in host memory, for the emulated prover */
@@ -360,13 +364,123 @@ static void blank_bufs(prove_bufs &pb)
     pb.up_a = pb.up_b = pb.up_c = pb.up_in = pb.up_aux = pb.up_aw = pb.up_biw = pb.up_bw = -1;
 }
 
+/* The L, A and B MSMs' jobs for the proofs of a batch: L over every aux variable; A over every
+ * input, then the aux with A density; B (G1 and G2 share the index set) over the inputs and aux
+ * with B density. */
+struct lab_jobs {
+    std::vector<stream_job> l, a, b;
+    lab_jobs(const prover_bases &B, const std::vector<prove_bufs> &pbs) : l(pbs.size()), a(pbs.size()), b(pbs.size())
+    {
+        for (size_t j = 0; j < pbs.size(); j++) {
+            const prove_bufs &pb = pbs[j];
+            const uint32_t bip = (uint32_t)pb.b_input_popcount;
+            memset(&l[j], 0, sizeof l[j]);
+            l[j].nseg = 1;
+            l[j].seg[0] = {pb.aux, NULL, pb.na, 0, (uint32_t)pb.na};
+            a[j].nseg = b[j].nseg = 2;
+            a[j].seg[0] = {pb.in, NULL, pb.ni, 0, (uint32_t)pb.ni};
+            a[j].seg[1] = {pb.aux, pb.aw, pb.na, (uint32_t)pb.ni, (uint32_t)(B.n_a - pb.ni)};
+            b[j].seg[0] = {pb.in, pb.biw, pb.ni, 0, bip};
+            b[j].seg[1] = {pb.aux, pb.bw, pb.na, bip, (uint32_t)(B.n_b - bip)};
+        }
+    }
+};
+
+/* The L, A, B MSMs of a batch (out: l, a, b1, b2, nj each) one after another, each copying the
+ * first chunk of the next ahead. */
+template <class X>
+static void streamed_lab(X &x, const prover_bases &B, stream_bufs &sb, const lab_jobs &jb, size_t nj, blst_p1 *l,
+                         blst_p1 *a, blst_p1 *b1, blst_p2 *b2)
+{
+    msm_config mc;
+    memset(&mc, 0, sizeof mc);
+    mc.c_max = B.c_max;
+    x.poll_cancel();
+    x.stage_begin("msm l (streamed)");
+    msm_streamed_batch_g1(x, sb.of(B.l, B.n_l, B.cap, false, B.a, B.n_a), jb.l.data(), nj, &mc, l);
+    x.stage_end();
+    x.poll_cancel();
+    x.stage_begin("msm a (streamed)");
+    msm_streamed_batch_g1(x, sb.of(B.a, B.n_a, B.cap, false, B.b1, B.n_b), jb.a.data(), nj, &mc, a);
+    x.stage_end();
+    x.poll_cancel();
+    x.stage_begin("msm b_g1 (streamed)");
+    msm_streamed_batch_g1(x, sb.of(B.b1, B.n_b, B.cap, false, B.b2, B.n_b), jb.b.data(), nj, &mc, b1);
+    x.stage_end();
+    x.poll_cancel();
+    x.stage_begin("msm b_g2 (streamed)");
+    msm_streamed_batch_g2(x, sb.of(B.b2, B.n_b, B.cap, false), jb.b.data(), nj, &mc, b2);
+    x.stage_end();
+}
+
+/* The last proof's H MSM and the batch's L, A, B MSMs beside each other: one chunk of H, then
+ * chunks of L, A, B (through their own buffers, lb) until their share of their bases' bytes has
+ * caught up with H's share of its, and so on. The H MSM is bound by its sums, the others by their
+ * copies: interleaved, their copies cross the link while H's chunks are summed. The L, A, B MSMs
+ * are begun one after another (each finishes, its buckets reduced, before the next). */
+template <class X>
+static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, stream_bufs &lb, prove_bufs &pb,
+                                  const lab_jobs &jb, size_t nj, blst_p1 *h, blst_p1 *l, blst_p1 *a, blst_p1 *b1,
+                                  blst_p2 *b2)
+{
+    memset(h, 0, sizeof *h);
+    x.poll_cancel();
+    x.stage_begin("msm h, l, a, b (streamed, beside each other)");
+    ntt_bitrev(x, pb.a, pb.lg); /* the NTT leaves bit-reversed positions */
+    msm_config hc, mc;
+    memset(&hc, 0, sizeof hc);
+    hc.c_max = B.c_max_h;
+    memset(&mc, 0, sizeof mc);
+    mc.c_max = B.c_max;
+    std::unique_ptr<msm_steps> hs = msm_streamed_steps_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream), pb.a, NULL,
+                                                          ((size_t)1 << pb.lg) - 1, NULL, 0, &hc, h);
+    /* each of L, A, B_G1, B_G2 weighed by its bases' bytes */
+    const double w[4] = {(double)B.n_l * sizeof(g1_affine), (double)B.n_a * sizeof(g1_affine),
+                         (double)B.n_b * sizeof(g1_affine), (double)B.n_b * sizeof(g2_affine)};
+    const double total = w[0] + w[1] + w[2] + w[3];
+    auto begin_lab = [&](int i) -> std::unique_ptr<msm_steps> {
+        if (i == 0)
+            return msm_streamed_batch_steps_g1(x, lb.of(B.l, B.n_l, B.cap, false, B.a, B.n_a), jb.l.data(), nj, &mc, l);
+        if (i == 1)
+            return msm_streamed_batch_steps_g1(x, lb.of(B.a, B.n_a, B.cap, false, B.b1, B.n_b), jb.a.data(), nj, &mc,
+                                               a);
+        if (i == 2)
+            return msm_streamed_batch_steps_g1(x, lb.of(B.b1, B.n_b, B.cap, false, B.b2, B.n_b), jb.b.data(), nj, &mc,
+                                               b1);
+        return msm_streamed_batch_steps_g2(x, lb.of(B.b2, B.n_b, B.cap, false), jb.b.data(), nj, &mc, b2);
+    };
+    int li = 0;
+    double done_w = 0;
+    std::unique_ptr<msm_steps> ls = begin_lab(0);
+    bool h_more = true;
+    while (x.ok() && (h_more || li < 4)) {
+        const double lab_share = li < 4 ? (done_w + w[li] * ls->progress()) / total : 1.0;
+        if (h_more && (li >= 4 || hs->progress() <= lab_share)) {
+            h_more = hs->step() && x.poll_cancel();
+            continue;
+        }
+        if (ls->step() && x.poll_cancel()) continue;
+        ls->finish();
+        ls.reset();
+        done_w += w[li];
+        if (++li < 4 && x.ok()) ls = begin_lab(li);
+    }
+    /* after a failure: what was begun still waits for its copies */
+    if (ls) ls->finish();
+    hs->finish();
+    x.stage_end();
+    x.release(pb.a);
+    pb.a = NULL;
+}
+
 /* The streamed placement's proofs of nj witnesses of one circuit (a batch: the partitions of a
  * job that are ready together): per proof, setup(j, pb) makes its a, b, c, then its NTTs and H
  * MSM run (streamed_h); then every proof's witness is uploaded and the L, A, B_G1 and B_G2 MSMs
  * run once for the whole batch, each chunk of their bases crossing the link once and summed
  * into every proof's buckets (msm_streamed_batch), and each proof is assembled with its own
- * r[j], s[j]. Only L, A and B hold the witnesses together (placement.c's batch peak). Releases
- * every buffer. */
+ * r[j], s[j]. Only L, A and B hold the witnesses together (placement.c's batch peak). Where
+ * the placement says so (B.lab_beside_h), the witnesses are uploaded before the last proof's H
+ * MSM instead, and L, A and B run beside it (streamed_h_beside_lab). Releases every buffer. */
 template <class X, class Setup>
 static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk, size_t nj,
                                   Setup setup, const cuzk_fr *r, const cuzk_fr *s, cuzk_groth16_proof *out)
@@ -375,7 +489,7 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
     std::vector<blst_p1> h(nj), l(nj), a(nj), b1(nj);
     std::vector<blst_p2> b2(nj);
     for (size_t j = 0; j < nj; j++) blank_bufs(pbs[j]);
-    stream_bufs sb = {{NULL, NULL}};
+    stream_bufs sb = {{NULL, NULL}}, lb = {{NULL, NULL}};
     for (size_t j = 0; j < nj && x.poll_cancel(); j++) {
         prove_bufs &pb = pbs[j];
         setup(j, pb);
@@ -390,13 +504,14 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
         pb.b = pb.c = NULL;
         abc_read_notice(x, pb, j); /* the NTTs wait for the same copies */
         /* the chunk buffers never beside a, b, c (the NTTs' peak): made after them, and given
-         * back before the next proof's; the last proof's H MSM copies L's first chunk ahead */
+         * back before the next proof's; the last proof's H MSM copies L's first chunk ahead,
+         * or runs beside L, A and B */
         sb.alloc(x, B.cap);
         const bool last = j + 1 == nj;
+        if (last && B.lab_beside_h) break;
         streamed_h(x, B, sb, pb, &h[j], last ? B.l : NULL, last ? B.n_l : 0);
         if (!last) sb.release(x);
     }
-    std::vector<stream_job> jobs(nj);
     for (size_t j = 0; j < nj && x.ok(); j++) {
         prove_bufs &pb = pbs[j];
         if (pb.defer) upload_witness(x, pb, pb.defer);
@@ -409,53 +524,19 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
         x.wait_upload(pb.up_aw);
         x.wait_upload(pb.up_biw);
         x.wait_upload(pb.up_bw);
-        memset(&jobs[j], 0, sizeof jobs[j]);
     }
     for (size_t j = 0; j < nj && x.ok(); j++) witness_read_notice(x, pbs[j], j); /* L's first chunk is on its way */
-    msm_config mc;
-    memset(&mc, 0, sizeof mc);
-    mc.c_max = B.c_max;
-
-    /* L: every aux variable */
-    for (size_t j = 0; j < nj; j++) {
-        jobs[j].nseg = 1;
-        jobs[j].seg[0] = {pbs[j].aux, NULL, pbs[j].na, 0, (uint32_t)pbs[j].na};
+    const lab_jobs jb(B, pbs);
+    if (B.lab_beside_h && x.ok()) {
+        lb.alloc(x, B.cap);
+        streamed_h_beside_lab(x, B, sb, lb, pbs[nj - 1], jb, nj, &h[nj - 1], l.data(), a.data(), b1.data(), b2.data());
+    } else {
+        streamed_lab(x, B, sb, jb, nj, l.data(), a.data(), b1.data(), b2.data());
     }
-    x.poll_cancel();
-    x.stage_begin("msm l (streamed)");
-    msm_streamed_batch_g1(x, sb.of(B.l, B.n_l, B.cap, false, B.a, B.n_a), jobs.data(), nj, &mc, l.data());
-    x.stage_end();
-
-    /* A: every input, then the aux with A density */
-    for (size_t j = 0; j < nj; j++) {
-        const prove_bufs &pb = pbs[j];
-        jobs[j].nseg = 2;
-        jobs[j].seg[0] = {pb.in, NULL, pb.ni, 0, (uint32_t)pb.ni};
-        jobs[j].seg[1] = {pb.aux, pb.aw, pb.na, (uint32_t)pb.ni, (uint32_t)(B.n_a - pb.ni)};
-    }
-    x.poll_cancel();
-    x.stage_begin("msm a (streamed)");
-    msm_streamed_batch_g1(x, sb.of(B.a, B.n_a, B.cap, false, B.b1, B.n_b), jobs.data(), nj, &mc, a.data());
-    x.stage_end();
-
-    /* B (G1 and G2 share the index set): inputs and aux with B density */
-    for (size_t j = 0; j < nj; j++) {
-        const prove_bufs &pb = pbs[j];
-        const uint32_t bip = (uint32_t)pb.b_input_popcount;
-        jobs[j].seg[0] = {pb.in, pb.biw, pb.ni, 0, bip};
-        jobs[j].seg[1] = {pb.aux, pb.bw, pb.na, bip, (uint32_t)(B.n_b - bip)};
-    }
-    x.poll_cancel();
-    x.stage_begin("msm b_g1 (streamed)");
-    msm_streamed_batch_g1(x, sb.of(B.b1, B.n_b, B.cap, false, B.b2, B.n_b), jobs.data(), nj, &mc, b1.data());
-    x.stage_end();
-    x.poll_cancel();
-    x.stage_begin("msm b_g2 (streamed)");
-    msm_streamed_batch_g2(x, sb.of(B.b2, B.n_b, B.cap, false), jobs.data(), nj, &mc, b2.data());
-    x.stage_end();
 
     if (!x.ok()) x.drain();
     sb.release(x);
+    lb.release(x);
     for (size_t j = 0; j < nj; j++) release_bufs(x, pbs[j]);
     x.sync();
     if (!x.ok()) return x.err;
@@ -694,6 +775,7 @@ static cuzk_status stream_settings(prover_bases &B, const cuzk_gpu_emu_stream *s
     B.cap = sm->chunk;
     B.phi_stream = sm->phi && B.n_h > 0 && 2 * B.n_h < 0x7fffffffu;
     B.c_max = B.c_max_h = sm->window_max;
+    B.lab_beside_h = sm->beside;
     return CUZK_OK;
 }
 
@@ -839,6 +921,7 @@ static cuzk_status prover_mem(cuzk_gpu_prover *pr, size_t nh, size_t nl, size_t 
         pr->B.phi_stream = pl.h_glv;
         pr->B.c_max = pl.window_max;
         pr->B.c_max_h = pl.window_max_h;
+        pr->B.lab_beside_h = pl.lab_beside_h;
         return CUZK_OK;
     }
     bool glv = pl.h_glv;

@@ -470,8 +470,9 @@ static void test_prove_pce(const char *name)
 /* The streamed placement on the device (forced by the tuning, chunks of 2^chunk_log bases so
  * that a small circuit crosses in many): both entry points give the CPU prover's bytes, the
  * parameters are in page-locked host memory (mapped: in a scratch file in the working folder,
- * no page-locked bytes), and no witness is prefetched. */
-static void test_prove_streamed(const char *name, unsigned chunk_log, bool mapped)
+ * no page-locked bytes), and no witness is prefetched; beside: L, A and B beside the last H MSM
+ * (gpu.stream_beside), or after it. */
+static void test_prove_streamed(const char *name, unsigned chunk_log, bool mapped, bool beside)
 {
     pce_job j;
     pce_job_open(&j, name, 8, 0);
@@ -482,6 +483,7 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
     snprintf(cfg.placement, sizeof cfg.placement, "%s", mapped ? "mapped" : "streamed");
     snprintf(cfg.stream_file_dir, sizeof cfg.stream_file_dir, ".");
     cfg.stream_chunk_log = chunk_log;
+    cfg.stream_beside = beside;
     cuzk_gpu_device *d = NULL;
     cuzk_gpu_prover *pr = NULL;
     cuzk_gpu_pce *g = NULL;
@@ -491,7 +493,7 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
     if (pr) {
         const cuzk_gpu_placement *pl = cuzk_gpu_prover_placement(pr);
         CHECK(pl->kind == (mapped ? CUZK_GPU_MAPPED : CUZK_GPU_STREAMED) &&
-              pl->chunk_points == ((uint64_t)1 << chunk_log));
+              pl->chunk_points == ((uint64_t)1 << chunk_log) && pl->lab_beside_h == beside);
         size_t db = 0, hb = 0;
         cuzk_gpu_prover_memory(pr, &db, &hb);
         if (mapped) CHECK(hb == 0 && pl->file_bytes > (p.h_len + p.l_len) * sizeof(blst_p1_affine));
@@ -517,8 +519,9 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
         CHECK_OK(cuzk_groth16_verify(&p.vk, &pp, j.w.input + 1, j.w.num_inputs - 1));
     }
     const char *how = mapped ? "mapped from a file" : "streamed";
-    printf("prover %s, parameters %s in chunks of 2^%u: GPU proof bytes = CPU proof bytes, verified\n", name, how,
-           chunk_log);
+    const char *lab = beside ? "L, A, B beside H" : "L, A, B after H";
+    printf("prover %s, parameters %s in chunks of 2^%u, %s: GPU proof bytes = CPU proof bytes, verified\n", name, how,
+           chunk_log, lab);
     /* a batch: three witnesses of the circuit, one pass over the L, A, B bases for all */
     enum { NB = 3 };
     pce_job jb[NB];
@@ -577,7 +580,7 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
         /* more than the placement's batch is refused */
         const size_t over = cuzk_gpu_prover_batch_max(pr) + 1;
         CHECK_FAILS(cuzk_gpu_prove_batch_with(pr, over, pgb, gwb, &o), CUZK_EINVAL);
-        printf("prover %s, %s batch of %d: each GPU proof's bytes = its CPU proof's\n", name, how, NB);
+        printf("prover %s, %s batch of %d, %s: each GPU proof's bytes = its CPU proof's\n", name, how, NB, lab);
     }
     for (int k = 0; k < NB; k++) pce_job_close(&jb[k]);
     cuzk_gpu_pce_destroy(g);
@@ -746,10 +749,11 @@ int main(void)
         test_prover("random:1000");
         test_prover("random:70000");
         test_two_contexts();
-        test_prove_streamed("cubic", 10, false);
-        test_prove_streamed("random:70000", 12, false);
-        test_prove_streamed("poseidon:11", 10, false);
-        test_prove_streamed("random:70000", 12, true);
+        test_prove_streamed("cubic", 10, false, true);
+        test_prove_streamed("random:70000", 12, false, true);
+        test_prove_streamed("random:70000", 12, false, false);
+        test_prove_streamed("poseidon:11", 10, false, true);
+        test_prove_streamed("random:70000", 12, true, true);
         printf("prover: done in %.1f s\n", cuzk_now() - t);
     }
     if (!only || !strcmp(only, "setup")) {

@@ -393,8 +393,10 @@ static void test_prove_streamed(const char *name)
         {.chunk = 1 << 20, .phi = true, .window_max = 0}};
     const cuzk_groth16_witness *gw = &j.gw;
     const cuzk_fr *in = j.w.input, *aux = j.w.aux;
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        const cuzk_gpu_emu_stream *sm = &cases[k];
+    for (size_t k = 0; k < 2 * (sizeof cases / sizeof cases[0]); k++) {
+        cuzk_gpu_emu_stream both = cases[k / 2]; /* L, A, B after H, and beside it */
+        both.beside = k % 2;
+        const cuzk_gpu_emu_stream *sm = &both;
         CHECK_OK(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, sm));
         int same = proofs_same_bytes(&pc, &pg);
         CHECK_OK(
@@ -402,14 +404,16 @@ static void test_prove_streamed(const char *name)
         int same_pce = proofs_same_bytes(&pc, &pg);
         CHECK(same && same_pce);
         if (!same || !same_pce)
-            fprintf(stderr, "    %s streamed (chunk %zu, phi %d, windows <= %u): proof differs (a, b, c %s)\n", name,
-                    sm->chunk, sm->phi, sm->window_max, !same ? "from the host" : "by the SpMV");
+            fprintf(stderr,
+                    "    %s streamed (chunk %zu, phi %d, windows <= %u, beside %d): proof differs (a, b, c %s)\n", name,
+                    sm->chunk, sm->phi, sm->window_max, sm->beside, !same ? "from the host" : "by the SpMV");
     }
     /* the precompiled circuit's matrices streamed too: in chunks of the longest row, and larger */
     const size_t one = one_row_chunk(longest_row(&j.pce));
     for (size_t k = 0; k < 2; k++) {
         cuzk_gpu_emu_stream sm = cases[3 + k];
         sm.pce_chunk_bytes = k ? 3 * one : one;
+        sm.beside = k == 1;
         CHECK_OK(
             cuzk_gpu_emu_prove_pce_streamed(&pg, &p, &j.pce, 1, &in, j.w.num_inputs, &aux, j.w.num_aux, &r, &s, &sm));
         int same = proofs_same_bytes(&pc, &pg);
@@ -425,8 +429,8 @@ static void test_prove_streamed(const char *name)
     const cuzk_gpu_emu_stream none = {.chunk = 0};
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, &none), CUZK_EINVAL);
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 0, &gw, &r, &s, &cases[0]), CUZK_EINVAL);
-    printf("prove %s streamed in chunks of 1 to 2^20 bases (and its matrices in chunks of %zu and %zu bytes): "
-           "emulated GPU proof bytes = CPU proof bytes\n",
+    printf("prove %s streamed in chunks of 1 to 2^20 bases, L, A, B after H and beside it (and its matrices in "
+           "chunks of %zu and %zu bytes): emulated GPU proof bytes = CPU proof bytes\n",
            name, one, 3 * one);
     cuzk_groth16_params_free(&p);
     pce_job_close(&j);
@@ -453,7 +457,8 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
                                         .window_max = 4,
                                         .abc_read = abc_owned_poison,
                                         .witness_read = abc_owned_poison_witness,
-                                        .read_ctx = &o};
+                                        .read_ctx = &o,
+                                        .beside = nb % 2 == 0};
         memset(pg, 0, sizeof pg);
         CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, p, nb, mp, r, s, &sm));
         CHECK(o.calls == nb && o.wcalls == nb && o.in_order);
@@ -481,7 +486,7 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
     CHECK(proofs_same_bytes(&pc[0], &pg[0]));
     abc_owned_free(&o);
     printf("the a, b, c and assignment notices: once per proof, in order, nothing read after them (batches of 1 to "
-           "%zu, resident)\n",
+           "%zu, the even ones with L, A, B beside the last H; resident)\n",
            nw);
 }
 
@@ -514,9 +519,11 @@ static void test_prove_streamed_batch(const char *name)
                                          {.chunk = 5, .phi = true, .window_max = 4},
                                          {.chunk = 64, .phi = false, .window_max = 0},
                                          {.chunk = 1 << 20, .phi = true, .window_max = 0}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (size_t c = 0; c < 2 * (sizeof cases / sizeof cases[0]); c++)
         for (size_t nb = 2; nb <= NB; nb++) {
-            const cuzk_gpu_emu_stream *sm = &cases[c];
+            cuzk_gpu_emu_stream both = cases[c / 2]; /* L, A, B after the last H, and beside it */
+            both.beside = c % 2;
+            const cuzk_gpu_emu_stream *sm = &both;
             memset(pg, 0, sizeof pg);
             CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, &p, nb, gw, r, s, sm));
             int same = 1, same_pce = 1;
@@ -528,10 +535,14 @@ static void test_prove_streamed_batch(const char *name)
             CHECK(same && same_pce);
             if (!same || !same_pce)
                 fprintf(stderr,
-                        "    %s streamed batch of %zu (chunk %zu, phi %d, windows <= %u): a proof differs (%s)\n", name,
-                        nb, sm->chunk, sm->phi, sm->window_max, !same ? "a, b, c from the host" : "by the SpMV");
+                        "    %s streamed batch of %zu (chunk %zu, phi %d, windows <= %u, beside %d): a proof differs "
+                        "(%s)\n",
+                        name, nb, sm->chunk, sm->phi, sm->window_max, sm->beside,
+                        !same ? "a, b, c from the host" : "by the SpMV");
         }
-    printf("prove %s streamed in batches of 2 and 3: each emulated GPU proof's bytes = its CPU proof's\n", name);
+    printf("prove %s streamed in batches of 2 and 3, L, A, B after the last H and beside it: each emulated GPU "
+           "proof's bytes = its CPU proof's\n",
+           name);
     test_abc_read_notice(&p, &j[0].pce, gw, r, s, pc, NB);
     cuzk_groth16_params_free(&p);
     for (int k = 0; k < NB; k++) pce_job_close(&j[k]);

@@ -58,6 +58,7 @@ typedef struct cuzk_gpu_config {
     char placement[16];        /* where provers keep parameters: auto, resident, streamed or mapped */
     unsigned stream_chunk_log; /* streamed: bases per chunk as a power of two (0: from memory) */
     unsigned stream_batch;     /* streamed: the most proofs per pass over the bases (0: from memory) */
+    bool stream_beside;        /* streamed: L, A, B beside the H MSM where the memory holds both */
     char stream_file_dir[256]; /* mapped: the folder of the bases' scratch file ("": /var/tmp; the
                                   engine's cache_dir where the engine opens the device) */
     bool pce_on_device;        /* the precompiled circuit on the device where it fits (else a, b, c on the CPU) */
@@ -189,6 +190,8 @@ typedef struct {
     unsigned window_max_h;        /* streamed: the same for the H MSM */
     unsigned batch_max;           /* streamed: the most proofs one pass over the L, A, B bases serves
                                      (their witnesses held on the device together); 1 resident */
+    bool lab_beside_h;            /* streamed: the L, A, B MSMs run beside the last proof's H MSM, their chunks
+                                     between its chunks (their copies cross while H's are summed) */
     uint64_t room;                /* the device memory it was chosen for (free less the reserve) */
     char why[480];                /* the sizes behind the choice, in words */
 } cuzk_gpu_placement;
