@@ -103,11 +103,13 @@ void gen_points_g2(exec_host &x, g2_affine *out, size_t n, g2_affine A, g2_affin
  * through two executor buffers of cap points each (2 cap with phi: G1's phi images are made
  * beside each chunk on the device, for the scalar split). */
 struct stream_ahead;
+#define STREAM_BUFS_MAX 4
 template <class A> struct base_stream {
     const A *host;
     size_t n, cap;
     bool phi;
-    A *buf[2];
+    A *buf[STREAM_BUFS_MAX]; /* nbuf of them, a ring: chunk q of the MSM goes into buf[(p0 + q) % nbuf] */
+    unsigned nbuf;
     stream_ahead *ahead; /* the copy ahead the buffers share with the MSMs around (NULL: none) */
 };
 /* The first chunk of the next streamed MSM, copied by the MSM before it while that one sums its

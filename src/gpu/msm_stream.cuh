@@ -51,37 +51,37 @@ static void chunk_bounds(X &x, const uint32_t *list, size_t n, size_t cap, size_
 }
 
 /* The chunks of a base stream that have work (busy, ascending), copied in turn through the
- * stream's two buffers. start() issues the copies of the first two (the first may be the one the
- * MSM before copied ahead); take(q) waits for chunk busy[q]; done(q), once chunk q's work is
- * issued, issues the copy of chunk q + 2 into the buffer q leaves (ordered after the work issued
- * so far, which includes that buffer's last reader), or, where q + 2 is one past the last, the
- * next MSM's first chunk (the copy ahead). So the next chunk's copy is issued as soon as its
- * buffer's reader is, whatever else the compute stream runs between this MSM's chunks (another
- * MSM's, beside it).
- * end() waits for every copy still in flight (after a failure or a cancel), since the buffers go
- * after it. */
+ * stream's ring of nbuf buffers. start() issues the copies of the first nbuf (the first may be
+ * the one the MSM before copied ahead); take(q) waits for chunk busy[q]; done(q), once chunk q's
+ * work is issued, issues the copy of chunk q + nbuf into the buffer q leaves (ordered after the
+ * work issued so far, which includes that buffer's last reader), or, where q + nbuf is one past
+ * the last, the next MSM's first chunk (the copy ahead). So nbuf - 1 chunks' copies can cross
+ * the link while chunk q and whatever else the compute stream runs between this MSM's chunks
+ * (another MSM's, beside it) are summed. end() waits for every copy still in flight (after a
+ * failure or a cancel), since the buffers go after it. */
 template <class X, class A> struct chunk_feed {
     X *x = nullptr;
     const base_stream<A> *bs = nullptr;
     const std::vector<size_t> *busy = nullptr;
-    int tok[2] = {-1, -1}, stale = -1, p0 = 0; /* p0: busy[0]'s buffer */
+    int tok[STREAM_BUFS_MAX] = {-1, -1, -1, -1}, stale = -1;
+    unsigned p0 = 0, nb = 2; /* p0: busy[0]'s buffer */
     stream_ahead *ah = nullptr;
     const void *next = NULL;
     size_t next_bytes = 0;
 
     size_t len_of(size_t k) const { return bs->n - k * bs->cap < bs->cap ? bs->n - k * bs->cap : bs->cap; }
-    int buf_of(size_t q) const { return (int)((q + p0) & 1); }
+    unsigned buf_of(size_t q) const { return (unsigned)((q + p0) % nb); }
     void copy(size_t q)
     {
         const size_t k = (*busy)[q];
         tok[buf_of(q)] = x->upload(bs->buf[buf_of(q)], bs->host + k * bs->cap, len_of(k) * sizeof(A));
     }
-    void copy_ahead(int b)
+    void copy_ahead(unsigned b)
     {
         if (!next) return;
         ah->src = next;
         ah->bytes = next_bytes;
-        ah->slot = b;
+        ah->slot = (int)b;
         ah->tok = x->upload(bs->buf[b], next, next_bytes);
         next = NULL;
     }
@@ -91,14 +91,15 @@ template <class X, class A> struct chunk_feed {
         x = &xx;
         bs = &b;
         busy = &bz;
+        nb = b.nbuf >= 2 && b.nbuf <= STREAM_BUFS_MAX ? b.nbuf : 2;
         ah = b.ahead;
-        if (ah && ah->slot >= 0) {
+        if (ah && ah->slot >= 0 && (unsigned)ah->slot < nb) {
             const A *first = bz.empty() ? NULL : b.host + bz[0] * b.cap;
             if (first && ah->src == (const void *)first && ah->bytes == len_of(bz[0]) * sizeof(A)) {
-                p0 = ah->slot;
+                p0 = (unsigned)ah->slot;
                 tok[p0] = ah->tok;
-            } else { /* not what this MSM starts with: waited for at the end, its buffer reused after it */
-                p0 = ah->slot ^ 1;
+            } else { /* not what this MSM starts with: waited for at the end, its buffer the last one used */
+                p0 = ((unsigned)ah->slot + 1) % nb;
                 stale = ah->tok;
             }
             ah->slot = -1;
@@ -110,9 +111,9 @@ template <class X, class A> struct chunk_feed {
             next = NULL;
             return;
         }
-        if (tok[p0] < 0) copy(0);
-        if (bz.size() > 1) copy(1);
-        else copy_ahead(p0 ^ 1);
+        for (size_t q = 0; q < nb && q < bz.size(); q++)
+            if (q > 0 || tok[p0] < 0) copy(q);
+        if (bz.size() < nb) copy_ahead(buf_of(bz.size()));
     }
 
     A *take(size_t q)
@@ -123,15 +124,14 @@ template <class X, class A> struct chunk_feed {
 
     void done(size_t q)
     {
-        if (q + 2 < busy->size()) copy(q + 2);
-        else if (q + 2 == busy->size()) copy_ahead(buf_of(q));
+        if (q + nb < busy->size()) copy(q + nb);
+        else if (q + nb == busy->size()) copy_ahead(buf_of(q));
     }
 
     void end()
     {
         if (!x) return; /* never started */
-        x->wait_upload(tok[0]);
-        x->wait_upload(tok[1]);
+        for (unsigned b = 0; b < nb; b++) x->wait_upload(tok[b]);
         x->wait_upload(stale);
         if (ah && ah->slot >= 0 && !x->ok()) {
             x->wait_upload(ah->tok);

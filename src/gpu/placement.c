@@ -16,7 +16,8 @@
  * Streamed: the bases stay in host memory and the stages run one after another, so the peak is
  * the largest of: the NTTs (a, b, c), the H MSM (its scalars and an MSM's workspace), the L/A/B
  * MSMs of a batch (every proof's witness, each one's buckets, one chunk's 0/1 split, an MSM's
- * workspace); where L, A and B run beside the last proof's H MSM, the last two together. An MSM's workspace is its two chunk buffers (cap points of the largest kind, G2 or
+ * workspace); where L, A and B run beside the last proof's H MSM, the last two together, L, A and
+ * B with CUZK_GPU_BESIDE_BUFS chunk buffers. An MSM's workspace is its two chunk buffers (cap points of the largest kind, G2 or
  * G1 with phi), its digit arrays, its bucket arrays (two: the running sum and the chunk's) and
  * the first round's slots. Among the chunks, window limits and batch sizes that fit, `better`
  * picks one: the H MSM (the most compute, its copies hidden) gets its own window limit; the L,
@@ -174,7 +175,8 @@ static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c
                               unsigned batch, bool beside)
 {
     const uint64_t h = h_peak(sh, cap, c_h, glv), lab = lab_peak(sh, cap, c, batch);
-    return max3(ntt_peak(sh, pce), h, beside ? h + lab : lab) + FIXED_BYTES;
+    const uint64_t more_bufs = (CUZK_GPU_BESIDE_BUFS - 2) * cap * G2_BYTES; /* msm_bytes counts two */
+    return max3(ntt_peak(sh, pce), h, beside ? h + lab + more_bufs : lab) + FIXED_BYTES;
 }
 
 static double gib(uint64_t b) { return (double)b / (double)(1ull << 30); }
@@ -227,35 +229,22 @@ typedef struct {
 } stream_pick;
 
 /* Which of two candidates is better: chunks of at least 2^CHUNK_LOG_GOOD (smaller ones multiply
- * the per-chunk work), then L, A, B beside the H MSM (their copies, the most the link carries,
- * hidden behind its sums), then a second proof per pass (it halves the L, A, B copies), then,
- * beside, the H MSM's windows (its sums set the pace there), then chunks at least 8 times the
- * buckets of a window (each chunk's buckets are merged into the running ones: 2^(c-1) additions
- * per window, against a chunk's one per scalar), then wider windows (fewer bucket sums), then
- * more proofs per pass, then the H MSM's windows, then larger chunks. */
+ * the per-chunk work), then a second proof per pass (it halves the L, A, B copies, the most the
+ * link carries; measured ahead of the next on an H100 at 24 GiB), then L, A, B beside the H MSM
+ * (their copies hidden behind its sums), then chunks at least 8 times the buckets of a window (each chunk's buckets are merged into the
+ * running ones: 2^(c-1) additions per window, against a chunk's one per scalar), then wider
+ * windows (fewer bucket sums), then more proofs per pass, then the H MSM's windows, then larger
+ * chunks. */
 static bool better(const stream_pick *a, const stream_pick *b)
 {
     if (!b->ok) return a->ok;
     if (!a->ok) return false;
-    const unsigned ka[9] = {a->cl >= CHUNK_LOG_GOOD,
-                            a->beside,
-                            a->batch >= 2,
-                            a->beside ? a->c_h : 0,
-                            a->cl >= a->c - 1 + 3,
-                            a->c,
-                            a->batch,
-                            a->c_h,
-                            a->cl},
-                   kb[9] = {b->cl >= CHUNK_LOG_GOOD,
-                            b->beside,
-                            b->batch >= 2,
-                            b->beside ? b->c_h : 0,
-                            b->cl >= b->c - 1 + 3,
-                            b->c,
-                            b->batch,
-                            b->c_h,
-                            b->cl};
-    for (int i = 0; i < 9; i++)
+    const unsigned
+        ka[8] =
+            {a->cl >= CHUNK_LOG_GOOD, a->batch >= 2, a->beside, a->cl >= a->c - 1 + 3, a->c, a->batch, a->c_h, a->cl},
+        kb[8] = {
+            b->cl >= CHUNK_LOG_GOOD, b->batch >= 2, b->beside, b->cl >= b->c - 1 + 3, b->c, b->batch, b->c_h, b->cl};
+    for (int i = 0; i < 8; i++)
         if (ka[i] != kb[i]) return ka[i] > kb[i];
     return false;
 }
@@ -276,18 +265,18 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
         unsigned top_h = glv ? WINDOW_MAX_H : WINDOW_MAX;
         while (top_h >= WINDOW_MIN && h_peak(sh, cap, top_h, glv) + FIXED_BYTES + pce_b > room) top_h--;
         if (top_h < WINDOW_MIN) continue;
-        /* per batch size, the widest windows of L, A, B that fit beside the batch's witnesses
-         * (and, beside the H MSM, per window limit of H) */
-        for (int beside = beside_ok ? 1 : 0; beside >= 0; beside--)
-            for (unsigned c_h = top_h; c_h >= WINDOW_MIN && (beside || c_h == top_h); c_h--)
-                for (unsigned batch = 1; batch <= batch_most; batch++) {
-                    unsigned c = WINDOW_MAX;
-                    while (c >= WINDOW_MIN && streamed_peak(sh, cap, c, c_h, glv, pce, batch, beside) + pce_b > room)
-                        c--;
-                    if (c < WINDOW_MIN) break;
-                    stream_pick t = {true, cl, c, c_h, batch, beside != 0};
-                    if (better(&t, &best)) best = t;
-                }
+        /* per batch size, the widest windows of L, A, B that fit beside the batch's witnesses;
+         * then, beside the H MSM's workspace too, where they keep those windows: narrower ones
+         * add more sums than the copies hidden save (H100, 24 GiB: H at 21 bits beside L, A, B
+         * at 17 took 3.53 s a batch of two, against 3.41 s one after another at 22 and 21) */
+        for (unsigned batch = 1; batch <= batch_most; batch++) {
+            unsigned c = WINDOW_MAX;
+            while (c >= WINDOW_MIN && streamed_peak(sh, cap, c, top_h, glv, pce, batch, false) + pce_b > room) c--;
+            if (c < WINDOW_MIN) break;
+            const bool beside = beside_ok && streamed_peak(sh, cap, c, top_h, glv, pce, batch, true) + pce_b <= room;
+            stream_pick t = {true, cl, c, top_h, batch, beside};
+            if (better(&t, &best)) best = t;
+        }
     }
     if (!best.ok) return false;
     const uint64_t cap = (uint64_t)1 << best.cl;

@@ -165,32 +165,37 @@ static void ones_plus_tail_g1(X &x, const uint32_t *ones, size_t n1, const g1_af
     }
 }
 
-/* The two chunk buffers of the streamed MSMs (room for cap G2 points, or cap G1 points and
- * their phi images), shared by the H, L, A and B MSMs of a proof, and the copy ahead between
- * one MSM and the next. */
+/* The chunk buffers of the streamed MSMs (room for cap G2 points, or cap G1 points and their phi
+ * images; two, or a ring of more), shared by the MSMs that run one after another, and the copy
+ * ahead between one MSM and the next. */
 struct stream_bufs {
-    void *buf[2];
+    void *buf[STREAM_BUFS_MAX];
+    unsigned n;
     stream_ahead ahead;
-    template <class X> void alloc(X &x, size_t cap)
+    template <class X> void alloc(X &x, size_t cap, unsigned count = 2)
     {
-        buf[0] = x.alloc(cap * sizeof(g2_affine));
-        buf[1] = x.alloc(cap * sizeof(g2_affine));
+        n = count < 2 ? 2 : count > STREAM_BUFS_MAX ? STREAM_BUFS_MAX : count;
+        for (unsigned i = 0; i < n; i++) buf[i] = x.alloc(cap * sizeof(g2_affine));
     }
     template <class X> void release(X &x)
     {
         if (ahead.slot >= 0) x.wait_upload(ahead.tok); /* no MSM took it: it lands before the buffer goes */
         ahead.slot = -1;
-        x.release(buf[0]);
-        x.release(buf[1]);
-        buf[0] = buf[1] = NULL;
+        for (unsigned i = 0; i < n; i++) {
+            x.release(buf[i]);
+            buf[i] = NULL;
+        }
+        n = 0;
     }
     /* the stream of one MSM; then: the bases of the MSM after it, whose first chunk it copies ahead */
     template <class A, class N = g1_affine>
-    base_stream<A> of(const A *host, size_t n, size_t cap, bool phi, const N *then = NULL, size_t then_n = 0)
+    base_stream<A> of(const A *host, size_t n_points, size_t cap, bool phi, const N *then = NULL, size_t then_n = 0)
     {
         ahead.next_src = then_n ? then : NULL;
         ahead.next_bytes = (then_n < cap ? then_n : cap) * sizeof(N);
-        return {host, n, cap, phi, {(A *)buf[0], (A *)buf[1]}, &ahead};
+        base_stream<A> b = {host, n_points, cap, phi, {NULL, NULL, NULL, NULL}, n, &ahead};
+        for (unsigned i = 0; i < n; i++) b.buf[i] = (A *)buf[i];
+        return b;
     }
 };
 
@@ -416,7 +421,8 @@ static void streamed_lab(X &x, const prover_bases &B, stream_bufs &sb, const lab
 /* The last proof's H MSM and the batch's L, A, B MSMs beside each other: one chunk of H, then
  * chunks of L, A, B (through their own buffers, lb) until their share of their bases' bytes has
  * caught up with H's share of its, and so on. The H MSM is bound by its sums, the others by their
- * copies: interleaved, their copies cross the link while H's chunks are summed. The L, A, B MSMs
+ * copies: interleaved, their copies cross the link while H's chunks are summed (with two buffers
+ * only two of theirs could: a ring of CUZK_GPU_BESIDE_BUFS). The L, A, B MSMs
  * are begun one after another (each finishes, its buckets reduced, before the next). */
 template <class X>
 static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, stream_bufs &lb, prove_bufs &pb,
@@ -489,7 +495,7 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
     std::vector<blst_p1> h(nj), l(nj), a(nj), b1(nj);
     std::vector<blst_p2> b2(nj);
     for (size_t j = 0; j < nj; j++) blank_bufs(pbs[j]);
-    stream_bufs sb = {{NULL, NULL}}, lb = {{NULL, NULL}};
+    stream_bufs sb = {{NULL, NULL, NULL, NULL}, 0, {}}, lb = {{NULL, NULL, NULL, NULL}, 0, {}};
     for (size_t j = 0; j < nj && x.poll_cancel(); j++) {
         prove_bufs &pb = pbs[j];
         setup(j, pb);
@@ -528,7 +534,7 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
     for (size_t j = 0; j < nj && x.ok(); j++) witness_read_notice(x, pbs[j], j); /* L's first chunk is on its way */
     const lab_jobs jb(B, pbs);
     if (B.lab_beside_h && x.ok()) {
-        lb.alloc(x, B.cap);
+        lb.alloc(x, B.cap, CUZK_GPU_BESIDE_BUFS);
         streamed_h_beside_lab(x, B, sb, lb, pbs[nj - 1], jb, nj, &h[nj - 1], l.data(), a.data(), b1.data(), b2.data());
     } else {
         streamed_lab(x, B, sb, jb, nj, l.data(), a.data(), b1.data(), b2.data());

@@ -55,19 +55,11 @@ static void test_porep_32g(void)
         CHECK(p.window_max_h >= p.window_max && p.window_max_h <= 22);
         CHECK(device_total(&p) <= rooms[i]);
         CHECK(strstr(p.why, "streamed") != NULL && strstr(p.why, "host memory") != NULL);
-        /* L, A and B beside the H MSM (their buffers and witnesses beside its buckets), in
-         * chunks of at least 2^22 */
-        CHECK(p.lab_beside_h && p.chunk_points >= (1u << 22));
-        CHECK(strstr(p.why, "L, A, B beside the H MSM") != NULL);
-        /* without: two partitions per pass over the bases (their witnesses, 4.2 GB each, fit
-         * beside the rest once the 0/1 split is made a chunk at a time) */
-        cuzk_gpu_config after = cfg_with("auto", 0);
-        after.stream_beside = false;
-        cuzk_gpu_placement pa;
-        CHECK_OK(cuzk_gpu_place(&sh, rooms[i], &after, &pa));
-        CHECK(!pa.lab_beside_h && pa.batch_max >= 2 && pa.chunk_points >= (1u << 22));
-        CHECK(strstr(pa.why, "proofs per pass") != NULL && strstr(pa.why, "beside") == NULL);
-        CHECK(device_total(&pa) <= rooms[i]);
+        /* two partitions per pass over the bases (their witnesses, 4.2 GB each, fit beside the
+         * rest once the 0/1 split is made a chunk at a time), in chunks of at least 2^22; L, A and
+         * B after the H MSM (beside it they would need narrower windows) */
+        CHECK(p.batch_max >= 2 && p.chunk_points >= (1u << 22) && !p.lab_beside_h);
+        CHECK(strstr(p.why, "proofs per pass") != NULL && strstr(p.why, "beside") == NULL);
         /* at 16 GiB a, b, c come from the CPU: neither the circuit (7 GB) nor its witness and two
          * chunks of its matrices fit beside the NTTs' a, b, c */
         if (i == 1) CHECK(!p.pce_on_device && !p.pce_streamed);
@@ -75,35 +67,45 @@ static void test_porep_32g(void)
     /* 22 GiB (a 24 GiB card less the reserve and the driver's share): the circuit's matrices
      * stream for the SpMV (its plan, coefficients and bitmaps on the device) */
     CHECK_OK(cuzk_gpu_place(&sh, 22 * GIB, NULL, &p));
-    CHECK(p.kind == CUZK_GPU_STREAMED && !p.pce_on_device && p.pce_streamed && p.batch_max >= 2 && p.lab_beside_h);
-    /* beside L, A and B the H MSM keeps windows of at least 21 bits (its sums set the pace) */
-    CHECK(p.window_max_h >= 21);
+    CHECK(p.kind == CUZK_GPU_STREAMED && !p.pce_on_device && p.pce_streamed && p.batch_max >= 2);
     CHECK(p.pce_device_bytes > 0 && p.pce_device_bytes < GIB / 4 && device_total(&p) <= 22 * GIB);
     CHECK(strstr(p.why, "matrices streamed for the SpMV") != NULL);
     CHECK_OK(cuzk_gpu_place(&sh, 16 * GIB, NULL, &p));
-    /* at 16 GiB the H MSM has windows of at least 20 bits beside L, A and B */
-    CHECK(p.lab_beside_h && p.window_max_h >= 20);
+    /* at 16 GiB the H MSM still has the widest windows (buckets of 22 bits: 4.5 GiB) */
+    CHECK(p.window_max_h == 22);
     /* at 16 GiB the precompiled circuit (7 GB) cannot sit beside the NTTs' a, b, c */
     CHECK(!p.pce_on_device && p.pce_device_bytes == 0);
     /* too small even for the streamed workspace: refused, the sizes named */
     CHECK_FAILS(cuzk_gpu_place(&sh, 6 * GIB, NULL, &p), CUZK_EBUDGET);
     CHECK(strstr(cuzk_last_error(), "6.00 GiB") != NULL && strstr(cuzk_last_error(), "2^27") != NULL);
     /* every room from 10 to 150 GiB: what is placed fits it, more room never streams what less
-     * room kept resident, and streamed from 16 GiB up at least two proofs share a pass or L, A
-     * and B run beside the H MSM (from 15 GiB: below, the two do not fit together) */
+     * room kept resident, streamed from 16 GiB up at least two proofs share a pass, and L, A and B
+     * run beside the H MSM only with the windows they would have after it */
     bool was_resident = false;
+    uint64_t beside_from = 0;
     for (uint64_t g = 10; g <= 150; g++) {
         if (cuzk_gpu_place(&sh, g * GIB, NULL, &p)) continue;
         CHECK(device_total(&p) <= g * GIB);
         if (was_resident) CHECK(p.kind == CUZK_GPU_RESIDENT);
         was_resident |= p.kind == CUZK_GPU_RESIDENT;
         CHECK(p.batch_max >= 1 && p.batch_max <= 10);
-        if (p.kind == CUZK_GPU_STREAMED && g >= 16) CHECK(p.batch_max >= 2 || p.lab_beside_h);
-        if (p.kind == CUZK_GPU_STREAMED && g >= 15) CHECK(p.lab_beside_h);
-        if (p.kind == CUZK_GPU_STREAMED && g < 15) CHECK(!p.lab_beside_h);
+        if (p.kind == CUZK_GPU_STREAMED && g >= 16) CHECK(p.batch_max >= 2);
+        if (p.lab_beside_h) CHECK(p.kind == CUZK_GPU_STREAMED && p.window_max_h == 22 && p.window_max >= 19);
+        beside_from = p.lab_beside_h && !beside_from ? g : beside_from;
         if (p.kind == CUZK_GPU_RESIDENT) CHECK(p.batch_max == 1);
     }
     CHECK(was_resident);
+    /* beside from some room between 24 and 48 GiB (the H MSM's buckets, its chunks and the L, A,
+     * B stage's witnesses and four buffers together) */
+    CHECK(beside_from > 24 && beside_from <= 48);
+    /* at 48 GiB: beside, two proofs per pass; without the key, more proofs per pass instead */
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, NULL, &p));
+    CHECK(p.lab_beside_h && p.batch_max >= 2 && strstr(p.why, "L, A, B beside the H MSM") != NULL);
+    CHECK(device_total(&p) <= 48 * GIB);
+    cuzk_gpu_config after = cfg_with("auto", 0);
+    after.stream_beside = false;
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &after, &p));
+    CHECK(!p.lab_beside_h && p.batch_max > 2 && strstr(p.why, "beside") == NULL);
 }
 
 static void test_keys(void)

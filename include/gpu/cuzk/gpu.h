@@ -191,10 +191,16 @@ typedef struct {
     unsigned batch_max;           /* streamed: the most proofs one pass over the L, A, B bases serves
                                      (their witnesses held on the device together); 1 resident */
     bool lab_beside_h;            /* streamed: the L, A, B MSMs run beside the last proof's H MSM, their chunks
-                                     between its chunks (their copies cross while H's are summed) */
+                                     between its chunks (their copies cross while H's are summed), through
+                                     CUZK_GPU_BESIDE_BUFS chunk buffers of their own */
     uint64_t room;                /* the device memory it was chosen for (free less the reserve) */
     char why[480];                /* the sizes behind the choice, in words */
 } cuzk_gpu_placement;
+
+/* The chunk buffers of the L, A, B MSMs beside the H MSM: while an H chunk is summed, the link
+ * carries H's next chunk and about three of theirs (a 32 GiB PoRep partition: 34.5 GB of L, A, B
+ * bases against 12.9 GB of H's), so they need room for three chunks ahead of the one summed. */
+#define CUZK_GPU_BESIDE_BUFS 4u
 
 /* The placement of a circuit of shape sh on a device with `room` bytes it may use (free memory
  * less the reserve), under the tuning's placement and stream_chunk_log keys (cfg NULL: the
