@@ -48,9 +48,10 @@ static const cuzk_config_key gpu_keys[] = {
     K("stream_batch", CUZK_CFG_UINT, stream_batch, 0, 64, "0", "CUZK_GPU_STREAM_BATCH",
       "streamed placement: the most ready partitions of a job one pass over the L, A, B bases serves "
       "(0: as many as the device's memory holds witnesses of, at most 10; 1: one at a time)"),
-    K("stream_beside", CUZK_CFG_BOOL, stream_beside, 0, 1, "true", "CUZK_GPU_STREAM_BESIDE",
+    K("stream_beside", CUZK_CFG_BOOL, stream_beside, 0, 1, "false", "CUZK_GPU_STREAM_BESIDE",
       "streamed placement: the L, A, B MSMs run beside the last proof's H MSM where the device's memory holds "
-      "both, so that their bases cross the link while H's chunks are summed (false: one after the other)"),
+      "both with their full windows, so that their bases cross the link while H's chunks are summed (off: on "
+      "an H100's PCIe 5 link they are bound by their sums and it gained nothing; for slower links)"),
     K("stream_file_dir", CUZK_CFG_STR, stream_file_dir, 0, 256, "", "CUZK_GPU_STREAM_FILE_DIR",
       "mapped placement: the folder on a disk (not tmpfs) for the parameters' scratch file, unlinked at once "
       "(empty: the engine's cache_dir, else /var/tmp)"),

@@ -2,7 +2,7 @@
 # TIER fast (alone on 2 cores: 5 s, the random:1024 parameters cached)
 # `cuzk bench gpu-place` places a circuit's parameters for a card of a given memory without a
 # GPU: resident where they fit with a proof's workspace, streamed or mapped when [gpu] placement says so,
-# L, A, B beside the H MSM unless [gpu] stream_beside is false; refused with the sizes named below the
+# L, A, B beside the H MSM where [gpu] stream_beside asks for it; refused with the sizes named below the
 # streamed workspace; JSON that parses; usage errors and
 # files that are not parameters get exit status 2 and 1. `bench gpu-hold` needs a GPU.
 . "$(dirname "$0")/lib.bash"
@@ -18,13 +18,13 @@ printf '[gpu]\nplacement = streamed\nstream_chunk_log = 8\n' >streamed.ini
 expect_ok "placement = streamed" "$CUZK" --config streamed.ini bench gpu-place --params "$PARAMS" --memory-gib 16 --json
 python3 -c 'import json,sys; d=json.load(open("out.txt")); c=d["circuits"][0]
 assert c["placement"]=="streamed" and c["chunk_points"]==256 and c["pinned_host_bytes"]>0, c
-assert c["lab_beside_h"] is True and "L, A, B beside the H MSM" in c["why"], c' 2>err.txt ||
-  fail "streamed JSON: $(cat err.txt) $(cat out.txt)"
-printf 'stream_beside = false\n' >>streamed.ini
-expect_ok "stream_beside = false" "$CUZK" --config streamed.ini bench gpu-place --params "$PARAMS" --memory-gib 16 --json
-python3 -c 'import json,sys; d=json.load(open("out.txt")); c=d["circuits"][0]
 assert c["lab_beside_h"] is False and "beside" not in c["why"], c' 2>err.txt ||
-  fail "stream_beside = false: $(cat err.txt) $(cat out.txt)"
+  fail "streamed JSON: $(cat err.txt) $(cat out.txt)"
+printf 'stream_beside = true\n' >>streamed.ini
+expect_ok "stream_beside = true" "$CUZK" --config streamed.ini bench gpu-place --params "$PARAMS" --memory-gib 16 --json
+python3 -c 'import json,sys; d=json.load(open("out.txt")); c=d["circuits"][0]
+assert c["lab_beside_h"] is True and "L, A, B beside the H MSM" in c["why"], c' 2>err.txt ||
+  fail "stream_beside = true: $(cat err.txt) $(cat out.txt)"
 printf '[gpu]\nplacement = mapped\nstream_file_dir = /srv/scratch\n' >mapped.ini
 expect_ok "placement = mapped" "$CUZK" --config mapped.ini bench gpu-place --params "$PARAMS" --memory-gib 16 --json
 python3 -c 'import json,sys; d=json.load(open("out.txt")); c=d["circuits"][0]

@@ -79,12 +79,16 @@ static void test_porep_32g(void)
     CHECK_FAILS(cuzk_gpu_place(&sh, 6 * GIB, NULL, &p), CUZK_EBUDGET);
     CHECK(strstr(cuzk_last_error(), "6.00 GiB") != NULL && strstr(cuzk_last_error(), "2^27") != NULL);
     /* every room from 10 to 150 GiB: what is placed fits it, more room never streams what less
-     * room kept resident, streamed from 16 GiB up at least two proofs share a pass, and L, A and B
-     * run beside the H MSM only with the windows they would have after it */
+     * room kept resident, streamed from 16 GiB up at least two proofs share a pass, and, asked
+     * for, L, A and B run beside the H MSM only with the windows they would have after it */
     bool was_resident = false;
     uint64_t beside_from = 0;
+    cuzk_gpu_config bc = cfg_with("auto", 0);
+    bc.stream_beside = true;
     for (uint64_t g = 10; g <= 150; g++) {
-        if (cuzk_gpu_place(&sh, g * GIB, NULL, &p)) continue;
+        cuzk_gpu_placement pd;
+        if (cuzk_gpu_place(&sh, g * GIB, NULL, &pd) == CUZK_OK) CHECK(!pd.lab_beside_h); /* off by default */
+        if (cuzk_gpu_place(&sh, g * GIB, &bc, &p)) continue;
         CHECK(device_total(&p) <= g * GIB);
         if (was_resident) CHECK(p.kind == CUZK_GPU_RESIDENT);
         was_resident |= p.kind == CUZK_GPU_RESIDENT;
@@ -98,13 +102,11 @@ static void test_porep_32g(void)
     /* beside from some room between 24 and 48 GiB (the H MSM's buckets, its chunks and the L, A,
      * B stage's witnesses and four buffers together) */
     CHECK(beside_from > 24 && beside_from <= 48);
-    /* at 48 GiB: beside, two proofs per pass; without the key, more proofs per pass instead */
-    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, NULL, &p));
+    /* at 48 GiB asked for: beside, two proofs per pass; by default, more proofs per pass instead */
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &bc, &p));
     CHECK(p.lab_beside_h && p.batch_max >= 2 && strstr(p.why, "L, A, B beside the H MSM") != NULL);
     CHECK(device_total(&p) <= 48 * GIB);
-    cuzk_gpu_config after = cfg_with("auto", 0);
-    after.stream_beside = false;
-    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &after, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, NULL, &p));
     CHECK(!p.lab_beside_h && p.batch_max > 2 && strstr(p.why, "beside") == NULL);
 }
 
@@ -118,12 +120,8 @@ static void test_keys(void)
     c = cfg_with("streamed", 12);
     CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, &c, &p));
     CHECK(p.chunk_points == 4096);
-    /* the batch key caps the proofs per pass (1: one at a time); L, A, B after the H MSM leave
-     * room for more */
+    /* the batch key caps the proofs per pass (1: one at a time) */
     c = cfg_with("auto", 0);
-    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &c, &p));
-    CHECK(p.kind == CUZK_GPU_STREAMED && p.lab_beside_h && p.batch_max >= 2);
-    c.stream_beside = false;
     CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &c, &p));
     CHECK(p.kind == CUZK_GPU_STREAMED && !p.lab_beside_h && p.batch_max > 3);
     c.stream_batch = 3;

@@ -58,7 +58,7 @@ typedef struct cuzk_gpu_config {
     char placement[16];        /* where provers keep parameters: auto, resident, streamed or mapped */
     unsigned stream_chunk_log; /* streamed: bases per chunk as a power of two (0: from memory) */
     unsigned stream_batch;     /* streamed: the most proofs per pass over the bases (0: from memory) */
-    bool stream_beside;        /* streamed: L, A, B beside the H MSM where the memory holds both */
+    bool stream_beside;        /* streamed: L, A, B beside the H MSM where the memory holds both (default off) */
     char stream_file_dir[256]; /* mapped: the folder of the bases' scratch file ("": /var/tmp; the
                                   engine's cache_dir where the engine opens the device) */
     bool pce_on_device;        /* the precompiled circuit on the device where it fits (else a, b, c on the CPU) */
