@@ -1,25 +1,30 @@
 #!/usr/bin/env python3
 """Estimates a 32 GiB PoRep C2 partition and sector on GPUs we have not measured, from the
-H100 measurements of docs/BENCHMARKS.md ("GPUs smaller than the parameters"), and prints the
-markdown table that section quotes.  Estimates, not measurements: see the model below.
+H100 measurements of docs/BENCHMARKS.md ("L, A, B beside the H MSM, and three more rows",
+2026-12-06), and prints the markdown table "What other cards would do" quotes.  Estimates, not
+measurements: see the model below.
 
     scripts/estimate-cards.py            # the table
     scripts/estimate-cards.py --detail   # the per-stage times behind each row
 
 The model (the small-GPU issue's item 5: compute scaled by SMs x clock x integer throughput,
 PCIe by generation):
-  - Each stage of a streamed partition takes the longer of its compute (the H100's, divided by
-    the card's compute relative to the H100) and its copy (the bases' bytes over the card's
-    link: our copies reach 43.5 GB/s on the H100's PCIe Gen5 x16, Gen4 is taken as half).
-  - The stages run one after another (they do in this build), so the partition is their sum,
-    plus what the H100 measured besides them, scaled by compute.
+  - A streamed partition is proved in a batch of two (the default placement's at 16 and 24 GiB,
+    and what the engine mostly runs): per partition its NTTs, its H MSM, and half of the
+    batch's L, A and B MSMs, one after another, as this build runs them.
+  - Each stage takes the longer of its compute (the H100's, divided by the card's compute
+    relative to the H100) and its copy (its bases' bytes over the card's link: our copies reach
+    43.5 GB/s on the H100's PCIe Gen5 x16, Gen4 is taken as half): H copies 12.9 GB per
+    partition, L, A and B 34.5 GB per batch. What the H100 measured besides the stages (the
+    assembly, uploads no stage hides) is scaled by compute.
+  - A sector is the engine's measured sector on the H100 at 24 GiB (19.151 s, its a, b, c made
+    on the device from the circuit's streamed matrices, 26 of 30 partitions batched) scaled by
+    the card's partition against the H100's.
+  - 16 GB cards: times the ratio of the H100's engine sector at 16 GiB to 24 GiB (21.524 against
+    19.250 s: smaller chunks and windows, a, b, c from the CPU); 48 GB cards: times the ratio of
+    its batch of two at 48 GiB to 24 GiB (1618 against 1706 ms per partition: larger chunks).
   - A card whose memory holds the parameters (80 GB) proves resident: the H100's resident
-    partition scaled by compute.
-  - 16 GB cards get the 16 GiB row's smaller chunks and windows: the ratio of the H100's 16 GiB
-    partition to its 24 GiB one; 48 GB cards the 48 GiB row's ratio (the precompiled circuit
-    fits there).
-  - A sector is 10 partitions plus what the H100 measured besides them (the first witness,
-    the verification: 1.2 s streamed, 0.53 s resident): one sector at a time, after the first.
+    partition and sector scaled by compute.
 Not modelled: memory bandwidth (GDDR cards have 3-4x less than HBM: the NTTs and the MSMs'
 bucket sorting may take longer than their compute share says), sustained clocks below the
 boost clock under load, a host slower than 16 cores making the witnesses (300 ms a partition
@@ -28,18 +33,19 @@ on 16 threads, hidden behind the GPU on the H100 host), and a faster 32-bit mult
 """
 import argparse
 
-# The H100 host's measurements (docs/BENCHMARKS.md, 2026-12-05, build a4c9e4b): ms.
+# The H100 host's measurements (docs/BENCHMARKS.md, 2026-12-06, build 29138f3 with the stages
+# one after another): ms per partition of a batch of two (gpu-prove --batch 2, 24 GiB free).
 H100 = dict(sms=132, mhz=1980, link_gbs=43.5)
-STREAMED_COMPUTE_MS = {  # each stage's compute: streamed NTTs and H (its sums bound it), resident L, A, B
-    "ntt": 274, "h": 804, "l": 53, "a": 48, "b": 104}
-STREAMED_BYTES_GB = {  # the bases each MSM copies (docs/../groth16 sizes of porep:32GiB's .params)
-    "ntt": 0.0, "h": 12.885, "l": 12.496, "a": 12.456, "b": 3.179 + 6.358}
-PARTITION_24_MS = 1922.9  # streamed, 24 GiB free (median of 30)
-PARTITION_16_MS = 2124.0  # streamed, 16 GiB free
-PARTITION_48_MS = 1834.0  # streamed, 48 GiB free (precompiled circuit on the device)
-PARTITION_RESIDENT_MS = 1226.8  # all memory
-SECTOR_OVERHEAD_S = 1.2  # streamed: per sector besides its 10 partitions (20.445 s - 10 x 1.923 s)
-RESIDENT_OVERHEAD_S = 0.53  # resident: 12.798 s - 10 x 1.2268 s
+STREAMED_COMPUTE_MS = {  # each stage's time on the H100, where (H, NTTs) its sums bind it
+    "ntt": 279, "h": 851, "lab": (220 + 300 + 82 + 240) / 2}
+STREAMED_BYTES_GB = {  # the bases each stage copies per partition (porep:32GiB's .params sizes)
+    "ntt": 0.0, "h": 12.885, "lab": (12.496 + 12.456 + 3.179 + 6.358) / 2}
+PARTITION_24_MS = 1706.0  # the call's 3412 ms for two
+SECTOR_24_S = 19.151  # the engine, 3 sectors one at a time, median interval
+RATIO_16 = 21.524 / 19.250  # the engine's sectors at 16 and 24 GiB (build 9710359, one call)
+RATIO_48 = 1618.0 / 1706.0  # gpu-prove, batches of two at 48 and 24 GiB (2026-12-06)
+PARTITION_RESIDENT_MS = 1226.8  # all memory (2026-12-05)
+SECTOR_RESIDENT_S = 12.613  # all memory, the engine (1053c97)
 
 # name, SMs, boost clock MHz, memory GB, PCIe generation (spec sheets; not verified here)
 CARDS = [
@@ -78,22 +84,22 @@ def main():
     for name, sms, mhz, mem_gb, gen in CARDS:
         ratio = sms * mhz / (H100["sms"] * H100["mhz"])
         link = H100["link_gbs"] if gen >= 5 else H100["link_gbs"] / 2
-        overhead_s = SECTOR_OVERHEAD_S
         if mem_gb >= 80:
-            placement, overhead_s = "resident", RESIDENT_OVERHEAD_S
+            placement = "resident"
             part_ms = PARTITION_RESIDENT_MS / ratio
+            sector_s = SECTOR_RESIDENT_S / ratio
         else:
             st = stage_ms(ratio, link)
             part_ms = sum(st.values()) + besides_ms / ratio
             if mem_gb <= 16:
-                placement, part_ms = "streamed, 16 GiB row", part_ms * PARTITION_16_MS / PARTITION_24_MS
+                placement, part_ms = "streamed, 16 GiB row", part_ms * RATIO_16
             elif mem_gb >= 48:
-                placement, part_ms = "streamed, circuit on the device", part_ms * PARTITION_48_MS / PARTITION_24_MS
+                placement, part_ms = "streamed, 48 GiB row", part_ms * RATIO_48
             else:
                 placement = "streamed"
+            sector_s = SECTOR_24_S * part_ms / PARTITION_24_MS
             if args.detail:
                 print("|  " + name + " stages | " + ", ".join(f"{k} {v:.0f} ms" for k, v in st.items()) + " | | | | | |")
-        sector_s = 10 * part_ms / 1000.0 + overhead_s
         print(f"| {name} | {sms} x {mhz} MHz | {ratio:.2f}x | Gen{gen} ({link:.1f} GB/s) | "
               f"{placement} ({mem_gb} GB) | {part_ms / 1000:.2f} s | {sector_s:.1f} s |")
 
