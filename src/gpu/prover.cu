@@ -26,8 +26,8 @@ struct prover_bases {
     unsigned c_max;   /* streamed: most window bits of L, A, B (the buckets' memory) */
     unsigned c_max_h; /* streamed: the same for H */
     /* streamed: the L, A and B MSMs run beside the last proof's H MSM, their chunks interleaved
-     * with its chunks through buffers of their own (the H MSM is bound by its sums, they by
-     * their copies) */
+     * with its chunks through buffers of their own (gpu.stream_beside: their copies cross while
+     * H's chunks are summed) */
     bool lab_beside_h;
 };
 
@@ -419,11 +419,11 @@ static void streamed_lab(X &x, const prover_bases &B, stream_bufs &sb, const lab
 }
 
 /* The last proof's H MSM and the batch's L, A, B MSMs beside each other: one chunk of H, then
- * chunks of L, A, B (through their own buffers, lb) until their share of their bases' bytes has
- * caught up with H's share of its, and so on. The H MSM is bound by its sums, the others by their
- * copies: interleaved, their copies cross the link while H's chunks are summed (with two buffers
- * only two of theirs could: a ring of CUZK_GPU_BESIDE_BUFS). The L, A, B MSMs
- * are begun one after another (each finishes, its buckets reduced, before the next). */
+ * chunks of L, A, B (through their own ring of CUZK_GPU_BESIDE_BUFS buffers, lb) until their share
+ * of their bases' bytes has caught up with H's share of its, and so on, so that the copies of
+ * theirs cross the link while H's chunks are summed. The L, A, B MSMs are begun one after another
+ * (each finishes, its buckets reduced, before the next). Worth it only where they are bound by
+ * their copies: on an H100's link they are bound by their sums too (docs/GPU.md). */
 template <class X>
 static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, stream_bufs &lb, prove_bufs &pb,
                                   const lab_jobs &jb, size_t nj, blst_p1 *h, blst_p1 *l, blst_p1 *a, blst_p1 *b1,
@@ -443,7 +443,7 @@ static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, 
     /* each of L, A, B_G1, B_G2 weighed by its bases' bytes */
     const double w[4] = {(double)B.n_l * sizeof(g1_affine), (double)B.n_a * sizeof(g1_affine),
                          (double)B.n_b * sizeof(g1_affine), (double)B.n_b * sizeof(g2_affine)};
-    const double total = w[0] + w[1] + w[2] + w[3];
+    const double total = w[0] + w[1] + w[2] + w[3] > 0 ? w[0] + w[1] + w[2] + w[3] : 1.0;
     auto begin_lab = [&](int i) -> std::unique_ptr<msm_steps> {
         if (i == 0)
             return msm_streamed_batch_steps_g1(x, lb.of(B.l, B.n_l, B.cap, false, B.a, B.n_a), jb.l.data(), nj, &mc, l);
