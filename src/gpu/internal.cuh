@@ -125,18 +125,7 @@ struct stream_ahead {
 };
 typedef base_stream<g1_affine> stream_g1;
 typedef base_stream<g2_affine> stream_g2;
-/* sum_{i < cnt} scalars[i] bases[idx(i)] + sum_{j < n1} bases[ones[j]], idx(i) = tail_idx[i]
- * (i where tail_idx is NULL); both lists ascending, in executor memory; scalars canonical */
-cuzk_status msm_streamed_g1(exec_dev &x, const stream_g1 &bs, const fr_t *scalars, const uint32_t *tail_idx, size_t cnt,
-                            const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p1 *out);
-cuzk_status msm_streamed_g1(exec_host &x, const stream_g1 &bs, const fr_t *scalars, const uint32_t *tail_idx,
-                            size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p1 *out);
-cuzk_status msm_streamed_g2(exec_dev &x, const stream_g2 &bs, const fr_t *scalars, const uint32_t *tail_idx, size_t cnt,
-                            const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p2 *out);
-cuzk_status msm_streamed_g2(exec_host &x, const stream_g2 &bs, const fr_t *scalars, const uint32_t *tail_idx,
-                            size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p2 *out);
-
-/* One MSM of a streamed batch (msm_streamed_batch), over its variables' Montgomery scalars in
+/* One MSM of a streamed batch (msm_streamed_batch_steps_*), over its variables' Montgomery scalars in
  * executor memory, in up to two segments: segment g's variables [0, nvars) take part where their
  * density bit is set (every one with words NULL), their bases at off + their rank, `pop` bases
  * in all. */
@@ -151,16 +140,25 @@ struct stream_job {
     unsigned nseg;
 };
 
-/* A streamed MSM begun and issued a chunk at a time, behind an interface that names no curve:
- * the prover interleaves two on one compute stream (the H MSM and the L, A, B MSMs beside it).
- * step() issues the next chunk's work, false once all is issued (or the executor failed);
- * progress() is the fraction of chunks issued; finish() waits, reduces and writes the sum. */
+/* A streamed MSM begun and issued a chunk at a time, behind an interface that names no curve,
+ * so that the prover can run one to its end (msm_run_steps) or interleave two on one compute
+ * stream (the H MSM and the L, A, B MSMs beside it). step() issues the next chunk's work, false
+ * once all is issued (or the executor failed); progress() is the fraction of chunks issued;
+ * finish() waits, reduces and writes the sum into the out the MSM was begun with. */
 struct msm_steps {
     virtual ~msm_steps() {}
     virtual bool step() = 0;
     virtual double progress() const = 0;
     virtual cuzk_status finish() = 0;
 };
+/* every chunk of s, then its sum */
+static inline cuzk_status msm_run_steps(msm_steps &s)
+{
+    while (s.step()) {}
+    return s.finish();
+}
+/* sum_{i < cnt} scalars[i] bases[idx(i)] + sum_{j < n1} bases[ones[j]], idx(i) = tail_idx[i]
+ * (i where tail_idx is NULL); both lists ascending, in executor memory; scalars canonical */
 std::unique_ptr<msm_steps> msm_streamed_steps_g1(exec_dev &x, const stream_g1 &bs, const fr_t *scalars,
                                                  const uint32_t *tail_idx, size_t cnt, const uint32_t *ones, size_t n1,
                                                  const msm_config *cfg, blst_p1 *out);
@@ -169,14 +167,6 @@ std::unique_ptr<msm_steps> msm_streamed_steps_g1(exec_host &x, const stream_g1 &
                                                  const msm_config *cfg, blst_p1 *out);
 
 /* out[j] = job j's MSM over the streamed bases, for nj jobs sharing each chunk's copy */
-cuzk_status msm_streamed_batch_g1(exec_dev &x, const stream_g1 &bs, const stream_job *jobs, size_t nj,
-                                  const msm_config *cfg, blst_p1 *out);
-cuzk_status msm_streamed_batch_g1(exec_host &x, const stream_g1 &bs, const stream_job *jobs, size_t nj,
-                                  const msm_config *cfg, blst_p1 *out);
-cuzk_status msm_streamed_batch_g2(exec_dev &x, const stream_g2 &bs, const stream_job *jobs, size_t nj,
-                                  const msm_config *cfg, blst_p2 *out);
-cuzk_status msm_streamed_batch_g2(exec_host &x, const stream_g2 &bs, const stream_job *jobs, size_t nj,
-                                  const msm_config *cfg, blst_p2 *out);
 std::unique_ptr<msm_steps> msm_streamed_batch_steps_g1(exec_dev &x, const stream_g1 &bs, const stream_job *jobs,
                                                        size_t nj, const msm_config *cfg, blst_p1 *out);
 std::unique_ptr<msm_steps> msm_streamed_batch_steps_g1(exec_host &x, const stream_g1 &bs, const stream_job *jobs,

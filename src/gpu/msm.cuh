@@ -707,7 +707,7 @@ template <class X, class F> struct msm_pippenger {
     }
 
     /* Everything but the buckets back to the pool. Several MSMs over the same bases may share
-     * one pipeline's scratch (msm_streamed_batch), each with its own zeroed buckets: `buckets`
+     * one pipeline's scratch (streamed_batch), each with its own zeroed buckets: `buckets`
      * and `first` are then set before each add(), and each reduce()d on its own. */
     void release_scratch()
     {

@@ -22,16 +22,6 @@ void msm_ones_g1(exec_host &x, const uint32_t *idx, size_t n, const g1_affine *b
 {
     ones_to_blst<exec_host, fp_t, blst_p1>(x, idx, n, bases, out);
 }
-cuzk_status msm_streamed_g1(exec_dev &x, const stream_g1 &bs, const fr_t *scalars, const uint32_t *tail_idx, size_t cnt,
-                            const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p1 *out)
-{
-    return msm_streamed<exec_dev, fp_t, blst_p1>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
-}
-cuzk_status msm_streamed_g1(exec_host &x, const stream_g1 &bs, const fr_t *scalars, const uint32_t *tail_idx,
-                            size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p1 *out)
-{
-    return msm_streamed<exec_host, fp_t, blst_p1>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
-}
 std::unique_ptr<msm_steps> msm_streamed_steps_g1(exec_dev &x, const stream_g1 &bs, const fr_t *scalars,
                                                  const uint32_t *tail_idx, size_t cnt, const uint32_t *ones, size_t n1,
                                                  const msm_config *cfg, blst_p1 *out)
@@ -213,16 +203,6 @@ extern "C" cuzk_status cuzk_gpu_synthetic_points(cuzk_gpu_device *d, void *out, 
     cudaError_t e = cudaMemcpy(out, m->bases, bytes, cudaMemcpyDeviceToHost);
     cuzk_gpu_msm_destroy(m);
     return e == cudaSuccess ? CUZK_OK : cuzk_fail(CUZK_EDEVICE, "download: %s", cudaGetErrorString(e));
-}
-cuzk_status msm_streamed_batch_g1(exec_dev &x, const stream_g1 &bs, const stream_job *jobs, size_t nj,
-                                  const msm_config *cfg, blst_p1 *out)
-{
-    return msm_streamed_batch<exec_dev, fp_t, blst_p1>(x, bs, jobs, nj, cfg, out);
-}
-cuzk_status msm_streamed_batch_g1(exec_host &x, const stream_g1 &bs, const stream_job *jobs, size_t nj,
-                                  const msm_config *cfg, blst_p1 *out)
-{
-    return msm_streamed_batch<exec_host, fp_t, blst_p1>(x, bs, jobs, nj, cfg, out);
 }
 std::unique_ptr<msm_steps> msm_streamed_batch_steps_g1(exec_dev &x, const stream_g1 &bs, const stream_job *jobs,
                                                        size_t nj, const msm_config *cfg, blst_p1 *out)

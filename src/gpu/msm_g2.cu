@@ -19,16 +19,6 @@ void msm_ones_g2(exec_host &x, const uint32_t *idx, size_t n, const g2_affine *b
 {
     ones_to_blst<exec_host, fp2_t, blst_p2>(x, idx, n, bases, out);
 }
-cuzk_status msm_streamed_g2(exec_dev &x, const stream_g2 &bs, const fr_t *scalars, const uint32_t *tail_idx, size_t cnt,
-                            const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p2 *out)
-{
-    return msm_streamed<exec_dev, fp2_t, blst_p2>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
-}
-cuzk_status msm_streamed_g2(exec_host &x, const stream_g2 &bs, const fr_t *scalars, const uint32_t *tail_idx,
-                            size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, blst_p2 *out)
-{
-    return msm_streamed<exec_host, fp2_t, blst_p2>(x, bs, scalars, tail_idx, cnt, ones, n1, cfg, out);
-}
 void gen_points_g2(exec_dev &x, g2_affine *out, size_t n, g2_affine A, g2_affine Q, size_t from)
 {
     gen_impl(x, out, n, A, Q, from);
@@ -49,16 +39,6 @@ template cuzk_status msm_run_g2<exec_dev>(exec_dev &, const g2_affine *, const f
                                           const msm_config *, blst_p2 *, cuzk_gpu_msm_stats *);
 template cuzk_status msm_run_g2<exec_host>(exec_host &, const g2_affine *, const fr_t *, size_t, bool, bool,
                                            const msm_config *, blst_p2 *, cuzk_gpu_msm_stats *);
-cuzk_status msm_streamed_batch_g2(exec_dev &x, const stream_g2 &bs, const stream_job *jobs, size_t nj,
-                                  const msm_config *cfg, blst_p2 *out)
-{
-    return msm_streamed_batch<exec_dev, fp2_t, blst_p2>(x, bs, jobs, nj, cfg, out);
-}
-cuzk_status msm_streamed_batch_g2(exec_host &x, const stream_g2 &bs, const stream_job *jobs, size_t nj,
-                                  const msm_config *cfg, blst_p2 *out)
-{
-    return msm_streamed_batch<exec_host, fp2_t, blst_p2>(x, bs, jobs, nj, cfg, out);
-}
 std::unique_ptr<msm_steps> msm_streamed_batch_steps_g2(exec_dev &x, const stream_g2 &bs, const stream_job *jobs,
                                                        size_t nj, const msm_config *cfg, blst_p2 *out)
 {

@@ -257,16 +257,6 @@ template <class X, class F, class P> struct streamed_single {
     }
 };
 
-template <class X, class F, class P>
-static cuzk_status msm_streamed(X &x, const base_stream<affine_t<F>> &bs, const fr_t *scalars, const uint32_t *tail_idx,
-                                size_t cnt, const uint32_t *ones, size_t n1, const msm_config *cfg, P *out)
-{
-    streamed_single<X, F, P> m;
-    m.begin(x, bs, scalars, tail_idx, cnt, ones, n1, cfg);
-    while (m.step()) {}
-    return m.finish(out);
-}
-
 /* Where each chunk's variables begin in one segment (K + 1 bounds, host): the variable of rank
  * clamp(t cap - off, 0, pop), through the density's ranks (made in `rank`, nwords + 1 words). */
 template <class X>
@@ -466,16 +456,6 @@ template <class X, class F, class P> struct streamed_batch {
         return CUZK_OK;
     }
 };
-
-template <class X, class F, class P>
-static cuzk_status msm_streamed_batch(X &x, const base_stream<affine_t<F>> &bs, const stream_job *jobs, size_t nj,
-                                      const msm_config *cfg, P *out)
-{
-    streamed_batch<X, F, P> m;
-    m.begin(x, bs, jobs, nj, cfg);
-    while (m.step()) {}
-    return m.finish(out);
-}
 
 /* A streamed MSM behind an interface that names no curve, so that the prover can interleave two
  * (the H MSM and the L, A, B MSMs beside it) chunk by chunk. */

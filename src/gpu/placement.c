@@ -156,7 +156,7 @@ static uint64_t witness_bytes(const cuzk_gpu_shape *sh)
     return w * FR_BYTES + 3 * (w / 8 + 8) + 2 * (w / 16 + 8);
 }
 
-/* L, A and B for a batch of `batch` proofs (msm_streamed_batch): their witnesses, each proof's
+/* L, A and B for a batch of `batch` proofs (streamed_batch): their witnesses, each proof's
  * buckets beyond the pipeline's own, the MSM's workspace and one chunk's 0/1 split (the class
  * bytes, four word arrays, the ones list, the tail's scalars and indices) */
 static uint64_t lab_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned batch)

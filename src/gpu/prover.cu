@@ -334,8 +334,8 @@ static void streamed_h(X &x, const prover_bases &B, stream_bufs &sb, prove_bufs 
     msm_config hc;
     memset(&hc, 0, sizeof hc);
     hc.c_max = B.c_max_h;
-    msm_streamed_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream, then, then_n), pb.a, NULL, ((size_t)1 << pb.lg) - 1, NULL,
-                    0, &hc, h_msm);
+    msm_run_steps(*msm_streamed_steps_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream, then, then_n), pb.a, NULL,
+                                         ((size_t)1 << pb.lg) - 1, NULL, 0, &hc, h_msm));
     x.stage_end();
     x.release(pb.a);
     pb.a = NULL;
@@ -391,31 +391,50 @@ struct lab_jobs {
     }
 };
 
-/* The L, A, B MSMs of a batch (out: l, a, b1, b2, nj each) one after another, each copying the
- * first chunk of the next ahead. */
+/* Where a batch's L, A and B sums go (nj of each). */
+struct lab_out {
+    blst_p1 *l, *a, *b1;
+    blst_p2 *b2;
+};
+
+/* MSM i of a batch's L, A, B_G1, B_G2 (i = 0..3), begun over sb's buffers, copying the first chunk
+ * of the next one ahead. */
+#define LAB_MSMS 4
+static const char *const LAB_STAGES[LAB_MSMS] = {"msm l (streamed)", "msm a (streamed)", "msm b_g1 (streamed)",
+                                                 "msm b_g2 (streamed)"};
 template <class X>
-static void streamed_lab(X &x, const prover_bases &B, stream_bufs &sb, const lab_jobs &jb, size_t nj, blst_p1 *l,
-                         blst_p1 *a, blst_p1 *b1, blst_p2 *b2)
+static std::unique_ptr<msm_steps> lab_steps(X &x, const prover_bases &B, stream_bufs &sb, const lab_jobs &jb, size_t nj,
+                                            const msm_config *mc, int i, const lab_out &o)
+{
+    if (i == 0)
+        return msm_streamed_batch_steps_g1(x, sb.of(B.l, B.n_l, B.cap, false, B.a, B.n_a), jb.l.data(), nj, mc, o.l);
+    if (i == 1)
+        return msm_streamed_batch_steps_g1(x, sb.of(B.a, B.n_a, B.cap, false, B.b1, B.n_b), jb.a.data(), nj, mc, o.a);
+    if (i == 2)
+        return msm_streamed_batch_steps_g1(x, sb.of(B.b1, B.n_b, B.cap, false, B.b2, B.n_b), jb.b.data(), nj, mc, o.b1);
+    return msm_streamed_batch_steps_g2(x, sb.of(B.b2, B.n_b, B.cap, false), jb.b.data(), nj, mc, o.b2);
+}
+
+/* the L, A, B MSMs' window limit */
+static msm_config lab_config(const prover_bases &B)
 {
     msm_config mc;
     memset(&mc, 0, sizeof mc);
     mc.c_max = B.c_max;
-    x.poll_cancel();
-    x.stage_begin("msm l (streamed)");
-    msm_streamed_batch_g1(x, sb.of(B.l, B.n_l, B.cap, false, B.a, B.n_a), jb.l.data(), nj, &mc, l);
-    x.stage_end();
-    x.poll_cancel();
-    x.stage_begin("msm a (streamed)");
-    msm_streamed_batch_g1(x, sb.of(B.a, B.n_a, B.cap, false, B.b1, B.n_b), jb.a.data(), nj, &mc, a);
-    x.stage_end();
-    x.poll_cancel();
-    x.stage_begin("msm b_g1 (streamed)");
-    msm_streamed_batch_g1(x, sb.of(B.b1, B.n_b, B.cap, false, B.b2, B.n_b), jb.b.data(), nj, &mc, b1);
-    x.stage_end();
-    x.poll_cancel();
-    x.stage_begin("msm b_g2 (streamed)");
-    msm_streamed_batch_g2(x, sb.of(B.b2, B.n_b, B.cap, false), jb.b.data(), nj, &mc, b2);
-    x.stage_end();
+    return mc;
+}
+
+/* The L, A, B MSMs of a batch one after another. */
+template <class X>
+static void streamed_lab(X &x, const prover_bases &B, stream_bufs &sb, const lab_jobs &jb, size_t nj, const lab_out &o)
+{
+    const msm_config mc = lab_config(B);
+    for (int i = 0; i < LAB_MSMS; i++) {
+        x.poll_cancel();
+        x.stage_begin(LAB_STAGES[i]);
+        msm_run_steps(*lab_steps(x, B, sb, jb, nj, &mc, i, o));
+        x.stage_end();
+    }
 }
 
 /* The last proof's H MSM and the batch's L, A, B MSMs beside each other: one chunk of H, then
@@ -426,42 +445,29 @@ static void streamed_lab(X &x, const prover_bases &B, stream_bufs &sb, const lab
  * their copies: on an H100's link they are bound by their sums too (docs/GPU.md). */
 template <class X>
 static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, stream_bufs &lb, prove_bufs &pb,
-                                  const lab_jobs &jb, size_t nj, blst_p1 *h, blst_p1 *l, blst_p1 *a, blst_p1 *b1,
-                                  blst_p2 *b2)
+                                  const lab_jobs &jb, size_t nj, blst_p1 *h, const lab_out &o)
 {
     memset(h, 0, sizeof *h);
     x.poll_cancel();
     x.stage_begin("msm h, l, a, b (streamed, beside each other)");
     ntt_bitrev(x, pb.a, pb.lg); /* the NTT leaves bit-reversed positions */
-    msm_config hc, mc;
+    msm_config hc;
     memset(&hc, 0, sizeof hc);
     hc.c_max = B.c_max_h;
-    memset(&mc, 0, sizeof mc);
-    mc.c_max = B.c_max;
+    const msm_config mc = lab_config(B);
     std::unique_ptr<msm_steps> hs = msm_streamed_steps_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream), pb.a, NULL,
                                                           ((size_t)1 << pb.lg) - 1, NULL, 0, &hc, h);
     /* each of L, A, B_G1, B_G2 weighed by its bases' bytes */
-    const double w[4] = {(double)B.n_l * sizeof(g1_affine), (double)B.n_a * sizeof(g1_affine),
-                         (double)B.n_b * sizeof(g1_affine), (double)B.n_b * sizeof(g2_affine)};
+    const double w[LAB_MSMS] = {(double)B.n_l * sizeof(g1_affine), (double)B.n_a * sizeof(g1_affine),
+                                (double)B.n_b * sizeof(g1_affine), (double)B.n_b * sizeof(g2_affine)};
     const double total = w[0] + w[1] + w[2] + w[3] > 0 ? w[0] + w[1] + w[2] + w[3] : 1.0;
-    auto begin_lab = [&](int i) -> std::unique_ptr<msm_steps> {
-        if (i == 0)
-            return msm_streamed_batch_steps_g1(x, lb.of(B.l, B.n_l, B.cap, false, B.a, B.n_a), jb.l.data(), nj, &mc, l);
-        if (i == 1)
-            return msm_streamed_batch_steps_g1(x, lb.of(B.a, B.n_a, B.cap, false, B.b1, B.n_b), jb.a.data(), nj, &mc,
-                                               a);
-        if (i == 2)
-            return msm_streamed_batch_steps_g1(x, lb.of(B.b1, B.n_b, B.cap, false, B.b2, B.n_b), jb.b.data(), nj, &mc,
-                                               b1);
-        return msm_streamed_batch_steps_g2(x, lb.of(B.b2, B.n_b, B.cap, false), jb.b.data(), nj, &mc, b2);
-    };
     int li = 0;
     double done_w = 0;
-    std::unique_ptr<msm_steps> ls = begin_lab(0);
+    std::unique_ptr<msm_steps> ls = lab_steps(x, B, lb, jb, nj, &mc, 0, o);
     bool h_more = true;
-    while (x.ok() && (h_more || li < 4)) {
-        const double lab_share = li < 4 ? (done_w + w[li] * ls->progress()) / total : 1.0;
-        if (h_more && (li >= 4 || hs->progress() <= lab_share)) {
+    while (x.ok() && (h_more || li < LAB_MSMS)) {
+        const double lab_share = li < LAB_MSMS ? (done_w + w[li] * ls->progress()) / total : 1.0;
+        if (h_more && (li >= LAB_MSMS || hs->progress() <= lab_share)) {
             h_more = hs->step() && x.poll_cancel();
             continue;
         }
@@ -469,7 +475,7 @@ static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, 
         ls->finish();
         ls.reset();
         done_w += w[li];
-        if (++li < 4 && x.ok()) ls = begin_lab(li);
+        if (++li < LAB_MSMS && x.ok()) ls = lab_steps(x, B, lb, jb, nj, &mc, li, o);
     }
     /* after a failure: what was begun still waits for its copies */
     if (ls) ls->finish();
@@ -483,7 +489,7 @@ static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, 
  * job that are ready together): per proof, setup(j, pb) makes its a, b, c, then its NTTs and H
  * MSM run (streamed_h); then every proof's witness is uploaded and the L, A, B_G1 and B_G2 MSMs
  * run once for the whole batch, each chunk of their bases crossing the link once and summed
- * into every proof's buckets (msm_streamed_batch), and each proof is assembled with its own
+ * into every proof's buckets (streamed_batch), and each proof is assembled with its own
  * r[j], s[j]. Only L, A and B hold the witnesses together (placement.c's batch peak). Where
  * the placement says so (B.lab_beside_h), the witnesses are uploaded before the last proof's H
  * MSM instead, and L, A and B run beside it (streamed_h_beside_lab). Releases every buffer. */
@@ -533,11 +539,12 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
     }
     for (size_t j = 0; j < nj && x.ok(); j++) witness_read_notice(x, pbs[j], j); /* L's first chunk is on its way */
     const lab_jobs jb(B, pbs);
+    const lab_out lo = {l.data(), a.data(), b1.data(), b2.data()};
     if (B.lab_beside_h && x.ok()) {
         lb.alloc(x, B.cap, CUZK_GPU_BESIDE_BUFS);
-        streamed_h_beside_lab(x, B, sb, lb, pbs[nj - 1], jb, nj, &h[nj - 1], l.data(), a.data(), b1.data(), b2.data());
+        streamed_h_beside_lab(x, B, sb, lb, pbs[nj - 1], jb, nj, &h[nj - 1], lo);
     } else {
-        streamed_lab(x, B, sb, jb, nj, l.data(), a.data(), b1.data(), b2.data());
+        streamed_lab(x, B, sb, jb, nj, lo);
     }
 
     if (!x.ok()) x.drain();
