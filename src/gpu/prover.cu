@@ -320,22 +320,30 @@ static cuzk_status prove_core(X &x, const ntt_tables &tb, const prover_bases &B,
     return CUZK_OK;
 }
 
-/* A streamed proof's H MSM over its NTTs' output (its scalars put back in natural order, so that
- * each chunk of bases has its scalars in one run). then: the bases of the MSM after this one
- * (its first chunk is copied ahead), or NULL. */
+/* A streamed proof's H MSM over its NTTs' output, begun: its scalars are put back in natural
+ * order first, so that each chunk of bases has its scalars in one run. then: the bases of the
+ * MSM after this one (its first chunk is copied ahead), or NULL. */
 template <class X>
-static void streamed_h(X &x, const prover_bases &B, stream_bufs &sb, prove_bufs &pb, blst_p1 *h_msm,
-                       const g1_affine *then, size_t then_n)
+static std::unique_ptr<msm_steps> h_steps(X &x, const prover_bases &B, stream_bufs &sb, prove_bufs &pb, blst_p1 *h_msm,
+                                          const g1_affine *then, size_t then_n)
 {
     memset(h_msm, 0, sizeof *h_msm);
-    x.poll_cancel();
-    x.stage_begin("msm h (streamed)");
     ntt_bitrev(x, pb.a, pb.lg); /* the NTT leaves bit-reversed positions */
     msm_config hc;
     memset(&hc, 0, sizeof hc);
     hc.c_max = B.c_max_h;
-    msm_run_steps(*msm_streamed_steps_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream, then, then_n), pb.a, NULL,
-                                         ((size_t)1 << pb.lg) - 1, NULL, 0, &hc, h_msm));
+    return msm_streamed_steps_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream, then, then_n), pb.a, NULL,
+                                 ((size_t)1 << pb.lg) - 1, NULL, 0, &hc, h_msm);
+}
+
+/* A streamed proof's H MSM, alone; its scalars released after it. */
+template <class X>
+static void streamed_h(X &x, const prover_bases &B, stream_bufs &sb, prove_bufs &pb, blst_p1 *h_msm,
+                       const g1_affine *then, size_t then_n)
+{
+    x.poll_cancel();
+    x.stage_begin("msm h (streamed)");
+    msm_run_steps(*h_steps(x, B, sb, pb, h_msm, then, then_n));
     x.stage_end();
     x.release(pb.a);
     pb.a = NULL;
@@ -447,16 +455,10 @@ template <class X>
 static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, stream_bufs &lb, prove_bufs &pb,
                                   const lab_jobs &jb, size_t nj, blst_p1 *h, const lab_out &o)
 {
-    memset(h, 0, sizeof *h);
     x.poll_cancel();
     x.stage_begin("msm h, l, a, b (streamed, beside each other)");
-    ntt_bitrev(x, pb.a, pb.lg); /* the NTT leaves bit-reversed positions */
-    msm_config hc;
-    memset(&hc, 0, sizeof hc);
-    hc.c_max = B.c_max_h;
     const msm_config mc = lab_config(B);
-    std::unique_ptr<msm_steps> hs = msm_streamed_steps_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream), pb.a, NULL,
-                                                          ((size_t)1 << pb.lg) - 1, NULL, 0, &hc, h);
+    std::unique_ptr<msm_steps> hs = h_steps(x, B, sb, pb, h, NULL, 0);
     /* each of L, A, B_G1, B_G2 weighed by its bases' bytes */
     const double w[LAB_MSMS] = {(double)B.n_l * sizeof(g1_affine), (double)B.n_a * sizeof(g1_affine),
                                 (double)B.n_b * sizeof(g1_affine), (double)B.n_b * sizeof(g2_affine)};
