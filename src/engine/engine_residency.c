@@ -481,7 +481,7 @@ static bool place_sized(const cuzk_engine *e, cuzk_gpu_placement *pl, const cuzk
     if (cuzk_gpu_place(&sh, pl->room, &e->gpu_cfg, &np)) return false;
     if (cuzk_gpu_placement_streams(&np) != cuzk_gpu_placement_streams(pl) || np.chunk_points != pl->chunk_points ||
         np.window_max != pl->window_max || np.window_max_h != pl->window_max_h || np.batch_max != pl->batch_max ||
-        np.h_glv != pl->h_glv || np.lab_beside_h != pl->lab_beside_h ||
+        np.h_glv != pl->h_glv || np.lab_beside_h != pl->lab_beside_h || np.h_sort_ahead != pl->h_sort_ahead ||
         np.params_device_bytes != pl->params_device_bytes || (!np.pce_on_device && !np.pce_streamed))
         return false;
     pl->pce_on_device = np.pce_on_device;

@@ -50,6 +50,8 @@ typedef struct {
     /* the L, A and B MSMs beside the last proof's H MSM, their chunks between its chunks (the
      * placement's lab_beside_h) */
     bool beside;
+    /* the H MSM sorts the next chunk's digits while it sums one (the placement's h_sort_ahead) */
+    bool sort_ahead;
 } cuzk_gpu_emu_stream;
 cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p, size_t n,
                                         const cuzk_groth16_witness *const *w, const cuzk_fr *r, const cuzk_fr *s,

@@ -485,6 +485,8 @@ struct msm_config {
     unsigned c_max;   /* most window bits when chosen (0: the core's own limit): fewer buckets */
     unsigned merges;  /* the add() calls expected after the first (streamed: one per chunk of bases),
                          each merging a full set of buckets: counted when the windows are chosen */
+    bool sort_ahead;  /* streamed_single: the next chunk's digits are sorted on the side stream while
+                         this chunk is summed (a second set of keys and values, 2 M words more) */
 };
 
 /* windows for scalars of `bits` bits with signed digits: below r < 2^255 (256 with the last

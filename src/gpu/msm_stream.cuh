@@ -163,6 +163,8 @@ template <class X, class F, class P> struct streamed_single {
     std::vector<uint32_t> tb, ob;
     std::vector<size_t> busy; /* the chunks with work, in order */
     bool phi = false, tail = false, begun = false;
+    bool ahead = false; /* chunk q + 1's digits sorted on the side stream while chunk q is summed */
+    int ready = -1;     /* that side work's token */
     msm_pippenger<X, F> pip;
     P ones_sum;
     chunk_feed<X, affine_t<F>> feed;
@@ -198,9 +200,28 @@ template <class X, class F, class P> struct streamed_single {
         mc.chunk = bs.cap;
         tail = cnt > 0;
         if (tail) pip.begin(xx, bs.buf[0], cnt, &mc, bs.cap);
+        /* ahead only where each chunk's tail is one piece of the pipeline (its two sets of keys
+         * and values alternate from chunk to chunk) */
+        ahead = tail && mc.sort_ahead && pip.chunk >= bs.cap && busy.size() > 1;
+        if (ahead) {
+            for (int set = 0; set < 2; set++) {
+                if (!pip.keys[set]) pip.keys[set] = (uint32_t *)xx.alloc(pip.M * 4);
+                if (!pip.vals[set]) pip.vals[set] = (uint32_t *)xx.alloc(pip.M * 4);
+            }
+            prepare(0);
+        }
         feed.start(xx, bs, busy);
         begun = true;
         return xx.err;
+    }
+
+    /* the digits of busy chunk qq's tail, sorted into set qq & 1 (ahead: one piece per chunk) */
+    void prepare(size_t qq)
+    {
+        const size_t k = busy[qq];
+        if (tb[k + 1] == tb[k]) return;
+        idx_map map = {tail_idx, tail_idx ? (uint32_t)IDX_ARRAY : (uint32_t)IDX_IDENTITY, 0, 0, (uint32_t)(k * bs.cap)};
+        pip.prepare((int)(qq & 1), scalars + tb[k], map, tb[k], tb[k + 1] - tb[k]);
     }
 
     /* the fraction of the chunks issued */
@@ -211,6 +232,13 @@ template <class X, class F, class P> struct streamed_single {
     {
         if (!begun || q >= busy.size() || !x->ok()) return false;
         const size_t k = busy[q], lo = k * bs.cap, len = feed.len_of(k);
+        if (ahead && q + 1 < busy.size()) {
+            /* ordered after the work issued so far: after the sums of chunk q - 1, the last to
+             * read the set it fills; the sort is memory-bound, the sums multiplication-bound */
+            x->side_begin(-1, false);
+            prepare(q + 1);
+            ready = x->side_end();
+        }
         affine_t<F> *cur = feed.take(q);
         if constexpr (sizeof(F) == sizeof(fp_t)) {
             if (phi) {
@@ -225,11 +253,18 @@ template <class X, class F, class P> struct streamed_single {
             to_blst(&t, s);
             blst_add(&ones_sum, &ones_sum, &t);
         }
-        for (size_t a = tb[k]; a < tb[k + 1] && x->ok(); a += pip.chunk) {
-            const size_t m = tb[k + 1] - a < pip.chunk ? tb[k + 1] - a : pip.chunk;
-            idx_map map = {tail_idx, tail_idx ? (uint32_t)IDX_ARRAY : (uint32_t)IDX_IDENTITY, 0, 0, (uint32_t)lo};
+        if (ahead) {
             pip.bases = cur;
-            pip.add(scalars + a, map, a, m);
+            pip.accumulate((int)(q & 1), tb[k + 1] - tb[k]);
+            x->wait_upload(ready); /* chunk q + 1's sort, before its sums */
+            ready = -1;
+        } else {
+            for (size_t a = tb[k]; a < tb[k + 1] && x->ok(); a += pip.chunk) {
+                const size_t m = tb[k + 1] - a < pip.chunk ? tb[k + 1] - a : pip.chunk;
+                idx_map map = {tail_idx, tail_idx ? (uint32_t)IDX_ARRAY : (uint32_t)IDX_IDENTITY, 0, 0, (uint32_t)lo};
+                pip.bases = cur;
+                pip.add(scalars + a, map, a, m);
+            }
         }
         feed.done(q);
         x->mark("streamed chunk");

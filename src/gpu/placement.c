@@ -140,10 +140,13 @@ static uint64_t ntt_peak(const cuzk_gpu_shape *sh, int pce)
     return 3 * domain(sh) * FR_BYTES + (pce ? w * FR_BYTES : 0) + pce_chunks(pce);
 }
 
-/* (the witness leaves the device after the SpMV, for L, A and B to bring back) */
-static uint64_t h_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c_h, bool glv)
+/* (the witness leaves the device after the SpMV, for L, A and B to bring back); ahead: the next
+ * chunk's digits sorted while one is summed, in a second set of keys and values */
+static uint64_t h_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c_h, bool glv, bool ahead)
 {
-    return domain(sh) * FR_BYTES + msm_bytes(cap, glv ? 2 : 1, c_h, XYZZ_G1, sh->sms);
+    const unsigned per = glv ? 2 : 1;
+    const uint64_t second_set = ahead ? 2 * windows(c_h, per == 2 ? 129 : 256) * per * cap * 4 : 0;
+    return domain(sh) * FR_BYTES + msm_bytes(cap, per, c_h, XYZZ_G1, sh->sms) + second_set;
 }
 
 /* an MSM's bucket array (windows of at most c bits) */
@@ -171,10 +174,10 @@ static uint64_t lab_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, uns
 /* the peak of a batch: each proof's NTTs and H MSM in turn (its witness, if uploaded for the
  * SpMV, gone before the H MSM), then L, A and B with every proof's witness on the device; or,
  * beside, L, A and B (with chunk buffers of their own) during the last proof's H MSM */
-static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned c_h, bool glv, int pce,
-                              unsigned batch, bool beside)
+static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned c_h, bool glv, bool ahead,
+                              int pce, unsigned batch, bool beside)
 {
-    const uint64_t h = h_peak(sh, cap, c_h, glv), lab = lab_peak(sh, cap, c, batch);
+    const uint64_t h = h_peak(sh, cap, c_h, glv, ahead), lab = lab_peak(sh, cap, c, batch);
     const uint64_t more_bufs = (CUZK_GPU_BESIDE_BUFS - 2) * cap * G2_BYTES; /* msm_bytes counts two */
     return max3(ntt_peak(sh, pce), h, beside ? h + lab + more_bufs : lab) + FIXED_BYTES;
 }
@@ -226,6 +229,7 @@ typedef struct {
     bool ok;
     unsigned cl, c, c_h, batch;
     bool beside; /* L, A, B beside the last H MSM */
+    bool ahead;  /* the H MSM sorts a chunk ahead */
 } stream_pick;
 
 /* Which of two candidates is better: chunks of at least 2^CHUNK_LOG_GOOD (smaller ones multiply
@@ -258,29 +262,35 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     const uint64_t most = max3(sh->n_h, sh->n_l, max3(sh->n_a, sh->n_b, 1));
     while (!chunk_log && top > bottom && ((uint64_t)1 << (top - 1)) >= most) top--;
     const uint64_t pce_b = pce_device_bytes(sh, pce);
-    stream_pick best = {false, 0, 0, 0, 0, false};
+    stream_pick best = {false, 0, 0, 0, 0, false, false};
     for (unsigned cl = top; cl + 1 > bottom; cl--) {
         const uint64_t cap = (uint64_t)1 << cl;
         /* the H MSM's widest windows alone (no witnesses beside it) */
         unsigned top_h = glv ? WINDOW_MAX_H : WINDOW_MAX;
-        while (top_h >= WINDOW_MIN && h_peak(sh, cap, top_h, glv) + FIXED_BYTES + pce_b > room) top_h--;
+        while (top_h >= WINDOW_MIN && h_peak(sh, cap, top_h, glv, false) + FIXED_BYTES + pce_b > room) top_h--;
         if (top_h < WINDOW_MIN) continue;
+        /* the sort ahead where it fits with those windows (it hides the sorts, about a tenth of the
+         * H MSM; narrower windows or chunks would cost more) */
+        const bool ahead = h_peak(sh, cap, top_h, glv, true) + FIXED_BYTES + pce_b <= room;
         /* per batch size, the widest windows of L, A, B that fit beside the batch's witnesses;
          * then, beside the H MSM's workspace too, where they keep those windows: narrower ones
          * add more sums than the copies hidden save (H100, 24 GiB: H at 21 bits beside L, A, B
          * at 17 took 3.53 s a batch of two, against 3.41 s one after another at 22 and 21) */
         for (unsigned batch = 1; batch <= batch_most; batch++) {
             unsigned c = WINDOW_MAX;
-            while (c >= WINDOW_MIN && streamed_peak(sh, cap, c, top_h, glv, pce, batch, false) + pce_b > room) c--;
+            while (c >= WINDOW_MIN && streamed_peak(sh, cap, c, top_h, glv, ahead, pce, batch, false) + pce_b > room)
+                c--;
             if (c < WINDOW_MIN) break;
-            const bool beside = beside_ok && streamed_peak(sh, cap, c, top_h, glv, pce, batch, true) + pce_b <= room;
-            stream_pick t = {true, cl, c, top_h, batch, beside};
+            const bool beside =
+                beside_ok && streamed_peak(sh, cap, c, top_h, glv, ahead, pce, batch, true) + pce_b <= room;
+            stream_pick t = {true, cl, c, top_h, batch, beside, ahead};
             if (better(&t, &best)) best = t;
         }
     }
     if (!best.ok) return false;
     const uint64_t cap = (uint64_t)1 << best.cl;
-    const uint64_t peak = streamed_peak(sh, cap, best.c, best.c_h, glv, pce, best.batch, best.beside) + pce_b;
+    const uint64_t peak =
+        streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, best.beside) + pce_b;
     out->kind = CUZK_GPU_STREAMED;
     out->h_glv = glv;
     out->pce_on_device = pce == PCE_DEVICE;
@@ -294,6 +304,7 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     out->window_max_h = best.c_h;
     out->batch_max = best.batch;
     out->lab_beside_h = best.beside;
+    out->h_sort_ahead = best.ahead;
     return true;
 }
 
@@ -302,11 +313,11 @@ static void streamed_why(cuzk_gpu_placement *out, const char *head, const char *
 {
     snprintf(out->why, sizeof out->why,
              "%s: parameters %.2f GiB %s, chunks of 2^%u bases, windows of at most %u bits (H: %u), up to %u "
-             "proof%s per pass over the bases%s, workspace %.2f GiB%s of the %.2f GiB the device may use",
+             "proof%s per pass over the bases%s%s, workspace %.2f GiB%s of the %.2f GiB the device may use",
              head, gib(out->kind == CUZK_GPU_MAPPED ? out->file_bytes : out->pinned_host_bytes), where,
              log2_ceil(out->chunk_points), out->window_max, out->window_max_h, out->batch_max,
              out->batch_max == 1 ? "" : "s", out->lab_beside_h ? ", L, A, B beside the H MSM" : "",
-             gib(out->workspace_bytes),
+             out->h_sort_ahead ? ", H sorting a chunk ahead" : "", gib(out->workspace_bytes),
              out->pce_on_device      ? " plus the precompiled circuit"
                  : out->pce_streamed ? " plus the precompiled circuit's plan (its matrices streamed for the SpMV)"
                                      : "",
@@ -381,6 +392,6 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
                      "at least %.2f GiB even with its parameters streamed from host memory (chunks of 2^%u bases, "
                      "windows of %u bits)",
                      gib(room), log2_ceil(domain(sh)), sh->num_aux,
-                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, PCE_NONE, 1, false)), cl,
-                     WINDOW_MIN);
+                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, false, PCE_NONE, 1, false)),
+                     cl, WINDOW_MIN);
 }

@@ -29,6 +29,7 @@ struct prover_bases {
      * with its chunks through buffers of their own (gpu.stream_beside: their copies cross while
      * H's chunks are summed) */
     bool lab_beside_h;
+    bool h_sort_ahead; /* streamed: the H MSM sorts its next chunk's digits while it sums one */
 };
 
 /* H followed by phi(H), in host memory, for the emulated prover */
@@ -332,6 +333,7 @@ static std::unique_ptr<msm_steps> h_steps(X &x, const prover_bases &B, stream_bu
     msm_config hc;
     memset(&hc, 0, sizeof hc);
     hc.c_max = B.c_max_h;
+    hc.sort_ahead = B.h_sort_ahead;
     return msm_streamed_steps_g1(x, sb.of(B.h, B.n_h, B.cap, B.phi_stream, then, then_n), pb.a, NULL,
                                  ((size_t)1 << pb.lg) - 1, NULL, 0, &hc, h_msm);
 }
@@ -791,6 +793,7 @@ static cuzk_status stream_settings(prover_bases &B, const cuzk_gpu_emu_stream *s
     B.phi_stream = sm->phi && B.n_h > 0 && 2 * B.n_h < 0x7fffffffu;
     B.c_max = B.c_max_h = sm->window_max;
     B.lab_beside_h = sm->beside;
+    B.h_sort_ahead = sm->sort_ahead;
     return CUZK_OK;
 }
 
@@ -937,6 +940,7 @@ static cuzk_status prover_mem(cuzk_gpu_prover *pr, size_t nh, size_t nl, size_t 
         pr->B.c_max = pl.window_max;
         pr->B.c_max_h = pl.window_max_h;
         pr->B.lab_beside_h = pl.lab_beside_h;
+        pr->B.h_sort_ahead = pl.h_sort_ahead;
         return CUZK_OK;
     }
     bool glv = pl.h_glv;

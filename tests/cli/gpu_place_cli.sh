@@ -2,7 +2,8 @@
 # TIER fast (alone on 2 cores: 5 s, the random:1024 parameters cached)
 # `cuzk bench gpu-place` places a circuit's parameters for a card of a given memory without a
 # GPU: resident where they fit with a proof's workspace, streamed or mapped when [gpu] placement says so,
-# L, A, B beside the H MSM where [gpu] stream_beside asks for it; refused with the sizes named below the
+# L, A, B beside the H MSM where [gpu] stream_beside asks for it, the H MSM sorting a chunk ahead
+# where it fits; refused with the sizes named below the
 # streamed workspace; JSON that parses; usage errors and
 # files that are not parameters get exit status 2 and 1. `bench gpu-hold` needs a GPU.
 . "$(dirname "$0")/lib.bash"
@@ -18,7 +19,8 @@ printf '[gpu]\nplacement = streamed\nstream_chunk_log = 8\n' >streamed.ini
 expect_ok "placement = streamed" "$CUZK" --config streamed.ini bench gpu-place --params "$PARAMS" --memory-gib 16 --json
 python3 -c 'import json,sys; d=json.load(open("out.txt")); c=d["circuits"][0]
 assert c["placement"]=="streamed" and c["chunk_points"]==256 and c["pinned_host_bytes"]>0, c
-assert c["lab_beside_h"] is False and "beside" not in c["why"], c' 2>err.txt ||
+assert c["lab_beside_h"] is False and "beside" not in c["why"], c
+assert c["h_sort_ahead"] is True and "H sorting a chunk ahead" in c["why"], c' 2>err.txt ||
   fail "streamed JSON: $(cat err.txt) $(cat out.txt)"
 printf 'stream_beside = true\n' >>streamed.ini
 expect_ok "stream_beside = true" "$CUZK" --config streamed.ini bench gpu-place --params "$PARAMS" --memory-gib 16 --json

@@ -396,6 +396,7 @@ static void test_prove_streamed(const char *name)
     for (size_t k = 0; k < 2 * (sizeof cases / sizeof cases[0]); k++) {
         cuzk_gpu_emu_stream both = cases[k / 2]; /* L, A, B after H, and beside it */
         both.beside = k % 2;
+        both.sort_ahead = (k / 2 + k) % 2 == 0; /* each pair of the two, over the cases */
         const cuzk_gpu_emu_stream *sm = &both;
         CHECK_OK(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, sm));
         int same = proofs_same_bytes(&pc, &pg);
@@ -404,9 +405,12 @@ static void test_prove_streamed(const char *name)
         int same_pce = proofs_same_bytes(&pc, &pg);
         CHECK(same && same_pce);
         if (!same || !same_pce)
-            fprintf(stderr,
-                    "    %s streamed (chunk %zu, phi %d, windows <= %u, beside %d): proof differs (a, b, c %s)\n", name,
-                    sm->chunk, sm->phi, sm->window_max, sm->beside, !same ? "from the host" : "by the SpMV");
+            fprintf(
+                stderr,
+                "    %s streamed (chunk %zu, phi %d, windows <= %u, beside %d, sort ahead %d): proof differs (a, b, "
+                "c %s)\n",
+                name, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->sort_ahead,
+                !same ? "from the host" : "by the SpMV");
     }
     /* the precompiled circuit's matrices streamed too: in chunks of the longest row, and larger */
     const size_t one = one_row_chunk(longest_row(&j.pce));
@@ -429,8 +433,8 @@ static void test_prove_streamed(const char *name)
     const cuzk_gpu_emu_stream none = {.chunk = 0};
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, &none), CUZK_EINVAL);
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 0, &gw, &r, &s, &cases[0]), CUZK_EINVAL);
-    printf("prove %s streamed in chunks of 1 to 2^20 bases, L, A, B after H and beside it (and its matrices in "
-           "chunks of %zu and %zu bytes): emulated GPU proof bytes = CPU proof bytes\n",
+    printf("prove %s streamed in chunks of 1 to 2^20 bases, L, A, B after H and beside it, H sorting a chunk ahead "
+           "and not (and its matrices in chunks of %zu and %zu bytes): emulated GPU proof bytes = CPU proof bytes\n",
            name, one, 3 * one);
     cuzk_groth16_params_free(&p);
     pce_job_close(&j);
@@ -523,6 +527,7 @@ static void test_prove_streamed_batch(const char *name)
         for (size_t nb = 2; nb <= NB; nb++) {
             cuzk_gpu_emu_stream both = cases[c / 2]; /* L, A, B after the last H, and beside it */
             both.beside = c % 2;
+            both.sort_ahead = (c / 2 + c) % 2 == 0;
             const cuzk_gpu_emu_stream *sm = &both;
             memset(pg, 0, sizeof pg);
             CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, &p, nb, gw, r, s, sm));
@@ -535,9 +540,9 @@ static void test_prove_streamed_batch(const char *name)
             CHECK(same && same_pce);
             if (!same || !same_pce)
                 fprintf(stderr,
-                        "    %s streamed batch of %zu (chunk %zu, phi %d, windows <= %u, beside %d): a proof differs "
-                        "(%s)\n",
-                        name, nb, sm->chunk, sm->phi, sm->window_max, sm->beside,
+                        "    %s streamed batch of %zu (chunk %zu, phi %d, windows <= %u, beside %d, sort ahead %d): a "
+                        "proof differs (%s)\n",
+                        name, nb, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->sort_ahead,
                         !same ? "a, b, c from the host" : "by the SpMV");
         }
     printf("prove %s streamed in batches of 2 and 3, L, A, B after the last H and beside it: each emulated GPU "

@@ -60,6 +60,8 @@ static void test_porep_32g(void)
          * B after the H MSM (beside it they would need narrower windows) */
         CHECK(p.batch_max >= 2 && p.chunk_points >= (1u << 22) && !p.lab_beside_h);
         CHECK(strstr(p.why, "proofs per pass") != NULL && strstr(p.why, "beside") == NULL);
+        /* the H MSM's second set of keys and values (0.4 to 0.8 GiB) fits beside its widest windows */
+        CHECK(p.h_sort_ahead && strstr(p.why, "H sorting a chunk ahead") != NULL);
         /* at 16 GiB a, b, c come from the CPU: neither the circuit (7 GB) nor its witness and two
          * chunks of its matrices fit beside the NTTs' a, b, c */
         if (i == 1) CHECK(!p.pce_on_device && !p.pce_streamed);
@@ -96,8 +98,20 @@ static void test_porep_32g(void)
         if (p.kind == CUZK_GPU_STREAMED && g >= 16) CHECK(p.batch_max >= 2);
         if (p.lab_beside_h) CHECK(p.kind == CUZK_GPU_STREAMED && p.window_max_h == 22 && p.window_max >= 19);
         beside_from = p.lab_beside_h && !beside_from ? g : beside_from;
-        if (p.kind == CUZK_GPU_RESIDENT) CHECK(p.batch_max == 1);
+        if (p.kind == CUZK_GPU_RESIDENT) CHECK(p.batch_max == 1 && !p.h_sort_ahead);
     }
+    /* chunks of 2^25 (the H MSM's peak the largest): from 27 to 32 GiB, the sort ahead only where
+     * its keys fit beside the widest windows that fit without it, and what is placed fits */
+    const cuzk_gpu_config big = cfg_with("auto", 25);
+    unsigned some_ahead = 0, some_not = 0;
+    for (uint64_t m = 27 * 8; m <= 32 * 8; m++) {
+        if (cuzk_gpu_place(&sh, m * (GIB / 8), &big, &p)) continue;
+        CHECK(device_total(&p) <= m * (GIB / 8));
+        if (p.h_sort_ahead) some_ahead++;
+        else some_not++;
+        if (some_ahead) CHECK(p.h_sort_ahead); /* more room never takes it away */
+    }
+    CHECK(some_ahead > 0 && some_not > 0);
     CHECK(was_resident);
     /* beside from some room between 24 and 48 GiB (the H MSM's buckets, its chunks and the L, A,
      * B stage's witnesses and four buffers together) */

@@ -193,6 +193,8 @@ typedef struct {
     bool lab_beside_h;            /* streamed: the L, A, B MSMs run beside the last proof's H MSM, their chunks
                                      between its chunks (their copies cross while H's are summed), through
                                      CUZK_GPU_BESIDE_BUFS chunk buffers of their own */
+    bool h_sort_ahead;            /* streamed: the H MSM sorts its next chunk's digits (a second set of keys
+                                     and values) while it sums one, where the memory holds both */
     uint64_t room;                /* the device memory it was chosen for (free less the reserve) */
     char why[480];                /* the sizes behind the choice, in words */
 } cuzk_gpu_placement;
