@@ -649,7 +649,7 @@ void cuzk_job_result_free(cuzk_job_result *r)
     r->timeline_json = NULL;
 }
 
-static void deadline_of(struct timespec *ts, double timeout_s)
+void engine_deadline_of(struct timespec *ts, double timeout_s)
 {
     clock_gettime(CLOCK_REALTIME, ts);
     double t = (double)ts->tv_sec + ts->tv_nsec * 1e-9 + timeout_s;
@@ -665,7 +665,7 @@ cuzk_status cuzk_engine_await_until(cuzk_engine *e, uint64_t job_id, double time
     if (st) return st;
     engine_prune_results(e);
     struct timespec dl;
-    if (timeout_s >= 0) deadline_of(&dl, timeout_s);
+    if (timeout_s >= 0) engine_deadline_of(&dl, timeout_s);
     engine_job *j = find_job_locked(e, job_id);
     if (j) {
         /* the job's own condition: woken by its end, cuzk_engine_wake and the shutdown only */

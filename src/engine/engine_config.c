@@ -38,6 +38,10 @@ static const cuzk_config_key engine_keys[] = {
       "buffers the witness lanes make a, b, c into for GPUs without the circuit's matrices, each given back "
       "once its proof's NTTs have read it (0: the witness buffers less 2, at least 1); a batch takes at most "
       "this many; 12.9 GB each at 32 GiB"),
+    K("batch_wait_ms", CUZK_CFG_UINT, batch_wait_ms, 0, 60000, "2000", "CUZK_ENGINE_BATCH_WAIT_MS",
+      "a GPU that proves a circuit in batches, holding one ready partition of a job whose next witness is being "
+      "made and nothing else to prove, waits up to this long for it, so that the two share a pass over the "
+      "parameters (0: never waits)"),
     K("host_budget", CUZK_CFG_U64, host_budget, 0, 1ull << 50, "0", "CUZK_ENGINE_HOST_BUDGET",
       "host bytes for parameters, circuits, witness buffers and job inputs (0: 80 % of the machine's memory)"),
     K("device_budget", CUZK_CFG_U64, device_budget, 0, 1ull << 50, "0", "CUZK_ENGINE_DEVICE_BUDGET",

@@ -249,6 +249,7 @@ typedef struct ready_item {
     cuzk_timeline *tl; /* the witness spans, grafted into the job's when proved */
     double witness_start;
     unsigned attempts; /* proofs of it that ended in a device out of memory and were retried */
+    double partner_t;  /* taken by a device that then waited for a batch partner from here (0: none) */
     struct ready_item *next;
 } ready_item;
 
@@ -511,6 +512,8 @@ void engine_leave(cuzk_engine *e);        /* ... and ends: unlocks */
 /* Drops results beyond result_max or older than result_ttl_s (locked; from API calls only,
  * never while a job list is being walked). */
 void engine_prune_results(cuzk_engine *e);
+/* *ts = now + timeout_s on the clock the engine's condition variables wait by */
+void engine_deadline_of(struct timespec *ts, double timeout_s);
 /* engine_jobs.c: the job list, its index and the ended jobs' order (all locked) */
 cuzk_status jobs_init(cuzk_engine *e);
 void jobs_free_all(cuzk_engine *e);
@@ -553,6 +556,10 @@ ready_item *sched_pick_ready(cuzk_engine *e, engine_device *d);
  * off the ready list into out; their count. Only those whose a, b, c are made where the device
  * has no precompiled circuit. */
 unsigned sched_pick_batch(cuzk_engine *e, engine_device *d, const ready_item *first, ready_item **out, unsigned room);
+/* Whether device d, holding first (no batch partner ready), should wait for its job's next
+ * witness: one is being made now and d has nothing else it could prove (the policy; it reads and
+ * changes nothing). */
+bool sched_wait_for_partner(const cuzk_engine *e, const engine_device *d, const ready_item *first);
 void sched_drop_ready_of(cuzk_engine *e, engine_job *j);
 void sched_release_slot(cuzk_engine *e, int slot, engine_job *j);
 void sched_maybe_finish(cuzk_engine *e, engine_job *j);

@@ -8,7 +8,9 @@
  * - a, b, c made on the CPU by the witness lanes (gpu.pce_stream false too), the default
  *   buffers (devices + 2, and one a batch may use) and a, b, c buffers: batches of 2, each
  *   a, b, c buffer taken by the next partition once its proof's NTTs have read it;
- * - the same with 3 witness buffers: none batched.
+ * - the circuit on the device, the default buffers, the first partition not held back: every
+ *   partition in a batch of 2 (the GPU waits for a partner whose witness is being made);
+ * - a, b, c from the CPU with 3 witness buffers: none batched.
  * The first partition is held back a little (the test hook) so that witnesses are waiting when
  * the GPU next looks. Skips (exit 77) where no CUDA device is. */
 #include <stdlib.h>
@@ -45,7 +47,7 @@ static const char *const abc_names[] = {"from the CPU", "on the GPU", "on the GP
 
 /* One job of PARTS partitions on an engine with `buffers` witness buffers (0: the default), a,
  * b, c as abc says; returns the partitions the GPU proved in batches. */
-static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsigned buffers, int abc)
+static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsigned buffers, int abc, bool hold)
 {
     cuzk_engine_config cfg;
     cuzk_engine_config_default(&cfg);
@@ -62,7 +64,7 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
     cuzk_engine *e = NULL;
     CHECK_OK(cuzk_engine_create(&e, &cfg, &g));
     if (!e) return 0;
-    cuzk_engine_set_test_hook(e, hold_first, NULL);
+    if (hold) cuzk_engine_set_test_hook(e, hold_first, NULL);
     cuzk_engine_circuit c = {
         .id = "batch", .open = named_circuit_open, .ctx = (void *)CIRCUIT, .params_path = params_path};
     CHECK_OK(cuzk_engine_register_circuit(e, &c));
@@ -95,8 +97,10 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
     char placement[320];
     circuit_placement(e, "batch", placement, sizeof placement);
     printf("  placement: %.300s\n", placement);
-    printf("  witness buffers %u (0: the default), a, b, c %s: %llu of %d partitions proved in %llu batches\n", buffers,
-           abc_names[abc], (unsigned long long)batched, PARTS, (unsigned long long)batches);
+    printf("  witness buffers %u (0: the default), a, b, c %s, the first partition %s: %llu of %d partitions proved in "
+           "%llu batches\n",
+           buffers, abc_names[abc], hold ? "held back" : "not held", (unsigned long long)batched, PARTS,
+           (unsigned long long)batches);
     /* the placement, chosen at the first load before the circuit was recorded, made again with
      * its size: the circuit on the device, its matrices streamed, or neither (a, b, c from the CPU) */
     CHECK((strstr(placement, "plus the precompiled circuit of") != NULL) == (abc == ABC_DEVICE));
@@ -116,13 +120,17 @@ int main(void)
     params_to_tempfile(&p, path);
 
     /* 5 buffers: batches of up to 3 (one buffer stays with the lanes, one with urgent work) */
-    CHECK(run_job(path, &p.vk, 5, ABC_DEVICE) >= 2);
+    CHECK(run_job(path, &p.vk, 5, ABC_DEVICE, true) >= 2);
     /* the same with the circuit's matrices streamed for the SpMV */
-    CHECK(run_job(path, &p.vk, 5, ABC_STREAMED) >= 2);
+    CHECK(run_job(path, &p.vk, 5, ABC_STREAMED, true) >= 2);
     /* a, b, c from the CPU, the default buffers: batches of 2 */
-    CHECK(run_job(path, &p.vk, 0, ABC_CPU) >= 2);
+    CHECK(run_job(path, &p.vk, 0, ABC_CPU, true) >= 2);
+    /* nothing held back, the default buffers: the GPU, given the first partition alone, waits for
+     * the second (engine.batch_wait_ms), and then each batch's partner is ready or being made:
+     * every partition in a batch of 2 */
+    CHECK(run_job(path, &p.vk, 0, ABC_DEVICE, false) == PARTS);
     /* 3 buffers: one at a time */
-    CHECK(run_job(path, &p.vk, 3, ABC_CPU) == 0);
+    CHECK(run_job(path, &p.vk, 3, ABC_CPU, true) == 0);
 
     unlink(path);
     cuzk_groth16_params_free(&p);

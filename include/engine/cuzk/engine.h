@@ -90,6 +90,7 @@ typedef struct {
     unsigned witness_buffers;      /* witness buffers ahead of the devices (0: devices + 2, + 1 per GPU to batch) */
     uint64_t witness_buffer_bytes; /* each buffer reserved and page-locked at start (0: at first use) */
     unsigned abc_buffers;          /* a, b, c buffers the lanes fill for GPUs without the matrices (0: auto) */
+    unsigned batch_wait_ms;        /* a batching GPU waits this long at most for a job's next witness */
     uint64_t host_budget;          /* host bytes for parameters, circuits, buffers, inputs (0: 80 % of RAM) */
     uint64_t device_budget;        /* bytes per GPU for parameters, circuits, workspace (0: free at start - reserve) */
     uint64_t device_reserve;       /* bytes per GPU left to other processes and the runtime */
