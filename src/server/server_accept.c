@@ -37,6 +37,7 @@
 #define IDLE_GRACE_S 30.0 /* after idle_s, for the client to leave on the GOAWAY */
 #define SWEEP_MS 500
 #define WARN_EVERY_S 10.0
+#define ACCEPT_BURST 256 /* connections taken per wakeup at most, the sweep then running again */
 
 typedef struct {
     int fd; /* -1: a free slot */
@@ -196,12 +197,23 @@ static void *accept_main(void *arg)
         sweep(k, cuzk_now());
         pthread_mutex_unlock(&k->mu);
         if (n <= 0 || !(p[0].revents & POLLIN)) continue;
-        struct sockaddr_storage peer;
-        socklen_t len = sizeof peer;
-        int fd = accept4(k->listen_fd, (struct sockaddr *)&peer, &len, SOCK_CLOEXEC | SOCK_NONBLOCK);
-        if (fd >= 0) take(k, fd, &peer);
-        else if (errno == EMFILE || errno == ENFILE) shed_one(k, errno);
-        else if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED) usleep(50 * 1000); /* and go on */
+        /* every connection waiting, not one per wakeup: a burst (a flood of connections) must not
+         * keep the backlog full, where a gRPC client's connect on a unix socket fails (its
+         * non-blocking connect gets EAGAIN, which the core takes for a connect in progress, and
+         * its first read then fails with EINVAL) */
+        for (unsigned a = 0; a < ACCEPT_BURST && !atomic_load(&k->stop); a++) {
+            struct sockaddr_storage peer;
+            socklen_t len = sizeof peer;
+            int fd = accept4(k->listen_fd, (struct sockaddr *)&peer, &len, SOCK_CLOEXEC | SOCK_NONBLOCK);
+            if (fd >= 0) {
+                take(k, fd, &peer);
+                continue;
+            }
+            if (errno == EMFILE || errno == ENFILE) shed_one(k, errno);
+            else if (errno == EINTR || errno == ECONNABORTED) continue;
+            else if (errno != EAGAIN) usleep(50 * 1000); /* and go on */
+            break;
+        }
     }
     return NULL;
 }

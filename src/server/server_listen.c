@@ -15,7 +15,10 @@
 
 #include "server_internal.h"
 
-#define LISTEN_BACKLOG 128
+/* Connections the kernel holds until the accept thread takes them (capped by
+ * net.core.somaxconn): a burst larger than this fails a gRPC client's connect on a unix socket
+ * (server_accept.c); 128 was filled by 200 connections opened at once (the soak's flood). */
+#define LISTEN_BACKLOG SOMAXCONN
 
 /* mkdir -p of the folder holding path */
 static cuzk_status make_parent(const char *path)
