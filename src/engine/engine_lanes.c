@@ -497,10 +497,12 @@ static unsigned batch_room(const cuzk_engine *e, const engine_device *d, const r
 
 /* A batching GPU holding one ready partition of a job, with nothing else it could prove: where the
  * job's next witness is being made, it waits for it (engine.batch_wait_ms at most) and takes it
- * as the partition's partner, so that the two share a pass over the bases. Proved alone, the
- * partition costs nearly what two do (a 32 GiB PoRep on an H100 at 24 GiB: 3.3 s alone, 3.65 s
- * two), and the job's partitions after it pair up one late: a sector's first and last went
- * alone. Returns the partners taken (locked; the lock is let go while it waits). */
+ * as the partition's partner, so that the two share a pass over the L, A, B bases. Otherwise the
+ * job's partitions after it pair up one late, and a sector's first and last went alone. On an
+ * H100 at 24 GiB (a partition alone about 2.2 s, two together 3.65 s) it saved 5 % of the bytes
+ * but no time, the saving spent in the wait; on a slower link a pair saves a whole pass over
+ * those bases (docs/BENCHMARKS.md). Returns the partners taken (locked; the lock is let go while
+ * it waits). */
 static unsigned wait_for_partner(cuzk_engine *e, engine_device *d, ready_item **items, unsigned room)
 {
     ENGINE_LOCKED(e);
