@@ -215,13 +215,17 @@ template <class X, class F, class P> struct streamed_single {
         return xx.err;
     }
 
+    /* where the tail's scalar i has its base in chunk k's buffer */
+    idx_map chunk_map(size_t k) const
+    {
+        return {tail_idx, tail_idx ? (uint32_t)IDX_ARRAY : (uint32_t)IDX_IDENTITY, 0, 0, (uint32_t)(k * bs.cap)};
+    }
+
     /* the digits of busy chunk qq's tail, sorted into set qq & 1 (ahead: one piece per chunk) */
     void prepare(size_t qq)
     {
         const size_t k = busy[qq];
-        if (tb[k + 1] == tb[k]) return;
-        idx_map map = {tail_idx, tail_idx ? (uint32_t)IDX_ARRAY : (uint32_t)IDX_IDENTITY, 0, 0, (uint32_t)(k * bs.cap)};
-        pip.prepare((int)(qq & 1), scalars + tb[k], map, tb[k], tb[k + 1] - tb[k]);
+        if (tb[k + 1] > tb[k]) pip.prepare((int)(qq & 1), scalars + tb[k], chunk_map(k), tb[k], tb[k + 1] - tb[k]);
     }
 
     /* the fraction of the chunks issued */
@@ -261,9 +265,8 @@ template <class X, class F, class P> struct streamed_single {
         } else {
             for (size_t a = tb[k]; a < tb[k + 1] && x->ok(); a += pip.chunk) {
                 const size_t m = tb[k + 1] - a < pip.chunk ? tb[k + 1] - a : pip.chunk;
-                idx_map map = {tail_idx, tail_idx ? (uint32_t)IDX_ARRAY : (uint32_t)IDX_IDENTITY, 0, 0, (uint32_t)lo};
                 pip.bases = cur;
-                pip.add(scalars + a, map, a, m);
+                pip.add(scalars + a, chunk_map(k), a, m);
             }
         }
         feed.done(q);
