@@ -400,6 +400,7 @@ static bool retry_partition(cuzk_engine *e, engine_device *d, ready_item *r, con
     r->tl = fresh; /* the witness's spans went to the first attempt's */
     r->bound_dev = -1;
     r->ready_t = cuzk_now();
+    r->partner_t = 0;   /* the last attempt's wait, not this one's */
     r->next = e->ready; /* first: its witness is made and its job started */
     e->ready = r;
     e->partition_retries++;
