@@ -78,6 +78,15 @@ void ntt_h_pipeline(exec_dev &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c
                     int up_c);
 void ntt_h_pipeline(exec_host &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b,
                     int up_c);
+/* the same in steps, for a, b, c made one at a time (a streamed proof's SpMV then keeps two of
+ * them beside its witness): a and b each to the coset (k 0, 1), a b into a (product), c to the
+ * coset (k 2), then (a b - c) / z back to coefficients into a (finish_product) */
+void ntt_h_coset(exec_dev &x, const ntt_tables &tb, fr_t *v, unsigned lg, int k);
+void ntt_h_coset(exec_host &x, const ntt_tables &tb, fr_t *v, unsigned lg, int k);
+void ntt_h_product(exec_dev &x, fr_t *a, const fr_t *b, unsigned lg);
+void ntt_h_product(exec_host &x, fr_t *a, const fr_t *b, unsigned lg);
+void ntt_h_finish_product(exec_dev &x, const ntt_tables &tb, fr_t *a, const fr_t *c, unsigned lg);
+void ntt_h_finish_product(exec_host &x, const ntt_tables &tb, fr_t *a, const fr_t *c, unsigned lg);
 
 /* ---------------------------------------------------------------- MSM (msm_g1.cu, msm_g2.cu) */
 cuzk_status msm_core_g1(exec_dev &x, const g1_affine *bases, const fr_t *scalars, idx_map map, size_t n,

@@ -66,36 +66,54 @@ void ntt_natural(exec_host &x, const ntt_tables &tb, fr_t *data, unsigned log_n,
  * 1/((g^N - 1) N^3) also pre-divides by the N the last inverse transform leaves. The final
  * coefficients stay bit-reversed (the H MSM indexes its bases by bitrev(position)) and come
  * out canonical, the form the MSM takes (ntt_scale.canonical_out), for the N - 1 the MSM
- * reads (N = 1 leaves none). */
-template <class X>
-static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b, int up_c)
+ * reads (N = 1 leaves none).
+ *
+ * In steps (internal.cuh): each of a, b, c to the coset (h_coset), then the combination and
+ * the transform back (h_finish); or, with c made after a b (h_product), only two of the three
+ * on the device at a time. */
+static ntt_scale coset_scale(bool pre_n, unsigned lg)
+{
+    ntt_scale sc;
+    memset(&sc, 0, sizeof sc);
+    sc.where = SCALE_POST;
+    sc.pow = POW_G;
+    if (pre_n) { /* c: N times larger, as a b */
+        cuzk_fr n;
+        cuzk_fr_from_u64(&n, (uint64_t)1 << lg);
+        sc.has_c = true;
+        sc.c = fr_of(n);
+    }
+    return sc;
+}
+
+template <class X> static void h_coset(X &x, const ntt_tables &tb, fr_t *v, unsigned lg, int k, int up)
+{
+    static const char *names[3] = {"ntt a", "ntt b", "ntt c"};
+    ntt_scale none;
+    memset(&none, 0, sizeof none);
+    x.wait_upload(up);
+    x.stage_begin(names[k]);
+    if (lg > 0) { /* N = 1: coefficients = values; the coset factor g^0 = 1 */
+        ntt_run(x, tb, v, lg, true, NTT_NR, coset_scale(k == 2, lg));
+        ntt_run(x, tb, v, lg, false, NTT_RN, none);
+    }
+    x.stage_end();
+}
+
+template <class X> static void h_product(X &x, fr_t *a, const fr_t *b, unsigned lg)
+{
+    x.stage_begin("a b");
+    k_h_product kp = {a, b};
+    x.parallel((size_t)1 << lg, kp);
+    x.stage_end();
+}
+
+/* b NULL: a holds a b (h_product) */
+template <class X> static void h_finish(X &x, const ntt_tables &tb, fr_t *a, const fr_t *b, const fr_t *c, unsigned lg)
 {
     const size_t N = (size_t)1 << lg;
     cuzk_fr n, n3, g, z;
     cuzk_fr_from_u64(&n, N);
-    ntt_scale to_coset;
-    memset(&to_coset, 0, sizeof to_coset);
-    to_coset.where = SCALE_POST;
-    to_coset.pow = POW_G;
-    ntt_scale to_coset_n = to_coset; /* for c */
-    to_coset_n.has_c = true;
-    to_coset_n.c = fr_of(n);
-    ntt_scale none;
-    memset(&none, 0, sizeof none);
-    fr_t *v[3] = {a, b, c};
-    int up[3] = {up_a, up_b, up_c};
-    static const char *names[3] = {"ntt a", "ntt b", "ntt c"};
-    for (int k = 0; k < 3; k++) {
-        x.wait_upload(up[k]);
-        x.stage_begin(names[k]);
-        if (lg == 0) {
-            /* N = 1: coefficients = values; the coset factor g^0 = 1 */
-        } else {
-            ntt_run(x, tb, v[k], lg, true, NTT_NR, k == 2 ? to_coset_n : to_coset);
-            ntt_run(x, tb, v[k], lg, false, NTT_RN, none);
-        }
-        x.stage_end();
-    }
     x.stage_begin("(ab - c) / z");
     cuzk_fr_from_u64(&g, CUZK_FR_GENERATOR);
     cuzk_fr_pow_u64(&z, &g, N);
@@ -104,17 +122,31 @@ static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsign
     cuzk_fr_mul(&n3, &n3, &n);
     cuzk_fr_mul(&z, &z, &n3);
     cuzk_fr_inv(&z, &z);
-    k_h_combine kc = {a, b, c, shoup_of(z)};
-    x.parallel(N, kc);
+    if (b) {
+        k_h_combine kc = {a, b, c, shoup_of(z)};
+        x.parallel(N, kc);
+    } else {
+        k_h_combine_product kc = {a, c, shoup_of(z)};
+        x.parallel(N, kc);
+    }
     x.stage_end();
     x.stage_begin("intt h");
     if (lg > 0) {
-        ntt_scale from_coset = to_coset;
+        ntt_scale from_coset = coset_scale(false, lg);
         from_coset.pow = POW_GINV;
         from_coset.canonical_out = true;
         ntt_run(x, tb, a, lg, true, NTT_NR, from_coset);
     }
     x.stage_end();
+}
+
+template <class X>
+static void h_impl(X &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b, int up_c)
+{
+    fr_t *v[3] = {a, b, c};
+    const int up[3] = {up_a, up_b, up_c};
+    for (int k = 0; k < 3; k++) h_coset(x, tb, v[k], lg, k, up[k]);
+    h_finish(x, tb, a, b, c, lg);
 }
 
 void ntt_h_pipeline(exec_dev &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *c, unsigned lg, int up_a, int up_b,
@@ -126,6 +158,18 @@ void ntt_h_pipeline(exec_host &x, const ntt_tables &tb, fr_t *a, fr_t *b, fr_t *
                     int up_c)
 {
     h_impl(x, tb, a, b, c, lg, up_a, up_b, up_c);
+}
+void ntt_h_coset(exec_dev &x, const ntt_tables &tb, fr_t *v, unsigned lg, int k) { h_coset(x, tb, v, lg, k, -1); }
+void ntt_h_coset(exec_host &x, const ntt_tables &tb, fr_t *v, unsigned lg, int k) { h_coset(x, tb, v, lg, k, -1); }
+void ntt_h_product(exec_dev &x, fr_t *a, const fr_t *b, unsigned lg) { h_product(x, a, b, lg); }
+void ntt_h_product(exec_host &x, fr_t *a, const fr_t *b, unsigned lg) { h_product(x, a, b, lg); }
+void ntt_h_finish_product(exec_dev &x, const ntt_tables &tb, fr_t *a, const fr_t *c, unsigned lg)
+{
+    h_finish(x, tb, a, NULL, c, lg);
+}
+void ntt_h_finish_product(exec_host &x, const ntt_tables &tb, fr_t *a, const fr_t *c, unsigned lg)
+{
+    h_finish(x, tb, a, NULL, c, lg);
 }
 
 /* ---------------------------------------------------------------- gpu.h */

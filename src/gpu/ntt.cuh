@@ -333,6 +333,33 @@ template <class X> static void ntt_bitrev(X &x, fr_t *data, unsigned log_n)
     x.mark("ntt bit reversal");
 }
 
+/* a = a * b (a, b, c made one at a time: the product first, c after it in b's place) */
+struct k_h_product {
+    fr_t *a;
+    const fr_t *b;
+    HD void operator()(size_t i) const
+    {
+        fr_t t;
+        mul(t, a[i], b[i]);
+        a[i] = t;
+    }
+};
+
+/* a = (a - c) * z, a holding a * b: the same arithmetic as k_h_combine, so the same bytes */
+struct k_h_combine_product {
+    fr_t *a;
+    const fr_t *c;
+    fr_shoup_t z;
+    HD void operator()(size_t i) const
+    {
+        fr_t t;
+        sub(t, a[i], c[i]);
+        mul_shoup_lazy(t, t, z);
+        reduce_lazy(t, t);
+        a[i] = t;
+    }
+};
+
 /* a = (a * b - c) * z */
 struct k_h_combine {
     fr_t *a;

@@ -10,8 +10,8 @@
  *
  * The order of preference: resident with the precompiled circuit, then streamed with it (its
  * SpMV saves the CPU a, b, c, which cost more than the copies), then either with its matrices
- * streamed from host memory for the SpMV (two chunk buffers beside the witness and a, b, c; the
- * plan, coefficients and bitmaps on the device), then either with a, b, c from the CPU.
+ * streamed from host memory for the SpMV (two chunk buffers beside the witness and, streamed,
+ * two of a, b, c at a time; the plan, coefficients and bitmaps on the device), then either with a, b, c from the CPU.
  *
  * Streamed: the bases stay in host memory and the stages run one after another, so the peak is
  * the largest of: the NTTs (a, b, c), the H MSM (its scalars and an MSM's workspace), the L/A/B
@@ -138,13 +138,15 @@ static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
     return m > c ? m : c;
 }
 
-/* The streamed placement's stages' peaks beside the precompiled circuit (pce: the witness is on
- * the device from the start, for the SpMV, with the chunk buffers of streamed matrices): the
- * SpMV and the NTTs, the H MSM with windows of at most c_h bits, the L/A/B MSMs with at most c. */
+/* The streamed placement's stages' peaks beside the precompiled circuit: the SpMV and the NTTs,
+ * the H MSM with windows of at most c_h bits, the L/A/B MSMs with at most c. The NTTs: a, b, c
+ * uploaded from the CPU; or, with the SpMV (pce), the witness on the device, the chunk buffers
+ * of streamed matrices and two of a, b, c (c is made once a b is, in b's place: prover.cu's
+ * setup_pce_h). */
 static uint64_t ntt_peak(const cuzk_gpu_shape *sh, int pce)
 {
     const uint64_t w = (uint64_t)sh->num_inputs + sh->num_aux;
-    return 3 * domain(sh) * FR_BYTES + (pce ? w * FR_BYTES : 0) + pce_chunks(pce);
+    return pce ? 2 * domain(sh) * FR_BYTES + w * FR_BYTES + pce_chunks(pce) : 3 * domain(sh) * FR_BYTES;
 }
 
 /* (the witness leaves the device after the SpMV, for L, A and B to bring back); ahead: the next
@@ -315,6 +317,17 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     return true;
 }
 
+/* Whether streamed placement a gives the MSMs less than b: smaller chunks, narrower windows
+ * (L, A, B's or H's), no second proof per pass, or no L, A, B beside H or no sort ahead that b
+ * has. More proofs per pass beyond two do not count: the engine's default witness buffers batch
+ * two (engine.witness_buffers), and a pass's copies are halved by the second. */
+static bool msms_lose(const cuzk_gpu_placement *a, const cuzk_gpu_placement *b)
+{
+    return a->chunk_points < b->chunk_points || a->window_max < b->window_max || a->window_max_h < b->window_max_h ||
+        (a->batch_max < 2 && b->batch_max >= 2) || (!a->lab_beside_h && b->lab_beside_h) ||
+        (!a->h_sort_ahead && b->h_sort_ahead);
+}
+
 /* a streamed placement's why: what it is (head), where its bases are (where), its sizes */
 static void streamed_why(cuzk_gpu_placement *out, const char *head, const char *where)
 {
@@ -379,6 +392,15 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
         if (!placed && !res)
             placed = place_streamed(sh, room, glv, cfg->stream_chunk_log,
                                     cfg->stream_batch ? cfg->stream_batch : BATCH_MAX, cfg->stream_beside, pce, out);
+        /* streamed, the circuit on the device only where it costs the MSMs nothing that its
+         * matrices streamed would keep */
+        cuzk_gpu_placement alt;
+        memset(&alt, 0, sizeof alt);
+        if (placed && out->kind == CUZK_GPU_STREAMED && pce == PCE_DEVICE && cfg->pce_stream &&
+            place_streamed(sh, room, glv, cfg->stream_chunk_log, cfg->stream_batch ? cfg->stream_batch : BATCH_MAX,
+                           cfg->stream_beside, PCE_STREAMED, &alt) &&
+            msms_lose(out, &alt))
+            *out = alt;
     }
     if (placed && out->kind == CUZK_GPU_RESIDENT) return CUZK_OK;
     if (res)

@@ -99,6 +99,7 @@ struct prove_bufs {
     bool own_density; /* allocated for this proof (else resident with the circuit) */
     bool own_witness; /* in and aux allocated for this proof (else a prefetch slot's) */
     bool host_abc;    /* a, b, c copied from the caller's host memory (abc_read_notice) */
+    bool h_made;      /* the setup made H's coefficients in a (setup_pce_h; b held c) */
     size_t b_input_popcount;
     /* streamed placement: the witness to upload for L, A and B, after every proof's NTTs and H
      * MSM so that it never shares the device with a, b, c: from the host's a, b, c entry, the
@@ -509,12 +510,7 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
     for (size_t j = 0; j < nj && x.poll_cancel(); j++) {
         prove_bufs &pb = pbs[j];
         setup(j, pb);
-        if (pb.host_in && pb.own_witness) { /* the SpMV's copy: back for L, A, B */
-            x.release(pb.in);
-            x.release(pb.aux);
-            pb.in = pb.aux = NULL;
-        }
-        ntt_h_pipeline(x, tb, pb.a, pb.b, pb.c, pb.lg, pb.up_a, pb.up_b, pb.up_c);
+        if (!pb.h_made) ntt_h_pipeline(x, tb, pb.a, pb.b, pb.c, pb.lg, pb.up_a, pb.up_b, pb.up_c);
         x.release(pb.b);
         x.release(pb.c);
         pb.b = pb.c = NULL;
@@ -608,12 +604,12 @@ static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B,
     return prove_core(x, tb, B, vk, pb, r[0], s[0], out);
 }
 
-/* Entry 2's buffers: a, b, c computed here from the resident circuit; only the assignment is
- * uploaded (staged: input and aux already in device memory, a prefetch, or NULL to upload
- * them). The SpMV needs all of it, so it waits for both uploads. */
+/* Entry 2's witness: pb's sizes and densities from the circuit, the assignment in device
+ * memory (staged: input and aux already there, a prefetch; or NULL to upload them and wait:
+ * the SpMV needs all of it) */
 template <class X>
-static void setup_pce(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux,
-                      fr_t *const staged[2])
+static void pce_witness(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux,
+                        fr_t *const staged[2])
 {
     const size_t n = v.nc + v.ni, ni = v.ni, na = v.na, fb = sizeof(fr_t);
     memset(&pb, 0, sizeof pb);
@@ -626,34 +622,77 @@ static void setup_pce(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *in
     pb.biw = v.b_in_w;
     pb.bw = v.b_aux_w;
     pb.b_input_popcount = v.b_input_popcount;
-    const size_t N = (size_t)1 << pb.lg;
     pb.own_witness = !staged;
     pb.host_in = input;
     pb.host_aux = aux;
     if (staged) {
         pb.in = staged[0];
         pb.aux = staged[1];
-    } else {
-        pb.in = (fr_t *)x.alloc(ni * fb);
-        pb.aux = (fr_t *)x.alloc((na ? na : 1) * fb);
+        return;
     }
+    pb.in = (fr_t *)x.alloc(ni * fb);
+    pb.aux = (fr_t *)x.alloc((na ? na : 1) * fb);
+    if (!x.poll_cancel()) return;
+    int ui = x.upload(pb.in, input, ni * fb), ux = x.upload(pb.aux, aux, na * fb);
+    x.wait_upload(ui);
+    x.wait_upload(ux);
+}
+
+/* Entry 2's buffers: a, b, c computed here from the circuit on the device (or its matrices
+ * streamed); only the assignment is uploaded (pce_witness). */
+template <class X>
+static void setup_pce(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux,
+                      fr_t *const staged[2])
+{
+    pce_witness(x, pb, v, input, aux, staged);
+    const size_t n = v.nc + v.ni, N = (size_t)1 << pb.lg, fb = sizeof(fr_t);
     pb.a = (fr_t *)x.alloc(N * fb);
     pb.b = (fr_t *)x.alloc(N * fb);
     pb.c = (fr_t *)x.alloc(N * fb);
-    if (x.poll_cancel()) {
-        if (!staged) {
-            int ui = x.upload(pb.in, input, ni * fb), ux = x.upload(pb.aux, aux, na * fb);
-            x.wait_upload(ui);
-            x.wait_upload(ux);
-        }
-        x.stage_begin(v.chunk_bytes ? "a, b, c (spmv, matrices streamed)" : "a, b, c (spmv)");
-        fr_t *abc[3] = {pb.a, pb.b, pb.c};
-        spmv_run(x, v, pb.in, pb.aux, abc);
-        x.zero(pb.a + n, (N - n) * fb);
-        x.zero(pb.b + n, (N - n) * fb);
-        x.zero(pb.c + n, (N - n) * fb);
-        x.stage_end();
-    }
+    if (!x.poll_cancel()) return;
+    x.stage_begin(v.chunk_bytes ? "a, b, c (spmv, matrices streamed)" : "a, b, c (spmv)");
+    fr_t *abc[3] = {pb.a, pb.b, pb.c};
+    spmv_run(x, v, pb.in, pb.aux, abc);
+    for (int k = 0; k < 3; k++) x.zero(abc[k] + n, (N - n) * fb);
+    x.stage_end();
+}
+
+/* Entry 2's buffers with streamed bases, and H's coefficients made (pb.h_made): a and b made by
+ * the SpMV and taken to the coset, their product into a, then c made in b's place, so that only
+ * two of a, b, c share the device with the witness (placement.c's NTT peak: a 16 GiB card holds
+ * a 32 GiB PoRep's witness and two, not three). The witness's first copy is gone at the end. */
+template <class X>
+static void setup_pce_h(X &x, const ntt_tables &tb, prove_bufs &pb, const pce_view &v, const cuzk_fr *input,
+                        const cuzk_fr *aux)
+{
+    pce_witness(x, pb, v, input, aux, NULL);
+    const size_t n = v.nc + v.ni, N = (size_t)1 << pb.lg, fb = sizeof(fr_t);
+    pb.h_made = true;
+    pb.a = (fr_t *)x.alloc(N * fb);
+    pb.b = (fr_t *)x.alloc(N * fb);
+    if (!x.poll_cancel()) return;
+    const bool streamed = v.chunk_bytes != 0;
+    spmv_pass<X> sp(x, v, pb.in, pb.aux);
+    x.stage_begin(streamed ? "a, b (spmv, matrices streamed)" : "a, b (spmv)");
+    sp.matrix(0, pb.a);
+    sp.matrix(1, pb.b);
+    x.zero(pb.a + n, (N - n) * fb);
+    x.zero(pb.b + n, (N - n) * fb);
+    x.stage_end();
+    ntt_h_coset(x, tb, pb.a, pb.lg, 0);
+    ntt_h_coset(x, tb, pb.b, pb.lg, 1);
+    ntt_h_product(x, pb.a, pb.b, pb.lg);
+    fr_t *c = pb.b;
+    x.stage_begin(streamed ? "c (spmv, matrices streamed)" : "c (spmv)");
+    sp.matrix(2, c);
+    sp.end();
+    x.zero(c + n, (N - n) * fb);
+    x.stage_end();
+    x.release(pb.in); /* read by the SpMV only: L, A and B bring it back */
+    x.release(pb.aux);
+    pb.in = pb.aux = NULL;
+    ntt_h_coset(x, tb, c, pb.lg, 2);
+    ntt_h_finish_product(x, tb, pb.a, c, pb.lg);
 }
 
 /* Entry 2: one proof (staged as setup_pce says), or with streamed bases a batch of nw. */
@@ -665,7 +704,7 @@ static cuzk_status prove_pce_impl(X &x, const ntt_tables &tb, const prover_bases
 {
     if (B.cap)
         return prove_streamed(
-            x, tb, B, vk, nw, [&](size_t j, prove_bufs &pb) { setup_pce(x, pb, v, input[j], aux[j], NULL); }, r, s,
+            x, tb, B, vk, nw, [&](size_t j, prove_bufs &pb) { setup_pce_h(x, tb, pb, v, input[j], aux[j]); }, r, s,
             out);
     if (nw != 1) return cuzk_fail(CUZK_EINTERNAL, "a batch of %zu proofs with resident parameters", nw);
     prove_bufs pb;

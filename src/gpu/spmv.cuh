@@ -305,15 +305,14 @@ struct k_spmv_reduce {
     }
 };
 
-/* the appended Input(i) * 0 = 0 rows: a = input[i], b = c = 0 */
+/* the appended Input(i) * 0 = 0 rows of one matrix: a = input[i] (in), b = c = 0 (in NULL) */
 struct k_spmv_inputs {
     const fr_t *in;
-    fr_t *a, *b, *c;
+    fr_t *out;
     HD void operator()(size_t i) const
     {
-        a[i] = in[i];
-        set_zero(b[i]);
-        set_zero(c[i]);
+        if (in) out[i] = in[i];
+        else set_zero(out[i]);
     }
 };
 
@@ -362,26 +361,40 @@ template <class X> struct spmv_feed {
     }
 };
 
-/* a, b, c (nc + ni entries each, executor memory) for the assignment (in[ni], aux[na] in
- * executor memory), the matrices resident or streamed (pce_view.chunk_bytes). Enqueued on the
- * executor's stream; errors are the executor's. */
-template <class X> void spmv_run(X &x, const pce_view &v, const fr_t *in, const fr_t *aux, fr_t *const out[3])
-{
-    spmv_feed<X> feed(x, v);
-    const bool streamed = v.chunk_bytes != 0;
-    size_t q = 0; /* the feed's next chunk */
-    for (int k = 0; k < 3 && x.ok(); k++) {
+/* The SpMV of the assignment (in[ni], aux[na] in executor memory) a matrix at a time, the
+ * matrices resident or streamed (pce_view.chunk_bytes): matrix(k, out) writes its nc + ni
+ * entries into out, for k = 0, 1, 2 in that order (the feed's), each once; work issued between
+ * them (the NTTs of what is made) runs while the next matrix's first chunk is copied. end()
+ * after the last. Enqueued
+ * on the executor's stream; errors are the executor's. */
+template <class X> struct spmv_pass {
+    X &x;
+    const pce_view &v;
+    const fr_t *in, *aux;
+    spmv_feed<X> feed;
+    spmv_pass(X &xx, const pce_view &vv, const fr_t *i, const fr_t *a) : x(xx), v(vv), in(i), aux(a), feed(xx, vv) {}
+    /* the feed's chunks run in matrix order: the first chunk of matrix k */
+    size_t first_chunk(int k) const
+    {
+        size_t q = 0;
+        for (int i = 0; i < k; i++) q += v.nchunks[i];
+        return q;
+    }
+    void matrix(int k, fr_t *out)
+    {
+        if (!x.ok()) return;
         const spmv_matrix &m = v.m[k];
+        const bool streamed = v.chunk_bytes != 0;
         spmv_terms t = {m.col, m.coeff, v.coeffs, in, aux, (uint32_t)v.ni, 0};
         fr_t *part = m.nlong ? (fr_t *)x.alloc(m.partials * sizeof(fr_t)) : NULL;
-        if (!x.ok()) break;
+        if (!x.ok()) return;
         if (!streamed) {
-            k_spmv_rows kr = {t, m.row_ptr, m.seg, 0, out[k]};
+            k_spmv_rows kr = {t, m.row_ptr, m.seg, 0, out};
             x.parallel(v.nc, kr);
             k_spmv_segments ks = {t, m.seg_begin, m.seg_end, 0, part};
             x.parallel(m.nseg, ks);
         }
-        for (size_t i = 0; streamed && i < v.nchunks[k]; i++, q++) {
+        for (size_t i = 0, q = first_chunk(k); streamed && i < v.nchunks[k]; i++, q++) {
             const spmv_chunk &c = v.chunks[k][i];
             const size_t rows = c.r1 - c.r0, terms = c.t1 - c.t0;
             const uint8_t *b = feed.take(q);
@@ -389,27 +402,36 @@ template <class X> void spmv_run(X &x, const pce_view &v, const fr_t *in, const 
             tc.col = (const uint32_t *)(b + spmv_chunk_col_at(rows));
             tc.coeff = (const uint32_t *)(b + spmv_chunk_coeff_at(rows, terms));
             tc.t0 = c.t0;
-            k_spmv_rows kr = {tc, (const uint32_t *)b, m.seg, c.r0, out[k]};
+            k_spmv_rows kr = {tc, (const uint32_t *)b, m.seg, c.r0, out};
             x.parallel(rows, kr);
             k_spmv_segments ks = {tc, m.seg_begin, m.seg_end, c.s0, part};
             x.parallel(c.s1 - c.s0, ks);
         }
-        if (!m.nlong) continue;
-        const fr_t *src = part;
-        size_t off = m.nseg;
-        for (unsigned l = 0; l < m.nlevels; l++) {
-            const bool last = l + 1 == m.nlevels;
-            fr_t *dst = last ? out[k] : part + off;
-            k_spmv_reduce kg = {src, m.grp_ptr[l], last ? m.long_row : NULL, dst};
-            x.parallel(m.ngrp[l], kg);
-            src = dst;
-            off += m.ngrp[l];
+        if (m.nlong) {
+            const fr_t *src = part;
+            size_t off = m.nseg;
+            for (unsigned l = 0; l < m.nlevels; l++) {
+                const bool last = l + 1 == m.nlevels;
+                fr_t *dst = last ? out : part + off;
+                k_spmv_reduce kg = {src, m.grp_ptr[l], last ? m.long_row : NULL, dst};
+                x.parallel(m.ngrp[l], kg);
+                src = dst;
+                off += m.ngrp[l];
+            }
+            x.release(part);
         }
-        x.release(part);
+        k_spmv_inputs ki = {k == 0 ? in : NULL, out + v.nc};
+        x.parallel(v.ni, ki);
     }
-    feed.end();
-    k_spmv_inputs ki = {in, out[0] + v.nc, out[1] + v.nc, out[2] + v.nc};
-    x.parallel(v.ni, ki);
+    void end() { feed.end(); }
+};
+
+/* a, b, c (nc + ni entries each, executor memory) for the assignment, the three matrices in turn */
+template <class X> void spmv_run(X &x, const pce_view &v, const fr_t *in, const fr_t *aux, fr_t *const out[3])
+{
+    spmv_pass<X> p(x, v, in, aux);
+    for (int k = 0; k < 3; k++) p.matrix(k, out[k]);
+    p.end();
 }
 
 #endif
