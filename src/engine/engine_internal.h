@@ -560,6 +560,10 @@ unsigned sched_pick_batch(cuzk_engine *e, engine_device *d, const ready_item *fi
  * witness: one is being made now and d has nothing else it could prove (the policy; it reads and
  * changes nothing). */
 bool sched_wait_for_partner(const cuzk_engine *e, const engine_device *d, const ready_item *first);
+/* Whether a made witness other than those taken is ready for device d to prove now. */
+bool sched_other_ready(const cuzk_engine *e, const engine_device *d);
+/* A ready item taken by a pick and not proved, back on the ready list for the next pick. */
+void sched_put_back(cuzk_engine *e, ready_item *r);
 void sched_drop_ready_of(cuzk_engine *e, engine_job *j);
 void sched_release_slot(cuzk_engine *e, int slot, engine_job *j);
 void sched_maybe_finish(cuzk_engine *e, engine_job *j);

@@ -502,9 +502,11 @@ static unsigned batch_room(const cuzk_engine *e, const engine_device *d, const r
  * job's partitions after it pair up one late, and a sector's first and last went alone. On an
  * H100 at 24 GiB (a partition alone about 2.2 s, two together 3.65 s) it saved 5 % of the bytes
  * but no time, the saving spent in the wait; on a slower link a pair saves a whole pass over
- * those bases (docs/BENCHMARKS.md). Returns the partners taken (locked; the lock is let go while
- * it waits). */
-static unsigned wait_for_partner(cuzk_engine *e, engine_device *d, ready_item **items, unsigned room)
+ * those bases (docs/BENCHMARKS.md). Where other work became ready during the wait and no partner
+ * did, the partition goes back on the ready list and -1 is returned: the device picks again, so
+ * urgent work made meanwhile (a CRITICAL WinningPoSt) is not proved after it. Returns the partners
+ * taken (locked; the lock is let go while it waits). */
+static int wait_for_partner(cuzk_engine *e, engine_device *d, ready_item **items, unsigned room)
 {
     ENGINE_LOCKED(e);
     if (!e->cfg.batch_wait_ms || !sched_wait_for_partner(e, d, items[0])) return 0;
@@ -517,7 +519,12 @@ static unsigned wait_for_partner(cuzk_engine *e, engine_device *d, ready_item **
         n = sched_pick_batch(e, d, items[0], items + 1, room);
         if (!woken) break; /* the deadline passed */
     }
-    return n;
+    if (!n && sched_other_ready(e, d)) {
+        items[0]->partner_t = 0;
+        sched_put_back(e, items[0]);
+        return -1;
+    }
+    return (int)n;
 }
 
 /* The streamed prover's notice that item k's assignment has been copied for the batch's L, A, B
@@ -633,7 +640,11 @@ void *device_main(void *arg)
         }
         const unsigned room = batch_room(e, d, items[0]);
         unsigned n = 1 + (room ? sched_pick_batch(e, d, items[0], items + 1, room) : 0);
-        if (room && n == 1) n += wait_for_partner(e, d, items, room);
+        if (room && n == 1) {
+            const int partners = wait_for_partner(e, d, items, room);
+            if (partners < 0) continue; /* put back: the pick again */
+            n += (unsigned)partners;
+        }
         partition_run runs[ENGINE_BATCH_MAX];
         const double t0 = cuzk_now();
         for (unsigned k = 0; k < n; k++) {

@@ -272,14 +272,27 @@ unsigned sched_pick_batch(cuzk_engine *e, engine_device *d, const ready_item *fi
     return n;
 }
 
+bool sched_other_ready(const cuzk_engine *e, const engine_device *d)
+{
+    ENGINE_LOCKED(e);
+    for (const ready_item *r = e->ready; r; r = r->next)
+        if (judge_ready(e, r, d) == READY_CANDIDATE) return true;
+    return false;
+}
+
 bool sched_wait_for_partner(const cuzk_engine *e, const engine_device *d, const ready_item *first)
 {
     ENGINE_LOCKED(e);
     const engine_job *j = first->job;
     if (e->stopping || !j->witnessing || j->cancel_req || j->failing) return false;
-    for (const ready_item *r = e->ready; r; r = r->next)
-        if (judge_ready(e, r, d) == READY_CANDIDATE) return false; /* other work: the device does not idle */
-    return true;
+    return !sched_other_ready(e, d); /* other work: the device does not idle */
+}
+
+void sched_put_back(cuzk_engine *e, ready_item *r)
+{
+    ENGINE_LOCKED(e);
+    r->next = e->ready; /* the picks scan the whole list: its order does not matter */
+    e->ready = r;
 }
 
 void sched_release_slot(cuzk_engine *e, int slot, engine_job *j)

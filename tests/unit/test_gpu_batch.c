@@ -10,9 +10,13 @@
  *   a, b, c buffer taken by the next partition once its proof's NTTs have read it;
  * - the circuit on the device, the default buffers, the first partition not held back: every
  *   partition in a batch of 2 (the GPU waits for a partner whose witness is being made);
- * - a, b, c from the CPU with 3 witness buffers: none batched.
+ * - a, b, c from the CPU with 3 witness buffers: none batched;
+ * - a CRITICAL job made ready while the GPU holds a partition and waits for its partner (the
+ *   partner's witness slowed down) is proved before the held partition.
  * The first partition is held back a little (the test hook) so that witnesses are waiting when
  * the GPU next looks. Skips (exit 77) where no CUDA device is. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -109,6 +113,102 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
     return batched;
 }
 
+/* ------------------------------------------------------------ urgent work during the wait */
+#define SLOW_SEED 70   /* the job whose partition 1 is slow to make */
+#define URGENT_SEED 90 /* the CRITICAL job */
+static atomic_bool slow_started;
+static pthread_mutex_t order_mu = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t order_job[8];
+static unsigned order_part[8], order_n;
+
+/* named_circuit_open, the slow job's partition 1 taking 5 s to open (its witness being made) */
+static cuzk_status slow_open(void *ctx, const uint8_t *input, size_t input_len, uint64_t seed, unsigned partition,
+                             cuzk_circuit **out)
+{
+    if (partition == 1 && seed == SLOW_SEED + 1) {
+        atomic_store(&slow_started, true);
+        usleep(5000 * 1000);
+    }
+    return named_circuit_open(ctx, input, input_len, seed, partition, out);
+}
+
+/* the partitions in the order the GPU starts them */
+static cuzk_status record_order(void *ctx, uint64_t job, unsigned partition, int device)
+{
+    (void)ctx;
+    (void)device;
+    pthread_mutex_lock(&order_mu);
+    if (order_n < 8) {
+        order_job[order_n] = job;
+        order_part[order_n++] = partition;
+    }
+    pthread_mutex_unlock(&order_mu);
+    return CUZK_OK;
+}
+
+static bool circuit_on_gpu(cuzk_engine *e, const char *id)
+{
+    bool on = false;
+    cuzk_engine_status *st = calloc(1, sizeof *st);
+    if (!st) return false;
+    cuzk_engine_get_status(e, st);
+    for (unsigned i = 0; i < st->ncircuits; i++)
+        if (!strcmp(st->circuits[i].id, id)) on = st->circuits[i].device[0] && !st->circuits[i].loading;
+    free(st);
+    return on;
+}
+
+/* A job of two partitions whose second witness is slow: the GPU takes the first and waits for
+ * it (engine.batch_wait_ms long enough that only other work ends the wait). A CRITICAL job
+ * submitted then ends the wait, and the held partition goes back to the ready list, so the
+ * CRITICAL partition is proved first (before, the held one was proved alone, then it). */
+static void test_urgent_during_wait(const char *params_path)
+{
+    cuzk_engine_config cfg;
+    cuzk_engine_config_default(&cfg);
+    cfg.gpus = 1;
+    cfg.cpu_worker = false;
+    cfg.threads = 4;
+    cfg.batch_wait_ms = 30000;
+    cuzk_gpu_config g;
+    cuzk_gpu_config_default(&g);
+    snprintf(g.placement, sizeof g.placement, "streamed");
+    g.stream_chunk_log = 12;
+    cuzk_engine *e = NULL;
+    CHECK_OK(cuzk_engine_create(&e, &cfg, &g));
+    if (!e) return;
+    cuzk_engine_set_test_hook(e, record_order, NULL);
+    cuzk_engine_circuit c = {.id = "batch", .open = slow_open, .ctx = (void *)CIRCUIT, .params_path = params_path};
+    CHECK_OK(cuzk_engine_register_circuit(e, &c));
+    cuzk_job_request slow = {.kind = CUZK_KIND_CIRCUIT, .circuit = "batch", .partitions = 2, .seed = SLOW_SEED};
+    cuzk_job_request urgent = {.kind = CUZK_KIND_CIRCUIT,
+                               .circuit = "batch",
+                               .partitions = 1,
+                               .seed = URGENT_SEED,
+                               .priority = CUZK_PRIORITY_CRITICAL};
+    uint64_t slow_id = 0, urgent_id = 0;
+    CHECK_OK(cuzk_engine_submit(e, &slow, &slow_id, NULL));
+    /* the circuit on the GPU and the second witness being made: the GPU holds the first */
+    for (int i = 0; i < 600 && !(atomic_load(&slow_started) && circuit_on_gpu(e, "batch")); i++) usleep(50 * 1000);
+    usleep(700 * 1000);
+    CHECK_OK(cuzk_engine_submit(e, &urgent, &urgent_id, NULL));
+    cuzk_job_result r;
+    const uint64_t ids[2] = {urgent_id, slow_id};
+    for (int k = 0; k < 2; k++) {
+        memset(&r, 0, sizeof r);
+        CHECK_OK(cuzk_engine_await(e, ids[k], 600, &r));
+        CHECK(r.state == CUZK_JOB_COMPLETED && r.verified);
+        cuzk_job_result_free(&r);
+    }
+    pthread_mutex_lock(&order_mu);
+    printf("  a CRITICAL job during the wait for a batch partner: started first: job %s partition %u (of %u "
+           "started)\n",
+           order_n && order_job[0] == urgent_id ? "CRITICAL" : "held", order_n ? order_part[0] : 0, order_n);
+    CHECK(order_n >= 2 && order_job[0] == urgent_id && order_part[0] == 0);
+    pthread_mutex_unlock(&order_mu);
+    cuzk_engine_destroy(e);
+}
+
 int main(void)
 {
     skip_without_gpu();
@@ -131,6 +231,7 @@ int main(void)
     CHECK(run_job(path, &p.vk, 0, ABC_DEVICE, false) == PARTS);
     /* 3 buffers: one at a time */
     CHECK(run_job(path, &p.vk, 3, ABC_CPU, true) == 0);
+    test_urgent_during_wait(path);
 
     unlink(path);
     cuzk_groth16_params_free(&p);
