@@ -20,8 +20,8 @@ PCIe by generation):
   - A sector is the engine's measured sector on the H100 at 24 GiB (19.151 s, its a, b, c made
     on the device from the circuit's streamed matrices, 26 of 30 partitions batched) scaled by
     the card's partition against the H100's.
-  - 16 GB cards: times the ratio of the H100's engine sector at 16 GiB to 24 GiB (21.524 against
-    19.250 s: smaller chunks and windows, a, b, c from the CPU); 48 GB cards: times the ratio of
+  - 16 GB cards: times the ratio of the H100's verified sector at 16 GiB to 24 GiB (20.635
+    against 19.176 s: smaller chunks and windows, a, b, c two at a time); 48 GB cards: times the ratio of
     its batch of two at 48 GiB to 24 GiB (1618 against 1706 ms per partition: larger chunks).
   - A card whose memory holds the parameters (80 GB) proves resident: the H100's resident
     partition and sector scaled by compute.
@@ -42,7 +42,7 @@ STREAMED_BYTES_GB = {  # the bases each stage copies per partition (porep:32GiB'
     "ntt": 0.0, "h": 12.885, "lab": (12.496 + 12.456 + 3.179 + 6.358) / 2}
 PARTITION_24_MS = 1706.0  # the call's 3412 ms for two
 SECTOR_24_S = 19.151  # the engine, 3 sectors one at a time, median interval
-RATIO_16 = 21.524 / 19.250  # the engine's sectors at 16 and 24 GiB (build 9710359, one call)
+RATIO_16 = 20.635 / 19.176  # verified sectors at 16 and 24 GiB (build 9c28ca2, one warm machine)
 RATIO_48 = 1618.0 / 1706.0  # gpu-prove, batches of two at 48 and 24 GiB (2026-12-06)
 PARTITION_RESIDENT_MS = 1226.8  # all memory (2026-12-05)
 SECTOR_RESIDENT_S = 12.613  # all memory, the engine (1053c97)
