@@ -49,20 +49,26 @@ static cuzk_status hold_first(void *ctx, uint64_t job, unsigned partition, int d
 enum { ABC_CPU, ABC_DEVICE, ABC_STREAMED };
 static const char *const abc_names[] = {"from the CPU", "on the GPU", "on the GPU, the matrices streamed"};
 
+/* an engine of one GPU, no CPU backend, 4 threads; the parameters streamed in chunks of 2^12 */
+static void streamed_configs(cuzk_engine_config *cfg, cuzk_gpu_config *g)
+{
+    cuzk_engine_config_default(cfg);
+    cfg->gpus = 1;
+    cfg->cpu_worker = false;
+    cfg->threads = 4;
+    cuzk_gpu_config_default(g);
+    snprintf(g->placement, sizeof g->placement, "streamed");
+    g->stream_chunk_log = 12;
+}
+
 /* One job of PARTS partitions on an engine with `buffers` witness buffers (0: the default), a,
  * b, c as abc says; returns the partitions the GPU proved in batches. */
 static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsigned buffers, int abc, bool hold)
 {
     cuzk_engine_config cfg;
-    cuzk_engine_config_default(&cfg);
-    cfg.gpus = 1;
-    cfg.cpu_worker = false;
-    cfg.threads = 4;
-    cfg.witness_buffers = buffers;
     cuzk_gpu_config g;
-    cuzk_gpu_config_default(&g);
-    snprintf(g.placement, sizeof g.placement, "streamed");
-    g.stream_chunk_log = 12;
+    streamed_configs(&cfg, &g);
+    cfg.witness_buffers = buffers;
     g.pce_on_device = abc == ABC_DEVICE;
     g.pce_stream = abc == ABC_STREAMED;
     cuzk_engine *e = NULL;
@@ -165,15 +171,9 @@ static bool circuit_on_gpu(cuzk_engine *e, const char *id)
 static void test_urgent_during_wait(const char *params_path)
 {
     cuzk_engine_config cfg;
-    cuzk_engine_config_default(&cfg);
-    cfg.gpus = 1;
-    cfg.cpu_worker = false;
-    cfg.threads = 4;
-    cfg.batch_wait_ms = 30000;
     cuzk_gpu_config g;
-    cuzk_gpu_config_default(&g);
-    snprintf(g.placement, sizeof g.placement, "streamed");
-    g.stream_chunk_log = 12;
+    streamed_configs(&cfg, &g);
+    cfg.batch_wait_ms = 30000;
     cuzk_engine *e = NULL;
     CHECK_OK(cuzk_engine_create(&e, &cfg, &g));
     if (!e) return;
