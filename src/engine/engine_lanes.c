@@ -519,8 +519,9 @@ static int wait_for_partner(cuzk_engine *e, engine_device *d, ready_item **items
         n = sched_pick_batch(e, d, items[0], items + 1, room);
         if (!woken) break; /* the deadline passed */
     }
-    if (!n && sched_other_ready(e, d)) {
-        items[0]->partner_t = 0;
+    const engine_job *j = items[0]->job;
+    if (!n && !e->stopping && !j->cancel_req && !j->failing && sched_other_ready(e, d)) {
+        items[0]->partner_t = 0; /* (a cancelled or failing job's partition goes on as before) */
         sched_put_back(e, items[0]);
         return -1;
     }

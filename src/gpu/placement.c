@@ -9,9 +9,11 @@
  * element apart), 196 without (H100, a, b, c from the CPU); the constants add a margin.
  *
  * The order of preference: resident with the precompiled circuit, then streamed with it (its
- * SpMV saves the CPU a, b, c, which cost more than the copies), then either with its matrices
- * streamed from host memory for the SpMV (two chunk buffers beside the witness and, streamed,
- * two of a, b, c at a time; the plan, coefficients and bitmaps on the device), then either with a, b, c from the CPU.
+ * SpMV saves the CPU a, b, c, which cost more than the copies) where it costs the MSMs no chunk
+ * size or window that its matrices streamed would keep (msms_lose), then either with its
+ * matrices streamed from host memory for the SpMV (two chunk buffers beside the witness and,
+ * streamed, two of a, b, c at a time; the plan, coefficients and bitmaps on the device), then
+ * either with a, b, c from the CPU.
  *
  * Streamed: the bases stay in host memory and the stages run one after another, so the peak is
  * the largest of: the NTTs (a, b, c), the H MSM (its scalars and an MSM's workspace), the L/A/B

@@ -365,8 +365,7 @@ template <class X> struct spmv_feed {
  * matrices resident or streamed (pce_view.chunk_bytes): matrix(k, out) writes its nc + ni
  * entries into out, for k = 0, 1, 2 in that order (the feed's), each once; work issued between
  * them (the NTTs of what is made) runs while the next matrix's first chunk is copied. end()
- * after the last. Enqueued
- * on the executor's stream; errors are the executor's. */
+ * after the last. Enqueued on the executor's stream; errors are the executor's. */
 template <class X> struct spmv_pass {
     X &x;
     const pce_view &v;
