@@ -184,7 +184,7 @@ static cuzk_status evaluate_impl(X &x, const pce_view &v, const cuzk_fr *input, 
     if (x.ok()) {
         x.to_dev(d_in, input, v.ni * fb);
         x.to_dev(d_aux, aux, v.na * fb);
-        spmv_run(x, v, d_in, d_aux, d);
+        spmv_run(x, v, d_in, d_aux, d, n);
         cuzk_fr *h[3] = {a, b, c};
         for (int k = 0; k < 3; k++) x.to_host(h[k], d[k], n * fb);
     }

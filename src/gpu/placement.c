@@ -72,21 +72,58 @@ static uint64_t params_bytes(const cuzk_gpu_shape *sh, bool glv)
 
 static uint64_t words_bytes(uint64_t bits) { return (bits + 63) / 64 * 8; }
 
+/* a matrix's long-row plan as spmv.cuh's spmv_plan_build makes it: the rows of more than
+ * CUZK_GPU_SPMV_SEG terms, their segments, the groups of every level, and the partial sums the
+ * SpMV keeps (the segments' and those of every level but the last) */
+typedef struct {
+    uint64_t nlong, nseg, groups, partials;
+} spmv_plan_size;
+
+static uint64_t segments_of(uint32_t len) { return (len + CUZK_GPU_SPMV_SEG - 1) / CUZK_GPU_SPMV_SEG; }
+
+static spmv_plan_size plan_size(const uint32_t *row_ptr, size_t nrows)
+{
+    spmv_plan_size z = {0, 0, 0, 0};
+    uint64_t most = 0; /* the most segments of a row: the levels below come from it */
+    for (size_t r = 0; r < nrows; r++) {
+        const uint32_t len = row_ptr[r + 1] - row_ptr[r];
+        if (len <= CUZK_GPU_SPMV_SEG) continue;
+        const uint64_t s = segments_of(len);
+        z.nlong++;
+        z.nseg += s;
+        if (s > most) most = s;
+    }
+    if (!z.nlong) return z;
+    unsigned inner = 0; /* levels before the last: while some row has more than SEG sums */
+    for (uint64_t t = most; t > CUZK_GPU_SPMV_SEG; t = (t + CUZK_GPU_SPMV_SEG - 1) / CUZK_GPU_SPMV_SEG) inner++;
+    z.partials = z.nseg;
+    z.groups = z.nlong; /* the last level: one group per row */
+    for (size_t r = 0; inner && r < nrows; r++) {
+        const uint32_t len = row_ptr[r + 1] - row_ptr[r];
+        if (len <= CUZK_GPU_SPMV_SEG) continue;
+        uint64_t c = segments_of(len);
+        for (unsigned l = 0; l < inner; l++) {
+            c = (c + CUZK_GPU_SPMV_SEG - 1) / CUZK_GPU_SPMV_SEG;
+            z.partials += c;
+            z.groups += c;
+        }
+    }
+    return z;
+}
+
 uint64_t cuzk_gpu_pce_stream_bytes(const cuzk_pce *p)
 {
     uint64_t b = (uint64_t)p->ncoeffs * FR_BYTES + 2 * words_bytes(p->num_aux) + words_bytes(p->num_inputs);
+    const uint64_t n = (uint64_t)p->num_constraints + p->num_inputs;
+    uint64_t N = 1;
+    while (N < n) N <<= 1;
     for (int k = 0; k < 3; k++) {
-        /* the long-row plan (spmv.cuh): rows of more than CUZK_GPU_SPMV_SEG terms, their segments
-         * (begin, end), the groups of each level (fewer than the segments, plus one offset per
-         * level), and the SpMV's partial sums (segments and groups) */
-        uint64_t nlong = 0, nseg = 0;
-        for (size_t r = 0; r < p->num_constraints; r++) {
-            const uint32_t len = p->row_ptr[k][r + 1] - p->row_ptr[k][r];
-            if (len <= CUZK_GPU_SPMV_SEG) continue;
-            nlong++;
-            nseg += (len + CUZK_GPU_SPMV_SEG - 1) / CUZK_GPU_SPMV_SEG;
-        }
-        b += 4 * (nlong + 2 * nseg) + 4 * (nseg + 32) + 2 * nseg * FR_BYTES;
+        /* the plan's arrays (long rows, segments' begin and end, group offsets and one more per
+         * level) on the device, and the SpMV's partial sums: A's go into b's vector, not yet
+         * made, where they fit it (spmv_pass::matrix's spare), B's and C's beside a and b */
+        const spmv_plan_size z = plan_size(p->row_ptr[k], p->num_constraints);
+        b += 4 * (z.nlong + 2 * z.nseg) + 4 * (z.groups + 32);
+        if (k > 0 || z.partials > N) b += z.partials * FR_BYTES;
     }
     return b + (64u << 10); /* each array at a 256-byte boundary */
 }

@@ -652,7 +652,7 @@ static void setup_pce(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *in
     if (!x.poll_cancel()) return;
     x.stage_begin(v.chunk_bytes ? "a, b, c (spmv, matrices streamed)" : "a, b, c (spmv)");
     fr_t *abc[3] = {pb.a, pb.b, pb.c};
-    spmv_run(x, v, pb.in, pb.aux, abc);
+    spmv_run(x, v, pb.in, pb.aux, abc, N);
     for (int k = 0; k < 3; k++) x.zero(abc[k] + n, (N - n) * fb);
     x.stage_end();
 }
@@ -674,7 +674,7 @@ static void setup_pce_h(X &x, const ntt_tables &tb, prove_bufs &pb, const pce_vi
     const bool streamed = v.chunk_bytes != 0;
     spmv_pass<X> sp(x, v, pb.in, pb.aux);
     x.stage_begin(streamed ? "a, b (spmv, matrices streamed)" : "a, b (spmv)");
-    sp.matrix(0, pb.a);
+    sp.matrix(0, pb.a, pb.b, N); /* A's partial sums in b's memory */
     sp.matrix(1, pb.b);
     x.zero(pb.a + n, (N - n) * fb);
     x.zero(pb.b + n, (N - n) * fb);

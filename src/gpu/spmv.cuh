@@ -379,13 +379,18 @@ template <class X> struct spmv_pass {
         for (int i = 0; i < k; i++) q += v.nchunks[i];
         return q;
     }
-    void matrix(int k, fr_t *out)
+    /* spare: free executor memory of spare_len entries that no one reads or writes until the
+     * matrix's work ends (the vector of a matrix not yet made); its long rows' partial sums go
+     * there where they fit, not into an allocation of their own (placement.c counts them so:
+     * cuzk_gpu_pce_stream_bytes) */
+    void matrix(int k, fr_t *out, fr_t *spare = NULL, size_t spare_len = 0)
     {
         if (!x.ok()) return;
         const spmv_matrix &m = v.m[k];
         const bool streamed = v.chunk_bytes != 0;
         spmv_terms t = {m.col, m.coeff, v.coeffs, in, aux, (uint32_t)v.ni, 0};
-        fr_t *part = m.nlong ? (fr_t *)x.alloc(m.partials * sizeof(fr_t)) : NULL;
+        const bool in_spare = m.nlong && spare && m.partials <= spare_len;
+        fr_t *part = in_spare ? spare : m.nlong ? (fr_t *)x.alloc(m.partials * sizeof(fr_t)) : NULL;
         if (!x.ok()) return;
         if (!streamed) {
             k_spmv_rows kr = {t, m.row_ptr, m.seg, 0, out};
@@ -417,7 +422,7 @@ template <class X> struct spmv_pass {
                 src = dst;
                 off += m.ngrp[l];
             }
-            x.release(part);
+            if (!in_spare) x.release(part);
         }
         k_spmv_inputs ki = {k == 0 ? in : NULL, out + v.nc};
         x.parallel(v.ni, ki);
@@ -425,11 +430,14 @@ template <class X> struct spmv_pass {
     void end() { feed.end(); }
 };
 
-/* a, b, c (nc + ni entries each, executor memory) for the assignment, the three matrices in turn */
-template <class X> void spmv_run(X &x, const pce_view &v, const fr_t *in, const fr_t *aux, fr_t *const out[3])
+/* a, b, c (nc + ni entries each, executor memory, out_len entries) for the assignment, the three
+ * matrices in turn; A's partial sums in b's memory, not yet made */
+template <class X>
+void spmv_run(X &x, const pce_view &v, const fr_t *in, const fr_t *aux, fr_t *const out[3], size_t out_len)
 {
     spmv_pass<X> p(x, v, in, aux);
-    for (int k = 0; k < 3; k++) p.matrix(k, out[k]);
+    p.matrix(0, out[0], out[1], out_len);
+    for (int k = 1; k < 3; k++) p.matrix(k, out[k]);
     p.end();
 }
 

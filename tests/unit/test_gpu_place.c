@@ -2,10 +2,13 @@
  * proof's workspace, streamed from host memory below that with the largest chunk that fits,
  * refused with the sizes named when not even the streamed workspace fits; the tuning's
  * placement, chunk and batch keys; the estimate never above the room it was given; streamed
- * partitions batched as the room allows. Plain C: no GPU. */
+ * partitions batched as the room allows; the device size of a circuit whose matrices stream.
+ * Plain C: no GPU. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/gpu.h"
+#include "cuzk/pce.h"
 #include "harness.h"
 
 #define GIB (1ull << 30)
@@ -251,11 +254,57 @@ static void test_small(void)
     CHECK(p.kind == CUZK_GPU_STREAMED && p.chunk_points == 1024);
 }
 
+/* the streamed circuit's device bytes (cuzk_gpu_pce_stream_bytes) of nc rows (one matrix's row
+ * offsets given, the other two empty, of 1 input and 300 aux): what its long-row plan adds */
+static uint64_t stream_bytes_with(int k, const uint32_t *row_ptr, size_t nc)
+{
+    uint32_t *empty = calloc(nc + 1, sizeof *empty);
+    cuzk_pce p;
+    memset(&p, 0, sizeof p);
+    p.num_constraints = nc;
+    p.num_inputs = 1;
+    p.num_aux = 300;
+    p.ncoeffs = 2;
+    for (int m = 0; m < 3; m++) p.row_ptr[m] = m == k ? (uint32_t *)row_ptr : empty;
+    const uint64_t b = empty ? cuzk_gpu_pce_stream_bytes(&p) : 0;
+    free(empty);
+    return b;
+}
+
+static void check_bytes(uint64_t got, uint64_t want, const char *what)
+{
+    CHECK(got == want);
+    if (got != want)
+        fprintf(stderr, "  %s: %llu bytes, want %llu\n", what, (unsigned long long)got, (unsigned long long)want);
+}
+
+static void test_stream_bytes(void)
+{
+    /* rows of 273 terms (18 segments of 16: two levels of sums), 1, 17 (2 segments) and none:
+     * 20 segments' sums and 2 of the first level's groups, 23 partial sums; 2 long rows, 5
+     * groups */
+    uint32_t rows[41] = {0, 273, 274, 291};
+    for (int r = 4; r <= 40; r++) rows[r] = 291;
+    const uint64_t none = stream_bytes_with(-1, rows, 4);
+    const uint64_t plan = 4 * (2 + 2 * 20) + 4 * 5; /* long rows, segments' begin and end, groups */
+    /* 4 constraints and the input: a domain of 8, smaller than A's 23 sums, so they are
+     * counted for A as for B and C */
+    for (int k = 0; k < 3; k++)
+        check_bytes(stream_bytes_with(k, rows, 4), none + plan + 23 * 32, "long rows, domain 8");
+    /* 40 constraints: a domain of 64, and A's sums go into b's memory, not yet made: only B's
+     * and C's count */
+    const uint64_t none40 = stream_bytes_with(-1, rows, 40);
+    check_bytes(stream_bytes_with(0, rows, 40), none40 + plan, "A's long rows, domain 64");
+    check_bytes(stream_bytes_with(1, rows, 40), none40 + plan + 23 * 32, "B's long rows, domain 64");
+    check_bytes(stream_bytes_with(2, rows, 40), none40 + plan + 23 * 32, "C's long rows, domain 64");
+}
+
 int main(void)
 {
     test_porep_32g();
     test_keys();
     test_mapped();
     test_small();
+    test_stream_bytes();
     return harness_finish("gpu_place");
 }

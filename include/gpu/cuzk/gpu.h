@@ -309,8 +309,9 @@ size_t cuzk_gpu_pce_bytes(const cuzk_gpu_pce *g);
  * device bytes are cuzk_gpu_pce_bytes; cuzk_gpu_pce_stream_bytes gives them beforehand. */
 #define CUZK_GPU_PCE_CHUNK_BYTES (64ull << 20)
 cuzk_status cuzk_gpu_pce_create_streamed(cuzk_gpu_device *d, cuzk_gpu_pce **out, const cuzk_pce *p) CUZK_WARN_UNUSED;
-/* The device bytes cuzk_gpu_pce_create_streamed takes for p (and the SpMV's scratch for its long
- * rows), for the placement. Plain C: also without CUDA. */
+/* The device bytes cuzk_gpu_pce_create_streamed takes for p, and the SpMV's partial sums of its
+ * long rows beside a and b (A's go into b's memory, not yet made, where they fit it), for the
+ * placement. Plain C: also without CUDA. */
 uint64_t cuzk_gpu_pce_stream_bytes(const cuzk_pce *p);
 /* The most terms one thread of the SpMV adds (spmv.cuh; longer rows are cut into segments). */
 #define CUZK_GPU_SPMV_SEG 16u
