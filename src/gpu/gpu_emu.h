@@ -52,6 +52,9 @@ typedef struct {
     bool beside;
     /* the H MSM sorts the next chunk's digits while it sums one (the placement's h_sort_ahead) */
     bool sort_ahead;
+    /* L, A, B after H: witnesses uploaded before the last proof's H MSM (the placement's
+     * witnesses_before_h) */
+    unsigned witnesses_before_h;
 } cuzk_gpu_emu_stream;
 cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p, size_t n,
                                         const cuzk_groth16_witness *const *w, const cuzk_fr *r, const cuzk_fr *s,

@@ -221,11 +221,12 @@ static uint64_t lab_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, uns
 
 /* the peak of a batch: each proof's NTTs and H MSM in turn (its witness, if uploaded for the
  * SpMV, gone before the H MSM), then L, A and B with every proof's witness on the device; or,
- * beside, L, A and B (with chunk buffers of their own) during the last proof's H MSM */
+ * beside, L, A and B (with chunk buffers of their own) during the last proof's H MSM. wit_h:
+ * witnesses on the device beside the last H MSM, uploaded for L, A and B (L, A, B after it) */
 static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned c_h, bool glv, bool ahead,
-                              int pce, unsigned batch, bool beside)
+                              int pce, unsigned batch, bool beside, unsigned wit_h)
 {
-    const uint64_t h = h_peak(sh, cap, c_h, glv, ahead), lab = lab_peak(sh, cap, c, batch);
+    const uint64_t h = h_peak(sh, cap, c_h, glv, ahead) + wit_h * witness_bytes(sh), lab = lab_peak(sh, cap, c, batch);
     const uint64_t more_bufs = (CUZK_GPU_BESIDE_BUFS - 2) * cap * G2_BYTES; /* msm_bytes counts two */
     return max3(ntt_peak(sh, pce), h, beside ? h + lab + more_bufs : lab) + FIXED_BYTES;
 }
@@ -326,19 +327,26 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
          * at 17 took 3.53 s a batch of two, against 3.41 s one after another at 22 and 21) */
         for (unsigned batch = 1; batch <= batch_most; batch++) {
             unsigned c = WINDOW_MAX;
-            while (c >= WINDOW_MIN && streamed_peak(sh, cap, c, top_h, glv, ahead, pce, batch, false) + pce_b > room)
+            while (c >= WINDOW_MIN && streamed_peak(sh, cap, c, top_h, glv, ahead, pce, batch, false, 0) + pce_b > room)
                 c--;
             if (c < WINDOW_MIN) break;
             const bool beside =
-                beside_ok && streamed_peak(sh, cap, c, top_h, glv, ahead, pce, batch, true) + pce_b <= room;
+                beside_ok && streamed_peak(sh, cap, c, top_h, glv, ahead, pce, batch, true, 0) + pce_b <= room;
             stream_pick t = {true, cl, c, top_h, batch, beside, ahead};
             if (better(&t, &best)) best = t;
         }
     }
     if (!best.ok) return false;
     const uint64_t cap = (uint64_t)1 << best.cl;
+    /* L, A, B after H: as many of the batch's witnesses as fit beside the last H MSM go to the
+     * device during it (the link carries them while H's chunks are summed), chosen after the
+     * rest so that they cost nothing else */
+    unsigned wit_h = best.beside ? 0 : best.batch;
+    while (wit_h > 0 &&
+           streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, false, wit_h) + pce_b > room)
+        wit_h--;
     const uint64_t peak =
-        streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, best.beside) + pce_b;
+        streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, best.beside, wit_h) + pce_b;
     out->kind = CUZK_GPU_STREAMED;
     out->h_glv = glv;
     out->pce_on_device = pce == PCE_DEVICE;
@@ -353,6 +361,7 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     out->batch_max = best.batch;
     out->lab_beside_h = best.beside;
     out->h_sort_ahead = best.ahead;
+    out->witnesses_before_h = wit_h;
     return true;
 }
 
@@ -367,16 +376,25 @@ static bool msms_lose(const cuzk_gpu_placement *a, const cuzk_gpu_placement *b)
         (!a->h_sort_ahead && b->h_sort_ahead);
 }
 
+/* the witnesses a streamed placement uploads during the last H MSM, in words for its why */
+static const char *wit_words(const cuzk_gpu_placement *pl)
+{
+    if (!pl->witnesses_before_h) return "";
+    if (pl->witnesses_before_h == 1) return ", a witness uploaded during the last H MSM";
+    return pl->witnesses_before_h >= pl->batch_max ? ", the witnesses uploaded during the last H MSM"
+                                                   : ", some witnesses uploaded during the last H MSM";
+}
+
 /* a streamed placement's why: what it is (head), where its bases are (where), its sizes */
 static void streamed_why(cuzk_gpu_placement *out, const char *head, const char *where)
 {
     snprintf(out->why, sizeof out->why,
              "%s: parameters %.2f GiB %s, chunks of 2^%u bases, windows of at most %u bits (H: %u), up to %u "
-             "proof%s per pass over the bases%s%s, workspace %.2f GiB%s of the %.2f GiB the device may use",
+             "proof%s per pass over the bases%s%s%s, workspace %.2f GiB%s of the %.2f GiB the device may use",
              head, gib(out->kind == CUZK_GPU_MAPPED ? out->file_bytes : out->pinned_host_bytes), where,
              log2_ceil(out->chunk_points), out->window_max, out->window_max_h, out->batch_max,
              out->batch_max == 1 ? "" : "s", out->lab_beside_h ? ", L, A, B beside the H MSM" : "",
-             out->h_sort_ahead ? ", H sorting a chunk ahead" : "", gib(out->workspace_bytes),
+             out->h_sort_ahead ? ", H sorting a chunk ahead" : "", wit_words(out), gib(out->workspace_bytes),
              out->pce_on_device      ? " plus the precompiled circuit"
                  : out->pce_streamed ? " plus the precompiled circuit's plan (its matrices streamed for the SpMV)"
                                      : "",
@@ -455,11 +473,12 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
         return CUZK_OK;
     }
     const unsigned cl = cfg->stream_chunk_log ? cfg->stream_chunk_log : CHUNK_LOG_MIN;
-    return cuzk_fail(CUZK_EBUDGET,
-                     "the device may use %.2f GiB; a proof of this circuit (domain 2^%u, %zu private values) needs "
-                     "at least %.2f GiB even with its parameters streamed from host memory (chunks of 2^%u bases, "
-                     "windows of %u bits)",
-                     gib(room), log2_ceil(domain(sh)), sh->num_aux,
-                     gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, false, PCE_NONE, 1, false)),
-                     cl, WINDOW_MIN);
+    return cuzk_fail(
+        CUZK_EBUDGET,
+        "the device may use %.2f GiB; a proof of this circuit (domain 2^%u, %zu private values) needs "
+        "at least %.2f GiB even with its parameters streamed from host memory (chunks of 2^%u bases, "
+        "windows of %u bits)",
+        gib(room), log2_ceil(domain(sh)), sh->num_aux,
+        gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, false, PCE_NONE, 1, false, 0)), cl,
+        WINDOW_MIN);
 }

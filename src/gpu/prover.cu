@@ -30,6 +30,10 @@ struct prover_bases {
      * H's chunks are summed) */
     bool lab_beside_h;
     bool h_sort_ahead; /* streamed: the H MSM sorts its next chunk's digits while it sums one */
+    /* streamed, L, A, B after H: how many of a batch's witnesses go to the device for them before
+     * the last proof's H MSM (that proof's SpMV copy kept, the others' copies crossing between
+     * H's chunks), where the memory holds them beside it (the placement's witnesses_before_h) */
+    unsigned wit_before_h;
 };
 
 /* H followed by phi(H), in host memory, for the emulated prover */
@@ -109,31 +113,93 @@ struct prove_bufs {
     const cuzk_fr *host_in, *host_aux;
 };
 
-/* allocates pb's assignment and starts its upload from the host */
-template <class X> static void upload_assignment(X &x, prove_bufs &pb, const cuzk_fr *in, const cuzk_fr *aux)
+/* Host-to-device copies held back and issued a piece at a time between an MSM's chunks: issued
+ * at once, they would sit on the copy stream ahead of the MSM's next chunks, which would wait
+ * for them. Each copy's token is written where add() was told once its last piece is issued
+ * (the copy stream runs in order, so that piece's end is the copy's). */
+struct paced_uploads {
+    struct copy {
+        void *d;
+        const void *h;
+        size_t bytes;
+        int *tok;
+    };
+    std::vector<copy> list;
+    size_t next = 0, off = 0; /* the first copy not wholly issued, and how much of it is */
+    size_t total = 0, issued = 0;
+    void add(void *d, const void *h, size_t bytes, int *tok)
+    {
+        list.push_back({d, h, bytes, tok});
+        total += bytes;
+    }
+    /* issues pieces until `target` bytes (of total) are issued */
+    template <class X> void issue_to(X &x, size_t target)
+    {
+        while (next < list.size() && issued < target && x.ok()) {
+            copy &c = list[next];
+            const size_t n = c.bytes - off < target - issued ? c.bytes - off : target - issued;
+            const int t = x.upload((uint8_t *)c.d + off, (const uint8_t *)c.h + off, n);
+            off += n;
+            issued += n;
+            if (off == c.bytes) {
+                *c.tok = t;
+                next++;
+                off = 0;
+            }
+        }
+    }
+    /* the rest, with copies of no bytes (their tokens too) */
+    template <class X> void issue_all(X &x)
+    {
+        issue_to(x, total);
+        for (; next < list.size() && x.ok(); next++, off = 0) *list[next].tok = x.upload(list[next].d, list[next].h, 0);
+    }
+};
+
+/* a copy to the device: begun now, or added to pu to be paced */
+template <class X> static void upload_to(X &x, paced_uploads *pu, void *d, const void *h, size_t bytes, int *tok)
+{
+    if (pu) pu->add(d, h, bytes, tok);
+    else *tok = x.upload(d, h, bytes);
+}
+
+/* allocates pb's assignment and starts its upload from the host (or adds it to pu) */
+template <class X>
+static void upload_assignment(X &x, prove_bufs &pb, const cuzk_fr *in, const cuzk_fr *aux, paced_uploads *pu = NULL)
 {
     const size_t fb = sizeof(fr_t);
     pb.aux = (fr_t *)x.alloc((pb.na ? pb.na : 1) * fb);
     pb.in = (fr_t *)x.alloc(pb.ni * fb);
     if (!x.ok()) return;
-    pb.up_aux = x.upload(pb.aux, aux, pb.na * fb);
-    pb.up_in = x.upload(pb.in, in, pb.ni * fb);
+    upload_to(x, pu, pb.aux, aux, pb.na * fb, &pb.up_aux);
+    upload_to(x, pu, pb.in, in, pb.ni * fb, &pb.up_in);
 }
 
-/* allocates pb's assignment and density buffers and starts their uploads from w */
-template <class X> static void upload_witness(X &x, prove_bufs &pb, const cuzk_groth16_witness *w)
+/* allocates pb's assignment and density buffers and starts their uploads from w (or adds them to pu) */
+template <class X>
+static void upload_witness(X &x, prove_bufs &pb, const cuzk_groth16_witness *w, paced_uploads *pu = NULL)
 {
     const size_t ni = pb.ni, na = pb.na;
-    upload_assignment(x, pb, w->input, w->aux);
+    upload_assignment(x, pb, w->input, w->aux, pu);
     uint64_t *aw = (uint64_t *)x.alloc(words_of(na) * 8 + 8), *biw = (uint64_t *)x.alloc(words_of(ni) * 8 + 8),
              *bw = (uint64_t *)x.alloc(words_of(na) * 8 + 8);
     pb.aw = aw;
     pb.biw = biw;
     pb.bw = bw;
     if (!x.ok()) return;
-    pb.up_aw = x.upload(aw, w->a_aux_density->words, words_of(na) * 8);
-    pb.up_biw = x.upload(biw, w->b_input_density->words, words_of(ni) * 8);
-    pb.up_bw = x.upload(bw, w->b_aux_density->words, words_of(na) * 8);
+    upload_to(x, pu, aw, w->a_aux_density->words, words_of(na) * 8, &pb.up_aw);
+    upload_to(x, pu, biw, w->b_input_density->words, words_of(ni) * 8, &pb.up_biw);
+    upload_to(x, pu, bw, w->b_aux_density->words, words_of(na) * 8, &pb.up_bw);
+}
+
+/* a streamed proof's witness for L, A and B, to the device unless it is there (the SpMV's copy
+ * kept); false when there was nothing to upload */
+template <class X> static bool upload_for_lab(X &x, prove_bufs &pb, paced_uploads *pu = NULL)
+{
+    if (pb.aux || (!pb.defer && !pb.host_in)) return false;
+    if (pb.defer) upload_witness(x, pb, pb.defer, pu);
+    else upload_assignment(x, pb, pb.host_in, pb.host_aux, pu);
+    return true;
 }
 
 template <class X> static void release_bufs(X &x, prove_bufs &pb)
@@ -490,6 +556,35 @@ static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, 
     pb.a = NULL;
 }
 
+/* The last proof's H MSM (pbs.back()), with n of the batch's witnesses going to the device for
+ * L, A and B meanwhile: that proof's SpMV copy, where its setup kept it, and others' copies, cut
+ * into pieces issued between H's chunks (by 80 % of its chunks, all of them), so that they
+ * cross the link while H's chunks are summed (the link is idle about half of a 32 GiB
+ * partition's H MSM on an H100) rather than before L's first chunk. L's first chunk is copied
+ * ahead. */
+template <class X>
+static void streamed_h_uploading(X &x, const prover_bases &B, stream_bufs &sb, std::vector<prove_bufs> &pbs, size_t n,
+                                 blst_p1 *h)
+{
+    prove_bufs &pb = pbs.back();
+    paced_uploads pu;
+    size_t left = pb.aux ? n - 1 : n;
+    for (size_t j = 0; j < pbs.size() && left > 0; j++)
+        if (upload_for_lab(x, pbs[j], &pu)) left--;
+    x.poll_cancel();
+    x.stage_begin("msm h (streamed), witnesses uploaded beside it");
+    std::unique_ptr<msm_steps> hs = h_steps(x, B, sb, pb, h, B.l, B.n_l);
+    while (hs->step() && x.poll_cancel()) {
+        const double f = hs->progress() / 0.8;
+        pu.issue_to(x, f >= 1 ? pu.total : (size_t)(f * (double)pu.total));
+    }
+    pu.issue_all(x);
+    hs->finish();
+    x.stage_end();
+    x.release(pb.a);
+    pb.a = NULL;
+}
+
 /* The streamed placement's proofs of nj witnesses of one circuit (a batch: the partitions of a
  * job that are ready together): per proof, setup(j, pb) makes its a, b, c, then its NTTs and H
  * MSM run (streamed_h); then every proof's witness is uploaded and the L, A, B_G1 and B_G2 MSMs
@@ -497,7 +592,8 @@ static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, 
  * into every proof's buckets (streamed_batch), and each proof is assembled with its own
  * r[j], s[j]. Only L, A and B hold the witnesses together (placement.c's batch peak). Where
  * the placement says so (B.lab_beside_h), the witnesses are uploaded before the last proof's H
- * MSM instead, and L, A and B run beside it (streamed_h_beside_lab). Releases every buffer. */
+ * MSM instead, and L, A and B run beside it (streamed_h_beside_lab); or (B.wit_before_h) some
+ * of them go to the device during that H MSM (streamed_h_uploading). Releases every buffer. */
 template <class X, class Setup>
 static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk, size_t nj,
                                   Setup setup, const cuzk_fr *r, const cuzk_fr *s, cuzk_groth16_proof *out)
@@ -507,9 +603,12 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
     std::vector<blst_p2> b2(nj);
     for (size_t j = 0; j < nj; j++) blank_bufs(pbs[j]);
     stream_bufs sb = {{NULL, NULL, NULL, NULL}, 0, {}}, lb = {{NULL, NULL, NULL, NULL}, 0, {}};
+    /* L, A, B after H: the witnesses that go before the last H MSM */
+    const size_t before_h = B.lab_beside_h ? 0 : B.wit_before_h < nj ? B.wit_before_h : nj;
     for (size_t j = 0; j < nj && x.poll_cancel(); j++) {
         prove_bufs &pb = pbs[j];
-        setup(j, pb);
+        const bool last = j + 1 == nj;
+        setup(j, pb, last && before_h > 0);
         if (!pb.h_made) ntt_h_pipeline(x, tb, pb.a, pb.b, pb.c, pb.lg, pb.up_a, pb.up_b, pb.up_c);
         x.release(pb.b);
         x.release(pb.c);
@@ -519,16 +618,12 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
          * back before the next proof's; the last proof's H MSM copies L's first chunk ahead,
          * or runs beside L, A and B */
         sb.alloc(x, B.cap);
-        const bool last = j + 1 == nj;
         if (last && B.lab_beside_h) break;
-        streamed_h(x, B, sb, pb, &h[j], last ? B.l : NULL, last ? B.n_l : 0);
+        if (last && before_h) streamed_h_uploading(x, B, sb, pbs, before_h, &h[j]);
+        else streamed_h(x, B, sb, pb, &h[j], last ? B.l : NULL, last ? B.n_l : 0);
         if (!last) sb.release(x);
     }
-    for (size_t j = 0; j < nj && x.ok(); j++) {
-        prove_bufs &pb = pbs[j];
-        if (pb.defer) upload_witness(x, pb, pb.defer);
-        else if (pb.host_in) upload_assignment(x, pb, pb.host_in, pb.host_aux);
-    }
+    for (size_t j = 0; j < nj && x.ok(); j++) upload_for_lab(x, pbs[j]);
     for (size_t j = 0; j < nj; j++) {
         prove_bufs &pb = pbs[j];
         x.wait_upload(pb.up_aux);
@@ -597,7 +692,7 @@ static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B,
 {
     if (B.cap)
         return prove_streamed(
-            x, tb, B, vk, nw, [&](size_t j, prove_bufs &pb) { setup_host_abc(x, pb, w[j], true); }, r, s, out);
+            x, tb, B, vk, nw, [&](size_t j, prove_bufs &pb, bool) { setup_host_abc(x, pb, w[j], true); }, r, s, out);
     if (nw != 1) return cuzk_fail(CUZK_EINTERNAL, "a batch of %zu proofs with resident parameters", nw);
     prove_bufs pb;
     setup_host_abc(x, pb, w[0], false);
@@ -633,9 +728,10 @@ static void pce_witness(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *
     pb.in = (fr_t *)x.alloc(ni * fb);
     pb.aux = (fr_t *)x.alloc((na ? na : 1) * fb);
     if (!x.poll_cancel()) return;
-    int ui = x.upload(pb.in, input, ni * fb), ux = x.upload(pb.aux, aux, na * fb);
-    x.wait_upload(ui);
-    x.wait_upload(ux);
+    pb.up_in = x.upload(pb.in, input, ni * fb);
+    pb.up_aux = x.upload(pb.aux, aux, na * fb);
+    x.wait_upload(pb.up_in);
+    x.wait_upload(pb.up_aux);
 }
 
 /* Entry 2's buffers: a, b, c computed here from the circuit on the device (or its matrices
@@ -660,10 +756,11 @@ static void setup_pce(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *in
 /* Entry 2's buffers with streamed bases, and H's coefficients made (pb.h_made): a and b made by
  * the SpMV and taken to the coset, their product into a, then c made in b's place, so that only
  * two of a, b, c share the device with the witness (placement.c's NTT peak: a 16 GiB card holds
- * a 32 GiB PoRep's witness and two, not three). The witness's first copy is gone at the end. */
+ * a 32 GiB PoRep's witness and two, not three). The witness's copy is gone at the end, or kept
+ * for L, A and B (keep). */
 template <class X>
 static void setup_pce_h(X &x, const ntt_tables &tb, prove_bufs &pb, const pce_view &v, const cuzk_fr *input,
-                        const cuzk_fr *aux)
+                        const cuzk_fr *aux, bool keep)
 {
     pce_witness(x, pb, v, input, aux, NULL);
     const size_t n = v.nc + v.ni, N = (size_t)1 << pb.lg, fb = sizeof(fr_t);
@@ -688,9 +785,11 @@ static void setup_pce_h(X &x, const ntt_tables &tb, prove_bufs &pb, const pce_vi
     sp.end();
     x.zero(c + n, (N - n) * fb);
     x.stage_end();
-    x.release(pb.in); /* read by the SpMV only: L, A and B bring it back */
-    x.release(pb.aux);
-    pb.in = pb.aux = NULL;
+    if (!keep) {
+        x.release(pb.in); /* read by the SpMV only: L, A and B bring it back */
+        x.release(pb.aux);
+        pb.in = pb.aux = NULL;
+    }
     ntt_h_coset(x, tb, c, pb.lg, 2);
     ntt_h_finish_product(x, tb, pb.a, c, pb.lg);
 }
@@ -704,8 +803,8 @@ static cuzk_status prove_pce_impl(X &x, const ntt_tables &tb, const prover_bases
 {
     if (B.cap)
         return prove_streamed(
-            x, tb, B, vk, nw, [&](size_t j, prove_bufs &pb) { setup_pce_h(x, tb, pb, v, input[j], aux[j]); }, r, s,
-            out);
+            x, tb, B, vk, nw,
+            [&](size_t j, prove_bufs &pb, bool keep) { setup_pce_h(x, tb, pb, v, input[j], aux[j], keep); }, r, s, out);
     if (nw != 1) return cuzk_fail(CUZK_EINTERNAL, "a batch of %zu proofs with resident parameters", nw);
     prove_bufs pb;
     setup_pce(x, pb, v, input[0], aux[0], staged);
@@ -833,6 +932,7 @@ static cuzk_status stream_settings(prover_bases &B, const cuzk_gpu_emu_stream *s
     B.c_max = B.c_max_h = sm->window_max;
     B.lab_beside_h = sm->beside;
     B.h_sort_ahead = sm->sort_ahead;
+    B.wit_before_h = sm->witnesses_before_h;
     return CUZK_OK;
 }
 
@@ -980,6 +1080,7 @@ static cuzk_status prover_mem(cuzk_gpu_prover *pr, size_t nh, size_t nl, size_t 
         pr->B.c_max_h = pl.window_max_h;
         pr->B.lab_beside_h = pl.lab_beside_h;
         pr->B.h_sort_ahead = pl.h_sort_ahead;
+        pr->B.wit_before_h = pl.witnesses_before_h;
         return CUZK_OK;
     }
     bool glv = pl.h_glv;

@@ -396,7 +396,8 @@ static void test_prove_streamed(const char *name)
     for (size_t k = 0; k < 2 * (sizeof cases / sizeof cases[0]); k++) {
         cuzk_gpu_emu_stream both = cases[k / 2]; /* L, A, B after H, and beside it */
         both.beside = k % 2;
-        both.sort_ahead = (k / 2 + k) % 2 == 0; /* each pair of the two, over the cases */
+        both.sort_ahead = (k / 2 + k) % 2 == 0;               /* each pair of the two, over the cases */
+        both.witnesses_before_h = !both.beside && k % 4 == 0; /* the SpMV's copy kept for L, A, B */
         const cuzk_gpu_emu_stream *sm = &both;
         CHECK_OK(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, sm));
         int same = proofs_same_bytes(&pc, &pg);
@@ -407,9 +408,9 @@ static void test_prove_streamed(const char *name)
         if (!same || !same_pce)
             fprintf(
                 stderr,
-                "    %s streamed (chunk %zu, phi %d, windows <= %u, beside %d, sort ahead %d): proof differs (a, b, "
-                "c %s)\n",
-                name, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->sort_ahead,
+                "    %s streamed (chunk %zu, phi %d, windows <= %u, beside %d, sort ahead %d, witnesses before H %u): "
+                "proof differs (a, b, c %s)\n",
+                name, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->sort_ahead, sm->witnesses_before_h,
                 !same ? "from the host" : "by the SpMV");
     }
     /* the precompiled circuit's matrices streamed too: in chunks of the longest row, and larger */
@@ -462,7 +463,8 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
                                         .abc_read = abc_owned_poison,
                                         .witness_read = abc_owned_poison_witness,
                                         .read_ctx = &o,
-                                        .beside = nb % 2 == 0};
+                                        .beside = nb % 2 == 0,
+                                        .witnesses_before_h = nb % 2 ? (unsigned)nb : 0};
         memset(pg, 0, sizeof pg);
         CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, p, nb, mp, r, s, &sm));
         CHECK(o.calls == nb && o.wcalls == nb && o.in_order);
@@ -490,7 +492,8 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
     CHECK(proofs_same_bytes(&pc[0], &pg[0]));
     abc_owned_free(&o);
     printf("the a, b, c and assignment notices: once per proof, in order, nothing read after them (batches of 1 to "
-           "%zu, the even ones with L, A, B beside the last H; resident)\n",
+           "%zu, the even ones with L, A, B beside the last H, the odd ones with every witness uploaded during it; "
+           "resident)\n",
            nw);
 }
 
@@ -528,6 +531,8 @@ static void test_prove_streamed_batch(const char *name)
             cuzk_gpu_emu_stream both = cases[c / 2]; /* L, A, B after the last H, and beside it */
             both.beside = c % 2;
             both.sort_ahead = (c / 2 + c) % 2 == 0;
+            /* L, A, B after the last H: none to all of the witnesses uploaded during it */
+            both.witnesses_before_h = both.beside ? 0 : (unsigned)((c / 2 + nb) % (nb + 1));
             const cuzk_gpu_emu_stream *sm = &both;
             memset(pg, 0, sizeof pg);
             CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, &p, nb, gw, r, s, sm));
@@ -540,13 +545,13 @@ static void test_prove_streamed_batch(const char *name)
             CHECK(same && same_pce);
             if (!same || !same_pce)
                 fprintf(stderr,
-                        "    %s streamed batch of %zu (chunk %zu, phi %d, windows <= %u, beside %d, sort ahead %d): a "
-                        "proof differs (%s)\n",
+                        "    %s streamed batch of %zu (chunk %zu, phi %d, windows <= %u, beside %d, sort ahead %d, "
+                        "witnesses before H %u): a proof differs (%s)\n",
                         name, nb, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->sort_ahead,
-                        !same ? "a, b, c from the host" : "by the SpMV");
+                        sm->witnesses_before_h, !same ? "a, b, c from the host" : "by the SpMV");
         }
-    printf("prove %s streamed in batches of 2 and 3, L, A, B after the last H and beside it: each emulated GPU "
-           "proof's bytes = its CPU proof's\n",
+    printf("prove %s streamed in batches of 2 and 3, L, A, B after the last H (none to all witnesses uploaded "
+           "during it) and beside it: each emulated GPU proof's bytes = its CPU proof's\n",
            name);
     test_abc_read_notice(&p, &j[0].pce, gw, r, s, pc, NB);
     cuzk_groth16_params_free(&p);

@@ -104,8 +104,14 @@ static void test_porep_32g(void)
     bc.stream_beside = true;
     for (uint64_t g = 10; g <= 150; g++) {
         cuzk_gpu_placement pd;
-        if (cuzk_gpu_place(&sh, g * GIB, NULL, &pd) == CUZK_OK) CHECK(!pd.lab_beside_h); /* off by default */
+        if (cuzk_gpu_place(&sh, g * GIB, NULL, &pd) == CUZK_OK) {
+            CHECK(!pd.lab_beside_h); /* off by default */
+            /* witnesses uploaded during the last H MSM: none resident, at most the batch's */
+            CHECK(pd.witnesses_before_h <= (pd.kind == CUZK_GPU_RESIDENT ? 0 : pd.batch_max));
+            CHECK(device_total(&pd) <= g * GIB);
+        }
         if (cuzk_gpu_place(&sh, g * GIB, &bc, &p)) continue;
+        if (p.lab_beside_h) CHECK(p.witnesses_before_h == 0); /* all are on the device before it */
         CHECK(device_total(&p) <= g * GIB);
         if (was_resident) CHECK(p.kind == CUZK_GPU_RESIDENT);
         was_resident |= p.kind == CUZK_GPU_RESIDENT;
@@ -137,6 +143,16 @@ static void test_porep_32g(void)
     CHECK(device_total(&p) <= 48 * GIB);
     CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, NULL, &p));
     CHECK(!p.lab_beside_h && p.batch_max > 2 && strstr(p.why, "beside") == NULL);
+    /* L, A, B after H: at 48 and 24 GiB every witness of the batch goes to the device during the
+     * last H MSM (4.2 GB each beside H's 22-bit buckets); at 22 GiB one; a 16 GB card has no room
+     * for one */
+    CHECK(p.witnesses_before_h == p.batch_max && strstr(p.why, "the witnesses uploaded during the last H MSM") != NULL);
+    CHECK_OK(cuzk_gpu_place(&sh, 24 * GIB, NULL, &p));
+    CHECK(p.witnesses_before_h == p.batch_max && p.batch_max == 2 && device_total(&p) <= 24 * GIB);
+    CHECK_OK(cuzk_gpu_place(&sh, 22 * GIB, NULL, &p));
+    CHECK(p.witnesses_before_h == 1 && strstr(p.why, "a witness uploaded during the last H MSM") != NULL);
+    CHECK_OK(cuzk_gpu_place(&sh, 14 * GIB + GIB / 2, NULL, &p));
+    CHECK(p.witnesses_before_h == 0 && strstr(p.why, "uploaded during") == NULL);
 }
 
 static void test_keys(void)

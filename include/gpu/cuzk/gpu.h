@@ -195,6 +195,9 @@ typedef struct {
                                      CUZK_GPU_BESIDE_BUFS chunk buffers of their own */
     bool h_sort_ahead;            /* streamed: the H MSM sorts its next chunk's digits (a second set of keys
                                      and values) while it sums one, where the memory holds both */
+    unsigned witnesses_before_h;  /* streamed, L, A, B after H: how many of a batch's witnesses go to the
+                                     device for L, A, B during the last proof's H MSM (where the memory holds
+                                     them beside it), not after it */
     uint64_t room;                /* the device memory it was chosen for (free less the reserve) */
     char why[480];                /* the sizes behind the choice, in words */
 } cuzk_gpu_placement;
