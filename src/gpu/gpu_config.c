@@ -52,6 +52,11 @@ static const cuzk_config_key gpu_keys[] = {
       "streamed placement: the L, A, B MSMs run beside the last proof's H MSM where the device's memory holds "
       "both with their full windows, so that their bases cross the link while H's chunks are summed (off: on "
       "an H100's PCIe 5 link they are bound by their sums and it gained nothing; for slower links)"),
+    K("stream_witnesses_during_h", CUZK_CFG_BOOL, stream_witnesses_during_h, 0, 1, "true",
+      "CUZK_GPU_STREAM_WITNESSES_DURING_H",
+      "streamed placement, L, A, B after H: as many of a batch's witnesses as the device's memory holds beside "
+      "the last proof's H MSM go to it during that MSM (that proof keeps its SpMV copy; the others cross the link "
+      "between H's chunks), not all after it (false: all after it)"),
     K("stream_file_dir", CUZK_CFG_STR, stream_file_dir, 0, 256, "", "CUZK_GPU_STREAM_FILE_DIR",
       "mapped placement: the folder on a disk (not tmpfs) for the parameters' scratch file, unlinked at once "
       "(empty: the engine's cache_dir, else /var/tmp)"),

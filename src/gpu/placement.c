@@ -302,9 +302,10 @@ static bool better(const stream_pick *a, const stream_pick *b)
     return false;
 }
 
-/* streamed, a, b, c as pce says; beside_ok: L, A, B may run beside the H MSM */
+/* streamed, a, b, c as pce says; beside_ok: L, A, B may run beside the H MSM; wit_ok: witnesses
+ * may go to the device during the last H MSM */
 static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, unsigned chunk_log, unsigned batch_most,
-                           bool beside_ok, int pce, cuzk_gpu_placement *out)
+                           bool beside_ok, bool wit_ok, int pce, cuzk_gpu_placement *out)
 {
     unsigned top = chunk_log ? chunk_log : CHUNK_LOG_MAX, bottom = chunk_log ? chunk_log : CHUNK_LOG_MIN;
     /* no chunk larger than the largest section needs */
@@ -341,7 +342,7 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     /* L, A, B after H: as many of the batch's witnesses as fit beside the last H MSM go to the
      * device during it (the link carries them while H's chunks are summed), chosen after the
      * rest so that they cost nothing else */
-    unsigned wit_h = best.beside ? 0 : best.batch;
+    unsigned wit_h = best.beside || !wit_ok ? 0 : best.batch;
     while (wit_h > 0 &&
            streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, false, wit_h) + pce_b > room)
         wit_h--;
@@ -447,15 +448,16 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
             continue;
         placed = !str && place_resident(sh, room, glv, pce, out);
         if (!placed && !res)
-            placed = place_streamed(sh, room, glv, cfg->stream_chunk_log,
-                                    cfg->stream_batch ? cfg->stream_batch : BATCH_MAX, cfg->stream_beside, pce, out);
+            placed =
+                place_streamed(sh, room, glv, cfg->stream_chunk_log, cfg->stream_batch ? cfg->stream_batch : BATCH_MAX,
+                               cfg->stream_beside, cfg->stream_witnesses_during_h, pce, out);
         /* streamed, the circuit on the device only where it costs the MSMs nothing that its
          * matrices streamed would keep */
         cuzk_gpu_placement alt;
         memset(&alt, 0, sizeof alt);
         if (placed && out->kind == CUZK_GPU_STREAMED && pce == PCE_DEVICE && cfg->pce_stream &&
             place_streamed(sh, room, glv, cfg->stream_chunk_log, cfg->stream_batch ? cfg->stream_batch : BATCH_MAX,
-                           cfg->stream_beside, PCE_STREAMED, &alt) &&
+                           cfg->stream_beside, cfg->stream_witnesses_during_h, PCE_STREAMED, &alt) &&
             msms_lose(out, &alt))
             *out = alt;
     }

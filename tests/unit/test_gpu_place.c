@@ -153,6 +153,15 @@ static void test_porep_32g(void)
     CHECK(p.witnesses_before_h == 1 && strstr(p.why, "a witness uploaded during the last H MSM") != NULL);
     CHECK_OK(cuzk_gpu_place(&sh, 14 * GIB + GIB / 2, NULL, &p));
     CHECK(p.witnesses_before_h == 0 && strstr(p.why, "uploaded during") == NULL);
+    /* switched off ([gpu] stream_witnesses_during_h): none, and nothing else changes */
+    cuzk_gpu_config off = cfg_with("auto", 0);
+    off.stream_witnesses_during_h = false;
+    cuzk_gpu_placement q;
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &off, &q));
+    CHECK(q.witnesses_before_h == 0 && strstr(q.why, "uploaded during") == NULL);
+    CHECK(q.chunk_points == p.chunk_points && q.window_max == p.window_max && q.batch_max == p.batch_max);
+    CHECK(q.workspace_bytes <= p.workspace_bytes);
 }
 
 static void test_keys(void)
