@@ -7,7 +7,7 @@
  *
  * On the host (the same source compiled by the host compiler) a file-local flag emulates the
  * carry exactly as PTX defines it, so the device schedules run unchanged on the CPU for the
- * emulation tests (single-threaded only). */
+ * emulation tests (the flag is per thread). */
 #ifndef CUZK_GPU_CC_CUH
 #define CUZK_GPU_CC_CUH
 
@@ -109,7 +109,9 @@ HD uint32_t brev32(uint32_t x) { return __brev(x); }
 #else /* host emulation */
 
 namespace {
-uint32_t cc_flag; /* PTX CC.CF */
+/* PTX CC.CF, one per thread: the prover's L, A and B can run on a thread of their own beside the
+ * proofs' stages (prover.cu's lab_apart), and a shared flag would carry one's chains into the other */
+thread_local uint32_t cc_flag;
 }
 HD uint32_t add_cc(uint32_t a, uint32_t b)
 {

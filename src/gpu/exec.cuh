@@ -48,6 +48,7 @@ struct exec_host {
     void to_dev(void *d, const void *h, size_t bytes) { memcpy(d, h, bytes); }
     void copy(void *d, const void *s, size_t bytes) { memmove(d, s, bytes); }
     void sync() {}
+    bool use() { return true; }
     template <class K> void parallel(size_t n, const K &k)
     {
         for (size_t i = 0; i < n; i++) k(i);
@@ -199,8 +200,9 @@ struct exec_dev {
     double prof_t = -1;
     void mark(const char *label);
     /* makes ordinal the calling thread's device and creates the streams there (the device
-     * context's ordinal and tuning, or the defaults); destroy() releases streams and events */
-    bool init(const cuzk_gpu_device *d = NULL);
+     * context's ordinal and tuning, or the defaults; urgent: the compute stream at the highest
+     * priority); destroy() releases streams and events */
+    bool init(const cuzk_gpu_device *d = NULL, bool urgent = false);
     /* makes this executor's device the calling thread's current one (every entry point that
      * launches work calls it: callers may run on any thread) */
     bool use();

@@ -24,7 +24,7 @@ bool exec_dev::check(cudaError_t e, const char *what)
     return false;
 }
 
-bool exec_dev::init(const cuzk_gpu_device *d)
+bool exec_dev::init(const cuzk_gpu_device *d, bool urgent)
 {
     if (d) {
         cfg = cuzk_gpu_device_config(d);
@@ -32,7 +32,9 @@ bool exec_dev::init(const cuzk_gpu_device *d)
     }
     if (!use()) return false;
     cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, ordinal);
-    if (!check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream")) return false;
+    int lo = 0, hi = 0;
+    cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    if (!check(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, urgent ? hi : lo), "stream")) return false;
     if (!check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "stream")) return false;
     return true;
 }

@@ -55,6 +55,10 @@ typedef struct {
     /* L, A, B after H: witnesses uploaded before the last proof's H MSM (the placement's
      * witnesses_before_h) */
     unsigned witnesses_before_h;
+    /* L, A, B on a thread of their own beside the batch's proofs, in chunks of lab_chunk bases (0:
+     * chunk) (the placement's lab_concurrent, lab_chunk_points) */
+    bool lab_concurrent;
+    size_t lab_chunk;
 } cuzk_gpu_emu_stream;
 cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p, size_t n,
                                         const cuzk_groth16_witness *const *w, const cuzk_fr *r, const cuzk_fr *s,

@@ -19,8 +19,10 @@
  * the largest of: the NTTs (a, b, c), the H MSM (its scalars and an MSM's workspace), the L/A/B
  * MSMs of a batch (every proof's witness, each one's buckets, one chunk's 0/1 split, an MSM's
  * workspace); where L, A and B run beside the last proof's H MSM, the last two together, L, A and
- * B with CUZK_GPU_BESIDE_BUFS chunk buffers. An MSM's workspace is its two chunk buffers (cap points of the largest kind, G2 or
- * G1 with phi), its digit arrays, its bucket arrays (two: the running sum and the chunk's) and
+ * B with CUZK_GPU_BESIDE_BUFS chunk buffers; where they run apart, on their own streams from the
+ * batch's start (gpu.stream_lab_concurrent), the larger of the NTTs' and the H MSM's plus theirs,
+ * with chunk buffers of their own. An MSM's workspace is its two chunk buffers (cap points of the
+ * largest kind, G2 or G1 with phi), its digit arrays, its bucket arrays (two: the running sum and the chunk's) and
  * the first round's slots. Among the chunks, window limits and batch sizes that fit, `better`
  * picks one: the H MSM (the most compute, its copies hidden) gets its own window limit; the L,
  * A, B MSMs, bound by their copies, first a second proof per pass (half the copies), then wider
@@ -277,42 +279,84 @@ static bool place_resident(const cuzk_gpu_shape *sh, uint64_t room, bool glv_ok,
 typedef struct {
     bool ok;
     unsigned cl, c, c_h, batch;
-    bool beside; /* L, A, B beside the last H MSM */
-    bool ahead;  /* the H MSM sorts a chunk ahead */
+    bool beside;     /* L, A, B beside the last H MSM */
+    bool ahead;      /* the H MSM sorts a chunk ahead */
+    unsigned lab_cl; /* L, A, B on their own streams beside the batch, in chunks of 2^lab_cl (0: not) */
 } stream_pick;
 
 /* Which of two candidates is better: chunks of at least 2^CHUNK_LOG_GOOD (smaller ones multiply
- * the per-chunk work), then a second proof per pass (it halves the L, A, B copies, the most the
- * link carries; measured ahead of the next on an H100 at 24 GiB), then L, A, B beside the H MSM
- * (their copies hidden behind its sums), then chunks at least 8 times the buckets of a window (each chunk's buckets are merged into the
- * running ones: 2^(c-1) additions per window, against a chunk's one per scalar), then wider
- * windows (fewer bucket sums), then more proofs per pass, then the H MSM's windows, then larger
- * chunks. */
+ * the per-chunk work), then L, A, B apart (their copies hidden behind every proof's compute),
+ * then a second proof per pass (it halves the L, A, B copies, the most the link carries; measured
+ * ahead of the next on an H100 at 24 GiB), then L, A, B beside the H MSM (their copies hidden
+ * behind its sums), then L, A, B chunks at least 8 times the buckets of a window (each chunk's
+ * buckets are merged into the running ones: 2^(c-1) additions per window, against a chunk's one
+ * per scalar), then wider windows (fewer bucket sums), then more proofs per pass, then the H
+ * MSM's windows, then larger chunks (H's, then L, A, B's own), then H sorting a chunk ahead. */
 static bool better(const stream_pick *a, const stream_pick *b)
 {
     if (!b->ok) return a->ok;
     if (!a->ok) return false;
-    const unsigned
-        ka[8] =
-            {a->cl >= CHUNK_LOG_GOOD, a->batch >= 2, a->beside, a->cl >= a->c - 1 + 3, a->c, a->batch, a->c_h, a->cl},
-        kb[8] = {
-            b->cl >= CHUNK_LOG_GOOD, b->batch >= 2, b->beside, b->cl >= b->c - 1 + 3, b->c, b->batch, b->c_h, b->cl};
-    for (int i = 0; i < 8; i++)
+    const unsigned la = a->lab_cl ? a->lab_cl : a->cl, lb = b->lab_cl ? b->lab_cl : b->cl;
+    const unsigned ka[11] = {a->cl >= CHUNK_LOG_GOOD,
+                             a->lab_cl > 0,
+                             a->batch >= 2,
+                             a->beside,
+                             la >= a->c - 1 + 3,
+                             a->c,
+                             a->batch,
+                             a->c_h,
+                             a->cl,
+                             a->lab_cl,
+                             a->ahead},
+                   kb[11] = {b->cl >= CHUNK_LOG_GOOD,
+                             b->lab_cl > 0,
+                             b->batch >= 2,
+                             b->beside,
+                             lb >= b->c - 1 + 3,
+                             b->c,
+                             b->batch,
+                             b->c_h,
+                             b->cl,
+                             b->lab_cl,
+                             b->ahead};
+    for (int i = 0; i < 11; i++)
         if (ka[i] != kb[i]) return ka[i] > kb[i];
     return false;
 }
 
+/* L, A, B on their own streams beside a batch (prover.cu's lab_apart), beside main_peak (the
+ * larger of the NTTs' and the H MSM's, h's chunks and windows): per batch of at most `batch`
+ * proofs and chunk of at most h's (not below 2^least), the widest windows that fit, each a
+ * candidate for best */
+static void apart_picks(const cuzk_gpu_shape *sh, uint64_t room, uint64_t main_peak, const stream_pick *h,
+                        unsigned least, unsigned batch, stream_pick *best)
+{
+    for (unsigned b = 1; b <= batch; b++)
+        for (unsigned cl = h->cl; cl + 1 > least; cl--) {
+            unsigned c = WINDOW_MAX;
+            while (c >= WINDOW_MIN && main_peak + lab_peak(sh, (uint64_t)1 << cl, c, b) + FIXED_BYTES > room) c--;
+            if (c < WINDOW_MIN) continue;
+            stream_pick t = *h;
+            t.c = c;
+            t.batch = b;
+            t.beside = false;
+            t.lab_cl = cl;
+            if (better(&t, best)) *best = t;
+        }
+}
+
 /* streamed, a, b, c as pce says; beside_ok: L, A, B may run beside the H MSM; wit_ok: witnesses
- * may go to the device during the last H MSM */
+ * may go to the device during the last H MSM; apart_ok: L, A, B may run on their own streams
+ * beside the batch */
 static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, unsigned chunk_log, unsigned batch_most,
-                           bool beside_ok, bool wit_ok, int pce, cuzk_gpu_placement *out)
+                           bool beside_ok, bool wit_ok, bool apart_ok, int pce, cuzk_gpu_placement *out)
 {
     unsigned top = chunk_log ? chunk_log : CHUNK_LOG_MAX, bottom = chunk_log ? chunk_log : CHUNK_LOG_MIN;
     /* no chunk larger than the largest section needs */
     const uint64_t most = max3(sh->n_h, sh->n_l, max3(sh->n_a, sh->n_b, 1));
     while (!chunk_log && top > bottom && ((uint64_t)1 << (top - 1)) >= most) top--;
     const uint64_t pce_b = pce_device_bytes(sh, pce);
-    stream_pick best = {false, 0, 0, 0, 0, false, false};
+    stream_pick best = {false, 0, 0, 0, 0, false, false, 0};
     for (unsigned cl = top; cl + 1 > bottom; cl--) {
         const uint64_t cap = (uint64_t)1 << cl;
         /* the H MSM's widest windows alone (no witnesses beside it) */
@@ -333,21 +377,31 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
             if (c < WINDOW_MIN) break;
             const bool beside =
                 beside_ok && streamed_peak(sh, cap, c, top_h, glv, ahead, pce, batch, true, 0) + pce_b <= room;
-            stream_pick t = {true, cl, c, top_h, batch, beside, ahead};
+            stream_pick t = {true, cl, c, top_h, batch, beside, ahead, 0};
             if (better(&t, &best)) best = t;
+        }
+        /* L, A, B apart, beside this H MSM's workspace (with its sort ahead, and without: worth
+         * less than them) and the NTTs': their own chunks (not below 2^CHUNK_LOG_GOOD where H's
+         * are not), windows and batch */
+        for (int a = ahead ? 1 : 0; apart_ok && a >= 0; a--) {
+            const stream_pick h = {true, cl, 0, top_h, 1, false, a != 0, 0};
+            apart_picks(sh, room - pce_b, max3(ntt_peak(sh, pce), h_peak(sh, cap, top_h, glv, a != 0), 0), &h,
+                        cl < CHUNK_LOG_GOOD ? cl : CHUNK_LOG_GOOD, batch_most, &best);
         }
     }
     if (!best.ok) return false;
-    const uint64_t cap = (uint64_t)1 << best.cl;
+    const uint64_t cap = (uint64_t)1 << best.cl, lab_cap = best.lab_cl ? (uint64_t)1 << best.lab_cl : 0;
     /* L, A, B after H: as many of the batch's witnesses as fit beside the last H MSM go to the
      * device during it (the link carries them while H's chunks are summed), chosen after the
      * rest so that they cost nothing else */
-    unsigned wit_h = best.beside || !wit_ok ? 0 : best.batch;
+    unsigned wit_h = best.beside || best.lab_cl || !wit_ok ? 0 : best.batch;
     while (wit_h > 0 &&
            streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, false, wit_h) + pce_b > room)
         wit_h--;
-    const uint64_t peak =
-        streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, best.beside, wit_h) + pce_b;
+    const uint64_t peak = best.lab_cl
+        ? max3(ntt_peak(sh, pce), h_peak(sh, cap, best.c_h, glv, best.ahead), 0) +
+            lab_peak(sh, lab_cap, best.c, best.batch) + FIXED_BYTES + pce_b
+        : streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, best.beside, wit_h) + pce_b;
     out->kind = CUZK_GPU_STREAMED;
     out->h_glv = glv;
     out->pce_on_device = pce == PCE_DEVICE;
@@ -363,6 +417,8 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     out->lab_beside_h = best.beside;
     out->h_sort_ahead = best.ahead;
     out->witnesses_before_h = wit_h;
+    out->lab_concurrent = best.lab_cl > 0;
+    out->lab_chunk_points = lab_cap;
     return true;
 }
 
@@ -372,9 +428,10 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
  * two (engine.witness_buffers), and a pass's copies are halved by the second. */
 static bool msms_lose(const cuzk_gpu_placement *a, const cuzk_gpu_placement *b)
 {
+    if (a->lab_concurrent != b->lab_concurrent) return b->lab_concurrent;
     return a->chunk_points < b->chunk_points || a->window_max < b->window_max || a->window_max_h < b->window_max_h ||
         (a->batch_max < 2 && b->batch_max >= 2) || (!a->lab_beside_h && b->lab_beside_h) ||
-        (!a->h_sort_ahead && b->h_sort_ahead);
+        (!a->h_sort_ahead && b->h_sort_ahead) || a->lab_chunk_points < b->lab_chunk_points;
 }
 
 /* the witnesses a streamed placement uploads during the last H MSM, in words for its why */
@@ -386,15 +443,26 @@ static const char *wit_words(const cuzk_gpu_placement *pl)
                                                    : ", some witnesses uploaded during the last H MSM";
 }
 
+/* where a streamed placement's L, A, B run, in words for its why */
+static const char *lab_words(const cuzk_gpu_placement *pl, char *w, size_t size)
+{
+    if (pl->lab_beside_h) return ", L, A, B beside the H MSM";
+    if (!pl->lab_concurrent) return "";
+    snprintf(w, size, ", L, A, B on their own streams beside the batch (chunks of 2^%u bases)",
+             log2_ceil(pl->lab_chunk_points));
+    return w;
+}
+
 /* a streamed placement's why: what it is (head), where its bases are (where), its sizes */
 static void streamed_why(cuzk_gpu_placement *out, const char *head, const char *where)
 {
+    char lw[96];
     snprintf(out->why, sizeof out->why,
              "%s: parameters %.2f GiB %s, chunks of 2^%u bases, windows of at most %u bits (H: %u), up to %u "
              "proof%s per pass over the bases%s%s%s, workspace %.2f GiB%s of the %.2f GiB the device may use",
              head, gib(out->kind == CUZK_GPU_MAPPED ? out->file_bytes : out->pinned_host_bytes), where,
              log2_ceil(out->chunk_points), out->window_max, out->window_max_h, out->batch_max,
-             out->batch_max == 1 ? "" : "s", out->lab_beside_h ? ", L, A, B beside the H MSM" : "",
+             out->batch_max == 1 ? "" : "s", lab_words(out, lw, sizeof lw),
              out->h_sort_ahead ? ", H sorting a chunk ahead" : "", wit_words(out), gib(out->workspace_bytes),
              out->pce_on_device      ? " plus the precompiled circuit"
                  : out->pce_streamed ? " plus the precompiled circuit's plan (its matrices streamed for the SpMV)"
@@ -448,16 +516,17 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
             continue;
         placed = !str && place_resident(sh, room, glv, pce, out);
         if (!placed && !res)
-            placed =
-                place_streamed(sh, room, glv, cfg->stream_chunk_log, cfg->stream_batch ? cfg->stream_batch : BATCH_MAX,
-                               cfg->stream_beside, cfg->stream_witnesses_during_h, pce, out);
+            placed = place_streamed(sh, room, glv, cfg->stream_chunk_log,
+                                    cfg->stream_batch ? cfg->stream_batch : BATCH_MAX, cfg->stream_beside,
+                                    cfg->stream_witnesses_during_h, cfg->stream_lab_concurrent, pce, out);
         /* streamed, the circuit on the device only where it costs the MSMs nothing that its
          * matrices streamed would keep */
         cuzk_gpu_placement alt;
         memset(&alt, 0, sizeof alt);
         if (placed && out->kind == CUZK_GPU_STREAMED && pce == PCE_DEVICE && cfg->pce_stream &&
             place_streamed(sh, room, glv, cfg->stream_chunk_log, cfg->stream_batch ? cfg->stream_batch : BATCH_MAX,
-                           cfg->stream_beside, cfg->stream_witnesses_during_h, PCE_STREAMED, &alt) &&
+                           cfg->stream_beside, cfg->stream_witnesses_during_h, cfg->stream_lab_concurrent, PCE_STREAMED,
+                           &alt) &&
             msms_lose(out, &alt))
             *out = alt;
     }

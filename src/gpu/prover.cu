@@ -5,7 +5,10 @@
  * the assignment (on a copy stream, while the NTTs run); the other uploads only the assignment
  * and computes a, b, c on the device from the resident precompiled circuit (spmv.cuh). The
  * same driver runs in host emulation for tests. */
+#include <atomic>
 #include <mutex>
+#include <string>
+#include <thread>
 
 #include "gpu/internal.cuh"
 #include "gpu/gpu_emu.h"
@@ -34,6 +37,10 @@ struct prover_bases {
      * the last proof's H MSM (that proof's SpMV copy kept, the others' copies crossing between
      * H's chunks), where the memory holds them beside it (the placement's witnesses_before_h) */
     unsigned wit_before_h;
+    /* streamed: a batch's L, A, B MSMs on an executor and thread of their own, beside its proofs,
+     * in chunks of cap_lab bases (the placement's lab_concurrent) */
+    bool lab_concurrent;
+    size_t cap_lab;
 };
 
 /* H followed by phi(H), in host memory, for the emulated prover */
@@ -480,16 +487,17 @@ struct lab_out {
 static const char *const LAB_STAGES[LAB_MSMS] = {"msm l (streamed)", "msm a (streamed)", "msm b_g1 (streamed)",
                                                  "msm b_g2 (streamed)"};
 template <class X>
-static std::unique_ptr<msm_steps> lab_steps(X &x, const prover_bases &B, stream_bufs &sb, const lab_jobs &jb, size_t nj,
-                                            const msm_config *mc, int i, const lab_out &o)
+static std::unique_ptr<msm_steps> lab_steps(X &x, const prover_bases &B, stream_bufs &sb, size_t cap,
+                                            const lab_jobs &jb, size_t nj, const msm_config *mc, int i,
+                                            const lab_out &o)
 {
     if (i == 0)
-        return msm_streamed_batch_steps_g1(x, sb.of(B.l, B.n_l, B.cap, false, B.a, B.n_a), jb.l.data(), nj, mc, o.l);
+        return msm_streamed_batch_steps_g1(x, sb.of(B.l, B.n_l, cap, false, B.a, B.n_a), jb.l.data(), nj, mc, o.l);
     if (i == 1)
-        return msm_streamed_batch_steps_g1(x, sb.of(B.a, B.n_a, B.cap, false, B.b1, B.n_b), jb.a.data(), nj, mc, o.a);
+        return msm_streamed_batch_steps_g1(x, sb.of(B.a, B.n_a, cap, false, B.b1, B.n_b), jb.a.data(), nj, mc, o.a);
     if (i == 2)
-        return msm_streamed_batch_steps_g1(x, sb.of(B.b1, B.n_b, B.cap, false, B.b2, B.n_b), jb.b.data(), nj, mc, o.b1);
-    return msm_streamed_batch_steps_g2(x, sb.of(B.b2, B.n_b, B.cap, false), jb.b.data(), nj, mc, o.b2);
+        return msm_streamed_batch_steps_g1(x, sb.of(B.b1, B.n_b, cap, false, B.b2, B.n_b), jb.b.data(), nj, mc, o.b1);
+    return msm_streamed_batch_steps_g2(x, sb.of(B.b2, B.n_b, cap, false), jb.b.data(), nj, mc, o.b2);
 }
 
 /* the L, A, B MSMs' window limit */
@@ -501,15 +509,16 @@ static msm_config lab_config(const prover_bases &B)
     return mc;
 }
 
-/* The L, A, B MSMs of a batch one after another. */
+/* The L, A, B MSMs of a batch one after another, in chunks of cap bases. */
 template <class X>
-static void streamed_lab(X &x, const prover_bases &B, stream_bufs &sb, const lab_jobs &jb, size_t nj, const lab_out &o)
+static void streamed_lab(X &x, const prover_bases &B, stream_bufs &sb, size_t cap, const lab_jobs &jb, size_t nj,
+                         const lab_out &o)
 {
     const msm_config mc = lab_config(B);
     for (int i = 0; i < LAB_MSMS; i++) {
         x.poll_cancel();
         x.stage_begin(LAB_STAGES[i]);
-        msm_run_steps(*lab_steps(x, B, sb, jb, nj, &mc, i, o));
+        msm_run_steps(*lab_steps(x, B, sb, cap, jb, nj, &mc, i, o));
         x.stage_end();
     }
 }
@@ -534,7 +543,7 @@ static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, 
     const double total = w[0] + w[1] + w[2] + w[3] > 0 ? w[0] + w[1] + w[2] + w[3] : 1.0;
     int li = 0;
     double done_w = 0;
-    std::unique_ptr<msm_steps> ls = lab_steps(x, B, lb, jb, nj, &mc, 0, o);
+    std::unique_ptr<msm_steps> ls = lab_steps(x, B, lb, B.cap, jb, nj, &mc, 0, o);
     bool h_more = true;
     while (x.ok() && (h_more || li < LAB_MSMS)) {
         const double lab_share = li < LAB_MSMS ? (done_w + w[li] * ls->progress()) / total : 1.0;
@@ -546,7 +555,7 @@ static void streamed_h_beside_lab(X &x, const prover_bases &B, stream_bufs &sb, 
         ls->finish();
         ls.reset();
         done_w += w[li];
-        if (++li < LAB_MSMS && x.ok()) ls = lab_steps(x, B, lb, jb, nj, &mc, li, o);
+        if (++li < LAB_MSMS && x.ok()) ls = lab_steps(x, B, lb, B.cap, jb, nj, &mc, li, o);
     }
     /* after a failure: what was begun still waits for its copies */
     if (ls) ls->finish();
@@ -585,6 +594,128 @@ static void streamed_h_uploading(X &x, const prover_bases &B, stream_bufs &sb, s
     pb.a = NULL;
 }
 
+/* A batch's L, A and B MSMs on an executor of their own (xl: its own compute and copy streams)
+ * and a thread of their own, from the batch's start, beside the proofs' SpMV, NTTs and H MSMs on
+ * the caller's executor (the placement's lab_concurrent). Their bases cross the link while those
+ * compute: one after another, L, A and B of a batch of two took 0.76 s after the H MSMs on an
+ * H100, bound by their 34.5 GB of copies, while the link idled through the NTTs and half of each
+ * H MSM. Each proof's witness is uploaded first (lbs[j]: its host assignment and densities, set
+ * by the caller), then copied[j] is set, so that the caller can give its notice. The executors
+ * share nothing but the device's memory pool and the cancel token; the thread keeps its error's
+ * message (the message is per thread). */
+template <class X> struct lab_apart {
+    X &xl;
+    const prover_bases &B;
+    std::vector<prove_bufs> lbs;
+    std::unique_ptr<std::atomic<bool>[]> copied;
+    lab_out o;
+    std::thread th;
+    std::string msg;
+
+    lab_apart(X &x_lab, const prover_bases &b, size_t nj, const lab_out &out)
+        : xl(x_lab), B(b), lbs(nj), copied(new std::atomic<bool>[nj]), o(out)
+    {
+        for (size_t j = 0; j < nj; j++) {
+            blank_bufs(lbs[j]);
+            copied[j] = false;
+        }
+    }
+    void run()
+    {
+        xl.use();
+        const size_t nj = lbs.size();
+        for (size_t j = 0; j < nj && xl.poll_cancel(); j++) upload_for_lab(xl, lbs[j]);
+        for (size_t j = 0; j < nj; j++) {
+            prove_bufs &pb = lbs[j];
+            const int tok[5] = {pb.up_aux, pb.up_in, pb.up_aw, pb.up_biw, pb.up_bw};
+            for (int t : tok) {
+                xl.host_wait(t);
+                xl.wait_upload(t);
+            }
+            copied[j] = xl.ok();
+        }
+        const lab_jobs jb(B, lbs);
+        stream_bufs sb = {{NULL, NULL, NULL, NULL}, 0, {}};
+        sb.alloc(xl, B.cap_lab);
+        streamed_lab(xl, B, sb, B.cap_lab, jb, nj, o);
+        if (!xl.ok()) xl.drain();
+        sb.release(xl);
+        for (size_t j = 0; j < nj; j++) release_bufs(xl, lbs[j]);
+        xl.sync();
+        if (!xl.ok()) msg = cuzk_last_error();
+    }
+    /* on a thread of its own (or on the caller's, where none can be started: the same sums,
+     * one after the other) */
+    void start()
+    {
+        try {
+            th = std::thread([this] { run(); });
+        } catch (...) {
+            run();
+        }
+    }
+    /* waits for the thread; its failure becomes x's where x has none */
+    template <class Y> void join(Y &x)
+    {
+        if (th.joinable()) th.join();
+        if (!xl.ok() && x.ok()) x.err = cuzk_fail(xl.err, "%s", msg.empty() ? "L, A, B MSMs failed" : msg.c_str());
+    }
+};
+
+/* prove_streamed with L, A and B apart (lab_apart): per proof, its setup, NTTs and H MSM on x,
+ * while xl's thread uploads the batch's witnesses and runs its L, A and B MSMs; proof j's notice
+ * that its witness is read once xl has copied it and x's setup has read it (the SpMV entry's
+ * copy), given between proofs and at the end. */
+template <class X, class Setup, class LabWitness>
+static cuzk_status prove_streamed_apart(X &x, X &xl, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
+                                        size_t nj, Setup setup, LabWitness lab, const cuzk_fr *r, const cuzk_fr *s,
+                                        cuzk_groth16_proof *out)
+{
+    std::vector<prove_bufs> pbs(nj);
+    std::vector<blst_p1> h(nj), l(nj), a(nj), b1(nj);
+    std::vector<blst_p2> b2(nj);
+    for (size_t j = 0; j < nj; j++) blank_bufs(pbs[j]);
+    const lab_out lo = {l.data(), a.data(), b1.data(), b2.data()};
+    xl.err = CUZK_OK;
+    xl.cancel = x.cancel;
+    lab_apart<X> la(xl, B, nj, lo);
+    for (size_t j = 0; j < nj; j++) lab(j, la.lbs[j]);
+    la.start();
+    std::vector<char> told(nj, 0);
+    size_t set_up = 0; /* the proofs whose setup has read their witness */
+    auto notices = [&]() {
+        for (size_t j = 0; j < set_up; j++)
+            if (!told[j] && la.copied[j]) {
+                told[j] = 1;
+                witness_read_notice(x, pbs[j], j);
+            }
+    };
+    stream_bufs sb = {{NULL, NULL, NULL, NULL}, 0, {}};
+    for (size_t j = 0; j < nj && x.poll_cancel(); j++) {
+        prove_bufs &pb = pbs[j];
+        setup(j, pb, false);
+        set_up = j + 1;
+        if (!pb.h_made) ntt_h_pipeline(x, tb, pb.a, pb.b, pb.c, pb.lg, pb.up_a, pb.up_b, pb.up_c);
+        x.release(pb.b);
+        x.release(pb.c);
+        pb.b = pb.c = NULL;
+        abc_read_notice(x, pb, j);
+        notices();
+        sb.alloc(x, B.cap);
+        streamed_h(x, B, sb, pb, &h[j], NULL, 0);
+        sb.release(x);
+        notices();
+    }
+    if (!x.ok()) x.drain();
+    for (size_t j = 0; j < nj; j++) release_bufs(x, pbs[j]);
+    x.sync();
+    la.join(x);
+    if (x.ok()) notices();
+    if (!x.ok()) return x.err;
+    for (size_t j = 0; j < nj; j++) assemble(&out[j], vk, r[j], s[j], h[j], l[j], a[j], b1[j], b2[j]);
+    return CUZK_OK;
+}
+
 /* The streamed placement's proofs of nj witnesses of one circuit (a batch: the partitions of a
  * job that are ready together): per proof, setup(j, pb) makes its a, b, c, then its NTTs and H
  * MSM run (streamed_h); then every proof's witness is uploaded and the L, A, B_G1 and B_G2 MSMs
@@ -593,15 +724,20 @@ static void streamed_h_uploading(X &x, const prover_bases &B, stream_bufs &sb, s
  * r[j], s[j]. Only L, A and B hold the witnesses together (placement.c's batch peak). Where
  * the placement says so (B.lab_beside_h), the witnesses are uploaded before the last proof's H
  * MSM instead, and L, A and B run beside it (streamed_h_beside_lab); or (B.wit_before_h) some
- * of them go to the device during that H MSM (streamed_h_uploading). Releases every buffer. */
-template <class X, class Setup>
-static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk, size_t nj,
-                                  Setup setup, const cuzk_fr *r, const cuzk_fr *s, cuzk_groth16_proof *out)
+ * of them go to the device during that H MSM (streamed_h_uploading); or (B.lab_concurrent, with
+ * an executor xl for them) they run on their own from the start (lab_apart), lab(j, pb) giving
+ * proof j's witness for them. Releases every buffer. */
+template <class X, class Setup, class LabWitness>
+static cuzk_status prove_streamed(X &x, X *xl, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
+                                  size_t nj, Setup setup, LabWitness lab, const cuzk_fr *r, const cuzk_fr *s,
+                                  cuzk_groth16_proof *out)
 {
+    if (B.lab_concurrent && xl) return prove_streamed_apart(x, *xl, tb, B, vk, nj, setup, lab, r, s, out);
     std::vector<prove_bufs> pbs(nj);
     std::vector<blst_p1> h(nj), l(nj), a(nj), b1(nj);
     std::vector<blst_p2> b2(nj);
     for (size_t j = 0; j < nj; j++) blank_bufs(pbs[j]);
+    const lab_out lo = {l.data(), a.data(), b1.data(), b2.data()};
     stream_bufs sb = {{NULL, NULL, NULL, NULL}, 0, {}}, lb = {{NULL, NULL, NULL, NULL}, 0, {}};
     /* L, A, B after H: the witnesses that go before the last H MSM */
     const size_t before_h = B.lab_beside_h ? 0 : B.wit_before_h < nj ? B.wit_before_h : nj;
@@ -634,12 +770,11 @@ static cuzk_status prove_streamed(X &x, const ntt_tables &tb, const prover_bases
     }
     for (size_t j = 0; j < nj && x.ok(); j++) witness_read_notice(x, pbs[j], j); /* L's first chunk is on its way */
     const lab_jobs jb(B, pbs);
-    const lab_out lo = {l.data(), a.data(), b1.data(), b2.data()};
     if (B.lab_beside_h && x.ok()) {
         lb.alloc(x, B.cap, CUZK_GPU_BESIDE_BUFS);
         streamed_h_beside_lab(x, B, sb, lb, pbs[nj - 1], jb, nj, &h[nj - 1], lo);
     } else {
-        streamed_lab(x, B, sb, jb, nj, lo);
+        streamed_lab(x, B, sb, B.cap, jb, nj, lo);
     }
 
     if (!x.ok()) x.drain();
@@ -684,15 +819,29 @@ template <class X> static void setup_host_abc(X &x, prove_bufs &pb, const cuzk_g
     else upload_witness(x, pb, w);
 }
 
-/* Entry 1: one proof, or with streamed bases a batch of nw (out[j], w[j], r[j], s[j]). */
+/* Entry 1's witness for L, A and B on their own (lab_apart): the assignment and densities of w */
+static void host_lab_witness(prove_bufs &pb, const cuzk_groth16_witness *w)
+{
+    blank_bufs(pb);
+    pb.ni = w->num_inputs;
+    pb.na = w->num_aux;
+    pb.own_density = true;
+    pb.own_witness = true;
+    pb.b_input_popcount = w->b_input_density->popcount;
+    pb.defer = w;
+}
+
+/* Entry 1: one proof, or with streamed bases a batch of nw (out[j], w[j], r[j], s[j]); xl: an
+ * executor for L, A and B on their own (B.lab_concurrent), or NULL. */
 template <class X>
-static cuzk_status prove_impl(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk, size_t nw,
+static cuzk_status prove_impl(X &x, X *xl, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk, size_t nw,
                               const cuzk_groth16_witness *const *w, const cuzk_fr *r, const cuzk_fr *s,
                               cuzk_groth16_proof *out)
 {
     if (B.cap)
         return prove_streamed(
-            x, tb, B, vk, nw, [&](size_t j, prove_bufs &pb, bool) { setup_host_abc(x, pb, w[j], true); }, r, s, out);
+            x, xl, tb, B, vk, nw, [&](size_t j, prove_bufs &pb, bool) { setup_host_abc(x, pb, w[j], true); },
+            [&](size_t j, prove_bufs &pb) { host_lab_witness(pb, w[j]); }, r, s, out);
     if (nw != 1) return cuzk_fail(CUZK_EINTERNAL, "a batch of %zu proofs with resident parameters", nw);
     prove_bufs pb;
     setup_host_abc(x, pb, w[0], false);
@@ -794,17 +943,34 @@ static void setup_pce_h(X &x, const ntt_tables &tb, prove_bufs &pb, const pce_vi
     ntt_h_finish_product(x, tb, pb.a, c, pb.lg);
 }
 
-/* Entry 2: one proof (staged as setup_pce says), or with streamed bases a batch of nw. */
+/* Entry 2's witness for L, A and B on their own (lab_apart): the assignment, the circuit's densities */
+static void pce_lab_witness(prove_bufs &pb, const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux)
+{
+    blank_bufs(pb);
+    pb.ni = v.ni;
+    pb.na = v.na;
+    pb.aw = v.a_aux_w;
+    pb.biw = v.b_in_w;
+    pb.bw = v.b_aux_w;
+    pb.b_input_popcount = v.b_input_popcount;
+    pb.own_witness = true;
+    pb.host_in = input;
+    pb.host_aux = aux;
+}
+
+/* Entry 2: one proof (staged as setup_pce says), or with streamed bases a batch of nw (xl as
+ * prove_impl's). */
 template <class X>
-static cuzk_status prove_pce_impl(X &x, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
+static cuzk_status prove_pce_impl(X &x, X *xl, const ntt_tables &tb, const prover_bases &B, const prover_vk &vk,
                                   const pce_view &v, size_t nw, const cuzk_fr *const *input, const cuzk_fr *const *aux,
                                   const cuzk_fr *r, const cuzk_fr *s, cuzk_groth16_proof *out,
                                   fr_t *const staged[2] = NULL)
 {
     if (B.cap)
         return prove_streamed(
-            x, tb, B, vk, nw,
-            [&](size_t j, prove_bufs &pb, bool keep) { setup_pce_h(x, tb, pb, v, input[j], aux[j], keep); }, r, s, out);
+            x, xl, tb, B, vk, nw,
+            [&](size_t j, prove_bufs &pb, bool keep) { setup_pce_h(x, tb, pb, v, input[j], aux[j], keep); },
+            [&](size_t j, prove_bufs &pb) { pce_lab_witness(pb, v, input[j], aux[j]); }, r, s, out);
     if (nw != 1) return cuzk_fail(CUZK_EINTERNAL, "a batch of %zu proofs with resident parameters", nw);
     prove_bufs pb;
     setup_pce(x, pb, v, input[0], aux[0], staged);
@@ -877,7 +1043,7 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_with(cuzk_groth16_proof *out, const cu
     x.abc_read = o->abc_read;
     x.witness_read = o->witness_read;
     x.read_ctx = o->read_ctx;
-    return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), 1, &w, &r, &s, out);
+    return prove_impl(x, (exec_host *)NULL, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), 1, &w, &r, &s, out);
 }
 
 extern "C" cuzk_status cuzk_gpu_emu_prove(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
@@ -920,7 +1086,8 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce(cuzk_groth16_proof *out, const cuz
     h_with_phi hp;
     hp.fill(B, *gpu_config_defaults());
     exec_host x;
-    return prove_pce_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, 1, &input, &aux, &r, &s, out);
+    return prove_pce_impl(x, (exec_host *)NULL, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, 1, &input,
+                          &aux, &r, &s, out);
 }
 
 /* the streamed placement's settings on host-emulation bases */
@@ -933,6 +1100,8 @@ static cuzk_status stream_settings(prover_bases &B, const cuzk_gpu_emu_stream *s
     B.lab_beside_h = sm->beside;
     B.h_sort_ahead = sm->sort_ahead;
     B.wit_before_h = sm->witnesses_before_h;
+    B.lab_concurrent = sm->lab_concurrent;
+    B.cap_lab = sm->lab_chunk ? sm->lab_chunk : sm->chunk;
     return CUZK_OK;
 }
 
@@ -946,11 +1115,11 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, cons
     if (st || (st = stream_settings(B, sm))) return st;
     std::vector<cuzk_fr> r, s;
     if ((st = pick_rs_n(n, r_in, s_in, r, s))) return st;
-    exec_host x;
+    exec_host x, xl;
     x.abc_read = sm->abc_read;
     x.witness_read = sm->witness_read;
     x.read_ctx = sm->read_ctx;
-    return prove_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), n, w, r.data(), s.data(), out);
+    return prove_impl(x, &xl, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), n, w, r.data(), s.data(), out);
 }
 
 extern "C" cuzk_status cuzk_gpu_emu_prove_pce_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p,
@@ -968,11 +1137,11 @@ extern "C" cuzk_status cuzk_gpu_emu_prove_pce_streamed(cuzk_groth16_proof *out, 
     if ((st = pick_rs_n(n, r_in, s_in, r, s))) return st;
     pce_host h;
     if ((st = h.init(pce, SPMV_SEG, sm->pce_chunk_bytes))) return st;
-    exec_host x;
+    exec_host x, xl;
     x.abc_read = sm->abc_read;
     x.witness_read = sm->witness_read;
     x.read_ctx = sm->read_ctx;
-    return prove_pce_impl(x, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, n, input, aux, r.data(),
+    return prove_pce_impl(x, &xl, ntt_host_tables_get().view(*x.cfg), B, vk_of(p->vk), h.v, n, input, aux, r.data(),
                           s.data(), out);
 }
 
@@ -998,6 +1167,10 @@ struct cuzk_gpu_prover {
     size_t host_bytes;
     cuzk_scratch_mapping file; /* mapped: the same arrays in a scratch file (host_mem points into it) */
     exec_dev x;
+    /* streamed, lab_concurrent: L, A and B on their own, their compute stream at high priority
+     * (their kernels are short and each one's end lets the next chunk's copy start, so that the
+     * link stays busy; the H MSM's sums fill the device between them) */
+    exec_dev xl;
     std::mutex pf_mu;
     cudaStream_t pf_stream;
     prefetch_slot pf[2];
@@ -1081,6 +1254,8 @@ static cuzk_status prover_mem(cuzk_gpu_prover *pr, size_t nh, size_t nl, size_t 
         pr->B.lab_beside_h = pl.lab_beside_h;
         pr->B.h_sort_ahead = pl.h_sort_ahead;
         pr->B.wit_before_h = pl.witnesses_before_h;
+        pr->B.lab_concurrent = pl.lab_concurrent;
+        pr->B.cap_lab = pl.lab_chunk_points ? pl.lab_chunk_points : pl.chunk_points;
         return CUZK_OK;
     }
     bool glv = pl.h_glv;
@@ -1127,8 +1302,8 @@ static cuzk_status prover_alloc(cuzk_gpu_device *d, cuzk_gpu_prover **out, size_
     pr->B.n_a = na;
     pr->B.n_b = nb;
     pr->B.num_inputs = ni;
-    if (!pr->x.init(d)) {
-        st = pr->x.err;
+    if (!pr->x.init(d) || (pr->B.lab_concurrent && !pr->xl.init(d, true))) {
+        st = pr->x.ok() ? pr->xl.err : pr->x.err;
         cuzk_gpu_prover_destroy(pr);
         return st;
     }
@@ -1287,6 +1462,7 @@ extern "C" void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr)
     }
     if (pr->pf_stream) cudaStreamDestroy(pr->pf_stream);
     pr->x.destroy();
+    pr->xl.destroy();
     if (pr->mem) cudaFree(pr->mem);
     if (pr->file.data) cuzk_scratch_unmap(&pr->file);
     else if (pr->host_mem) cudaFreeHost(pr->host_mem);
@@ -1322,16 +1498,20 @@ static cuzk_status run_device(cuzk_gpu_prover *pr, size_t n, const cuzk_groth16_
     x.use();
     cudaGetLastError(); /* not this proof's: a failure of an earlier call on this thread */
     x.uploaded = 0;
+    pr->xl.uploaded = 0; /* (its error and cancel token are set where it runs) */
     st = prove(x, tb, r.data(), s.data());
-    __atomic_add_fetch(&pr->uploaded, x.uploaded, __ATOMIC_RELAXED);
+    pr->xl.cancel = NULL;
+    __atomic_add_fetch(&pr->uploaded, x.uploaded + pr->xl.uploaded, __ATOMIC_RELAXED);
     x.cancel = NULL; /* the token and the notice are the caller's: not kept past the call */
     x.abc_read = NULL;
     x.witness_read = NULL;
     x.read_ctx = NULL;
     std::vector<std::pair<const char *, double>> stages;
     x.take_stages(stages);
+    pr->xl.take_stages(stages); /* L, A and B on their own streams, where they ran there */
     for (auto &sg : stages) cuzk_span_add(o->tl, span, sg.first, sg.second);
     x.drop_events();
+    pr->xl.drop_events();
     cuzk_span_end(o->tl, span);
     return st;
 }
@@ -1361,7 +1541,7 @@ extern "C" cuzk_status cuzk_gpu_prove_batch_with(cuzk_gpu_prover *pr, size_t n, 
     }
     return run_device(pr, n, opts ? opts : &NO_OPTS,
                       [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr *r, const cuzk_fr *s) {
-                          return prove_impl(x, tb, pr->B, pr->vk, n, w, r, s, out);
+                          return prove_impl(x, &pr->xl, tb, pr->B, pr->vk, n, w, r, s, out);
                       });
 }
 
@@ -1469,7 +1649,7 @@ extern "C" cuzk_status cuzk_gpu_prove_pce_batch_with(cuzk_gpu_prover *pr, const 
     fr_t *staged[2] = {use ? use->in : NULL, use ? use->aux : NULL};
     st = run_device(
         pr, n, opts ? opts : &NO_OPTS, [&](exec_dev &x, const ntt_tables &tb, const cuzk_fr *r, const cuzk_fr *s) {
-            return prove_pce_impl(x, tb, pr->B, pr->vk, pce->v, n, input, aux, r, s, out, use ? staged : NULL);
+            return prove_pce_impl(x, &pr->xl, tb, pr->B, pr->vk, pce->v, n, input, aux, r, s, out, use ? staged : NULL);
         });
     if (use) cudaEventRecord(use->used, pr->x.stream);
     return st;

@@ -393,11 +393,13 @@ static void test_prove_streamed(const char *name)
         {.chunk = 1 << 20, .phi = true, .window_max = 0}};
     const cuzk_groth16_witness *gw = &j.gw;
     const cuzk_fr *in = j.w.input, *aux = j.w.aux;
-    for (size_t k = 0; k < 2 * (sizeof cases / sizeof cases[0]); k++) {
-        cuzk_gpu_emu_stream both = cases[k / 2]; /* L, A, B after H, and beside it */
-        both.beside = k % 2;
-        both.sort_ahead = (k / 2 + k) % 2 == 0;               /* each pair of the two, over the cases */
-        both.witnesses_before_h = !both.beside && k % 4 == 0; /* the SpMV's copy kept for L, A, B */
+    for (size_t k = 0; k < 3 * (sizeof cases / sizeof cases[0]); k++) {
+        cuzk_gpu_emu_stream both = cases[k / 3]; /* L, A, B after H, beside it, and on their own thread */
+        both.beside = k % 3 == 1;
+        both.lab_concurrent = k % 3 == 2;
+        both.lab_chunk = both.lab_concurrent && k % 2 ? 2 : 0; /* their own chunks, or H's */
+        both.sort_ahead = (k / 3 + k) % 2 == 0;
+        both.witnesses_before_h = k % 3 == 0 && k % 2 == 0; /* the SpMV's copy kept for L, A, B */
         const cuzk_gpu_emu_stream *sm = &both;
         CHECK_OK(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, sm));
         int same = proofs_same_bytes(&pc, &pg);
@@ -408,10 +410,10 @@ static void test_prove_streamed(const char *name)
         if (!same || !same_pce)
             fprintf(
                 stderr,
-                "    %s streamed (chunk %zu, phi %d, windows <= %u, beside %d, sort ahead %d, witnesses before H %u): "
-                "proof differs (a, b, c %s)\n",
-                name, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->sort_ahead, sm->witnesses_before_h,
-                !same ? "from the host" : "by the SpMV");
+                "    %s streamed (chunk %zu, phi %d, windows <= %u, beside %d, apart %d (chunk %zu), sort ahead %d, "
+                "witnesses before H %u): proof differs (a, b, c %s)\n",
+                name, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->lab_concurrent, sm->lab_chunk, sm->sort_ahead,
+                sm->witnesses_before_h, !same ? "from the host" : "by the SpMV");
     }
     /* the precompiled circuit's matrices streamed too: in chunks of the longest row, and larger */
     const size_t one = one_row_chunk(longest_row(&j.pce));
@@ -419,6 +421,7 @@ static void test_prove_streamed(const char *name)
         cuzk_gpu_emu_stream sm = cases[3 + k];
         sm.pce_chunk_bytes = k ? 3 * one : one;
         sm.beside = k == 1;
+        sm.lab_concurrent = k == 0;
         CHECK_OK(
             cuzk_gpu_emu_prove_pce_streamed(&pg, &p, &j.pce, 1, &in, j.w.num_inputs, &aux, j.w.num_aux, &r, &s, &sm));
         int same = proofs_same_bytes(&pc, &pg);
@@ -434,9 +437,10 @@ static void test_prove_streamed(const char *name)
     const cuzk_gpu_emu_stream none = {.chunk = 0};
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, &none), CUZK_EINVAL);
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 0, &gw, &r, &s, &cases[0]), CUZK_EINVAL);
-    printf("prove %s streamed in chunks of 1 to 2^20 bases, L, A, B after H and beside it, H sorting a chunk ahead "
-           "and not (and its matrices in chunks of %zu and %zu bytes): emulated GPU proof bytes = CPU proof bytes\n",
-           name, one, 3 * one);
+    printf(
+        "prove %s streamed in chunks of 1 to 2^20 bases, L, A, B after H, beside it and apart, H sorting a chunk ahead "
+        "and not (and its matrices in chunks of %zu and %zu bytes): emulated GPU proof bytes = CPU proof bytes\n",
+        name, one, 3 * one);
     cuzk_groth16_params_free(&p);
     pce_job_close(&j);
 }
@@ -454,7 +458,9 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
     const cuzk_groth16_witness *mp[ABC_OWNED_MAX];
     cuzk_groth16_proof pg[ABC_OWNED_MAX];
     abc_owned o;
-    for (size_t nb = 1; nb <= nw; nb++) {
+    for (size_t v = 0; v < 2 * nw; v++) {
+        const size_t nb = v % nw + 1;
+        const bool apart = v >= nw; /* L, A, B on a thread of their own */
         abc_owned_init(&o, mine, gw, nb);
         for (size_t k = 0; k < nb; k++) mp[k] = &mine[k];
         const cuzk_gpu_emu_stream sm = {.chunk = 5,
@@ -463,8 +469,10 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
                                         .abc_read = abc_owned_poison,
                                         .witness_read = abc_owned_poison_witness,
                                         .read_ctx = &o,
-                                        .beside = nb % 2 == 0,
-                                        .witnesses_before_h = nb % 2 ? (unsigned)nb : 0};
+                                        .beside = !apart && nb % 2 == 0,
+                                        .witnesses_before_h = !apart && nb % 2 ? (unsigned)nb : 0,
+                                        .lab_concurrent = apart,
+                                        .lab_chunk = 3};
         memset(pg, 0, sizeof pg);
         CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, p, nb, mp, r, s, &sm));
         CHECK(o.calls == nb && o.wcalls == nb && o.in_order);
@@ -482,7 +490,9 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
         CHECK(o.calls == 0 && o.wcalls == nb && o.in_order);
         for (size_t k = 0; k < nb; k++) same &= proofs_same_bytes(&pc[k], &pg[k]);
         CHECK(same);
-        if (!same) fprintf(stderr, "    streamed batch of %zu: a proof read its input after its notice\n", nb);
+        if (!same)
+            fprintf(stderr, "    streamed batch of %zu%s: a proof read its input after its notice\n", nb,
+                    apart ? " (L, A, B apart)" : "");
         abc_owned_free(&o);
     }
     abc_owned_init(&o, mine, gw, 1);
@@ -492,8 +502,8 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
     CHECK(proofs_same_bytes(&pc[0], &pg[0]));
     abc_owned_free(&o);
     printf("the a, b, c and assignment notices: once per proof, in order, nothing read after them (batches of 1 to "
-           "%zu, the even ones with L, A, B beside the last H, the odd ones with every witness uploaded during it; "
-           "resident)\n",
+           "%zu, the even ones with L, A, B beside the last H, the odd ones with every witness uploaded during it, "
+           "and each with L, A, B apart; resident)\n",
            nw);
 }
 
@@ -526,13 +536,15 @@ static void test_prove_streamed_batch(const char *name)
                                          {.chunk = 5, .phi = true, .window_max = 4},
                                          {.chunk = 64, .phi = false, .window_max = 0},
                                          {.chunk = 1 << 20, .phi = true, .window_max = 0}};
-    for (size_t c = 0; c < 2 * (sizeof cases / sizeof cases[0]); c++)
+    for (size_t c = 0; c < 3 * (sizeof cases / sizeof cases[0]); c++)
         for (size_t nb = 2; nb <= NB; nb++) {
-            cuzk_gpu_emu_stream both = cases[c / 2]; /* L, A, B after the last H, and beside it */
-            both.beside = c % 2;
-            both.sort_ahead = (c / 2 + c) % 2 == 0;
+            cuzk_gpu_emu_stream both = cases[c / 3]; /* L, A, B after the last H, beside it, and apart */
+            both.beside = c % 3 == 1;
+            both.lab_concurrent = c % 3 == 2;
+            both.lab_chunk = both.lab_concurrent && nb == 3 ? 2 : 0;
+            both.sort_ahead = (c / 3 + c) % 2 == 0;
             /* L, A, B after the last H: none to all of the witnesses uploaded during it */
-            both.witnesses_before_h = both.beside ? 0 : (unsigned)((c / 2 + nb) % (nb + 1));
+            both.witnesses_before_h = c % 3 ? 0 : (unsigned)((c / 3 + nb) % (nb + 1));
             const cuzk_gpu_emu_stream *sm = &both;
             memset(pg, 0, sizeof pg);
             CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, &p, nb, gw, r, s, sm));
@@ -544,14 +556,16 @@ static void test_prove_streamed_batch(const char *name)
             for (size_t k = 0; k < nb; k++) same_pce &= proofs_same_bytes(&pc[k], &pg[k]);
             CHECK(same && same_pce);
             if (!same || !same_pce)
-                fprintf(stderr,
-                        "    %s streamed batch of %zu (chunk %zu, phi %d, windows <= %u, beside %d, sort ahead %d, "
-                        "witnesses before H %u): a proof differs (%s)\n",
-                        name, nb, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->sort_ahead,
-                        sm->witnesses_before_h, !same ? "a, b, c from the host" : "by the SpMV");
+                fprintf(
+                    stderr,
+                    "    %s streamed batch of %zu (chunk %zu, phi %d, windows <= %u, beside %d, apart %d (chunk %zu), "
+                    "sort ahead %d, witnesses before H %u): a proof differs (%s)\n",
+                    name, nb, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->lab_concurrent, sm->lab_chunk,
+                    sm->sort_ahead, sm->witnesses_before_h, !same ? "a, b, c from the host" : "by the SpMV");
         }
     printf("prove %s streamed in batches of 2 and 3, L, A, B after the last H (none to all witnesses uploaded "
-           "during it) and beside it: each emulated GPU proof's bytes = its CPU proof's\n",
+           "during it), beside it and apart (on a thread of their own): each emulated GPU proof's bytes = its CPU "
+           "proof's\n",
            name);
     test_abc_read_notice(&p, &j[0].pce, gw, r, s, pc, NB);
     cuzk_groth16_params_free(&p);

@@ -162,6 +162,33 @@ static void test_porep_32g(void)
     CHECK(q.witnesses_before_h == 0 && strstr(q.why, "uploaded during") == NULL);
     CHECK(q.chunk_points == p.chunk_points && q.window_max == p.window_max && q.batch_max == p.batch_max);
     CHECK(q.workspace_bytes <= p.workspace_bytes);
+    /* asked for ([gpu] stream_lab_concurrent; off by default): L, A, B on their own streams
+     * beside the batch wherever their workspace fits beside the NTTs' and the H MSM's (its
+     * windows kept), never with a 16 GB card's room, with one proof per pass at 22 GiB and more
+     * at 48; what is placed fits */
+    cuzk_gpu_config cc = cfg_with("auto", 0);
+    cc.stream_lab_concurrent = true;
+    uint64_t apart_from = 0;
+    for (uint64_t g = 10; g <= 150; g++) {
+        cuzk_gpu_placement pd;
+        if (cuzk_gpu_place(&sh, g * GIB, NULL, &pd) == CUZK_OK) CHECK(!pd.lab_concurrent && pd.lab_chunk_points == 0);
+        if (cuzk_gpu_place(&sh, g * GIB, &cc, &p)) continue;
+        CHECK(device_total(&p) <= g * GIB);
+        if (!p.lab_concurrent) continue;
+        apart_from = apart_from ? apart_from : g;
+        CHECK(p.kind == CUZK_GPU_STREAMED && !p.lab_beside_h && p.witnesses_before_h == 0);
+        CHECK(p.lab_chunk_points <= p.chunk_points);
+        CHECK(p.lab_chunk_points >= (1u << 22) || p.lab_chunk_points == p.chunk_points);
+        CHECK(p.window_max >= 12 && p.window_max_h == 22 && p.batch_max >= 1);
+        CHECK(strstr(p.why, "L, A, B on their own streams beside the batch") != NULL);
+    }
+    CHECK(apart_from > 16 && apart_from <= 22);
+    CHECK_OK(cuzk_gpu_place(&sh, 14 * GIB + GIB / 2, &cc, &p));
+    CHECK(!p.lab_concurrent);
+    CHECK_OK(cuzk_gpu_place(&sh, 22 * GIB + GIB / 2, &cc, &p));
+    CHECK(p.lab_concurrent && p.batch_max == 1);
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &cc, &p));
+    CHECK(p.lab_concurrent && p.batch_max >= 2);
 }
 
 static void test_keys(void)

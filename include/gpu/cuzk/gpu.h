@@ -61,6 +61,8 @@ typedef struct cuzk_gpu_config {
     bool stream_beside;             /* streamed: L, A, B beside the H MSM where the memory holds both (default off) */
     bool stream_witnesses_during_h; /* streamed, L, A, B after H: the witnesses that fit go to the device
                                        during the last H MSM (default on) */
+    bool stream_lab_concurrent;     /* streamed: a batch's L, A, B MSMs on their own thread and streams beside
+                                       its proofs, where the memory holds both (default off) */
     char stream_file_dir[256];      /* mapped: the folder of the bases' scratch file ("": /var/tmp; the
                                   engine's cache_dir where the engine opens the device) */
     bool pce_on_device;             /* the precompiled circuit on the device where it fits (else a, b, c on the CPU) */
@@ -200,6 +202,11 @@ typedef struct {
     unsigned witnesses_before_h;  /* streamed, L, A, B after H: how many of a batch's witnesses go to the
                                      device for L, A, B during the last proof's H MSM (where the memory holds
                                      them beside it), not after it */
+    bool lab_concurrent;          /* streamed: the batch's L, A, B MSMs run on a thread and streams of their
+                                     own from the batch's start, beside its proofs' SpMV, NTTs and H MSMs
+                                     (their copies cross while those compute), their witnesses uploaded
+                                     first, through chunk buffers of their own of lab_chunk_points bases */
+    uint64_t lab_chunk_points;    /* with lab_concurrent: the L, A, B MSMs' bases per chunk */
     uint64_t room;                /* the device memory it was chosen for (free less the reserve) */
     char why[480];                /* the sizes behind the choice, in words */
 } cuzk_gpu_placement;
