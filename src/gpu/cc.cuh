@@ -112,7 +112,7 @@ namespace {
 /* PTX CC.CF, one per thread: the prover's L, A and B can run on a thread of their own beside the
  * proofs' stages (prover.cu's lab_apart), and a shared flag would carry one's chains into the other */
 thread_local uint32_t cc_flag;
-}
+} // namespace
 HD uint32_t add_cc(uint32_t a, uint32_t b)
 {
     uint64_t s = (uint64_t)a + b;

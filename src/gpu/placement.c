@@ -292,34 +292,33 @@ typedef struct {
  * buckets are merged into the running ones: 2^(c-1) additions per window, against a chunk's one
  * per scalar), then wider windows (fewer bucket sums), then more proofs per pass, then the H
  * MSM's windows, then larger chunks (H's, then L, A, B's own), then H sorting a chunk ahead. */
+#define PICK_KEYS 11
+/* a candidate's keys for `better`, most significant first */
+static void pick_keys(const stream_pick *p, unsigned k[PICK_KEYS])
+{
+    const unsigned lab_cl = p->lab_cl ? p->lab_cl : p->cl; /* the L, A, B MSMs' chunks */
+    const unsigned keys[PICK_KEYS] = {p->cl >= CHUNK_LOG_GOOD,
+                                      p->lab_cl > 0,
+                                      p->batch >= 2,
+                                      p->beside,
+                                      lab_cl >= p->c - 1 + 3,
+                                      p->c,
+                                      p->batch,
+                                      p->c_h,
+                                      p->cl,
+                                      p->lab_cl,
+                                      p->ahead};
+    memcpy(k, keys, sizeof keys);
+}
+
 static bool better(const stream_pick *a, const stream_pick *b)
 {
     if (!b->ok) return a->ok;
     if (!a->ok) return false;
-    const unsigned la = a->lab_cl ? a->lab_cl : a->cl, lb = b->lab_cl ? b->lab_cl : b->cl;
-    const unsigned ka[11] = {a->cl >= CHUNK_LOG_GOOD,
-                             a->lab_cl > 0,
-                             a->batch >= 2,
-                             a->beside,
-                             la >= a->c - 1 + 3,
-                             a->c,
-                             a->batch,
-                             a->c_h,
-                             a->cl,
-                             a->lab_cl,
-                             a->ahead},
-                   kb[11] = {b->cl >= CHUNK_LOG_GOOD,
-                             b->lab_cl > 0,
-                             b->batch >= 2,
-                             b->beside,
-                             lb >= b->c - 1 + 3,
-                             b->c,
-                             b->batch,
-                             b->c_h,
-                             b->cl,
-                             b->lab_cl,
-                             b->ahead};
-    for (int i = 0; i < 11; i++)
+    unsigned ka[PICK_KEYS], kb[PICK_KEYS];
+    pick_keys(a, ka);
+    pick_keys(b, kb);
+    for (int i = 0; i < PICK_KEYS; i++)
         if (ka[i] != kb[i]) return ka[i] > kb[i];
     return false;
 }
