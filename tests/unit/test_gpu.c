@@ -470,9 +470,11 @@ static void test_prove_pce(const char *name)
 /* The streamed placement on the device (forced by the tuning, chunks of 2^chunk_log bases so
  * that a small circuit crosses in many): both entry points give the CPU prover's bytes, the
  * parameters are in page-locked host memory (mapped: in a scratch file in the working folder,
- * no page-locked bytes), and no witness is prefetched; beside: L, A and B beside the last H MSM
- * (gpu.stream_beside), or after it. */
-static void test_prove_streamed(const char *name, unsigned chunk_log, bool mapped, bool beside)
+ * no page-locked bytes), and no witness is prefetched; lab: L, A and B after the last H MSM
+ * (LAB_AFTER), beside it (LAB_BESIDE, gpu.stream_beside) or apart, on their own executor and
+ * thread from the batch's start (LAB_APART, gpu.stream_lab_concurrent). */
+enum { LAB_AFTER, LAB_BESIDE, LAB_APART };
+static void test_prove_streamed(const char *name, unsigned chunk_log, bool mapped, int lab)
 {
     pce_job j;
     pce_job_open(&j, name, 8, 0);
@@ -483,7 +485,8 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
     snprintf(cfg.placement, sizeof cfg.placement, "%s", mapped ? "mapped" : "streamed");
     snprintf(cfg.stream_file_dir, sizeof cfg.stream_file_dir, ".");
     cfg.stream_chunk_log = chunk_log;
-    cfg.stream_beside = beside;
+    cfg.stream_beside = lab == LAB_BESIDE;
+    cfg.stream_lab_concurrent = lab == LAB_APART;
     cuzk_gpu_device *d = NULL;
     cuzk_gpu_prover *pr = NULL;
     cuzk_gpu_pce *g = NULL;
@@ -493,7 +496,8 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
     if (pr) {
         const cuzk_gpu_placement *pl = cuzk_gpu_prover_placement(pr);
         CHECK(pl->kind == (mapped ? CUZK_GPU_MAPPED : CUZK_GPU_STREAMED) &&
-              pl->chunk_points == ((uint64_t)1 << chunk_log) && pl->lab_beside_h == beside);
+              pl->chunk_points == ((uint64_t)1 << chunk_log) && pl->lab_beside_h == (lab == LAB_BESIDE) &&
+              pl->lab_concurrent == (lab == LAB_APART));
         size_t db = 0, hb = 0;
         cuzk_gpu_prover_memory(pr, &db, &hb);
         if (mapped) CHECK(hb == 0 && pl->file_bytes > (p.h_len + p.l_len) * sizeof(blst_p1_affine));
@@ -519,9 +523,9 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
         CHECK_OK(cuzk_groth16_verify(&p.vk, &pp, j.w.input + 1, j.w.num_inputs - 1));
     }
     const char *how = mapped ? "mapped from a file" : "streamed";
-    const char *lab = beside ? "L, A, B beside H" : "L, A, B after H";
+    const char *labw = lab == LAB_BESIDE ? "L, A, B beside H" : lab == LAB_APART ? "L, A, B apart" : "L, A, B after H";
     printf("prover %s, parameters %s in chunks of 2^%u, %s: GPU proof bytes = CPU proof bytes, verified\n", name, how,
-           chunk_log, lab);
+           chunk_log, labw);
     /* a batch: three witnesses of the circuit, one pass over the L, A, B bases for all */
     enum { NB = 3 };
     pce_job jb[NB];
@@ -580,7 +584,7 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
         /* more than the placement's batch is refused */
         const size_t over = cuzk_gpu_prover_batch_max(pr) + 1;
         CHECK_FAILS(cuzk_gpu_prove_batch_with(pr, over, pgb, gwb, &o), CUZK_EINVAL);
-        printf("prover %s, %s batch of %d, %s: each GPU proof's bytes = its CPU proof's\n", name, how, NB, lab);
+        printf("prover %s, %s batch of %d, %s: each GPU proof's bytes = its CPU proof's\n", name, how, NB, labw);
     }
     for (int k = 0; k < NB; k++) pce_job_close(&jb[k]);
     cuzk_gpu_pce_destroy(g);
@@ -749,11 +753,13 @@ int main(void)
         test_prover("random:1000");
         test_prover("random:70000");
         test_two_contexts();
-        test_prove_streamed("cubic", 10, false, true);
-        test_prove_streamed("random:70000", 12, false, true);
-        test_prove_streamed("random:70000", 12, false, false);
-        test_prove_streamed("poseidon:11", 10, false, true);
-        test_prove_streamed("random:70000", 12, true, true);
+        test_prove_streamed("cubic", 10, false, LAB_BESIDE);
+        test_prove_streamed("random:70000", 12, false, LAB_BESIDE);
+        test_prove_streamed("random:70000", 12, false, LAB_AFTER);
+        test_prove_streamed("random:70000", 12, false, LAB_APART);
+        test_prove_streamed("poseidon:11", 10, false, LAB_BESIDE);
+        test_prove_streamed("poseidon:11", 10, false, LAB_APART);
+        test_prove_streamed("random:70000", 12, true, LAB_BESIDE);
         printf("prover: done in %.1f s\n", cuzk_now() - t);
     }
     if (!only || !strcmp(only, "setup")) {

@@ -62,8 +62,10 @@ static void streamed_configs(cuzk_engine_config *cfg, cuzk_gpu_config *g)
 }
 
 /* One job of PARTS partitions on an engine with `buffers` witness buffers (0: the default), a,
- * b, c as abc says; returns the partitions the GPU proved in batches. */
-static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsigned buffers, int abc, bool hold)
+ * b, c as abc says, L, A and B apart (on their own executor and thread) or not; returns the
+ * partitions the GPU proved in batches. */
+static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsigned buffers, int abc, bool hold,
+                        bool apart)
 {
     cuzk_engine_config cfg;
     cuzk_gpu_config g;
@@ -71,6 +73,7 @@ static uint64_t run_job(const char *params_path, const cuzk_groth16_vk *vk, unsi
     cfg.witness_buffers = buffers;
     g.pce_on_device = abc == ABC_DEVICE;
     g.pce_stream = abc == ABC_STREAMED;
+    g.stream_lab_concurrent = apart;
     cuzk_engine *e = NULL;
     CHECK_OK(cuzk_engine_create(&e, &cfg, &g));
     if (!e) return 0;
@@ -220,17 +223,21 @@ int main(void)
     params_to_tempfile(&p, path);
 
     /* 5 buffers: batches of up to 3 (one buffer stays with the lanes, one with urgent work) */
-    CHECK(run_job(path, &p.vk, 5, ABC_DEVICE, true) >= 2);
+    CHECK(run_job(path, &p.vk, 5, ABC_DEVICE, true, false) >= 2);
     /* the same with the circuit's matrices streamed for the SpMV */
-    CHECK(run_job(path, &p.vk, 5, ABC_STREAMED, true) >= 2);
+    CHECK(run_job(path, &p.vk, 5, ABC_STREAMED, true, false) >= 2);
     /* a, b, c from the CPU, the default buffers: batches of 2 */
-    CHECK(run_job(path, &p.vk, 0, ABC_CPU, true) >= 2);
+    CHECK(run_job(path, &p.vk, 0, ABC_CPU, true, false) >= 2);
     /* nothing held back, the default buffers: the GPU, given the first partition alone, waits for
      * the second (engine.batch_wait_ms), and then each batch's partner is ready or being made:
      * every partition in a batch of 2 */
-    CHECK(run_job(path, &p.vk, 0, ABC_DEVICE, false) == PARTS);
+    CHECK(run_job(path, &p.vk, 0, ABC_DEVICE, false, false) == PARTS);
     /* 3 buffers: one at a time */
-    CHECK(run_job(path, &p.vk, 3, ABC_CPU, true) == 0);
+    CHECK(run_job(path, &p.vk, 3, ABC_CPU, true, false) == 0);
+    /* L, A and B apart: batches as before, every proof verified (a, b, c on the device and from
+     * the CPU) */
+    CHECK(run_job(path, &p.vk, 5, ABC_DEVICE, true, true) >= 2);
+    CHECK(run_job(path, &p.vk, 0, ABC_CPU, true, true) >= 2);
     test_urgent_during_wait(path);
 
     unlink(path);
