@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/hints.h"
 #include "cli/progress_term.h"
+#include "cli/witness_values.h"
 #include "cuzk/testcircuits.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
@@ -338,10 +339,40 @@ static void synthetic_free(synthetic_data *d)
     cuzk_snap_proofs_free(d->snap);
 }
 
+/* bench synth --values: the split of one section, in a table row and as JSON */
+static void print_split_row(const char *name, const value_split *v)
+{
+    const double n = v->bases ? (double)v->bases : 1.0;
+    printf("  %-4s %12llu bases: %12llu zeros (%.1f %%), %12llu ones (%.1f %%), %12llu other (%.1f %%)\n", name,
+           (unsigned long long)v->bases, (unsigned long long)v->zeros, 100.0 * (double)v->zeros / n,
+           (unsigned long long)v->ones, 100.0 * (double)v->ones / n, (unsigned long long)v->other,
+           100.0 * (double)v->other / n);
+}
+
+static void print_values_table(const witness_values *wv)
+{
+    printf("values of the last witness, as the L, A and B MSMs take them:\n");
+    print_split_row("L", &wv->l);
+    print_split_row("A", &wv->a);
+    print_split_row("B", &wv->b);
+}
+
+static void print_values_json(const witness_values *wv)
+{
+    const value_split *v[3] = {&wv->l, &wv->a, &wv->b};
+    const char *names[3] = {"l", "a", "b"};
+    printf(",\"values\":{");
+    for (int k = 0; k < 3; k++)
+        printf("%s\"%s\":{\"bases\":%llu,\"zeros\":%llu,\"ones\":%llu,\"other\":%llu}", k ? "," : "", names[k],
+               (unsigned long long)v[k]->bases, (unsigned long long)v[k]->zeros, (unsigned long long)v[k]->ones,
+               (unsigned long long)v[k]->other);
+    printf("}}\n");
+}
+
 static int bench_synth(int argc, char **argv)
 {
     const char *circuit = NULL, *mode = "pce", *threads = NULL, *reps_s = NULL;
-    bool json = false, synthetic = false, done;
+    bool json = false, synthetic = false, values = false, done;
     cli_opt opts[] = {
         {"circuit", "NAME", "built-in circuit (required; cuzk circuit-info --list)", &circuit, NULL},
         {"synthetic", NULL,
@@ -352,21 +383,30 @@ static int bench_synth(int argc, char **argv)
          &mode, NULL},
         {"threads", "T", "worker threads (default: all CPUs)", &threads, NULL},
         {"reps", "R", "repetitions; the median is reported (default 3)", &reps_s, NULL},
+        {"values", NULL,
+         "with --mode pce: how the last witness's values split for the L, A and B MSMs (zeros, ones, the rest)", NULL,
+         &values},
         {"json", NULL, "print JSON (default: a table)", NULL, &json},
     };
     int rc =
         cli_parse(argc, argv,
-                  "cuzk bench synth --circuit NAME [--mode prove|witness|pce] [--synthetic] [--threads T] [--json]\n\n"
+                  "cuzk bench synth --circuit NAME [--mode prove|witness|pce] [--synthetic] [--values] [--threads T] "
+                  "[--json]\n\n"
                   "Times synthesis alone: the PROVE backend, the witness only, or the witness and the evaluation\n"
                   "of the precompiled circuit (a, b, c), in constraints per second per core.\n\n"
                   "examples:\n  cuzk bench synth --circuit porep:2KiB --mode witness\n"
                   "  cuzk bench synth --circuit porep:32GiB --synthetic --mode witness --reps 1\n"
-                  "  cuzk bench synth --circuit window-post:32GiB --synthetic --mode witness --reps 1",
+                  "  cuzk bench synth --circuit window-post:32GiB --synthetic --mode witness --reps 1\n"
+                  "  cuzk bench synth --circuit porep:32GiB --synthetic --values --reps 1",
                   opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!circuit) return cli_missing("bench synth", "circuit");
     if (strcmp(mode, "prove") && strcmp(mode, "witness") && strcmp(mode, "pce")) {
         fprintf(stderr, "cuzk bench synth: --mode must be prove, witness or pce, not '%s'\n", mode);
+        return 2;
+    }
+    if (values && strcmp(mode, "pce")) {
+        fprintf(stderr, "cuzk bench synth: --values needs --mode pce (the circuit's densities), not '%s'\n", mode);
         return 2;
     }
     uint64_t reps = 3;
@@ -412,6 +452,8 @@ static int bench_synth(int argc, char **argv)
             t[r] = cuzk_now() - t0;
         }
     }
+    witness_values wv;
+    if (!st && values) witness_values_count(&pce, w.input, w.num_inputs, w.aux, w.num_aux, &wv);
     if (st) rc = cli_error("bench synth");
     else {
         /* PROVE synthesis of one circuit runs on one thread; the other modes use the pool */
@@ -421,9 +463,11 @@ static int bench_synth(int argc, char **argv)
         if (json)
             printf("{\"bench\":\"synth\",\"circuit\":\"%s\",\"mode\":\"%s\",\"constraints\":%zu,\"threads\":%u,"
                    "\"reps\":%u,\"seconds\":%.6f,\"witness_seconds\":%.6f,\"record_seconds\":%.6f,"
-                   "\"constraints_per_s_per_core\":%.0f}\n",
+                   "\"constraints_per_s_per_core\":%.0f",
                    circuit, mode, counts.constraints, T, (unsigned)reps, med, strcmp(mode, "prove") ? medw : -1.0,
                    t_record, rate / T);
+        if (json && values) print_values_json(&wv);
+        else if (json) printf("}\n");
         else {
             printf("synth %s (%zu constraints, %zu aux), mode %s, %u thread(s), median of %u\n", circuit,
                    counts.constraints, counts.aux, mode, T, (unsigned)reps);
@@ -431,6 +475,7 @@ static int bench_synth(int argc, char **argv)
             if (strcmp(mode, "prove")) printf("  %-28s %10.1f ms\n", "witness", medw * 1e3);
             printf("  %-28s %10.1f ms  %.2f M constraints/s, %.2f M/s per core\n", "total", med * 1e3, rate / 1e6,
                    rate / 1e6 / T);
+            if (values) print_values_table(&wv);
         }
     }
     free(t);

@@ -106,4 +106,17 @@ expect_fail "bench engine: --sector-size of a circuit" 2 "goes with --synthetic 
   --kind circuit --circuit random:3000 --synthetic --gpu --sector-size 2KiB
 expect_fail "bench engine: params of another circuit" 1 "parameters for" "$CUZK" bench engine --kind circuit \
   --circuit cubic --params r.params --jobs 1
+# bench synth --values: each section's zeros, ones and the rest add up to its bases, L's are every
+# aux value, and the split needs the circuit's densities (--mode pce)
+expect_ok "bench synth --values" "$CUZK" bench synth --circuit random:3000 --values --reps 1 --json
+for k in l a b; do
+  read -r n z o r < <(sed -n "s/.*\"$k\":{\"bases\":\([0-9]*\),\"zeros\":\([0-9]*\),\"ones\":\([0-9]*\),\"other\":\([0-9]*\)}.*/\1 \2 \3 \4/p" out.txt)
+  CHECKS=$((CHECKS + 1))
+  [ -n "$n" ] && [ "$n" -gt 0 ] && [ $((z + o + r)) = "$n" ] || fail "bench synth --values $k: $(cat out.txt)"
+done
+expect_ok "bench synth --values (table)" "$CUZK" bench synth --circuit random:3000 --values --reps 1
+grep -Eq "^  L +3245 bases: " out.txt || fail "bench synth --values table: $(cat out.txt)"
+CHECKS=$((CHECKS + 1))
+expect_fail "bench synth --values without the circuit" 2 "needs --mode pce" "$CUZK" bench synth --circuit random:3000 \
+  --mode witness --values
 finish
