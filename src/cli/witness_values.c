@@ -5,10 +5,7 @@
 
 #include "cuzk/ff.h"
 
-static bool selected(const cuzk_density *d, size_t i)
-{
-    return !d || (i < d->bits && ((d->words[i / 64] >> (i % 64)) & 1));
-}
+static bool selected(const cuzk_density *d, size_t i) { return !d || (i < d->bits && cuzk_density_get(d, i)); }
 
 /* adds values[i] for each i < n that d selects (NULL: all) to s */
 static void split_add(value_split *s, const cuzk_fr *values, size_t n, const cuzk_density *d)
