@@ -60,7 +60,8 @@ static const cuzk_config_key gpu_keys[] = {
     K("stream_lab_concurrent", CUZK_CFG_BOOL, stream_lab_concurrent, 0, 1, "false", "CUZK_GPU_STREAM_LAB_CONCURRENT",
       "streamed placement: a batch's L, A, B MSMs run on a thread and streams of their own from the batch's start, "
       "beside its proofs' NTTs and H MSMs, so that their bases cross the link while those compute, where the "
-      "device's memory holds both (off until measured on a device)"),
+      "device's memory holds both (off: on an H100 it was slower, its L MSM lasting as long as the NTTs and H MSMs "
+      "beside it; docs/GPU.md)"),
     K("stream_file_dir", CUZK_CFG_STR, stream_file_dir, 0, 256, "", "CUZK_GPU_STREAM_FILE_DIR",
       "mapped placement: the folder on a disk (not tmpfs) for the parameters' scratch file, unlinked at once "
       "(empty: the engine's cache_dir, else /var/tmp)"),

@@ -848,27 +848,33 @@ static cuzk_status prove_impl(X &x, X *xl, const ntt_tables &tb, const prover_ba
     return prove_core(x, tb, B, vk, pb, r[0], s[0], out);
 }
 
-/* Entry 2's witness: pb's sizes and densities from the circuit, the assignment in device
- * memory (staged: input and aux already there, a prefetch; or NULL to upload them and wait:
- * the SpMV needs all of it) */
-template <class X>
-static void pce_witness(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux,
-                        fr_t *const staged[2])
+/* Entry 2's witness on the host: pb's sizes and the circuit's densities (on the device with it),
+ * the assignment still in host memory; so L, A and B on their own (lab_apart) take it */
+static void pce_lab_witness(prove_bufs &pb, const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux)
 {
-    const size_t n = v.nc + v.ni, ni = v.ni, na = v.na, fb = sizeof(fr_t);
-    memset(&pb, 0, sizeof pb);
-    pb.lg = cuzk_log2_ceil(n);
-    pb.ni = ni;
-    pb.na = na;
-    pb.up_a = pb.up_b = pb.up_c = pb.up_in = pb.up_aux = pb.up_aw = pb.up_biw = pb.up_bw = -1;
-    pb.own_density = false;
+    blank_bufs(pb);
+    pb.ni = v.ni;
+    pb.na = v.na;
     pb.aw = v.a_aux_w;
     pb.biw = v.b_in_w;
     pb.bw = v.b_aux_w;
     pb.b_input_popcount = v.b_input_popcount;
-    pb.own_witness = !staged;
+    pb.own_witness = true;
     pb.host_in = input;
     pb.host_aux = aux;
+}
+
+/* Entry 2's witness: pce_lab_witness's, with the assignment in device memory (staged: input and
+ * aux already there, a prefetch, not ours to free; or NULL to upload them and wait: the SpMV
+ * needs all of it) */
+template <class X>
+static void pce_witness(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux,
+                        fr_t *const staged[2])
+{
+    const size_t ni = v.ni, na = v.na, fb = sizeof(fr_t);
+    pce_lab_witness(pb, v, input, aux);
+    pb.lg = cuzk_log2_ceil(v.nc + v.ni);
+    pb.own_witness = !staged;
     if (staged) {
         pb.in = staged[0];
         pb.aux = staged[1];
@@ -941,21 +947,6 @@ static void setup_pce_h(X &x, const ntt_tables &tb, prove_bufs &pb, const pce_vi
     }
     ntt_h_coset(x, tb, c, pb.lg, 2);
     ntt_h_finish_product(x, tb, pb.a, c, pb.lg);
-}
-
-/* Entry 2's witness for L, A and B on their own (lab_apart): the assignment, the circuit's densities */
-static void pce_lab_witness(prove_bufs &pb, const pce_view &v, const cuzk_fr *input, const cuzk_fr *aux)
-{
-    blank_bufs(pb);
-    pb.ni = v.ni;
-    pb.na = v.na;
-    pb.aw = v.a_aux_w;
-    pb.biw = v.b_in_w;
-    pb.bw = v.b_aux_w;
-    pb.b_input_popcount = v.b_input_popcount;
-    pb.own_witness = true;
-    pb.host_in = input;
-    pb.host_aux = aux;
 }
 
 /* Entry 2: one proof (staged as setup_pce says), or with streamed bases a batch of nw (xl as
@@ -1466,6 +1457,13 @@ extern "C" void cuzk_gpu_prover_destroy(cuzk_gpu_prover *pr)
     if (pr->mem) cudaFree(pr->mem);
     if (pr->file.data) cuzk_scratch_unmap(&pr->file);
     else if (pr->host_mem) cudaFreeHost(pr->host_mem);
+    /* The memory pool keeps what the proofs freed (glue.cu: its release threshold), so the
+     * driver would go on counting this prover's workspace as used: a prover or engine placed
+     * next in this process would see that much less free memory (a bench's engine after its
+     * single proofs at 48 GiB free got a budget of 20.6 GB). Only what no one uses goes back. */
+    cudaMemPool_t pool;
+    if (cudaDeviceGetDefaultMemPool(&pool, cuzk_gpu_device_ordinal(pr->dev)) == cudaSuccess) cudaMemPoolTrimTo(pool, 0);
+    cudaGetLastError();
     delete pr;
 }
 

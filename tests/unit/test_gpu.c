@@ -588,7 +588,15 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
     }
     for (int k = 0; k < NB; k++) pce_job_close(&jb[k]);
     cuzk_gpu_pce_destroy(g);
+    const bool pooled = d && cuzk_gpu_pool_bytes(d) > 0; /* the proofs' workspace, kept between them */
     cuzk_gpu_prover_destroy(pr);
+    /* and given back with the prover: a prover or engine placed next sees that memory free */
+    if (pooled) {
+        CHECK(cuzk_gpu_pool_bytes(d) == 0);
+        if (cuzk_gpu_pool_bytes(d))
+            fprintf(stderr, "    %s %s: the memory pool keeps %zu bytes after the prover is gone\n", name,
+                    mapped ? "mapped" : "streamed", cuzk_gpu_pool_bytes(d));
+    }
     cuzk_gpu_device_close(d);
     cuzk_groth16_params_free(&p);
     pce_job_close(&j);
