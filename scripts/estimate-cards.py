@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Estimates a 32 GiB PoRep C2 partition and sector on GPUs we have not measured, from the
-H100 measurements of docs/BENCHMARKS.md ("L, A, B beside the H MSM, and three more rows",
-2026-12-06), and prints the markdown table "What other cards would do" quotes.  Estimates, not
+H100 measurements of docs/BENCHMARKS.md ("The build of 2026-12-07"), and prints the markdown table "What other cards would do" quotes.  Estimates, not
 measurements: see the model below.
 
     scripts/estimate-cards.py            # the table
@@ -17,12 +16,13 @@ PCIe by generation):
     43.5 GB/s on the H100's PCIe Gen5 x16, Gen4 is taken as half): H copies 12.9 GB per
     partition, L, A and B 34.5 GB per batch. What the H100 measured besides the stages (the
     assembly, uploads no stage hides) is scaled by compute.
-  - A sector is the engine's measured sector on the H100 at 24 GiB (19.151 s, its a, b, c made
-    on the device from the circuit's streamed matrices, 26 of 30 partitions batched) scaled by
-    the card's partition against the H100's.
-  - 16 GB cards: times the ratio of the H100's verified sector at 16 GiB to 24 GiB (20.635
-    against 19.176 s: smaller chunks and windows, a, b, c two at a time); 48 GB cards: times the ratio of
-    its batch of two at 48 GiB to 24 GiB (1618 against 1706 ms per partition: larger chunks).
+  - A sector is the H100's verified sector at 24 GiB (18.703 s through the engine, its a, b, c
+    made on the device from the circuit's streamed matrices) scaled by the card's partition
+    against the H100's.
+  - 16 GB cards: times the ratio of the H100's verified sector at 16 GiB to 24 GiB (20.654
+    against 18.703 s: smaller chunks and windows, a, b, c two at a time); 48 GB cards: times the
+    ratio of its batch of two at 48 GiB to 24 GiB (1560 against 1669 ms per partition: larger
+    chunks, all of the batch's witnesses uploaded during the last H MSM).
   - A card whose memory holds the parameters (80 GB) proves resident: the H100's resident
     partition and sector scaled by compute.
 Not modelled: memory bandwidth (GDDR cards have 3-4x less than HBM: the NTTs and the MSMs'
@@ -33,17 +33,17 @@ on 16 threads, hidden behind the GPU on the H100 host), and a faster 32-bit mult
 """
 import argparse
 
-# The H100 host's measurements (docs/BENCHMARKS.md, 2026-12-06, build 29138f3 with the stages
-# one after another): ms per partition of a batch of two (gpu-prove --batch 2, 24 GiB free).
+# The H100 host's measurements (docs/BENCHMARKS.md, 2026-12-07, build 9166fa0, the stages one
+# after another): ms per partition of a batch of two (gpu-prove --batch 2, 24 GiB free).
 H100 = dict(sms=132, mhz=1980, link_gbs=43.5)
 STREAMED_COMPUTE_MS = {  # each stage's time on the H100, where (H, NTTs) its sums bind it
-    "ntt": 279, "h": 851, "lab": (220 + 300 + 82 + 240) / 2}
+    "ntt": 279, "h": 829, "lab": (229 + 305 + 85 + 240) / 2}
 STREAMED_BYTES_GB = {  # the bases each stage copies per partition (porep:32GiB's .params sizes)
     "ntt": 0.0, "h": 12.885, "lab": (12.496 + 12.456 + 3.179 + 6.358) / 2}
-PARTITION_24_MS = 1706.0  # the call's 3412 ms for two
-SECTOR_24_S = 19.151  # the engine, 3 sectors one at a time, median interval
-RATIO_16 = 20.635 / 19.176  # verified sectors at 16 and 24 GiB (build 9c28ca2, one warm machine)
-RATIO_48 = 1618.0 / 1706.0  # gpu-prove, batches of two at 48 and 24 GiB (2026-12-06)
+PARTITION_24_MS = 1669.0  # the call's 3339 ms for two
+SECTOR_24_S = 18.703  # a verified sector, sectors 2-3 one at a time, median
+RATIO_16 = 20.654 / 18.703  # verified sectors at 16 and 24 GiB (build 9166fa0, one warm machine)
+RATIO_48 = 1560.0 / 1669.0  # gpu-prove, batches of two at 48 and 24 GiB (one call, 2026-12-07)
 PARTITION_RESIDENT_MS = 1226.8  # all memory (2026-12-05)
 SECTOR_RESIDENT_S = 12.613  # all memory, the engine (1053c97)
 
