@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/bench_stats.h"
 #include "cli/cli.h"
 #include "cli/hints.h"
 #include "cli/outputs.h"
@@ -25,12 +26,6 @@ typedef struct {
     double submit_t, end_t;
     cuzk_job_result r;
 } e2e_job;
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* device memory in use on every GPU, summed (the driver's figures) */
 static uint64_t device_used(cuzk_engine *e)
@@ -200,20 +195,26 @@ int cli_bench_e2e(int argc, char **argv)
         goto out;
     }
 
+    /* the steady sectors' times: a failed sector's time says nothing of proving, so it is left out */
     double *rest = calloc(nsec, sizeof *rest);
     size_t nrest = 0;
-    for (size_t i = 1; i < nsec; i++)
-        rest[nrest++] = conc == 1 ? jobs[i].end_t - jobs[i].submit_t : jobs[i].end_t - jobs[i - 1].end_t;
-    qsort(rest, nrest, sizeof *rest, cmp_d);
+    for (size_t i = 1; rest && i < nsec; i++)
+        if (jobs[i].r.state == CUZK_JOB_COMPLETED && jobs[i].r.verified)
+            rest[nrest++] = conc == 1 ? jobs[i].end_t - jobs[i].submit_t : jobs[i].end_t - jobs[i - 1].end_t;
+    const double med = bench_median(rest, nrest); /* sorts rest */
     printf("bench e2e: %s, %llu sector(s) from %d C1 file(s), %llu at a time, %zu failed\n", circuit,
            (unsigned long long)nsec, npaths, (unsigned long long)conc, failed);
     printf("  engine start              %.3f s\n", t_start);
     printf("  load (parameters, circuit) %.3f s (in the first sector's timeline)\n", jobs[0].r.load_s);
     printf("  first sector after load   %.3f s\n", jobs[0].end_t - jobs[0].submit_t - jobs[0].r.load_s);
-    if (nrest)
-        printf("  sectors 2..%llu            median %.3f s %s (min %.3f, max %.3f)\n", (unsigned long long)nsec,
-               nrest % 2 ? rest[nrest / 2] : (rest[nrest / 2 - 1] + rest[nrest / 2]) / 2,
+    if (nrest) {
+        printf("  sectors 2..%llu            median %.3f s %s (min %.3f, max %.3f)", (unsigned long long)nsec, med,
                conc == 1 ? "each" : "between sector ends", rest[0], rest[nrest - 1]);
+        if (nrest < nsec - 1) printf(" of the %zu verified; %zu failed, left out", nrest, nsec - 1 - nrest);
+        printf("\n");
+    } else if (nsec > 1)
+        printf("  sectors 2..%llu            no median: none of them was proved and verified\n",
+               (unsigned long long)nsec);
     printf("  peak host RSS             %.2f GiB\n", (double)cli_rss_kib("VmHWM:") / (1 << 20));
     if (use_gpu) printf("  peak device memory        %.2f GiB (sampled every 0.25 s)\n", (double)dev_peak / (1 << 30));
     free(rest);

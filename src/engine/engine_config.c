@@ -30,7 +30,8 @@ static const cuzk_config_key engine_keys[] = {
       "threads of the urgent lane, which makes HIGH and CRITICAL witnesses at once (0: a quarter of the CPUs)"),
     K("witness_buffers", CUZK_CFG_UINT, witness_buffers, 0, 64, "0", "CUZK_ENGINE_WITNESS_BUFFERS",
       "witness buffers made ahead of the devices, one kept for urgent work (0: devices + 2, and one more per "
-      "GPU that only a circuit proved in batches fills); a streamed GPU's batch takes at most this less 2"),
+      "GPU that only a circuit proved in batches fills); a streamed GPU's batch takes at most this less 2 "
+      "(32 GiB PoRep, 48 GiB free: 5 gave 4 % per sector for 3.9 GiB more host memory)"),
     K("witness_buffer_bytes", CUZK_CFG_U64, witness_buffer_bytes, 0, 1ull << 40, "0",
       "CUZK_ENGINE_WITNESS_BUFFER_BYTES",
       "each witness buffer reserved and page-locked at start (0: at first use, once); 32 GiB PoRep: 4.3e9"),

@@ -425,6 +425,19 @@ static bool gpu_may_take(const cuzk_engine *e, const engine_circuit *c)
     return false;
 }
 
+/* Why no GPU takes c's parameters (locked), for a message: "; no GPU takes them (WHY)" with the
+ * first unfit device's reason, or "" where none is in service or none was found unfit. */
+static void gpus_unfit_words(const cuzk_engine *e, const engine_circuit *c, char *out, size_t size)
+{
+    ENGINE_LOCKED(e);
+    out[0] = 0;
+    for (unsigned i = 0; i < e->ndev; i++)
+        if (e->dev[i].ordinal >= 0 && e->dev[i].in_service && c->dev[i].unfit) {
+            snprintf(out, size, "; no GPU takes them (%s)", c->dev[i].why);
+            return;
+        }
+}
+
 /* The device a host load streams the parameters to (locked): the first in service with room
  * for them, marked loading; -1 when the host keeps the parameters (the configuration, or a CPU
  * backend that proves) or no device has room. */
@@ -1126,12 +1139,13 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
     uint64_t need = (c->synthetic || later ? 0 : file_bytes(c->params_path)) + file_bytes(c->pce_path);
     uint64_t fixed = res_fixed_bytes(e);
     if (need + fixed > e->host_budget) {
-        char msg[512];
+        char gpus[448], msg[1024];
+        gpus_unfit_words(e, c, gpus, sizeof gpus);
         snprintf(msg, sizeof msg,
                  "circuit %s needs %llu bytes of host memory (parameters %s), more than the host budget of %llu "
-                 "bytes leaves beside the witness buffers (%llu bytes; engine.host_budget)",
+                 "bytes (engine.host_budget) leaves beside the witness buffers' %llu%s",
                  c->id, (unsigned long long)need, c->params_path ? c->params_path : "synthetic",
-                 (unsigned long long)e->host_budget, (unsigned long long)fixed);
+                 (unsigned long long)e->host_budget, (unsigned long long)fixed, gpus);
         fail_jobs_of(e, c, CUZK_EBUDGET, msg);
         return;
     }
