@@ -29,6 +29,16 @@ extern "C" {
  * device context that made them says otherwise. */
 const cuzk_gpu_config *gpu_config_defaults();
 
+/* The executors' poll between stages: the proof's cancel token, then the prover's own stop
+ * token (set by the prover where another executor of the same batch failed, lab_apart). */
+static inline cuzk_status exec_poll(const cuzk_cancel *cancel, const cuzk_cancel *stop)
+{
+    if (cuzk_cancel_requested(cancel)) return cuzk_fail(CUZK_ECANCELLED, "cancelled (between GPU stages)");
+    if (cuzk_cancel_requested(stop))
+        return cuzk_fail(CUZK_ECANCELLED, "stopped (between GPU stages): the batch's other executor failed");
+    return CUZK_OK;
+}
+
 /* ---------------------------------------------------------------- host emulation */
 struct exec_host {
     cuzk_status err = CUZK_OK;
@@ -100,8 +110,9 @@ struct exec_host {
     void stage_begin(const char *) {}
     void stage_end() {}
     void mark(const char *) {}
-    /* the proof's cancel token, polled between stages (exec_dev has the same) */
+    /* the proof's cancel token and the prover's stop, polled between stages (exec_dev has the same) */
     const cuzk_cancel *cancel = NULL;
+    const cuzk_cancel *stop = NULL;
     /* the caller's notices that a proof's host a, b, c or assignment are read
      * (cuzk_groth16_prove_opts.abc_read, witness_read) */
     void (*abc_read)(void *ctx, size_t k) = NULL;
@@ -110,7 +121,7 @@ struct exec_host {
     void host_wait(int) {} /* the copies are done when upload() returns */
     bool poll_cancel()
     {
-        if (ok() && cuzk_cancel_requested(cancel)) err = cuzk_fail(CUZK_ECANCELLED, "cancelled (between GPU stages)");
+        if (ok()) err = exec_poll(cancel, stop);
         return ok();
     }
     void drain() {}
@@ -212,11 +223,13 @@ struct exec_dev {
     /* The proof's cancel token (NULL: never). poll_cancel(), called by the prover on the host
      * between stages, fails the executor with CUZK_ECANCELLED once it is set: errors being
      * sticky, no further stage issues any work and the prover falls through to its cleanup.
-     * Returns ok(). */
+     * Returns ok(). stop: a second token, the prover's own (lab_apart sets it where the batch's
+     * other executor failed, so that this one ends at its next poll). */
     const cuzk_cancel *cancel = NULL;
+    const cuzk_cancel *stop = NULL;
     bool poll_cancel()
     {
-        if (ok() && cuzk_cancel_requested(cancel)) err = cuzk_fail(CUZK_ECANCELLED, "cancelled (between GPU stages)");
+        if (ok()) err = exec_poll(cancel, stop);
         return ok();
     }
     /* The caller's notices that a proof's host a, b, c or assignment are read

@@ -518,7 +518,9 @@ static void streamed_lab(X &x, const prover_bases &B, stream_bufs &sb, size_t ca
     for (int i = 0; i < LAB_MSMS; i++) {
         x.poll_cancel();
         x.stage_begin(LAB_STAGES[i]);
-        msm_run_steps(*lab_steps(x, B, sb, cap, jb, nj, &mc, i, o));
+        std::unique_ptr<msm_steps> st = lab_steps(x, B, sb, cap, jb, nj, &mc, i, o);
+        while (st->step() && x.poll_cancel()) {} /* a cancel (or lab_apart's stop) ends it between chunks */
+        st->finish();
         x.stage_end();
     }
 }
@@ -611,10 +613,12 @@ template <class X> struct lab_apart {
     lab_out o;
     std::thread th;
     std::string msg;
+    cuzk_cancel stop = {0}; /* set by the caller when its proofs fail: xl then ends at its next poll */
 
     lab_apart(X &x_lab, const prover_bases &b, size_t nj, const lab_out &out)
         : xl(x_lab), B(b), lbs(nj), copied(new std::atomic<bool>[nj]), o(out)
     {
+        xl.stop = &stop;
         for (size_t j = 0; j < nj; j++) {
             blank_bufs(lbs[j]);
             copied[j] = false;
@@ -654,10 +658,12 @@ template <class X> struct lab_apart {
             run();
         }
     }
-    /* waits for the thread; its failure becomes x's where x has none */
+    /* waits for the thread (stopped by the caller where its proofs failed); its failure becomes
+     * x's where x has none */
     template <class Y> void join(Y &x)
     {
         if (th.joinable()) th.join();
+        xl.stop = NULL; /* xl outlives this batch */
         if (!xl.ok() && x.ok()) x.err = cuzk_fail(xl.err, "%s", msg.empty() ? "L, A, B MSMs failed" : msg.c_str());
     }
 };
@@ -706,7 +712,10 @@ static cuzk_status prove_streamed_apart(X &x, X &xl, const ntt_tables &tb, const
         sb.release(x);
         notices();
     }
-    if (!x.ok()) x.drain();
+    if (!x.ok()) {
+        cuzk_cancel_set(&la.stop); /* the proofs failed: their L, A and B are not wanted */
+        x.drain();
+    }
     for (size_t j = 0; j < nj; j++) release_bufs(x, pbs[j]);
     x.sync();
     la.join(x);
