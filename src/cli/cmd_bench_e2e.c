@@ -206,7 +206,9 @@ int cli_bench_e2e(int argc, char **argv)
            (unsigned long long)nsec, npaths, (unsigned long long)conc, failed);
     printf("  engine start              %.3f s\n", t_start);
     printf("  load (parameters, circuit) %.3f s (in the first sector's timeline)\n", jobs[0].r.load_s);
-    printf("  first sector after load   %.3f s\n", jobs[0].end_t - jobs[0].submit_t - jobs[0].r.load_s);
+    if (jobs[0].r.state == CUZK_JOB_COMPLETED && jobs[0].r.verified)
+        printf("  first sector after load   %.3f s\n", jobs[0].end_t - jobs[0].submit_t - jobs[0].r.load_s);
+    else printf("  first sector after load   none: it failed\n");
     if (nrest) {
         printf("  sectors 2..%llu            median %.3f s %s (min %.3f, max %.3f)", (unsigned long long)nsec, med,
                conc == 1 ? "each" : "between sector ends", rest[0], rest[nrest - 1]);

@@ -101,6 +101,7 @@ no_file "no proof for a flipped bit" x.proof
 expect_fail "bench e2e with a failed sector" 1 "median [0-9.]+ s each \(min [0-9.]+, max [0-9.]+\) of the 1 verified; 1 failed, left out" \
   "$CUZK" bench e2e --c1 flip.json,s/c1.json --params "$P" --vk "$V" --sectors 3 --brief
 grep -q "3 sector(s) from 2 C1 file(s), 1 at a time, 2 failed" out.txt || fail "bench e2e with a failed sector: $(cat out.txt)"
+grep -q "first sector after load   none: it failed" out.txt || fail "bench e2e's failed first sector: $(cat out.txt)"
 expect_fail "bench e2e, every sector failed" 1 "no median: none of them was proved and verified" \
   "$CUZK" bench e2e --c1 flip.json --params "$P" --vk "$V" --sectors 2 --brief
 expect_fail "--check names the constraint" 1 "challenge_0/drg_parent_0_inclusion/" "$CUZK" prove porep --c1 flip.json --params "$P" --out x.proof --check --quiet
