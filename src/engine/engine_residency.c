@@ -1143,7 +1143,7 @@ void res_want_host(cuzk_engine *e, engine_circuit *c, engine_job *j)
         gpus_unfit_words(e, c, gpus, sizeof gpus);
         snprintf(msg, sizeof msg,
                  "circuit %s needs %llu bytes of host memory (parameters %s), more than the host budget of %llu "
-                 "bytes (engine.host_budget) leaves beside the witness buffers' %llu%s",
+                 "bytes (engine.host_budget) leaves beside the witness buffers' %llu bytes%s",
                  c->id, (unsigned long long)need, c->params_path ? c->params_path : "synthetic",
                  (unsigned long long)e->host_budget, (unsigned long long)fixed, gpus);
         fail_jobs_of(e, c, CUZK_EBUDGET, msg);
