@@ -324,12 +324,13 @@ typedef struct {
 
 /* porep:SIZE, window-post:SIZE, winning-post:SIZE or snap:SIZE fed synthetic vanilla data of the
  * exact shape (timing only: nothing it proves verifies against a real sector). */
-static cuzk_status synthetic_open(cuzk_circuit **c, synthetic_data *d, const char *name)
+/* seed: which synthetic data (another seed stands for another partition) */
+static cuzk_status synthetic_open(cuzk_circuit **c, synthetic_data *d, const char *name, uint64_t seed)
 {
     if (!strncmp(name, "window-post:", 12) || !strncmp(name, "winning-post:", 13))
-        return cuzk_post_synthetic_open(c, &d->post, name, 1);
-    if (!strncmp(name, "snap:", 5)) return cuzk_snap_synthetic_open(c, &d->snap, name, 1);
-    return cuzk_porep_synthetic_open(c, &d->c1, name, 1);
+        return cuzk_post_synthetic_open(c, &d->post, name, seed);
+    if (!strncmp(name, "snap:", 5)) return cuzk_snap_synthetic_open(c, &d->snap, name, seed);
+    return cuzk_porep_synthetic_open(c, &d->c1, name, seed);
 }
 
 static void synthetic_free(synthetic_data *d)
@@ -340,39 +341,61 @@ static void synthetic_free(synthetic_data *d)
 }
 
 /* bench synth --values: the split of one section, in a table row and as JSON */
-static void print_split_row(const char *name, const value_split *v)
+static void print_split_row(const char *name, const value_split *v, bool pair)
 {
     const double n = v->bases ? (double)v->bases : 1.0;
     printf("  %-4s %12llu bases: %12llu zeros (%.1f %%), %12llu ones (%.1f %%), %12llu other (%.1f %%)\n", name,
            (unsigned long long)v->bases, (unsigned long long)v->zeros, 100.0 * (double)v->zeros / n,
            (unsigned long long)v->ones, 100.0 * (double)v->ones / n, (unsigned long long)v->other,
            100.0 * (double)v->other / n);
+    if (pair)
+        printf("  %-4s zero in both partitions: %llu (%.1f %%), %llu of them (%.2f %%) in runs of %u or more\n", "",
+               (unsigned long long)v->zeros_both, 100.0 * (double)v->zeros_both / n,
+               (unsigned long long)v->zeros_both_in_runs, 100.0 * (double)v->zeros_both_in_runs / n, VALUE_RUN_MIN);
 }
 
-static void print_values_table(const witness_values *wv)
+static void print_values_table(const witness_values *wv, bool pair)
 {
-    printf("values of the last witness, as the L, A and B MSMs take them:\n");
-    print_split_row("L", &wv->l);
-    print_split_row("A", &wv->a);
-    print_split_row("B", &wv->b);
+    printf("values of the last witness, as the L, A and B MSMs take them%s:\n",
+           pair ? " (and beside a second partition's)" : "");
+    print_split_row("L", &wv->l, pair);
+    print_split_row("A", &wv->a, pair);
+    print_split_row("B", &wv->b, pair);
 }
 
-static void print_values_json(const witness_values *wv)
+static void print_values_json(const witness_values *wv, bool pair)
 {
     const value_split *v[3] = {&wv->l, &wv->a, &wv->b};
     const char *names[3] = {"l", "a", "b"};
     printf(",\"values\":{");
-    for (int k = 0; k < 3; k++)
-        printf("%s\"%s\":{\"bases\":%llu,\"zeros\":%llu,\"ones\":%llu,\"other\":%llu}", k ? "," : "", names[k],
+    for (int k = 0; k < 3; k++) {
+        printf("%s\"%s\":{\"bases\":%llu,\"zeros\":%llu,\"ones\":%llu,\"other\":%llu", k ? "," : "", names[k],
                (unsigned long long)v[k]->bases, (unsigned long long)v[k]->zeros, (unsigned long long)v[k]->ones,
                (unsigned long long)v[k]->other);
+        if (pair)
+            printf(",\"zeros_both\":%llu,\"zeros_both_in_runs\":%llu,\"run_min\":%u",
+                   (unsigned long long)v[k]->zeros_both, (unsigned long long)v[k]->zeros_both_in_runs, VALUE_RUN_MIN);
+        printf("}");
+    }
     printf("}}\n");
+}
+
+/* a second partition's witness for --values-pair: the synthetic data of another seed */
+static cuzk_status pair_witness(const char *circuit, cuzk_witness *w)
+{
+    cuzk_circuit *c = NULL;
+    synthetic_data d = {0};
+    cuzk_status st = synthetic_open(&c, &d, circuit, 2);
+    if (!st) st = cuzk_circuit_witness(c, 4, true, w);
+    cuzk_circuit_free(c);
+    synthetic_free(&d);
+    return st;
 }
 
 static int bench_synth(int argc, char **argv)
 {
     const char *circuit = NULL, *mode = "pce", *threads = NULL, *reps_s = NULL;
-    bool json = false, synthetic = false, values = false, done;
+    bool json = false, synthetic = false, values = false, pair = false, done;
     cli_opt opts[] = {
         {"circuit", "NAME", "built-in circuit (required; cuzk circuit-info --list)", &circuit, NULL},
         {"synthetic", NULL,
@@ -386,18 +409,23 @@ static int bench_synth(int argc, char **argv)
         {"values", NULL,
          "with --mode pce: how the last witness's values split for the L, A and B MSMs (zeros, ones, the rest)", NULL,
          &values},
+        {"values-pair", NULL,
+         "with --values and --synthetic: also a second partition's witness (synthetic data of another seed), and "
+         "the bases whose value is zero in both, those a pass over the bases for the two could leave out",
+         NULL, &pair},
         {"json", NULL, "print JSON (default: a table)", NULL, &json},
     };
     int rc =
         cli_parse(argc, argv,
-                  "cuzk bench synth --circuit NAME [--mode prove|witness|pce] [--synthetic] [--values] [--threads T] "
-                  "[--json]\n\n"
+                  "cuzk bench synth --circuit NAME [--mode prove|witness|pce] [--synthetic] [--values [--values-pair]] "
+                  "[--threads T] [--json]\n\n"
                   "Times synthesis alone: the PROVE backend, the witness only, or the witness and the evaluation\n"
                   "of the precompiled circuit (a, b, c), in constraints per second per core.\n\n"
                   "examples:\n  cuzk bench synth --circuit porep:2KiB --mode witness\n"
                   "  cuzk bench synth --circuit porep:32GiB --synthetic --mode witness --reps 1\n"
                   "  cuzk bench synth --circuit window-post:32GiB --synthetic --mode witness --reps 1\n"
-                  "  cuzk bench synth --circuit porep:32GiB --synthetic --values --reps 1",
+                  "  cuzk bench synth --circuit porep:32GiB --synthetic --values --reps 1\n"
+                  "  cuzk bench synth --circuit porep:32GiB --synthetic --values --values-pair --reps 1",
                   opts, (int)(sizeof opts / sizeof opts[0]), &done);
     if (rc || done) return rc;
     if (!circuit) return cli_missing("bench synth", "circuit");
@@ -414,7 +442,12 @@ static int bench_synth(int argc, char **argv)
     if (reps < 1 || reps > 100) return cli_missing("bench synth", "reps (1..100)");
     cuzk_circuit *c;
     synthetic_data data = {0};
-    if (synthetic ? synthetic_open(&c, &data, circuit) : cuzk_circuit_open(&c, circuit)) {
+    if (pair && !(values && synthetic)) {
+        fprintf(stderr,
+                "cuzk bench synth: --values-pair needs --values and --synthetic (its second partition's data)\n");
+        return 2;
+    }
+    if (synthetic ? synthetic_open(&c, &data, circuit, 1) : cuzk_circuit_open(&c, circuit)) {
         synthetic_free(&data);
         return cli_error("bench synth");
     }
@@ -453,7 +486,18 @@ static int bench_synth(int argc, char **argv)
         }
     }
     witness_values wv;
-    if (!st && values) witness_values_count(&pce, w.input, w.num_inputs, w.aux, w.num_aux, &wv);
+    cuzk_witness w2 = {0};
+    for (int k = 0; k < 3 && pair; k++) { /* timed: their memory goes to the second witness */
+        cuzk_big_free(abc[k], n * sizeof(cuzk_fr));
+        abc[k] = NULL;
+    }
+    if (!st && pair) st = pair_witness(circuit, &w2);
+    if (!st && pair && (w2.num_aux != w.num_aux || w2.num_inputs != w.num_inputs))
+        st = cuzk_fail(CUZK_EINTERNAL, "the second partition's witness has %zu inputs and %zu aux, not %zu and %zu",
+                       w2.num_inputs, w2.num_aux, w.num_inputs, w.num_aux);
+    if (!st && values)
+        witness_values_count(&pce, w.input, w.num_inputs, w.aux, w.num_aux, pair ? w2.input : NULL,
+                             pair ? w2.aux : NULL, &wv);
     if (st) rc = cli_error("bench synth");
     else {
         /* PROVE synthesis of one circuit runs on one thread; the other modes use the pool */
@@ -466,7 +510,7 @@ static int bench_synth(int argc, char **argv)
                    "\"constraints_per_s_per_core\":%.0f",
                    circuit, mode, counts.constraints, T, (unsigned)reps, med, strcmp(mode, "prove") ? medw : -1.0,
                    t_record, rate / T);
-        if (json && values) print_values_json(&wv);
+        if (json && values) print_values_json(&wv, pair);
         else if (json) printf("}\n");
         else {
             printf("synth %s (%zu constraints, %zu aux), mode %s, %u thread(s), median of %u\n", circuit,
@@ -475,12 +519,13 @@ static int bench_synth(int argc, char **argv)
             if (strcmp(mode, "prove")) printf("  %-28s %10.1f ms\n", "witness", medw * 1e3);
             printf("  %-28s %10.1f ms  %.2f M constraints/s, %.2f M/s per core\n", "total", med * 1e3, rate / 1e6,
                    rate / 1e6 / T);
-            if (values) print_values_table(&wv);
+            if (values) print_values_table(&wv, pair);
         }
     }
     free(t);
     free(tw);
     cuzk_witness_free(&w);
+    cuzk_witness_free(&w2);
     for (int k = 0; k < 3; k++) cuzk_big_free(abc[k], n * sizeof(cuzk_fr));
     cuzk_pce_free(&pce);
     cuzk_circuit_free(c);

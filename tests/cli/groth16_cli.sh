@@ -119,4 +119,15 @@ grep -Eq "^  L +3245 bases: " out.txt || fail "bench synth --values table: $(cat
 CHECKS=$((CHECKS + 1))
 expect_fail "bench synth --values without the circuit" 2 "needs --mode pce" "$CUZK" bench synth --circuit random:3000 \
   --mode witness --values
+# --values-pair: a second partition's synthetic data; the bases zero in both are among the first's
+# zeros, some but not all of them (the two partitions' data differ), and the runs among those
+expect_ok "bench synth --values-pair" "$CUZK" bench synth --circuit porep:2KiB --synthetic --values --values-pair \
+  --reps 1 --json
+for k in l a b; do
+  read -r z zb zr < <(sed -n "s/.*\"$k\":{\"bases\":[0-9]*,\"zeros\":\([0-9]*\),\"ones\":[0-9]*,\"other\":[0-9]*,\"zeros_both\":\([0-9]*\),\"zeros_both_in_runs\":\([0-9]*\),.*/\1 \2 \3/p" out.txt)
+  CHECKS=$((CHECKS + 1))
+  [ -n "$zr" ] && [ "$zb" -gt 0 ] && [ "$zb" -lt "$z" ] && [ "$zr" -le "$zb" ] || fail "bench synth --values-pair $k: $(cat out.txt)"
+done
+expect_fail "bench synth --values-pair without synthetic data" 2 "needs --values and --synthetic" "$CUZK" bench synth \
+  --circuit random:3000 --values --values-pair
 finish
