@@ -16,8 +16,10 @@
 # call (the condition).
 # Sectors: 4 one at a time (the median of sectors 2-4), 5 two in flight (the interval between
 # sector ends, sectors 2-5); every sector verified by the engine, then `cuzk verify porep` on the
-# last one's proofs (scripts/device-smaller-gpu.sh). Each row's full output is in OUT; the lines
-# that carry its result are printed at the end.
+# last one's proofs (scripts/device-smaller-gpu.sh), which stay in OUT/ROW with their public
+# inputs, the key in OUT/setup, for the npm verifier: `node tests/interop/verify.mjs --vk
+# OUT/setup/porep-32GiB.vk --proof OUT/ROW/sector-FREE-1.proof --inputs OUT/ROW/sector-FREE-1.json`.
+# Each row's full output is in OUT/ROW.txt; the lines that carry its result are printed.
 set -uo pipefail
 usage="usage: device-small-gpu-rows.sh CUZK OUT 1|2|3|4"
 cuzk=${1:?$usage}
