@@ -74,6 +74,8 @@ for variant in "$@"; do
   case $mode in
   sector)
     proof=$out/sector-$free_gib-$i.proof inputs=$out/sector-$free_gib-$i.json
+    [ -f "$work/porep-$size.pce" ] ||
+      echo "   (no precompiled circuit in $work yet: this run records it, so its load and host memory are not comparable)"
     timed 560 env "${settings[@]}" "$cuzk" bench e2e --c1 "$work/s/c1.json" --params "$work/porep-$size.params" \
       --vk "$work/porep-$size.vk" --gpu --pce "$work/porep-$size.pce" --sectors "${SECTORS:-3}" \
       --concurrency "${CONCURRENCY:-1}" --brief --proof "$proof" --inputs "$inputs" || rc=1
