@@ -323,8 +323,8 @@ typedef struct {
 } synthetic_data;
 
 /* porep:SIZE, window-post:SIZE, winning-post:SIZE or snap:SIZE fed synthetic vanilla data of the
- * exact shape (timing only: nothing it proves verifies against a real sector). */
-/* seed: which synthetic data (another seed stands for another partition) */
+ * exact shape (timing only: nothing it proves verifies against a real sector); another seed's
+ * data stands for another partition. */
 static cuzk_status synthetic_open(cuzk_circuit **c, synthetic_data *d, const char *name, uint64_t seed)
 {
     if (!strncmp(name, "window-post:", 12) || !strncmp(name, "winning-post:", 13))
@@ -487,7 +487,7 @@ static int bench_synth(int argc, char **argv)
     }
     witness_values wv;
     cuzk_witness w2 = {0};
-    for (int k = 0; k < 3 && pair; k++) { /* timed: their memory goes to the second witness */
+    for (int k = 0; k < 3 && pair; k++) { /* a, b, c are timed by now: their memory goes to the second witness */
         cuzk_big_free(abc[k], n * sizeof(cuzk_fr));
         abc[k] = NULL;
     }
