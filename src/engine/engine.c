@@ -267,6 +267,11 @@ cuzk_status cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg,
         st = reserve_slots(e);
         engine_mutex_unlock(&e->mu);
     }
+    /* the placements' batches no larger than the lanes can fill (batch_room): room for more would
+     * cost them chunks or windows for proofs that never come */
+    const unsigned fill = !st && e->nslots > 3 ? e->nslots - 2 : 1,
+                   most = fill < ENGINE_BATCH_MAX ? fill : ENGINE_BATCH_MAX;
+    if (!e->gpu_cfg.stream_batch || e->gpu_cfg.stream_batch > most) e->gpu_cfg.stream_batch = most;
     if (!st) st = lanes_start(e);
     if (st) {
         char msg[1024];

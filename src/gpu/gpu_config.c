@@ -47,7 +47,8 @@ static const cuzk_config_key gpu_keys[] = {
       "small values for tests)"),
     K("stream_batch", CUZK_CFG_UINT, stream_batch, 0, 64, "0", "CUZK_GPU_STREAM_BATCH",
       "streamed placement: the most ready partitions of a job one pass over the L, A, B bases serves "
-      "(0: as many as the device's memory holds witnesses of, at most 10; 1: one at a time)"),
+      "(0: as many as the device's memory holds witnesses of, at most 10, and in the engine at most its "
+      "engine.witness_buffers less 2; 1: one at a time)"),
     K("stream_beside", CUZK_CFG_BOOL, stream_beside, 0, 1, "false", "CUZK_GPU_STREAM_BESIDE",
       "streamed placement: the L, A, B MSMs run beside the last proof's H MSM where the device's memory holds "
       "both with their full windows, so that their bases cross the link while H's chunks are summed (off: on "
