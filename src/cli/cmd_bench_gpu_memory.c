@@ -81,7 +81,8 @@ static int place_one(const char *path, const char *pce_path, uint64_t room, unsi
             printf(",\"placement\":\"%s\",\"params_device_bytes\":%llu,\"pce_device_bytes\":%llu,"
                    "\"workspace_bytes\":%llu,\"pinned_host_bytes\":%llu,\"file_bytes\":%llu,\"chunk_points\":%llu,"
                    "\"window_max\":%u,\"window_max_h\":%u,\"batch_max\":%u,\"lab_beside_h\":%s,\"h_sort_ahead\":%s,"
-                   "\"witnesses_before_h\":%u,\"lab_concurrent\":%s,\"lab_chunk_points\":%llu,\"pce\":\"%s\","
+                   "\"witnesses_before_h\":%u,\"lab_concurrent\":%s,\"lab_chunk_points\":%llu,\"compact_vals\":%llu,"
+                   "\"pce\":\"%s\","
                    "\"why\":",
                    cuzk_gpu_placement_name(p.kind), (unsigned long long)p.params_device_bytes,
                    (unsigned long long)p.pce_device_bytes, (unsigned long long)p.workspace_bytes,
@@ -89,6 +90,7 @@ static int place_one(const char *path, const char *pce_path, uint64_t room, unsi
                    (unsigned long long)p.chunk_points, p.window_max, p.window_max_h, p.batch_max,
                    p.lab_beside_h ? "true" : "false", p.h_sort_ahead ? "true" : "false", p.witnesses_before_h,
                    p.lab_concurrent ? "true" : "false", (unsigned long long)p.lab_chunk_points,
+                   (unsigned long long)p.compact_vals,
                    p.pce_on_device      ? "device"
                        : p.pce_streamed ? "streamed"
                                         : "none");

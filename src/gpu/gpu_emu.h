@@ -59,6 +59,10 @@ typedef struct {
      * chunk) (the placement's lab_concurrent, lab_chunk_points) */
     bool lab_concurrent;
     size_t lab_chunk;
+    /* L, A, B not apart: each witness's aux kept in compact form with room for this many values
+     * other than 0 and 1 (more: read from host memory a piece at a time; with a, b, c from the
+     * host, always) (the placement's compact_vals; 0: full witnesses) */
+    size_t compact_vals;
 } cuzk_gpu_emu_stream;
 cuzk_status cuzk_gpu_emu_prove_streamed(cuzk_groth16_proof *out, const cuzk_groth16_params *p, size_t n,
                                         const cuzk_groth16_witness *const *w, const cuzk_fr *r, const cuzk_fr *s,

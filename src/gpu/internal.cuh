@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "gpu/compact_witness.cuh"
 #include "gpu/msm.cuh"
 #include "gpu/ntt.cuh"
 #include "gpu/spmv.cuh"
@@ -135,14 +136,15 @@ struct stream_ahead {
 typedef base_stream<g1_affine> stream_g1;
 typedef base_stream<g2_affine> stream_g2;
 /* One MSM of a streamed batch (msm_streamed_batch_steps_*), over its variables' Montgomery scalars in
- * executor memory, in up to two segments: segment g's variables [0, nvars) take part where their
- * density bit is set (every one with words NULL), their bases at off + their rank, `pop` bases
- * in all. */
+ * executor memory (s) or in compact form (cw, s NULL: each piece expanded as it comes), in up to
+ * two segments: segment g's variables [0, nvars) take part where their density bit is set (every
+ * one with words NULL), their bases at off + their rank, `pop` bases in all. */
 struct stream_seg {
     const fr_t *s;
     const uint64_t *words;
     size_t nvars;
     uint32_t off, pop;
+    const compact_witness *cw;
 };
 struct stream_job {
     stream_seg seg[2];

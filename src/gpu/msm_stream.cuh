@@ -335,8 +335,9 @@ static void segment_bounds(X &x, const stream_seg &g, size_t cap, size_t K, uint
 /* nj MSMs over the same streamed bases (the partitions of a batch), each chunk copied once and
  * summed into every MSM's buckets: out[j] = sum over job j's segments of s[v] bases[base(v)].
  * Each chunk's variables are classified (0/1 split) as the chunk comes, V = cap at a time, so no
- * MSM keeps a tail of its whole length; the Pippenger scratch is shared, the buckets are each
- * MSM's. cfg's window limit applies. Issued a chunk at a time, as streamed_single. */
+ * MSM keeps a tail of its whole length (a compact segment's values are expanded first, V at a
+ * time, into one scratch); the Pippenger scratch is shared, the buckets are each MSM's. cfg's
+ * window limit applies. Issued a chunk at a time, as streamed_single. */
 template <class X, class F, class P> struct streamed_batch {
     typedef xyzz_t<F> XP;
     X *x = nullptr;
@@ -354,6 +355,7 @@ template <class X, class F, class P> struct streamed_batch {
     split_scratch sc;
     fr_t *tail_s = nullptr;
     uint32_t *tail_idx = nullptr;
+    fr_t *expanded = nullptr; /* a piece of a compact segment's values, in full */
     bool begun = false, started = false;
     chunk_feed<X, affine_t<F>> feed;
 
@@ -378,9 +380,15 @@ template <class X, class F, class P> struct streamed_batch {
             size_t pop = 0;
             for (unsigned g = 0; g < jobs[j].nseg; g++) {
                 const stream_seg &sg = jobs[j].seg[g];
-                if ((uint64_t)sg.off + sg.pop > bs.n || sg.nvars >= 0x7fffffffu || (!sg.words && sg.pop > sg.nvars)) {
-                    xx.err = cuzk_fail(CUZK_EINTERNAL, "MSM segment of %u bases at %u, %zu variables, over %zu bases",
-                                       sg.pop, sg.off, sg.nvars, bs.n);
+                if ((uint64_t)sg.off + sg.pop > bs.n || sg.nvars >= 0x7fffffffu || (!sg.words && sg.pop > sg.nvars) ||
+                    !sg.s == !sg.cw || (sg.cw && sg.cw->nvars != sg.nvars)) {
+                    xx.err =
+                        cuzk_fail(CUZK_EINTERNAL, "MSM segment of %u bases at %u, %zu variables (%s), over %zu bases",
+                                  sg.pop, sg.off, sg.nvars,
+                                  sg.cw      ? "compact"
+                                      : sg.s ? "full"
+                                             : "no values",
+                                  bs.n);
                     return xx.err;
                 }
                 if (sg.words) ranks[j * 2 + g] = (uint32_t *)xx.alloc(((sg.nvars + 63) / 64) * 4 + 4);
@@ -388,6 +396,8 @@ template <class X, class F, class P> struct streamed_batch {
                 pop += sg.pop;
             }
             if (pop > most) most = pop;
+            for (unsigned g = 0; g < jobs[j].nseg; g++)
+                if (jobs[j].seg[g].cw && !expanded) expanded = (fr_t *)xx.alloc(V * sizeof(fr_t));
         }
         for (size_t k = 0; k < K; k++) {
             bool any = false;
@@ -430,7 +440,10 @@ template <class X, class F, class P> struct streamed_batch {
                     const size_t len = v1 - v < V ? v1 - v : V;
                     density_map dm = {sg.words, ranks[j * 2 + g], sg.off, v};
                     size_t n1 = 0;
-                    const size_t cnt = msm_classify(xx, sg.s + v, len, dm, sg.nvars, sc, tail_s, tail_idx, 0, 0, &n1);
+                    /* a compact segment's values in full, for the classification as it is */
+                    if (sg.cw) compact_expand(xx, *sg.cw, v, len, expanded);
+                    const fr_t *s = sg.cw ? expanded : sg.s + v;
+                    const size_t cnt = msm_classify(xx, s, len, dm, sg.nvars, sc, tail_s, tail_idx, 0, 0, &n1);
                     if (n1) {
                         XP s1;
                         msm_ones<X, F>(xx, sc.ones_idx, n1, cur, &s1, (uint32_t)lo);
@@ -478,6 +491,7 @@ template <class X, class F, class P> struct streamed_batch {
         split_scratch_free(xx, sc);
         xx.release(tail_s);
         xx.release(tail_idx);
+        xx.release(expanded);
         for (size_t i = 0; i < ranks.size(); i++) xx.release(ranks[i]);
         std::vector<P> sums(nj);
         for (size_t j = 0; j < nj; j++) memset(&sums[j], 0, sizeof(P));

@@ -21,7 +21,10 @@
  * workspace); where L, A and B run beside the last proof's H MSM, the last two together, L, A and
  * B with CUZK_GPU_BESIDE_BUFS chunk buffers; where they run apart, on their own streams from the
  * batch's start (gpu.stream_lab_concurrent), the larger of the NTTs' and the H MSM's plus theirs,
- * with chunk buffers of their own. An MSM's workspace is its two chunk buffers (cap points of the
+ * with chunk buffers of their own. With compact witnesses (gpu.stream_compact_permille; the
+ * precompiled circuit's SpMV copy of each witness made compact: compact_witness.cuh) each proof's
+ * witness is its compact form's size, and it stays on the device through every stage of the
+ * batch from its SpMV on. An MSM's workspace is its two chunk buffers (cap points of the
  * largest kind, G2 or G1 with phi), its digit arrays, its bucket arrays (two: the running sum and the chunk's) and
  * the first round's slots. Among the chunks, window limits and batch sizes that fit, `better`
  * picks one: the H MSM (the most compute, its copies hidden) gets its own window limit; the L,
@@ -184,13 +187,14 @@ static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
  * uploaded from the CPU; or, with the SpMV (pce), the witness on the device, the chunk buffers
  * of streamed matrices and two of a, b, c (c is made once a b is, in b's place: prover.cu's
  * setup_pce_h). */
-static uint64_t ntt_peak(const cuzk_gpu_shape *sh, int pce)
+static uint64_t ntt_peak(const cuzk_gpu_shape *sh, int pce, unsigned batch, uint64_t cw)
 {
     const uint64_t w = (uint64_t)sh->num_inputs + sh->num_aux;
-    return pce ? 2 * domain(sh) * FR_BYTES + w * FR_BYTES + pce_chunks(pce) : 3 * domain(sh) * FR_BYTES;
+    return pce ? 2 * domain(sh) * FR_BYTES + w * FR_BYTES + pce_chunks(pce) + batch * cw : 3 * domain(sh) * FR_BYTES;
 }
 
-/* (the witness leaves the device after the SpMV, for L, A and B to bring back); ahead: the next
+/* (the witness leaves the device after the SpMV, for L, A and B to bring back, or stays in compact
+ * form: the caller adds it); ahead: the next
  * chunk's digits sorted while one is summed, in a second set of keys and values */
 static uint64_t h_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c_h, bool glv, bool ahead)
 {
@@ -202,35 +206,54 @@ static uint64_t h_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c_h, boo
 /* an MSM's bucket array (windows of at most c bits) */
 static uint64_t bucket_bytes(unsigned c, unsigned xyzz) { return windows(c, 256) * ((uint64_t)1 << (c - 1)) * xyzz; }
 
-/* a proof's witness on the device: the assignment and three density bitmaps with their ranks */
-static uint64_t witness_bytes(const cuzk_gpu_shape *sh)
+/* three density bitmaps with their ranks */
+static uint64_t densities_bytes(const cuzk_gpu_shape *sh)
 {
     const uint64_t w = (uint64_t)sh->num_inputs + sh->num_aux;
-    return w * FR_BYTES + 3 * (w / 8 + 8) + 2 * (w / 16 + 8);
+    return 3 * (w / 8 + 8) + 2 * (w / 16 + 8);
 }
 
-/* L, A and B for a batch of `batch` proofs (streamed_batch): their witnesses, each proof's
- * buckets beyond the pipeline's own, the MSM's workspace and one chunk's 0/1 split (the class
- * bytes, four word arrays, the ones list, the tail's scalars and indices) */
-static uint64_t lab_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned batch)
+/* a proof's witness on the device: the assignment and the densities */
+static uint64_t witness_bytes(const cuzk_gpu_shape *sh)
+{
+    return ((uint64_t)sh->num_inputs + sh->num_aux) * FR_BYTES + densities_bytes(sh);
+}
+
+/* a proof's witness in compact form for L, A and B (prover.cu's compact_witness), made from its
+ * SpMV copy: the inputs, two bits per aux value, a rank per 64 of them (and the counts they are
+ * made from), room for `vals` other values; the densities */
+static uint64_t compact_bytes(const cuzk_gpu_shape *sh, uint64_t vals)
+{
+    return (uint64_t)sh->num_inputs * FR_BYTES + 2 * words_bytes(sh->num_aux) + 2 * 4 * (sh->num_aux / 64 + 2) +
+        vals * FR_BYTES + densities_bytes(sh);
+}
+
+/* L, A and B for a batch of `batch` proofs (streamed_batch): their witnesses (full, or of cw
+ * bytes each in compact form, with one chunk's values expanded), each proof's buckets beyond the
+ * pipeline's own, the MSM's workspace and one chunk's 0/1 split (the class bytes, four word
+ * arrays, the ones list, the tail's scalars and indices) */
+static uint64_t lab_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned batch, uint64_t cw)
 {
     const unsigned c2 = c > 20 ? 20 : c;
-    const uint64_t split = cap * (1 + 16 + 4 + FR_BYTES + 4);
+    const uint64_t split = cap * (1 + 16 + 4 + FR_BYTES + 4) + (cw ? cap * FR_BYTES : 0);
     const uint64_t m1 = msm_bytes(cap, 1, c, XYZZ_G1, sh->sms) + (batch - 1) * bucket_bytes(c, XYZZ_G1),
                    m2 = msm_bytes(cap, 1, c2, XYZZ_G2, sh->sms) + (batch - 1) * bucket_bytes(c2, XYZZ_G2);
-    return batch * witness_bytes(sh) + split + (m1 > m2 ? m1 : m2);
+    return batch * (cw ? cw : witness_bytes(sh)) + split + (m1 > m2 ? m1 : m2);
 }
 
 /* the peak of a batch: each proof's NTTs and H MSM in turn (its witness, if uploaded for the
  * SpMV, gone before the H MSM), then L, A and B with every proof's witness on the device; or,
  * beside, L, A and B (with chunk buffers of their own) during the last proof's H MSM. wit_h:
- * witnesses on the device beside the last H MSM, uploaded for L, A and B (L, A, B after it) */
+ * witnesses on the device beside the last H MSM, uploaded for L, A and B (L, A, B after it).
+ * cw: each proof's witness kept in compact form from its SpMV on (cw bytes), through every
+ * later stage of the batch; 0: full witnesses, uploaded again for L, A and B */
 static uint64_t streamed_peak(const cuzk_gpu_shape *sh, uint64_t cap, unsigned c, unsigned c_h, bool glv, bool ahead,
-                              int pce, unsigned batch, bool beside, unsigned wit_h)
+                              int pce, unsigned batch, bool beside, unsigned wit_h, uint64_t cw)
 {
-    const uint64_t h = h_peak(sh, cap, c_h, glv, ahead) + wit_h * witness_bytes(sh), lab = lab_peak(sh, cap, c, batch);
+    const uint64_t h = h_peak(sh, cap, c_h, glv, ahead) + (cw ? batch * cw : wit_h * witness_bytes(sh)),
+                   lab = lab_peak(sh, cap, c, batch, cw);
     const uint64_t more_bufs = (CUZK_GPU_BESIDE_BUFS - 2) * cap * G2_BYTES; /* msm_bytes counts two */
-    return max3(ntt_peak(sh, pce), h, beside ? h + lab + more_bufs : lab) + FIXED_BYTES;
+    return max3(ntt_peak(sh, pce, batch, cw), h, beside ? h + lab + more_bufs : lab) + FIXED_BYTES;
 }
 
 static double gib(uint64_t b) { return (double)b / (double)(1ull << 30); }
@@ -282,6 +305,7 @@ typedef struct {
     bool beside;     /* L, A, B beside the last H MSM */
     bool ahead;      /* the H MSM sorts a chunk ahead */
     unsigned lab_cl; /* L, A, B on their own streams beside the batch, in chunks of 2^lab_cl (0: not) */
+    bool compact;    /* the batch's witnesses kept in compact form from their SpMV on */
 } stream_pick;
 
 /* Which of two candidates is better: chunks of at least 2^CHUNK_LOG_GOOD (smaller ones multiply
@@ -291,8 +315,10 @@ typedef struct {
  * behind its sums), then L, A, B chunks at least 8 times the buckets of a window (each chunk's
  * buckets are merged into the running ones: 2^(c-1) additions per window, against a chunk's one
  * per scalar), then wider windows (fewer bucket sums), then more proofs per pass, then the H
- * MSM's windows, then larger chunks (H's, then L, A, B's own), then H sorting a chunk ahead. */
-#define PICK_KEYS 11
+ * MSM's windows, then larger chunks (H's, then L, A, B's own), then H sorting a chunk ahead, then
+ * full witnesses over compact ones (a witness with more other values than the compact form has
+ * room for costs its L, A, B a copy of its values a piece at a time). */
+#define PICK_KEYS 12
 /* a candidate's keys for `better`, most significant first */
 static void pick_keys(const stream_pick *p, unsigned k[PICK_KEYS])
 {
@@ -307,7 +333,8 @@ static void pick_keys(const stream_pick *p, unsigned k[PICK_KEYS])
                                       p->c_h,
                                       p->cl,
                                       p->lab_cl,
-                                      p->ahead};
+                                      p->ahead,
+                                      !p->compact};
     memcpy(k, keys, sizeof keys);
 }
 
@@ -333,34 +360,54 @@ static void apart_picks(const cuzk_gpu_shape *sh, uint64_t room, uint64_t main_p
     for (unsigned b = 1; b <= batch; b++)
         for (unsigned cl = h->cl; cl + 1 > least; cl--) {
             unsigned c = WINDOW_MAX;
-            while (c >= WINDOW_MIN && main_peak + lab_peak(sh, (uint64_t)1 << cl, c, b) + FIXED_BYTES > room) c--;
+            while (c >= WINDOW_MIN && main_peak + lab_peak(sh, (uint64_t)1 << cl, c, b, 0) + FIXED_BYTES > room) c--;
             if (c < WINDOW_MIN) continue;
             stream_pick t = *h;
             t.c = c;
             t.batch = b;
             t.beside = false;
             t.lab_cl = cl;
+            t.compact = false;
             if (better(&t, best)) *best = t;
         }
 }
 
-/* streamed, a, b, c as pce says; beside_ok: L, A, B may run beside the H MSM; wit_ok: witnesses
- * may go to the device during the last H MSM; apart_ok: L, A, B may run on their own streams
- * beside the batch */
-static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, unsigned chunk_log, unsigned batch_most,
-                           bool beside_ok, bool wit_ok, bool apart_ok, int pce, cuzk_gpu_placement *out)
+/* What a streamed placement may do, from the tuning: chunks of 2^chunk_log bases (0: the largest
+ * that fit), at most batch_most proofs per pass; beside_ok: L, A, B may run beside the H MSM;
+ * wit_ok: witnesses may go to the device during the last H MSM; apart_ok: L, A, B may run on
+ * their own streams beside the batch; compact_vals: with the precompiled circuit, the other
+ * values a compact witness has room for (0: full witnesses only) */
+typedef struct {
+    unsigned chunk_log, batch_most;
+    bool beside_ok, wit_ok, apart_ok;
+    uint64_t compact_vals;
+} stream_opts;
+
+/* the H MSM's widest windows beside `beside` bytes (with chunks of cap bases), WINDOW_MIN - 1
+ * where none fit */
+static unsigned h_windows(const cuzk_gpu_shape *sh, uint64_t cap, bool glv, uint64_t beside, uint64_t room)
 {
-    unsigned top = chunk_log ? chunk_log : CHUNK_LOG_MAX, bottom = chunk_log ? chunk_log : CHUNK_LOG_MIN;
+    unsigned c_h = glv ? WINDOW_MAX_H : WINDOW_MAX;
+    while (c_h >= WINDOW_MIN && h_peak(sh, cap, c_h, glv, false) + beside + FIXED_BYTES > room) c_h--;
+    return c_h;
+}
+
+/* streamed, a, b, c as pce says, as o allows */
+static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, const stream_opts *o, int pce,
+                           cuzk_gpu_placement *out)
+{
+    unsigned top = o->chunk_log ? o->chunk_log : CHUNK_LOG_MAX, bottom = o->chunk_log ? o->chunk_log : CHUNK_LOG_MIN;
     /* no chunk larger than the largest section needs */
     const uint64_t most = max3(sh->n_h, sh->n_l, max3(sh->n_a, sh->n_b, 1));
-    while (!chunk_log && top > bottom && ((uint64_t)1 << (top - 1)) >= most) top--;
+    while (!o->chunk_log && top > bottom && ((uint64_t)1 << (top - 1)) >= most) top--;
     const uint64_t pce_b = pce_device_bytes(sh, pce);
-    stream_pick best = {false, 0, 0, 0, 0, false, false, 0};
+    /* compact witnesses need the SpMV's copy of each witness to be made from */
+    const uint64_t cw = pce != PCE_NONE && o->compact_vals ? compact_bytes(sh, o->compact_vals) : 0;
+    stream_pick best = {false, 0, 0, 0, 0, false, false, 0, false};
     for (unsigned cl = top; cl + 1 > bottom; cl--) {
         const uint64_t cap = (uint64_t)1 << cl;
         /* the H MSM's widest windows alone (no witnesses beside it) */
-        unsigned top_h = glv ? WINDOW_MAX_H : WINDOW_MAX;
-        while (top_h >= WINDOW_MIN && h_peak(sh, cap, top_h, glv, false) + FIXED_BYTES + pce_b > room) top_h--;
+        const unsigned top_h = h_windows(sh, cap, glv, pce_b, room);
         if (top_h < WINDOW_MIN) continue;
         /* the sort ahead where it fits with those windows (it hid 20 to 25 ms of a 0.8 s H MSM on
          * an H100; narrower windows or smaller chunks would cost more than that) */
@@ -368,39 +415,49 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
         /* per batch size, the widest windows of L, A, B that fit beside the batch's witnesses;
          * then, beside the H MSM's workspace too, where they keep those windows: narrower ones
          * add more sums than the copies hidden save (H100, 24 GiB: H at 21 bits beside L, A, B
-         * at 17 took 3.53 s a batch of two, against 3.41 s one after another at 22 and 21) */
-        for (unsigned batch = 1; batch <= batch_most; batch++) {
-            unsigned c = WINDOW_MAX;
-            while (c >= WINDOW_MIN && streamed_peak(sh, cap, c, top_h, glv, ahead, pce, batch, false, 0) + pce_b > room)
-                c--;
-            if (c < WINDOW_MIN) break;
-            const bool beside =
-                beside_ok && streamed_peak(sh, cap, c, top_h, glv, ahead, pce, batch, true, 0) + pce_b <= room;
-            stream_pick t = {true, cl, c, top_h, batch, beside, ahead, 0};
-            if (better(&t, &best)) best = t;
-        }
+         * at 17 took 3.53 s a batch of two, against 3.41 s one after another at 22 and 21).
+         * Compact witnesses stay beside every stage: the H MSM's windows, and its sort ahead,
+         * are those that fit beside the batch's */
+        for (int compact = 0; compact <= (cw ? 1 : 0); compact++)
+            for (unsigned batch = 1; batch <= o->batch_most; batch++) {
+                const uint64_t kept = compact ? batch * cw : 0;
+                const unsigned c_h = compact ? h_windows(sh, cap, glv, pce_b + kept, room) : top_h;
+                if (c_h < WINDOW_MIN) break;
+                const bool a = compact ? h_peak(sh, cap, c_h, glv, true) + kept + FIXED_BYTES + pce_b <= room : ahead;
+                const uint64_t w = compact ? cw : 0;
+                unsigned c = WINDOW_MAX;
+                while (c >= WINDOW_MIN &&
+                       streamed_peak(sh, cap, c, c_h, glv, a, pce, batch, false, 0, w) + pce_b > room)
+                    c--;
+                if (c < WINDOW_MIN) break;
+                const bool beside =
+                    o->beside_ok && streamed_peak(sh, cap, c, c_h, glv, a, pce, batch, true, 0, w) + pce_b <= room;
+                stream_pick t = {true, cl, c, c_h, batch, beside, a, 0, compact != 0};
+                if (better(&t, &best)) best = t;
+            }
         /* L, A, B apart, beside this H MSM's workspace (with its sort ahead, and without: worth
          * less than them) and the NTTs': their own chunks (not below 2^CHUNK_LOG_GOOD where H's
-         * are not), windows and batch */
-        for (int a = ahead ? 1 : 0; apart_ok && a >= 0; a--) {
-            const stream_pick h = {true, cl, 0, top_h, 1, false, a != 0, 0};
-            apart_picks(sh, room - pce_b, max3(ntt_peak(sh, pce), h_peak(sh, cap, top_h, glv, a != 0), 0), &h,
-                        cl < CHUNK_LOG_GOOD ? cl : CHUNK_LOG_GOOD, batch_most, &best);
+         * are not), windows and batch; their witnesses uploaded from the batch's start, full */
+        for (int a = ahead ? 1 : 0; o->apart_ok && a >= 0; a--) {
+            const stream_pick h = {true, cl, 0, top_h, 1, false, a != 0, 0, false};
+            apart_picks(sh, room - pce_b, max3(ntt_peak(sh, pce, 0, 0), h_peak(sh, cap, top_h, glv, a != 0), 0), &h,
+                        cl < CHUNK_LOG_GOOD ? cl : CHUNK_LOG_GOOD, o->batch_most, &best);
         }
     }
     if (!best.ok) return false;
     const uint64_t cap = (uint64_t)1 << best.cl, lab_cap = best.lab_cl ? (uint64_t)1 << best.lab_cl : 0;
-    /* L, A, B after H: as many of the batch's witnesses as fit beside the last H MSM go to the
-     * device during it (the link carries them while H's chunks are summed), chosen after the
-     * rest so that they cost nothing else */
-    unsigned wit_h = best.beside || best.lab_cl || !wit_ok ? 0 : best.batch;
+    const uint64_t w = best.compact ? cw : 0;
+    /* L, A, B after H, full witnesses: as many of the batch's witnesses as fit beside the last H
+     * MSM go to the device during it (the link carries them while H's chunks are summed), chosen
+     * after the rest so that they cost nothing else */
+    unsigned wit_h = best.beside || best.lab_cl || best.compact || !o->wit_ok ? 0 : best.batch;
     while (wit_h > 0 &&
-           streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, false, wit_h) + pce_b > room)
+           streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, false, wit_h, 0) + pce_b > room)
         wit_h--;
     const uint64_t peak = best.lab_cl
-        ? max3(ntt_peak(sh, pce), h_peak(sh, cap, best.c_h, glv, best.ahead), 0) +
-            lab_peak(sh, lab_cap, best.c, best.batch) + FIXED_BYTES + pce_b
-        : streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, best.beside, wit_h) + pce_b;
+        ? max3(ntt_peak(sh, pce, 0, 0), h_peak(sh, cap, best.c_h, glv, best.ahead), 0) +
+            lab_peak(sh, lab_cap, best.c, best.batch, 0) + FIXED_BYTES + pce_b
+        : streamed_peak(sh, cap, best.c, best.c_h, glv, best.ahead, pce, best.batch, best.beside, wit_h, w) + pce_b;
     out->kind = CUZK_GPU_STREAMED;
     out->h_glv = glv;
     out->pce_on_device = pce == PCE_DEVICE;
@@ -418,6 +475,7 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, un
     out->witnesses_before_h = wit_h;
     out->lab_concurrent = best.lab_cl > 0;
     out->lab_chunk_points = lab_cap;
+    out->compact_vals = best.compact ? o->compact_vals : 0;
     return true;
 }
 
@@ -436,6 +494,7 @@ static bool msms_lose(const cuzk_gpu_placement *a, const cuzk_gpu_placement *b)
 /* the witnesses a streamed placement uploads during the last H MSM, in words for its why */
 static const char *wit_words(const cuzk_gpu_placement *pl)
 {
+    if (pl->compact_vals) return ", the witnesses kept in compact form from their SpMV on";
     if (!pl->witnesses_before_h) return "";
     if (pl->witnesses_before_h == 1) return ", a witness uploaded during the last H MSM";
     return pl->witnesses_before_h >= pl->batch_max ? ", the witnesses uploaded during the last H MSM"
@@ -507,6 +566,13 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
         return cuzk_fail(CUZK_EINVAL, "gpu.placement is \"%s\": it must be auto, resident, streamed or mapped", mode);
     const bool glv = cfg->h_glv && sh->n_h > 0 && 2 * (uint64_t)sh->n_h < 0x7fffffffu;
     bool placed = false;
+    const stream_opts so = {
+        cfg->stream_chunk_log,
+        cfg->stream_batch ? cfg->stream_batch : BATCH_MAX,
+        cfg->stream_beside,
+        cfg->stream_witnesses_during_h,
+        cfg->stream_lab_concurrent,
+        cfg->stream_compact_permille ? (sh->num_aux * (uint64_t)cfg->stream_compact_permille + 999) / 1000 : 0};
     const int modes[3] = {PCE_DEVICE, PCE_STREAMED, PCE_NONE};
     for (int i = 0; i < 3 && !placed; i++) {
         const int pce = modes[i];
@@ -514,19 +580,13 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
             (pce != PCE_NONE && sh->pce_bytes == 0))
             continue;
         placed = !str && place_resident(sh, room, glv, pce, out);
-        if (!placed && !res)
-            placed = place_streamed(sh, room, glv, cfg->stream_chunk_log,
-                                    cfg->stream_batch ? cfg->stream_batch : BATCH_MAX, cfg->stream_beside,
-                                    cfg->stream_witnesses_during_h, cfg->stream_lab_concurrent, pce, out);
+        if (!placed && !res) placed = place_streamed(sh, room, glv, &so, pce, out);
         /* streamed, the circuit on the device only where it costs the MSMs nothing that its
          * matrices streamed would keep */
         cuzk_gpu_placement alt;
         memset(&alt, 0, sizeof alt);
         if (placed && out->kind == CUZK_GPU_STREAMED && pce == PCE_DEVICE && cfg->pce_stream &&
-            place_streamed(sh, room, glv, cfg->stream_chunk_log, cfg->stream_batch ? cfg->stream_batch : BATCH_MAX,
-                           cfg->stream_beside, cfg->stream_witnesses_during_h, cfg->stream_lab_concurrent, PCE_STREAMED,
-                           &alt) &&
-            msms_lose(out, &alt))
+            place_streamed(sh, room, glv, &so, PCE_STREAMED, &alt) && msms_lose(out, &alt))
             *out = alt;
     }
     if (placed && out->kind == CUZK_GPU_RESIDENT) return CUZK_OK;
@@ -549,6 +609,6 @@ cuzk_status cuzk_gpu_place(const cuzk_gpu_shape *sh, uint64_t room, const cuzk_g
         "at least %.2f GiB even with its parameters streamed from host memory (chunks of 2^%u bases, "
         "windows of %u bits)",
         gib(room), log2_ceil(domain(sh)), sh->num_aux,
-        gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, false, PCE_NONE, 1, false, 0)), cl,
+        gib(streamed_peak(sh, (uint64_t)1 << cl, WINDOW_MIN, WINDOW_MIN, glv, false, PCE_NONE, 1, false, 0, 0)), cl,
         WINDOW_MIN);
 }

@@ -41,6 +41,11 @@ struct prover_bases {
      * in chunks of cap_lab bases (the placement's lab_concurrent) */
     bool lab_concurrent;
     size_t cap_lab;
+    /* streamed, L, A, B not apart: each proof's aux assignment kept on the device in compact form
+     * from its SpMV on, for L, A and B, with room for this many values other than 0 and 1 (more:
+     * its values read from host memory a piece at a time); with a, b, c from the host, read from
+     * host memory that way (compact_witness.cuh). 0: full witnesses, uploaded again for L, A, B */
+    size_t compact_vals;
 };
 
 /* H followed by phi(H), in host memory, for the emulated prover */
@@ -107,10 +112,14 @@ struct prove_bufs {
     int up_in, up_aux;
     const uint64_t *aw, *biw, *bw; /* A aux, B input and B aux density words */
     int up_aw, up_biw, up_bw;
-    bool own_density; /* allocated for this proof (else resident with the circuit) */
-    bool own_witness; /* in and aux allocated for this proof (else a prefetch slot's) */
-    bool host_abc;    /* a, b, c copied from the caller's host memory (abc_read_notice) */
-    bool h_made;      /* the setup made H's coefficients in a (setup_pce_h; b held c) */
+    compact_witness cw; /* the aux for L, A and B where compact (aux NULL) */
+    bool compact;
+    bool aux_from_host; /* L, A and B read the aux from the host a piece at a time (setup_host_abc) */
+    bool told;          /* the caller was told its witness is read (witness_read_notice) */
+    bool own_density;   /* allocated for this proof (else resident with the circuit) */
+    bool own_witness;   /* in and aux allocated for this proof (else a prefetch slot's) */
+    bool host_abc;      /* a, b, c copied from the caller's host memory (abc_read_notice) */
+    bool h_made;        /* the setup made H's coefficients in a (setup_pce_h; b held c) */
     size_t b_input_popcount;
     /* streamed placement: the witness to upload for L, A and B, after every proof's NTTs and H
      * MSM so that it never shares the device with a, b, c: from the host's a, b, c entry, the
@@ -182,12 +191,20 @@ static void upload_assignment(X &x, prove_bufs &pb, const cuzk_fr *in, const cuz
     upload_to(x, pu, pb.in, in, pb.ni * fb, &pb.up_in);
 }
 
-/* allocates pb's assignment and density buffers and starts their uploads from w (or adds them to pu) */
+/* allocates pb's assignment and density buffers and starts their uploads from w (or adds them to
+ * pu); where L, A and B read the aux from the host (pb.aux_from_host), the inputs only */
 template <class X>
 static void upload_witness(X &x, prove_bufs &pb, const cuzk_groth16_witness *w, paced_uploads *pu = NULL)
 {
     const size_t ni = pb.ni, na = pb.na;
-    upload_assignment(x, pb, w->input, w->aux, pu);
+    if (pb.aux_from_host) {
+        pb.in = (fr_t *)x.alloc((ni ? ni : 1) * sizeof(fr_t));
+        if (x.ok()) upload_to(x, pu, pb.in, w->input, ni * sizeof(fr_t), &pb.up_in);
+        pb.cw = compact_host((const fr_t *)w->aux, na);
+        pb.compact = true;
+    } else {
+        upload_assignment(x, pb, w->input, w->aux, pu);
+    }
     uint64_t *aw = (uint64_t *)x.alloc(words_of(na) * 8 + 8), *biw = (uint64_t *)x.alloc(words_of(ni) * 8 + 8),
              *bw = (uint64_t *)x.alloc(words_of(na) * 8 + 8);
     pb.aw = aw;
@@ -203,7 +220,7 @@ static void upload_witness(X &x, prove_bufs &pb, const cuzk_groth16_witness *w, 
  * kept); false when there was nothing to upload */
 template <class X> static bool upload_for_lab(X &x, prove_bufs &pb, paced_uploads *pu = NULL)
 {
-    if (pb.aux || (!pb.defer && !pb.host_in)) return false;
+    if (pb.aux || pb.compact || (!pb.defer && !pb.host_in)) return false;
     if (pb.defer) upload_witness(x, pb, pb.defer, pu);
     else upload_assignment(x, pb, pb.host_in, pb.host_aux, pu);
     return true;
@@ -223,6 +240,8 @@ template <class X> static void release_bufs(X &x, prove_bufs &pb)
         x.release((void *)pb.biw);
         x.release((void *)pb.bw);
     }
+    compact_free(x, pb.cw);
+    pb.compact = false;
     pb.a = pb.b = pb.c = pb.in = pb.aux = NULL;
     pb.aw = pb.biw = pb.bw = NULL;
 }
@@ -437,14 +456,20 @@ template <class X> static void abc_read_notice(X &x, const prove_bufs &pb, size_
 }
 
 /* The caller's notice that proof j's assignment is no longer read: its copy for L, A and B (from
- * the caller's witness, or its assignment for the SpMV entry) has ended. */
-template <class X> static void witness_read_notice(X &x, const prove_bufs &pb, size_t j)
+ * the caller's witness, or its assignment for the SpMV entry) has ended, or the SpMV's copy has
+ * where L, A and B take the compact form made from it; once per proof. */
+template <class X> static void witness_read_notice(X &x, prove_bufs &pb, size_t j)
 {
-    if (!x.witness_read || (!pb.defer && !pb.host_in)) return;
+    if (!x.witness_read || pb.told || (!pb.defer && !pb.host_in)) return;
     x.host_wait(pb.up_in);
     x.host_wait(pb.up_aux);
+    pb.told = true;
     x.witness_read(x.read_ctx, j);
 }
+
+/* whether L, A and B read pb's aux from the caller's host memory (compact_witness.cuh): its
+ * notice waits for their end */
+static bool lab_reads_host(const prove_bufs &pb) { return pb.compact && pb.cw.host; }
 
 /* no buffers, no uploads in flight */
 static void blank_bufs(prove_bufs &pb)
@@ -463,14 +488,15 @@ struct lab_jobs {
         for (size_t j = 0; j < pbs.size(); j++) {
             const prove_bufs &pb = pbs[j];
             const uint32_t bip = (uint32_t)pb.b_input_popcount;
+            const compact_witness *cw = pb.compact ? &pb.cw : NULL; /* the aux in compact form, or full */
             memset(&l[j], 0, sizeof l[j]);
             l[j].nseg = 1;
-            l[j].seg[0] = {pb.aux, NULL, pb.na, 0, (uint32_t)pb.na};
+            l[j].seg[0] = {pb.aux, NULL, pb.na, 0, (uint32_t)pb.na, cw};
             a[j].nseg = b[j].nseg = 2;
-            a[j].seg[0] = {pb.in, NULL, pb.ni, 0, (uint32_t)pb.ni};
-            a[j].seg[1] = {pb.aux, pb.aw, pb.na, (uint32_t)pb.ni, (uint32_t)(B.n_a - pb.ni)};
-            b[j].seg[0] = {pb.in, pb.biw, pb.ni, 0, bip};
-            b[j].seg[1] = {pb.aux, pb.bw, pb.na, bip, (uint32_t)(B.n_b - bip)};
+            a[j].seg[0] = {pb.in, NULL, pb.ni, 0, (uint32_t)pb.ni, NULL};
+            a[j].seg[1] = {pb.aux, pb.aw, pb.na, (uint32_t)pb.ni, (uint32_t)(B.n_a - pb.ni), cw};
+            b[j].seg[0] = {pb.in, pb.biw, pb.ni, 0, bip, NULL};
+            b[j].seg[1] = {pb.aux, pb.bw, pb.na, bip, (uint32_t)(B.n_b - bip), cw};
         }
     }
 };
@@ -748,12 +774,14 @@ static cuzk_status prove_streamed(X &x, X *xl, const ntt_tables &tb, const prove
     for (size_t j = 0; j < nj; j++) blank_bufs(pbs[j]);
     const lab_out lo = {l.data(), a.data(), b1.data(), b2.data()};
     stream_bufs sb = {{NULL, NULL, NULL, NULL}, 0, {}}, lb = {{NULL, NULL, NULL, NULL}, 0, {}};
-    /* L, A, B after H: the witnesses that go before the last H MSM */
-    const size_t before_h = B.lab_beside_h ? 0 : B.wit_before_h < nj ? B.wit_before_h : nj;
+    /* L, A, B after H: the witnesses that go before the last H MSM (none to go where compact) */
+    const size_t before_h = B.lab_beside_h || B.compact_vals ? 0 : B.wit_before_h < nj ? B.wit_before_h : nj;
     for (size_t j = 0; j < nj && x.poll_cancel(); j++) {
         prove_bufs &pb = pbs[j];
         const bool last = j + 1 == nj;
         setup(j, pb, last && before_h > 0);
+        /* kept in compact form on the device: the caller's witness is read (the notices in order) */
+        if (pb.compact && !lab_reads_host(pb) && x.ok() && (j == 0 || pbs[j - 1].told)) witness_read_notice(x, pb, j);
         if (!pb.h_made) ntt_h_pipeline(x, tb, pb.a, pb.b, pb.c, pb.lg, pb.up_a, pb.up_b, pb.up_c);
         x.release(pb.b);
         x.release(pb.c);
@@ -777,7 +805,8 @@ static cuzk_status prove_streamed(X &x, X *xl, const ntt_tables &tb, const prove
         x.wait_upload(pb.up_biw);
         x.wait_upload(pb.up_bw);
     }
-    for (size_t j = 0; j < nj && x.ok(); j++) witness_read_notice(x, pbs[j], j); /* L's first chunk is on its way */
+    /* L's first chunk is on its way; in order, up to the first whose aux L, A and B read from the host */
+    for (size_t j = 0; j < nj && x.ok() && !lab_reads_host(pbs[j]); j++) witness_read_notice(x, pbs[j], j);
     const lab_jobs jb(B, pbs);
     if (B.lab_beside_h && x.ok()) {
         lb.alloc(x, B.cap, CUZK_GPU_BESIDE_BUFS);
@@ -792,14 +821,19 @@ static cuzk_status prove_streamed(X &x, X *xl, const ntt_tables &tb, const prove
     for (size_t j = 0; j < nj; j++) release_bufs(x, pbs[j]);
     x.sync();
     if (!x.ok()) return x.err;
+    for (size_t j = 0; j < nj; j++)
+        witness_read_notice(x, pbs[j], j); /* from the first L, A and B read from the host */
     for (size_t j = 0; j < nj; j++) assemble(&out[j], vk, r[j], s[j], h[j], l[j], a[j], b1[j], b2[j]);
     return CUZK_OK;
 }
 
 /* Entry 1's buffers: a, b, c computed on the host (w->a, w->b, w->c), uploaded with the
  * assignment and densities (the NTT of a starts as soon as a has arrived); with streamed bases
- * the assignment's upload is deferred until after the H MSM. */
-template <class X> static void setup_host_abc(X &x, prove_bufs &pb, const cuzk_groth16_witness *w, bool streamed)
+ * the assignment's upload is deferred until after the H MSM, and where the placement counts
+ * compact witnesses (aux_from_host) L, A and B read the aux from w a piece at a time. */
+template <class X>
+static void setup_host_abc(X &x, prove_bufs &pb, const cuzk_groth16_witness *w, bool streamed,
+                           bool aux_from_host = false)
 {
     const size_t n = w->n, fb = sizeof(fr_t);
     memset(&pb, 0, sizeof pb);
@@ -824,6 +858,7 @@ template <class X> static void setup_host_abc(X &x, prove_bufs &pb, const cuzk_g
         pb.up_b = x.upload(pb.b, w->b, n * fb);
         pb.up_c = x.upload(pb.c, w->c, n * fb);
     }
+    pb.aux_from_host = streamed && aux_from_host;
     if (streamed) pb.defer = w; /* after the NTTs and the H MSM */
     else upload_witness(x, pb, w);
 }
@@ -849,7 +884,10 @@ static cuzk_status prove_impl(X &x, X *xl, const ntt_tables &tb, const prover_ba
 {
     if (B.cap)
         return prove_streamed(
-            x, xl, tb, B, vk, nw, [&](size_t j, prove_bufs &pb, bool) { setup_host_abc(x, pb, w[j], true); },
+            x, xl, tb, B, vk, nw,
+            [&](size_t j, prove_bufs &pb, bool) {
+                setup_host_abc(x, pb, w[j], true, B.compact_vals && !B.lab_concurrent);
+            },
             [&](size_t j, prove_bufs &pb) { host_lab_witness(pb, w[j]); }, r, s, out);
     if (nw != 1) return cuzk_fail(CUZK_EINTERNAL, "a batch of %zu proofs with resident parameters", nw);
     prove_bufs pb;
@@ -920,11 +958,12 @@ static void setup_pce(X &x, prove_bufs &pb, const pce_view &v, const cuzk_fr *in
 /* Entry 2's buffers with streamed bases, and H's coefficients made (pb.h_made): a and b made by
  * the SpMV and taken to the coset, their product into a, then c made in b's place, so that only
  * two of a, b, c share the device with the witness (placement.c's NTT peak: a 16 GiB card holds
- * a 32 GiB PoRep's witness and two, not three). The witness's copy is gone at the end, or kept
- * for L, A and B (keep). */
+ * a 32 GiB PoRep's witness and two, not three). The witness's copy is gone at the end, kept for
+ * L, A and B (keep), or kept in compact form for them where compact_room is not 0 (the aux; the
+ * inputs stay as they are). */
 template <class X>
 static void setup_pce_h(X &x, const ntt_tables &tb, prove_bufs &pb, const pce_view &v, const cuzk_fr *input,
-                        const cuzk_fr *aux, bool keep)
+                        const cuzk_fr *aux, bool keep, size_t compact_room)
 {
     pce_witness(x, pb, v, input, aux, NULL);
     const size_t n = v.nc + v.ni, N = (size_t)1 << pb.lg, fb = sizeof(fr_t);
@@ -949,7 +988,14 @@ static void setup_pce_h(X &x, const ntt_tables &tb, prove_bufs &pb, const pce_vi
     sp.end();
     x.zero(c + n, (N - n) * fb);
     x.stage_end();
-    if (!keep) {
+    if (compact_room && x.ok()) {
+        x.stage_begin("witness made compact");
+        compact_make(x, pb.aux, pb.na, compact_room, (const fr_t *)aux, pb.cw);
+        pb.compact = x.ok();
+        x.release(pb.aux);
+        pb.aux = NULL;
+        x.stage_end();
+    } else if (!keep) {
         x.release(pb.in); /* read by the SpMV only: L, A and B bring it back */
         x.release(pb.aux);
         pb.in = pb.aux = NULL;
@@ -969,7 +1015,9 @@ static cuzk_status prove_pce_impl(X &x, X *xl, const ntt_tables &tb, const prove
     if (B.cap)
         return prove_streamed(
             x, xl, tb, B, vk, nw,
-            [&](size_t j, prove_bufs &pb, bool keep) { setup_pce_h(x, tb, pb, v, input[j], aux[j], keep); },
+            [&](size_t j, prove_bufs &pb, bool keep) {
+                setup_pce_h(x, tb, pb, v, input[j], aux[j], keep, B.lab_concurrent ? 0 : B.compact_vals);
+            },
             [&](size_t j, prove_bufs &pb) { pce_lab_witness(pb, v, input[j], aux[j]); }, r, s, out);
     if (nw != 1) return cuzk_fail(CUZK_EINTERNAL, "a batch of %zu proofs with resident parameters", nw);
     prove_bufs pb;
@@ -1102,6 +1150,7 @@ static cuzk_status stream_settings(prover_bases &B, const cuzk_gpu_emu_stream *s
     B.wit_before_h = sm->witnesses_before_h;
     B.lab_concurrent = sm->lab_concurrent;
     B.cap_lab = sm->lab_chunk ? sm->lab_chunk : sm->chunk;
+    B.compact_vals = sm->compact_vals;
     return CUZK_OK;
 }
 
@@ -1256,6 +1305,7 @@ static cuzk_status prover_mem(cuzk_gpu_prover *pr, size_t nh, size_t nl, size_t 
         pr->B.wit_before_h = pl.witnesses_before_h;
         pr->B.lab_concurrent = pl.lab_concurrent;
         pr->B.cap_lab = pl.lab_chunk_points ? pl.lab_chunk_points : pl.chunk_points;
+        pr->B.compact_vals = pl.compact_vals;
         return CUZK_OK;
     }
     bool glv = pl.h_glv;

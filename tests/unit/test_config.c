@@ -13,7 +13,7 @@ static void test_gpu_table(void)
 {
     size_t n;
     const cuzk_config_key *k = cuzk_gpu_config_table(&n);
-    CHECK(n == 24);
+    CHECK(n == 25);
     cuzk_gpu_config a, b;
     memset(&a, 0xa5, sizeof a);
     cuzk_gpu_config_default(&a);

@@ -467,6 +467,21 @@ static void test_prove_pce(const char *name)
     pce_job_close(&j);
 }
 
+/* A prover of pr's placement (streamed) but compact witnesses for L, A and B with room for
+ * `vals` other values, its parameters put from p. */
+static cuzk_gpu_prover *compact_prover(cuzk_gpu_prover *pr, const cuzk_groth16_params *p, uint64_t vals)
+{
+    cuzk_gpu_placement c = *cuzk_gpu_prover_placement(pr);
+    c.compact_vals = vals;
+    const size_t count[CUZK_PARAMS_SECTIONS] = {p->h_len, p->l_len, p->a_len, p->b_g1_len, p->b_g2_len};
+    const void *pts[CUZK_PARAMS_SECTIONS] = {p->h, p->l, p->a, p->b_g1, p->b_g2};
+    cuzk_gpu_prover *q = NULL;
+    CHECK_OK(cuzk_gpu_prover_begin_placed(cuzk_gpu_prover_device(pr), &q, count, &p->vk, &c));
+    for (int k = 0; q && k < CUZK_PARAMS_SECTIONS; k++) CHECK_OK(cuzk_gpu_prover_put(q, k, 0, count[k], pts[k]));
+    if (q) CHECK_OK(cuzk_gpu_prover_commit(q));
+    return q;
+}
+
 /* The streamed placement on the device (forced by the tuning, chunks of 2^chunk_log bases so
  * that a small circuit crosses in many): both entry points give the CPU prover's bytes, the
  * parameters are in page-locked host memory (mapped: in a scratch file in the working folder,
@@ -581,6 +596,29 @@ static void test_prove_streamed(const char *name, unsigned chunk_log, bool mappe
             fprintf(stderr, "    %s streamed batch of %d: %zu notices (in order: %d), or a, b, c read after one\n",
                     name, NB, ao.calls, ao.in_order);
         abc_owned_free(&ao);
+        /* compact witnesses (not apart): the other values on the device, or (room for one) read
+         * from the host a piece at a time, through both entry points (a, b, c from the host:
+         * always from the host), the notices as above */
+        for (int v = 0; v < 2 && lab != LAB_APART; v++) {
+            cuzk_gpu_prover *q = compact_prover(pr, &p, v ? 1 : (uint64_t)1 << 30);
+            int same_c = q != NULL;
+            abc_owned_init(&ao, mine, gwb, NB);
+            const cuzk_fr *mi[NB], *ma[NB];
+            for (int k = 0; k < NB; k++) mi[k] = ao.in[k], ma[k] = ao.aux[k];
+            memset(pgb, 0, sizeof pgb);
+            if (q) CHECK_OK(cuzk_gpu_prove_pce_batch_with(q, g, NB, pgb, mi, j.w.num_inputs, ma, j.w.num_aux, &on));
+            same_c &= ao.wcalls == NB && ao.in_order;
+            for (int k = 0; k < NB; k++) same_c &= proofs_same_bytes(&pcb[k], &pgb[k]);
+            abc_owned_free(&ao);
+            memset(pgb, 0, sizeof pgb);
+            if (q) CHECK_OK(cuzk_gpu_prove_batch_with(q, NB, pgb, gwb, &o));
+            for (int k = 0; k < NB; k++) same_c &= proofs_same_bytes(&pcb[k], &pgb[k]);
+            CHECK(same_c);
+            if (!same_c)
+                fprintf(stderr, "    %s streamed batch of %d, compact witnesses (%s): a GPU proof differs\n", name, NB,
+                        v ? "from the host" : "on the device");
+            cuzk_gpu_prover_destroy(q);
+        }
         /* more than the placement's batch is refused */
         const size_t over = cuzk_gpu_prover_batch_max(pr) + 1;
         CHECK_FAILS(cuzk_gpu_prove_batch_with(pr, over, pgb, gwb, &o), CUZK_EINVAL);

@@ -400,6 +400,9 @@ static void test_prove_streamed(const char *name)
         both.lab_chunk = both.lab_concurrent && k % 2 ? 2 : 0; /* their own chunks, or H's */
         both.sort_ahead = (k / 3 + k) % 2 == 0;
         both.witnesses_before_h = k % 3 == 0 && k % 2 == 0; /* the SpMV's copy kept for L, A, B */
+        /* compact witnesses (not apart): their other values on the device, or (room for one)
+         * read from the host a piece at a time */
+        both.compact_vals = k % 4 == 1 ? 1 : k % 4 == 3 ? 1u << 20 : 0;
         const cuzk_gpu_emu_stream *sm = &both;
         CHECK_OK(cuzk_gpu_emu_prove_streamed(&pg, &p, 1, &gw, &r, &s, sm));
         int same = proofs_same_bytes(&pc, &pg);
@@ -411,9 +414,9 @@ static void test_prove_streamed(const char *name)
             fprintf(
                 stderr,
                 "    %s streamed (chunk %zu, phi %d, windows <= %u, beside %d, apart %d (chunk %zu), sort ahead %d, "
-                "witnesses before H %u): proof differs (a, b, c %s)\n",
+                "witnesses before H %u, compact room %zu): proof differs (a, b, c %s)\n",
                 name, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->lab_concurrent, sm->lab_chunk, sm->sort_ahead,
-                sm->witnesses_before_h, !same ? "from the host" : "by the SpMV");
+                sm->witnesses_before_h, sm->compact_vals, !same ? "from the host" : "by the SpMV");
     }
     /* the precompiled circuit's matrices streamed too: in chunks of the longest row, and larger */
     const size_t one = one_row_chunk(longest_row(&j.pce));
@@ -439,7 +442,8 @@ static void test_prove_streamed(const char *name)
     CHECK_FAILS(cuzk_gpu_emu_prove_streamed(&pg, &p, 0, &gw, &r, &s, &cases[0]), CUZK_EINVAL);
     printf(
         "prove %s streamed in chunks of 1 to 2^20 bases, L, A, B after H, beside it and apart, H sorting a chunk ahead "
-        "and not (and its matrices in chunks of %zu and %zu bytes): emulated GPU proof bytes = CPU proof bytes\n",
+        "and not, witnesses full and compact (other values on the device or read from the host) (and its matrices in "
+        "chunks of %zu and %zu bytes): emulated GPU proof bytes = CPU proof bytes\n",
         name, one, 3 * one);
     cuzk_groth16_params_free(&p);
     pce_job_close(&j);
@@ -472,7 +476,14 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
                                         .beside = !apart && nb % 2 == 0,
                                         .witnesses_before_h = !apart && nb % 2 ? (unsigned)nb : 0,
                                         .lab_concurrent = apart,
-                                        .lab_chunk = 3};
+                                        .lab_chunk = 3,
+                                        /* compact witnesses, read from the host (room for one other
+                                         * value) or on the device: the notice waits for L, A, B or
+                                         * comes after the SpMV */
+                                        .compact_vals = apart ? 0
+                                            : v % 3 == 0      ? 1
+                                            : v % 3 == 1      ? 1u << 20
+                                                              : 0};
         memset(pg, 0, sizeof pg);
         CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, p, nb, mp, r, s, &sm));
         CHECK(o.calls == nb && o.wcalls == nb && o.in_order);
@@ -503,7 +514,7 @@ static void test_abc_read_notice(const cuzk_groth16_params *p, const cuzk_pce *p
     abc_owned_free(&o);
     printf("the a, b, c and assignment notices: once per proof, in order, nothing read after them (batches of 1 to "
            "%zu, the even ones with L, A, B beside the last H, the odd ones with every witness uploaded during it, "
-           "and each with L, A, B apart; resident)\n",
+           "witnesses full and compact, and each with L, A, B apart; resident)\n",
            nw);
 }
 
@@ -545,6 +556,8 @@ static void test_prove_streamed_batch(const char *name)
             both.sort_ahead = (c / 3 + c) % 2 == 0;
             /* L, A, B after the last H: none to all of the witnesses uploaded during it */
             both.witnesses_before_h = c % 3 ? 0 : (unsigned)((c / 3 + nb) % (nb + 1));
+            /* full witnesses, compact ones on the device, and compact ones read from the host */
+            both.compact_vals = (c + nb) % 3 == 0 ? 0 : (c + nb) % 3 == 1 ? 1u << 20 : 1;
             const cuzk_gpu_emu_stream *sm = &both;
             memset(pg, 0, sizeof pg);
             CHECK_OK(cuzk_gpu_emu_prove_streamed(pg, &p, nb, gw, r, s, sm));
@@ -559,13 +572,14 @@ static void test_prove_streamed_batch(const char *name)
                 fprintf(
                     stderr,
                     "    %s streamed batch of %zu (chunk %zu, phi %d, windows <= %u, beside %d, apart %d (chunk %zu), "
-                    "sort ahead %d, witnesses before H %u): a proof differs (%s)\n",
+                    "sort ahead %d, witnesses before H %u, compact room %zu): a proof differs (%s)\n",
                     name, nb, sm->chunk, sm->phi, sm->window_max, sm->beside, sm->lab_concurrent, sm->lab_chunk,
-                    sm->sort_ahead, sm->witnesses_before_h, !same ? "a, b, c from the host" : "by the SpMV");
+                    sm->sort_ahead, sm->witnesses_before_h, sm->compact_vals,
+                    !same ? "a, b, c from the host" : "by the SpMV");
         }
     printf("prove %s streamed in batches of 2 and 3, L, A, B after the last H (none to all witnesses uploaded "
-           "during it), beside it and apart (on a thread of their own): each emulated GPU proof's bytes = its CPU "
-           "proof's\n",
+           "during it), beside it and apart (on a thread of their own), witnesses full and compact: each emulated GPU "
+           "proof's bytes = its CPU proof's\n",
            name);
     test_abc_read_notice(&p, &j[0].pce, gw, r, s, pc, NB);
     cuzk_groth16_params_free(&p);

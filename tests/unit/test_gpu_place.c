@@ -21,12 +21,15 @@ static cuzk_gpu_shape porep_32g(uint64_t pce_bytes)
     return sh;
 }
 
+/* the default tuning but the placement, the chunks and full witnesses (test_compact has the
+ * compact ones, on by default) */
 static cuzk_gpu_config cfg_with(const char *placement, unsigned chunk_log)
 {
     cuzk_gpu_config c;
     cuzk_gpu_config_default(&c);
     snprintf(c.placement, sizeof c.placement, "%s", placement);
     c.stream_chunk_log = chunk_log;
+    c.stream_compact_permille = 0;
     return c;
 }
 
@@ -38,9 +41,10 @@ static uint64_t device_total(const cuzk_gpu_placement *p)
 static void test_porep_32g(void)
 {
     const cuzk_gpu_shape sh = porep_32g(7000000000ull);
+    const cuzk_gpu_config full = cfg_with("auto", 0);
     cuzk_gpu_placement p;
     /* an H200's free memory: resident, phi(H) beside H, the circuit on the device */
-    CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 139 * GIB, &full, &p));
     CHECK(p.kind == CUZK_GPU_RESIDENT && p.h_glv && p.pce_on_device && p.batch_max == 1);
     CHECK(p.params_device_bytes > 55 * GIB && p.pinned_host_bytes == 0);
     CHECK(device_total(&p) <= 139 * GIB);
@@ -48,7 +52,7 @@ static void test_porep_32g(void)
     /* 24 and 16 GiB cards: streamed, every base in host memory, chunks of at least 2^20 */
     const uint64_t rooms[2] = {24 * GIB, 16 * GIB};
     for (int i = 0; i < 2; i++) {
-        CHECK_OK(cuzk_gpu_place(&sh, rooms[i], NULL, &p));
+        CHECK_OK(cuzk_gpu_place(&sh, rooms[i], &full, &p));
         CHECK(p.kind == CUZK_GPU_STREAMED);
         CHECK(p.params_device_bytes == 0);
         CHECK(p.pinned_host_bytes > 44 * GIB && p.pinned_host_bytes < 48 * GIB);
@@ -71,29 +75,29 @@ static void test_porep_32g(void)
     }
     /* a 16 GB card as the engine sees it (an H100 with all but 16 GiB held: 14.49 GiB less the
      * reserve): the matrices still stream, two proofs per pass */
-    CHECK_OK(cuzk_gpu_place(&sh, 14 * GIB + GIB / 2, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 14 * GIB + GIB / 2, &full, &p));
     CHECK(p.kind == CUZK_GPU_STREAMED && p.pce_streamed && p.batch_max >= 2 && p.chunk_points >= (1u << 22));
     CHECK(device_total(&p) <= 14 * GIB + GIB / 2);
     /* the circuit (7 GB) fits beside two of a, b, c at 24 GiB, but only with smaller chunks and
      * narrower windows than its matrices streamed: so they stream; at 32 GiB it costs nothing */
-    CHECK_OK(cuzk_gpu_place(&sh, 24 * GIB, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 24 * GIB, &full, &p));
     CHECK(p.pce_streamed && !p.pce_on_device && p.chunk_points == (1u << 23) && p.window_max == 21);
-    CHECK_OK(cuzk_gpu_place(&sh, 32 * GIB, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 32 * GIB, &full, &p));
     CHECK(p.kind == CUZK_GPU_STREAMED && p.pce_on_device && p.chunk_points == (1u << 23) && p.window_max == 21);
     CHECK(device_total(&p) <= 32 * GIB);
     /* 22 GiB (a 24 GiB card less the reserve and the driver's share): the circuit's matrices
      * stream for the SpMV (its plan, coefficients and bitmaps on the device) */
-    CHECK_OK(cuzk_gpu_place(&sh, 22 * GIB, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 22 * GIB, &full, &p));
     CHECK(p.kind == CUZK_GPU_STREAMED && !p.pce_on_device && p.pce_streamed && p.batch_max >= 2);
     CHECK(p.pce_device_bytes > 0 && p.pce_device_bytes < GIB / 4 && device_total(&p) <= 22 * GIB);
     CHECK(strstr(p.why, "matrices streamed for the SpMV") != NULL);
-    CHECK_OK(cuzk_gpu_place(&sh, 16 * GIB, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 16 * GIB, &full, &p));
     /* at 16 GiB the H MSM still has the widest windows (buckets of 22 bits: 4.5 GiB) */
     CHECK(p.window_max_h == 22);
     /* at 16 GiB the precompiled circuit (7 GB) cannot sit beside the witness and two of a, b, c */
     CHECK(!p.pce_on_device && p.pce_streamed);
     /* too small even for the streamed workspace: refused, the sizes named */
-    CHECK_FAILS(cuzk_gpu_place(&sh, 6 * GIB, NULL, &p), CUZK_EBUDGET);
+    CHECK_FAILS(cuzk_gpu_place(&sh, 6 * GIB, &full, &p), CUZK_EBUDGET);
     CHECK(strstr(cuzk_last_error(), "6.00 GiB") != NULL && strstr(cuzk_last_error(), "2^27") != NULL);
     /* every room from 10 to 150 GiB: what is placed fits it, more room never streams what less
      * room kept resident, streamed from 16 GiB up at least two proofs share a pass, and, asked
@@ -104,7 +108,7 @@ static void test_porep_32g(void)
     bc.stream_beside = true;
     for (uint64_t g = 10; g <= 150; g++) {
         cuzk_gpu_placement pd;
-        if (cuzk_gpu_place(&sh, g * GIB, NULL, &pd) == CUZK_OK) {
+        if (cuzk_gpu_place(&sh, g * GIB, &full, &pd) == CUZK_OK) {
             CHECK(!pd.lab_beside_h); /* off by default */
             /* witnesses uploaded during the last H MSM: none resident, at most the batch's */
             CHECK(pd.witnesses_before_h <= (pd.kind == CUZK_GPU_RESIDENT ? 0 : pd.batch_max));
@@ -141,23 +145,23 @@ static void test_porep_32g(void)
     CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &bc, &p));
     CHECK(p.lab_beside_h && p.batch_max >= 2 && strstr(p.why, "L, A, B beside the H MSM") != NULL);
     CHECK(device_total(&p) <= 48 * GIB);
-    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &full, &p));
     CHECK(!p.lab_beside_h && p.batch_max > 2 && strstr(p.why, "beside") == NULL);
     /* L, A, B after H: at 48 and 24 GiB every witness of the batch goes to the device during the
      * last H MSM (4.2 GB each beside H's 22-bit buckets); at 22 GiB one; a 16 GB card has no room
      * for one */
     CHECK(p.witnesses_before_h == p.batch_max && strstr(p.why, "the witnesses uploaded during the last H MSM") != NULL);
-    CHECK_OK(cuzk_gpu_place(&sh, 24 * GIB, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 24 * GIB, &full, &p));
     CHECK(p.witnesses_before_h == p.batch_max && p.batch_max == 2 && device_total(&p) <= 24 * GIB);
-    CHECK_OK(cuzk_gpu_place(&sh, 22 * GIB, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 22 * GIB, &full, &p));
     CHECK(p.witnesses_before_h == 1 && strstr(p.why, "a witness uploaded during the last H MSM") != NULL);
-    CHECK_OK(cuzk_gpu_place(&sh, 14 * GIB + GIB / 2, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 14 * GIB + GIB / 2, &full, &p));
     CHECK(p.witnesses_before_h == 0 && strstr(p.why, "uploaded during") == NULL);
     /* switched off ([gpu] stream_witnesses_during_h): none, and nothing else changes */
     cuzk_gpu_config off = cfg_with("auto", 0);
     off.stream_witnesses_during_h = false;
     cuzk_gpu_placement q;
-    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, NULL, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &full, &p));
     CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &off, &q));
     CHECK(q.witnesses_before_h == 0 && strstr(q.why, "uploaded during") == NULL);
     CHECK(q.chunk_points == p.chunk_points && q.window_max == p.window_max && q.batch_max == p.batch_max);
@@ -171,7 +175,7 @@ static void test_porep_32g(void)
     uint64_t apart_from = 0;
     for (uint64_t g = 10; g <= 150; g++) {
         cuzk_gpu_placement pd;
-        if (cuzk_gpu_place(&sh, g * GIB, NULL, &pd) == CUZK_OK) CHECK(!pd.lab_concurrent && pd.lab_chunk_points == 0);
+        if (cuzk_gpu_place(&sh, g * GIB, &full, &pd) == CUZK_OK) CHECK(!pd.lab_concurrent && pd.lab_chunk_points == 0);
         if (cuzk_gpu_place(&sh, g * GIB, &cc, &p)) continue;
         CHECK(device_total(&p) <= g * GIB);
         if (!p.lab_concurrent) continue;
@@ -189,6 +193,53 @@ static void test_porep_32g(void)
     CHECK(p.lab_concurrent && p.batch_max == 1);
     CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &cc, &p));
     CHECK(p.lab_concurrent && p.batch_max >= 2);
+}
+
+/* Compact witnesses for L, A and B (on by default, [gpu] stream_compact_permille): with batches
+ * as the engine's default witness buffers fill them (two), a 16 GB card's room gets chunks of
+ * 2^23 where full witnesses have 2^22, and a 24 GB card's 2^24 where they have 2^23; where full
+ * witnesses lose nothing (48 GiB), full ones; never without the precompiled circuit (nothing to
+ * make them from), never with L, A, B apart, and what is placed fits every room. */
+static void test_compact(void)
+{
+    const cuzk_gpu_shape sh = porep_32g(7000000000ull);
+    cuzk_gpu_config dflt, full;
+    cuzk_gpu_config_default(&dflt);
+    CHECK(dflt.stream_compact_permille == 40);
+    dflt.stream_batch = 2;
+    full = dflt;
+    full.stream_compact_permille = 0;
+    cuzk_gpu_placement p, q;
+    CHECK_OK(cuzk_gpu_place(&sh, 14 * GIB + GIB / 2, &dflt, &p));
+    CHECK_OK(cuzk_gpu_place(&sh, 14 * GIB + GIB / 2, &full, &q));
+    CHECK(p.kind == CUZK_GPU_STREAMED && p.pce_streamed && p.batch_max == 2);
+    CHECK(p.compact_vals == (sh.num_aux * 40 + 999) / 1000 && q.compact_vals == 0);
+    CHECK(p.chunk_points == (1u << 23) && q.chunk_points == (1u << 22));
+    CHECK(p.witnesses_before_h == 0 && device_total(&p) <= 14 * GIB + GIB / 2);
+    CHECK(strstr(p.why, "compact form") != NULL && strstr(q.why, "compact") == NULL);
+    const uint64_t rooms[2] = {22 * GIB, 24 * GIB};
+    for (int i = 0; i < 2; i++) {
+        CHECK_OK(cuzk_gpu_place(&sh, rooms[i], &dflt, &p));
+        CHECK_OK(cuzk_gpu_place(&sh, rooms[i], &full, &q));
+        CHECK(p.compact_vals > 0 && p.chunk_points == (1u << 24) && q.chunk_points == (1u << 23));
+        CHECK(p.batch_max == 2 && p.window_max == 21 && p.window_max_h == 22 && device_total(&p) <= rooms[i]);
+    }
+    CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &dflt, &p));
+    CHECK(p.kind == CUZK_GPU_STREAMED && p.compact_vals == 0 && p.witnesses_before_h == 2);
+    /* a, b, c from the CPU: no SpMV copy to make them from */
+    const cuzk_gpu_shape nopce = porep_32g(0);
+    cuzk_gpu_config apart = dflt;
+    apart.stream_lab_concurrent = true;
+    for (uint64_t g = 10; g <= 150; g++) {
+        if (cuzk_gpu_place(&sh, g * GIB, &dflt, &p) == CUZK_OK) {
+            CHECK(device_total(&p) <= g * GIB);
+            if (p.compact_vals)
+                CHECK(p.kind == CUZK_GPU_STREAMED && (p.pce_on_device || p.pce_streamed) && p.witnesses_before_h == 0 &&
+                      !p.lab_concurrent && !p.lab_beside_h);
+        }
+        if (cuzk_gpu_place(&nopce, g * GIB, &dflt, &p) == CUZK_OK) CHECK(p.compact_vals == 0);
+        if (cuzk_gpu_place(&sh, g * GIB, &apart, &p) == CUZK_OK && p.lab_concurrent) CHECK(p.compact_vals == 0);
+    }
 }
 
 static void test_keys(void)
@@ -354,6 +405,7 @@ static void test_stream_bytes(void)
 int main(void)
 {
     test_porep_32g();
+    test_compact();
     test_keys();
     test_mapped();
     test_small();

@@ -40,33 +40,35 @@ extern "C" {
  * values exist for measurement and for the emulation tests (small NTT passes). The keys, their
  * ranges and defaults are one table (cuzk_gpu_config_table, section "gpu" of the config file). */
 typedef struct cuzk_gpu_config {
-    unsigned ntt_pass_bits;         /* most row bits per NTT pass (3..11) */
-    unsigned ntt_tile_bits;         /* most elements per NTT block, as a power of two (3..11) */
-    unsigned ntt_threads;           /* threads per NTT block (32..1024) */
-    bool ntt_full_table;            /* the top pass reads a full twiddle table where memory allows */
-    bool ntt_natural_out;           /* natural order out through a second buffer, not a reversal pass */
-    unsigned msm_window_bits;       /* Pippenger window bits (0: chosen from the size) */
-    unsigned msm_s1;                /* first-round range per thread (0: chosen) */
-    bool msm_accum_reg_cap;         /* G1 accumulation kernel capped at 128 registers */
-    uint64_t msm_chunk;             /* scalars per MSM chunk (0: 2^25, 2^26 with the scalar split) */
-    unsigned msm_reduce_bits;       /* buckets per reduction group, as a power of two (2..6) */
-    unsigned msm_first_shift;       /* the first of several MSM pieces is 2^this smaller (0..8) */
-    unsigned msm_sum_k;             /* points per thread and step when summing groups (2..64) */
-    bool h_glv;                     /* the H MSM splits its scalars (phi(H) resident beside H) */
-    bool side_high_priority;        /* urgent side work (L, A, B beside the NTTs) at high priority */
-    bool profile;                   /* synchronize at each stage mark and print its time to stderr */
-    char placement[16];             /* where provers keep parameters: auto, resident, streamed or mapped */
-    unsigned stream_chunk_log;      /* streamed: bases per chunk as a power of two (0: from memory) */
-    unsigned stream_batch;          /* streamed: the most proofs per pass over the bases (0: from memory) */
-    bool stream_beside;             /* streamed: L, A, B beside the H MSM where the memory holds both (default off) */
-    bool stream_witnesses_during_h; /* streamed, L, A, B after H: the witnesses that fit go to the device
+    unsigned ntt_pass_bits;           /* most row bits per NTT pass (3..11) */
+    unsigned ntt_tile_bits;           /* most elements per NTT block, as a power of two (3..11) */
+    unsigned ntt_threads;             /* threads per NTT block (32..1024) */
+    bool ntt_full_table;              /* the top pass reads a full twiddle table where memory allows */
+    bool ntt_natural_out;             /* natural order out through a second buffer, not a reversal pass */
+    unsigned msm_window_bits;         /* Pippenger window bits (0: chosen from the size) */
+    unsigned msm_s1;                  /* first-round range per thread (0: chosen) */
+    bool msm_accum_reg_cap;           /* G1 accumulation kernel capped at 128 registers */
+    uint64_t msm_chunk;               /* scalars per MSM chunk (0: 2^25, 2^26 with the scalar split) */
+    unsigned msm_reduce_bits;         /* buckets per reduction group, as a power of two (2..6) */
+    unsigned msm_first_shift;         /* the first of several MSM pieces is 2^this smaller (0..8) */
+    unsigned msm_sum_k;               /* points per thread and step when summing groups (2..64) */
+    bool h_glv;                       /* the H MSM splits its scalars (phi(H) resident beside H) */
+    bool side_high_priority;          /* urgent side work (L, A, B beside the NTTs) at high priority */
+    bool profile;                     /* synchronize at each stage mark and print its time to stderr */
+    char placement[16];               /* where provers keep parameters: auto, resident, streamed or mapped */
+    unsigned stream_chunk_log;        /* streamed: bases per chunk as a power of two (0: from memory) */
+    unsigned stream_batch;            /* streamed: the most proofs per pass over the bases (0: from memory) */
+    bool stream_beside;               /* streamed: L, A, B beside the H MSM where the memory holds both (default off) */
+    bool stream_witnesses_during_h;   /* streamed, L, A, B after H: the witnesses that fit go to the device
                                        during the last H MSM (default on) */
-    bool stream_lab_concurrent;     /* streamed: a batch's L, A, B MSMs on their own thread and streams beside
+    bool stream_lab_concurrent;       /* streamed: a batch's L, A, B MSMs on their own thread and streams beside
                                        its proofs, where the memory holds both (default off) */
-    char stream_file_dir[256];      /* mapped: the folder of the bases' scratch file ("": /var/tmp; the
+    unsigned stream_compact_permille; /* streamed: compact witnesses for L, A, B with room for this many
+                                         thousandths of the aux values as values other than 0 and 1 (0: off) */
+    char stream_file_dir[256];        /* mapped: the folder of the bases' scratch file ("": /var/tmp; the
                                   engine's cache_dir where the engine opens the device) */
-    bool pce_on_device;             /* the precompiled circuit on the device where it fits (else a, b, c on the CPU) */
-    bool pce_stream;                /* where its matrices are not on the device, they stream from host memory for the
+    bool pce_on_device; /* the precompiled circuit on the device where it fits (else a, b, c on the CPU) */
+    bool pce_stream;    /* where its matrices are not on the device, they stream from host memory for the
                                   device's SpMV (false: a, b, c on the CPU) */
 } cuzk_gpu_config;
 void cuzk_gpu_config_default(cuzk_gpu_config *cfg);
@@ -207,6 +209,11 @@ typedef struct {
                                      (their copies cross while those compute), their witnesses uploaded
                                      first, through chunk buffers of their own of lab_chunk_points bases */
     uint64_t lab_chunk_points;    /* with lab_concurrent: the L, A, B MSMs' bases per chunk */
+    uint64_t compact_vals;        /* streamed, with the precompiled circuit: each batch proof keeps its witness
+                                     for L, A and B on the device in compact form from its SpMV on, with room for
+                                     this many aux values other than 0 and 1 (a witness with more has its values
+                                     copied from host memory a piece at a time); 0: full witnesses, uploaded
+                                     again for L, A and B */
     uint64_t room;                /* the device memory it was chosen for (free less the reserve) */
     char why[480];                /* the sizes behind the choice, in words */
 } cuzk_gpu_placement;
