@@ -32,7 +32,8 @@ static int parse_gib(const char *me, const char *opt, const char *s, double *out
 }
 
 /* one .params file's placement, printed as a row (or a JSON object) */
-static int place_one(const char *path, const char *pce_path, uint64_t room, unsigned sms, bool json, bool *first)
+static int place_one(const char *path, const char *pce_path, uint64_t room, unsigned sms, bool bits, bool json,
+                     bool *first)
 {
     cuzk_groth16_params_file f;
     if (cuzk_groth16_params_open(&f, path)) {
@@ -61,7 +62,8 @@ static int place_one(const char *path, const char *pce_path, uint64_t room, unsi
                          n[CUZK_PARAMS_H] + 1,
                          pce_bytes,
                          sms,
-                         0};
+                         0,
+                         bits};
     cuzk_groth16_params_close(&f);
     cuzk_gpu_placement p;
     const cuzk_gpu_config *cfg = &cli_settings_get()->gpu;
@@ -138,15 +140,20 @@ static bool ends_with(const char *s, const char *tail)
 int cli_bench_gpu_place(int argc, char **argv)
 {
     const char *params = NULL, *dir = NULL, *pce = NULL, *mem_s = NULL;
-    bool json = false, done;
+    bool json = false, bits = false, done;
     cli_opt opts[] = {
         {"params", "FILE", "one parameter file (.params)", &params, NULL},
         {"dir", "DIR", "every .params file in DIR", &dir, NULL},
         {"pce", "FILE", "with --params: the circuit's precompiled circuit, counted on the device", &pce, NULL},
         {"memory-gib", "G", "a card with G GiB free instead of this machine's GPU (no GPU needed)", &mem_s, NULL},
+        {"witness-bits", NULL,
+         "the circuits' witnesses are nearly all 0 and 1 (PoRep, SnapDeals; the engine knows its own): compact "
+         "witnesses may be placed",
+         NULL, &bits},
         {"json", NULL, "print JSON (default: a table)", NULL, &json},
     };
-    const char *usage = "cuzk bench gpu-place (--params FILE [--pce FILE] | --dir DIR) [--memory-gib G] [--json]\n\n"
+    const char *usage = "cuzk bench gpu-place (--params FILE [--pce FILE] | --dir DIR) [--memory-gib G] "
+                        "[--witness-bits] [--json]\n\n"
                         "Prints the placement each circuit's parameters would get: resident on the GPU, or streamed\n"
                         "from page-locked host memory in chunks, and the memory it would use (GiB: parameters on the\n"
                         "device, precompiled circuit, a proof's workspace, page-locked host). The room is this\n"
@@ -202,7 +209,7 @@ int cli_bench_gpu_place(int argc, char **argv)
         printf("placements on %s\n%-44s %-9s %9s %9s %9s %9s   %s\n", where, "parameters", "placement", "params", "pce",
                "workspace", "pinned", "why");
     rc = 0;
-    if (params) rc = place_one(params, pce, room, sms, json, &first);
+    if (params) rc = place_one(params, pce, room, sms, bits, json, &first);
     else {
         DIR *dp = opendir(dir);
         if (!dp) {
@@ -218,7 +225,7 @@ int cli_bench_gpu_place(int argc, char **argv)
                 rc = 1;
                 break;
             }
-            rc = place_one(path, NULL, room, sms, json, &first);
+            rc = place_one(path, NULL, room, sms, bits, json, &first);
         }
         closedir(dp);
         if (first && !json) printf("(no .params file in %s)\n", dir);

@@ -122,5 +122,5 @@ static cuzk_status porep_synthetic(uint64_t p, cuzk_circuit **out, void **state,
 }
 
 const builtin_family builtin_porep = {
-    "PoRep", CUZK_KIND_POREP, porep_valid, cuzk_porep_circuit_id, porep_stem, porep_synthetic,
+    "PoRep", CUZK_KIND_POREP, porep_valid, cuzk_porep_circuit_id, porep_stem, porep_synthetic, true,
 };

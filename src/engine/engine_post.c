@@ -113,5 +113,5 @@ static cuzk_status post_synthetic(uint64_t p, cuzk_circuit **out, void **state, 
 }
 
 const builtin_family builtin_post = {
-    "PoSt", CUZK_KIND_WINDOW_POST, post_valid, post_id, post_stem, post_synthetic,
+    "PoSt", CUZK_KIND_WINDOW_POST, post_valid, post_id, post_stem, post_synthetic, false,
 };

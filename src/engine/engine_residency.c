@@ -358,7 +358,8 @@ static cuzk_gpu_shape shape_of(const size_t count[CUZK_PARAMS_SECTIONS], size_t 
                          count[CUZK_PARAMS_H] + 1,
                          pce_bytes,
                          0,
-                         pce_stream_bytes};
+                         pce_stream_bytes,
+                         false};
     return sh;
 }
 
@@ -389,7 +390,9 @@ static bool place_on(cuzk_engine *e, engine_circuit *c, engine_device *d, const 
     circuit_on_device *cd = &c->dev[d->index];
     char id[64]; /* the message goes into c (cd->why): its id is copied out first */
     snprintf(id, sizeof id, "%s", c->id);
-    if (cuzk_gpu_place(sh, d->budget, &e->gpu_cfg, &cd->pl)) {
+    cuzk_gpu_shape shc = *sh;
+    shc.mostly_bits = c->builtin && c->builtin->mostly_bits; /* compact witnesses pay (prover.cu) */
+    if (cuzk_gpu_place(&shc, d->budget, &e->gpu_cfg, &cd->pl)) {
         cd->unfit = true;
         snprintf(cd->why, sizeof cd->why, "%s on %.100s: %.200s", id, d->name, cuzk_last_error());
         return false;

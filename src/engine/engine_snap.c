@@ -88,5 +88,5 @@ static cuzk_status snap_synthetic(uint64_t p, cuzk_circuit **out, void **state, 
 }
 
 const builtin_family builtin_snap = {
-    "SnapDeals", CUZK_KIND_SNAP, snap_valid, snap_id, snap_stem, snap_synthetic,
+    "SnapDeals", CUZK_KIND_SNAP, snap_valid, snap_id, snap_stem, snap_synthetic, true,
 };

@@ -401,8 +401,10 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, co
     const uint64_t most = max3(sh->n_h, sh->n_l, max3(sh->n_a, sh->n_b, 1));
     while (!o->chunk_log && top > bottom && ((uint64_t)1 << (top - 1)) >= most) top--;
     const uint64_t pce_b = pce_device_bytes(sh, pce);
-    /* compact witnesses need the SpMV's copy of each witness to be made from */
-    const uint64_t cw = pce != PCE_NONE && o->compact_vals ? compact_bytes(sh, o->compact_vals) : 0;
+    /* compact witnesses: for circuits whose values are nearly all 0 or 1 (for others the values
+     * would be copied from the host a piece at a time, four times a proof), made from the SpMV's
+     * copy of each witness */
+    const uint64_t cw = sh->mostly_bits && pce != PCE_NONE && o->compact_vals ? compact_bytes(sh, o->compact_vals) : 0;
     stream_pick best = {false, 0, 0, 0, 0, false, false, 0, false};
     for (unsigned cl = top; cl + 1 > bottom; cl--) {
         const uint64_t cap = (uint64_t)1 << cl;

@@ -3,7 +3,7 @@
 # `cuzk bench gpu-place` places a circuit's parameters for a card of a given memory without a
 # GPU: resident where they fit with a proof's workspace, streamed or mapped when [gpu] placement says so,
 # L, A, B beside the H MSM where [gpu] stream_beside asks for it, the H MSM sorting a chunk ahead
-# where it fits; refused with the sizes named below the
+# where it fits; compact witnesses where --witness-bits allows them; refused with the sizes named below the
 # streamed workspace; JSON that parses; usage errors and
 # files that are not parameters get exit status 2 and 1. `bench gpu-hold` needs a GPU.
 . "$(dirname "$0")/lib.bash"
@@ -47,6 +47,21 @@ expect_fail "a memory that is no number" 2 "--memory-gib must be a number of GiB
 expect_fail "a key given as parameters" 1 "" "$CUZK" bench gpu-place --params "$VK" --memory-gib 16
 expect_fail "a missing file" 1 "nope.params" "$CUZK" bench gpu-place --params nope.params --memory-gib 16
 expect_fail "gpu-hold without --free-gib" 2 "free-gib" "$CUZK" bench gpu-hold
+# compact witnesses for a circuit whose witnesses are nearly all 0 and 1 (--witness-bits; the
+# engine knows its own circuits'), with the precompiled circuit (counted by its file's size): at
+# 0.45 GiB they leave it room on the device, where full witnesses stream its matrices
+if cached_params random:65536; then
+  head -c 20000000 /dev/zero >pce.bin
+  printf '[gpu]\nplacement = streamed\nstream_batch = 2\n' >compact.ini
+  for bits in --witness-bits ""; do
+    expect_ok "compact witnesses ${bits:-not asked for}" "$CUZK" --config compact.ini bench gpu-place \
+      --params "$PARAMS" --pce pce.bin --memory-gib 0.45 --json $bits
+    python3 -c 'import json,sys; c=json.load(open("out.txt"))["circuits"][0]; bits=sys.argv[1]=="1"
+assert c["placement"]=="streamed" and c["pce"]==("device" if bits else "streamed"), c
+assert (c["compact_vals"]>0)==bits and ("compact form" in c["why"])==bits, c' "$([ -n "$bits" ] && echo 1 || echo 0)" \
+      2>err.txt || fail "compact witnesses ${bits:-not asked for}: $(cat err.txt) $(cat out.txt)"
+  done
+fi
 if ! "$CUZK" --version | grep -q "CUDA: yes"; then
   expect_fail "gpu-place without a GPU or --memory-gib" 1 "memory-gib G places for a card" \
     "$CUZK" bench gpu-place --params "$PARAMS"

@@ -17,7 +17,8 @@
 static cuzk_gpu_shape porep_32g(uint64_t pce_bytes)
 {
     const size_t ni = 328, na = 130169893, nc = 130278869;
-    cuzk_gpu_shape sh = {((size_t)1 << 27) - 1, na, ni + 129753292, 1 + 33112281, ni, na, nc + ni, pce_bytes, 132, 0};
+    cuzk_gpu_shape sh = {
+        ((size_t)1 << 27) - 1, na, ni + 129753292, 1 + 33112281, ni, na, nc + ni, pce_bytes, 132, 0, true};
     return sh;
 }
 
@@ -195,7 +196,8 @@ static void test_porep_32g(void)
     CHECK(p.lab_concurrent && p.batch_max >= 2);
 }
 
-/* Compact witnesses for L, A and B (on by default, [gpu] stream_compact_permille): with batches
+/* Compact witnesses for L, A and B (on by default, [gpu] stream_compact_permille, for circuits
+ * whose values are mostly 0 and 1): with batches
  * as the engine's default witness buffers fill them (two), a 16 GB card's room gets chunks of
  * 2^23 where full witnesses have 2^22, and a 24 GB card's 2^24 where they have 2^23; where full
  * witnesses lose nothing (48 GiB), full ones; never without the precompiled circuit (nothing to
@@ -226,8 +228,11 @@ static void test_compact(void)
     }
     CHECK_OK(cuzk_gpu_place(&sh, 48 * GIB, &dflt, &p));
     CHECK(p.kind == CUZK_GPU_STREAMED && p.compact_vals == 0 && p.witnesses_before_h == 2);
-    /* a, b, c from the CPU: no SpMV copy to make them from */
+    /* a, b, c from the CPU: no SpMV copy to make them from; a circuit whose values are not
+     * mostly 0 and 1 (PoSt): none either */
     const cuzk_gpu_shape nopce = porep_32g(0);
+    cuzk_gpu_shape notbits = sh;
+    notbits.mostly_bits = false;
     cuzk_gpu_config apart = dflt;
     apart.stream_lab_concurrent = true;
     for (uint64_t g = 10; g <= 150; g++) {
@@ -238,6 +243,7 @@ static void test_compact(void)
                       !p.lab_concurrent && !p.lab_beside_h);
         }
         if (cuzk_gpu_place(&nopce, g * GIB, &dflt, &p) == CUZK_OK) CHECK(p.compact_vals == 0);
+        if (cuzk_gpu_place(&notbits, g * GIB, &dflt, &p) == CUZK_OK) CHECK(p.compact_vals == 0);
         if (cuzk_gpu_place(&sh, g * GIB, &apart, &p) == CUZK_OK && p.lab_concurrent) CHECK(p.compact_vals == 0);
     }
 }
@@ -348,7 +354,7 @@ static void test_small(void)
 {
     /* a 2 KiB sector's partition and a tiny circuit: resident on any card, no chunk larger than
      * the largest section when forced to stream */
-    cuzk_gpu_shape tiny = {1023, 700, 400, 300, 3, 700, 900, 0, 0, 0};
+    cuzk_gpu_shape tiny = {1023, 700, 400, 300, 3, 700, 900, 0, 0, 0, false};
     cuzk_gpu_placement p;
     CHECK_OK(cuzk_gpu_place(&tiny, 2 * GIB, NULL, &p));
     CHECK(p.kind == CUZK_GPU_RESIDENT);

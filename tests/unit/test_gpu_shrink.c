@@ -148,7 +148,7 @@ int main(int argc, char **argv)
     params_to_tempfile(&p, path);
 
     /* the sizes the placement gives this circuit: resident (parameters, workspace), streamed */
-    cuzk_gpu_shape sh = {p.h_len, p.l_len, p.a_len, p.b_g1_len, p.vk.ic_len, p.l_len, p.h_len + 1, 0, 0, 0};
+    cuzk_gpu_shape sh = {p.h_len, p.l_len, p.a_len, p.b_g1_len, p.vk.ic_len, p.l_len, p.h_len + 1, 0, 0, 0, false};
     cuzk_gpu_placement res, str;
     cuzk_gpu_config sc, nophi;
     cuzk_gpu_config_default(&sc);

@@ -178,6 +178,8 @@ typedef struct {
     unsigned sms;            /* the device's multiprocessors (workspace of the MSM's first round) */
     size_t pce_stream_bytes; /* its device size with the matrices streamed (cuzk_gpu_pce_stream_bytes; 0:
                                 estimated from pce_bytes and the shape) */
+    bool mostly_bits;        /* its witnesses' aux values are nearly all 0 or 1 (PoRep 98.7 %, SnapDeals 98.8 %;
+                                PoSt: 0.9 %), so compact witnesses may be placed (compact_vals) */
 } cuzk_gpu_shape;
 
 typedef struct {
