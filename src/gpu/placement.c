@@ -432,10 +432,15 @@ static bool place_streamed(const cuzk_gpu_shape *sh, uint64_t room, bool glv, co
                        streamed_peak(sh, cap, c, c_h, glv, a, pce, batch, false, 0, w) + pce_b > room)
                     c--;
                 if (c < WINDOW_MIN) break;
-                const bool beside =
-                    o->beside_ok && streamed_peak(sh, cap, c, c_h, glv, a, pce, batch, true, 0, w) + pce_b <= room;
-                stream_pick t = {true, cl, c, c_h, batch, beside, a, 0, compact != 0};
-                if (better(&t, &best)) best = t;
+                /* those windows, and the widest that keep the chunks at least 8 times a window's
+                 * buckets (better's key: narrower but merged less often) */
+                const unsigned keep8 = cl - 2, cs[2] = {c, keep8 >= WINDOW_MIN && keep8 < c ? keep8 : c};
+                for (int k = 0; k < (cs[1] != c ? 2 : 1); k++) {
+                    const bool beside = o->beside_ok &&
+                        streamed_peak(sh, cap, cs[k], c_h, glv, a, pce, batch, true, 0, w) + pce_b <= room;
+                    stream_pick t = {true, cl, cs[k], c_h, batch, beside, a, 0, compact != 0};
+                    if (better(&t, &best)) best = t;
+                }
             }
         /* L, A, B apart, beside this H MSM's workspace (with its sort ahead, and without: worth
          * less than them) and the NTTs': their own chunks (not below 2^CHUNK_LOG_GOOD where H's

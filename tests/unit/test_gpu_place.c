@@ -197,11 +197,11 @@ static void test_porep_32g(void)
 }
 
 /* Compact witnesses for L, A and B (on by default, [gpu] stream_compact_permille, for circuits
- * whose values are mostly 0 and 1): with batches
- * as the engine's default witness buffers fill them (two), a 16 GB card's room gets chunks of
- * 2^23 where full witnesses have 2^22, and a 24 GB card's 2^24 where they have 2^23; where full
- * witnesses lose nothing (48 GiB), full ones; never without the precompiled circuit (nothing to
- * make them from), never with L, A, B apart, and what is placed fits every room. */
+ * whose values are mostly 0 and 1): with batches as the engine's default witness buffers fill
+ * them (two), a 16 GB card's room gets L, A, B windows of 20 bits where full witnesses have 18,
+ * and a 24 GB card's chunks of 2^24 where they have 2^23; where full witnesses lose nothing (48
+ * GiB), full ones; never without the precompiled circuit (nothing to make them from), never with
+ * L, A, B apart, and what is placed fits every room. */
 static void test_compact(void)
 {
     const cuzk_gpu_shape sh = porep_32g(7000000000ull);
@@ -216,7 +216,8 @@ static void test_compact(void)
     CHECK_OK(cuzk_gpu_place(&sh, 14 * GIB + GIB / 2, &full, &q));
     CHECK(p.kind == CUZK_GPU_STREAMED && p.pce_streamed && p.batch_max == 2);
     CHECK(p.compact_vals == (sh.num_aux * 40 + 999) / 1000 && q.compact_vals == 0);
-    CHECK(p.chunk_points == (1u << 23) && q.chunk_points == (1u << 22));
+    CHECK(p.chunk_points == (1u << 22) && q.chunk_points == (1u << 22));
+    CHECK(p.window_max == 20 && q.window_max == 18 && p.window_max_h == 22 && q.window_max_h == 22);
     CHECK(p.witnesses_before_h == 0 && device_total(&p) <= 14 * GIB + GIB / 2);
     CHECK(strstr(p.why, "compact form") != NULL && strstr(q.why, "compact") == NULL);
     const uint64_t rooms[2] = {22 * GIB, 24 * GIB};
