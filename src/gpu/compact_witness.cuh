@@ -80,6 +80,18 @@ struct k_compact_expand {
     }
 };
 
+/* the device arrays of cw freed (its counts stay) */
+template <class X> static void compact_free(X &x, compact_witness &cw)
+{
+    x.release(cw.nz);
+    x.release(cw.oth);
+    x.release(cw.rank);
+    x.release(cw.vals);
+    cw.nz = cw.oth = NULL;
+    cw.rank = NULL;
+    cw.vals = NULL;
+}
+
 /* The compact form of the n values s (executor memory, Montgomery form) into cw, its other values
  * on the device where there are at most room of them; else cw reads every value from host (the
  * same values in the caller's host memory, which must then outlive the MSMs). Waits for the
@@ -115,11 +127,7 @@ static void compact_make(X &x, const fr_t *s, size_t n, size_t room, const fr_t 
         return;
     }
     /* more than the room: the values stay where they are on the host */
-    x.release(cw.nz);
-    x.release(cw.oth);
-    x.release(cw.rank);
-    cw.nz = cw.oth = NULL;
-    cw.rank = NULL;
+    compact_free(x, cw);
     cw.host = host;
 }
 
@@ -131,17 +139,6 @@ static inline compact_witness compact_host(const fr_t *host, size_t n)
     cw.nvars = n;
     cw.host = host;
     return cw;
-}
-
-template <class X> static void compact_free(X &x, compact_witness &cw)
-{
-    x.release(cw.nz);
-    x.release(cw.oth);
-    x.release(cw.rank);
-    x.release(cw.vals);
-    cw.nz = cw.oth = NULL;
-    cw.rank = NULL;
-    cw.vals = NULL;
 }
 
 /* values [v0, v0 + len) of cw, in full, into out (executor memory, len entries): expanded on the
