@@ -93,6 +93,14 @@ no_file() {
   if [ -e "$2" ] || ls "$2".tmp.* >/dev/null 2>&1; then fail "$1: $2 exists"; fi
 }
 
+# flip_bit FILE OFFSET: the low bit of the byte at OFFSET flipped in place (a byte written over
+# instead would leave the file as it was where it already held that value: 1 run in 256)
+flip_bit() {
+  local b
+  b=$(od -An -tu1 -j"$2" -N1 "$1") || return 1
+  printf "\\x$(printf %02x $((b ^ 1)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
 # test_cache_setup CIRCUIT NAME: CIRCUIT's parameters, made once into the test cache
 # ($CUZK_TEST_CACHE, else the build tree's test-cache) as NAME.params and NAME.vk. A lock keeps
 # tests running at once from making them twice or pairing one run's params with another's vk.

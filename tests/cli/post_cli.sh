@@ -90,7 +90,7 @@ cp s1/sealed t/sealed && head -c 63 s1/p_aux >t/p_aux
 expect_fail "short p_aux" 1 "p_aux is 64" "$CUZK" post vanilla --kind window --sector t --randomness $R --out bad
 cp s2/p_aux t/p_aux
 expect_fail "p_aux of another sector" 1 "Poseidon2" "$CUZK" post vanilla --kind window --sector t --randomness $R --out bad
-cp s1/p_aux t/p_aux && printf 'x' | dd of=t/sealed bs=1 seek=100 conv=notrunc 2>/dev/null
+cp s1/p_aux t/p_aux && flip_bit t/sealed 100
 expect_fail "changed replica" 1 "comm_r_last" "$CUZK" post vanilla --kind window --sector t --randomness $R --out bad
 no_file "changed replica" bad
 rm -f t/p_aux

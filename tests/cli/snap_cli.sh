@@ -56,7 +56,7 @@ no_file "truncated replica" bad7
 cp s/sealed t/sealed && head -c 63 s/p_aux >t/p_aux
 expect_fail "short p_aux" 1 "p_aux" "$CUZK" snap encode --sector t --random-data 1 --out bad8
 no_file "short p_aux" bad8
-cp s/p_aux t/p_aux && printf '\x01' | dd of=t/p_aux bs=1 seek=40 conv=notrunc status=none
+cp s/p_aux t/p_aux && flip_bit t/p_aux 40
 expect_fail "p_aux of another replica" 1 "comm_r_last" "$CUZK" snap encode --sector t --random-data 1 --out bad9
 no_file "p_aux of another replica" bad9
 expect_ok "snap --help" "$CUZK" snap --help
