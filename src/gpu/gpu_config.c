@@ -63,14 +63,15 @@ static const cuzk_config_key gpu_keys[] = {
       "beside its proofs' NTTs and H MSMs, so that their bases cross the link while those compute, where the "
       "device's memory holds both (off: on an H100 it was slower, its L MSM lasting as long as the NTTs and H MSMs "
       "beside it; docs/GPU.md)"),
-    K("stream_compact_permille", CUZK_CFG_UINT, stream_compact_permille, 0, 1000, "40",
+    K("stream_compact_permille", CUZK_CFG_UINT, stream_compact_permille, 0, 1000, "0",
       "CUZK_GPU_STREAM_COMPACT_PERMILLE",
       "streamed placement with the precompiled circuit: each batch proof may keep its witness for L, A, B on the "
       "device in compact form from its SpMV on (a bit each for not 0 and for neither 0 nor 1, and room for this "
       "many thousandths of its aux values as other values; a 32 GiB PoRep partition has 13), where that gives the "
       "MSMs larger chunks, wider windows, more proofs per pass or the circuit on the device; a witness with more "
       "other values has its values copied from host memory a piece at a time (0: full witnesses, uploaded again "
-      "for L, A, B)"),
+      "for L, A, B; the default until compact ones are measured against them on a GPU; 40 suits PoRep and "
+      "SnapDeals)"),
     K("stream_file_dir", CUZK_CFG_STR, stream_file_dir, 0, 256, "", "CUZK_GPU_STREAM_FILE_DIR",
       "mapped placement: the folder on a disk (not tmpfs) for the parameters' scratch file, unlinked at once "
       "(empty: the engine's cache_dir, else /var/tmp)"),

@@ -52,7 +52,7 @@ expect_fail "gpu-hold without --free-gib" 2 "free-gib" "$CUZK" bench gpu-hold
 # 0.45 GiB they leave it room on the device, where full witnesses stream its matrices
 if cached_params random:65536; then
   head -c 20000000 /dev/zero >pce.bin
-  printf '[gpu]\nplacement = streamed\nstream_batch = 2\n' >compact.ini
+  printf '[gpu]\nplacement = streamed\nstream_batch = 2\nstream_compact_permille = 40\n' >compact.ini
   for bits in --witness-bits ""; do
     expect_ok "compact witnesses ${bits:-not asked for}" "$CUZK" --config compact.ini bench gpu-place \
       --params "$PARAMS" --pce pce.bin --memory-gib 0.45 --json $bits
