@@ -487,9 +487,9 @@ static cuzk_gpu_pce *device_pce(cuzk_gpu_device *gpu, const circuit_on_device *c
 /* A placement chosen before the circuit's matrices were recorded (their size unknown: a first
  * load streams the parameters while it records them), made again with them at the same room:
  * where the same placement (kind, chunks, windows, batch, H split, where L, A, B run, witnesses
- * before H, full witnesses) has room for the circuit on the device or for its matrices streamed, pl takes those
- * fields and true is returned (the prover, made to pl before, is unchanged by them); else pl
- * stays, a, b, c from the CPU.
+ * before H, full witnesses) has room for the circuit on the device or for its matrices
+ * streamed, pl takes those fields and true is returned (the prover, made to pl before, is
+ * unchanged by them); else pl stays, a, b, c from the CPU.
  * Reads only the engine's fixed tuning: no lock. */
 static bool place_sized(const cuzk_engine *e, cuzk_gpu_placement *pl, const cuzk_pce *p, uint64_t pce_stream_bytes)
 {
@@ -503,8 +503,8 @@ static bool place_sized(const cuzk_engine *e, cuzk_gpu_placement *pl, const cuzk
         np.window_max != pl->window_max || np.window_max_h != pl->window_max_h || np.batch_max != pl->batch_max ||
         np.h_glv != pl->h_glv || np.lab_beside_h != pl->lab_beside_h || np.h_sort_ahead != pl->h_sort_ahead ||
         np.witnesses_before_h != pl->witnesses_before_h || np.lab_concurrent != pl->lab_concurrent ||
-        np.lab_chunk_points != pl->lab_chunk_points || np.compact_vals != pl->compact_vals ||
-        np.params_device_bytes != pl->params_device_bytes || (!np.pce_on_device && !np.pce_streamed))
+        np.lab_chunk_points != pl->lab_chunk_points || np.params_device_bytes != pl->params_device_bytes ||
+        (!np.pce_on_device && !np.pce_streamed))
         return false;
     pl->pce_on_device = np.pce_on_device;
     pl->pce_streamed = np.pce_streamed;
